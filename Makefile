@@ -1,0 +1,155 @@
+# termtrace - one plain Makefile.
+#
+#   make run [TRACE=file]   install packages, build, open a trace in the viewer
+#   make test               install packages, build (normal + ASan/UBSan), run every test
+#   make bench              benchmarks (figures, not pass/fail)
+#   make fuzz-smoke / fuzz  libFuzzer targets (clang)
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Objects go to $(B) (build/ by default, build-asan/ for the sanitizer build).
+
+B       ?= build
+SAN     ?=
+PREFIX  ?= /usr/local
+DESTDIR ?=
+TRACE   ?= tests/data/chromium-tiny.json
+
+CC      ?= cc
+ifeq ($(SAN),1)
+OPT     = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDSAN   = -fsanitize=address,undefined
+else
+OPT     = -O2 -g
+LDSAN   =
+endif
+WARN     = -std=c11 -Wall -Wextra -Werror
+CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED \
+	   -Icore -Imetrics -Itui -I$(B)/gen -MMD -MP \
+	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
+CFLAGS  ?=
+ALLCFLAGS = $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
+LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -lz -lpthread -lm
+TUI_LDLIBS = -lncursesw
+
+# Debian packages that `make deps` installs when missing.
+DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
+	   protobuf-c-compiler libcmocka-dev zlib1g-dev libyajl-dev tmux \
+	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3
+
+# ---- sources: one list per component -----------------------------------
+CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/slice_tracker.c \
+	      core/bytesrc.c core/import.c core/trace.c core/query.c \
+	      core/vtab.c core/vtab_tables.c
+JSON_SRCS   = core/import_json.c
+PROTO_SRCS  = core/import_proto.c core/proto_clock.c core/proto_atrace.c
+PROTO_FILES = protos/perfetto_trace.proto
+CTF_SRCS    = core/import_ctf.c
+DESCRIBE_SRCS =
+METRICS_SRCS =
+TUI_SRCS    = tui/viewer.c
+MAIN_SRC    = tui/main.c
+
+GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES))
+GEN_HDRS = $(GEN_SRCS:.c=.h)
+LIB_SRCS = $(CORE_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
+LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
+TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))
+MAIN_OBJ = $(patsubst %.c,$(B)/%.o,$(MAIN_SRC))
+
+TEST_SRCS  = $(wildcard tests/test_*.c)
+TEST_UTIL  = tests/testutil.c
+TEST_BINS  = $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRCS))
+BENCH_SRCS = $(wildcard tests/bench/bench_*.c)
+BENCH_BINS = $(patsubst tests/bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
+
+ifeq ($(B),build)
+BIN = termtrace
+else
+BIN = $(B)/termtrace
+endif
+
+.PHONY: all deps run test check check-asan tests-build bench install clean fuzz fuzz-smoke
+all: $(BIN)
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "installing:$$missing"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./termtrace info $(TRACE)
+	./termtrace $(TRACE)
+
+# ---- build rules ----------------------------------------------------------
+$(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: protos/%.proto
+	@mkdir -p $(B)/gen
+	protoc-c --proto_path=protos --c_out=$(B)/gen $<
+
+# Generated code is protoc-c's, not ours: keep warnings on, not -Werror.
+$(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c
+	$(CC) -std=c11 $(OPT) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -c $< -o $@
+
+$(B)/libtermtrace.a: $(LIB_OBJS)
+	rm -f $@; ar rcs $@ $^
+
+$(B)/libtermtrace_tui.a: $(TUI_OBJS)
+	rm -f $@; ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(B)/libtermtrace_tui.a $(B)/libtermtrace.a
+	$(CC) $(OPT) $(LDSAN) -o $@ $^ $(TUI_LDLIBS) $(LDLIBS)
+
+$(B)/tests/%: tests/%.c $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a \
+		$(LDSAN) -lcmocka $(TUI_LDLIBS) $(LDLIBS)
+
+$(B)/bench/%: tests/bench/%.c $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
+
+tests-build: $(BIN) $(TEST_BINS)
+
+# ---- tests ----------------------------------------------------------------
+# `make test` = deps + both builds + every suite; the last line it prints is
+# "N passed, N failed".
+test: deps
+	@$(MAKE) --no-print-directory tests-build
+	@$(MAKE) --no-print-directory B=build-asan SAN=1 tests-build
+	@tests/run.sh build build-asan
+
+check: tests-build
+	@tests/run.sh build
+
+check-asan:
+	@$(MAKE) --no-print-directory B=build-asan SAN=1 tests-build
+	@tests/run.sh build-asan
+
+bench: deps
+	@$(MAKE) --no-print-directory B=build-bench OPT="-O2 -g -DNDEBUG" $(BIN) $(patsubst $(B)/%,build-bench/%,$(BENCH_BINS))
+	@tests/bench/run.sh build-bench
+
+# ---- install ----------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/termtrace
+	install -m 755 termtrace $(DESTDIR)$(PREFIX)/bin/termtrace
+	cp -r themes $(DESTDIR)$(PREFIX)/share/termtrace/
+	[ ! -d descriptions ] || cp -r descriptions $(DESTDIR)$(PREFIX)/share/termtrace/
+	[ ! -d metrics ] || { install -d $(DESTDIR)$(PREFIX)/share/termtrace/metrics; \
+		cp metrics/*.sql $(DESTDIR)$(PREFIX)/share/termtrace/metrics/ 2>/dev/null || true; }
+	[ ! -f docs/termtrace.1 ] || { install -d $(DESTDIR)$(PREFIX)/share/man/man1; \
+		install -m 644 docs/termtrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/; }
+
+clean:
+	rm -rf build build-asan build-bench build-fuzz termtrace
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

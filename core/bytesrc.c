@@ -1,0 +1,268 @@
+/*
+ * bytesrc.c - buffered reads over zlib's gz* API (plain and gzip files
+ * alike) or over a memory buffer. The buffer also serves peek() for format
+ * sniffing. Files are opened O_RDONLY.
+ */
+#include "bytesrc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define BUF_SIZE (256 * 1024)
+
+struct tt_bytesrc {
+	gzFile gz;            /* NULL for memory sources */
+	const unsigned char *mem;
+	size_t mem_len;
+	unsigned char *buf;
+	size_t pos, len;      /* unread bytes are buf[pos, len) */
+	uint64_t delivered;
+	uint64_t size;
+	int is_gzip;
+	int eof;
+	char *path;
+};
+
+tt_bytesrc *tt_bytesrc_open(const char *path, tt_err *err)
+{
+	tt_bytesrc *src;
+	struct stat sb;
+	unsigned char magic[2];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return tt_err_set(err, TT_EIO, "%s: %s", path, strerror(errno)), NULL;
+	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+		close(fd);
+		tt_err_set(err, TT_EINVAL, "%s: is a directory without a CTF trace", path);
+		return NULL;
+	}
+	src = calloc(1, sizeof(*src));
+	if (!src || !(src->buf = malloc(BUF_SIZE)) || !(src->path = strdup(path))) {
+		close(fd);
+		tt_bytesrc_close(src);
+		tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
+		return NULL;
+	}
+	src->size = (uint64_t)sb.st_size;
+	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		src->is_gzip = 1;
+	src->gz = gzdopen(fd, "rb");
+	if (!src->gz) {
+		close(fd);
+		tt_bytesrc_close(src);
+		tt_err_set(err, TT_ENOMEM, "%s: cannot open", path);
+		return NULL;
+	}
+	gzbuffer(src->gz, 128 * 1024);
+	return src;
+}
+
+tt_bytesrc *tt_bytesrc_mem(const void *data, size_t len)
+{
+	tt_bytesrc *src = calloc(1, sizeof(*src));
+
+	if (!src)
+		return NULL;
+	src->mem = data;
+	src->mem_len = len;
+	src->size = len;
+	src->path = strdup("<memory>");
+	if (!src->path) {
+		free(src);
+		return NULL;
+	}
+	/* A gzip'ed buffer is inflated like a file would be. */
+	if (len >= 2 && src->mem[0] == 0x1f && src->mem[1] == 0x8b)
+		src->is_gzip = 1;
+	return src;
+}
+
+void tt_bytesrc_close(tt_bytesrc *src)
+{
+	if (!src)
+		return;
+	if (src->gz)
+		gzclose(src->gz);
+	free(src->buf);
+	free(src->path);
+	free(src);
+}
+
+/* Memory sources that hold gzip data inflate through a zlib stream kept in
+ * the buffer fields; plain memory is served in place. */
+static long fill(tt_bytesrc *src, tt_err *err)
+{
+	int n;
+
+	if (src->eof)
+		return 0;
+	if (src->pos < src->len) {
+		memmove(src->buf, src->buf + src->pos, src->len - src->pos);
+		src->len -= src->pos;
+	} else {
+		src->len = 0;
+	}
+	src->pos = 0;
+	n = gzread(src->gz, src->buf + src->len, (unsigned)(BUF_SIZE - src->len));
+	if (n < 0) {
+		int code;
+		const char *m = gzerror(src->gz, &code);
+
+		tt_err_set(err, TT_EINVAL, "%s: corrupt gzip data near byte %llu: %s", src->path,
+			   (unsigned long long)(src->delivered + src->len), m ? m : "error");
+		return -1;
+	}
+	if (n == 0) {
+		/* A truncated gzip member ends without an error from gzread;
+		 * gzerror tells. */
+		int code = Z_OK;
+
+		gzerror(src->gz, &code);
+		if (code == Z_BUF_ERROR) {
+			tt_err_set(err, TT_EINVAL, "%s: gzip data is truncated after %llu bytes",
+				   src->path, (unsigned long long)(src->delivered + src->len));
+			src->eof = 1;
+			return -1;
+		}
+		src->eof = 1;
+	}
+	src->len += (size_t)n;
+	return n;
+}
+
+static int mem_gzip_to_gz(tt_bytesrc *src)
+{
+	/* Rare (tests, fuzzers): spill the buffer to an anonymous file and
+	 * read it through gz like a real file. */
+	FILE *f = tmpfile();
+	int fd;
+
+	if (!f)
+		return -1;
+	if (fwrite(src->mem, 1, src->mem_len, f) != src->mem_len) {
+		fclose(f);
+		return -1;
+	}
+	fflush(f);
+	fd = dup(fileno(f));
+	fclose(f);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	src->gz = gzdopen(fd, "rb");
+	src->buf = malloc(BUF_SIZE);
+	src->mem = NULL;
+	return src->gz && src->buf ? 0 : -1;
+}
+
+long tt_bytesrc_read(tt_bytesrc *src, void *buf, size_t n, tt_err *err)
+{
+	size_t got = 0;
+
+	if (src->mem && src->is_gzip && mem_gzip_to_gz(src))
+		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", src->path), -1;
+	if (src->mem) {
+		size_t left = src->mem_len - src->pos;
+
+		if (n > left)
+			n = left;
+		memcpy(buf, src->mem + src->pos, n);
+		src->pos += n;
+		src->delivered += n;
+		return (long)n;
+	}
+	while (got < n) {
+		size_t avail = src->len - src->pos;
+
+		if (avail == 0) {
+			/* Large reads bypass the buffer. */
+			if (n - got >= BUF_SIZE && !src->eof) {
+				int r = gzread(src->gz, (char *)buf + got, (unsigned)(n - got));
+
+				if (r < 0)
+					return tt_err_set(err, TT_EINVAL, "%s: corrupt gzip data", src->path), -1;
+				if (r == 0)
+					src->eof = 1;
+				got += (size_t)r;
+				src->delivered += (uint64_t)r;
+				if (r == 0)
+					break;
+				continue;
+			}
+			long f = fill(src, err);
+
+			if (f < 0)
+				return got ? (long)got : -1;
+			if (src->len == 0)
+				break;
+			continue;
+		}
+		if (avail > n - got)
+			avail = n - got;
+		memcpy((char *)buf + got, src->buf + src->pos, avail);
+		src->pos += avail;
+		got += avail;
+		src->delivered += avail;
+	}
+	return (long)got;
+}
+
+size_t tt_bytesrc_peek(tt_bytesrc *src, void *buf, size_t n)
+{
+	if (src->mem && src->is_gzip && mem_gzip_to_gz(src))
+		return 0;
+	if (src->mem) {
+		size_t left = src->mem_len - src->pos;
+
+		if (n > left)
+			n = left;
+		memcpy(buf, src->mem + src->pos, n);
+		return n;
+	}
+	if (n > BUF_SIZE / 2)
+		n = BUF_SIZE / 2;
+	while (src->len - src->pos < n && !src->eof) {
+		if (fill(src, NULL) <= 0)
+			break;
+	}
+	if (n > src->len - src->pos)
+		n = src->len - src->pos;
+	memcpy(buf, src->buf + src->pos, n);
+	return n;
+}
+
+uint64_t tt_bytesrc_offset(const tt_bytesrc *src)
+{
+	return src->delivered;
+}
+
+uint64_t tt_bytesrc_file_offset(const tt_bytesrc *src)
+{
+	if (src->gz) {
+		long o = gzoffset(src->gz);
+
+		return o > 0 ? (uint64_t)o : 0;
+	}
+	return src->pos;
+}
+
+uint64_t tt_bytesrc_size(const tt_bytesrc *src)
+{
+	return src->size;
+}
+
+int tt_bytesrc_is_gzip(const tt_bytesrc *src)
+{
+	return src->is_gzip;
+}
+
+const char *tt_bytesrc_path(const tt_bytesrc *src)
+{
+	return src->path;
+}

@@ -1,0 +1,35 @@
+/*
+ * bytesrc.h - the one byte-source interface every streaming importer reads
+ * through: plain files and gzip files look the same (zlib's gzread passes
+ * plain files through). The file is opened read-only and never written.
+ */
+#ifndef TT_BYTESRC_H
+#define TT_BYTESRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+typedef struct tt_bytesrc tt_bytesrc;
+
+/* Opens path for reading. Returns NULL and fills err on failure. */
+tt_bytesrc *tt_bytesrc_open(const char *path, tt_err *err);
+/* A source over a caller-owned memory buffer (tests, fuzzers). */
+tt_bytesrc *tt_bytesrc_mem(const void *data, size_t len);
+void tt_bytesrc_close(tt_bytesrc *src);
+
+/* Reads up to n bytes; returns the count (0 at end of data) or -1 on error
+ * (corrupt gzip, I/O error: err filled). */
+long tt_bytesrc_read(tt_bytesrc *src, void *buf, size_t n, tt_err *err);
+/* Copies the first n bytes without consuming them (sniffing); returns the
+ * count available (may be < n for short files). */
+size_t tt_bytesrc_peek(tt_bytesrc *src, void *buf, size_t n);
+/* Bytes delivered so far (uncompressed). */
+uint64_t tt_bytesrc_offset(const tt_bytesrc *src);
+/* Position in the underlying file, for progress against tt_bytesrc_size. */
+uint64_t tt_bytesrc_file_offset(const tt_bytesrc *src);
+uint64_t tt_bytesrc_size(const tt_bytesrc *src);
+int tt_bytesrc_is_gzip(const tt_bytesrc *src);
+const char *tt_bytesrc_path(const tt_bytesrc *src);
+
+#endif

@@ -1,0 +1,892 @@
+/*
+ * ctf_stream.c - one CTF data stream: packets, event records, bit-exact
+ * field decoding and the clock rebuild. See ctf_stream.h.
+ *
+ * The decoder walks the resolved type tree of ctf_metadata.c: no name is
+ * looked up while decoding (roles, slots and clock indexes were computed
+ * once), and byte-aligned 8/16/32/64-bit integers take a fast path.
+ *
+ * Bit layout (CTF 1.8 §4.1): fields are aligned on their `align` counted
+ * from the packet start. Little endian: a field fills bits from the least
+ * significant bit of each byte upward. Big endian: from the most
+ * significant bit down, the first bit read being the value's MSB.
+ *
+ * Clock rebuild (CTF 1.8 §8, babeltrace2 msg-iter update_default_clock): a
+ * 64-bit clock-mapped value replaces the stream clock; an N-bit value v
+ * with v < (clock mod 2^N) adds 2^N (one wrap), then the low N bits become
+ * v. timestamp_end does not touch the clock while decoding; at the end of a
+ * packet the clock takes its value (as babeltrace2 does).
+ *
+ * Known limits: variants select an option through an enum tag only;
+ * strings must be NUL-terminated inside the packet content; floats are 32
+ * or 64 bits.
+ */
+#include "ctf_stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+#define PACKET_MAGIC 0xC1FC1FC1u
+#define MAX_KEY 1024
+#define MAX_VALS 1000000 /* values of one event */
+#define MAX_DEPTH 64
+
+enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3 };
+
+struct ctf_stream {
+	const ctf_meta *m;
+	char *path;
+	const uint8_t *map;
+	uint64_t size;
+	const ctf_stream_class *sc;
+	const ctf_clock *clock;
+	uint64_t clock_val;
+
+	/* current packet */
+	const uint8_t *pkt;       /* packet start */
+	uint64_t pkt_off;         /* its byte offset in the file */
+	uint64_t pos, limit;      /* bits from the packet start */
+	uint64_t content_end;     /* bits */
+	uint64_t next_pkt_off;
+	int in_packet, ended, pkt_truncated;
+	uint64_t uuid_pos;        /* bit offset of the uuid array */
+
+	uint64_t role_val[CTF_R_COUNT];
+	uint32_t role_seen;
+	uint64_t *slots;
+
+	int have_prev_disc;
+	uint64_t prev_disc;
+	unsigned disc_size;
+	int have_prev_end;
+	int64_t prev_end_ns;
+	int have_seq;
+	uint64_t prev_seq;
+	ctf_discard pending;
+	int has_pending;
+
+	uint64_t class_id;
+	int64_t instance, cpu;
+	int has_last_ts;
+	int64_t last_ts;
+
+	/* current event */
+	ctf_event ev;
+	ctf_val *vals;
+	size_t nvals, cvals;
+	char *keys;
+	size_t nkeys, ckeys;
+	int emit;
+	char kp[MAX_KEY + 32];    /* key being built */
+	int depth;
+
+	ctf_stream_stats st;
+	char problem[256];
+};
+
+static void problem(ctf_stream *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void problem(ctf_stream *s, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (s->problem[0])
+		return;
+	n = snprintf(s->problem, sizeof(s->problem), "%s: ", s->path);
+	if (n < 0 || (size_t)n >= sizeof(s->problem))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->problem + n, sizeof(s->problem) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- bit reader ------------------------------------------------------ */
+static inline uint64_t align_up(uint64_t pos, unsigned align)
+{
+	return (pos + align - 1) & ~(uint64_t)(align - 1);
+}
+
+static inline int read_bits(ctf_stream *s, unsigned align, unsigned size, int bo, uint64_t *out)
+{
+	uint64_t pos = align_up(s->pos, align);
+	const uint8_t *b;
+	unsigned sh;
+	uint64_t v;
+
+	if (pos > s->limit || size > s->limit - pos)
+		return DEC_SHORT;
+	b = s->pkt + (pos >> 3);
+	sh = (unsigned)(pos & 7);
+	if (!sh && !(size & 7)) {
+		switch (size) {
+		case 8:
+			v = b[0];
+			goto done;
+		case 16:
+			v = bo == CTF_BO_BE ? (uint64_t)b[0] << 8 | b[1] : (uint64_t)b[1] << 8 | b[0];
+			goto done;
+		case 32: {
+			uint32_t w;
+
+			memcpy(&w, b, 4);
+			if (bo == CTF_BO_BE)
+				w = __builtin_bswap32(w);
+			v = w;
+			goto done;
+		}
+		case 64:
+			memcpy(&v, b, 8);
+			if (bo == CTF_BO_BE)
+				v = __builtin_bswap64(v);
+			goto done;
+		default:
+			break;
+		}
+	}
+	{
+		unsigned nbytes = (sh + size + 7) / 8, i;
+		u128 acc = 0;
+		uint64_t mask = size == 64 ? UINT64_MAX : (((uint64_t)1 << size) - 1);
+
+		if (bo == CTF_BO_BE) {
+			for (i = 0; i < nbytes; i++)
+				acc = acc << 8 | b[i];
+			v = (uint64_t)(acc >> (nbytes * 8 - sh - size)) & mask;
+		} else {
+			for (i = nbytes; i-- > 0;)
+				acc = acc << 8 | b[i];
+			v = (uint64_t)(acc >> sh) & mask;
+		}
+	}
+done:
+	s->pos = pos + size;
+	*out = v;
+	return DEC_OK;
+}
+
+static inline void update_clock(ctf_stream *s, uint64_t v, unsigned size)
+{
+	uint64_t mask;
+
+	if (size == 64) {
+		s->clock_val = v;
+		return;
+	}
+	mask = ((uint64_t)1 << size) - 1;
+	if (v < (s->clock_val & mask))
+		s->clock_val += mask + 1;
+	s->clock_val = (s->clock_val & ~mask) | v;
+}
+
+/* ---- value output ---------------------------------------------------------- */
+static int push_val(ctf_stream *s, size_t klen, ctf_val **out)
+{
+	ctf_val *v;
+
+	if (s->nvals == s->cvals) {
+		size_t nc = s->cvals ? s->cvals * 2 : 64;
+		ctf_val *nv;
+
+		if (nc > MAX_VALS)
+			return DEC_BAD;
+		nv = realloc(s->vals, nc * sizeof(*nv));
+		if (!nv)
+			return DEC_NOMEM;
+		s->vals = nv;
+		s->cvals = nc;
+	}
+	if (s->nkeys + klen + 1 > s->ckeys) {
+		size_t nc = s->ckeys ? s->ckeys * 2 : 4096;
+		char *nk;
+
+		while (nc < s->nkeys + klen + 1)
+			nc *= 2;
+		nk = realloc(s->keys, nc);
+		if (!nk)
+			return DEC_NOMEM;
+		s->keys = nk;
+		s->ckeys = nc;
+	}
+	v = &s->vals[s->nvals++];
+	v->key = (uint32_t)s->nkeys;
+	memcpy(s->keys + s->nkeys, s->kp, klen);
+	s->keys[s->nkeys + klen] = '\0';
+	s->nkeys += klen + 1;
+	v->s = NULL;
+	v->len = 0;
+	*out = v;
+	return DEC_OK;
+}
+
+static const char *enum_label(const ctf_type *t, uint64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmaps; i++) {
+		if (t->is_signed) {
+			if ((int64_t)v >= (int64_t)t->maps[i].lo && (int64_t)v <= (int64_t)t->maps[i].hi)
+				return t->maps[i].label;
+		} else if (v >= t->maps[i].lo && v <= t->maps[i].hi) {
+			return t->maps[i].label;
+		}
+	}
+	return NULL;
+}
+
+static int enum_index(const ctf_type *t, uint64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmaps; i++) {
+		if (t->is_signed) {
+			if ((int64_t)v >= (int64_t)t->maps[i].lo && (int64_t)v <= (int64_t)t->maps[i].hi)
+				return (int)i;
+		} else if (v >= t->maps[i].lo && v <= t->maps[i].hi) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* Appends ".name" (or "name" at the root) to the key; returns the new
+ * length, or klen when it would not fit (keys are then cut). */
+static size_t key_push(ctf_stream *s, size_t klen, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (klen + n + 2 > MAX_KEY)
+		return klen;
+	if (klen)
+		s->kp[klen++] = '.';
+	memcpy(s->kp + klen, name, n);
+	return klen + n;
+}
+
+static int dec(ctf_stream *s, const ctf_type *t, size_t klen);
+
+static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen)
+{
+	uint64_t v;
+	int rc = read_bits(s, t->align, t->size, t->byte_order, &v);
+	ctf_val *out;
+
+	if (rc)
+		return rc;
+	if (t->is_signed && t->size < 64 && (v >> (t->size - 1)) & 1)
+		v |= ~(((uint64_t)1 << t->size) - 1);
+	if (t->slot >= 0)
+		s->slots[t->slot] = v;
+	if (t->clock >= 0 && t->role != CTF_R_TS_END)
+		update_clock(s, t->is_signed && t->size < 64 ? v & (((uint64_t)1 << t->size) - 1) : v,
+			     t->size);
+	if (t->role) {
+		s->role_val[t->role] = v;
+		s->role_seen |= 1u << t->role;
+		if (t->role >= CTF_R_VPID)
+			return DEC_OK; /* thread identity: goes to the thread table */
+	}
+	if (!s->emit)
+		return DEC_OK;
+	rc = push_val(s, klen, &out);
+	if (rc)
+		return rc;
+	out->type = t;
+	if (t->maps) {
+		out->kind = CTF_V_ENUM;
+		out->v.u = v;
+		out->s = enum_label(t, v);
+		out->len = out->s ? strlen(out->s) : 0;
+	} else if (t->is_signed) {
+		out->kind = CTF_V_INT;
+		out->v.i = (int64_t)v;
+	} else {
+		out->kind = CTF_V_UINT;
+		out->v.u = v;
+	}
+	return DEC_OK;
+}
+
+static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen)
+{
+	uint64_t pos = align_up(s->pos, t->elem->align < 8 ? 8 : t->elem->align);
+	const uint8_t *b, *nul;
+	ctf_val *out;
+	int rc;
+
+	if (pos > s->limit || n > (s->limit - pos) / 8)
+		return DEC_SHORT;
+	b = s->pkt + pos / 8;
+	s->pos = pos + n * 8;
+	nul = memchr(b, 0, (size_t)n);
+	if (t->role == CTF_R_PROCNAME) {
+		s->ev.procname = (const char *)b;
+		s->ev.procname_len = nul ? (size_t)(nul - b) : (size_t)n;
+		return DEC_OK;
+	}
+	if (!s->emit)
+		return DEC_OK;
+	rc = push_val(s, klen, &out);
+	if (rc)
+		return rc;
+	out->type = t;
+	out->kind = CTF_V_STR;
+	out->s = (const char *)b;
+	out->len = nul ? (size_t)(nul - b) : (size_t)n;
+	return DEC_OK;
+}
+
+static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen)
+{
+	uint64_t i;
+	int rc;
+
+	if (t->is_text)
+		return dec_text(s, t, n, klen);
+	if (t->role == CTF_R_UUID)
+		s->uuid_pos = align_up(s->pos, t->elem->align);
+	/* every element takes at least one bit (an empty struct takes none:
+	 * still bounded by this check times the element count cap) */
+	if (n > s->limit - (s->pos < s->limit ? s->pos : s->limit) && n > 4096)
+		return DEC_SHORT;
+	if (t->elem->kind == CTF_K_INT && n > (s->limit - (s->pos < s->limit ? s->pos : s->limit)) / t->elem->size)
+		return DEC_SHORT;
+	for (i = 0; i < n; i++) {
+		size_t kl = klen;
+		int w;
+
+		if (s->emit && klen + 24 < MAX_KEY) {
+			w = snprintf(s->kp + klen, 24, "[%llu]", (unsigned long long)i);
+			if (w > 0)
+				kl = klen + (size_t)w;
+		}
+		rc = dec(s, t->elem, kl);
+		if (rc)
+			return rc;
+	}
+	return DEC_OK;
+}
+
+static int dec(ctf_stream *s, const ctf_type *t, size_t klen)
+{
+	int rc = DEC_OK;
+	size_t i;
+
+	switch (t->kind) {
+	case CTF_K_INT:
+		return dec_int(s, t, klen);
+	case CTF_K_FLOAT: {
+		uint64_t raw;
+		ctf_val *out;
+
+		rc = read_bits(s, t->align, t->size, t->byte_order, &raw);
+		if (rc || !s->emit)
+			return rc;
+		rc = push_val(s, klen, &out);
+		if (rc)
+			return rc;
+		out->type = t;
+		out->kind = CTF_V_REAL;
+		if (t->size == 32) {
+			uint32_t w = (uint32_t)raw;
+			float f;
+
+			memcpy(&f, &w, 4);
+			out->v.d = f;
+		} else {
+			memcpy(&out->v.d, &raw, 8);
+		}
+		return DEC_OK;
+	}
+	case CTF_K_STRING: {
+		uint64_t pos = align_up(s->pos, 8);
+		const uint8_t *b, *nul;
+		ctf_val *out;
+
+		if (pos >= s->limit)
+			return DEC_SHORT;
+		b = s->pkt + pos / 8;
+		nul = memchr(b, 0, (size_t)((s->limit - pos) / 8));
+		if (!nul)
+			return DEC_SHORT;
+		s->pos = pos + ((uint64_t)(nul - b) + 1) * 8;
+		if (t->role == CTF_R_PROCNAME) {
+			s->ev.procname = (const char *)b;
+			s->ev.procname_len = (size_t)(nul - b);
+			return DEC_OK;
+		}
+		if (!s->emit)
+			return DEC_OK;
+		rc = push_val(s, klen, &out);
+		if (rc)
+			return rc;
+		out->type = t;
+		out->kind = CTF_V_STR;
+		out->s = (const char *)b;
+		out->len = (size_t)(nul - b);
+		return DEC_OK;
+	}
+	case CTF_K_STRUCT:
+		if (++s->depth > MAX_DEPTH) {
+			s->depth--;
+			return DEC_BAD;
+		}
+		s->pos = align_up(s->pos, t->align);
+		for (i = 0; i < t->nfields && !rc; i++)
+			rc = dec(s, t->fields[i].type, s->emit ? key_push(s, klen, t->fields[i].key) : klen);
+		s->depth--;
+		return rc;
+	case CTF_K_VARIANT: {
+		int mi = enum_index(t->tag_type, s->slots[t->ref]);
+		int opt = mi >= 0 ? t->opt_of_map[mi] : -1;
+
+		if (opt < 0)
+			return DEC_BAD;
+		if (++s->depth > MAX_DEPTH) {
+			s->depth--;
+			return DEC_BAD;
+		}
+		rc = dec(s, t->fields[opt].type, klen);
+		s->depth--;
+		return rc;
+	}
+	case CTF_K_ARRAY:
+		return dec_array(s, t, t->length, klen);
+	case CTF_K_SEQ:
+		return dec_array(s, t, s->slots[t->ref], klen);
+	}
+	return DEC_BAD;
+}
+
+/* Decodes a root scope; the key prefix is `prefix` (may be ""). */
+static int dec_root(ctf_stream *s, const ctf_type *t, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	memcpy(s->kp, prefix, n);
+	s->depth = 0;
+	if (t->kind == CTF_K_STRUCT && n) {
+		/* prefix "context": members become "context.NAME" */
+		int rc = DEC_OK;
+		size_t i;
+
+		s->pos = align_up(s->pos, t->align);
+		for (i = 0; i < t->nfields && !rc; i++)
+			rc = dec(s, t->fields[i].type, s->emit ? key_push(s, n, t->fields[i].key) : n);
+		return rc;
+	}
+	return dec(s, t, n);
+}
+
+/* ---- packets ----------------------------------------------------------------- */
+#define SEEN(s, r) ((s)->role_seen & (1u << (r)))
+
+static int to_ns(const ctf_stream *s, uint64_t cycles, int64_t *ns)
+{
+	if (!s->clock) {
+		*ns = cycles > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)cycles;
+		return 0;
+	}
+	return tt_ctf_clock_ns(s->clock, cycles, ns);
+}
+
+/* 1: packet open, 0: end of stream (problem recorded when abnormal). */
+static int open_packet(ctf_stream *s)
+{
+	const ctf_meta *m = s->m;
+	uint64_t off = s->next_pkt_off, avail, content, psize;
+	const ctf_stream_class *sc;
+	int rc;
+
+	if (off >= s->size)
+		return 0;
+	avail = (s->size - off) * 8;
+	s->pkt = s->map + off;
+	s->pkt_off = off;
+	s->pos = 0;
+	s->limit = avail;
+	s->role_seen = 0;
+	s->emit = 0;
+	s->pkt_truncated = 0;
+	if (m->packet_header) {
+		rc = dec_root(s, m->packet_header, "");
+		if (rc == DEC_SHORT) {
+			s->st.truncated++;
+			problem(s, "packet header at byte %llu runs past the end of the file",
+				(unsigned long long)off);
+			return 0;
+		}
+		if (rc) {
+			s->st.decode_errors++;
+			problem(s, "cannot decode the packet header at byte %llu", (unsigned long long)off);
+			return 0;
+		}
+	}
+	if (SEEN(s, CTF_R_MAGIC) && s->role_val[CTF_R_MAGIC] != PACKET_MAGIC) {
+		s->st.decode_errors++;
+		problem(s, "bad packet magic 0x%llx at byte %llu", (unsigned long long)s->role_val[CTF_R_MAGIC],
+			(unsigned long long)off);
+		return 0;
+	}
+	if (SEEN(s, CTF_R_UUID) && m->has_uuid && memcmp(s->pkt + s->uuid_pos / 8, m->uuid, 16)) {
+		s->st.decode_errors++;
+		problem(s, "packet at byte %llu: uuid does not match the metadata's", (unsigned long long)off);
+		return 0;
+	}
+	if (SEEN(s, CTF_R_STREAM_ID)) {
+		sc = tt_ctf_meta_stream(m, s->role_val[CTF_R_STREAM_ID]);
+		if (!sc) {
+			s->st.decode_errors++;
+			problem(s, "packet at byte %llu: stream id %llu is not in the metadata",
+				(unsigned long long)off, (unsigned long long)s->role_val[CTF_R_STREAM_ID]);
+			return 0;
+		}
+	} else {
+		if (m->nstreams != 1) {
+			s->st.decode_errors++;
+			problem(s, "packet at byte %llu has no stream_id and the metadata has %zu streams",
+				(unsigned long long)off, m->nstreams);
+			return 0;
+		}
+		sc = &m->streams[0];
+	}
+	s->sc = sc;
+	s->class_id = sc->id;
+	s->clock = sc->clock >= 0 ? &m->clocks[sc->clock] : NULL;
+	if (SEEN(s, CTF_R_STREAM_INSTANCE_ID))
+		s->instance = (int64_t)s->role_val[CTF_R_STREAM_INSTANCE_ID];
+	if (sc->packet_context) {
+		rc = dec_root(s, sc->packet_context, "");
+		if (rc == DEC_SHORT) {
+			s->st.truncated++;
+			problem(s, "packet context at byte %llu runs past the end of the file",
+				(unsigned long long)off);
+			return 0;
+		}
+		if (rc) {
+			s->st.decode_errors++;
+			problem(s, "cannot decode the packet context at byte %llu", (unsigned long long)off);
+			return 0;
+		}
+	}
+	psize = SEEN(s, CTF_R_PACKET_SIZE) ? s->role_val[CTF_R_PACKET_SIZE]
+	      : SEEN(s, CTF_R_CONTENT_SIZE) ? s->role_val[CTF_R_CONTENT_SIZE] : avail;
+	content = SEEN(s, CTF_R_CONTENT_SIZE) ? s->role_val[CTF_R_CONTENT_SIZE] : psize;
+	if (psize == 0 || content > psize || content < s->pos) {
+		s->st.decode_errors++;
+		problem(s, "packet at byte %llu: content_size %llu / packet_size %llu bits are inconsistent",
+			(unsigned long long)off, (unsigned long long)content, (unsigned long long)psize);
+		return 0;
+	}
+	if (psize > avail) {
+		s->st.truncated++;
+		s->pkt_truncated = 1;
+		if (content > avail)
+			problem(s, "packet at byte %llu: content_size (%llu bytes) runs past the end of the file (%llu bytes left)",
+				(unsigned long long)off, (unsigned long long)(content / 8),
+				(unsigned long long)(avail / 8));
+		else
+			problem(s, "packet at byte %llu: packet_size (%llu bytes) runs past the end of the file (%llu bytes left)",
+				(unsigned long long)off, (unsigned long long)(psize / 8),
+				(unsigned long long)(avail / 8));
+		s->next_pkt_off = s->size;
+		if (content > avail)
+			content = avail;
+	} else {
+		s->next_pkt_off = off + (psize + 7) / 8;
+	}
+	s->content_end = content;
+	s->limit = content;
+	if (SEEN(s, CTF_R_CPU_ID))
+		s->cpu = (int64_t)s->role_val[CTF_R_CPU_ID];
+	if (SEEN(s, CTF_R_SEQ_NUM)) {
+		uint64_t seq = s->role_val[CTF_R_SEQ_NUM];
+
+		if (s->have_seq && seq > s->prev_seq + 1)
+			s->st.packets_lost += seq - s->prev_seq - 1;
+		s->have_seq = 1;
+		s->prev_seq = seq;
+	}
+	if (SEEN(s, CTF_R_EVENTS_DISCARDED)) {
+		uint64_t cur = s->role_val[CTF_R_EVENTS_DISCARDED];
+
+		if (s->have_prev_disc && cur != s->prev_disc) {
+			uint64_t delta = cur - s->prev_disc;
+			int64_t end_ns = 0, begin_ns;
+
+			if (s->disc_size < 64)
+				delta &= ((uint64_t)1 << s->disc_size) - 1;
+			if (SEEN(s, CTF_R_TS_END))
+				to_ns(s, s->role_val[CTF_R_TS_END], &end_ns);
+			else
+				to_ns(s, s->clock_val, &end_ns);
+			begin_ns = s->have_prev_end ? s->prev_end_ns : end_ns;
+			if (!s->has_pending) {
+				s->pending.begin_ts = begin_ns;
+				s->pending.count = 0;
+			}
+			s->pending.count += delta;
+			s->pending.end_ts = end_ns;
+			s->has_pending = 1;
+			s->st.discarded += delta;
+		}
+		s->have_prev_disc = 1;
+		s->prev_disc = cur;
+	}
+	s->pos = s->pos; /* events start right after the context */
+	s->in_packet = 1;
+	s->st.packets++;
+	return 1;
+}
+
+static void end_packet(ctf_stream *s)
+{
+	s->in_packet = 0;
+	if (SEEN(s, CTF_R_TS_END) && s->role_val[CTF_R_TS_END] != 0) {
+		s->clock_val = s->role_val[CTF_R_TS_END];
+		if (!to_ns(s, s->clock_val, &s->prev_end_ns))
+			s->have_prev_end = 1;
+	}
+	if (s->pkt_truncated)
+		s->ended = 1;
+}
+
+#define EVENT_ROLES ((1u << CTF_R_EVENT_ID) | (1u << CTF_R_VPID) | (1u << CTF_R_VTID) | \
+		     (1u << CTF_R_PID) | (1u << CTF_R_TID) | (1u << CTF_R_PROCNAME))
+
+/* Decodes one event record at s->pos. */
+static int decode_event(ctf_stream *s)
+{
+	const ctf_stream_class *sc = s->sc;
+	const ctf_event_class *cls;
+	uint64_t start = s->pos, id = 0;
+	ctf_event *ev = &s->ev;
+	int rc;
+
+	s->role_seen &= ~EVENT_ROLES;
+	s->nvals = 0;
+	s->nkeys = 0;
+	ev->procname = NULL;
+	ev->procname_len = 0;
+	s->emit = 0;
+	if (sc->event_header) {
+		rc = dec_root(s, sc->event_header, "");
+		if (rc)
+			return rc;
+	}
+	if (SEEN(s, CTF_R_EVENT_ID))
+		id = s->role_val[CTF_R_EVENT_ID];
+	cls = tt_ctf_meta_event(sc, id);
+	if (!cls) {
+		s->st.unknown_events++;
+		problem(s, "event id %llu at byte %llu is not in the metadata (truncated metadata?)",
+			(unsigned long long)id, (unsigned long long)(s->pkt_off + start / 8));
+		return DEC_BAD;
+	}
+	s->emit = 1;
+	if (sc->event_context) {
+		rc = dec_root(s, sc->event_context, "context");
+		if (rc)
+			return rc;
+	}
+	if (cls->context) {
+		rc = dec_root(s, cls->context, "context");
+		if (rc)
+			return rc;
+	}
+	ev->ncontext = s->nvals;
+	if (cls->fields) {
+		rc = dec_root(s, cls->fields, "");
+		if (rc)
+			return rc;
+	}
+	if (s->pos == start)
+		return DEC_BAD; /* an empty record would never advance */
+	ev->cls = cls;
+	ev->cycles = s->clock_val;
+	if (to_ns(s, s->clock_val, &ev->ts))
+		ev->ts = INT64_MAX;
+	ev->vals = s->vals;
+	ev->nvals = s->nvals;
+	ev->keys = s->keys;
+	ev->has_vpid = SEEN(s, CTF_R_VPID) != 0;
+	ev->has_vtid = SEEN(s, CTF_R_VTID) != 0;
+	ev->has_pid = SEEN(s, CTF_R_PID) != 0;
+	ev->has_tid = SEEN(s, CTF_R_TID) != 0;
+	ev->vpid = (int64_t)s->role_val[CTF_R_VPID];
+	ev->vtid = (int64_t)s->role_val[CTF_R_VTID];
+	ev->pid = (int64_t)s->role_val[CTF_R_PID];
+	ev->tid = (int64_t)s->role_val[CTF_R_TID];
+	if (s->has_last_ts && ev->ts < s->last_ts)
+		s->st.ts_backwards++;
+	s->has_last_ts = 1;
+	s->last_ts = ev->ts;
+	s->st.events++;
+	return DEC_OK;
+}
+
+int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
+{
+	*out = NULL;
+	for (;;) {
+		uint64_t at;
+		int rc;
+
+		if (!s->in_packet) {
+			if (s->ended || !open_packet(s)) {
+				s->ended = 1;
+				return 0;
+			}
+			continue;
+		}
+		if (s->pos >= s->content_end) {
+			end_packet(s);
+			continue;
+		}
+		/* padding shorter than the smallest header ends the packet */
+		at = s->pos;
+		rc = decode_event(s);
+		if (rc == DEC_OK) {
+			*out = &s->ev;
+			return 1;
+		}
+		if (rc == DEC_SHORT) {
+			if (s->pkt_truncated) {
+				problem(s, "event at byte %llu runs past the end of the file",
+					(unsigned long long)(s->pkt_off + at / 8));
+			} else {
+				s->st.decode_errors++;
+				problem(s, "event at byte %llu runs past the packet's content_size",
+					(unsigned long long)(s->pkt_off + at / 8));
+			}
+		} else if (rc == DEC_BAD && !s->problem[0]) {
+			s->st.decode_errors++;
+			problem(s, "cannot decode the event at byte %llu (bad variant tag or nesting)",
+				(unsigned long long)(s->pkt_off + at / 8));
+		} else if (rc == DEC_BAD) {
+			if (!s->st.unknown_events)
+				s->st.decode_errors++;
+		} else if (rc == DEC_NOMEM) {
+			s->st.decode_errors++;
+			problem(s, "out of memory decoding the event at byte %llu",
+				(unsigned long long)(s->pkt_off + at / 8));
+		}
+		/* abandon the rest of this packet: without the record size we
+		 * cannot find the next event */
+		end_packet(s);
+	}
+}
+
+int tt_ctf_stream_take_discard(ctf_stream *s, ctf_discard *out)
+{
+	if (!s->has_pending)
+		return 0;
+	*out = s->pending;
+	s->has_pending = 0;
+	return 1;
+}
+
+int tt_ctf_stream_open(const ctf_meta *m, const char *path, ctf_stream **out, tt_err *err)
+{
+	ctf_stream *s;
+	struct stat sb;
+	int fd;
+	size_t i;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
+	s->m = m;
+	s->path = strdup(path);
+	s->slots = calloc((size_t)m->nslots + 1, sizeof(*s->slots));
+	s->instance = -1;
+	s->cpu = -1;
+	s->disc_size = 64;
+	if (!s->path || !s->slots) {
+		tt_ctf_stream_close(s);
+		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		tt_ctf_stream_close(s);
+		return tt_err_set(err, TT_EIO, "%s: cannot open: %s", path, strerror(errno));
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		tt_ctf_stream_close(s);
+		return tt_err_set(err, TT_EIO, "%s: not a regular file", path);
+	}
+	s->size = (uint64_t)sb.st_size;
+	if (s->size) {
+		void *p = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (p == MAP_FAILED) {
+			close(fd);
+			tt_ctf_stream_close(s);
+			return tt_err_set(err, TT_EIO, "%s: cannot map: %s", path, strerror(errno));
+		}
+		s->map = p;
+		madvise(p, (size_t)s->size, MADV_SEQUENTIAL);
+	}
+	close(fd);
+	/* size of events_discarded for wrap-around deltas */
+	for (i = 0; i < m->nstreams; i++) {
+		const ctf_type *pc = m->streams[i].packet_context;
+		size_t j;
+
+		for (j = 0; pc && pc->kind == CTF_K_STRUCT && j < pc->nfields; j++)
+			if (pc->fields[j].type->role == CTF_R_EVENTS_DISCARDED)
+				s->disc_size = pc->fields[j].type->size;
+	}
+	/* learn the stream class from the first packet, then start over */
+	if (s->size) {
+		if (!open_packet(s)) {
+			int code = TT_EINVAL;
+
+			tt_err_set(err, code, "%s", s->problem[0] ? s->problem : "not a CTF stream");
+			tt_ctf_stream_close(s);
+			return code;
+		}
+		s->in_packet = 0;
+		s->next_pkt_off = 0;
+		memset(&s->st, 0, sizeof(s->st));
+		s->have_seq = s->have_prev_disc = s->has_pending = 0;
+		s->pkt_truncated = 0;
+		s->problem[0] = '\0';
+	} else {
+		s->ended = 1;
+	}
+	*out = s;
+	return TT_OK;
+}
+
+void tt_ctf_stream_close(ctf_stream *s)
+{
+	if (!s)
+		return;
+	if (s->map)
+		munmap((void *)s->map, (size_t)s->size);
+	free(s->path);
+	free(s->slots);
+	free(s->vals);
+	free(s->keys);
+	free(s);
+}
+
+const ctf_stream_stats *tt_ctf_stream_stats(const ctf_stream *s) { return &s->st; }
+const char *tt_ctf_stream_problem(const ctf_stream *s) { return s->problem; }
+uint64_t tt_ctf_stream_offset(const ctf_stream *s) { return s->in_packet ? s->pkt_off + s->pos / 8 : s->next_pkt_off; }
+uint64_t tt_ctf_stream_size(const ctf_stream *s) { return s->size; }
+uint64_t tt_ctf_stream_class_id(const ctf_stream *s) { return s->class_id; }
+int64_t tt_ctf_stream_instance(const ctf_stream *s) { return s->instance; }
+int64_t tt_ctf_stream_cpu(const ctf_stream *s) { return s->cpu; }

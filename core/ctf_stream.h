@@ -1,0 +1,109 @@
+/*
+ * ctf_stream.h - decoding one CTF data stream file: packets (header and
+ * context), event records (header, contexts, payload), bit-exact integers
+ * of any size and alignment in both byte orders, and the clock value rebuilt
+ * from N-bit timestamps with the CTF rule (a value smaller than the low N
+ * bits of the previous clock value means exactly one wrap).
+ *
+ * A cursor yields one event at a time in file order (which is time order
+ * within a stream); ctf_merge (import_ctf.c) merges cursors with a heap.
+ * The file is mmapped read-only; nothing is copied.
+ *
+ * Decoded values of the current event (stream event context, event context
+ * and payload) are in cur.vals until the next tt_ctf_stream_next(): keys
+ * are NUL-terminated strings (`a.b`, `a[2]`), strings point into the file
+ * or into the cursor's own buffer.
+ *
+ * Bad input never stops the other streams: a packet that cannot be decoded
+ * is counted and skipped, a packet that runs past the end of the file ends
+ * the stream after its last complete event; msg then holds one line naming
+ * the file and the byte offset.
+ */
+#ifndef TT_CTF_STREAM_H
+#define TT_CTF_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctf_metadata.h"
+
+enum ctf_val_kind { CTF_V_INT, CTF_V_UINT, CTF_V_REAL, CTF_V_STR, CTF_V_ENUM };
+
+typedef struct ctf_val {
+	enum ctf_val_kind kind;
+	uint32_t key;            /* offset in the cursor's key buffer */
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+	} v;
+	const char *s;           /* CTF_V_STR text, CTF_V_ENUM label (NULL if none) */
+	size_t len;
+	const ctf_type *type;
+} ctf_val;
+
+typedef struct ctf_event {
+	const ctf_event_class *cls;
+	uint64_t cycles;         /* rebuilt clock value */
+	int64_t ts;              /* ns since the epoch */
+	ctf_val *vals;           /* stream event context, event context, payload */
+	size_t nvals;
+	size_t ncontext;         /* the first ncontext vals are contexts */
+	const char *keys;        /* key buffer: keys[vals[i].key] */
+	/* roles seen in the stream event context (valid if has_*) */
+	int has_vpid, has_vtid, has_pid, has_tid;
+	int64_t vpid, vtid, pid, tid;
+	const char *procname;
+	size_t procname_len;
+} ctf_event;
+
+/* Counters a cursor accumulates (the importer moves them to stats). */
+typedef struct ctf_stream_stats {
+	uint64_t packets;
+	uint64_t events;
+	uint64_t discarded;      /* sum of events_discarded deltas */
+	uint64_t packets_lost;   /* gaps in packet_seq_num */
+	uint64_t truncated;      /* packets cut by the end of the file */
+	uint64_t decode_errors;  /* packets abandoned on a decode error */
+	uint64_t unknown_events; /* event ids not in the metadata */
+	uint64_t ts_backwards;   /* events whose ts went backwards */
+} ctf_stream_stats;
+
+typedef struct ctf_stream ctf_stream;
+
+/* Opens path (mmapped) as a stream of the trace described by m. Reads the
+ * first packet header to learn its stream class.
+ * Errors: TT_EIO (cannot open/map), TT_EINVAL (not a CTF stream of this
+ * trace: bad magic, uuid mismatch, unknown stream id), TT_ENOMEM. */
+int tt_ctf_stream_open(const ctf_meta *m, const char *path, ctf_stream **out, tt_err *err);
+void tt_ctf_stream_close(ctf_stream *s);
+
+/* Advances to the next event. Returns 1 (event in *ev, valid until the
+ * next call), 0 (end of the stream). Problems are counted in stats and the
+ * first one is described in tt_ctf_stream_problem(). */
+int tt_ctf_stream_next(ctf_stream *s, const ctf_event **ev);
+
+/* Set by tt_ctf_stream_next when the event just returned is the first of
+ * a packet whose events_discarded grew: the delta and the time range
+ * [prev packet end, this packet end] in ns. Cleared by the next call. */
+typedef struct ctf_discard {
+	uint64_t count;
+	int64_t begin_ts, end_ts;
+} ctf_discard;
+/* Non-zero when discards are pending (reported even if a packet has no
+ * events: then with the next event, or at the end with *ev NULL). */
+int tt_ctf_stream_take_discard(ctf_stream *s, ctf_discard *out);
+
+const ctf_stream_stats *tt_ctf_stream_stats(const ctf_stream *s);
+/* First problem met ("" when none): one line naming the file and offset. */
+const char *tt_ctf_stream_problem(const ctf_stream *s);
+/* Bytes of the file consumed so far, and its size. */
+uint64_t tt_ctf_stream_offset(const ctf_stream *s);
+uint64_t tt_ctf_stream_size(const ctf_stream *s);
+/* From the first packet: stream class id, stream_instance_id (-1 when
+ * absent) and cpu_id (-1 when absent; updated per packet). */
+uint64_t tt_ctf_stream_class_id(const ctf_stream *s);
+int64_t tt_ctf_stream_instance(const ctf_stream *s);
+int64_t tt_ctf_stream_cpu(const ctf_stream *s);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * import.c - format sniffing and dispatch (formats.md section 0). The
+ * decision is made from content, never from the file name: a directory is
+ * CTF; a file is peeked (after gzip inflation, which bytesrc does) for
+ * `{`/`[` (Chrome JSON), 0x0A (Perfetto Trace.packet), or CTF metadata /
+ * stream magics (a CTF file opened alone: point at its folder instead).
+ */
+#include "import_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void tt_import_progress(tt_import *im, uint64_t bytes_done, uint64_t events)
+{
+	if (!im->progress)
+		return;
+	atomic_store(&im->progress->bytes_done, bytes_done);
+	atomic_store(&im->progress->events, events);
+}
+
+int tt_import_cancelled(const tt_import *im)
+{
+	return im->progress && atomic_load(&im->progress->cancel);
+}
+
+static int sniff_and_import(tt_import *im, const char **format)
+{
+	struct stat sb;
+	unsigned char head[16];
+	size_t n, i = 0;
+	tt_bytesrc *src;
+	int rc;
+
+	if (stat(im->path, &sb) != 0)
+		return tt_err_set(im->err, TT_EIO, "%s: no such file or directory", im->path);
+	if (S_ISDIR(sb.st_mode)) {
+		*format = "ctf";
+		if (!tt_ctf_dir_has_trace(im->path))
+			return tt_err_set(im->err, TT_EINVAL,
+					  "%s: directory holds no CTF trace (no metadata file found)", im->path);
+		return tt_import_ctf(im, im->path);
+	}
+	src = tt_bytesrc_open(im->path, im->err);
+	if (!src)
+		return im->err->code;
+	if (im->progress)
+		atomic_store(&im->progress->bytes_total, tt_bytesrc_size(src));
+	n = tt_bytesrc_peek(src, head, sizeof(head));
+	if (n == 0) {
+		tt_bytesrc_close(src);
+		return tt_err_set(im->err, TT_EINVAL, "%s: empty file, not a trace", im->path);
+	}
+	while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+		i++;
+	if (i < n && (head[i] == '{' || head[i] == '[')) {
+		*format = "chrome-json";
+		rc = tt_import_json(im, src);
+	} else if (head[0] == 0x0a) {
+		*format = "perfetto-proto";
+		rc = tt_import_proto(im, src);
+	} else if ((n >= 4 && memcmp(head, "\xc1\x1f\xfc\xc1", 4) == 0) ||
+		   (n >= 4 && memcmp(head, "\x57\x1d\xd1\x75", 4) == 0) ||
+		   (n >= 4 && memcmp(head, "\x75\xd1\x1d\x57", 4) == 0) ||
+		   (n >= 10 && memcmp(head, "/* CTF 1.8", 10) == 0)) {
+		rc = tt_err_set(im->err, TT_EINVAL,
+				"%s: a file of a CTF trace; open the folder that holds it and its metadata",
+				im->path);
+	} else {
+		rc = tt_err_set(im->err, TT_EINVAL,
+				"%s: unknown format (not Chrome JSON, Perfetto protobuf or CTF); first byte 0x%02x",
+				im->path, head[0]);
+	}
+	tt_bytesrc_close(src);
+	return rc;
+}
+
+/* Declared in trace.c's view of the world: imports into st. */
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
+		  tt_err *err);
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
+		  tt_err *err)
+{
+	tt_import im = { .st = st, .progress = progress, .path = path, .err = err };
+	int rc;
+
+	*format = "unknown";
+	im.slices = tt_slice_tracker_new(st);
+	if (!im.slices)
+		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
+	rc = sniff_and_import(&im, format);
+	tt_slice_tracker_flush(im.slices);
+	tt_slice_tracker_free(im.slices);
+	if (rc == TT_OK && tt_storage_oom(st))
+		rc = tt_err_set(err, TT_ENOMEM, "%s: out of memory while importing", path);
+	return rc;
+}

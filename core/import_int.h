@@ -1,0 +1,44 @@
+/*
+ * import_int.h - what the importers share: the import context handed to
+ * each format's entry point by import.c (sniffing and dispatch).
+ *
+ * An importer reads its input, appends through storage.h and
+ * slice_tracker.h, counts anomalies with tt_storage_stat_add(), updates
+ * progress, and returns TT_OK or a status with err filled (one line naming
+ * the file and byte offset). A non-OK return with some rows already
+ * appended keeps those rows: the trace opens with what came before the
+ * problem only when the importer returns TT_OK, so importers that can
+ * continue after a local problem count it in stats and return TT_OK.
+ */
+#ifndef TT_IMPORT_INT_H
+#define TT_IMPORT_INT_H
+
+#include "bytesrc.h"
+#include "err.h"
+#include "slice_tracker.h"
+#include "storage.h"
+#include "termtrace.h"
+
+typedef struct tt_import {
+	tt_storage *st;
+	tt_slice_tracker *slices;
+	tt_progress *progress; /* may be NULL */
+	const char *path;      /* for messages */
+	tt_err *err;
+} tt_import;
+
+/* Progress helpers (no-ops when progress is NULL). */
+void tt_import_progress(tt_import *im, uint64_t bytes_done, uint64_t events);
+/* Non-zero when the caller asked to cancel. */
+int tt_import_cancelled(const tt_import *im);
+
+/* Format entry points. */
+int tt_import_json(tt_import *im, tt_bytesrc *src);
+int tt_import_proto(tt_import *im, tt_bytesrc *src);
+/* dir: a CTF trace directory, or a folder with CTF traces below it. */
+int tt_import_ctf(tt_import *im, const char *dir);
+/* Non-zero when dir holds at least one CTF trace (a `metadata` file at or
+ * below it). */
+int tt_ctf_dir_has_trace(const char *dir);
+
+#endif

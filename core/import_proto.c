@@ -1,0 +1,1972 @@
+/*
+ * import_proto.c - the Perfetto protobuf importer (issue 3).
+ *
+ * Pipeline (design.md, formats.md section 1):
+ *   framing   the file is `0x0A <varint len> <TracePacket>` repeated; we
+ *             frame it ourselves from a tt_bytesrc window and unpack ONE
+ *             TracePacket at a time with protobuf-c into a bump arena that
+ *             is reset after every packet, so memory follows the number of
+ *             events, never the file size. compressed_packets are inflated
+ *             (zlib/gzip auto-detect) and framed the same way.
+ *   tokenize  in file order, per trusted_packet_sequence_id: incremental
+ *             state (interning, defaults, clears, skipped packets), clocks
+ *             (proto_clock.c), descriptors, arg sets. Every event becomes a
+ *             compact record (trace-clock ns, track, kind, string ids,
+ *             arg_set_id, value) appended to its sequence's list.
+ *   sort      each sequence's list is usually already in time order (it is
+ *             sorted stably when not); the lists are merged with a heap by
+ *             (ts, file order), so ties keep file order.
+ *   parse     records go to slice_tracker (nesting), counters, flows.
+ *             ftrace sched_switch rows are sorted per cpu and become
+ *             sched_slice and thread_state rows.
+ *
+ * Choices:
+ *   - Clock: every timestamp is converted to the trace clock, i.e. the
+ *     primary_trace_clock of the first ClockSnapshot, else BOOTTIME, as
+ *     trace_processor does (Chrome: MONOTONIC). Packets without a clock id
+ *     are on the trace clock. Unconvertible ones are kept as they are and
+ *     counted (proto_clock_unknown). See proto_clock.h.
+ *   - TrackDescriptor with `thread` is that thread's track (the same track
+ *     JSON traces use: tt_storage_thread_track); with `process` a process
+ *     track; with `counter` a counter track; others are async tracks
+ *     scoped by their parent (thread / process / global). uuid 0 is the
+ *     global "Default Track".
+ *   - Legacy events (Chrome's proto still writes some): X (duration),
+ *     B/E, I/i with scope, R (mark) as a 0-length instant on the thread
+ *     with arg legacy_event.phase = "R" (as trace_processor's
+ *     ParseThreadInstantEvent does), async b/e/n and S/T/p/F on tracks
+ *     keyed by (process, id, category or name, id_scope). An event with
+ *     track uuid 0 and no type falls back to its sequence's thread track.
+ *   - Thread time: values of a THREAD_TIME_NS counter track (Chrome's
+ *     extra counter) go to the counter table and to slice thread_ts /
+ *     thread_dur.
+ *   - A truncated file keeps every complete packet; the bytes left are
+ *     counted in proto_truncated and the offset of the cut is stored as
+ *     metadata `proto_truncated_offset`. A first packet that cannot be
+ *     framed or unpacked means "not a trace": TT_EINVAL.
+ *
+ * Known limits: zstd_compressed_packets are counted, not inflated; legacy
+ * v1 flow events (s/t/f) and pid/tid overrides are not imported;
+ * sched_waking / compact waking events are skipped; open sched slices end
+ * at the last timestamp of the trace; async S/F atrace slices get one track
+ * per (process, name, cookie).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "perfetto_trace.pb-c.h"
+
+#include "import_int.h"
+#include "proto_atrace.h"
+#include "proto_clock.h"
+#include "proto_map.h"
+#include "vec.h"
+
+typedef Perfetto__Protos__TracePacket Pkt;
+typedef Perfetto__Protos__TrackEvent TEv;
+typedef Perfetto__Protos__TrackEvent__LegacyEvent LEv;
+typedef Perfetto__Protos__DebugAnnotation DAnn;
+typedef Perfetto__Protos__DebugAnnotation__NestedValue DNest;
+typedef Perfetto__Protos__TrackDescriptor TDesc;
+typedef Perfetto__Protos__FtraceEventBundle FBundle;
+
+#define MAX_PACKET (256u << 20)     /* larger length prefixes are corrupt */
+#define MAX_INFLATED (64u << 20)    /* one compressed_packets blob */
+#define READ_CHUNK (1u << 20)
+#define TRACK_UUID 0x80000000u      /* record track: uuid table index */
+#define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
+
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER };
+enum { F_FLOWS = 1, F_TTS = 2 };
+enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
+/* flow entry kinds */
+enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
+
+/* One event, after tokenizing (40 bytes). */
+typedef struct prec {
+	int64_t ts;
+	union {
+		int64_t i;  /* R_COMPLETE: dur; R_BEGIN/R_END/instants with F_TTS: thread ts */
+		double d;   /* R_COUNTER: value */
+	} u;
+	uint32_t track;     /* storage track, or TRACK_UUID | uuid index */
+	tt_str name, cat;
+	uint32_t args;
+	uint32_t ord;       /* file order */
+	uint8_t kind, flags;
+} prec;
+
+typedef struct pflow {
+	uint32_t ord;
+	uint32_t kind;
+	uint64_t id;
+} pflow;
+
+typedef struct sched_rec {
+	int64_t ts;
+	int64_t prev_state;
+	uint32_t cpu;
+	int32_t next_pid, next_prio;
+	uint32_t ord;
+	tt_str next_comm;
+} sched_rec;
+
+typedef struct utrack {
+	uint64_t uuid, parent;
+	int has_parent, described, kind, resolving;
+	tt_str name, desc;
+	uint32_t utid, upid;         /* thread / process descriptors */
+	int counter_type, incremental;
+	int64_t mult;
+	tt_str unit;
+	uint32_t track;              /* storage track once resolved */
+	uint32_t scope_utid, scope_upid;
+} utrack;
+
+typedef struct pseq {
+	uint64_t key;
+	uint32_t id;                 /* trusted_packet_sequence_id (0 for ftrace) */
+	int valid;
+	int has_def_clock, has_def_track;
+	uint32_t def_clock;
+	uint64_t def_track;
+	TT_VEC(uint64_t) def_extra;      /* extra_counter_track_uuids */
+	TT_VEC(uint64_t) def_extra_dbl;  /* extra_double_counter_track_uuids */
+	tt_pmap names, cats, dnames, dstrs; /* iid -> tt_str */
+	tt_pmap counters;            /* incremental counter uuid -> double bits */
+	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
+	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
+	TT_VEC(prec) recs;
+	size_t pos;                  /* merge cursor */
+	int sorted;
+} pseq;
+
+typedef struct arena {
+	struct ablock { char *p; size_t size; } *b;
+	size_t nb, cur, used;
+} arena;
+
+typedef struct pctx {
+	tt_import *im;
+	tt_storage *st;
+	tt_bytesrc *src;
+	tt_proto_clock *clock;
+	arena ar[2];
+	ProtobufCAllocator alloc[2];
+	tt_pmap seq_index;
+	TT_VEC(pseq *) seqs;
+	tt_pmap uuid_index;
+	TT_VEC(utrack) utracks;
+	TT_VEC(pflow) flows;
+	TT_VEC(sched_rec) sched;
+	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
+	uint32_t ord;
+	int64_t last_ts, max_ts;
+	int have_ts;
+	uint64_t packets_ok, events;
+	unsigned char *zbuf;
+	size_t zcap;
+	int oom;
+	char key[512];
+	char catbuf[1024];
+	tt_str s_phase_key;
+} pctx;
+
+/* ---- arena: protobuf-c allocations of one packet ----------------------- */
+
+static void *arena_alloc(void *data, size_t n)
+{
+	arena *a = data;
+
+	n = (n + 15) & ~(size_t)15;
+	for (;;) {
+		if (a->cur < a->nb) {
+			if (a->used + n <= a->b[a->cur].size) {
+				void *p = a->b[a->cur].p + a->used;
+				a->used += n;
+				return p;
+			}
+			if (a->cur + 1 < a->nb) {
+				a->cur++;
+				a->used = 0;
+				continue;
+			}
+		}
+		{
+			size_t sz = a->nb ? a->b[a->nb - 1].size * 2 : 64 * 1024;
+			struct ablock *nb;
+			char *p;
+
+			while (sz < n)
+				sz *= 2;
+			nb = realloc(a->b, (a->nb + 1) * sizeof(*nb));
+			if (!nb)
+				return NULL;
+			a->b = nb;
+			p = malloc(sz);
+			if (!p)
+				return NULL;
+			a->b[a->nb].p = p;
+			a->b[a->nb].size = sz;
+			a->cur = a->nb++;
+			a->used = 0;
+		}
+	}
+}
+
+static void arena_nofree(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
+static void arena_reset(arena *a)
+{
+	a->cur = 0;
+	a->used = 0;
+}
+
+static void arena_destroy(arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nb; i++)
+		free(a->b[i].p);
+	free(a->b);
+	memset(a, 0, sizeof(*a));
+}
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static void stat(pctx *c, tt_stat s)
+{
+	tt_storage_stat_add(c->st, s, 1);
+}
+
+static tt_str intern(pctx *c, const char *s, size_t len)
+{
+	return s ? tt_storage_intern(c->st, s, len) : 0;
+}
+
+static tt_str intern_c(pctx *c, const char *s)
+{
+	return s ? tt_storage_intern_cstr(c->st, s) : 0;
+}
+
+static pseq *get_seq(pctx *c, uint64_t key)
+{
+	uint64_t *idx = tt_pmap_find(&c->seq_index, key);
+	pseq *s;
+
+	if (idx)
+		return c->seqs.v[*idx];
+	s = calloc(1, sizeof(*s));
+	if (!s || TT_VEC_PUSH(c->seqs, s)) {
+		free(s);
+		c->oom = 1;
+		return NULL;
+	}
+	if (tt_pmap_put(&c->seq_index, key, c->seqs.n - 1)) {
+		c->seqs.n--;
+		free(s);
+		c->oom = 1;
+		return NULL;
+	}
+	s->key = key;
+	s->id = key < FTRACE_SEQ ? (uint32_t)key : 0;
+	s->fallback_track = TT_NONE;
+	s->sorted = 1;
+	return s;
+}
+
+static void seq_clear(pseq *s)
+{
+	tt_pmap_clear(&s->names);
+	tt_pmap_clear(&s->cats);
+	tt_pmap_clear(&s->dnames);
+	tt_pmap_clear(&s->dstrs);
+	tt_pmap_clear(&s->counters);
+	s->has_def_clock = s->has_def_track = 0;
+	s->def_extra.n = s->def_extra_dbl.n = 0;
+}
+
+static void seq_free(pseq *s)
+{
+	tt_pmap_free(&s->names);
+	tt_pmap_free(&s->cats);
+	tt_pmap_free(&s->dnames);
+	tt_pmap_free(&s->dstrs);
+	tt_pmap_free(&s->counters);
+	TT_VEC_FREE(s->def_extra);
+	TT_VEC_FREE(s->def_extra_dbl);
+	TT_VEC_FREE(s->recs);
+	free(s);
+}
+
+static uint32_t get_utrack(pctx *c, uint64_t uuid)
+{
+	uint64_t *idx = tt_pmap_find(&c->uuid_index, uuid);
+	utrack z = {0};
+
+	if (idx)
+		return (uint32_t)*idx;
+	z.uuid = uuid;
+	z.track = TT_NONE;
+	z.utid = z.upid = z.scope_utid = z.scope_upid = TT_NONE;
+	z.mult = 1;
+	if (c->utracks.n >= TRACK_UUID - 1 || TT_VEC_PUSH(c->utracks, z) ||
+	    tt_pmap_put(&c->uuid_index, uuid, c->utracks.n - 1)) {
+		c->oom = 1;
+		return TT_NONE;
+	}
+	return (uint32_t)(c->utracks.n - 1);
+}
+
+static int push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
+		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d)
+{
+	prec r;
+
+	if (track == TT_NONE)
+		return -1;
+	r.ts = ts;
+	if (kind == R_COUNTER)
+		r.u.d = d;
+	else
+		r.u.i = i;
+	r.track = track;
+	r.name = name;
+	r.cat = cat;
+	r.args = args;
+	r.ord = c->ord++;
+	r.kind = (uint8_t)kind;
+	r.flags = (uint8_t)flags;
+	if (s->recs.n && (s->recs.v[s->recs.n - 1].ts > ts))
+		s->sorted = 0;
+	if (TT_VEC_PUSH(s->recs, r)) {
+		c->oom = 1;
+		return -1;
+	}
+	if (ts > c->max_ts)
+		c->max_ts = ts;
+	c->events++;
+	return 0;
+}
+
+/* Converts a timestamp; counts failures. */
+static int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_t raw)
+{
+	int64_t out;
+
+	if (tt_proto_clock_to_trace(c->clock, seq, clock_id, raw, &out))
+		stat(c, TT_STAT_proto_clock_unknown);
+	return out;
+}
+
+/* ---- args ------------------------------------------------------------------ */
+
+static size_t key_append(pctx *c, size_t klen, const char *sep, const char *s, size_t slen)
+{
+	size_t cap = sizeof(c->key) - 1, n = strlen(sep);
+
+	if (klen + n > cap)
+		n = cap - klen;
+	memcpy(c->key + klen, sep, n);
+	klen += n;
+	if (klen + slen > cap)
+		slen = cap - klen;
+	memcpy(c->key + klen, s, slen);
+	klen += slen;
+	c->key[klen] = 0;
+	return klen;
+}
+
+static size_t key_index(pctx *c, size_t klen, size_t i)
+{
+	char b[32];
+	int n = snprintf(b, sizeof(b), "[%zu]", i);
+
+	return key_append(c, klen, "", b, (size_t)n);
+}
+
+static void add_nested(pctx *c, size_t klen, const DNest *v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 32)
+		return;
+	if (v->nested_type == 1) { /* DICT */
+		for (i = 0; i < v->n_dict_keys && i < v->n_dict_values; i++) {
+			const char *k = v->dict_keys[i] ? v->dict_keys[i] : "";
+			size_t nl = key_append(c, klen, klen ? "." : "", k, strlen(k));
+			add_nested(c, nl, v->dict_values[i], depth + 1);
+			c->key[klen] = 0;
+		}
+		return;
+	}
+	if (v->nested_type == 2) { /* ARRAY */
+		for (i = 0; i < v->n_array_values; i++) {
+			size_t nl = key_index(c, klen, i);
+			add_nested(c, nl, v->array_values[i], depth + 1);
+			c->key[klen] = 0;
+		}
+		return;
+	}
+	if (v->has_int_value)
+		tt_storage_args_int(c->st, c->key, v->int_value);
+	else if (v->has_double_value)
+		tt_storage_args_real(c->st, c->key, v->double_value);
+	else if (v->has_bool_value)
+		tt_storage_args_bool(c->st, c->key, v->bool_value);
+	else if (v->string_value)
+		tt_storage_args_str(c->st, c->key, v->string_value, strlen(v->string_value));
+}
+
+static const char *annot_name(pctx *c, pseq *s, const DAnn *a, size_t *len)
+{
+	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME && a->name) {
+		*len = strlen(a->name);
+		return a->name;
+	}
+	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
+		uint64_t *v = tt_pmap_find(&s->dnames, a->name_iid);
+		if (v) {
+			const char *n = tt_storage_str(c->st, (tt_str)*v);
+			*len = n ? strlen(n) : 0;
+			return n ? n : "";
+		}
+		stat(c, TT_STAT_proto_interned_missing);
+	}
+	*len = 0;
+	return "";
+}
+
+static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
+{
+	tt_storage *st = c->st;
+	size_t i;
+
+	if (depth > 32)
+		return;
+	switch (a->value_case) {
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE:
+		tt_storage_args_bool(st, c->key, a->bool_value);
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE:
+		tt_storage_args_uint(st, c->key, a->uint_value);
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE:
+		tt_storage_args_int(st, c->key, a->int_value);
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE:
+		tt_storage_args_real(st, c->key, a->double_value);
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
+		tt_storage_args_str(st, c->key, a->string_value, strlen(a->string_value));
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
+		tt_storage_args_pointer(st, c->key, a->pointer_value);
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE:
+		add_nested(c, klen, a->nested_value, depth + 1);
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
+		tt_storage_args_json(st, c->key, a->legacy_json_value, strlen(a->legacy_json_value));
+		break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID: {
+		uint64_t *v = tt_pmap_find(&s->dstrs, a->string_value_iid);
+		const char *str = v ? tt_storage_str(st, (tt_str)*v) : NULL;
+		if (!v)
+			stat(c, TT_STAT_proto_interned_missing);
+		tt_storage_args_str(st, c->key, str ? str : "", str ? strlen(str) : 0);
+		break;
+	}
+	default:
+		break;
+	}
+	for (i = 0; i < a->n_dict_entries; i++) {
+		size_t nlen, nl;
+		const char *n = annot_name(c, s, a->dict_entries[i], &nlen);
+		nl = key_append(c, klen, ".", n, nlen);
+		add_annot(c, s, nl, a->dict_entries[i], depth + 1);
+		c->key[klen] = 0;
+	}
+	for (i = 0; i < a->n_array_values; i++) {
+		size_t nl = key_index(c, klen, i);
+		add_annot(c, s, nl, a->array_values[i], depth + 1);
+		c->key[klen] = 0;
+	}
+}
+
+/* Builds the arg set of a TrackEvent (debug annotations under "debug.",
+ * plus legacy_event.phase for R / S / T / p as trace_processor does). */
+static uint32_t event_args(pctx *c, pseq *s, const TEv *te, int phase)
+{
+	size_t i;
+
+	if (!te->n_debug_annotations && phase != 'R' && phase != 'S' && phase != 'T' && phase != 'p')
+		return TT_NONE;
+	tt_storage_args_begin(c->st);
+	for (i = 0; i < te->n_debug_annotations; i++) {
+		size_t nlen, kl;
+		const char *n = annot_name(c, s, te->debug_annotations[i], &nlen);
+		kl = key_append(c, 0, "debug.", n, nlen);
+		add_annot(c, s, kl, te->debug_annotations[i], 0);
+	}
+	if (phase == 'R' || phase == 'S' || phase == 'T' || phase == 'p') {
+		char ph = (char)phase;
+		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);
+	}
+	return tt_storage_args_end(c->st);
+}
+
+/* ---- descriptors ----------------------------------------------------------- */
+
+static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
+{
+	uint32_t i;
+	utrack *u;
+	const char *nm = td->name ? td->name : td->static_name ? td->static_name : td->atrace_name;
+
+	if (!td->has_uuid)
+		return;
+	i = get_utrack(c, td->uuid);
+	if (i == TT_NONE)
+		return;
+	u = &c->utracks.v[i];
+	u->described = 1;
+	if (td->has_parent_uuid && td->parent_uuid != td->uuid) {
+		u->has_parent = 1;
+		u->parent = td->parent_uuid;
+	}
+	if (nm)
+		u->name = intern_c(c, nm);
+	if (td->description)
+		u->desc = intern_c(c, td->description);
+	if (td->thread) {
+		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
+		int64_t pid = t->has_pid ? t->pid : -1;
+		u->kind = UT_THREAD;
+		u->utid = tt_storage_thread(c->st, pid, t->tid);
+		if (t->thread_name)
+			tt_storage_thread_set_name(c->st, u->utid, intern_c(c, t->thread_name));
+		u->upid = tt_storage_thread_upid(c->st, u->utid);
+		if (s && s->fallback_track == TT_NONE)
+			s->fallback_track = TRACK_UUID | i;
+	} else if (td->process) {
+		const Perfetto__Protos__ProcessDescriptor *p = td->process;
+		u->kind = UT_PROCESS;
+		u->upid = tt_storage_process(c->st, p->pid);
+		if (p->process_name)
+			tt_storage_process_set_name(c->st, u->upid, intern_c(c, p->process_name));
+		else if (p->n_cmdline && p->cmdline[0])
+			tt_storage_process_set_name(c->st, u->upid, intern_c(c, p->cmdline[0]));
+	} else if (td->counter) {
+		const Perfetto__Protos__CounterDescriptor *cd = td->counter;
+		u->kind = UT_COUNTER;
+		u->counter_type = cd->type;
+		u->incremental = cd->is_incremental;
+		u->mult = cd->has_unit_multiplier && cd->unit_multiplier ? cd->unit_multiplier : 1;
+		if (cd->unit_name)
+			u->unit = intern_c(c, cd->unit_name);
+		else if (cd->unit == 1)
+			u->unit = intern_c(c, "ns");
+		else if (cd->unit == 2)
+			u->unit = intern_c(c, "count");
+		else if (cd->unit == 3)
+			u->unit = intern_c(c, "bytes");
+		if (!u->name && cd->type == 1)
+			u->name = intern_c(c, "thread_time");
+		else if (!u->name && cd->type == 2)
+			u->name = intern_c(c, "thread_instruction_count");
+	}
+}
+
+/* Old Chrome: a ThreadDescriptor packet names the sequence's thread and
+ * carries the reference times of the delta-encoded legacy timestamps. */
+static void on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t)
+{
+	uint32_t utid = tt_storage_thread(c->st, t->has_pid ? t->pid : -1, t->tid);
+
+	if (t->thread_name)
+		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
+	s->fallback_track = tt_storage_thread_track(c->st, utid);
+	s->legacy_ts = t->reference_timestamp_us * 1000;
+	s->legacy_tts = t->reference_thread_time_us * 1000;
+}
+
+static void on_process_tree(pctx *c, const Perfetto__Protos__ProcessTree *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->n_processes; i++) {
+		const Perfetto__Protos__ProcessTree__Process *p = pt->processes[i];
+		uint32_t upid = tt_storage_process(c->st, p->pid);
+		if (p->n_cmdline && p->cmdline[0] && p->cmdline[0][0])
+			tt_storage_process_set_name(c->st, upid, intern_c(c, p->cmdline[0]));
+		if (p->has_ppid && p->ppid > 0 && p->ppid != p->pid)
+			tt_storage_process_set_parent(c->st, upid, tt_storage_process(c->st, p->ppid));
+	}
+	for (i = 0; i < pt->n_threads; i++) {
+		const Perfetto__Protos__ProcessTree__Thread *t = pt->threads[i];
+		uint32_t utid = tt_storage_thread(c->st, t->has_tgid ? t->tgid : -1, t->tid);
+		if (t->name && t->name[0])
+			tt_storage_thread_set_name(c->st, utid, intern_c(c, t->name));
+	}
+}
+
+static uint32_t keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t b, tt_str name,
+			      uint32_t upid, int64_t cpu, const char *unit)
+{
+	tt_track_desc d = { .type = cpu >= 0 ? "cpu" : "counter", .name = name, .utid = TT_NONE,
+			    .upid = upid, .parent_id = TT_NONE, .is_counter = 1,
+			    .unit = unit ? intern_c(c, unit) : 0, .cpu = cpu };
+
+	return tt_storage_track_keyed(c->st, kind, a, b, name, &d);
+}
+
+static void on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts)
+{
+	static const char *names[] = { "mem.virt", "mem.rss", "mem.rss.anon", "mem.rss.file",
+				       "mem.rss.shmem", "mem.swap", "mem.locked", "mem.rss.watermark" };
+	size_t i, k;
+
+	for (i = 0; i < ps->n_processes; i++) {
+		const Perfetto__Protos__ProcessStats__Process *p = ps->processes[i];
+		uint32_t upid = tt_storage_process(c->st, p->pid);
+		const protobuf_c_boolean has[] = { p->has_vm_size_kb, p->has_vm_rss_kb, p->has_rss_anon_kb,
+						   p->has_rss_file_kb, p->has_rss_shmem_kb, p->has_vm_swap_kb,
+						   p->has_vm_locked_kb, p->has_vm_hwm_kb };
+		const uint64_t val[] = { p->vm_size_kb, p->vm_rss_kb, p->rss_anon_kb, p->rss_file_kb,
+					 p->rss_shmem_kb, p->vm_swap_kb, p->vm_locked_kb, p->vm_hwm_kb };
+
+		for (k = 0; k < 8; k++) {
+			tt_str n;
+			if (!has[k])
+				continue;
+			n = intern_c(c, names[k]);
+			push_rec(c, s, ts, R_COUNTER, 0, keyed_counter(c, "proto-proc-stat", upid, k, n, upid, -1, "bytes"),
+				 0, 0, TT_NONE, 0, (double)val[k] * 1024.0);
+		}
+		if (p->has_oom_score_adj) {
+			tt_str n = intern_c(c, "oom_score_adj");
+			push_rec(c, s, ts, R_COUNTER, 0, keyed_counter(c, "proto-proc-stat", upid, 8, n, upid, -1, NULL),
+				 0, 0, TT_NONE, 0, (double)p->oom_score_adj);
+		}
+	}
+}
+
+/* ---- track events ------------------------------------------------------------ */
+
+static tt_str lookup(pctx *c, tt_pmap *m, uint64_t iid)
+{
+	uint64_t *v = tt_pmap_find(m, iid);
+
+	if (!v) {
+		stat(c, TT_STAT_proto_interned_missing);
+		return 0;
+	}
+	return (tt_str)*v;
+}
+
+static tt_str event_category(pctx *c, pseq *s, const TEv *te)
+{
+	size_t i, len = 0, n = te->n_category_iids + te->n_categories;
+
+	if (n == 0)
+		return 0;
+	if (n == 1 && te->n_category_iids == 1)
+		return lookup(c, &s->cats, te->category_iids[0]);
+	if (n == 1)
+		return intern_c(c, te->categories[0]);
+	for (i = 0; i < n; i++) {
+		const char *p;
+		size_t pl;
+		if (i < te->n_category_iids)
+			p = tt_storage_str(c->st, lookup(c, &s->cats, te->category_iids[i]));
+		else
+			p = te->categories[i - te->n_category_iids];
+		if (!p)
+			continue;
+		pl = strlen(p);
+		if (len && len < sizeof(c->catbuf))
+			c->catbuf[len++] = ',';
+		if (pl > sizeof(c->catbuf) - len)
+			pl = sizeof(c->catbuf) - len;
+		memcpy(c->catbuf + len, p, pl);
+		len += pl;
+	}
+	return intern(c, c->catbuf, len);
+}
+
+/* Applies unit multiplier and incremental state of a counter track. */
+static double counter_value(pctx *c, pseq *s, uint32_t ui, double v)
+{
+	utrack *u = &c->utracks.v[ui];
+
+	v *= (double)u->mult;
+	if (u->incremental) {
+		uint64_t *p = tt_pmap_find(&s->counters, u->uuid);
+		double last = 0;
+		if (p)
+			memcpy(&last, p, sizeof(last));
+		v += last;
+		{
+			uint64_t bits;
+			memcpy(&bits, &v, sizeof(bits));
+			if (tt_pmap_put(&s->counters, u->uuid, bits))
+				c->oom = 1;
+		}
+	}
+	return v;
+}
+
+/* Extra counter values: pushed as counter records; returns thread time
+ * when one of them is a THREAD_TIME_NS track (*has_tts set). */
+static int64_t extra_counters(pctx *c, pseq *s, const TEv *te, int64_t ts, int *has_tts)
+{
+	const uint64_t *uu;
+	size_t nu, i;
+	int64_t tts = 0;
+
+	uu = te->n_extra_counter_track_uuids ? te->extra_counter_track_uuids : s->def_extra.v;
+	nu = te->n_extra_counter_track_uuids ? te->n_extra_counter_track_uuids : s->def_extra.n;
+	for (i = 0; i < te->n_extra_counter_values && i < nu; i++) {
+		uint32_t ui = get_utrack(c, uu[i]);
+		double v;
+		if (ui == TT_NONE)
+			return 0;
+		v = counter_value(c, s, ui, (double)te->extra_counter_values[i]);
+		if (c->utracks.v[ui].counter_type == 1) {
+			*has_tts = 1;
+			tts = (int64_t)v;
+		}
+		push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0, v);
+	}
+	uu = te->n_extra_double_counter_track_uuids ? te->extra_double_counter_track_uuids : s->def_extra_dbl.v;
+	nu = te->n_extra_double_counter_track_uuids ? te->n_extra_double_counter_track_uuids : s->def_extra_dbl.n;
+	for (i = 0; i < te->n_extra_double_counter_values && i < nu; i++) {
+		uint32_t ui = get_utrack(c, uu[i]);
+		if (ui == TT_NONE)
+			return 0;
+		push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0,
+			 counter_value(c, s, ui, te->extra_double_counter_values[i]));
+	}
+	return tts;
+}
+
+static void push_flow(pctx *c, uint32_t ord, int kind, uint64_t id)
+{
+	pflow f = { ord, (uint32_t)kind, id };
+
+	if (TT_VEC_PUSH(c->flows, f))
+		c->oom = 1;
+}
+
+/* Records the flows of the event about to get file order c->ord. */
+static int event_flows(pctx *c, const TEv *te)
+{
+	const LEv *le = te->legacy_event;
+	size_t n0 = c->flows.n, i;
+	uint32_t ord = c->ord;
+
+	if (le && le->has_bind_id) {
+		int k = le->flow_direction == 1 ? FL_IN : le->flow_direction == 2 ? FL_OUT :
+			le->flow_direction == 3 ? FL_INOUT : -1;
+		if (k >= 0)
+			push_flow(c, ord, k, le->bind_id);
+	}
+	for (i = 0; i < te->n_flow_ids; i++)
+		push_flow(c, ord, FL_STEP, te->flow_ids[i]);
+	for (i = 0; i < te->n_flow_ids_old; i++)
+		push_flow(c, ord, FL_STEP, te->flow_ids_old[i]);
+	for (i = 0; i < te->n_terminating_flow_ids; i++)
+		push_flow(c, ord, FL_TERM, te->terminating_flow_ids[i]);
+	for (i = 0; i < te->n_terminating_flow_ids_old; i++)
+		push_flow(c, ord, FL_TERM, te->terminating_flow_ids_old[i]);
+	return c->flows.n > n0 ? F_FLOWS : 0;
+}
+
+/* upid of the thread behind a record track (TT_NONE when unknown). */
+static uint32_t track_upid(pctx *c, uint32_t track)
+{
+	if (track != TT_NONE && (track & TRACK_UUID)) {
+		const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+		return u->upid;
+	}
+	return TT_NONE;
+}
+
+static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int phase,
+				   tt_str name, tt_str cat)
+{
+	uint32_t upid = track_upid(c, track);
+	uint64_t id, scope_a;
+	tt_str scope = (phase == 'S' || phase == 'T' || phase == 'p' || phase == 'F') ? name : cat;
+	tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
+			    .parent_id = TT_NONE, .cpu = -1 };
+
+	switch (le->id_case) {
+	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID:
+		id = le->unscoped_id;
+		scope_a = 0;
+		break;
+	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID:
+		id = le->global_id;
+		scope_a = 0;
+		break;
+	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID:
+		id = le->local_id;
+		scope_a = (1ULL << 32) | upid;
+		break;
+	default:
+		stat(c, TT_STAT_proto_legacy_unsupported);
+		return TT_NONE;
+	}
+	if (le->id_scope) {
+		const char *cs = tt_storage_str(c->st, cat);
+		size_t n = (size_t)snprintf(c->catbuf, sizeof(c->catbuf), "%s:%s", cs ? cs : "", le->id_scope);
+		scope = intern(c, c->catbuf, n < sizeof(c->catbuf) ? n : sizeof(c->catbuf) - 1);
+	}
+	if (upid == TT_NONE)
+		d.type = "global";
+	return tt_storage_track_keyed(c->st, "proto-legacy-async", scope_a | ((uint64_t)(upid == TT_NONE) << 33),
+				      id, scope, &d);
+}
+
+static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
+{
+	const LEv *le = te->legacy_event;
+	int phase = le && le->has_phase ? le->phase : 0;
+	int type = te->has_type ? te->type : 0;
+	uint64_t uuid = te->has_track_uuid ? te->track_uuid : s->has_def_track ? s->def_track : 0;
+	uint32_t track, args;
+	tt_str name = 0, cat;
+	int flags = 0, has_tts = 0;
+	int64_t tts = 0;
+
+	(void)p;
+	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us) */
+	if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US) {
+		s->legacy_ts = (int64_t)((uint64_t)s->legacy_ts + (uint64_t)te->timestamp_delta_us * 1000);
+		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)s->legacy_ts);
+	} else if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US) {
+		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)te->timestamp_absolute_us * 1000);
+	}
+	if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US) {
+		s->legacy_tts = (int64_t)((uint64_t)s->legacy_tts + (uint64_t)te->thread_time_delta_us * 1000);
+		tts = s->legacy_tts;
+		has_tts = 1;
+	} else if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US) {
+		tts = (int64_t)((uint64_t)te->thread_time_absolute_us * 1000);
+		has_tts = 1;
+	}
+
+	/* track: explicit uuid, sequence default, or the sequence's thread
+	 * for legacy/typeless events on uuid 0 (trace_processor's fallback) */
+	if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
+		track = s->fallback_track;
+	} else {
+		track = get_utrack(c, uuid);
+		if (track == TT_NONE)
+			return;
+		track |= TRACK_UUID;
+	}
+
+	if (type == 4) { /* COUNTER */
+		uint32_t ui = track & ~TRACK_UUID;
+		double v;
+		if (!(track & TRACK_UUID))
+			return;
+		if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
+			v = te->double_counter_value;
+		else
+			v = (double)te->counter_value;
+		push_rec(c, s, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, counter_value(c, s, ui, v));
+		return;
+	}
+
+	if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+		name = intern_c(c, te->name);
+	else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+		name = lookup(c, &s->names, te->name_iid);
+	else if (le && le->has_name_iid)
+		name = lookup(c, &s->names, le->name_iid);
+	cat = event_category(c, s, te);
+
+	{
+		int64_t t2 = extra_counters(c, s, te, ts, &has_tts);
+		if (has_tts && (te->n_extra_counter_values))
+			tts = t2;
+	}
+
+	if (phase) {
+		switch (phase) {
+		case 'B': type = 1; break;
+		case 'E': type = 2; break;
+		case 'X': type = 'X'; break;
+		case 'I': case 'i': case 'R': type = 3; break;
+		case 'b': case 'S': type = 1; break;
+		case 'e': case 'F': type = 2; break;
+		case 'n': case 'T': case 'p': type = 3; break;
+		default:
+			stat(c, TT_STAT_proto_legacy_unsupported);
+			return;
+		}
+		if (strchr("beSFnTp", phase)) {
+			track = legacy_async_track(c, track, le, phase, name, cat);
+			if (track == TT_NONE)
+				return;
+		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 1) {
+			tt_track_desc d = { .type = "global", .name = intern_c(c, "Legacy Global Instants"),
+					    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 0, 0, 0, &d);
+		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 2) {
+			uint32_t upid = track_upid(c, track);
+			tt_track_desc d = { .type = "process", .name = 0, .utid = TT_NONE, .upid = upid,
+					    .parent_id = TT_NONE, .cpu = -1 };
+			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 1, upid, 0, &d);
+		}
+	}
+	if (type < 1 || (type > 3 && type != 'X')) {
+		stat(c, TT_STAT_proto_legacy_unsupported);
+		return;
+	}
+	if (type == 'X' && le->duration_us < 0) {
+		stat(c, TT_STAT_proto_legacy_unsupported);
+		return;
+	}
+	args = event_args(c, s, te, phase);
+	flags = event_flows(c, te);
+	if (has_tts)
+		flags |= F_TTS;
+	switch (type) {
+	case 1:
+		push_rec(c, s, ts, R_BEGIN, flags, track, name, cat, args, tts, 0);
+		break;
+	case 2:
+		push_rec(c, s, ts, R_END, flags, track, name, cat, args, tts, 0);
+		break;
+	case 3:
+		push_rec(c, s, ts, R_COMPLETE, flags & ~F_TTS, track, name, cat, args, 0, 0);
+		break;
+	default:
+		push_rec(c, s, ts, R_COMPLETE, flags & ~F_TTS, track, name, cat, args,
+			 (int64_t)((uint64_t)le->duration_us * 1000), 0);
+		break;
+	}
+}
+
+/* ---- ftrace ------------------------------------------------------------------ */
+
+static uint32_t ftrace_thread(pctx *c, int64_t tid)
+{
+	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
+	uint32_t utid;
+
+	if (v)
+		return (uint32_t)(*v - 1);
+	utid = tt_storage_thread_by_tid(c->st, tid);
+	if (utid == TT_NONE)
+		utid = tt_storage_thread(c->st, tid == 0 ? 0 : -1, tid);
+	if (tt_pmap_put(&c->ftrace_threads, (uint64_t)tid, (uint64_t)utid + 1))
+		c->oom = 1;
+	return utid;
+}
+
+static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
+{
+	tt_atrace m;
+	uint32_t utid, upid, track;
+	tt_str name;
+
+	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	if (m.has_tgid && m.tgid > 0) {
+		utid = tt_storage_thread(c->st, m.tgid, tid);
+		upid = tt_storage_process(c->st, m.tgid);
+	} else {
+		utid = ftrace_thread(c, tid);
+		upid = tt_storage_thread_upid(c->st, utid);
+	}
+	name = m.name ? intern(c, m.name, m.name_len) : 0;
+	switch (m.phase) {
+	case 'B':
+		push_rec(c, ps, ts, R_BEGIN, 0, tt_storage_thread_track(c->st, utid), name, 0, TT_NONE, 0, 0);
+		break;
+	case 'E':
+		push_rec(c, ps, ts, R_END, 0, tt_storage_thread_track(c->st, utid), 0, 0, TT_NONE, 0, 0);
+		break;
+	case 'I':
+		push_rec(c, ps, ts, R_COMPLETE, 0, tt_storage_thread_track(c->st, utid), name, 0, TT_NONE, 0, 0);
+		break;
+	case 'C':
+		track = keyed_counter(c, "proto-atrace-counter", upid, 0, name, upid, -1, NULL);
+		push_rec(c, ps, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, (double)m.value);
+		break;
+	case 'S':
+	case 'F': {
+		tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
+				    .parent_id = TT_NONE, .cpu = -1 };
+		track = tt_storage_track_keyed(c->st, "proto-atrace-async", upid, (uint64_t)m.value, name, &d);
+		push_rec(c, ps, ts, m.phase == 'S' ? R_BEGIN : R_END, 0, track, m.phase == 'S' ? name : 0, 0,
+			 TT_NONE, 0, 0);
+		break;
+	}
+	case 'N':
+	case 'G':
+	case 'H': {
+		tt_str tn = intern(c, m.track, m.track_len);
+		tt_track_desc d = { .type = "process", .name = tn, .utid = TT_NONE, .upid = upid,
+				    .parent_id = TT_NONE, .cpu = -1 };
+		uint64_t cookie = m.phase == 'N' ? 0 : (uint64_t)m.value;
+		track = tt_storage_track_keyed(c->st, "proto-atrace-track", upid, cookie, tn, &d);
+		if (m.phase == 'N')
+			push_rec(c, ps, ts, R_COMPLETE, 0, track, name, 0, TT_NONE, 0, 0);
+		else
+			push_rec(c, ps, ts, m.phase == 'G' ? R_BEGIN : R_END, 0, track, m.phase == 'G' ? name : 0,
+				 0, TT_NONE, 0, 0);
+		break;
+	}
+	}
+}
+
+static void push_sched(pctx *c, int64_t ts, uint32_t cpu, int64_t prev_state, int32_t next_pid,
+		       int32_t next_prio, tt_str comm)
+{
+	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, c->ord++, comm };
+
+	if (TT_VEC_PUSH(c->sched, r))
+		c->oom = 1;
+	if (ts > c->max_ts)
+		c->max_ts = ts;
+	c->events++;
+}
+
+static void on_ftrace(pctx *c, const FBundle *b)
+{
+	pseq *ps;
+	int64_t offset = 0;
+	uint32_t clock = TT_CLOCK_BOOTTIME;
+	size_t i;
+
+	if (b->cpu >= 1024) {
+		stat(c, TT_STAT_proto_ftrace_cpu_bad);
+		return;
+	}
+	ps = get_seq(c, FTRACE_SEQ | b->cpu);
+	if (!ps)
+		return;
+	if (b->has_ftrace_clock && b->ftrace_clock == 4)
+		clock = TT_CLOCK_MONOTONIC_RAW;
+	else if (b->has_ftrace_clock && b->ftrace_clock && b->has_ftrace_timestamp && b->has_boot_timestamp)
+		offset = (int64_t)((uint64_t)b->boot_timestamp - (uint64_t)b->ftrace_timestamp);
+	for (i = 0; i < b->n_event; i++) {
+		const Perfetto__Protos__FtraceEvent *e = b->event[i];
+		int64_t ts = to_trace(c, 0, clock, e->timestamp + (uint64_t)offset);
+
+		switch (e->event_case) {
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
+			on_print(c, ps, ts, e->pid, e->print->buf);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH: {
+			const Perfetto__Protos__SchedSwitchFtraceEvent *sw = e->sched_switch;
+			push_sched(c, ts, b->cpu, sw->prev_state, sw->next_pid, sw->next_prio,
+				   intern_c(c, sw->next_comm));
+			break;
+		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
+			tt_str n = intern_c(c, "cpufreq");
+			uint32_t t = keyed_counter(c, "proto-cpu-counter", e->cpu_frequency->cpu_id, 0, n,
+						   TT_NONE, e->cpu_frequency->cpu_id, NULL);
+			push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_frequency->state);
+			break;
+		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE: {
+			tt_str n = intern_c(c, "cpuidle");
+			uint32_t t = keyed_counter(c, "proto-cpu-counter", e->cpu_idle->cpu_id, 1, n,
+						   TT_NONE, e->cpu_idle->cpu_id, NULL);
+			push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_idle->state);
+			break;
+		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
+			if (e->task_newtask->comm)
+				tt_storage_thread_set_name(c->st, ftrace_thread(c, e->task_newtask->pid),
+							   intern_c(c, e->task_newtask->comm));
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
+			if (e->task_rename->newcomm)
+				tt_storage_thread_set_name(c->st, ftrace_thread(c, e->task_rename->pid),
+							   intern_c(c, e->task_rename->newcomm));
+			break;
+		default:
+			break;
+		}
+	}
+	if (b->compact_sched) {
+		const Perfetto__Protos__FtraceEventBundle__CompactSched *cs = b->compact_sched;
+		size_t n = cs->n_switch_timestamp;
+		uint64_t t = 0;
+
+		if (cs->n_switch_prev_state < n || cs->n_switch_next_pid < n || cs->n_switch_next_prio < n ||
+		    cs->n_switch_next_comm_index < n) {
+			stat(c, TT_STAT_proto_packet_bad);
+			return;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t ci = cs->switch_next_comm_index[i];
+			t += cs->switch_timestamp[i];
+			push_sched(c, to_trace(c, 0, clock, t + (uint64_t)offset), b->cpu, cs->switch_prev_state[i],
+				   cs->switch_next_pid[i], cs->switch_next_prio[i],
+				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0);
+		}
+	}
+}
+
+/* ---- packets ----------------------------------------------------------------- */
+
+static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth);
+
+static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int depth)
+{
+	z_stream z;
+	int rc;
+
+	if (depth > 0) {
+		stat(c, TT_STAT_proto_compressed_bad);
+		return;
+	}
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 15 + 32) != Z_OK) {
+		stat(c, TT_STAT_proto_compressed_bad);
+		return;
+	}
+	z.next_in = d->data;
+	z.avail_in = (uInt)d->len;
+	z.total_out = 0;
+	for (;;) {
+		if (c->zcap - z.total_out < 64 * 1024) {
+			size_t ncap = c->zcap ? c->zcap * 2 : 1u << 20;
+			unsigned char *nb;
+			if (ncap > MAX_INFLATED) {
+				rc = Z_MEM_ERROR;
+				break;
+			}
+			nb = realloc(c->zbuf, ncap);
+			if (!nb) {
+				rc = Z_MEM_ERROR;
+				break;
+			}
+			c->zbuf = nb;
+			c->zcap = ncap;
+		}
+		z.next_out = c->zbuf + z.total_out;
+		z.avail_out = (uInt)(c->zcap - z.total_out);
+		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END || (rc != Z_OK && rc != Z_BUF_ERROR))
+			break;
+		if (rc == Z_BUF_ERROR && z.avail_in == 0)
+			break;
+	}
+	inflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		stat(c, TT_STAT_proto_compressed_bad);
+		return;
+	}
+	if (frame_mem(c, c->zbuf, z.total_out, depth + 1))
+		stat(c, TT_STAT_proto_compressed_bad);
+}
+
+/* Handles one packet. Returns 0, or -1 when protobuf-c rejected it. */
+static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
+{
+	Pkt *p;
+	pseq *s;
+	int64_t ts;
+	uint32_t clock_id;
+	int cleared;
+
+	arena_reset(&c->ar[depth]);
+	p = perfetto__protos__trace_packet__unpack(&c->alloc[depth], len, data);
+	if (!p) {
+		stat(c, TT_STAT_proto_packet_bad);
+		return -1;
+	}
+	c->packets_ok++;
+	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS) {
+		/* zbuf is reused by the inner packets: inflate from the arena */
+		on_compressed(c, &p->compressed_packets, depth);
+		return 0;
+	}
+	s = get_seq(c, p->trusted_packet_sequence_id);
+	if (!s)
+		return 0;
+	cleared = (p->has_sequence_flags && (p->sequence_flags & 1)) ||
+		  (p->has_incremental_state_cleared && p->incremental_state_cleared);
+	if (cleared) {
+		seq_clear(s);
+		s->valid = 1;
+	} else if (p->has_previous_packet_dropped && p->previous_packet_dropped &&
+		   !(p->has_first_packet_on_sequence && p->first_packet_on_sequence)) {
+		s->valid = 0;
+		stat(c, TT_STAT_proto_packet_dropped);
+	}
+	if (p->has_sequence_flags && (p->sequence_flags & 2) && !s->valid) {
+		stat(c, TT_STAT_proto_skipped_incremental);
+		return 0;
+	}
+	if (p->trace_packet_defaults) {
+		const Perfetto__Protos__TracePacketDefaults *d = p->trace_packet_defaults;
+		s->has_def_clock = d->has_timestamp_clock_id;
+		s->def_clock = d->timestamp_clock_id;
+		s->has_def_track = 0;
+		s->def_extra.n = s->def_extra_dbl.n = 0;
+		if (d->track_event_defaults) {
+			const Perfetto__Protos__TrackEventDefaults *td = d->track_event_defaults;
+			size_t i;
+			s->has_def_track = td->has_track_uuid;
+			s->def_track = td->track_uuid;
+			for (i = 0; i < td->n_extra_counter_track_uuids; i++)
+				if (TT_VEC_PUSH(s->def_extra, td->extra_counter_track_uuids[i]))
+					c->oom = 1;
+			for (i = 0; i < td->n_extra_double_counter_track_uuids; i++)
+				if (TT_VEC_PUSH(s->def_extra_dbl, td->extra_double_counter_track_uuids[i]))
+					c->oom = 1;
+		}
+	}
+	if (p->interned_data) {
+		const Perfetto__Protos__InternedData *in = p->interned_data;
+		size_t i;
+		for (i = 0; i < in->n_event_names; i++)
+			if (tt_pmap_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
+				c->oom = 1;
+		for (i = 0; i < in->n_event_categories; i++)
+			if (tt_pmap_put(&s->cats, in->event_categories[i]->iid,
+					intern_c(c, in->event_categories[i]->name)))
+				c->oom = 1;
+		for (i = 0; i < in->n_debug_annotation_names; i++)
+			if (tt_pmap_put(&s->dnames, in->debug_annotation_names[i]->iid,
+					intern_c(c, in->debug_annotation_names[i]->name)))
+				c->oom = 1;
+		for (i = 0; i < in->n_debug_annotation_string_values; i++) {
+			const Perfetto__Protos__InternedString *is = in->debug_annotation_string_values[i];
+			tt_str v = is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0;
+			if (is->has_str && !v)
+				v = intern(c, "", 0);
+			if (tt_pmap_put(&s->dstrs, is->iid, v))
+				c->oom = 1;
+		}
+	}
+
+	switch (p->data_case) {
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT: {
+		const Perfetto__Protos__ClockSnapshot *cs = p->clock_snapshot;
+		tt_proto_clock_value v[32];
+		size_t i, n = cs->n_clocks < 32 ? cs->n_clocks : 32;
+		for (i = 0; i < n; i++) {
+			v[i].id = cs->clocks[i]->clock_id;
+			v[i].ts = cs->clocks[i]->timestamp;
+			v[i].is_incremental = cs->clocks[i]->is_incremental;
+			v[i].mult = cs->clocks[i]->unit_multiplier_ns;
+		}
+		if (tt_proto_clock_snapshot(c->clock, s->id, v, n, cs->has_primary_trace_clock,
+					    (uint32_t)cs->primary_trace_clock))
+			c->oom = 1;
+		return 0;
+	}
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:
+		on_track_descriptor(c, s, p->track_descriptor);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR:
+		on_thread_descriptor(c, s, p->thread_descriptor);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
+		const Perfetto__Protos__ProcessDescriptor *pd = p->process_descriptor;
+		uint32_t upid = tt_storage_process(c->st, pd->pid);
+		if (pd->process_name)
+			tt_storage_process_set_name(c->st, upid, intern_c(c, pd->process_name));
+		else if (pd->n_cmdline && pd->cmdline[0])
+			tt_storage_process_set_name(c->st, upid, intern_c(c, pd->cmdline[0]));
+		return 0;
+	}
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
+		on_process_tree(c, p->process_tree);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
+		on_ftrace(c, p->ftrace_events);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
+		stat(c, TT_STAT_proto_zstd_unsupported);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
+		break;
+	default:
+		if (p->base.n_unknown_fields)
+			stat(c, TT_STAT_proto_unknown_field);
+		return 0;
+	}
+
+	/* payloads that need the packet's timestamp */
+	clock_id = p->has_timestamp_clock_id ? p->timestamp_clock_id :
+		   s->has_def_clock ? s->def_clock : tt_proto_clock_primary(c->clock);
+	if (p->has_timestamp)
+		ts = to_trace(c, s->id, clock_id, p->timestamp);
+	else
+		ts = c->have_ts ? c->last_ts : 0;
+	c->last_ts = ts;
+	c->have_ts = 1;
+	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+		on_track_event(c, s, p, p->track_event, ts);
+	else
+		on_process_stats(c, s, p->process_stats, ts);
+	return 0;
+}
+
+/* Reads a varint from [p, e); returns bytes used, 0 when incomplete,
+ * -1 when longer than 10 bytes. */
+static int read_varint(const unsigned char *p, const unsigned char *e, uint64_t *out)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (p + i >= e)
+			return 0;
+		v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*out = v;
+			return i + 1;
+		}
+	}
+	return -1;
+}
+
+/* Frames packets inside an inflated compressed_packets blob. */
+static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
+{
+	const unsigned char *e = p + len;
+
+	while (p < e) {
+		uint64_t tag, n;
+		int k = read_varint(p, e, &tag), k2;
+
+		if (k <= 0 || (tag & 7) != 2)
+			return -1;
+		k2 = read_varint(p + k, e, &n);
+		if (k2 <= 0 || n > (uint64_t)(e - p - k - k2))
+			return -1;
+		if (tag >> 3 == 1)
+			on_packet(c, p + k + k2, (size_t)n, depth);
+		p += k + k2 + n;
+	}
+	return 0;
+}
+
+/* ---- the file window ----------------------------------------------------------- */
+
+typedef struct rd {
+	unsigned char *buf;
+	size_t cap, beg, end;
+	uint64_t off;    /* offset (uncompressed) of buf[beg] */
+	int eof;
+} rd;
+
+/* Makes at least need bytes available at buf[beg]. Returns 0, 1 at end of
+ * data, -1 on a read error or out of memory (err filled). */
+static int rd_fill(pctx *c, rd *r, size_t need)
+{
+	while (r->end - r->beg < need && !r->eof) {
+		long n;
+		if (r->beg && r->cap - r->end < READ_CHUNK) {
+			memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+			r->end -= r->beg;
+			r->beg = 0;
+		}
+		if (r->cap - r->end < READ_CHUNK || r->cap < need) {
+			size_t ncap = r->cap ? r->cap : 2 * READ_CHUNK;
+			unsigned char *nb;
+			while (ncap - r->end < READ_CHUNK || ncap < need)
+				ncap *= 2;
+			nb = realloc(r->buf, ncap);
+			if (!nb)
+				return tt_err_set(c->im->err, TT_ENOMEM, "%s: out of memory at byte %llu",
+						  c->im->path, (unsigned long long)r->off), -1;
+			r->buf = nb;
+			r->cap = ncap;
+		}
+		n = tt_bytesrc_read(c->src, r->buf + r->end, r->cap - r->end, c->im->err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			r->eof = 1;
+		r->end += (size_t)n;
+	}
+	return r->end - r->beg >= need ? 0 : 1;
+}
+
+static void rd_consume(rd *r, size_t n)
+{
+	r->beg += n;
+	r->off += n;
+}
+
+/* Counts the bytes left from the window position to the end of data. */
+static uint64_t rd_drain(pctx *c, rd *r)
+{
+	uint64_t n = r->end - r->beg;
+
+	r->beg = r->end = 0;
+	while (!r->eof) {
+		long k = tt_bytesrc_read(c->src, r->buf, r->cap, c->im->err);
+		if (k <= 0)
+			break;
+		n += (uint64_t)k;
+	}
+	return n;
+}
+
+/* ---- parse: merge sequences and feed the trackers ------------------------------- */
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const prec *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+static uint32_t resolve(pctx *c, uint32_t i, int depth);
+
+/* Resolves the parent track first (its scope is inherited). */
+static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
+{
+	uint64_t *pi;
+
+	if (!u->has_parent)
+		return TT_NONE;
+	pi = tt_pmap_find(&c->uuid_index, u->parent);
+	return pi ? resolve(c, (uint32_t)*pi, depth + 1) : TT_NONE;
+}
+
+/* Storage track of uuid entry i (created on first use). */
+static uint32_t resolve(pctx *c, uint32_t i, int depth)
+{
+	utrack *u = &c->utracks.v[i];
+	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
+	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+			    .cpu = -1 };
+
+	if (u->track != TT_NONE)
+		return u->track;
+	if (u->resolving || depth > 32)
+		return TT_NONE;
+	u->resolving = 1;
+	parent_track = parent_track_of(c, u, depth);
+	u = &c->utracks.v[i];
+	if (u->has_parent) {
+		uint64_t *pi = tt_pmap_find(&c->uuid_index, u->parent);
+		if (pi) {
+			const utrack *p = &c->utracks.v[*pi];
+			sutid = p->kind == UT_THREAD ? p->utid : p->scope_utid;
+			supid = p->kind == UT_PROCESS ? p->upid : p->kind == UT_THREAD ? p->upid : p->scope_upid;
+		}
+	}
+	u->resolving = 0;
+	u->scope_utid = sutid;
+	u->scope_upid = supid;
+	d.name = u->name;
+	d.description = u->desc;
+	d.parent_id = parent_track;
+	switch (u->kind) {
+	case UT_THREAD:
+		t = tt_storage_thread_track(c->st, u->utid);
+		if (u->name)
+			tt_storage_track_set_name(c->st, t, u->name);
+		u->track = t;
+		return t;
+	case UT_PROCESS:
+		d.type = "process";
+		d.upid = u->upid;
+		d.parent_id = TT_NONE;
+		break;
+	case UT_COUNTER:
+		d.type = "counter";
+		d.is_counter = 1;
+		d.unit = u->unit;
+		d.utid = sutid;
+		d.upid = supid;
+		break;
+	default:
+		if (!u->described) {
+			if (u->uuid == 0)
+				d.name = intern_c(c, "Default Track");
+			else
+				stat(c, TT_STAT_proto_track_undescribed);
+		}
+		if (sutid != TT_NONE) {
+			d.type = "thread";
+			d.utid = sutid;
+			d.upid = supid;
+		} else if (supid != TT_NONE) {
+			d.type = "process";
+			d.upid = supid;
+		}
+		break;
+	}
+	u->track = tt_storage_track_new(c->st, &d);
+	return u->track;
+}
+
+static uint32_t rec_track(pctx *c, const prec *r)
+{
+	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0) : r->track;
+}
+
+static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
+{
+	size_t lo = 0, hi = c->flows.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->flows.v[mid].ord < r->ord)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->flows.n && c->flows.v[lo].ord == r->ord; lo++) {
+		const pflow *f = &c->flows.v[lo];
+		uint64_t *last = tt_pmap_find(active, f->id);
+		int live = last && *last;
+
+		switch (f->kind) {
+		case FL_STEP:
+		case FL_INOUT:
+			if (live)
+				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+			else if (f->kind == FL_INOUT)
+				stat(c, TT_STAT_flow_unmatched);
+			if (tt_pmap_put(active, f->id, (uint64_t)slice + 1))
+				c->oom = 1;
+			break;
+		case FL_OUT:
+			if (tt_pmap_put(active, f->id, (uint64_t)slice + 1))
+				c->oom = 1;
+			break;
+		case FL_TERM:
+		case FL_IN:
+			if (live) {
+				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+				*last = 0;
+			} else if (f->kind == FL_IN) {
+				stat(c, TT_STAT_flow_unmatched);
+			}
+			break;
+		}
+	}
+}
+
+static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
+{
+	uint32_t track = rec_track(c, r);
+	int64_t id = -1;
+
+	if (track == TT_NONE)
+		return;
+	switch (r->kind) {
+	case R_BEGIN:
+		id = tt_slice_tracker_begin(c->im->slices, track, r->ts, r->cat, r->name, r->args);
+		if (id >= 0 && (r->flags & F_TTS) && tt_pmap_put(open_tts, (uint64_t)id, (uint64_t)r->u.i))
+			c->oom = 1;
+		break;
+	case R_END:
+		id = tt_slice_tracker_end(c->im->slices, track, r->ts, r->name, r->args);
+		if (id >= 0 && (r->flags & F_TTS)) {
+			uint64_t *b = tt_pmap_find(open_tts, (uint64_t)id);
+			if (b)
+				tt_storage_slice_set_thread_time(c->st, id, (int64_t)*b,
+								 (int64_t)((uint64_t)r->u.i - *b));
+		}
+		break;
+	case R_COMPLETE:
+		id = tt_slice_tracker_complete(c->im->slices, track, r->ts, r->u.i, r->cat, r->name, r->args);
+		break;
+	case R_COUNTER:
+		if (r->track & TRACK_UUID) {
+			const utrack *u = &c->utracks.v[r->track & ~TRACK_UUID];
+			if (u->kind != UT_COUNTER && u->described) {
+				stat(c, TT_STAT_proto_counter_bad_track);
+				return;
+			}
+		}
+		tt_storage_counter(c->st, track, r->ts, r->u.d);
+		return;
+	}
+	if (id >= 0 && (r->flags & F_FLOWS))
+		feed_flows(c, active, r, id);
+}
+
+/* Heap of sequence indices ordered by their next record's (ts, ord). */
+static int heap_less(pctx *c, size_t a, size_t b)
+{
+	const pseq *x = c->seqs.v[a], *y = c->seqs.v[b];
+	const prec *p = &x->recs.v[x->pos], *q = &y->recs.v[y->pos];
+
+	if (p->ts != q->ts)
+		return p->ts < q->ts;
+	return p->ord < q->ord;
+}
+
+static void heap_down(pctx *c, size_t *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, t;
+		if (l < n && heap_less(c, h[l], h[m]))
+			m = l;
+		if (l + 1 < n && heap_less(c, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static int merge_and_feed(pctx *c)
+{
+	size_t *h, n = 0, i;
+	tt_pmap active = {0}, open_tts = {0};
+	uint64_t fed = 0;
+
+	h = malloc((c->seqs.n + 1) * sizeof(*h));
+	if (!h)
+		return -1;
+	for (i = 0; i < c->seqs.n; i++) {
+		pseq *s = c->seqs.v[i];
+		if (!s->recs.n)
+			continue;
+		if (!s->sorted)
+			qsort(s->recs.v, s->recs.n, sizeof(prec), rec_cmp);
+		s->pos = 0;
+		h[n++] = i;
+	}
+	for (i = n; i-- > 0;)
+		heap_down(c, h, n, i);
+	while (n) {
+		pseq *s = c->seqs.v[h[0]];
+		feed(c, &s->recs.v[s->pos], &active, &open_tts);
+		if (++s->pos == s->recs.n) {
+			TT_VEC_FREE(s->recs);
+			h[0] = h[--n];
+		}
+		heap_down(c, h, n, 0);
+		if ((++fed & 0xffff) == 0 && tt_import_cancelled(c->im))
+			break;
+	}
+	free(h);
+	tt_pmap_free(&active);
+	tt_pmap_free(&open_tts);
+	return 0;
+}
+
+/* ---- sched_switch -> sched_slice, thread_state ------------------------------- */
+
+static int sched_cmp(const void *a, const void *b)
+{
+	const sched_rec *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+typedef struct sslice {
+	int64_t ts, dur;
+	uint32_t cpu, utid;
+	int64_t prio;
+	tt_str end_state;
+} sslice;
+
+static int sslice_ts_cmp(const void *a, const void *b)
+{
+	const sslice *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static int sslice_thread_cmp(const void *a, const void *b)
+{
+	const sslice *x = a, *y = b;
+
+	if (x->utid != y->utid)
+		return x->utid < y->utid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Linux task state bits as letters (TASK_REPORT order); 0 = runnable. */
+static tt_str state_str(pctx *c, int64_t st)
+{
+	static const char letters[] = "SDTtXZPI";
+	char b[16];
+	size_t n = 0;
+	int i;
+
+	if (st == 0)
+		return intern_c(c, "R");
+	for (i = 0; i < 8; i++)
+		if (st & (1 << i))
+			b[n++] = letters[i];
+	if (n == 0)
+		return intern_c(c, "R+"); /* only the preempted bit above TASK_REPORT */
+	return intern(c, b, n);
+}
+
+static void build_sched(pctx *c)
+{
+	TT_VEC(sslice) out = {0};
+	size_t i;
+	sslice cur = {0};
+	int open = 0;
+	tt_str running = intern_c(c, "Running");
+
+	if (!c->sched.n)
+		return;
+	qsort(c->sched.v, c->sched.n, sizeof(sched_rec), sched_cmp);
+	for (i = 0; i < c->sched.n; i++) {
+		const sched_rec *r = &c->sched.v[i];
+		if (open && cur.cpu != r->cpu) {
+			cur.dur = c->max_ts - cur.ts;
+			cur.end_state = 0;
+			if (TT_VEC_PUSH(out, cur))
+				c->oom = 1;
+			open = 0;
+		}
+		if (open) {
+			cur.dur = r->ts - cur.ts;
+			cur.end_state = state_str(c, r->prev_state);
+			if (TT_VEC_PUSH(out, cur))
+				c->oom = 1;
+		}
+		cur.ts = r->ts;
+		cur.cpu = r->cpu;
+		cur.utid = ftrace_thread(c, r->next_pid);
+		cur.prio = r->next_prio;
+		if (r->next_comm && r->next_pid != 0)
+			tt_storage_thread_set_name(c->st, cur.utid, r->next_comm);
+		open = 1;
+	}
+	if (open) {
+		cur.dur = c->max_ts - cur.ts;
+		cur.end_state = 0;
+		if (TT_VEC_PUSH(out, cur))
+			c->oom = 1;
+	}
+	qsort(out.v, out.n, sizeof(sslice), sslice_ts_cmp);
+	for (i = 0; i < out.n; i++)
+		tt_storage_sched(c->st, out.v[i].ts, out.v[i].dur, out.v[i].cpu, out.v[i].utid,
+				 out.v[i].end_state, out.v[i].prio);
+	/* thread_state: Running while on a cpu, then the end state until the
+	 * thread runs again (swapper excluded). */
+	qsort(out.v, out.n, sizeof(sslice), sslice_thread_cmp);
+	{
+		uint32_t swapper = ftrace_thread(c, 0);
+		TT_VEC(sslice) ts = {0};
+		for (i = 0; i < out.n; i++) {
+			const sslice *x = &out.v[i];
+			sslice a = *x;
+			if (x->utid == swapper)
+				continue;
+			a.end_state = running;
+			if (TT_VEC_PUSH(ts, a))
+				c->oom = 1;
+			if (x->end_state) {
+				sslice b = *x;
+				int64_t end = x->ts + x->dur;
+				b.ts = end;
+				b.dur = (i + 1 < out.n && out.v[i + 1].utid == x->utid) ? out.v[i + 1].ts - end
+											  : c->max_ts - end;
+				b.cpu = UINT32_MAX;
+				if (TT_VEC_PUSH(ts, b))
+					c->oom = 1;
+			}
+		}
+		qsort(ts.v, ts.n, sizeof(sslice), sslice_ts_cmp);
+		for (i = 0; i < ts.n; i++)
+			tt_storage_thread_state(c->st, ts.v[i].ts, ts.v[i].dur,
+						ts.v[i].cpu == UINT32_MAX ? -1 : (int64_t)ts.v[i].cpu,
+						ts.v[i].utid, ts.v[i].end_state);
+		TT_VEC_FREE(ts);
+	}
+	TT_VEC_FREE(out);
+}
+
+/* ---- entry point ------------------------------------------------------------------ */
+
+static void ctx_free(pctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->seqs.n; i++)
+		seq_free(c->seqs.v[i]);
+	TT_VEC_FREE(c->seqs);
+	tt_pmap_free(&c->seq_index);
+	tt_pmap_free(&c->uuid_index);
+	tt_pmap_free(&c->ftrace_threads);
+	TT_VEC_FREE(c->utracks);
+	TT_VEC_FREE(c->flows);
+	TT_VEC_FREE(c->sched);
+	arena_destroy(&c->ar[0]);
+	arena_destroy(&c->ar[1]);
+	tt_proto_clock_free(c->clock);
+	free(c->zbuf);
+	free(c);
+}
+
+int tt_import_proto(tt_import *im, tt_bytesrc *src)
+{
+	pctx *c = calloc(1, sizeof(*c));
+	rd r = {0};
+	int rc = TT_OK, i;
+	uint64_t size = tt_bytesrc_size(src), npk = 0;
+	int plain = !tt_bytesrc_is_gzip(src);
+
+	if (!c)
+		return tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
+	c->im = im;
+	c->st = im->st;
+	c->src = src;
+	c->clock = tt_proto_clock_new();
+	if (!c->clock) {
+		free(c);
+		return tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
+	}
+	for (i = 0; i < 2; i++) {
+		c->alloc[i].alloc = arena_alloc;
+		c->alloc[i].free = arena_nofree;
+		c->alloc[i].allocator_data = &c->ar[i];
+	}
+
+	for (;;) {
+		uint64_t tag, len;
+		int k, k2, f;
+		const char *bad = NULL;
+
+		f = rd_fill(c, &r, 20);
+		if (f < 0) {
+			rc = im->err->code ? im->err->code : TT_EIO;
+			goto out;
+		}
+		if (r.end == r.beg)
+			break; /* clean end */
+		k = read_varint(r.buf + r.beg, r.buf + r.end, &tag);
+		if (k <= 0) {
+			bad = "bad tag";
+			goto truncated;
+		}
+		switch (tag & 7) {
+		case 0:
+			k2 = read_varint(r.buf + r.beg + k, r.buf + r.end, &len);
+			if (k2 <= 0 || tag >> 3 == 0) {
+				bad = "bad field";
+				goto truncated;
+			}
+			rd_consume(&r, (size_t)(k + k2));
+			continue;
+		case 1:
+		case 5: {
+			size_t n = (tag & 7) == 1 ? 8 : 4;
+			if (tag >> 3 == 0 || rd_fill(c, &r, (size_t)k + n)) {
+				bad = "bad field";
+				goto truncated;
+			}
+			rd_consume(&r, (size_t)k + n);
+			continue;
+		}
+		case 2:
+			break;
+		default:
+			bad = "bad wire type";
+			goto truncated;
+		}
+		k2 = read_varint(r.buf + r.beg + k, r.buf + r.end, &len);
+		if (k2 <= 0 || tag >> 3 == 0) {
+			bad = "bad length";
+			goto truncated;
+		}
+		if (len > MAX_PACKET || (plain && size && len > size - r.off - (uint64_t)(k + k2))) {
+			bad = "packet length beyond the end of the file";
+			goto truncated;
+		}
+		f = rd_fill(c, &r, (size_t)(k + k2) + (size_t)len);
+		if (f < 0) {
+			rc = im->err->code ? im->err->code : TT_EIO;
+			goto out;
+		}
+		if (f > 0) {
+			bad = "packet cut short";
+			goto truncated;
+		}
+		if (tag >> 3 == 1) {
+			if (on_packet(c, r.buf + r.beg + k + k2, (size_t)len, 0) && c->packets_ok == 0) {
+				rc = tt_err_set(im->err, TT_EINVAL,
+						"%s: not a perfetto trace: first packet at byte %llu does not decode",
+						im->path, (unsigned long long)r.off);
+				goto out;
+			}
+		}
+		rd_consume(&r, (size_t)(k + k2) + (size_t)len);
+		if ((++npk & 0x3ff) == 0) {
+			tt_import_progress(im, tt_bytesrc_file_offset(src), c->events);
+			if (tt_import_cancelled(im)) {
+				rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
+				goto out;
+			}
+		}
+		if (c->oom || tt_storage_oom(c->st)) {
+			rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory at byte %llu", im->path,
+					(unsigned long long)r.off);
+			goto out;
+		}
+		continue;
+truncated:
+		if (c->packets_ok == 0) {
+			rc = tt_err_set(im->err, TT_EINVAL, "%s: not a perfetto trace: %s at byte %llu",
+					im->path, bad, (unsigned long long)r.off);
+			goto out;
+		}
+		tt_storage_meta_int(c->st, "proto_truncated_offset", (int64_t)r.off);
+		tt_storage_stat_add(c->st, TT_STAT_proto_truncated, (int64_t)rd_drain(c, &r));
+		break;
+	}
+	if (c->packets_ok == 0) {
+		rc = tt_err_set(im->err, TT_EINVAL, "%s: not a perfetto trace: no packet at byte 0", im->path);
+		goto out;
+	}
+	if (merge_and_feed(c)) {
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
+		goto out;
+	}
+	if (tt_import_cancelled(im)) {
+		rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
+		goto out;
+	}
+	build_sched(c);
+	/* import.c flushes the slice tracker after we return */
+	tt_import_progress(im, tt_bytesrc_file_offset(src), c->events);
+	if (c->oom || tt_storage_oom(c->st))
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
+out:
+	free(r.buf);
+	ctx_free(c);
+	return rc;
+}

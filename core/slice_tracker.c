@@ -1,0 +1,249 @@
+/*
+ * slice_tracker.c - nesting of slices per track (see slice_tracker.h).
+ *
+ * Per track, a stack of entries: slices opened by a begin (end unknown) and
+ * complete slices that may still enclose later ones (end known). A new
+ * event first pops the complete entries that ended at or before it.
+ * Limits: nesting deeper than MAX_DEPTH is dropped and counted.
+ */
+#include "slice_tracker.h"
+#include "storage_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 1024
+#define OPEN INT64_MAX /* end of a slice opened by a begin */
+
+struct entry {
+	int64_t id;
+	int64_t end; /* OPEN for begin/end slices */
+};
+
+struct stack {
+	struct entry *e;
+	uint32_t n, cap;
+};
+
+struct tt_slice_tracker {
+	tt_storage *st;
+	struct stack *stacks; /* by track id */
+	size_t nstacks;
+};
+
+tt_slice_tracker *tt_slice_tracker_new(tt_storage *st)
+{
+	tt_slice_tracker *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->st = st;
+	return t;
+}
+
+void tt_slice_tracker_free(tt_slice_tracker *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nstacks; i++)
+		free(t->stacks[i].e);
+	free(t->stacks);
+	free(t);
+}
+
+static struct stack *stack_of(tt_slice_tracker *t, uint32_t track)
+{
+	if (track == TT_NONE)
+		return NULL;
+	if (track >= t->nstacks) {
+		size_t n = t->nstacks ? t->nstacks : 64;
+		struct stack *ns;
+
+		while (n <= track)
+			n *= 2;
+		ns = realloc(t->stacks, n * sizeof(*ns));
+		if (!ns) {
+			t->st->oom = 1;
+			return NULL;
+		}
+		memset(ns + t->nstacks, 0, (n - t->nstacks) * sizeof(*ns));
+		t->stacks = ns;
+		t->nstacks = n;
+	}
+	return &t->stacks[track];
+}
+
+static int push(tt_slice_tracker *t, struct stack *s, int64_t id, int64_t end)
+{
+	if (s->n == s->cap) {
+		uint32_t ncap = s->cap ? s->cap * 2 : 8;
+		struct entry *ne = realloc(s->e, ncap * sizeof(*ne));
+
+		if (!ne) {
+			t->st->oom = 1;
+			return -1;
+		}
+		s->e = ne;
+		s->cap = ncap;
+	}
+	s->e[s->n++] = (struct entry){ id, end };
+	return 0;
+}
+
+/* Pops the complete slices that ended at or before ts. */
+static void pop_ended(struct stack *s, int64_t ts)
+{
+	while (s->n && s->e[s->n - 1].end != OPEN && s->e[s->n - 1].end <= ts)
+		s->n--;
+}
+
+static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur, tt_str cat,
+		   tt_str name, uint32_t args, int64_t end)
+{
+	struct stack *s = stack_of(t, track);
+	const tt_storage *st = t->st;
+	int64_t parent = -1, id;
+
+	if (!s)
+		return -1;
+	pop_ended(s, ts);
+	if (s->n) {
+		parent = s->e[s->n - 1].id;
+		if (ts < st->slice.ts[parent]) {
+			tt_storage_stat_add(t->st, TT_STAT_slice_backwards, 1);
+			return -1;
+		}
+		if (end != OPEN && s->e[s->n - 1].end != OPEN && ts + dur > s->e[s->n - 1].end)
+			tt_storage_stat_add(t->st, TT_STAT_slice_overlap, 1);
+	}
+	if (s->n >= MAX_DEPTH) {
+		tt_storage_stat_add(t->st, TT_STAT_slice_depth_limit, 1);
+		return -1;
+	}
+	id = tt_storage_slice_append(t->st, track, ts, dur, cat, name, s->n, parent, args);
+	if (id < 0)
+		return -1;
+	/* Instants never enclose anything: no need to stack them. */
+	if ((end == OPEN || dur > 0) && push(t, s, id, end))
+		return -1;
+	return id;
+}
+
+int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat,
+			       tt_str name, uint32_t arg_set_id)
+{
+	return add(t, track, ts, -1, cat, name, arg_set_id, OPEN);
+}
+
+int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
+				  tt_str cat, tt_str name, uint32_t arg_set_id)
+{
+	if (dur < 0)
+		dur = 0;
+	return add(t, track, ts, dur, cat, name, arg_set_id, ts + dur);
+}
+
+/* The slice's args with the end's args merged in, the end's values winning
+ * on equal keys. Arg sets are append-only, so this makes a new set. */
+static uint32_t merge_args(tt_storage *st, uint32_t begin_set, uint32_t end_set)
+{
+	size_t bf, be, ef, ee;
+
+	if (end_set == TT_NONE)
+		return begin_set;
+	if (begin_set == TT_NONE || !tt_storage_argset_rows(st, begin_set, &bf, &be))
+		return end_set;
+	if (!tt_storage_argset_rows(st, end_set, &ef, &ee))
+		return begin_set;
+	tt_storage_args_begin(st);
+	for (size_t r = bf; r < be; r++) {
+		int clash = 0;
+		size_t n = st->args.n;
+
+		for (size_t q = ef; q < ee && !clash; q++)
+			clash = st->args.key[q] == st->args.key[r];
+		if (clash)
+			continue;
+		/* copy row r through the public path to keep set ids right */
+		tt_storage_args_null(st, tt_storage_str(st, st->args.key[r]));
+		if (st->args.n == n + 1) {
+			st->args.type[n] = st->args.type[r];
+			st->args.val[n] = st->args.val[r];
+		}
+	}
+	tt_storage_args_copy(st, end_set);
+	return tt_storage_args_end(st);
+}
+
+int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,
+			     uint32_t arg_set_id)
+{
+	struct stack *s = stack_of(t, track);
+	tt_storage *st = t->st;
+	int64_t innermost = -1, target = -1, id;
+	uint32_t k;
+
+	if (!s)
+		return -1;
+	pop_ended(s, ts);
+	/* The innermost slice opened by a begin; complete slices above it
+	 * that are still running end with it. */
+	for (k = s->n; k > 0; k--) {
+		if (s->e[k - 1].end == OPEN) {
+			innermost = k - 1;
+			break;
+		}
+	}
+	if (innermost < 0) {
+		tt_storage_stat_add(st, TT_STAT_slice_end_unmatched, 1);
+		return -1;
+	}
+	target = innermost;
+	if (name && st->slice.name[s->e[innermost].id] != name) {
+		tt_storage_stat_add(st, TT_STAT_slice_end_name_mismatch, 1);
+		for (k = (uint32_t)innermost + 1; k > 0; k--) {
+			if (s->e[k - 1].end == OPEN && st->slice.name[s->e[k - 1].id] == name) {
+				target = k - 1;
+				break;
+			}
+		}
+	}
+	/* Slices inside the target end with it. */
+	for (k = s->n; k > (uint32_t)target + 1; k--) {
+		int64_t in = s->e[k - 1].id;
+
+		if (st->slice.dur[in] < 0)
+			st->slice.dur[in] = ts >= st->slice.ts[in] ? ts - st->slice.ts[in] : 0;
+	}
+	id = s->e[target].id;
+	s->n = (uint32_t)target;
+	if (ts < st->slice.ts[id]) {
+		tt_storage_stat_add(st, TT_STAT_slice_backwards, 1);
+		ts = st->slice.ts[id];
+	}
+	st->slice.dur[id] = ts - st->slice.ts[id];
+	if (arg_set_id != TT_NONE)
+		st->slice.arg_set_id[id] = merge_args(st, st->slice.arg_set_id[id], arg_set_id);
+	return id;
+}
+
+int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts)
+{
+	struct stack *s = stack_of(t, track);
+
+	if (!s)
+		return -1;
+	pop_ended(s, ts);
+	return s->n ? s->e[s->n - 1].id : -1;
+}
+
+void tt_slice_tracker_flush(tt_slice_tracker *t)
+{
+	for (size_t i = 0; i < t->nstacks; i++) {
+		struct stack *s = &t->stacks[i];
+
+		for (uint32_t k = 0; k < s->n; k++)
+			if (s->e[k].end == OPEN && t->st->slice.dur[s->e[k].id] < 0)
+				tt_storage_stat_add(t->st, TT_STAT_slice_unfinished, 1);
+		s->n = 0;
+	}
+}

@@ -1,0 +1,41 @@
+/*
+ * slice_tracker.h - turns begin/end/complete events into nested slices.
+ * Owns depth and parent_id: per track it keeps the stack of open slices.
+ *
+ * Contract: on one track, events arrive in non-decreasing ts order
+ * (importers sort or merge first). A begin or complete that starts before
+ * the innermost open slice is counted (slice_backwards) and dropped.
+ */
+#ifndef TT_SLICE_TRACKER_H
+#define TT_SLICE_TRACKER_H
+
+#include <stdint.h>
+#include "storage.h"
+
+typedef struct tt_slice_tracker tt_slice_tracker;
+
+tt_slice_tracker *tt_slice_tracker_new(tt_storage *st);
+void tt_slice_tracker_free(tt_slice_tracker *t);
+
+/* Opens a slice (dur -1 until ended). Returns its id or -1 (dropped). */
+int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts,
+			       tt_str cat, tt_str name, uint32_t arg_set_id);
+/* Closes the innermost open slice of track. When name is non-zero and does
+ * not match, Perfetto's rule applies: the innermost open slice with that
+ * name is closed (with the ones inside it) if there is one, else the
+ * innermost, counted as slice_end_name_mismatch. arg_set_id (or TT_NONE)
+ * merges into the slice's args, the end's values winning.
+ * Returns the closed slice id or -1 (unmatched, counted). */
+int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts,
+			     tt_str name, uint32_t arg_set_id);
+/* A slice whose duration is known (JSON X, legacy proto X, instants with
+ * dur 0). Slices of the stack that end at or before ts are popped first. */
+int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t ts,
+				  int64_t dur, tt_str cat, tt_str name, uint32_t arg_set_id);
+/* The innermost open (or still enclosing) slice of track at ts, or -1.
+ * Used to bind flows to the enclosing slice. */
+int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts);
+/* Marks slices still open as unfinished (dur -1, stat slice_unfinished). */
+void tt_slice_tracker_flush(tt_slice_tracker *t);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * stats.h - every counted anomaly of import and analysis, as one X-macro.
+ * Each row: (id, name, severity, source, description). The table becomes the
+ * SQL `stats` table and the "stats" section of `termtrace info`, so adding a
+ * row here is all it takes to report a new kind of problem.
+ *
+ * severity: info | data_loss | error  (as in Perfetto's stats)
+ * source:   trace (what the file says) | analysis (what we inferred)
+ */
+#ifndef TT_STATS_H
+#define TT_STATS_H
+
+#define TT_STATS(X) \
+	X(json_parse_error, "json_parse_error", "error", "trace", "JSON text that could not be parsed; import stopped there") \
+	X(json_event_bad, "json_event_bad", "error", "trace", "trace events without a usable ph/ts, skipped") \
+	X(json_phase_unknown, "json_phase_unknown", "info", "trace", "trace events with a phase termtrace does not import") \
+	X(json_x_no_dur, "json_x_no_dur", "error", "trace", "complete (X) events without dur, skipped as Perfetto does") \
+	X(json_x_negative_dur, "json_x_negative_dur", "error", "trace", "complete (X) events with a negative dur, skipped") \
+	X(json_counter_bad_value, "json_counter_bad_value", "error", "trace", "counter (C) series whose value is not a number") \
+	X(json_truncated, "json_truncated", "data_loss", "trace", "the JSON text ended inside the event array (crashed writer?)") \
+	X(slice_end_unmatched, "slice_end_unmatched", "error", "analysis", "slice ends (E / SLICE_END) with no open slice on their track, dropped") \
+	X(slice_end_name_mismatch, "slice_end_name_mismatch", "error", "analysis", "slice ends whose name differs from the open slice they closed") \
+	X(slice_unfinished, "slice_unfinished", "info", "analysis", "slices still open at the end of the trace (dur = -1)") \
+	X(slice_backwards, "slice_backwards", "error", "analysis", "slice begins/ends earlier than the open slice on the same track, dropped") \
+	X(slice_overlap, "slice_overlap", "error", "analysis", "complete slices that end after the slice enclosing them (kept, nested under it)") \
+	X(slice_depth_limit, "slice_depth_limit", "error", "analysis", "slices nested deeper than termtrace's limit, dropped") \
+	X(async_unmatched, "async_unmatched", "error", "analysis", "async ends (e / F) without a matching begin, dropped") \
+	X(flow_unmatched, "flow_unmatched", "info", "analysis", "flow steps/ends with no flow start, or flow events with no enclosing slice") \
+	X(proto_packet_bad, "proto_packet_bad", "error", "trace", "trace packets that protobuf-c could not unpack, skipped") \
+	X(proto_truncated, "proto_truncated", "data_loss", "trace", "bytes after the last complete packet (truncated file)") \
+	X(proto_skipped_incremental, "proto_skipped_incremental", "data_loss", "trace", "packets needing incremental state on a sequence that had none, skipped") \
+	X(proto_interned_missing, "proto_interned_missing", "error", "trace", "interned ids that were never defined on their sequence") \
+	X(proto_packet_dropped, "proto_packet_dropped", "data_loss", "trace", "sequences that reported lost packets (previous_packet_dropped)") \
+	X(proto_clock_unknown, "proto_clock_unknown", "error", "trace", "timestamps on a clock with no snapshot to convert them, kept unconverted") \
+	X(proto_compressed_bad, "proto_compressed_bad", "error", "trace", "compressed_packets that failed to inflate") \
+	X(proto_zstd_unsupported, "proto_zstd_unsupported", "error", "trace", "zstd_compressed_packets, which termtrace cannot inflate") \
+	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
+	X(proto_atrace_bad, "proto_atrace_bad", "info", "trace", "ftrace print events that are not valid atrace markers") \
+	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \
+	X(proto_unknown_field, "proto_unknown_field", "info", "trace", "trace packets whose payload termtrace does not import") \
+	X(ctf_events_discarded, "ctf_events_discarded", "data_loss", "trace", "events the tracer discarded (events_discarded deltas)") \
+	X(ctf_packets_lost, "ctf_packets_lost", "data_loss", "trace", "packets missing from packet_seq_num sequences") \
+	X(ctf_truncated, "ctf_truncated", "data_loss", "trace", "stream bytes cut short: a packet or event runs past the end of its file") \
+	X(ctf_event_unknown, "ctf_event_unknown", "error", "trace", "events whose id is not in the metadata (truncated metadata?)") \
+	X(ctf_decode_error, "ctf_decode_error", "error", "trace", "packets that could not be decoded; the rest of the packet was skipped") \
+	X(ctf_metadata_unsupported, "ctf_metadata_unsupported", "info", "trace", "TSDL features termtrace skips (unknown blocks or attributes)") \
+	X(ts_backwards, "ts_backwards", "error", "analysis", "events whose timestamp went backwards within their stream/thread") \
+	/* added for the perfetto importer (issue 3) */ \
+	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (v1 flows, objects, ...)") \
+	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
+
+typedef enum tt_stat {
+#define TT_STAT_ENUM(id, name, sev, src, desc) TT_STAT_##id,
+	TT_STATS(TT_STAT_ENUM)
+#undef TT_STAT_ENUM
+	TT_STAT_COUNT
+} tt_stat;
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * storage.h - the columnar, append-only trace storage and the trackers that
+ * keep its invariants. Importers call only these functions; they never
+ * touch a column directly (storage_int.h is for storage, the trackers and
+ * the SQL virtual tables).
+ *
+ * Units: every timestamp and duration is int64 nanoseconds. Ids are the row
+ * index in their table (slice id 7 is the 8th slice ever appended).
+ *
+ * Ownership: the storage owns every string it interns and every row. Ids
+ * returned here stay valid until tt_storage_free().
+ *
+ * Errors: functions returning a row id return -1 (int64) or UINT32_MAX
+ * (uint32) only when memory ran out; tt_storage_oom() then says so and the
+ * importer should stop with TT_ENOMEM.
+ */
+#ifndef TT_STORAGE_H
+#define TT_STORAGE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "stats.h"
+#include "strpool.h"
+
+typedef struct tt_storage tt_storage;
+
+#define TT_NONE UINT32_MAX /* "no utid / upid / track / arg set" */
+
+tt_storage *tt_storage_new(void);
+void tt_storage_free(tt_storage *st);
+int tt_storage_oom(const tt_storage *st);
+
+/* ---- strings ---------------------------------------------------------- */
+tt_str tt_storage_intern(tt_storage *st, const char *s, size_t len);
+tt_str tt_storage_intern_cstr(tt_storage *st, const char *s);
+const char *tt_storage_str(const tt_storage *st, tt_str id);
+
+/* ---- stats ------------------------------------------------------------ */
+void tt_storage_stat_add(tt_storage *st, tt_stat s, int64_t n);
+int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s);
+
+/* ---- processes and threads ------------------------------------------- */
+/* Get-or-create the process with this pid; returns its upid. */
+uint32_t tt_storage_process(tt_storage *st, int64_t pid);
+void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name);
+void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t parent_upid);
+void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
+/* Widens [start_ts, end_ts] of the process to include ts. */
+void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
+
+/* Get-or-create the thread (pid, tid); creates the process too. pid may be
+ * -1 when unknown (the thread then has upid TT_NONE until
+ * tt_storage_thread_set_pid). Returns its utid. */
+uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid);
+/* Finds a thread by tid alone (the last one created); TT_NONE if none. */
+uint32_t tt_storage_thread_by_tid(const tt_storage *st, int64_t tid);
+void tt_storage_thread_set_pid(tt_storage *st, uint32_t utid, int64_t pid);
+void tt_storage_thread_set_name(tt_storage *st, uint32_t utid, tt_str name);
+void tt_storage_thread_set_sort_index(tt_storage *st, uint32_t utid, int64_t idx);
+void tt_storage_thread_seen(tt_storage *st, uint32_t utid, int64_t ts);
+uint32_t tt_storage_thread_upid(const tt_storage *st, uint32_t utid);
+
+/* ---- tracks ------------------------------------------------------------
+ * type strings follow Perfetto's track classification loosely:
+ *   "thread"     slices of one thread (utid set)
+ *   "process"    async slices scoped to a process (upid set)
+ *   "global"     async/custom slices with no owner
+ *   "counter"    counter samples; utid/upid may scope it
+ *   "cpu"        per-CPU data (sched, raw)
+ *   "annotation" tracks built by metrics
+ */
+typedef struct tt_track_desc {
+	const char *type;     /* required, see above */
+	tt_str name;          /* 0 = unnamed */
+	uint32_t utid;        /* TT_NONE when not thread-scoped */
+	uint32_t upid;        /* TT_NONE when not process-scoped */
+	uint32_t parent_id;   /* TT_NONE when top-level */
+	int is_counter;
+	tt_str unit;          /* counters: "ns", "count", "bytes", ... or 0 */
+	tt_str description;   /* 0 = none */
+	int64_t cpu;          /* -1 unless a cpu track */
+} tt_track_desc;
+
+/* Appends a new track; returns its id. */
+uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d);
+/* Get-or-create by a key: identical (kind, a, b, c) give the same track.
+ * kind is a short literal naming the key space ("json-async", "uuid", ...);
+ * d is used only when the track is created. */
+uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a,
+				uint64_t b, uint64_t c, const tt_track_desc *d);
+/* The thread's slice track (created on first use). */
+uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid);
+void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name);
+uint32_t tt_storage_track_count(const tt_storage *st);
+
+/* ---- args ---------------------------------------------------------------
+ * An arg set is built between tt_storage_args_begin() and
+ * tt_storage_args_end(); rows of one set are contiguous. Only one set can
+ * be under construction at a time. args_end returns TT_NONE (SQL NULL) for
+ * an empty set. key is the full key (`a.b[0].c`); flat_key is derived by
+ * dropping the `[n]` indices. */
+void tt_storage_args_begin(tt_storage *st);
+void tt_storage_args_int(tt_storage *st, const char *key, int64_t v);
+void tt_storage_args_uint(tt_storage *st, const char *key, uint64_t v);
+void tt_storage_args_bool(tt_storage *st, const char *key, int v);
+void tt_storage_args_real(tt_storage *st, const char *key, double v);
+void tt_storage_args_str(tt_storage *st, const char *key, const char *s, size_t len);
+void tt_storage_args_pointer(tt_storage *st, const char *key, uint64_t v);
+void tt_storage_args_json(tt_storage *st, const char *key, const char *s, size_t len);
+void tt_storage_args_null(tt_storage *st, const char *key);
+/* Copies every row of an existing set into the set under construction. */
+void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
+uint32_t tt_storage_args_end(tt_storage *st);
+
+/* ---- counters, flows, raw events, scheduling -------------------------- */
+int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);
+int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint32_t arg_set_id);
+/* A raw event (CTF/ftrace): cpu -1 when unknown, utid TT_NONE when unknown. */
+int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu,
+		       uint32_t utid, uint32_t arg_set_id);
+/* sched_slice: a thread ran on cpu for [ts, ts+dur); end_state is the
+ * kernel's state letter(s) when it was switched out ("R", "S", "D", ...). */
+int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
+			 uint32_t utid, tt_str end_state, int64_t priority);
+/* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
+int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
+				uint32_t utid, tt_str state);
+
+/* ---- slices: see slice_tracker.h for begin/end nesting ----------------- */
+/* Low-level append used by the tracker; importers use slice_tracker.h. */
+int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int64_t dur,
+				tt_str cat, tt_str name, uint32_t depth, int64_t parent_id,
+				uint32_t arg_set_id);
+void tt_storage_slice_set_dur(tt_storage *st, int64_t id, int64_t dur);
+void tt_storage_slice_set_args(tt_storage *st, int64_t id, uint32_t arg_set_id);
+void tt_storage_slice_set_thread_time(tt_storage *st, int64_t id, int64_t thread_ts, int64_t thread_dur);
+int64_t tt_storage_slice_ts(const tt_storage *st, int64_t id);
+int64_t tt_storage_slice_dur(const tt_storage *st, int64_t id);
+uint32_t tt_storage_slice_track(const tt_storage *st, int64_t id);
+tt_str tt_storage_slice_name(const tt_storage *st, int64_t id);
+uint32_t tt_storage_slice_args(const tt_storage *st, int64_t id);
+int64_t tt_storage_slice_count(const tt_storage *st);
+
+/* ---- metadata (the `metadata` table: trace-wide key/values) ----------- */
+void tt_storage_meta_str(tt_storage *st, const char *key, const char *value);
+void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);
+
+/* ---- end of import ------------------------------------------------------
+ * Builds the indexes (per-track slice lists, sort flags, trace bounds).
+ * Must be called once after an importer finished and before SQL; appends
+ * after it (annotations) are allowed and call it again. */
+void tt_storage_finalize(tt_storage *st);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+ * storage_int.h - the column layout of tt_storage, shared by storage.c,
+ * slice_tracker.c, trace.c and the vtab_*.c virtual tables. Importers must
+ * not include it: they go through storage.h so that invariants hold.
+ *
+ * Every table is a set of parallel arrays indexed by row id. Optional
+ * columns are NULL until first written (thread_ts of slices, say).
+ */
+#ifndef TT_STORAGE_INT_H
+#define TT_STORAGE_INT_H
+
+#include "storage.h"
+#include "keymap.h"
+#include "vec.h"
+
+#define TT_TS_NONE INT64_MIN /* an absent timestamp column value (SQL NULL) */
+
+enum tt_arg_type {
+	TT_ARG_INT, TT_ARG_UINT, TT_ARG_STRING, TT_ARG_REAL, TT_ARG_BOOL,
+	TT_ARG_POINTER, TT_ARG_JSON, TT_ARG_NULL
+};
+
+struct tt_storage {
+	tt_strpool *strs;
+	int oom;
+
+	struct {
+		size_t n, cap;
+		int64_t *pid, *start_ts, *end_ts, *sort_index;
+		tt_str *name;
+		uint32_t *parent_upid;
+	} process;
+
+	struct {
+		size_t n, cap;
+		int64_t *tid, *start_ts, *end_ts, *sort_index;
+		tt_str *name;
+		uint32_t *upid, *track;
+	} thread;
+
+	struct {
+		size_t n, cap;
+		tt_str *name, *type, *unit, *description;
+		uint32_t *parent_id, *utid, *upid, *max_depth;
+		int64_t *cpu;
+		uint8_t *is_counter;
+		/* finalize: rows of each track sorted by ts, as CSR */
+		size_t *row_off; /* n + 1 offsets into rows */
+		int64_t *rows;
+	} track;
+
+	struct {
+		size_t n, cap;
+		int64_t *ts, *dur, *parent_id;
+		int64_t *thread_ts, *thread_dur; /* NULL until first set */
+		uint32_t *track, *depth, *arg_set_id;
+		tt_str *cat, *name;
+		int sorted; /* finalize: ts non-decreasing by id */
+	} slice;
+
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		double *value;
+		uint32_t *track;
+		int sorted;
+	} counter;
+
+	struct {
+		size_t n, cap;
+		uint32_t *set;
+		tt_str *key, *flat_key;
+		uint8_t *type;
+		union tt_arg_val { int64_t i; double d; tt_str s; } *val;
+		TT_VEC(uint32_t) set_first; /* arg_set_id -> first row */
+		int building;
+		size_t build_start;
+	} args;
+
+	struct {
+		size_t n, cap;
+		int64_t *slice_out, *slice_in;
+		uint32_t *arg_set_id;
+	} flow;
+
+	struct {
+		size_t n, cap;
+		int64_t *ts, *cpu;
+		tt_str *name;
+		uint32_t *utid, *arg_set_id;
+		int sorted;
+	} raw;
+
+	struct {
+		size_t n, cap;
+		int64_t *ts, *dur, *cpu, *priority;
+		uint32_t *utid;
+		tt_str *end_state;
+	} sched;
+
+	struct {
+		size_t n, cap;
+		int64_t *ts, *dur, *cpu;
+		uint32_t *utid;
+		tt_str *state;
+	} tstate;
+
+	struct {
+		size_t n, cap;
+		tt_str *name;
+		int64_t *ival;
+		tt_str *sval; /* 0 when the value is an integer */
+	} meta;
+
+	int64_t stats[TT_STAT_COUNT];
+	int64_t start_ts, end_ts; /* finalize: trace bounds */
+
+	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key;
+};
+
+/* Text of an arg value for display ("" for null). Writes into buf. */
+const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len);
+/* Rows [first, end) of an arg set; returns 0 when the set does not exist. */
+int tt_storage_argset_rows(const tt_storage *st, uint32_t set, size_t *first, size_t *end);
+const char *tt_storage_arg_type_name(int type);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * trace.c - tt_trace: one opened trace = storage + SQLite connection.
+ * Also the read accessors the viewer uses on its per-frame path and the
+ * `termtrace info` report.
+ */
+#include "trace_int.h"
+#include "vtab.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
+		  tt_err *err);
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
+{
+	tt_trace *tr = calloc(1, sizeof(*tr));
+	struct stat sb;
+	double t0 = now_s();
+	int rc;
+
+	if (!tr || !(tr->path = strdup(path)) || !(tr->st = tt_storage_new())) {
+		tt_trace_close(tr);
+		tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	if (stat(path, &sb) == 0)
+		tr->file_size = (uint64_t)sb.st_size;
+	rc = tt_import_run(tr->st, path, progress, &tr->format, err);
+	if (rc != TT_OK) {
+		tt_trace_close(tr);
+		tr = NULL;
+		goto done;
+	}
+	tt_storage_finalize(tr->st);
+	tr->import_seconds = now_s() - t0;
+	if (sqlite3_open_v2(":memory:", &tr->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+	    tt_vtab_register_core(tr->db, tr->st) != SQLITE_OK) {
+		tt_err_set(err, TT_ENOMEM, "%s: cannot set up SQL: %s", path,
+			   tr->db ? sqlite3_errmsg(tr->db) : "out of memory");
+		tt_trace_close(tr);
+		tr = NULL;
+	}
+done:
+	if (progress)
+		atomic_store(&progress->done, 1);
+	return tr;
+}
+
+void tt_trace_close(tt_trace *tr)
+{
+	if (!tr)
+		return;
+	if (tr->db)
+		sqlite3_close_v2(tr->db);
+	tt_storage_free(tr->st);
+	free(tr->path);
+	free(tr);
+}
+
+sqlite3 *tt_trace_db(tt_trace *tr) { return tr->db; }
+const char *tt_trace_format(const tt_trace *tr) { return tr->format; }
+const char *tt_trace_path(const tt_trace *tr) { return tr->path; }
+uint64_t tt_trace_file_size(const tt_trace *tr) { return tr->file_size; }
+double tt_trace_import_seconds(const tt_trace *tr) { return tr->import_seconds; }
+
+void tt_trace_bounds(const tt_trace *tr, int64_t *start_ts, int64_t *end_ts)
+{
+	*start_ts = tr->st->start_ts;
+	*end_ts = tr->st->end_ts;
+}
+
+/* ---- viewer accessors ------------------------------------------------------ */
+
+void tt_trace_slices(const tt_trace *tr, tt_slice_cols *o)
+{
+	const tt_storage *st = tr->st;
+
+	o->n = st->slice.n;
+	o->ts = st->slice.ts;
+	o->dur = st->slice.dur;
+	o->track_id = st->slice.track;
+	o->name = st->slice.name;
+	o->cat = st->slice.cat;
+	o->depth = st->slice.depth;
+	o->parent_id = st->slice.parent_id;
+	o->arg_set_id = st->slice.arg_set_id;
+}
+
+void tt_trace_counters(const tt_trace *tr, tt_counter_cols *o)
+{
+	o->n = tr->st->counter.n;
+	o->ts = tr->st->counter.ts;
+	o->value = tr->st->counter.value;
+	o->track_id = tr->st->counter.track;
+}
+
+static const char *or_empty(const tt_storage *st, tt_str s)
+{
+	const char *t = tt_storage_str(st, s);
+
+	return t ? t : "";
+}
+
+uint32_t tt_trace_track_count(const tt_trace *tr)
+{
+	return (uint32_t)tr->st->track.n;
+}
+
+int tt_trace_track(const tt_trace *tr, uint32_t id, tt_track_info *o)
+{
+	const tt_storage *st = tr->st;
+
+	if (id >= st->track.n)
+		return -1;
+	o->id = id;
+	o->name = or_empty(st, st->track.name[id]);
+	o->type = or_empty(st, st->track.type[id]);
+	o->utid = st->track.utid[id];
+	o->upid = st->track.upid[id];
+	o->parent_id = st->track.parent_id[id];
+	o->is_counter = st->track.is_counter[id];
+	o->unit = or_empty(st, st->track.unit[id]);
+	o->max_depth = st->track.max_depth[id];
+	if (st->track.row_off && id + 1 <= st->track.n) {
+		o->rows = st->track.rows + st->track.row_off[id];
+		o->nrows = st->track.row_off[id + 1] - st->track.row_off[id];
+	} else {
+		o->rows = NULL;
+		o->nrows = 0;
+	}
+	return 0;
+}
+
+uint32_t tt_trace_thread_count(const tt_trace *tr)
+{
+	return (uint32_t)tr->st->thread.n;
+}
+
+int tt_trace_thread(const tt_trace *tr, uint32_t utid, tt_thread_info *o)
+{
+	const tt_storage *st = tr->st;
+
+	if (utid >= st->thread.n)
+		return -1;
+	o->utid = utid;
+	o->upid = st->thread.upid[utid];
+	o->tid = st->thread.tid[utid];
+	o->name = or_empty(st, st->thread.name[utid]);
+	o->sort_index = st->thread.sort_index[utid] == TT_TS_NONE ? 0 : st->thread.sort_index[utid];
+	return 0;
+}
+
+uint32_t tt_trace_process_count(const tt_trace *tr)
+{
+	return (uint32_t)tr->st->process.n;
+}
+
+int tt_trace_process(const tt_trace *tr, uint32_t upid, tt_process_info *o)
+{
+	const tt_storage *st = tr->st;
+
+	if (upid >= st->process.n)
+		return -1;
+	o->upid = upid;
+	o->pid = st->process.pid[upid];
+	o->name = or_empty(st, st->process.name[upid]);
+	o->sort_index = st->process.sort_index[upid] == TT_TS_NONE ? 0 : st->process.sort_index[upid];
+	return 0;
+}
+
+const char *tt_trace_str(const tt_trace *tr, uint32_t id)
+{
+	return or_empty(tr->st, id);
+}
+
+void tt_trace_args(const tt_trace *tr, uint32_t set, tt_arg_fn fn, void *ctx)
+{
+	const tt_storage *st = tr->st;
+	size_t first, end;
+	char buf[64];
+
+	if (set == TT_NONE || !tt_storage_argset_rows(st, set, &first, &end))
+		return;
+	for (size_t r = first; r < end; r++)
+		fn(ctx, or_empty(st, st->args.key[r]), tt_storage_arg_text(st, r, buf, sizeof(buf)));
+}
+
+/* ---- info ------------------------------------------------------------------------- */
+
+static void fmt_ns(char *buf, size_t len, int64_t ns)
+{
+	snprintf(buf, len, "%" PRId64 ".%09" PRId64 " s", ns / 1000000000, (ns < 0 ? -ns : ns) % 1000000000);
+}
+
+void tt_trace_print_info(tt_trace *tr, FILE *out)
+{
+	const tt_storage *st = tr->st;
+	static const struct { const char *name, *severity; } stat_info[] = {
+#define TT_STAT_ROW(id, name, sev, src, desc) { name, sev },
+		TT_STATS(TT_STAT_ROW)
+#undef TT_STAT_ROW
+	};
+	char a[64], b[64], c[64];
+	int any = 0;
+
+	fmt_ns(a, sizeof(a), st->start_ts);
+	fmt_ns(b, sizeof(b), st->end_ts);
+	fmt_ns(c, sizeof(c), st->end_ts - st->start_ts);
+	fprintf(out, "file:          %s\n", tr->path);
+	fprintf(out, "format:        %s\n", tr->format);
+	fprintf(out, "size:          %" PRIu64 " bytes\n", tr->file_size);
+	fprintf(out, "import time:   %.3f s\n", tr->import_seconds);
+	fprintf(out, "time range:    %" PRId64 " .. %" PRId64 " ns (%s .. %s)\n", st->start_ts,
+		st->end_ts, a, b);
+	fprintf(out, "duration:      %s\n", c);
+	fprintf(out, "tables:\n");
+	fprintf(out, "  process      %zu\n", st->process.n);
+	fprintf(out, "  thread       %zu\n", st->thread.n);
+	fprintf(out, "  track        %zu\n", st->track.n);
+	fprintf(out, "  slice        %zu\n", st->slice.n);
+	fprintf(out, "  counter      %zu\n", st->counter.n);
+	fprintf(out, "  flow         %zu\n", st->flow.n);
+	fprintf(out, "  args         %zu\n", st->args.n);
+	if (st->raw.n)
+		fprintf(out, "  raw          %zu\n", st->raw.n);
+	if (st->sched.n)
+		fprintf(out, "  sched_slice  %zu\n", st->sched.n);
+	if (st->tstate.n)
+		fprintf(out, "  thread_state %zu\n", st->tstate.n);
+	fprintf(out, "stats:\n");
+	for (int i = 0; i < TT_STAT_COUNT; i++) {
+		if (!st->stats[i])
+			continue;
+		fprintf(out, "  %-28s %-9s %" PRId64 "\n", stat_info[i].name, stat_info[i].severity,
+			st->stats[i]);
+		any = 1;
+	}
+	if (!any)
+		fprintf(out, "  (none)\n");
+}

@@ -1,0 +1,484 @@
+/*
+ * vtab_tables.c - the core tables as virtual tables, with Perfetto's names
+ * and columns so that a Perfetto user's SQL runs unchanged:
+ *
+ *   select name, count(*) c from slice group by name order by c desc;
+ *   select * from slice where id = 123;                      -- one row
+ *   select * from slice where track_id = 4 and ts > 1e9;     -- CSR index
+ *   select s.name from slice s join thread_track tt on s.track_id = tt.id
+ *     join thread using (utid) where thread.name = 'CrBrowserMain';
+ *
+ * Each table is a tt_vtab_def (vtab.h): its schema next to its column
+ * reader. Views (thread_track, process_track, counter_track, ...) are SQL
+ * over `track`, created in tt_vtab_register_core.
+ */
+#include "vtab.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- value helpers -------------------------------------------------------- */
+
+static void r_int(sqlite3_context *ctx, int64_t v)
+{
+	sqlite3_result_int64(ctx, v);
+}
+
+static void r_ts(sqlite3_context *ctx, int64_t v) /* TT_TS_NONE -> NULL */
+{
+	if (v == TT_TS_NONE)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+}
+
+static void r_id(sqlite3_context *ctx, uint32_t v) /* TT_NONE -> NULL */
+{
+	if (v == TT_NONE)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+}
+
+static void r_id64(sqlite3_context *ctx, int64_t v) /* -1 -> NULL */
+{
+	if (v < 0)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+}
+
+static void r_str(sqlite3_context *ctx, const tt_storage *st, tt_str s)
+{
+	const char *t = tt_storage_str(st, s);
+
+	if (t)
+		sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_null(ctx);
+}
+
+static void r_text(sqlite3_context *ctx, const char *t)
+{
+	sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
+}
+
+/* ---- slice ------------------------------------------------------------------ */
+
+enum { SL_ID, SL_TS, SL_DUR, SL_TRACK, SL_CAT, SL_NAME, SL_DEPTH, SL_PARENT, SL_ARGS,
+       SL_TTS, SL_TDUR, SL_TYPE };
+static size_t slice_n(const tt_storage *st) { return st->slice.n; }
+static const int64_t *slice_ts(const tt_storage *st) { return st->slice.ts; }
+static int slice_sorted(const tt_storage *st) { return st->slice.sorted; }
+static const tt_str *slice_names(const tt_storage *st) { return st->slice.name; }
+static const uint32_t *slice_tracks(const tt_storage *st) { return st->slice.track; }
+static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case SL_ID: r_int(ctx, (int64_t)r); break;
+	case SL_TS: r_int(ctx, st->slice.ts[r]); break;
+	case SL_DUR: r_int(ctx, st->slice.dur[r]); break;
+	case SL_TRACK: r_id(ctx, st->slice.track[r]); break;
+	case SL_CAT: r_str(ctx, st, st->slice.cat[r]); break;
+	case SL_NAME: r_str(ctx, st, st->slice.name[r]); break;
+	case SL_DEPTH: r_int(ctx, st->slice.depth[r]); break;
+	case SL_PARENT: r_id64(ctx, st->slice.parent_id[r]); break;
+	case SL_ARGS: r_id(ctx, st->slice.arg_set_id[r]); break;
+	case SL_TTS: r_ts(ctx, st->slice.thread_ts ? st->slice.thread_ts[r] : TT_TS_NONE); break;
+	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
+	case SL_TYPE: r_text(ctx, "slice"); break;
+	}
+}
+static const tt_vtab_def slice_def = {
+	.name = "slice",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
+		  " category TEXT, name TEXT, depth INTEGER, parent_id INTEGER,"
+		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, type TEXT)",
+	.nrows = slice_n, .column = slice_col,
+	.id_col = SL_ID, .track_col = SL_TRACK, .ts_col = SL_TS, .name_col = SL_NAME,
+	.argset_col = -1, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
+	.tracks = slice_tracks, .track_is_counter = 0,
+};
+
+/* ---- counter ---------------------------------------------------------------- */
+
+enum { CT_ID, CT_TS, CT_TRACK, CT_VALUE, CT_ARGS, CT_TYPE };
+static size_t counter_n(const tt_storage *st) { return st->counter.n; }
+static const int64_t *counter_ts(const tt_storage *st) { return st->counter.ts; }
+static int counter_sorted(const tt_storage *st) { return st->counter.sorted; }
+static const uint32_t *counter_tracks(const tt_storage *st) { return st->counter.track; }
+static void counter_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case CT_ID: r_int(ctx, (int64_t)r); break;
+	case CT_TS: r_int(ctx, st->counter.ts[r]); break;
+	case CT_TRACK: r_id(ctx, st->counter.track[r]); break;
+	case CT_VALUE: sqlite3_result_double(ctx, st->counter.value[r]); break;
+	case CT_ARGS: sqlite3_result_null(ctx); break;
+	case CT_TYPE: r_text(ctx, "counter"); break;
+	}
+}
+static const tt_vtab_def counter_def = {
+	.name = "counter",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, track_id INTEGER, value REAL,"
+		  " arg_set_id INTEGER, type TEXT)",
+	.nrows = counter_n, .column = counter_col,
+	.id_col = CT_ID, .track_col = CT_TRACK, .ts_col = CT_TS, .name_col = -1,
+	.argset_col = -1, .ts = counter_ts, .ts_sorted = counter_sorted,
+	.tracks = counter_tracks, .track_is_counter = 1,
+};
+
+/* ---- process / thread ---------------------------------------------------------- */
+
+enum { PR_ID, PR_UPID, PR_PID, PR_NAME, PR_START, PR_END, PR_PARENT, PR_UID, PR_CMDLINE,
+       PR_SORT, PR_ARGS };
+static size_t process_n(const tt_storage *st) { return st->process.n; }
+static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case PR_ID: case PR_UPID: r_int(ctx, (int64_t)r); break;
+	case PR_PID: r_int(ctx, st->process.pid[r]); break;
+	case PR_NAME: r_str(ctx, st, st->process.name[r]); break;
+	case PR_START: r_ts(ctx, st->process.start_ts[r]); break;
+	case PR_END: r_ts(ctx, st->process.end_ts[r]); break;
+	case PR_PARENT: r_id(ctx, st->process.parent_upid[r]); break;
+	case PR_SORT: r_ts(ctx, st->process.sort_index[r]); break;
+	default: sqlite3_result_null(ctx); break;
+	}
+}
+static const tt_vtab_def process_def = {
+	.name = "process",
+	.schema = "CREATE TABLE x(id INTEGER, upid INTEGER, pid INTEGER, name TEXT,"
+		  " start_ts INTEGER, end_ts INTEGER, parent_upid INTEGER, uid INTEGER,"
+		  " cmdline TEXT, sort_index INTEGER, arg_set_id INTEGER)",
+	.nrows = process_n, .column = process_col,
+	.id_col = PR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+enum { TH_ID, TH_UTID, TH_TID, TH_NAME, TH_START, TH_END, TH_UPID, TH_MAIN, TH_SORT };
+static size_t thread_n(const tt_storage *st) { return st->thread.n; }
+static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	uint32_t upid = st->thread.upid[r];
+
+	switch (c) {
+	case TH_ID: case TH_UTID: r_int(ctx, (int64_t)r); break;
+	case TH_TID: r_int(ctx, st->thread.tid[r]); break;
+	case TH_NAME: r_str(ctx, st, st->thread.name[r]); break;
+	case TH_START: r_ts(ctx, st->thread.start_ts[r]); break;
+	case TH_END: r_ts(ctx, st->thread.end_ts[r]); break;
+	case TH_UPID: r_id(ctx, upid); break;
+	case TH_MAIN:
+		if (upid == TT_NONE)
+			sqlite3_result_null(ctx);
+		else
+			r_int(ctx, st->process.pid[upid] == st->thread.tid[r]);
+		break;
+	case TH_SORT: r_ts(ctx, st->thread.sort_index[r]); break;
+	}
+}
+static const tt_vtab_def thread_def = {
+	.name = "thread",
+	.schema = "CREATE TABLE x(id INTEGER, utid INTEGER, tid INTEGER, name TEXT,"
+		  " start_ts INTEGER, end_ts INTEGER, upid INTEGER, is_main_thread INTEGER,"
+		  " sort_index INTEGER)",
+	.nrows = thread_n, .column = thread_col,
+	.id_col = TH_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+/* ---- track ---------------------------------------------------------------------- */
+
+enum { TR_ID, TR_NAME, TR_TYPE, TR_PARENT, TR_UTID, TR_UPID, TR_IS_COUNTER, TR_UNIT,
+       TR_DESC, TR_CPU };
+static size_t track_n(const tt_storage *st) { return st->track.n; }
+static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case TR_ID: r_int(ctx, (int64_t)r); break;
+	case TR_NAME: r_str(ctx, st, st->track.name[r]); break;
+	case TR_TYPE: r_str(ctx, st, st->track.type[r]); break;
+	case TR_PARENT: r_id(ctx, st->track.parent_id[r]); break;
+	case TR_UTID: r_id(ctx, st->track.utid[r]); break;
+	case TR_UPID: r_id(ctx, st->track.upid[r]); break;
+	case TR_IS_COUNTER: r_int(ctx, st->track.is_counter[r]); break;
+	case TR_UNIT: r_str(ctx, st, st->track.unit[r]); break;
+	case TR_DESC: r_str(ctx, st, st->track.description[r]); break;
+	case TR_CPU: r_id64(ctx, st->track.cpu[r]); break;
+	}
+}
+static const tt_vtab_def track_def = {
+	.name = "track",
+	.schema = "CREATE TABLE x(id INTEGER, name TEXT, type TEXT, parent_id INTEGER,"
+		  " utid INTEGER, upid INTEGER, is_counter INTEGER, unit TEXT,"
+		  " description TEXT, cpu INTEGER)",
+	.nrows = track_n, .column = track_col,
+	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+/* ---- args ------------------------------------------------------------------------ */
+
+enum { AR_ID, AR_SET, AR_FLAT, AR_KEY, AR_INT, AR_STR, AR_REAL, AR_TYPE, AR_DISPLAY };
+static size_t args_n(const tt_storage *st) { return st->args.n; }
+static void args_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	int type = st->args.type[r];
+	char buf[64];
+
+	switch (c) {
+	case AR_ID: r_int(ctx, (int64_t)r); break;
+	case AR_SET: r_int(ctx, st->args.set[r]); break;
+	case AR_FLAT: r_str(ctx, st, st->args.flat_key[r]); break;
+	case AR_KEY: r_str(ctx, st, st->args.key[r]); break;
+	case AR_INT:
+		if (type == TT_ARG_INT || type == TT_ARG_UINT || type == TT_ARG_BOOL ||
+		    type == TT_ARG_POINTER)
+			r_int(ctx, st->args.val[r].i);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case AR_STR:
+		if (type == TT_ARG_STRING || type == TT_ARG_JSON)
+			r_str(ctx, st, st->args.val[r].s);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case AR_REAL:
+		if (type == TT_ARG_REAL)
+			sqlite3_result_double(ctx, st->args.val[r].d);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case AR_TYPE: r_text(ctx, tt_storage_arg_type_name(type)); break;
+	case AR_DISPLAY:
+		if (type == TT_ARG_NULL)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_text(ctx, tt_storage_arg_text(st, r, buf, sizeof(buf)), -1,
+					    SQLITE_TRANSIENT);
+		break;
+	}
+}
+static const tt_vtab_def args_def = {
+	.name = "args",
+	.schema = "CREATE TABLE x(id INTEGER, arg_set_id INTEGER, flat_key TEXT, key TEXT,"
+		  " int_value INTEGER, string_value TEXT, real_value REAL, value_type TEXT,"
+		  " display_value TEXT)",
+	.nrows = args_n, .column = args_col,
+	.id_col = AR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = AR_SET,
+};
+
+/* ---- flow, raw, sched, thread_state ------------------------------------------------ */
+
+static size_t flow_n(const tt_storage *st) { return st->flow.n; }
+static void flow_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->flow.slice_out[r]); break;
+	case 2: r_int(ctx, st->flow.slice_in[r]); break;
+	case 3: r_id(ctx, st->flow.arg_set_id[r]); break;
+	}
+}
+static const tt_vtab_def flow_def = {
+	.name = "flow",
+	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, arg_set_id INTEGER)",
+	.nrows = flow_n, .column = flow_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+static size_t raw_n(const tt_storage *st) { return st->raw.n; }
+static const int64_t *raw_ts(const tt_storage *st) { return st->raw.ts; }
+static int raw_sorted(const tt_storage *st) { return st->raw.sorted; }
+static const tt_str *raw_names(const tt_storage *st) { return st->raw.name; }
+static void raw_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->raw.ts[r]); break;
+	case 2: r_str(ctx, st, st->raw.name[r]); break;
+	case 3: r_id64(ctx, st->raw.cpu[r]); break;
+	case 4: r_id(ctx, st->raw.utid[r]); break;
+	case 5: r_id(ctx, st->raw.arg_set_id[r]); break;
+	}
+}
+static const tt_vtab_def raw_def = {
+	.name = "raw",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, name TEXT, cpu INTEGER, utid INTEGER,"
+		  " arg_set_id INTEGER)",
+	.nrows = raw_n, .column = raw_col,
+	.id_col = 0, .track_col = -1, .ts_col = 1, .name_col = 2, .argset_col = -1,
+	.ts = raw_ts, .ts_sorted = raw_sorted, .names = raw_names,
+};
+
+static size_t sched_n(const tt_storage *st) { return st->sched.n; }
+static void sched_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->sched.ts[r]); break;
+	case 2: r_int(ctx, st->sched.dur[r]); break;
+	case 3: r_int(ctx, st->sched.cpu[r]); break;
+	case 4: r_id(ctx, st->sched.utid[r]); break;
+	case 5: r_str(ctx, st, st->sched.end_state[r]); break;
+	case 6: r_int(ctx, st->sched.priority[r]); break;
+	}
+}
+static const tt_vtab_def sched_def = {
+	.name = "sched_slice",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
+		  " end_state TEXT, priority INTEGER)",
+	.nrows = sched_n, .column = sched_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+static size_t tstate_n(const tt_storage *st) { return st->tstate.n; }
+static void tstate_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->tstate.ts[r]); break;
+	case 2: r_int(ctx, st->tstate.dur[r]); break;
+	case 3: r_id64(ctx, st->tstate.cpu[r]); break;
+	case 4: r_id(ctx, st->tstate.utid[r]); break;
+	case 5: r_str(ctx, st, st->tstate.state[r]); break;
+	}
+}
+static const tt_vtab_def tstate_def = {
+	.name = "thread_state",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
+		  " state TEXT)",
+	.nrows = tstate_n, .column = tstate_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+/* ---- stats, metadata, trace_bounds --------------------------------------------------- */
+
+static const struct { const char *name, *severity, *source, *description; } stat_info[] = {
+#define TT_STAT_ROW(id, name, sev, src, desc) { name, sev, src, desc },
+	TT_STATS(TT_STAT_ROW)
+#undef TT_STAT_ROW
+};
+
+static size_t stats_n(const tt_storage *st) { (void)st; return TT_STAT_COUNT; }
+static void stats_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_text(ctx, stat_info[r].name); break;
+	case 1: r_int(ctx, 0); break;
+	case 2: r_text(ctx, stat_info[r].severity); break;
+	case 3: r_text(ctx, stat_info[r].source); break;
+	case 4: r_int(ctx, st->stats[r]); break;
+	case 5: r_text(ctx, stat_info[r].description); break;
+	}
+}
+static const tt_vtab_def stats_def = {
+	.name = "stats",
+	.schema = "CREATE TABLE x(name TEXT, idx INTEGER, severity TEXT, source TEXT,"
+		  " value INTEGER, description TEXT)",
+	.nrows = stats_n, .column = stats_col,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+static size_t meta_n(const tt_storage *st) { return st->meta.n; }
+static void meta_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	int is_str = st->meta.sval[r] != 0;
+
+	switch (c) {
+	case 0: r_str(ctx, st, st->meta.name[r]); break;
+	case 1: r_text(ctx, is_str ? "string" : "int"); break;
+	case 2: if (is_str) sqlite3_result_null(ctx); else r_int(ctx, st->meta.ival[r]); break;
+	case 3: if (is_str) r_str(ctx, st, st->meta.sval[r]); else sqlite3_result_null(ctx); break;
+	}
+}
+static const tt_vtab_def meta_def = {
+	.name = "metadata",
+	.schema = "CREATE TABLE x(name TEXT, value_type TEXT, int_value INTEGER, str_value TEXT)",
+	.nrows = meta_n, .column = meta_col,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+static size_t bounds_n(const tt_storage *st) { (void)st; return 1; }
+static void bounds_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	(void)r;
+	r_int(ctx, c == 0 ? st->start_ts : st->end_ts);
+}
+static const tt_vtab_def bounds_def = {
+	.name = "trace_bounds",
+	.schema = "CREATE TABLE x(start_ts INTEGER, end_ts INTEGER)",
+	.nrows = bounds_n, .column = bounds_col,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+};
+
+static const tt_vtab_def *const core_defs[] = {
+	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &stats_def, &meta_def, &bounds_def,
+};
+
+/* Perfetto's track views, over `track`. */
+static const char core_views[] =
+	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid FROM track"
+	"  WHERE type = 'thread' AND is_counter = 0;"
+	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid FROM track"
+	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0;"
+	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description"
+	"  FROM track WHERE is_counter = 1;"
+	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid"
+	"  FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
+	"CREATE TEMP VIEW process_counter_track AS SELECT id, name, type, parent_id, unit, upid"
+	"  FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
+	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
+	"  WHERE cpu IS NOT NULL;"
+	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"
+	"CREATE TEMP VIEW instant AS SELECT id, ts, track_id, category, name, arg_set_id"
+	"  FROM slice WHERE dur = 0;"
+	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"
+	"  JOIN thread_track tt ON s.track_id = tt.id;";
+
+static void fn_trace_start(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const tt_storage *st = sqlite3_user_data(ctx);
+
+	(void)argc;
+	(void)argv;
+	sqlite3_result_int64(ctx, st->start_ts);
+}
+
+static void fn_trace_end(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const tt_storage *st = sqlite3_user_data(ctx);
+
+	(void)argc;
+	(void)argv;
+	sqlite3_result_int64(ctx, st->end_ts);
+}
+
+static void fn_trace_dur(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const tt_storage *st = sqlite3_user_data(ctx);
+
+	(void)argc;
+	(void)argv;
+	sqlite3_result_int64(ctx, st->end_ts - st->start_ts);
+}
+
+int tt_vtab_register_core(sqlite3 *db, tt_storage *st)
+{
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < sizeof(core_defs) / sizeof(core_defs[0]) && rc == SQLITE_OK; i++)
+		rc = tt_vtab_register(db, st, core_defs[i]);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "trace_start", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					     st, fn_trace_start, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "trace_end", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					     st, fn_trace_end, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "trace_dur", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					     st, fn_trace_dur, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, core_views, NULL, NULL, NULL);
+	return rc;
+}

@@ -1,0 +1,214 @@
+/*
+ * lod.c - per-row level-of-detail summaries (see lod.h for the contract).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lod.h"
+
+int64_t tt_lod_end(const tt_lod_src *src, uint32_t id)
+{
+	int64_t ts = src->ts[id];
+
+	if (!src->dur)
+		return ts + 1;
+	if (src->dur[id] < 0)
+		return src->open_end > ts ? src->open_end : ts + 1;
+	return src->dur[id] > 0 ? ts + src->dur[id] : ts + 1;
+}
+
+static double key(const tt_lod_src *src, uint32_t id)
+{
+	if (src->value)
+		return src->value[id];
+	return (double)(tt_lod_end(src, id) - src->ts[id]);
+}
+
+/* Larger key wins; ties go to the earlier item, so the pick is stable. */
+static uint32_t better(const tt_lod_src *src, uint32_t a, uint32_t b)
+{
+	return key(src, b) > key(src, a) ? b : a;
+}
+
+static const tt_lod_src *sort_src;
+
+static int cmp_ts(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int64_t ta = sort_src->ts[a], tb = sort_src->ts[b];
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+int tt_lod_build(tt_lod_row *row, const tt_lod_src *src, const uint32_t *ids, size_t n)
+{
+	int sorted = 1;
+
+	memset(row, 0, sizeof *row);
+	row->src = *src;
+	row->n = n;
+	if (n == 0)
+		return 0;
+	row->ids = malloc(n * sizeof *row->ids);
+	row->ts = malloc(n * sizeof *row->ts);
+	row->maxend = malloc(n * sizeof *row->maxend);
+	if (!row->ids || !row->ts || !row->maxend)
+		goto fail;
+	memcpy(row->ids, ids, n * sizeof *ids);
+	for (size_t i = 1; i < n && sorted; i++)
+		if (src->ts[ids[i]] < src->ts[ids[i - 1]])
+			sorted = 0;
+	if (!sorted) {
+		/* qsort has no context argument in C11; rows are built on one
+		 * thread, so a file-scope pointer is enough. */
+		sort_src = src;
+		qsort(row->ids, n, sizeof *row->ids, cmp_ts);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t e = tt_lod_end(src, row->ids[i]);
+		row->ts[i] = src->ts[row->ids[i]];
+		row->maxend[i] = (i > 0 && row->maxend[i - 1] > e) ? row->maxend[i - 1] : e;
+	}
+	while (((size_t)2 << row->nlev) <= n)
+		row->nlev++;
+	if (row->nlev > 0) {
+		row->blk = calloc((size_t)row->nlev + 1, sizeof *row->blk);
+		if (!row->blk)
+			goto fail;
+		row->blk[0] = row->ids;
+		for (int k = 1; k <= row->nlev; k++) {
+			size_t m = n >> k;
+			const uint32_t *prev = row->blk[k - 1];
+			row->blk[k] = malloc(m * sizeof **row->blk);
+			if (!row->blk[k])
+				goto fail;
+			for (size_t j = 0; j < m; j++)
+				row->blk[k][j] = better(src, prev[2 * j], prev[2 * j + 1]);
+		}
+	}
+	return 0;
+fail:
+	tt_lod_free(row);
+	return -1;
+}
+
+void tt_lod_free(tt_lod_row *row)
+{
+	if (row->blk) {
+		for (int k = 1; k <= row->nlev; k++)
+			free(row->blk[k]);
+		free(row->blk);
+	}
+	free(row->ids);
+	free(row->ts);
+	free(row->maxend);
+	memset(row, 0, sizeof *row);
+}
+
+/* First index >= from with arr[i] > t (arr non-decreasing), by galloping
+ * from `from` so that nearby answers cost O(log distance). */
+static size_t gallop_gt(const int64_t *arr, size_t n, size_t from, int64_t t)
+{
+	size_t lo = from, step = 1, hi;
+
+	if (lo >= n || arr[lo] > t)
+		return lo;
+	/* invariant: arr[lo] <= t */
+	for (;;) {
+		hi = lo + step;
+		if (hi >= n) {
+			hi = n;
+			break;
+		}
+		if (arr[hi] > t)
+			break;
+		lo = hi;
+		step *= 2;
+	}
+	lo++;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (arr[mid] > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+size_t tt_lod_lower(const tt_lod_row *row, int64_t t)
+{
+	return gallop_gt(row->ts, row->n, 0, t - 1);
+}
+
+/* Best id in ids[i, j) (i < j), walking power-of-two aligned blocks. */
+static uint32_t range_best(const tt_lod_row *row, size_t i, size_t j)
+{
+	uint32_t best = row->ids[i];
+
+	while (i < j) {
+		int k = 0;
+		while (k < row->nlev && (i & (((size_t)2 << k) - 1)) == 0 &&
+		       i + ((size_t)2 << k) <= j)
+			k++;
+		uint32_t cand = k == 0 ? row->ids[i] : row->blk[k][i >> k];
+		best = better(&row->src, best, cand);
+		i += (size_t)1 << k;
+	}
+	return best;
+}
+
+int64_t tt_lod_pick(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint)
+{
+	size_t h = hint ? *hint : 0, i, j;
+
+	if (row->n == 0 || b <= a)
+		return -1;
+	if (h > row->n || (h > 0 && row->maxend[h - 1] > a))
+		h = 0; /* the hint is past the answer: start over */
+	i = gallop_gt(row->maxend, row->n, h, a);
+	if (hint)
+		*hint = i;
+	if (i >= row->n || row->ts[i] >= b)
+		return -1;
+	j = gallop_gt(row->ts, row->n, i, b - 1);
+	/* items in [i, j) start before b; some may end before a when items
+	 * overlap (maxend is a running max): keep only real intersections. */
+	uint32_t best = range_best(row, i, j);
+	if (tt_lod_end(&row->src, best) > a)
+		return best;
+	/* bounded: overlapping rows are rare (async tracks) and a cell only
+	 * needs some intersecting item, the first one is one. */
+	int64_t found = row->ids[i];
+	for (size_t x = i; x < j && x < i + 64; x++) {
+		uint32_t id = row->ids[x];
+		if (tt_lod_end(&row->src, id) > a && better(&row->src, (uint32_t)found, id) == id)
+			found = id;
+	}
+	return found;
+}
+
+int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out)
+{
+	size_t i, j;
+
+	if (row->n == 0)
+		return 0;
+	i = tt_lod_lower(row, a);
+	j = gallop_gt(row->ts, row->n, i, b - 1);
+	if (i < j) {
+		*out = row->src.value[range_best(row, i, j)];
+		return 1;
+	}
+	if (i == 0)
+		return 0;
+	*out = row->src.value[row->ids[i - 1]];
+	return 1;
+}
+
+int64_t tt_lod_at(const tt_lod_row *row, int64_t t)
+{
+	return tt_lod_pick(row, t, t + 1, NULL);
+}

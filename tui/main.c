@@ -1,0 +1,225 @@
+/*
+ * main.c - the termtrace command line: the viewer, `info`, `query`, and
+ * the other subcommands. Exit codes: 0 ok, 1 bad input or query error (one
+ * line on stderr naming the file and the problem), 2 usage.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "termtrace.h"
+#include "viewer.h"
+
+static const char usage_text[] =
+	"usage: termtrace [options] TRACE            open TRACE in the viewer\n"
+	"       termtrace info TRACE                 summary: format, counts, time range, stats\n"
+	"       termtrace query [options] TRACE [SQL] run SQL (or -f FILE, or stdin), print the last result\n"
+	"       termtrace --help | --version\n"
+	"\n"
+	"TRACE is a Chrome JSON trace (.json, .json.gz), a Perfetto protobuf trace\n"
+	"(.pftrace, .perfetto-trace, gzip'ed too) or a CTF/LTTng trace folder;\n"
+	"the format is recognised from the content.\n"
+	"\n"
+	"viewer options:\n"
+	"  --theme NAME       colour theme (dark, light, high-contrast, mono)\n"
+	"  --metrics A,B      run metrics at load\n"
+	"query options:\n"
+	"  --format F         table (default), tsv, csv, json\n"
+	"  --no-header        no column names\n"
+	"  -f FILE            read SQL from FILE ('-' = stdin)\n";
+
+static int usage(FILE *f, int code)
+{
+	fputs(usage_text, f);
+	return code;
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "termtrace: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'termtrace --help'.\n");
+	return 2;
+}
+
+static char *read_all(FILE *f)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+
+		len += n;
+		if (n == 0)
+			break;
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static tt_trace *open_or_complain(const char *path)
+{
+	tt_err err = { 0 };
+	tt_trace *tr = tt_trace_open(path, NULL, &err);
+	tt_result r;
+
+	if (!tr) {
+		fprintf(stderr, "termtrace: %s\n", err.msg);
+		return NULL;
+	}
+	/* Data lost at import is not fatal, but the user must hear of it. */
+	if (tt_query_collect(tr, "select str_value from metadata where name = 'import_warning'", 1,
+			     &r, &err) == TT_OK) {
+		if (r.nrows && r.cells[0])
+			fprintf(stderr, "termtrace: warning: %s: %s\n", path, r.cells[0]);
+		tt_result_free(&r);
+	}
+	return tr;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	tt_trace *tr;
+
+	if (argc != 2)
+		return bad_usage("info takes one TRACE%s", "");
+	tr = open_or_complain(argv[1]);
+	if (!tr)
+		return 1;
+	tt_trace_print_info(tr, stdout);
+	tt_trace_close(tr);
+	return 0;
+}
+
+static int cmd_query(int argc, char **argv)
+{
+	tt_query_format fmt = TT_FMT_TABLE;
+	const char *path = NULL, *sql = NULL, *sqlfile = NULL;
+	char *owned = NULL;
+	int header = 1, rc;
+	tt_trace *tr;
+	tt_err err = { 0 };
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+			const char *f = argv[++i];
+
+			if (strcmp(f, "table") == 0) fmt = TT_FMT_TABLE;
+			else if (strcmp(f, "tsv") == 0) fmt = TT_FMT_TSV;
+			else if (strcmp(f, "csv") == 0) fmt = TT_FMT_CSV;
+			else if (strcmp(f, "json") == 0) fmt = TT_FMT_JSON;
+			else return bad_usage("unknown --format '%s' (table, tsv, csv, json)", f);
+		} else if (strncmp(a, "--format=", 9) == 0) {
+			char *fake[2] = { "--format", (char *)a + 9 };
+			(void)fake;
+			const char *f = a + 9;
+
+			if (strcmp(f, "table") == 0) fmt = TT_FMT_TABLE;
+			else if (strcmp(f, "tsv") == 0) fmt = TT_FMT_TSV;
+			else if (strcmp(f, "csv") == 0) fmt = TT_FMT_CSV;
+			else if (strcmp(f, "json") == 0) fmt = TT_FMT_JSON;
+			else return bad_usage("unknown --format '%s' (table, tsv, csv, json)", f);
+		} else if (strcmp(a, "--no-header") == 0) {
+			header = 0;
+		} else if (strcmp(a, "-f") == 0 && i + 1 < argc) {
+			sqlfile = argv[++i];
+		} else if (a[0] == '-' && a[1] && strcmp(a, "-") != 0) {
+			return bad_usage("unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else if (!sql) {
+			sql = a;
+		} else {
+			return bad_usage("unexpected argument '%s'", a);
+		}
+	}
+	if (!path)
+		return bad_usage("query needs a TRACE%s", "");
+	if (sql && sqlfile)
+		return bad_usage("give SQL either as an argument or with -f, not both%s", "");
+	if (!sql) {
+		FILE *f = stdin;
+
+		if (sqlfile && strcmp(sqlfile, "-") != 0) {
+			f = fopen(sqlfile, "r");
+			if (!f) {
+				fprintf(stderr, "termtrace: %s: %s\n", sqlfile, strerror(errno));
+				return 1;
+			}
+		}
+		owned = read_all(f);
+		if (f != stdin)
+			fclose(f);
+		if (!owned) {
+			fprintf(stderr, "termtrace: out of memory reading SQL\n");
+			return 1;
+		}
+		sql = owned;
+	}
+	tr = open_or_complain(path);
+	if (!tr) {
+		free(owned);
+		return 1;
+	}
+	rc = tt_query_print(tr, sql, fmt, header, stdout, &err);
+	if (rc != TT_OK)
+		fprintf(stderr, "termtrace: query error: %s\n", err.msg);
+	tt_trace_close(tr);
+	free(owned);
+	return rc == TT_OK ? 0 : 1;
+}
+
+static int cmd_view(int argc, char **argv)
+{
+	tt_viewer_opts opts = { 0 };
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--theme") == 0 && i + 1 < argc)
+			opts.theme = argv[++i];
+		else if (strcmp(a, "--metrics") == 0 && i + 1 < argc)
+			opts.metrics = argv[++i];
+		else if (a[0] == '-' && a[1])
+			return bad_usage("unknown option '%s'", a);
+		else if (!opts.path)
+			opts.path = a;
+		else
+			return bad_usage("unexpected argument '%s'", a);
+	}
+	if (!opts.path)
+		return usage(stderr, 2);
+	return tt_viewer_run(&opts);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr, 2);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return usage(stdout, 0);
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("termtrace %s\n", TT_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "info") == 0)
+		return cmd_info(argc - 1, argv + 1);
+	if (strcmp(argv[1], "query") == 0)
+		return cmd_query(argc - 1, argv + 1);
+	return cmd_view(argc, argv);
+}

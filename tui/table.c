@@ -1,0 +1,176 @@
+/*
+ * table.c - result table view (see table.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include "table.h"
+#include "theme.h"
+
+#define ATTR(a) ((attr_t)tt_theme_attr(a))
+#define MAX_COL_W 48
+
+static int ucols(const char *s)
+{
+	int n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+void tt_table_open(tt_table *t, tt_result *res, const char *title)
+{
+	memset(t, 0, sizeof *t);
+	t->res = *res;
+	memset(res, 0, sizeof *res);
+	snprintf(t->title, sizeof t->title, "%s", title);
+	t->widths = calloc(t->res.ncols ? (size_t)t->res.ncols : 1, sizeof *t->widths);
+	if (!t->widths)
+		return;
+	for (int c = 0; c < t->res.ncols; c++) {
+		int w = ucols(t->res.cols[c] ? t->res.cols[c] : "");
+		/* fit to the first rows: a million-row result must open fast */
+		for (size_t r = 0; r < t->res.nrows && r < 2000; r++) {
+			const char *s = t->res.cells[r * (size_t)t->res.ncols + c];
+			int cw = ucols(s ? s : "NULL");
+			if (cw > w)
+				w = cw;
+		}
+		t->widths[c] = w > MAX_COL_W ? MAX_COL_W : w < 1 ? 1 : w;
+	}
+}
+
+void tt_table_free(tt_table *t)
+{
+	tt_result_free(&t->res);
+	free(t->widths);
+	memset(t, 0, sizeof *t);
+}
+
+/* Draws s in w columns from x (characters, not bytes), padded. */
+static void cell(int y, int x, const char *s, int w, int maxx)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int cols = 0;
+
+	if (x >= maxx)
+		return;
+	if (x + w > maxx)
+		w = maxx - x;
+	while (*p && cols < w) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+		cols++;
+	}
+	mvaddnstr(y, x, s, (int)((const char *)p - s));
+}
+
+void tt_table_draw(tt_table *t, int y, int h, int cols)
+{
+	char buf[300];
+	int x;
+
+	t->height = h - 2;
+	if (t->height < 1)
+		t->height = 1;
+	if (t->row >= (int)t->res.nrows)
+		t->row = (int)t->res.nrows - 1;
+	if (t->row < 0)
+		t->row = 0;
+	if (t->row < t->top)
+		t->top = t->row;
+	if (t->row >= t->top + t->height)
+		t->top = t->row - t->height + 1;
+	attrset(ATTR(TT_AREA_STATUS));
+	mvhline(y, 0, ' ', cols);
+	snprintf(buf, sizeof buf, " %s  %zu row%s  (Enter: jump, Left/Right: columns, q: close)",
+		 t->title, t->res.nrows, t->res.nrows == 1 ? "" : "s");
+	cell(y, 0, buf, cols, cols);
+	attrset(ATTR(TT_AREA_TABLE_HEADER));
+	mvhline(y + 1, 0, ' ', cols);
+	x = 0;
+	for (int c = t->col; c < t->res.ncols && x < cols; c++) {
+		cell(y + 1, x, t->res.cols[c] ? t->res.cols[c] : "", t->widths[c], cols);
+		x += t->widths[c] + 2;
+	}
+	for (int i = 0; i < t->height; i++) {
+		size_t r = (size_t)(t->top + i);
+		if (r >= t->res.nrows)
+			break;
+		attrset(ATTR((int)r == t->row ? TT_AREA_TABLE_SEL : TT_AREA_DEFAULT));
+		mvhline(y + 2 + i, 0, ' ', cols);
+		x = 0;
+		for (int c = t->col; c < t->res.ncols && x < cols; c++) {
+			const char *s = t->res.cells[r * (size_t)t->res.ncols + c];
+			cell(y + 2 + i, x, s ? s : "NULL", t->widths[c], cols);
+			x += t->widths[c] + 2;
+		}
+	}
+}
+
+static int find_col(const tt_table *t, const char *name)
+{
+	for (int c = 0; c < t->res.ncols; c++)
+		if (t->res.cols[c] && !strcmp(t->res.cols[c], name))
+			return c;
+	return -1;
+}
+
+int tt_table_key(tt_table *t, int key, int64_t *slice_id, int64_t *ts)
+{
+	int page = t->height > 1 ? t->height - 1 : 1;
+
+	switch (key) {
+	case 'q': case 27:
+		return TT_TABLE_CLOSE;
+	case KEY_UP: case 'k':
+		t->row--;
+		break;
+	case KEY_DOWN: case 'j':
+		t->row++;
+		break;
+	case KEY_PPAGE:
+		t->row -= page;
+		break;
+	case KEY_NPAGE: case ' ':
+		t->row += page;
+		break;
+	case KEY_HOME: case 'g':
+		t->row = 0;
+		break;
+	case KEY_END: case 'G':
+		t->row = (int)t->res.nrows - 1;
+		break;
+	case KEY_LEFT: case 'h':
+		if (t->col > 0)
+			t->col--;
+		break;
+	case KEY_RIGHT: case 'l':
+		if (t->col + 1 < t->res.ncols)
+			t->col++;
+		break;
+	case '\n': case '\r': case KEY_ENTER: {
+		int cid = find_col(t, "slice_id"), cts = find_col(t, "ts");
+		if (cid < 0)
+			cid = find_col(t, "id");
+		if (t->res.nrows == 0 || (cid < 0 && cts < 0))
+			return TT_TABLE_STAY;
+		char **row = t->res.cells + (size_t)t->row * (size_t)t->res.ncols;
+		*slice_id = cid >= 0 && row[cid] ? strtoll(row[cid], NULL, 10) : -1;
+		*ts = cts >= 0 && row[cts] ? strtoll(row[cts], NULL, 10) : INT64_MIN;
+		return TT_TABLE_JUMP;
+	}
+	default:
+		break;
+	}
+	if (t->row >= (int)t->res.nrows)
+		t->row = (int)t->res.nrows - 1;
+	if (t->row < 0)
+		t->row = 0;
+	return TT_TABLE_STAY;
+}

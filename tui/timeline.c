@@ -1,0 +1,350 @@
+/*
+ * timeline.c - ruler, group headers, slice rows, counter bars, markers
+ * (see timeline.h). Every colour comes from the theme by area.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <curses.h>
+
+#include "timefmt.h"
+#include "timeline.h"
+
+#define ATTR(a) ((attr_t)tt_theme_attr(a))
+
+typedef struct glyphs {
+	const char *vline, *open, *closed, *instant, *narrow, *cursor_mark, *ellipsis;
+	const char *bars[9];
+} glyphs;
+
+static const glyphs utf8_glyphs = {
+	"\xe2\x94\x82", "\xe2\x96\xbe", "\xe2\x96\xb8", "\xe2\x97\x86", "\xe2\x96\x8f",
+	"\xe2\x96\xbc", "\xe2\x80\xa6",
+	{" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+	 "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"},
+};
+static const glyphs ascii_glyphs = {
+	"|", "v", ">", "*", "|", "v", "~",
+	{" ", "_", "_", ".", ".", "-", "=", "=", "#"},
+};
+
+/* Draws at most `width` columns of s (UTF-8 aware: one column per
+ * character, a good enough rule for slice names). Returns columns used. */
+static int put_text(int y, int x, const char *s, int width)
+{
+	int cols = 0;
+	const unsigned char *p = (const unsigned char *)s, *start = p;
+
+	while (*p && cols < width) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+		cols++;
+	}
+	if (p > start)
+		mvaddnstr(y, x, s, (int)(p - start));
+	return cols;
+}
+
+static int text_cols(const char *s)
+{
+	int n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+static void fill(int y, int x, int n, attr_t a)
+{
+	attrset(a);
+	mvhline(y, x, ' ', n);
+}
+
+static void draw_ruler(const tt_view *v, const glyphs *g)
+{
+	char buf[64];
+	int64_t step = tt_timefmt_tick_step(v->span, v->tl_w, 12);
+	int64_t rel0 = v->t0 - v->lay.start;
+	int64_t k = rel0 / step;
+	int last_end = -1;
+	int total = v->tl_x + v->tl_w;
+
+	fill(0, 0, total, ATTR(TT_AREA_RULER));
+	fill(1, 0, total, ATTR(TT_AREA_RULER));
+	tt_timefmt_short(v->span, v->utf8, buf, sizeof buf);
+	attrset(ATTR(TT_AREA_RULER));
+	mvprintw(0, 0, "%.*s", v->name_w, "");
+	char head[96];
+	snprintf(head, sizeof head, "view %s", buf);
+	put_text(0, 1, head, v->name_w - 1);
+	/* cursor time, exact to the ns, relative to the trace start */
+	tt_timefmt_exact(v->cursor - v->lay.start, v->utf8, buf, sizeof buf);
+	attrset(ATTR(TT_AREA_CURSOR) | A_REVERSE);
+	snprintf(head, sizeof head, "@%s", buf);
+	put_text(1, 1, head, v->name_w - 1);
+	if (rel0 < 0 && k * step > rel0)
+		k--;
+	for (;; k++) {
+		int64_t t = v->lay.start + k * step;
+		int c = tt_timefmt_col(t, v->t0, v->span, v->tl_w);
+		if (c >= v->tl_w)
+			break;
+		if (c < 0)
+			continue;
+		tt_timefmt_label(k * step, step, v->utf8, buf, sizeof buf);
+		attrset(ATTR(TT_AREA_RULER_TICK));
+		mvaddstr(1, v->tl_x + c, g->vline);
+		if (c > last_end && c + text_cols(buf) < v->tl_w) {
+			put_text(0, v->tl_x + c, buf, v->tl_w - c);
+			last_end = c + text_cols(buf);
+		}
+	}
+	int cc = tt_timefmt_col(v->cursor, v->t0, v->span, v->tl_w);
+	if (cc >= 0 && cc < v->tl_w) {
+		attrset(ATTR(TT_AREA_CURSOR) | A_REVERSE);
+		mvaddstr(1, v->tl_x + cc, g->cursor_mark);
+	}
+}
+
+static attr_t slice_attr(const tt_view *v, int track, int64_t id, const char *name)
+{
+	if (track == v->sel_track && id == v->sel_id)
+		return ATTR(TT_AREA_SLICE_SEL);
+	if (v->match_bits && !v->lay.tracks[track].pnames && v->match_bits[id / 8] & (1u << (id % 8)))
+		return ATTR(TT_AREA_SLICE_MATCH);
+	return ATTR(TT_AREA_SLICE0 + tt_theme_palette(name));
+}
+
+/* Draws item id over columns [c0, c1] of line y. */
+static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64_t id,
+		      int c0, int c1, int narrow)
+{
+	const char *name = tt_view_item_name(v, track, id);
+	attr_t a = slice_attr(v, track, id, name);
+	int w = c1 - c0 + 1;
+	int64_t dur = tt_view_item_dur(v, track, id);
+
+	if (dur == 0 && w == 1) {
+		attrset(a == ATTR(TT_AREA_SLICE0 + tt_theme_palette(name)) ? ATTR(TT_AREA_INSTANT) : a);
+		mvaddstr(y, v->tl_x + c0, g->instant);
+		return;
+	}
+	fill(y, v->tl_x + c0, w, a);
+	if (narrow && w == 1) {
+		mvaddstr(y, v->tl_x + c0, g->narrow);
+		return;
+	}
+	int len = text_cols(name);
+	if (w >= 2 && len > 0) {
+		if (len <= w) {
+			put_text(y, v->tl_x + c0 + (w - len) / 2, name, len);
+		} else if (w >= 4) {
+			put_text(y, v->tl_x + c0, name, w - 1);
+			mvaddstr(y, v->tl_x + c1, g->ellipsis);
+		}
+	}
+}
+
+static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
+{
+	const tt_ltrack *t = &v->lay.tracks[track];
+	const tt_lod_row *row = &t->rows[depth];
+	size_t hint = 0;
+	int c = 0;
+
+	while (c < v->tl_w) {
+		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+		if (b <= a)
+			b = a + 1;
+		int64_t id = tt_lod_pick(row, a, b, &hint);
+		if (id < 0) {
+			/* jump straight to the next item's column */
+			size_t i = hint;
+			if (i >= row->n)
+				break;
+			int nc = tt_timefmt_col(row->ts[i] > a ? row->ts[i] : a, v->t0, v->span, v->tl_w);
+			c = nc > c ? nc : c + 1;
+			continue;
+		}
+		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
+		int c1 = tt_timefmt_col(end - 1, v->t0, v->span, v->tl_w);
+		if (c1 >= v->tl_w)
+			c1 = v->tl_w - 1;
+		if (c1 < c)
+			c1 = c;
+		draw_item(v, g, y, track, id, c, c1, !(ts <= a && end >= b));
+		c = c1 + 1;
+	}
+	/* the selection shows at every zoom, even when a longer neighbour
+	 * owns its cell */
+	if (track == v->sel_track && v->sel_id >= 0) {
+		const tt_lod_src *s = &row->src;
+		int d = t->pdepth ? (int)t->pdepth[v->sel_id] : (int)v->sc.depth[v->sel_id];
+		if (d == depth) {
+			int c0 = tt_timefmt_col(s->ts[v->sel_id], v->t0, v->span, v->tl_w);
+			int c1 = tt_timefmt_col(tt_lod_end(s, (uint32_t)v->sel_id) - 1, v->t0, v->span, v->tl_w);
+			if (c1 >= 0 && c0 < v->tl_w) {
+				if (c0 < 0)
+					c0 = 0;
+				if (c1 >= v->tl_w)
+					c1 = v->tl_w - 1;
+				if (c1 < c0)
+					c1 = c0;
+				draw_item(v, g, y, track, v->sel_id, c0, c1, c0 == c1);
+			}
+		}
+	}
+}
+
+/* Alerts on this track and depth, drawn over the slices: never merged
+ * away, whatever the zoom. */
+static void draw_alerts(const tt_view *v, int y, int track, int depth)
+{
+	const tt_ltrack *t = &v->lay.tracks[track];
+
+	for (size_t i = 0; i < v->nalerts; i++) {
+		const tt_alert *al = &v->alerts[i];
+		if (al->track_id != t->track_id || t->track_id == UINT32_MAX)
+			continue;
+		int d = 0;
+		if (al->slice_id >= 0 && (size_t)al->slice_id < v->sc.n && v->sc.track_id[al->slice_id] == t->track_id)
+			d = (int)v->sc.depth[al->slice_id];
+		if (d != depth)
+			continue;
+		int c0 = tt_timefmt_col(al->ts, v->t0, v->span, v->tl_w);
+		int c1 = tt_timefmt_col(al->ts + (al->dur > 0 ? al->dur : 1) - 1, v->t0, v->span, v->tl_w);
+		if (c1 < 0 || c0 >= v->tl_w)
+			continue;
+		if (c0 < 0)
+			c0 = 0;
+		if (c1 >= v->tl_w)
+			c1 = v->tl_w - 1;
+		if (c1 < c0)
+			c1 = c0;
+		/* keep the text, change the colour */
+		attr_t a = ATTR(al->error ? TT_AREA_ALERT_ERROR : TT_AREA_ALERT_WARNING);
+		mvchgat(y, v->tl_x + c0, c1 - c0 + 1, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+	}
+}
+
+static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, int line_depth)
+{
+	const tt_ltrack *t = &v->lay.tracks[track];
+	const tt_lod_row *row = &t->rows[0];
+	double range = t->vmax - t->vmin;
+
+	attrset(ATTR(TT_AREA_COUNTER));
+	for (int c = 0; c < v->tl_w; c++) {
+		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+		double val;
+		if (b <= a)
+			b = a + 1;
+		if (a > v->lay.end || !tt_lod_value(row, a, b, &val))
+			continue;
+		int level = range > 0 ? (int)((val - t->vmin) / range * 16 + 0.5) : 16;
+		if (level < 1 && val != t->vmin)
+			level = 1;
+		if (level > 16)
+			level = 16;
+		/* two lines: line 0 holds levels 9..16, line 1 levels 1..8 */
+		int part = line_depth == 0 ? level - 8 : level;
+		if (part > 8)
+			part = 8;
+		if (part < 0)
+			part = 0;
+		if (part > 0)
+			mvaddstr(y, v->tl_x + c, g->bars[part]);
+	}
+}
+
+static void fmt_value(double d, char *buf, size_t n)
+{
+	const char *suffix = "";
+	double a = d < 0 ? -d : d;
+
+	if (a >= 1e9) {
+		d /= 1e9;
+		suffix = "G";
+	} else if (a >= 1e6) {
+		d /= 1e6;
+		suffix = "M";
+	} else if (a >= 1e4) {
+		d /= 1e3;
+		suffix = "k";
+	}
+	snprintf(buf, n, "%.4g%s", d, suffix);
+}
+
+static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, const glyphs *g)
+{
+	const tt_ltrack *t = &v->lay.tracks[l->track];
+	char buf[160];
+
+	fill(y, 0, v->name_w, ATTR(is_cursor ? TT_AREA_TRACK_SEL : TT_AREA_TRACK_NAME));
+	if (l->depth == 0) {
+		put_text(y, 1, t->name, v->name_w - 1);
+	} else if (t->kind == TT_LT_COUNTER) {
+		char lo[32], hi[32];
+		fmt_value(t->vmin, lo, sizeof lo);
+		fmt_value(t->vmax, hi, sizeof hi);
+		snprintf(buf, sizeof buf, "%s..%s%s%s", lo, hi, t->unit[0] ? " " : "", t->unit);
+		put_text(y, v->name_w - 1 - (text_cols(buf) < v->name_w - 2 ? text_cols(buf) : v->name_w - 2),
+			 buf, v->name_w - 2);
+	} else if (is_cursor) {
+		snprintf(buf, sizeof buf, "  depth %d", l->depth);
+		put_text(y, 1, buf, v->name_w - 1);
+	}
+	attrset(ATTR(TT_AREA_TRACK_NAME));
+	mvaddstr(y, v->name_w, g->vline);
+}
+
+void tt_timeline_draw(const tt_view *v)
+{
+	const glyphs *g = v->utf8 ? &utf8_glyphs : &ascii_glyphs;
+	int cc = tt_timefmt_col(v->cursor, v->t0, v->span, v->tl_w);
+	int rc0 = 0, rc1 = -1;
+
+	draw_ruler(v, g);
+	if (v->has_range) {
+		rc0 = tt_timefmt_col(v->range_a, v->t0, v->span, v->tl_w);
+		rc1 = tt_timefmt_col(v->range_b, v->t0, v->span, v->tl_w);
+	}
+	for (int i = 0; i < v->tl_h; i++) {
+		int li = v->top + i, y = v->tl_y + i;
+		if (li >= v->lay.nlines)
+			break;
+		const tt_line *l = &v->lay.lines[li];
+		if (l->track < 0) {
+			const tt_lgroup *gr = &v->lay.groups[l->group];
+			char buf[240];
+			snprintf(buf, sizeof buf, "%s %s  (%d track%s)", gr->expanded ? g->open : g->closed,
+				 gr->name, gr->ntracks, gr->ntracks == 1 ? "" : "s");
+			fill(y, 0, v->tl_x + v->tl_w, ATTR(li == v->line ? TT_AREA_GROUP_SEL : TT_AREA_GROUP));
+			put_text(y, 0, buf, v->tl_x + v->tl_w);
+			continue;
+		}
+		attrset(ATTR(TT_AREA_DEFAULT));
+		draw_name(v, y, l, li == v->line, g);
+		const tt_ltrack *t = &v->lay.tracks[l->track];
+		/* background: range, then the cursor line on empty cells */
+		if (v->has_range && rc1 >= 0 && rc0 < v->tl_w) {
+			int a = rc0 < 0 ? 0 : rc0, b = rc1 >= v->tl_w ? v->tl_w - 1 : rc1;
+			fill(y, v->tl_x + a, b - a + 1, ATTR(TT_AREA_RANGE));
+		}
+		if (cc >= 0 && cc < v->tl_w) {
+			attrset(ATTR(TT_AREA_CURSOR));
+			mvaddstr(y, v->tl_x + cc, g->vline);
+		}
+		if (t->kind == TT_LT_COUNTER) {
+			draw_counter(v, g, y, l->track, l->depth);
+		} else {
+			draw_slice_row(v, g, y, l->track, l->depth);
+			if (v->nalerts)
+				draw_alerts(v, y, l->track, l->depth);
+		}
+	}
+	attrset(ATTR(TT_AREA_DEFAULT));
+}

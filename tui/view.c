@@ -1,0 +1,767 @@
+/*
+ * view.c - viewer state and actions (see view.h). No ncurses here.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timefmt.h"
+#include "view.h"
+
+void tt_view_message(tt_view *v, int error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+	va_end(ap);
+	v->msg_error = error;
+}
+
+int tt_view_init(tt_view *v, tt_trace *tr)
+{
+	memset(v, 0, sizeof *v);
+	v->tr = tr;
+	v->sel_track = -1;
+	v->sel_id = -1;
+	v->details_pos = TT_DETAILS_BOTTOM;
+	v->details_h = 9;
+	v->details_w = 44;
+	tt_config_init(&v->cfg);
+	tt_trace_slices(tr, &v->sc);
+	if (tt_layout_build(&v->lay, tr) < 0)
+		return -1;
+	v->t0 = v->lay.start;
+	v->span = v->lay.end - v->lay.start;
+	v->cursor = v->lay.start;
+	tt_view_geometry(v, 24, 80);
+	tt_view_load_alerts(v);
+	return 0;
+}
+
+void tt_view_free(tt_view *v)
+{
+	tt_layout_free(&v->lay);
+	free(v->matches);
+	free(v->match_bits);
+	free(v->desc);
+	free(v->doc_link);
+	free(v->alerts);
+	memset(v, 0, sizeof *v);
+}
+
+static void keep_line_visible(tt_view *v)
+{
+	if (v->line >= v->lay.nlines)
+		v->line = v->lay.nlines - 1;
+	if (v->line < 0)
+		v->line = 0;
+	if (v->line < v->top)
+		v->top = v->line;
+	if (v->tl_h > 0 && v->line >= v->top + v->tl_h)
+		v->top = v->line - v->tl_h + 1;
+	if (v->top > v->lay.nlines - v->tl_h)
+		v->top = v->lay.nlines - v->tl_h;
+	if (v->top < 0)
+		v->top = 0;
+}
+
+void tt_view_geometry(tt_view *v, int rows, int cols)
+{
+	int avail_h, avail_w;
+
+	v->rows = rows;
+	v->cols = cols;
+	avail_h = rows - 2; /* status line + command line */
+	avail_w = cols;
+	v->det_x = v->det_y = v->det_w = v->det_h = 0;
+	if (v->details_pos == TT_DETAILS_BOTTOM) {
+		int h = v->details_h;
+		if (h > (avail_h - 2) / 2)
+			h = (avail_h - 2) / 2;
+		if (h < 3)
+			h = avail_h >= 8 ? 3 : 0;
+		v->det_x = 0;
+		v->det_w = cols;
+		v->det_h = h;
+		v->det_y = avail_h - h;
+		avail_h -= h;
+	} else if (v->details_pos == TT_DETAILS_RIGHT) {
+		int w = v->details_w;
+		if (w > cols / 2)
+			w = cols / 2;
+		if (w < 16)
+			w = cols >= 48 ? 16 : 0;
+		v->det_w = w;
+		v->det_h = w ? avail_h : 0;
+		v->det_x = cols - w;
+		v->det_y = 0;
+		avail_w -= w;
+	}
+	v->name_w = avail_w / 5;
+	if (v->name_w < 12)
+		v->name_w = 12;
+	if (v->name_w > 32)
+		v->name_w = 32;
+	if (v->name_w > avail_w - 8)
+		v->name_w = avail_w - 8 > 0 ? avail_w - 8 : 0;
+	v->tl_x = v->name_w + 1;
+	v->tl_w = avail_w - v->tl_x;
+	if (v->tl_w < 1)
+		v->tl_w = 1;
+	v->tl_y = 2; /* two ruler lines */
+	v->tl_h = avail_h - v->tl_y;
+	if (v->tl_h < 0)
+		v->tl_h = 0;
+	tt_view_set_window(v, v->t0, v->span);
+	keep_line_visible(v);
+}
+
+void tt_view_set_window(tt_view *v, int64_t t0, int64_t span)
+{
+	int64_t len = v->lay.end - v->lay.start;
+	int64_t min_span = v->tl_w > 0 ? v->tl_w : 1; /* 1 ns per cell */
+	int64_t max_span = len + len / 4 + min_span;
+
+	if (span < min_span)
+		span = min_span;
+	if (span > max_span)
+		span = max_span;
+	/* keep some of the trace on screen */
+	if (t0 > v->lay.end - span / 8)
+		t0 = v->lay.end - span / 8;
+	if (t0 + span < v->lay.start + span / 8)
+		t0 = v->lay.start + span / 8 - span;
+	v->t0 = t0;
+	v->span = span;
+}
+
+int64_t tt_view_col_time(const tt_view *v, int x)
+{
+	return tt_timefmt_ts(x, v->t0, v->span, v->tl_w);
+}
+
+/* Keeps the cursor inside the window by moving the window. */
+static void follow_cursor(tt_view *v)
+{
+	if (v->cursor < v->t0 || v->cursor >= v->t0 + v->span)
+		tt_view_set_window(v, v->cursor - v->span / 2, v->span);
+}
+
+int tt_view_goto(tt_view *v, int64_t t)
+{
+	v->cursor = t;
+	follow_cursor(v);
+	return TT_REDRAW;
+}
+
+static void zoom(tt_view *v, int in)
+{
+	int64_t span = in ? v->span * 2 / 3 : v->span * 3 / 2 + 1;
+	int64_t c = v->cursor;
+
+	if (c < v->t0 || c >= v->t0 + v->span)
+		c = v->t0 + v->span / 2;
+	/* the cursor keeps its column */
+	int64_t t0 = c - (int64_t)((__int128)(c - v->t0) * span / (v->span ? v->span : 1));
+	tt_view_set_window(v, t0, span);
+}
+
+static void pan(tt_view *v, int dir)
+{
+	int64_t step = v->span / 8 ? v->span / 8 : 1;
+	int64_t old = v->t0;
+
+	tt_view_set_window(v, v->t0 + dir * step, v->span);
+	v->cursor += v->t0 - old;
+	if (v->t0 == old) /* at the edge: the cursor still moves */
+		v->cursor += dir * step;
+	if (v->cursor < v->lay.start)
+		v->cursor = v->lay.start;
+	if (v->cursor > v->lay.end)
+		v->cursor = v->lay.end;
+	follow_cursor(v);
+}
+
+const char *tt_view_item_name(const tt_view *v, int track, int64_t id)
+{
+	const tt_ltrack *t = &v->lay.tracks[track];
+
+	if (id < 0)
+		return "";
+	if (t->pnames)
+		return (size_t)id < t->pn ? t->pnames[id] : "";
+	return tt_trace_str(v->tr, v->sc.name[id]);
+}
+
+int64_t tt_view_item_ts(const tt_view *v, int track, int64_t id)
+{
+	return tt_layout_src(&v->lay, track)->ts[id];
+}
+
+int64_t tt_view_item_dur(const tt_view *v, int track, int64_t id)
+{
+	const tt_lod_src *s = tt_layout_src(&v->lay, track);
+
+	return s->dur ? s->dur[id] : 0;
+}
+
+static int item_depth(const tt_view *v, int track, int64_t id)
+{
+	const tt_ltrack *t = &v->lay.tracks[track];
+
+	if (t->pdepth)
+		return (int)t->pdepth[id];
+	return (int)v->sc.depth[id];
+}
+
+int64_t tt_view_slice_at(const tt_view *v, int line, int64_t t)
+{
+	const tt_line *l;
+	const tt_ltrack *tk;
+	int64_t cell = v->span / (v->tl_w > 0 ? v->tl_w : 1), id;
+
+	if (line < 0 || line >= v->lay.nlines)
+		return -1;
+	l = &v->lay.lines[line];
+	if (l->track < 0)
+		return -1;
+	tk = &v->lay.tracks[l->track];
+	if (tk->kind != TT_LT_SLICE || l->depth >= tk->ndepth)
+		return -1;
+	id = tt_lod_at(&tk->rows[l->depth], t);
+	if (id < 0) /* a slice narrower than a cell: the one drawn there */
+		id = tt_lod_pick(&tk->rows[l->depth], t - cell / 2, t + cell / 2 + 1, NULL);
+	return id;
+}
+
+int tt_view_select(tt_view *v, int track, int64_t id)
+{
+	int line;
+	tt_ltrack *t = &v->lay.tracks[track];
+	int depth;
+
+	v->sel_track = track;
+	v->sel_id = id;
+	v->details_scroll = 0;
+	if (id < 0)
+		return TT_REDRAW | TT_SEL_CHANGED;
+	depth = item_depth(v, track, id);
+	if (!v->lay.groups[t->group].expanded || t->hidden) {
+		v->lay.groups[t->group].expanded = 1;
+		if (t->hidden)
+			tt_view_filter(v, "");
+		tt_layout_relines(&v->lay);
+	}
+	line = tt_layout_line_of(&v->lay, track);
+	if (line >= 0) {
+		if (depth < t->ndepth && line + depth < v->lay.nlines)
+			line += depth;
+		v->line = line;
+		keep_line_visible(v);
+	}
+	/* bring the slice into view, keeping the zoom */
+	int64_t ts = tt_view_item_ts(v, track, id);
+	int64_t dur = tt_view_item_dur(v, track, id);
+	if (ts >= v->t0 + v->span || ts + (dur > 0 ? dur : 0) < v->t0)
+		tt_view_set_window(v, ts - v->span / 4, v->span);
+	v->cursor = ts;
+	return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+}
+
+int tt_view_select_slice(tt_view *v, int64_t slice_id)
+{
+	int track;
+
+	if (slice_id < 0 || (size_t)slice_id >= v->sc.n)
+		return 0;
+	track = tt_layout_find_track(&v->lay, v->sc.track_id[slice_id]);
+	if (track < 0)
+		return 0;
+	return tt_view_select(v, track, slice_id);
+}
+
+/* Position of id in its row (-1 if not there). */
+static int64_t row_pos(const tt_lod_row *row, int64_t id, int64_t ts)
+{
+	for (size_t i = tt_lod_lower(row, ts); i < row->n && row->ts[i] == ts; i++)
+		if (row->ids[i] == (uint32_t)id)
+			return (int64_t)i;
+	return -1;
+}
+
+static int step_slice(tt_view *v, int dir)
+{
+	const tt_line *l;
+	const tt_ltrack *t;
+	const tt_lod_row *row;
+	int64_t pos;
+
+	if (v->sel_id < 0) {
+		/* nothing selected: take the next slice after the cursor */
+		if (v->line < 0 || v->line >= v->lay.nlines)
+			return 0;
+		l = &v->lay.lines[v->line];
+		if (l->track < 0)
+			return 0;
+		t = &v->lay.tracks[l->track];
+		if (t->kind != TT_LT_SLICE || l->depth >= t->ndepth)
+			return 0;
+		row = &t->rows[l->depth];
+		size_t i = tt_lod_lower(row, v->cursor + (dir > 0 ? 1 : 0));
+		if (dir < 0) {
+			if (i == 0)
+				return 0;
+			i--;
+		}
+		if (i >= row->n)
+			return 0;
+		return tt_view_select(v, l->track, row->ids[i]);
+	}
+	t = &v->lay.tracks[v->sel_track];
+	int d = item_depth(v, v->sel_track, v->sel_id);
+	if (d >= t->ndepth)
+		return 0;
+	row = &t->rows[d];
+	pos = row_pos(row, v->sel_id, tt_view_item_ts(v, v->sel_track, v->sel_id));
+	if (pos < 0 || pos + dir < 0 || (size_t)(pos + dir) >= row->n)
+		return 0;
+	return tt_view_select(v, v->sel_track, row->ids[pos + dir]);
+}
+
+static int select_child(tt_view *v)
+{
+	const tt_ltrack *t;
+	int d;
+
+	if (v->sel_id < 0)
+		return 0;
+	t = &v->lay.tracks[v->sel_track];
+	d = item_depth(v, v->sel_track, v->sel_id) + 1;
+	if (d >= t->ndepth)
+		return 0;
+	const tt_lod_row *row = &t->rows[d];
+	int64_t ts = tt_view_item_ts(v, v->sel_track, v->sel_id);
+	int64_t end = tt_lod_end(&row->src, (uint32_t)v->sel_id);
+	size_t i = tt_lod_lower(row, ts);
+	if (i < row->n && row->ts[i] < end)
+		return tt_view_select(v, v->sel_track, row->ids[i]);
+	return 0;
+}
+
+static int select_parent(tt_view *v)
+{
+	if (v->sel_id < 0)
+		return 0;
+	if (v->lay.tracks[v->sel_track].pnames) {
+		/* pinned: the enclosing item one row up */
+		int d = item_depth(v, v->sel_track, v->sel_id);
+		if (d == 0)
+			return 0;
+		int64_t id = tt_lod_at(&v->lay.tracks[v->sel_track].rows[d - 1],
+				       tt_view_item_ts(v, v->sel_track, v->sel_id));
+		return id >= 0 ? tt_view_select(v, v->sel_track, id) : 0;
+	}
+	if (v->sc.parent_id[v->sel_id] < 0)
+		return 0;
+	return tt_view_select(v, v->sel_track, v->sc.parent_id[v->sel_id]);
+}
+
+static int step_alert(tt_view *v, int dir)
+{
+	size_t i;
+
+	if (v->nalerts == 0)
+		return 0;
+	/* the next alert strictly after (before) the cursor, in time order */
+	if (dir > 0) {
+		for (i = 0; i < v->nalerts && v->alerts[i].ts <= v->cursor; i++)
+			;
+		if (i == v->nalerts)
+			i = 0; /* wrap */
+	} else {
+		i = v->nalerts;
+		while (i > 0 && v->alerts[i - 1].ts >= v->cursor)
+			i--;
+		i = i == 0 ? v->nalerts - 1 : i - 1;
+	}
+	v->alert_pos = i + 1;
+	tt_alert *a = &v->alerts[i];
+	tt_view_message(v, 0, "alert %zu/%zu (%s)", i + 1, v->nalerts, a->error ? "error" : "warning");
+	if (a->slice_id >= 0 && tt_view_select_slice(v, a->slice_id))
+		return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+	return tt_view_goto(v, a->ts);
+}
+
+static int step_match(tt_view *v, int dir)
+{
+	size_t i;
+
+	if (v->nmatches == 0) {
+		tt_view_message(v, 1, v->search[0] ? "no match for '%s'" : "no search%s", v->search);
+		return TT_REDRAW;
+	}
+	if (v->match_pos == 0) {
+		for (i = 0; i < v->nmatches && v->sc.ts[v->matches[i]] < v->cursor; i++)
+			;
+		if (dir < 0)
+			i = i == 0 ? v->nmatches - 1 : i - 1;
+		else if (i == v->nmatches)
+			i = 0;
+	} else {
+		i = v->match_pos - 1;
+		i = dir > 0 ? (i + 1) % v->nmatches : (i + v->nmatches - 1) % v->nmatches;
+	}
+	v->match_pos = i + 1;
+	tt_view_message(v, 0, "match %zu/%zu for '%s'", i + 1, v->nmatches, v->search);
+	return tt_view_select_slice(v, v->matches[i]) | TT_REDRAW;
+}
+
+/* ---- search: string id -> match, cached in an open-addressing map ------- */
+typedef struct strmap {
+	uint32_t *keys;
+	uint8_t *vals; /* 0 empty, 1 no match, 2 match */
+	size_t cap, n;
+} strmap;
+
+static int strmap_grow(strmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 1024;
+	uint32_t *k = calloc(cap, sizeof *k);
+	uint8_t *val = calloc(cap, 1);
+
+	if (!k || !val) {
+		free(k);
+		free(val);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->vals[i])
+			continue;
+		size_t h = (m->keys[i] * 2654435761u) & (cap - 1);
+		while (val[h])
+			h = (h + 1) & (cap - 1);
+		k[h] = m->keys[i];
+		val[h] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = k;
+	m->vals = val;
+	m->cap = cap;
+	return 0;
+}
+
+static const tt_view *sort_view;
+static int cmp_match(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	int64_t ta = sort_view->sc.ts[a], tb = sort_view->sc.ts[b];
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+size_t tt_view_search(tt_view *v, const char *text)
+{
+	strmap m = {0};
+	size_t cap = 0;
+
+	free(v->matches);
+	free(v->match_bits);
+	v->matches = NULL;
+	v->match_bits = NULL;
+	v->nmatches = v->match_pos = 0;
+	snprintf(v->search, sizeof v->search, "%s", text);
+	if (!*text)
+		return 0;
+	v->match_bits = calloc(v->sc.n / 8 + 1, 1);
+	if (!v->match_bits || strmap_grow(&m) < 0)
+		goto oom;
+	for (size_t id = 0; id < v->sc.n; id++) {
+		uint32_t s = v->sc.name[id];
+		size_t h = (s * 2654435761u) & (m.cap - 1);
+		while (m.vals[h] && m.keys[h] != s)
+			h = (h + 1) & (m.cap - 1);
+		if (!m.vals[h]) {
+			if ((m.n + 1) * 2 > m.cap) {
+				if (strmap_grow(&m) < 0)
+					goto oom;
+				h = (s * 2654435761u) & (m.cap - 1);
+				while (m.vals[h])
+					h = (h + 1) & (m.cap - 1);
+			}
+			m.keys[h] = s;
+			m.vals[h] = strstr(tt_trace_str(v->tr, s), text) ? 2 : 1;
+			m.n++;
+		}
+		if (m.vals[h] != 2)
+			continue;
+		if (v->nmatches == cap) {
+			cap = cap ? cap * 2 : 256;
+			int64_t *nm = realloc(v->matches, cap * sizeof *nm);
+			if (!nm)
+				goto oom;
+			v->matches = nm;
+		}
+		v->matches[v->nmatches++] = (int64_t)id;
+		v->match_bits[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+	free(m.keys);
+	free(m.vals);
+	sort_view = v;
+	qsort(v->matches, v->nmatches, sizeof *v->matches, cmp_match);
+	if (v->nmatches)
+		step_match(v, 1);
+	else
+		tt_view_message(v, 1, "no match for '%s'", text);
+	return v->nmatches;
+oom:
+	free(m.keys);
+	free(m.vals);
+	tt_view_message(v, 1, "search: out of memory");
+	return v->nmatches;
+}
+
+void tt_view_filter(tt_view *v, const char *text)
+{
+	snprintf(v->lay.filter, sizeof v->lay.filter, "%s", text);
+	tt_layout_relines(&v->lay);
+	v->line = 0;
+	v->top = 0;
+}
+
+static const tt_view *alert_sort;
+static int cmp_alert(const void *pa, const void *pb)
+{
+	const tt_alert *a = pa, *b = pb;
+	(void)alert_sort;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+void tt_view_load_alerts(tt_view *v)
+{
+	tt_result r = {0};
+	tt_err err = {0};
+
+	free(v->alerts);
+	v->alerts = NULL;
+	v->nalerts = v->nwarn = v->nerr = v->alert_pos = 0;
+	if (tt_query_collect(v->tr, "select ts, dur, track_id, slice_id, severity from alert",
+			     0, &r, &err) != TT_OK || r.ncols < 5) {
+		tt_result_free(&r);
+		return; /* no alert table: no alerts */
+	}
+	v->alerts = calloc(r.nrows ? r.nrows : 1, sizeof *v->alerts);
+	if (!v->alerts) {
+		tt_result_free(&r);
+		return;
+	}
+	for (size_t i = 0; i < r.nrows; i++) {
+		char **c = r.cells + i * 5;
+		tt_alert *a = &v->alerts[v->nalerts++];
+		a->ts = c[0] ? strtoll(c[0], NULL, 10) : 0;
+		a->dur = c[1] ? strtoll(c[1], NULL, 10) : 0;
+		a->track_id = c[2] ? (uint32_t)strtoul(c[2], NULL, 10) : UINT32_MAX;
+		a->slice_id = c[3] ? strtoll(c[3], NULL, 10) : -1;
+		a->error = c[4] && !strcmp(c[4], "error");
+		if (a->error)
+			v->nerr++;
+		else
+			v->nwarn++;
+	}
+	alert_sort = v;
+	qsort(v->alerts, v->nalerts, sizeof *v->alerts, cmp_alert);
+	tt_result_free(&r);
+}
+
+static int select_at_cursor(tt_view *v)
+{
+	const tt_line *l;
+	int64_t id;
+
+	if (v->line < 0 || v->line >= v->lay.nlines)
+		return 0;
+	l = &v->lay.lines[v->line];
+	if (l->track < 0) {
+		tt_lgroup *g = &v->lay.groups[l->group];
+		g->expanded = !g->expanded;
+		tt_layout_relines(&v->lay);
+		keep_line_visible(v);
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	id = tt_view_slice_at(v, v->line, v->cursor);
+	if (id < 0) {
+		/* the deepest slice of the track under the cursor */
+		const tt_ltrack *t = &v->lay.tracks[l->track];
+		for (int d = t->kind == TT_LT_SLICE ? t->ndepth - 1 : -1; d >= 0 && id < 0; d--)
+			id = tt_lod_at(&t->rows[d], v->cursor);
+	}
+	if (id < 0) {
+		tt_view_message(v, 0, "no slice under the cursor");
+		return TT_REDRAW;
+	}
+	int64_t keep = v->cursor;
+	int rc = tt_view_select(v, l->track, id);
+	v->cursor = keep; /* selecting by cursor does not move it */
+	return rc;
+}
+
+static int toggle_group(tt_view *v)
+{
+	if (v->line < 0 || v->line >= v->lay.nlines)
+		return 0;
+	int g = v->lay.lines[v->line].group;
+	v->lay.groups[g].expanded = !v->lay.groups[g].expanded;
+	tt_layout_relines(&v->lay);
+	for (int i = 0; i < v->lay.nlines; i++)
+		if (v->lay.lines[i].group == g && v->lay.lines[i].track < 0)
+			v->line = i;
+	keep_line_visible(v);
+	return TT_REDRAW | TT_RELAYOUT;
+}
+
+int tt_view_action(tt_view *v, int action)
+{
+	int page = v->tl_h > 1 ? v->tl_h - 1 : 1;
+
+	switch (action) {
+	case TT_ACT_QUIT:
+		return TT_QUIT;
+	case TT_ACT_HELP:
+		return TT_OPEN_HELP;
+	case TT_ACT_COMMAND:
+		return TT_OPEN_CMD;
+	case TT_ACT_SEARCH:
+		return TT_OPEN_SEARCH;
+	case TT_ACT_ZOOM_IN:
+	case TT_ACT_ZOOM_OUT:
+		zoom(v, action == TT_ACT_ZOOM_IN);
+		return TT_REDRAW;
+	case TT_ACT_PAN_LEFT:
+	case TT_ACT_PAN_RIGHT:
+		pan(v, action == TT_ACT_PAN_LEFT ? -1 : 1);
+		return TT_REDRAW;
+	case TT_ACT_TRACK_UP:
+		v->line--;
+		keep_line_visible(v);
+		return TT_REDRAW;
+	case TT_ACT_TRACK_DOWN:
+		v->line++;
+		keep_line_visible(v);
+		return TT_REDRAW;
+	case TT_ACT_PAGE_UP:
+		v->line -= page;
+		v->top -= page;
+		keep_line_visible(v);
+		return TT_REDRAW;
+	case TT_ACT_PAGE_DOWN:
+		v->line += page;
+		v->top += page;
+		keep_line_visible(v);
+		return TT_REDRAW;
+	case TT_ACT_FIRST_TRACK:
+		v->line = 0;
+		keep_line_visible(v);
+		return TT_REDRAW;
+	case TT_ACT_LAST_TRACK:
+		v->line = v->lay.nlines - 1;
+		keep_line_visible(v);
+		return TT_REDRAW;
+	case TT_ACT_TRACE_START:
+		return tt_view_goto(v, v->lay.start);
+	case TT_ACT_TRACE_END:
+		return tt_view_goto(v, v->lay.end);
+	case TT_ACT_ZOOM_SELECTED: {
+		if (v->sel_id < 0) {
+			tt_view_message(v, 1, "no slice selected");
+			return TT_REDRAW;
+		}
+		int64_t ts = tt_view_item_ts(v, v->sel_track, v->sel_id);
+		int64_t dur = tt_view_item_dur(v, v->sel_track, v->sel_id);
+		if (dur <= 0)
+			dur = 1;
+		tt_view_set_window(v, ts - dur / 10, dur + dur / 5 + 1);
+		v->cursor = ts;
+		return TT_REDRAW;
+	}
+	case TT_ACT_ZOOM_ALL:
+		tt_view_set_window(v, v->lay.start, v->lay.end - v->lay.start);
+		follow_cursor(v);
+		return TT_REDRAW;
+	case TT_ACT_SELECT:
+		return select_at_cursor(v);
+	case TT_ACT_TOGGLE_GROUP:
+		return toggle_group(v);
+	case TT_ACT_NEXT:
+		return v->nalerts ? step_alert(v, 1) : step_slice(v, 1);
+	case TT_ACT_PREV:
+		return v->nalerts ? step_alert(v, -1) : step_slice(v, -1);
+	case TT_ACT_NEXT_SLICE:
+		return step_slice(v, 1) | TT_REDRAW;
+	case TT_ACT_PREV_SLICE:
+		return step_slice(v, -1) | TT_REDRAW;
+	case TT_ACT_PARENT:
+		return select_parent(v) | TT_REDRAW;
+	case TT_ACT_CHILD:
+		return select_child(v) | TT_REDRAW;
+	case TT_ACT_NEXT_ALERT:
+		if (!v->nalerts) {
+			tt_view_message(v, 0, "no alerts");
+			return TT_REDRAW;
+		}
+		return step_alert(v, 1);
+	case TT_ACT_SEARCH_NEXT:
+		return step_match(v, 1);
+	case TT_ACT_SEARCH_PREV:
+		return step_match(v, -1);
+	case TT_ACT_DETAILS:
+		v->details_pos = v->details_pos == TT_DETAILS_HIDDEN ? TT_DETAILS_BOTTOM : TT_DETAILS_HIDDEN;
+		tt_view_geometry(v, v->rows, v->cols);
+		return TT_REDRAW | TT_RELAYOUT;
+	case TT_ACT_DETAILS_MOVE:
+		v->details_pos = v->details_pos == TT_DETAILS_RIGHT ? TT_DETAILS_BOTTOM : TT_DETAILS_RIGHT;
+		tt_view_geometry(v, v->rows, v->cols);
+		return TT_REDRAW | TT_RELAYOUT;
+	case TT_ACT_DETAILS_GROW:
+	case TT_ACT_DETAILS_SHRINK: {
+		int d = action == TT_ACT_DETAILS_GROW ? 1 : -1;
+		if (v->details_pos == TT_DETAILS_RIGHT) {
+			v->details_w = v->det_w + 4 * d;
+			if (v->details_w < 16)
+				v->details_w = 16;
+		} else {
+			v->details_h = v->det_h + d;
+			if (v->details_h < 3)
+				v->details_h = 3;
+		}
+		tt_view_geometry(v, v->rows, v->cols);
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	case TT_ACT_DETAILS_DOWN:
+		v->details_scroll++;
+		return TT_REDRAW;
+	case TT_ACT_DETAILS_UP:
+		if (v->details_scroll > 0)
+			v->details_scroll--;
+		return TT_REDRAW;
+	case TT_ACT_CLEAR:
+		v->sel_track = -1;
+		v->sel_id = -1;
+		v->has_range = 0;
+		v->msg[0] = 0;
+		tt_view_search(v, "");
+		return TT_REDRAW | TT_SEL_CHANGED;
+	case TT_ACT_REDRAW:
+		return TT_REDRAW | TT_RELAYOUT;
+	default:
+		return 0; /* open-link, copy-link: handled by the viewer */
+	}
+}
+
+int tt_view_key(tt_view *v, int key)
+{
+	return tt_view_action(v, tt_config_action(&v->cfg, key));
+}
