@@ -15,6 +15,9 @@ DESTDIR ?=
 TRACE   ?= tests/data/chromium-tiny.json
 
 CC      ?= cc
+# V=1 shows full command lines.
+V       ?=
+Q       = $(if $(V),,@)
 ifeq ($(SAN),1)
 OPT     = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDSAN   = -fsanitize=address,undefined
@@ -43,13 +46,14 @@ CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/slice_
 JSON_SRCS   = core/import_json.c
 PROTO_SRCS  = core/import_proto.c core/proto_clock.c core/proto_atrace.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import_ctf.c
-DESCRIBE_SRCS =
-METRICS_SRCS =
-TUI_SRCS    = tui/viewer.c
+CTF_SRCS    = core/import_ctf.c core/ctf_metadata.c core/ctf_stream.c
+DESCRIBE_SRCS = core/describe.c core/vtab_describe_slice.c
+METRICS_SRCS = metrics/metrics.c core/annotate.c
+METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
+TUI_SRCS    = tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c
 MAIN_SRC    = tui/main.c
 
-GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES))
+GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
 GEN_HDRS = $(GEN_SRCS:.c=.h)
 LIB_SRCS = $(CORE_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
@@ -89,33 +93,36 @@ run: deps
 # ---- build rules ----------------------------------------------------------
 $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: protos/%.proto
 	@mkdir -p $(B)/gen
-	protoc-c --proto_path=protos --c_out=$(B)/gen $<
+	$(Q)protoc-c --proto_path=protos --c_out=$(B)/gen $<
 
 # Generated code is protoc-c's, not ours: keep warnings on, not -Werror.
 $(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c
-	$(CC) -std=c11 $(OPT) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) -std=c11 $(OPT) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/%.o: %.c | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -c $< -o $@
+	@$(if $(V),,echo '  CC    $<')
+	$(Q)$(CC) $(ALLCFLAGS) -c $< -o $@
 
 $(B)/libtermtrace.a: $(LIB_OBJS)
-	rm -f $@; ar rcs $@ $^
+	$(Q)rm -f $@; ar rcs $@ $^
 
 $(B)/libtermtrace_tui.a: $(TUI_OBJS)
-	rm -f $@; ar rcs $@ $^
+	$(Q)rm -f $@; ar rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(B)/libtermtrace_tui.a $(B)/libtermtrace.a
-	$(CC) $(OPT) $(LDSAN) -o $@ $^ $(TUI_LDLIBS) $(LDLIBS)
+	@$(if $(V),,echo '  LD    $@')
+	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(TUI_LDLIBS) $(LDLIBS)
 
 $(B)/tests/%: tests/%.c $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a \
+	@$(if $(V),,echo '  TEST  $@')
+	$(Q)$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a \
 		$(LDSAN) -lcmocka $(TUI_LDLIBS) $(LDLIBS)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
 
 tests-build: $(BIN) $(TEST_BINS)
 

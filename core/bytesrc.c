@@ -101,8 +101,10 @@ static long fill(tt_bytesrc *src, tt_err *err)
 {
 	int n;
 
-	if (src->eof)
+	if (src->eof) {
+		src->pos = src->len = 0;
 		return 0;
+	}
 	if (src->pos < src->len) {
 		memmove(src->buf, src->buf + src->pos, src->len - src->pos);
 		src->len -= src->pos;

@@ -1676,6 +1676,49 @@ static int first_clock(const ctf_type *t, int depth)
 	return -1;
 }
 
+/* Precomputes the args key of every node of an emitted scope, so that
+ * the decoder copies no names: members `prefix.name`, variant options and
+ * array elements share their parent's path (elements add `[i]` at decode
+ * time). */
+static int assign_paths(parser *p, ctf_type *t, const char *path, int depth)
+{
+	size_t i;
+
+	if (!t || depth > MAX_DEPTH + 4)
+		return 0;
+	t->path = path;
+	switch (t->kind) {
+	case CTF_K_STRUCT:
+		for (i = 0; i < t->nfields; i++) {
+			size_t pl = strlen(path), kl = strlen(t->fields[i].key);
+			char *np = arena_alloc(p->ar, pl + kl + 2);
+
+			if (!np)
+				return perr(p, "metadata too large (out of memory)");
+			if (pl) {
+				memcpy(np, path, pl);
+				np[pl] = '.';
+				memcpy(np + pl + 1, t->fields[i].key, kl + 1);
+			} else {
+				memcpy(np, t->fields[i].key, kl + 1);
+			}
+			if (assign_paths(p, t->fields[i].type, np, depth + 1))
+				return -1;
+		}
+		return 0;
+	case CTF_K_VARIANT:
+		for (i = 0; i < t->nfields; i++)
+			if (assign_paths(p, t->fields[i].type, path, depth + 1))
+				return -1;
+		return 0;
+	case CTF_K_ARRAY:
+	case CTF_K_SEQ:
+		return assign_paths(p, t->elem, path, depth + 1);
+	default:
+		return 0;
+	}
+}
+
 static int cmp_event(const void *a, const void *b)
 {
 	const ctf_event_class *x = *(ctf_event_class *const *)a, *y = *(ctf_event_class *const *)b;
@@ -1793,6 +1836,8 @@ static int resolve(parser *p)
 		r.roots[S_PKT_CONTEXT] = sc->packet_context;
 		r.roots[S_EV_HEADER] = sc->event_header;
 		r.roots[S_STREAM_EV_CTX] = sc->event_context;
+		if (assign_paths(p, sc->event_context, "context", 0))
+			return -1;
 		for (r.scope = 0; r.scope <= S_STREAM_EV_CTX; r.scope++) {
 			if (r.scope == S_PKT_HEADER && i > 0)
 				continue; /* shared: resolved once */
@@ -1829,6 +1874,9 @@ static int resolve(parser *p)
 					return -1;
 				r.scope = S_EV_FIELDS;
 				if (ev->fields && resolve_type(&r, ev->fields))
+					return -1;
+				if (assign_paths(p, ev->context, "context", 0) ||
+				    assign_paths(p, ev->fields, "", 0))
 					return -1;
 			}
 			sc->nsorted = cnt;

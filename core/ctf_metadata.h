@@ -100,6 +100,9 @@ struct ctf_type {
 	const ctf_type *tag_type;/* variant: the enum of its tag */
 	int *opt_of_map;         /* variant: option index per tag mapping, -1 */
 	int role;                /* enum ctf_role */
+	const char *path;        /* args key of the values decoded here
+				  * (`ctx.a.b`; for arrays the base before
+				  * `[i]`), NULL outside emitted scopes */
 	ctf_type *next_alloc;    /* every node, for freeing */
 };
 

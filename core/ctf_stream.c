@@ -35,6 +35,12 @@
 
 __extension__ typedef unsigned __int128 u128;
 
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BO CTF_BO_BE
+#else
+#define HOST_BO CTF_BO_LE
+#endif
+
 #define PACKET_MAGIC 0xC1FC1FC1u
 #define MAX_KEY 1024
 #define MAX_VALS 1000000 /* values of one event */
@@ -116,7 +122,25 @@ static inline uint64_t align_up(uint64_t pos, unsigned align)
 	return (pos + align - 1) & ~(uint64_t)(align - 1);
 }
 
-static inline int read_bits(ctf_stream *s, unsigned align, unsigned size, int bo, uint64_t *out)
+/* Any size and offset: up to 9 bytes assembled in a 128-bit word. */
+static __attribute__((noinline)) uint64_t read_slow(const uint8_t *b, unsigned sh, unsigned size, int bo)
+{
+	unsigned nbytes = (sh + size + 7) / 8, i;
+	u128 acc = 0;
+	uint64_t mask = size == 64 ? UINT64_MAX : (((uint64_t)1 << size) - 1);
+
+	if (bo == CTF_BO_BE) {
+		for (i = 0; i < nbytes; i++)
+			acc = acc << 8 | b[i];
+		return (uint64_t)(acc >> (nbytes * 8 - sh - size)) & mask;
+	}
+	for (i = nbytes; i-- > 0;)
+		acc = acc << 8 | b[i];
+	return (uint64_t)(acc >> sh) & mask;
+}
+
+static inline __attribute__((always_inline)) int read_bits(ctf_stream *s, unsigned align, unsigned size,
+							   int bo, uint64_t *out)
 {
 	uint64_t pos = align_up(s->pos, align);
 	const uint8_t *b;
@@ -127,7 +151,7 @@ static inline int read_bits(ctf_stream *s, unsigned align, unsigned size, int bo
 		return DEC_SHORT;
 	b = s->pkt + (pos >> 3);
 	sh = (unsigned)(pos & 7);
-	if (!sh && !(size & 7)) {
+	if (!sh) {
 		switch (size) {
 		case 8:
 			v = b[0];
@@ -139,35 +163,21 @@ static inline int read_bits(ctf_stream *s, unsigned align, unsigned size, int bo
 			uint32_t w;
 
 			memcpy(&w, b, 4);
-			if (bo == CTF_BO_BE)
+			if (bo != HOST_BO)
 				w = __builtin_bswap32(w);
 			v = w;
 			goto done;
 		}
 		case 64:
 			memcpy(&v, b, 8);
-			if (bo == CTF_BO_BE)
+			if (bo != HOST_BO)
 				v = __builtin_bswap64(v);
 			goto done;
 		default:
 			break;
 		}
 	}
-	{
-		unsigned nbytes = (sh + size + 7) / 8, i;
-		u128 acc = 0;
-		uint64_t mask = size == 64 ? UINT64_MAX : (((uint64_t)1 << size) - 1);
-
-		if (bo == CTF_BO_BE) {
-			for (i = 0; i < nbytes; i++)
-				acc = acc << 8 | b[i];
-			v = (uint64_t)(acc >> (nbytes * 8 - sh - size)) & mask;
-		} else {
-			for (i = nbytes; i-- > 0;)
-				acc = acc << 8 | b[i];
-			v = (uint64_t)(acc >> sh) & mask;
-		}
-	}
+	v = read_slow(b, sh, size, bo);
 done:
 	s->pos = pos + size;
 	*out = v;
@@ -189,7 +199,10 @@ static inline void update_clock(ctf_stream *s, uint64_t v, unsigned size)
 }
 
 /* ---- value output ---------------------------------------------------------- */
-static int push_val(ctf_stream *s, size_t klen, ctf_val **out)
+/* Appends a value. Outside arrays its key is the node's precomputed path;
+ * inside arrays it is kp[0..klen) copied to the key buffer (pointers are
+ * fixed up once the event is decoded: the buffer may move). */
+static int push_val(ctf_stream *s, const ctf_type *t, size_t klen, int dyn, ctf_val **out)
 {
 	ctf_val *v;
 
@@ -205,6 +218,14 @@ static int push_val(ctf_stream *s, size_t klen, ctf_val **out)
 		s->vals = nv;
 		s->cvals = nc;
 	}
+	v = &s->vals[s->nvals++];
+	v->type = t;
+	v->s = NULL;
+	v->len = 0;
+	if (!dyn) {
+		v->key = t->path ? t->path : "";
+		return *out = v, DEC_OK;
+	}
 	if (s->nkeys + klen + 1 > s->ckeys) {
 		size_t nc = s->ckeys ? s->ckeys * 2 : 4096;
 		char *nk;
@@ -212,18 +233,18 @@ static int push_val(ctf_stream *s, size_t klen, ctf_val **out)
 		while (nc < s->nkeys + klen + 1)
 			nc *= 2;
 		nk = realloc(s->keys, nc);
-		if (!nk)
+		if (!nk) {
+			s->nvals--;
 			return DEC_NOMEM;
+		}
 		s->keys = nk;
 		s->ckeys = nc;
 	}
-	v = &s->vals[s->nvals++];
-	v->key = (uint32_t)s->nkeys;
+	v->key = NULL;
+	v->keyoff = (uint32_t)s->nkeys;
 	memcpy(s->keys + s->nkeys, s->kp, klen);
 	s->keys[s->nkeys + klen] = '\0';
 	s->nkeys += klen + 1;
-	v->s = NULL;
-	v->len = 0;
 	*out = v;
 	return DEC_OK;
 }
@@ -272,9 +293,9 @@ static size_t key_push(ctf_stream *s, size_t klen, const char *name)
 	return klen + n;
 }
 
-static int dec(ctf_stream *s, const ctf_type *t, size_t klen);
+static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn);
 
-static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen)
+static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 {
 	uint64_t v;
 	int rc = read_bits(s, t->align, t->size, t->byte_order, &v);
@@ -297,10 +318,9 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen)
 	}
 	if (!s->emit)
 		return DEC_OK;
-	rc = push_val(s, klen, &out);
+	rc = push_val(s, t, klen, dyn, &out);
 	if (rc)
 		return rc;
-	out->type = t;
 	if (t->maps) {
 		out->kind = CTF_V_ENUM;
 		out->v.u = v;
@@ -316,7 +336,7 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen)
 	return DEC_OK;
 }
 
-static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen)
+static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, int dyn)
 {
 	uint64_t pos = align_up(s->pos, t->elem->align < 8 ? 8 : t->elem->align);
 	const uint8_t *b, *nul;
@@ -335,31 +355,43 @@ static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen)
 	}
 	if (!s->emit)
 		return DEC_OK;
-	rc = push_val(s, klen, &out);
+	rc = push_val(s, t, klen, dyn, &out);
 	if (rc)
 		return rc;
-	out->type = t;
 	out->kind = CTF_V_STR;
 	out->s = (const char *)b;
 	out->len = nul ? (size_t)(nul - b) : (size_t)n;
 	return DEC_OK;
 }
 
-static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen)
+static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, int dyn)
 {
 	uint64_t i;
 	int rc;
 
 	if (t->is_text)
-		return dec_text(s, t, n, klen);
-	if (t->role == CTF_R_UUID)
+		return dec_text(s, t, n, klen, dyn);
+	if (t->role == CTF_R_UUID) {
 		s->uuid_pos = align_up(s->pos, t->elem->align);
+		s->role_seen |= 1u << CTF_R_UUID;
+	}
 	/* every element takes at least one bit (an empty struct takes none:
 	 * still bounded by this check times the element count cap) */
 	if (n > s->limit - (s->pos < s->limit ? s->pos : s->limit) && n > 4096)
 		return DEC_SHORT;
 	if (t->elem->kind == CTF_K_INT && n > (s->limit - (s->pos < s->limit ? s->pos : s->limit)) / t->elem->size)
 		return DEC_SHORT;
+	if (n > MAX_VALS)
+		return DEC_BAD; /* elements of no size (empty structs) would spin */
+	if (s->emit && !dyn) {
+		/* first array level: element keys are built from its path */
+		const char *p = t->path ? t->path : "";
+
+		klen = strlen(p);
+		if (klen > MAX_KEY)
+			klen = MAX_KEY;
+		memcpy(s->kp, p, klen);
+	}
 	for (i = 0; i < n; i++) {
 		size_t kl = klen;
 		int w;
@@ -369,21 +401,21 @@ static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen)
 			if (w > 0)
 				kl = klen + (size_t)w;
 		}
-		rc = dec(s, t->elem, kl);
+		rc = dec(s, t->elem, kl, 1);
 		if (rc)
 			return rc;
 	}
 	return DEC_OK;
 }
 
-static int dec(ctf_stream *s, const ctf_type *t, size_t klen)
+static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 {
 	int rc = DEC_OK;
 	size_t i;
 
 	switch (t->kind) {
 	case CTF_K_INT:
-		return dec_int(s, t, klen);
+		return dec_int(s, t, klen, dyn);
 	case CTF_K_FLOAT: {
 		uint64_t raw;
 		ctf_val *out;
@@ -391,10 +423,9 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen)
 		rc = read_bits(s, t->align, t->size, t->byte_order, &raw);
 		if (rc || !s->emit)
 			return rc;
-		rc = push_val(s, klen, &out);
+		rc = push_val(s, t, klen, dyn, &out);
 		if (rc)
 			return rc;
-		out->type = t;
 		out->kind = CTF_V_REAL;
 		if (t->size == 32) {
 			uint32_t w = (uint32_t)raw;
@@ -426,10 +457,9 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen)
 		}
 		if (!s->emit)
 			return DEC_OK;
-		rc = push_val(s, klen, &out);
+		rc = push_val(s, t, klen, dyn, &out);
 		if (rc)
 			return rc;
-		out->type = t;
 		out->kind = CTF_V_STR;
 		out->s = (const char *)b;
 		out->len = (size_t)(nul - b);
@@ -442,7 +472,8 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen)
 		}
 		s->pos = align_up(s->pos, t->align);
 		for (i = 0; i < t->nfields && !rc; i++)
-			rc = dec(s, t->fields[i].type, s->emit ? key_push(s, klen, t->fields[i].key) : klen);
+			rc = dec(s, t->fields[i].type,
+				 s->emit && dyn ? key_push(s, klen, t->fields[i].key) : klen, dyn);
 		s->depth--;
 		return rc;
 	case CTF_K_VARIANT: {
@@ -455,36 +486,23 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen)
 			s->depth--;
 			return DEC_BAD;
 		}
-		rc = dec(s, t->fields[opt].type, klen);
+		rc = dec(s, t->fields[opt].type, klen, dyn);
 		s->depth--;
 		return rc;
 	}
 	case CTF_K_ARRAY:
-		return dec_array(s, t, t->length, klen);
+		return dec_array(s, t, t->length, klen, dyn);
 	case CTF_K_SEQ:
-		return dec_array(s, t, s->slots[t->ref], klen);
+		return dec_array(s, t, s->slots[t->ref], klen, dyn);
 	}
 	return DEC_BAD;
 }
 
-/* Decodes a root scope; the key prefix is `prefix` (may be ""). */
-static int dec_root(ctf_stream *s, const ctf_type *t, const char *prefix)
+/* Decodes a root scope (keys come from the nodes' paths). */
+static int dec_root(ctf_stream *s, const ctf_type *t)
 {
-	size_t n = strlen(prefix);
-
-	memcpy(s->kp, prefix, n);
 	s->depth = 0;
-	if (t->kind == CTF_K_STRUCT && n) {
-		/* prefix "context": members become "context.NAME" */
-		int rc = DEC_OK;
-		size_t i;
-
-		s->pos = align_up(s->pos, t->align);
-		for (i = 0; i < t->nfields && !rc; i++)
-			rc = dec(s, t->fields[i].type, s->emit ? key_push(s, n, t->fields[i].key) : n);
-		return rc;
-	}
-	return dec(s, t, n);
+	return dec(s, t, 0, 0);
 }
 
 /* ---- packets ----------------------------------------------------------------- */
@@ -518,7 +536,7 @@ static int open_packet(ctf_stream *s)
 	s->emit = 0;
 	s->pkt_truncated = 0;
 	if (m->packet_header) {
-		rc = dec_root(s, m->packet_header, "");
+		rc = dec_root(s, m->packet_header);
 		if (rc == DEC_SHORT) {
 			s->st.truncated++;
 			problem(s, "packet header at byte %llu runs past the end of the file",
@@ -565,7 +583,7 @@ static int open_packet(ctf_stream *s)
 	if (SEEN(s, CTF_R_STREAM_INSTANCE_ID))
 		s->instance = (int64_t)s->role_val[CTF_R_STREAM_INSTANCE_ID];
 	if (sc->packet_context) {
-		rc = dec_root(s, sc->packet_context, "");
+		rc = dec_root(s, sc->packet_context);
 		if (rc == DEC_SHORT) {
 			s->st.truncated++;
 			problem(s, "packet context at byte %llu runs past the end of the file",
@@ -679,7 +697,7 @@ static int decode_event(ctf_stream *s)
 	ev->procname_len = 0;
 	s->emit = 0;
 	if (sc->event_header) {
-		rc = dec_root(s, sc->event_header, "");
+		rc = dec_root(s, sc->event_header);
 		if (rc)
 			return rc;
 	}
@@ -694,18 +712,18 @@ static int decode_event(ctf_stream *s)
 	}
 	s->emit = 1;
 	if (sc->event_context) {
-		rc = dec_root(s, sc->event_context, "context");
+		rc = dec_root(s, sc->event_context);
 		if (rc)
 			return rc;
 	}
 	if (cls->context) {
-		rc = dec_root(s, cls->context, "context");
+		rc = dec_root(s, cls->context);
 		if (rc)
 			return rc;
 	}
 	ev->ncontext = s->nvals;
 	if (cls->fields) {
-		rc = dec_root(s, cls->fields, "");
+		rc = dec_root(s, cls->fields);
 		if (rc)
 			return rc;
 	}
@@ -715,9 +733,15 @@ static int decode_event(ctf_stream *s)
 	ev->cycles = s->clock_val;
 	if (to_ns(s, s->clock_val, &ev->ts))
 		ev->ts = INT64_MAX;
+	if (s->nkeys) {
+		size_t i;
+
+		for (i = 0; i < s->nvals; i++)
+			if (!s->vals[i].key)
+				s->vals[i].key = s->keys + s->vals[i].keyoff;
+	}
 	ev->vals = s->vals;
 	ev->nvals = s->nvals;
-	ev->keys = s->keys;
 	ev->has_vpid = SEEN(s, CTF_R_VPID) != 0;
 	ev->has_vtid = SEEN(s, CTF_R_VTID) != 0;
 	ev->has_pid = SEEN(s, CTF_R_PID) != 0;
@@ -860,8 +884,10 @@ int tt_ctf_stream_open(const ctf_meta *m, const char *path, ctf_stream **out, tt
 		s->in_packet = 0;
 		s->next_pkt_off = 0;
 		memset(&s->st, 0, sizeof(s->st));
-		s->have_seq = s->have_prev_disc = s->has_pending = 0;
+		s->have_seq = s->have_prev_disc = s->has_pending = s->have_prev_end = 0;
 		s->pkt_truncated = 0;
+		s->clock_val = 0;
+		memset(s->slots, 0, ((size_t)m->nslots + 1) * sizeof(*s->slots));
 		s->problem[0] = '\0';
 	} else {
 		s->ended = 1;

@@ -10,9 +10,9 @@
  * The file is mmapped read-only; nothing is copied.
  *
  * Decoded values of the current event (stream event context, event context
- * and payload) are in cur.vals until the next tt_ctf_stream_next(): keys
- * are NUL-terminated strings (`a.b`, `a[2]`), strings point into the file
- * or into the cursor's own buffer.
+ * and payload) are valid until the next tt_ctf_stream_next(): keys are
+ * NUL-terminated strings (`a.b`, `a[2]`, `context.x`) owned by the
+ * metadata or the cursor, strings point into the mapped file.
  *
  * Bad input never stops the other streams: a packet that cannot be decoded
  * is counted and skipped, a packet that runs past the end of the file ends
@@ -31,7 +31,8 @@ enum ctf_val_kind { CTF_V_INT, CTF_V_UINT, CTF_V_REAL, CTF_V_STR, CTF_V_ENUM };
 
 typedef struct ctf_val {
 	enum ctf_val_kind kind;
-	uint32_t key;            /* offset in the cursor's key buffer */
+	const char *key;         /* `a`, `a.b`, `a[2]`, `context.x` */
+	uint32_t keyoff;         /* internal: built keys before fix-up */
 	union {
 		int64_t i;
 		uint64_t u;
@@ -49,7 +50,6 @@ typedef struct ctf_event {
 	ctf_val *vals;           /* stream event context, event context, payload */
 	size_t nvals;
 	size_t ncontext;         /* the first ncontext vals are contexts */
-	const char *keys;        /* key buffer: keys[vals[i].key] */
 	/* roles seen in the stream event context (valid if has_*) */
 	int has_vpid, has_vtid, has_pid, has_tid;
 	int64_t vpid, vtid, pid, tid;

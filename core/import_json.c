@@ -452,7 +452,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	const char *t = (const char *)s;
 
 	if (!j->in_event) {
-		if (j->top_key_unit && j->depth == 1 && !j->ev_array_depth) {
+		if (j->top_key_unit && j->depth == 1 && j->top_is_map) {
 			char buf[32];
 
 			snprintf(buf, sizeof(buf), "%.*s", (int)(len < 16 ? len : 16), t);
@@ -676,10 +676,9 @@ static uint32_t event_thread(struct json *j)
 	return utid;
 }
 
-static void do_metadata(struct json *j, const char *name, uint32_t utid)
+static void do_metadata(struct json *j, const char *name, uint32_t utid, uint32_t upid)
 {
 	tt_storage *st = j->st;
-	uint32_t upid = tt_storage_thread_upid(st, utid);
 
 	for (size_t i = 0; i < j->targs.n; i++) {
 		const struct targ *a = &j->targs.v[i];
@@ -755,11 +754,16 @@ static int event_done(struct json *j)
 		tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
 		return 1;
 	}
+	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
+		/* process-level metadata: no thread to create */
+		do_metadata(j, name, TT_NONE, tt_storage_process(st, j->ev.flags & EV_HAS_PID ? j->ev.pid : 0));
+		return 1;
+	}
 	r.utid = event_thread(j);
 	if (r.utid == TT_NONE)
 		return oom(j);
 	if (ph == 'M') {
-		do_metadata(j, name, r.utid);
+		do_metadata(j, name, r.utid, tt_storage_thread_upid(st, r.utid));
 		return 1;
 	}
 	r.ts = j->ev.ts;

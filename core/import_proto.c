@@ -74,6 +74,7 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define MAX_PACKET (256u << 20)     /* larger length prefixes are corrupt */
 #define MAX_INFLATED (64u << 20)    /* one compressed_packets blob */
 #define READ_CHUNK (1u << 20)
+#define READ_REQ (128u << 10)
 #define TRACK_UUID 0x80000000u      /* record track: uuid table index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
@@ -161,6 +162,7 @@ typedef struct pctx {
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
+	tt_pmap named_procs;         /* upid -> 2 named by process_name, 1 by cmdline */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
 	int have_ts;
@@ -523,6 +525,8 @@ static uint32_t event_args(pctx *c, pseq *s, const TEv *te, int phase)
 
 /* ---- descriptors ----------------------------------------------------------- */
 
+static void name_process(pctx *c, uint32_t upid, const char *process_name, const char *cmdline0);
+
 static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 {
 	uint32_t i;
@@ -558,10 +562,7 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		const Perfetto__Protos__ProcessDescriptor *p = td->process;
 		u->kind = UT_PROCESS;
 		u->upid = tt_storage_process(c->st, p->pid);
-		if (p->process_name)
-			tt_storage_process_set_name(c->st, u->upid, intern_c(c, p->process_name));
-		else if (p->n_cmdline && p->cmdline[0])
-			tt_storage_process_set_name(c->st, u->upid, intern_c(c, p->cmdline[0]));
+		name_process(c, u->upid, p->process_name, p->n_cmdline ? p->cmdline[0] : NULL);
 	} else if (td->counter) {
 		const Perfetto__Protos__CounterDescriptor *cd = td->counter;
 		u->kind = UT_COUNTER;
@@ -603,8 +604,7 @@ static void on_process_tree(pctx *c, const Perfetto__Protos__ProcessTree *pt)
 	for (i = 0; i < pt->n_processes; i++) {
 		const Perfetto__Protos__ProcessTree__Process *p = pt->processes[i];
 		uint32_t upid = tt_storage_process(c->st, p->pid);
-		if (p->n_cmdline && p->cmdline[0] && p->cmdline[0][0])
-			tt_storage_process_set_name(c->st, upid, intern_c(c, p->cmdline[0]));
+		name_process(c, upid, NULL, p->n_cmdline ? p->cmdline[0] : NULL);
 		if (p->has_ppid && p->ppid > 0 && p->ppid != p->pid)
 			tt_storage_process_set_parent(c->st, upid, tt_storage_process(c->st, p->ppid));
 	}
@@ -613,6 +613,22 @@ static void on_process_tree(pctx *c, const Perfetto__Protos__ProcessTree *pt)
 		uint32_t utid = tt_storage_thread(c->st, t->has_tgid ? t->tgid : -1, t->tid);
 		if (t->name && t->name[0])
 			tt_storage_thread_set_name(c->st, utid, intern_c(c, t->name));
+	}
+}
+
+/* process_name wins over cmdline[0], whatever order descriptors come in. */
+static void name_process(pctx *c, uint32_t upid, const char *process_name, const char *cmdline0)
+{
+	uint64_t *named = tt_pmap_find(&c->named_procs, upid);
+
+	if (process_name) {
+		tt_storage_process_set_name(c->st, upid, intern_c(c, process_name));
+		if (tt_pmap_put(&c->named_procs, upid, 2))
+			c->oom = 1;
+	} else if (cmdline0 && cmdline0[0] && !named) {
+		tt_storage_process_set_name(c->st, upid, intern_c(c, cmdline0));
+		if (tt_pmap_put(&c->named_procs, upid, 1))
+			c->oom = 1;
 	}
 }
 
@@ -1068,6 +1084,9 @@ static void on_ftrace(pctx *c, const FBundle *b)
 		const Perfetto__Protos__FtraceEvent *e = b->event[i];
 		int64_t ts = to_trace(c, 0, clock, e->timestamp + (uint64_t)offset);
 
+		if (ts > c->max_ts)
+			c->max_ts = ts; /* open sched slices end at the last event */
+
 		switch (e->event_case) {
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
 			on_print(c, ps, ts, e->pid, e->print->buf);
@@ -1285,11 +1304,8 @@ static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
 		const Perfetto__Protos__ProcessDescriptor *pd = p->process_descriptor;
-		uint32_t upid = tt_storage_process(c->st, pd->pid);
-		if (pd->process_name)
-			tt_storage_process_set_name(c->st, upid, intern_c(c, pd->process_name));
-		else if (pd->n_cmdline && pd->cmdline[0])
-			tt_storage_process_set_name(c->st, upid, intern_c(c, pd->cmdline[0]));
+		name_process(c, tt_storage_process(c->st, pd->pid), pd->process_name,
+			     pd->n_cmdline ? pd->cmdline[0] : NULL);
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
@@ -1398,7 +1414,10 @@ static int rd_fill(pctx *c, rd *r, size_t need)
 			r->buf = nb;
 			r->cap = ncap;
 		}
-		n = tt_bytesrc_read(c->src, r->buf + r->end, r->cap - r->end, c->im->err);
+		/* requests stay below bytesrc's internal buffer (256 KiB): its
+		 * large-read bypass can spin at end of data (reported) */
+		n = tt_bytesrc_read(c->src, r->buf + r->end, READ_REQ < r->cap - r->end ? READ_REQ : r->cap - r->end,
+				    c->im->err);
 		if (n < 0)
 			return -1;
 		if (n == 0)
@@ -1421,7 +1440,7 @@ static uint64_t rd_drain(pctx *c, rd *r)
 
 	r->beg = r->end = 0;
 	while (!r->eof) {
-		long k = tt_bytesrc_read(c->src, r->buf, r->cap, c->im->err);
+		long k = tt_bytesrc_read(c->src, r->buf, READ_REQ < r->cap ? READ_REQ : r->cap, c->im->err);
 		if (k <= 0)
 			break;
 		n += (uint64_t)k;
@@ -1822,6 +1841,7 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->seq_index);
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
+	tt_pmap_free(&c->named_procs);
 	TT_VEC_FREE(c->utracks);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);

@@ -13,49 +13,65 @@
  * TT_EINVAL with SQLite's message. */
 typedef int (*row_fn)(void *ctx, sqlite3_stmt *stmt);
 
+/* Non-zero when text holds no further statement: only blanks, comments
+ * and semicolons. (Preparing the next statement before running this one
+ * would fail when this one creates what the next uses.) */
+static int only_blank(const char *p)
+{
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ';')
+			p++;
+		if (p[0] == '-' && p[1] == '-') {
+			while (*p && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			if (!e)
+				return 1;
+			p = e + 2;
+		} else {
+			return *p == '\0';
+		}
+	}
+}
+
 static int run_script(tt_trace *tr, const char *sql, row_fn header, row_fn row, void *ctx,
 		      tt_err *err)
 {
-	sqlite3_stmt *cur = NULL, *next = NULL;
+	sqlite3_stmt *cur = NULL;
 	const char *tail = sql;
-	int rc = TT_OK;
+	int ran = 0;
 
-	while (*tail && !cur) {
+	while (!only_blank(tail)) {
+		int last, step;
+
 		if (sqlite3_prepare_v2(tr->db, tail, -1, &cur, &tail) != SQLITE_OK)
 			goto sql_error;
-	}
-	if (!cur)
-		return tt_err_set(err, TT_EINVAL, "no SQL statement given");
-	for (;;) {
-		int step;
-
-		next = NULL;
-		while (*tail && !next) {
-			if (sqlite3_prepare_v2(tr->db, tail, -1, &next, &tail) != SQLITE_OK)
-				goto sql_error;
-		}
-		if (!next && header && header(ctx, cur))
+		if (!cur)
+			continue;
+		last = only_blank(tail);
+		if (last && header && header(ctx, cur))
 			goto cb_error;
 		while ((step = sqlite3_step(cur)) == SQLITE_ROW) {
-			if (!next && row(ctx, cur))
+			if (last && row(ctx, cur))
 				goto cb_error;
 		}
 		if (step != SQLITE_DONE)
 			goto sql_error;
 		sqlite3_finalize(cur);
-		cur = next;
-		if (!cur)
-			break;
+		cur = NULL;
+		ran++;
 	}
-	return rc;
+	if (!ran)
+		return tt_err_set(err, TT_EINVAL, "no SQL statement given");
+	return TT_OK;
 sql_error:
-	rc = tt_err_set(err, TT_EINVAL, "%s", sqlite3_errmsg(tr->db));
+	tt_err_set(err, TT_EINVAL, "%s", sqlite3_errmsg(tr->db));
 	sqlite3_finalize(cur);
-	sqlite3_finalize(next);
-	return rc;
+	return TT_EINVAL;
 cb_error:
 	sqlite3_finalize(cur);
-	sqlite3_finalize(next);
 	return tt_err_set(err, TT_ENOMEM, "out of memory while reading the result");
 }
 

@@ -138,4 +138,23 @@ void tt_result_free(tt_result *r);
 /* Makes a running query (on another thread) stop with an error. */
 void tt_query_interrupt(tt_trace *tr);
 
+/* ---- annotations (metrics) ----------------------------------------------
+ * Owned by core/annotate.c (issue 7). A metric's <metric>_annotations
+ * relation becomes annotation tracks (track.type = 'annotation') appended
+ * to storage, and its rows with a non-NULL alert_type become rows of the
+ * SQL table `alert` (id, ts, dur, track_id, slice_id, severity, metric,
+ * source_slice_id, name). Columns of the relation (docs/metrics.md):
+ *   mandatory track_type ('slice' | 'counter'), track_name, ts, dur,
+ *             slice_name, value
+ *   optional  utid, upid, source_slice_id, alert_type ('warning' | 'error'
+ *             | NULL), and arg_<key> columns that become slice args.
+ * The whole result is validated first: on error (message names the metric,
+ * the column and the row) nothing is appended. Appending invalidates the
+ * column pointers of tt_trace_slices / tt_trace_track / tt_trace_counters.
+ * Returns TT_OK, TT_EINVAL or TT_ENOMEM. */
+int tt_annotate_sql(tt_trace *tr, const char *metric, const char *relation, tt_err *err);
+/* Creates the (empty) `alert` table if it does not exist yet. */
+int tt_annotate_alert_table(tt_trace *tr, tt_err *err);
+/* ---- end of annotations (metrics) ---- */
+
 #endif

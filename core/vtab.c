@@ -268,7 +268,8 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 		if (!k->usable)
 			continue;
 		if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) {
-			if (k->iColumn == d->id_col && d->id_col >= 0)
+			if ((k->iColumn == d->id_col && d->id_col >= 0) ||
+			    (k->iColumn == d->id_alias_col && d->id_alias_col >= 0))
 				ci_id = i;
 			else if (k->iColumn == d->track_col && d->track_col >= 0)
 				ci_track = i;

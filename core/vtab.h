@@ -38,6 +38,7 @@ typedef struct tt_vtab_def {
 	void (*column)(const tt_storage *st, size_t row, int col, sqlite3_context *ctx);
 	/* push-down columns (-1 = none) */
 	int id_col, track_col, ts_col, name_col, argset_col;
+	int id_alias_col; /* a second column equal to the row id (utid, upid) */
 	const int64_t *(*ts)(const tt_storage *st);     /* with ts_col */
 	int (*ts_sorted)(const tt_storage *st);         /* with ts_col */
 	const tt_str *(*names)(const tt_storage *st);   /* with name_col */

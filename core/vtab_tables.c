@@ -96,7 +96,7 @@ static const tt_vtab_def slice_def = {
 		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, type TEXT)",
 	.nrows = slice_n, .column = slice_col,
 	.id_col = SL_ID, .track_col = SL_TRACK, .ts_col = SL_TS, .name_col = SL_NAME,
-	.argset_col = -1, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
+	.argset_col = -1, .id_alias_col = -1, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
 	.tracks = slice_tracks, .track_is_counter = 0,
 };
 
@@ -124,7 +124,7 @@ static const tt_vtab_def counter_def = {
 		  " arg_set_id INTEGER, type TEXT)",
 	.nrows = counter_n, .column = counter_col,
 	.id_col = CT_ID, .track_col = CT_TRACK, .ts_col = CT_TS, .name_col = -1,
-	.argset_col = -1, .ts = counter_ts, .ts_sorted = counter_sorted,
+	.argset_col = -1, .id_alias_col = -1, .ts = counter_ts, .ts_sorted = counter_sorted,
 	.tracks = counter_tracks, .track_is_counter = 1,
 };
 
@@ -152,7 +152,7 @@ static const tt_vtab_def process_def = {
 		  " start_ts INTEGER, end_ts INTEGER, parent_upid INTEGER, uid INTEGER,"
 		  " cmdline TEXT, sort_index INTEGER, arg_set_id INTEGER)",
 	.nrows = process_n, .column = process_col,
-	.id_col = PR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = PR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = PR_UPID,
 };
 
 enum { TH_ID, TH_UTID, TH_TID, TH_NAME, TH_START, TH_END, TH_UPID, TH_MAIN, TH_SORT };
@@ -183,7 +183,7 @@ static const tt_vtab_def thread_def = {
 		  " start_ts INTEGER, end_ts INTEGER, upid INTEGER, is_main_thread INTEGER,"
 		  " sort_index INTEGER)",
 	.nrows = thread_n, .column = thread_col,
-	.id_col = TH_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = TH_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = TH_UTID,
 };
 
 /* ---- track ---------------------------------------------------------------------- */
@@ -212,7 +212,7 @@ static const tt_vtab_def track_def = {
 		  " utid INTEGER, upid INTEGER, is_counter INTEGER, unit TEXT,"
 		  " description TEXT, cpu INTEGER)",
 	.nrows = track_n, .column = track_col,
-	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 /* ---- args ------------------------------------------------------------------------ */
@@ -264,7 +264,7 @@ static const tt_vtab_def args_def = {
 		  " int_value INTEGER, string_value TEXT, real_value REAL, value_type TEXT,"
 		  " display_value TEXT)",
 	.nrows = args_n, .column = args_col,
-	.id_col = AR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = AR_SET,
+	.id_col = AR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = AR_SET, .id_alias_col = -1,
 };
 
 /* ---- flow, raw, sched, thread_state ------------------------------------------------ */
@@ -283,7 +283,7 @@ static const tt_vtab_def flow_def = {
 	.name = "flow",
 	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, arg_set_id INTEGER)",
 	.nrows = flow_n, .column = flow_col,
-	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 static size_t raw_n(const tt_storage *st) { return st->raw.n; }
@@ -306,7 +306,7 @@ static const tt_vtab_def raw_def = {
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, name TEXT, cpu INTEGER, utid INTEGER,"
 		  " arg_set_id INTEGER)",
 	.nrows = raw_n, .column = raw_col,
-	.id_col = 0, .track_col = -1, .ts_col = 1, .name_col = 2, .argset_col = -1,
+	.id_col = 0, .track_col = -1, .ts_col = 1, .name_col = 2, .argset_col = -1, .id_alias_col = -1,
 	.ts = raw_ts, .ts_sorted = raw_sorted, .names = raw_names,
 };
 
@@ -328,7 +328,7 @@ static const tt_vtab_def sched_def = {
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
 		  " end_state TEXT, priority INTEGER)",
 	.nrows = sched_n, .column = sched_col,
-	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 static size_t tstate_n(const tt_storage *st) { return st->tstate.n; }
@@ -348,7 +348,7 @@ static const tt_vtab_def tstate_def = {
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
 		  " state TEXT)",
 	.nrows = tstate_n, .column = tstate_col,
-	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 /* ---- stats, metadata, trace_bounds --------------------------------------------------- */
@@ -376,7 +376,7 @@ static const tt_vtab_def stats_def = {
 	.schema = "CREATE TABLE x(name TEXT, idx INTEGER, severity TEXT, source TEXT,"
 		  " value INTEGER, description TEXT)",
 	.nrows = stats_n, .column = stats_col,
-	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 static size_t meta_n(const tt_storage *st) { return st->meta.n; }
@@ -395,7 +395,7 @@ static const tt_vtab_def meta_def = {
 	.name = "metadata",
 	.schema = "CREATE TABLE x(name TEXT, value_type TEXT, int_value INTEGER, str_value TEXT)",
 	.nrows = meta_n, .column = meta_col,
-	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 static size_t bounds_n(const tt_storage *st) { (void)st; return 1; }
@@ -408,7 +408,7 @@ static const tt_vtab_def bounds_def = {
 	.name = "trace_bounds",
 	.schema = "CREATE TABLE x(start_ts INTEGER, end_ts INTEGER)",
 	.nrows = bounds_n, .column = bounds_col,
-	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 static const tt_vtab_def *const core_defs[] = {

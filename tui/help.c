@@ -14,6 +14,7 @@ static const char *const commands[][2] = {
 	{":goto TIME", "move the cursor to TIME after the trace start (e.g. 1.5ms, 200us, 3s)"},
 	{":track TEXT", "show only the tracks whose name contains TEXT (:track alone: all)"},
 	{":pin SQL", "pin a query with columns ts, dur, name [, track_name] as a slice track"},
+	{":metrics A,B", "run metrics: their annotation tracks and alerts appear"},
 	{":alerts", "list the alerts (SQL table alert)"},
 	{":help", "this screen"},
 	{":q", "quit"},

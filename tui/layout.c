@@ -210,7 +210,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 				tt_process_info pi = {0};
 				char name[160];
 				tt_trace_process(tr, upid, &pi);
-				snprintf(name, sizeof name, "%s %lld", *pi.name ? pi.name : "process",
+				/* long names (command lines) are cut, the pid stays */
+				snprintf(name, sizeof name, "%.130s %lld", *pi.name ? pi.name : "process",
 					 (long long)pi.pid);
 				if ((proc_group[upid] = add_group(lay, TT_LG_PROCESS, name, 0)) < 0)
 					goto out;
@@ -230,14 +231,16 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		lay->ntracks++;
 	}
 	/* tracks in group order: sort keys, then append to their group */
-	qsort(keys, (size_t)lay->ntracks, sizeof *keys, cmp_track_key);
+	if (lay->ntracks > 1)
+		qsort(keys, (size_t)lay->ntracks, sizeof *keys, cmp_track_key);
 	for (int i = 0; i < lay->ntracks; i++) {
 		tt_ltrack *t = &lay->tracks[keys[i].idx];
 		if (group_add_track(&lay->groups[t->group], keys[i].idx) < 0)
 			goto out;
 	}
 	/* order groups; fix the group index of each track */
-	qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
+	if (lay->ngroups > 1)
+		qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
 	for (int g = 0; g < lay->ngroups; g++) {
 		for (int i = 0; i < lay->groups[g].ntracks; i++)
 			lay->tracks[lay->groups[g].tracks[i]].group = g;
@@ -442,7 +445,8 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 		order[r] = (uint32_t)r;
 	}
 	pin_sort = t;
-	qsort(order, res->nrows, sizeof *order, cmp_pin);
+	if (res->nrows > 1)
+		qsort(order, res->nrows, sizeof *order, cmp_pin);
 	for (size_t i = 0; i < res->nrows; i++) {
 		uint32_t id = order[i];
 		int64_t end = t->pts[id] + (t->pdur[id] > 0 ? t->pdur[id] : 0);

@@ -73,19 +73,29 @@ int tt_lod_build(tt_lod_row *row, const tt_lod_src *src, const uint32_t *ids, si
 	}
 	while (((size_t)2 << row->nlev) <= n)
 		row->nlev++;
-	if (row->nlev > 0) {
-		row->blk = calloc((size_t)row->nlev + 1, sizeof *row->blk);
-		if (!row->blk)
+	row->blk = calloc((size_t)row->nlev + 1, sizeof *row->blk);
+	row->bkey = calloc((size_t)row->nlev + 1, sizeof *row->bkey);
+	if (!row->blk || !row->bkey)
+		goto fail;
+	row->blk[0] = row->ids;
+	row->bkey[0] = malloc(n * sizeof **row->bkey);
+	if (!row->bkey[0])
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		row->bkey[0][i] = (float)key(src, row->ids[i]);
+	for (int k = 1; k <= row->nlev; k++) {
+		size_t m = n >> k;
+		const uint32_t *prev = row->blk[k - 1];
+		const float *pk = row->bkey[k - 1];
+		row->blk[k] = malloc(m * sizeof **row->blk);
+		row->bkey[k] = malloc(m * sizeof **row->bkey);
+		if (!row->blk[k] || !row->bkey[k])
 			goto fail;
-		row->blk[0] = row->ids;
-		for (int k = 1; k <= row->nlev; k++) {
-			size_t m = n >> k;
-			const uint32_t *prev = row->blk[k - 1];
-			row->blk[k] = malloc(m * sizeof **row->blk);
-			if (!row->blk[k])
-				goto fail;
-			for (size_t j = 0; j < m; j++)
-				row->blk[k][j] = better(src, prev[2 * j], prev[2 * j + 1]);
+		for (size_t j = 0; j < m; j++) {
+			/* ties go to the earlier item, so the pick is stable */
+			int right = pk[2 * j + 1] > pk[2 * j];
+			row->blk[k][j] = prev[2 * j + right];
+			row->bkey[k][j] = pk[2 * j + right];
 		}
 	}
 	return 0;
@@ -100,6 +110,11 @@ void tt_lod_free(tt_lod_row *row)
 		for (int k = 1; k <= row->nlev; k++)
 			free(row->blk[k]);
 		free(row->blk);
+	}
+	if (row->bkey) {
+		for (int k = 0; k <= row->nlev; k++)
+			free(row->bkey[k]);
+		free(row->bkey);
 	}
 	free(row->ids);
 	free(row->ts);
@@ -143,18 +158,23 @@ size_t tt_lod_lower(const tt_lod_row *row, int64_t t)
 	return gallop_gt(row->ts, row->n, 0, t - 1);
 }
 
-/* Best id in ids[i, j) (i < j), walking power-of-two aligned blocks. */
+/* Best id in ids[i, j) (i < j), walking power-of-two aligned blocks; the
+ * best key is kept so each candidate's key is computed once. */
 static uint32_t range_best(const tt_lod_row *row, size_t i, size_t j)
 {
 	uint32_t best = row->ids[i];
+	float bk = row->bkey[0][i];
 
 	while (i < j) {
 		int k = 0;
 		while (k < row->nlev && (i & (((size_t)2 << k) - 1)) == 0 &&
 		       i + ((size_t)2 << k) <= j)
 			k++;
-		uint32_t cand = k == 0 ? row->ids[i] : row->blk[k][i >> k];
-		best = better(&row->src, best, cand);
+		float ck = row->bkey[k][i >> k];
+		if (ck > bk) {
+			best = row->blk[k][i >> k];
+			bk = ck;
+		}
 		i += (size_t)1 << k;
 	}
 	return best;
@@ -162,8 +182,15 @@ static uint32_t range_best(const tt_lod_row *row, size_t i, size_t j)
 
 int64_t tt_lod_pick(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint)
 {
+	return tt_lod_pick_n(row, a, b, hint, NULL);
+}
+
+int64_t tt_lod_pick_n(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, size_t *count)
+{
 	size_t h = hint ? *hint : 0, i, j;
 
+	if (count)
+		*count = 0;
 	if (row->n == 0 || b <= a)
 		return -1;
 	if (h > row->n || (h > 0 && row->maxend[h - 1] > a))
@@ -174,6 +201,8 @@ int64_t tt_lod_pick(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint)
 	if (i >= row->n || row->ts[i] >= b)
 		return -1;
 	j = gallop_gt(row->ts, row->n, i, b - 1);
+	if (count)
+		*count = j - i;
 	/* items in [i, j) start before b; some may end before a when items
 	 * overlap (maxend is a running max): keep only real intersections. */
 	uint32_t best = range_best(row, i, j);
@@ -188,6 +217,24 @@ int64_t tt_lod_pick(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint)
 			found = id;
 	}
 	return found;
+}
+
+int64_t tt_lod_cell(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, size_t *count)
+{
+	size_t h = *hint, i, j;
+
+	*count = 0;
+	if (row->n == 0 || b <= a)
+		return -1;
+	if (h > row->n || (h > 0 && row->maxend[h - 1] > a))
+		h = 0;
+	i = gallop_gt(row->maxend, row->n, h, a);
+	*hint = i;
+	if (i >= row->n || row->ts[i] >= b)
+		return -1;
+	j = gallop_gt(row->ts, row->n, i, b - 1);
+	*count = j - i;
+	return row->ids[i];
 }
 
 int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out)

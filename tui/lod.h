@@ -14,7 +14,7 @@
  * covers the whole cell is, at one depth, the only one there, so a summary
  * never hides a slice that owns a whole cell.
  *
- * Memory: 24 bytes per item. Pure code, no ncurses.
+ * Memory: about 32 bytes per item. Pure code, no ncurses.
  */
 #ifndef TT_LOD_H
 #define TT_LOD_H
@@ -37,6 +37,8 @@ typedef struct tt_lod_row {
 	int64_t *maxend;   /* n: max end of items 0..i */
 	int nlev;          /* levels 1..nlev of block argmax */
 	uint32_t **blk;    /* blk[k][j] = best id of ids[j<<k .. (j+1)<<k) */
+	float **bkey;      /* bkey[k][j] = its key (bkey[0][i]: key of ids[i]);
+			    * row-local so a pick reads contiguous memory */
 } tt_lod_row;
 
 /* Builds a row from ids (in any order; copied). Returns 0, -1 on OOM. */
@@ -51,6 +53,17 @@ int64_t tt_lod_end(const tt_lod_src *src, uint32_t id);
  * the items intersecting it, or -1. *hint (start at 0, cells left to
  * right) makes consecutive cells cheap. */
 int64_t tt_lod_pick(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint);
+/* The same, and *count = how many items start before b among those from
+ * the first one ending after a: 1 when the pick is alone in the cell, more
+ * when the cell is busy (the renderer draws busy cells differently). */
+int64_t tt_lod_pick_n(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, size_t *count);
+/* The renderer's cheaper question, O(log distance) with no summary: the
+ * first item intersecting [a, b), and in *count how many start before b
+ * from it on. One item: the renderer draws it from this cell on; several:
+ * the cell is shared ("busy") and the next cell asks again. In a row of
+ * non-overlapping items a slice that covers the whole cell is alone in it,
+ * so it is always the one returned, with *count 1. */
+int64_t tt_lod_cell(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, size_t *count);
 /* Counters: the largest value sampled in [a, b); when none, the value in
  * effect at a (the last sample before a). Returns 0 when there is none. */
 int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out);

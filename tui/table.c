@@ -72,7 +72,7 @@ static void cell(int y, int x, const char *s, int w, int maxx)
 
 void tt_table_draw(tt_table *t, int y, int h, int cols)
 {
-	char buf[300];
+	char buf[400];
 	int x;
 
 	t->height = h - 2;
@@ -88,7 +88,7 @@ void tt_table_draw(tt_table *t, int y, int h, int cols)
 		t->top = t->row - t->height + 1;
 	attrset(ATTR(TT_AREA_STATUS));
 	mvhline(y, 0, ' ', cols);
-	snprintf(buf, sizeof buf, " %s  %zu row%s  (Enter: jump, Left/Right: columns, q: close)",
+	snprintf(buf, sizeof buf, " %.200s  %zu row%s  (Enter: jump, Left/Right: columns, q: close)",
 		 t->title, t->res.nrows, t->res.nrows == 1 ? "" : "s");
 	cell(y, 0, buf, cols, cols);
 	attrset(ATTR(TT_AREA_TABLE_HEADER));

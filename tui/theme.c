@@ -196,6 +196,8 @@ int tt_theme_load(tt_theme *th, const char *name, tt_theme_warn_fn warn, void *c
 
 	memset(th, 0, sizeof *th);
 	tt_theme_parse(th, tt_theme_dark_text, "<built-in dark>", warn, ctx);
+	if (!strcmp(name, "mono"))
+		name = "monochrome";
 	if (strchr(name, '/')) {
 		char *text = read_file(name);
 		if (!text)

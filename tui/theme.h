@@ -29,6 +29,7 @@
 	X(TRACK_SEL, "track.selected") \
 	X(SLICE_SEL, "slice.selected") \
 	X(SLICE_MATCH, "slice.match") \
+	X(SLICE_BUSY, "slice.busy") \
 	X(COUNTER, "counter") \
 	X(INSTANT, "instant") \
 	X(ALERT_WARNING, "alert.warning") \

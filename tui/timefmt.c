@@ -31,7 +31,12 @@ int64_t tt_timefmt_ts(int col, int64_t t0, int64_t span, int width)
 {
 	if (width <= 0)
 		return t0;
-	return t0 + (int64_t)((__int128)span * col / width);
+	/* ceiling: the first ns whose column (floor mapping) is col */
+	__int128 p = (__int128)span * col;
+	__int128 q = p / width;
+	if (p % width != 0 && p > 0)
+		q++;
+	return t0 + (int64_t)q;
 }
 
 int64_t tt_timefmt_tick_step(int64_t span, int width, int min_gap)
@@ -81,7 +86,7 @@ static void put(int64_t ns, int64_t unit, int dec, int utf8, char *buf, size_t n
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	uint64_t ip = a / (uint64_t)unit, fp = a % (uint64_t)unit;
-	char frac[16] = "";
+	char frac[24] = "";
 	int ud = 0;
 
 	for (int64_t u = unit; u > 1; u /= 10)
@@ -90,13 +95,19 @@ static void put(int64_t ns, int64_t unit, int dec, int utf8, char *buf, size_t n
 		dec = ud;
 	if (dec > 0) {
 		char all[16];
-		snprintf(all, sizeof all, "%0*llu", ud, (unsigned long long)fp);
+		/* ud <= 9 digits: write them by hand, most significant first */
+		uint64_t f = fp;
+		for (int i = ud - 1; i >= 0; i--) {
+			all[i] = (char)('0' + f % 10);
+			f /= 10;
+		}
+		all[ud] = 0;
 		all[dec] = 0;
 		int len = dec;
 		while (len > 0 && all[len - 1] == '0')
 			all[--len] = 0;
 		if (len > 0)
-			snprintf(frac, sizeof frac, ".%s", all);
+			snprintf(frac, sizeof frac, ".%.9s", all);
 	}
 	snprintf(buf, n, "%s%llu%s%s", ns < 0 ? "-" : "", (unsigned long long)ip, frac,
 		 unit_name(unit, utf8));

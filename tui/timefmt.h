@@ -5,7 +5,8 @@
  * ncurses: unit-tested in tests/test_tui_timefmt.c.
  *
  * A view is [t0, t0 + span) over width columns; column c covers
- * [ts(c), ts(c+1)) with ts(c) = t0 + floor(span * c / width).
+ * [ts(c), ts(c+1)) with ts(c) = t0 + ceil(span * c / width): exactly the
+ * nanoseconds t with col(t) = floor((t - t0) * width / span) = c.
  */
 #ifndef TT_TIMEFMT_H
 #define TT_TIMEFMT_H
@@ -15,7 +16,7 @@
 
 /* Column of time t (floor); negative or >= width when outside the view. */
 int tt_timefmt_col(int64_t t, int64_t t0, int64_t span, int width);
-/* First nanosecond of column col. */
+/* First nanosecond of column col (col(ts(c)) == c). */
 int64_t tt_timefmt_ts(int col, int64_t t0, int64_t span, int width);
 
 /* Ruler tick step: the smallest 1, 2 or 5 x 10^k ns such that two labels

@@ -11,21 +11,66 @@
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
+/* Single-cell glyphs as prepared wide characters: mvadd_wch() skips the
+ * multibyte conversion that mvaddstr() does for every cell. */
+enum { G_VLINE, G_OPEN, G_CLOSED, G_INSTANT, G_NARROW, G_CURSOR, G_ELLIPSIS, G_BUSY,
+       G_BAR0, G_COUNT = G_BAR0 + 9 };
+
+static const wchar_t utf8_codes[G_COUNT] = {
+	0x2502, 0x25be, 0x25b8, 0x25c6, 0x258f, 0x25bc, 0x2026, 0x2591,
+	' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588,
+};
+static const wchar_t ascii_codes[G_COUNT] = {
+	'|', 'v', '>', '*', '|', 'v', '~', ':',
+	' ', '_', '_', '.', '.', '-', '=', '=', '#',
+};
+
 typedef struct glyphs {
-	const char *vline, *open, *closed, *instant, *narrow, *cursor_mark, *ellipsis;
-	const char *bars[9];
+	const char *open, *closed, *ellipsis; /* as text, for strings */
+	cchar_t cc[G_COUNT];
 } glyphs;
 
-static const glyphs utf8_glyphs = {
-	"\xe2\x94\x82", "\xe2\x96\xbe", "\xe2\x96\xb8", "\xe2\x97\x86", "\xe2\x96\x8f",
-	"\xe2\x96\xbc", "\xe2\x80\xa6",
-	{" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
-	 "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"},
-};
-static const glyphs ascii_glyphs = {
-	"|", "v", ">", "*", "|", "v", "~",
-	{" ", "_", "_", ".", ".", "-", "=", "=", "#"},
-};
+static const glyphs *get_glyphs(int utf8)
+{
+	static glyphs g[2];
+	static int ready[2];
+
+	utf8 = utf8 ? 1 : 0;
+	if (!ready[utf8]) {
+		for (int i = 0; i < G_COUNT; i++) {
+			wchar_t w[2] = {utf8 ? utf8_codes[i] : ascii_codes[i], 0};
+			setcchar(&g[utf8].cc[i], w, 0, 0, NULL);
+		}
+		g[utf8].open = utf8 ? "\xe2\x96\xbe" : "v";
+		g[utf8].closed = utf8 ? "\xe2\x96\xb8" : ">";
+		g[utf8].ellipsis = utf8 ? "\xe2\x80\xa6" : "~";
+		ready[utf8] = 1;
+	}
+	return &g[utf8];
+}
+
+static void put_glyph(const glyphs *g, int y, int x, int which)
+{
+	mvadd_wch(y, x, &g->cc[which]);
+}
+
+/* Palette entry by interned name id: hashing the text once per name, not
+ * once per cell. */
+static int palette_of(const tt_view *v, int track, int64_t id)
+{
+	static struct { uint32_t key; int pal; const tt_trace *tr; } cache[4096];
+
+	if (v->lay.tracks[track].pnames)
+		return tt_theme_palette(tt_view_item_name(v, track, id));
+	uint32_t s = v->sc.name[id];
+	size_t h = (s * 2654435761u) >> 20 & 4095;
+	if (cache[h].tr != v->tr || cache[h].key != s + 1) {
+		cache[h].tr = v->tr;
+		cache[h].key = s + 1;
+		cache[h].pal = tt_theme_palette(tt_trace_str(v->tr, s));
+	}
+	return cache[h].pal;
+}
 
 /* Draws at most `width` columns of s (UTF-8 aware: one column per
  * character, a good enough rule for slice names). Returns columns used. */
@@ -94,7 +139,7 @@ static void draw_ruler(const tt_view *v, const glyphs *g)
 			continue;
 		tt_timefmt_label(k * step, step, v->utf8, buf, sizeof buf);
 		attrset(ATTR(TT_AREA_RULER_TICK));
-		mvaddstr(1, v->tl_x + c, g->vline);
+		put_glyph(g, 1, v->tl_x + c, G_VLINE);
 		if (c > last_end && c + text_cols(buf) < v->tl_w) {
 			put_text(0, v->tl_x + c, buf, v->tl_w - c);
 			last_end = c + text_cols(buf);
@@ -103,45 +148,49 @@ static void draw_ruler(const tt_view *v, const glyphs *g)
 	int cc = tt_timefmt_col(v->cursor, v->t0, v->span, v->tl_w);
 	if (cc >= 0 && cc < v->tl_w) {
 		attrset(ATTR(TT_AREA_CURSOR) | A_REVERSE);
-		mvaddstr(1, v->tl_x + cc, g->cursor_mark);
+		put_glyph(g, 1, v->tl_x + cc, G_CURSOR);
 	}
 }
 
-static attr_t slice_attr(const tt_view *v, int track, int64_t id, const char *name)
+static attr_t slice_attr(const tt_view *v, int track, int64_t id)
 {
 	if (track == v->sel_track && id == v->sel_id)
 		return ATTR(TT_AREA_SLICE_SEL);
 	if (v->match_bits && !v->lay.tracks[track].pnames && v->match_bits[id / 8] & (1u << (id % 8)))
 		return ATTR(TT_AREA_SLICE_MATCH);
-	return ATTR(TT_AREA_SLICE0 + tt_theme_palette(name));
+	return ATTR(TT_AREA_SLICE0 + palette_of(v, track, id));
 }
 
 /* Draws item id over columns [c0, c1] of line y. */
 static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64_t id,
 		      int c0, int c1, int narrow)
 {
-	const char *name = tt_view_item_name(v, track, id);
-	attr_t a = slice_attr(v, track, id, name);
+	attr_t a = slice_attr(v, track, id);
 	int w = c1 - c0 + 1;
 	int64_t dur = tt_view_item_dur(v, track, id);
 
 	if (dur == 0 && w == 1) {
-		attrset(a == ATTR(TT_AREA_SLICE0 + tt_theme_palette(name)) ? ATTR(TT_AREA_INSTANT) : a);
-		mvaddstr(y, v->tl_x + c0, g->instant);
+		attr_t plain = ATTR(TT_AREA_SLICE0 + palette_of(v, track, id));
+		attrset(a == plain ? ATTR(TT_AREA_INSTANT) : a);
+		put_glyph(g, y, v->tl_x + c0, G_INSTANT);
 		return;
 	}
-	fill(y, v->tl_x + c0, w, a);
+	attrset(a);
 	if (narrow && w == 1) {
-		mvaddstr(y, v->tl_x + c0, g->narrow);
+		put_glyph(g, y, v->tl_x + c0, G_NARROW);
 		return;
 	}
+	mvhline(y, v->tl_x + c0, ' ', w);
+	if (w < 2)
+		return;
+	const char *name = tt_view_item_name(v, track, id);
 	int len = text_cols(name);
-	if (w >= 2 && len > 0) {
+	if (len > 0) {
 		if (len <= w) {
 			put_text(y, v->tl_x + c0 + (w - len) / 2, name, len);
 		} else if (w >= 4) {
 			put_text(y, v->tl_x + c0, name, w - 1);
-			mvaddstr(y, v->tl_x + c1, g->ellipsis);
+			put_glyph(g, y, v->tl_x + c1, G_ELLIPSIS);
 		}
 	}
 }
@@ -158,7 +207,8 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
 		if (b <= a)
 			b = a + 1;
-		int64_t id = tt_lod_pick(row, a, b, &hint);
+		size_t count;
+		int64_t id = tt_lod_cell(row, a, b, &hint, &count);
 		if (id < 0) {
 			/* jump straight to the next item's column */
 			size_t i = hint;
@@ -174,7 +224,19 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			c1 = v->tl_w - 1;
 		if (c1 < c)
 			c1 = c;
-		draw_item(v, g, y, track, id, c, c1, !(ts <= a && end >= b));
+		int covers = ts <= a && end >= b;
+		if (count >= 2) {
+			/* several slices share the cell, so none owns it: one
+			 * neutral "busy" mark (by-name colours per busy cell
+			 * are noise at this zoom, and cost a colour change per
+			 * cell on the terminal); a slice that goes on is drawn
+			 * from the next cell, where it is alone */
+			attrset(ATTR(TT_AREA_SLICE_BUSY));
+			put_glyph(g, y, v->tl_x + c, G_BUSY);
+			c++;
+			continue;
+		}
+		draw_item(v, g, y, track, id, c, c1, !covers && c1 == c);
 		c = c1 + 1;
 	}
 	/* the selection shows at every zoom, even when a longer neighbour
@@ -256,7 +318,7 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 		if (part < 0)
 			part = 0;
 		if (part > 0)
-			mvaddstr(y, v->tl_x + c, g->bars[part]);
+			put_glyph(g, y, v->tl_x + c, G_BAR0 + part);
 	}
 }
 
@@ -298,12 +360,12 @@ static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, 
 		put_text(y, 1, buf, v->name_w - 1);
 	}
 	attrset(ATTR(TT_AREA_TRACK_NAME));
-	mvaddstr(y, v->name_w, g->vline);
+	put_glyph(g, y, v->name_w, G_VLINE);
 }
 
 void tt_timeline_draw(const tt_view *v)
 {
-	const glyphs *g = v->utf8 ? &utf8_glyphs : &ascii_glyphs;
+	const glyphs *g = get_glyphs(v->utf8);
 	int cc = tt_timefmt_col(v->cursor, v->t0, v->span, v->tl_w);
 	int rc0 = 0, rc1 = -1;
 
@@ -320,8 +382,21 @@ void tt_timeline_draw(const tt_view *v)
 		if (l->track < 0) {
 			const tt_lgroup *gr = &v->lay.groups[l->group];
 			char buf[240];
-			snprintf(buf, sizeof buf, "%s %s  (%d track%s)", gr->expanded ? g->open : g->closed,
-				 gr->name, gr->ntracks, gr->ntracks == 1 ? "" : "s");
+			/* the count stays visible: long names (command lines)
+			 * are cut first */
+			char count[32];
+			int room;
+			snprintf(count, sizeof count, "  (%d track%s)", gr->ntracks, gr->ntracks == 1 ? "" : "s");
+			room = v->tl_x + v->tl_w - 3 - (int)strlen(count);
+			if (room < 8)
+				room = 8;
+			if (text_cols(gr->name) > room) {
+				snprintf(buf, sizeof buf, "%s %.*s%s%s", gr->expanded ? g->open : g->closed,
+					 room - 1, gr->name, g->ellipsis, count);
+			} else {
+				snprintf(buf, sizeof buf, "%s %s%s", gr->expanded ? g->open : g->closed,
+					 gr->name, count);
+			}
 			fill(y, 0, v->tl_x + v->tl_w, ATTR(li == v->line ? TT_AREA_GROUP_SEL : TT_AREA_GROUP));
 			put_text(y, 0, buf, v->tl_x + v->tl_w);
 			continue;
@@ -336,7 +411,7 @@ void tt_timeline_draw(const tt_view *v)
 		}
 		if (cc >= 0 && cc < v->tl_w) {
 			attrset(ATTR(TT_AREA_CURSOR));
-			mvaddstr(y, v->tl_x + cc, g->vline);
+			put_glyph(g, y, v->tl_x + cc, G_VLINE);
 		}
 		if (t->kind == TT_LT_COUNTER) {
 			draw_counter(v, g, y, l->track, l->depth);

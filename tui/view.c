@@ -34,7 +34,7 @@ int tt_view_init(tt_view *v, tt_trace *tr)
 		return -1;
 	v->t0 = v->lay.start;
 	v->span = v->lay.end - v->lay.start;
-	v->cursor = v->lay.start;
+	v->cursor = v->lay.start + (v->lay.end - v->lay.start) / 2;
 	tt_view_geometry(v, 24, 80);
 	tt_view_load_alerts(v);
 	return 0;
@@ -512,7 +512,8 @@ size_t tt_view_search(tt_view *v, const char *text)
 	free(m.keys);
 	free(m.vals);
 	sort_view = v;
-	qsort(v->matches, v->nmatches, sizeof *v->matches, cmp_match);
+	if (v->nmatches > 1)
+		qsort(v->matches, v->nmatches, sizeof *v->matches, cmp_match);
 	if (v->nmatches)
 		step_match(v, 1);
 	else
@@ -573,7 +574,8 @@ void tt_view_load_alerts(tt_view *v)
 			v->nwarn++;
 	}
 	alert_sort = v;
-	qsort(v->alerts, v->nalerts, sizeof *v->alerts, cmp_alert);
+	if (v->nalerts > 1)
+		qsort(v->alerts, v->nalerts, sizeof *v->alerts, cmp_alert);
 	tt_result_free(&r);
 }
 

@@ -1,19 +1,847 @@
-/* viewer.c - placeholder until the viewer issue lands: opens the trace and prints its info. */
+/*
+ * viewer.c - the interactive viewer: opens the trace on a worker thread
+ * behind a progress bar, then runs the main loop. The loop owns the
+ * terminal: it reads a key, hands it to the current view (timeline, table,
+ * help, command bar), and draws one frame into ncurses' virtual screen
+ * followed by one doupdate() - handlers never refresh. SQL from the
+ * command bar runs on a worker thread too, so that Ctrl-C can interrupt
+ * it (tt_query_interrupt) while the viewer stays.
+ */
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <curses.h>
+
+#include "cmdbar.h"
+#include "details.h"
+#include "metrics.h"
+#include "help.h"
+#include "table.h"
 #include "termtrace.h"
+#include "timefmt.h"
+#include "timeline.h"
+#include "view.h"
 #include "viewer.h"
+
+#define ATTR(a) ((attr_t)tt_theme_attr(a))
+
+typedef struct viewer {
+	tt_view v;
+	tt_table table;
+	int has_table;
+	int help_scroll, help_lines;
+	tt_cmdbar cb;
+	int editing;        /* 0, ':' or '/' */
+	tt_theme theme;
+	int ncolors;
+	int mouse_x, mouse_y, mouse_down;
+	const char *path;
+} viewer;
+
+/* ---- warnings from theme/config parsing go to the message line ------ */
+static void warn_msg(void *ctx, const char *msg)
+{
+	tt_view *v = ctx;
+
+	if (!v->msg[0] || !v->msg_error)
+		tt_view_message(v, 1, "%s", msg);
+}
+
+static void apply_theme(viewer *vw, const char *name)
+{
+	tt_theme th;
+
+	if (tt_theme_load(&th, name, warn_msg, &vw->v) < 0)
+		return;
+	vw->theme = th;
+	tt_theme_apply(&vw->theme, vw->ncolors);
+}
+
+/* ---- loading ------------------------------------------------------------ */
+typedef struct loader {
+	const char *path;
+	tt_progress prog;
+	tt_err err;
+	tt_trace *tr;
+	atomic_int finished;
+} loader;
+
+static void *load_main(void *arg)
+{
+	loader *ld = arg;
+
+	ld->tr = tt_trace_open(ld->path, &ld->prog, &ld->err);
+	atomic_store(&ld->finished, 1);
+	return NULL;
+}
+
+static void human_bytes(uint64_t b, char *buf, size_t n)
+{
+	if (b >= 1024ull * 1024 * 1024)
+		snprintf(buf, n, "%.1f GB", (double)b / (1024.0 * 1024 * 1024));
+	else if (b >= 1024 * 1024)
+		snprintf(buf, n, "%.1f MB", (double)b / (1024.0 * 1024));
+	else if (b >= 1024)
+		snprintf(buf, n, "%.1f KB", (double)b / 1024.0);
+	else
+		snprintf(buf, n, "%llu B", (unsigned long long)b);
+}
+
+static void draw_progress(const char *path, const tt_progress *p, int utf8, const char *what)
+{
+	uint64_t done = atomic_load(&p->bytes_done), total = atomic_load(&p->bytes_total);
+	uint64_t events = atomic_load(&p->events);
+	int w = COLS - 12, y = LINES / 2 - 2;
+	char a[32], b[32], line[256];
+
+	erase();
+	if (w > 60)
+		w = 60;
+	if (w < 10)
+		w = 10;
+	if (y < 0)
+		y = 0;
+	attrset(ATTR(TT_AREA_DEFAULT) | A_BOLD);
+	mvprintw(y, 2, "termtrace: %s %.*s", what, COLS - 24 > 0 ? COLS - 24 : 0, path);
+	int fillw = total ? (int)((double)done / (double)total * w) : 0;
+	if (fillw > w)
+		fillw = w;
+	attrset(ATTR(TT_AREA_DEFAULT));
+	mvaddstr(y + 1, 2, "[");
+	attrset(ATTR(TT_AREA_PROGRESS));
+	for (int i = 0; i < fillw; i++)
+		mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x88" : "#");
+	attrset(ATTR(TT_AREA_DEFAULT));
+	for (int i = fillw; i < w; i++)
+		mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x91" : ".");
+	mvprintw(y + 1, 3 + w, "] %3d%%", total ? (int)(done * 100 / total) : 0);
+	human_bytes(done, a, sizeof a);
+	human_bytes(total, b, sizeof b);
+	snprintf(line, sizeof line, "%s of %s, %llu events", a, b, (unsigned long long)events);
+	mvaddstr(y + 2, 2, line);
+	mvaddstr(y + 4, 2, "q: cancel and quit");
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- SQL on a worker thread, cancellable with Ctrl-C -------------------- */
+typedef struct query_job {
+	tt_trace *tr;
+	const char *sql;
+	tt_result res;
+	tt_err err;
+	int rc;
+	atomic_int finished;
+} query_job;
+
+static void *query_main(void *arg)
+{
+	query_job *q = arg;
+
+	q->rc = tt_query_collect(q->tr, q->sql, 100000, &q->res, &q->err);
+	atomic_store(&q->finished, 1);
+	return NULL;
+}
+
+static void draw_frame(viewer *vw);
+
+/* Runs sql; returns TT_OK with *res filled, or an error with err set. */
+static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
+{
+	query_job q = {.tr = vw->v.tr, .sql = sql};
+	pthread_t th;
+	int cancelled = 0;
+
+	memset(res, 0, sizeof *res);
+	if (pthread_create(&th, NULL, query_main, &q) != 0) {
+		q.rc = tt_query_collect(vw->v.tr, sql, 100000, &q.res, &q.err);
+	} else {
+		timeout(50);
+		for (int spins = 0; !atomic_load(&q.finished); spins++) {
+			if (spins == 4) {
+				tt_view_message(&vw->v, 0, "running query... (Ctrl-C cancels)");
+				vw->editing = 0;
+				draw_frame(vw);
+			}
+			int ch = getch();
+			if (ch == 3 && !cancelled) {
+				tt_query_interrupt(vw->v.tr);
+				cancelled = 1;
+			}
+		}
+		pthread_join(th, NULL);
+		timeout(-1);
+	}
+	*res = q.res;
+	*err = q.err;
+	if (q.rc != TT_OK && cancelled)
+		tt_err_set(err, TT_ECANCEL, "query cancelled");
+	return q.rc;
+}
+
+/* Builds the view again after the trace grew (metrics appended annotation
+ * tracks): keeps the settings, the window and the message; the selection
+ * and search are dropped (ids of pinned tracks do not survive). */
+static int rebuild_view(viewer *vw)
+{
+	tt_view *v = &vw->v, nv;
+	char msg[512];
+	int err = v->msg_error;
+
+	snprintf(msg, sizeof msg, "%s", v->msg);
+	if (tt_view_init(&nv, v->tr) < 0)
+		return -1;
+	nv.utf8 = v->utf8;
+	nv.cfg = v->cfg;
+	nv.details_pos = v->details_pos;
+	nv.details_h = v->details_h;
+	nv.details_w = v->details_w;
+	nv.mode = v->mode;
+	int64_t t0 = v->t0, span = v->span, cursor = v->cursor;
+	tt_view_free(v);
+	*v = nv;
+	tt_view_geometry(v, LINES, COLS);
+	tt_view_set_window(v, t0, span);
+	v->cursor = cursor;
+	snprintf(v->msg, sizeof v->msg, "%s", msg);
+	v->msg_error = err;
+	return 0;
+}
+
+/* ---- commands ----------------------------------------------------------- */
+static int run_sql_to_table(viewer *vw, const char *sql, const char *title)
+{
+	tt_result res;
+	tt_err err = {0};
+
+	if (run_query(vw, sql, &res, &err) != TT_OK) {
+		tt_view_message(&vw->v, 1, "%s", err.msg[0] ? err.msg : "query failed");
+		tt_result_free(&res);
+		return TT_REDRAW;
+	}
+	if (res.ncols == 0) {
+		tt_view_message(&vw->v, 0, "ok");
+		tt_result_free(&res);
+		return TT_REDRAW;
+	}
+	if (vw->has_table)
+		tt_table_free(&vw->table);
+	tt_table_open(&vw->table, &res, title);
+	vw->has_table = 1;
+	vw->v.mode = TT_MODE_TABLE;
+	vw->v.msg[0] = 0;
+	return TT_REDRAW;
+}
+
+static const char *word_arg(const char *cmd, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(cmd, word, n) || (cmd[n] && cmd[n] != ' '))
+		return NULL;
+	cmd += n;
+	while (*cmd == ' ')
+		cmd++;
+	return cmd;
+}
+
+static int run_command(viewer *vw, const char *cmd)
+{
+	tt_view *v = &vw->v;
+	const char *arg;
+
+	while (*cmd == ' ')
+		cmd++;
+	if (!*cmd)
+		return TT_REDRAW;
+	if (!strcmp(cmd, "q") || !strcmp(cmd, "quit") || !strcmp(cmd, "q!"))
+		return TT_QUIT;
+	if (!strcmp(cmd, "help")) {
+		v->mode = TT_MODE_HELP;
+		vw->help_scroll = 0;
+		return TT_REDRAW;
+	}
+	if ((arg = word_arg(cmd, "theme"))) {
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :theme NAME");
+			return TT_REDRAW;
+		}
+		v->msg[0] = 0;
+		apply_theme(vw, arg);
+		if (!v->msg[0])
+			tt_view_message(v, 0, "theme %s", arg);
+		return TT_REDRAW;
+	}
+	if ((arg = word_arg(cmd, "goto"))) {
+		int64_t t;
+		if (tt_timefmt_parse(arg, &t) != 0) {
+			tt_view_message(v, 1, "goto: bad time '%s' (e.g. 1.5ms, 200us, 3s)", arg);
+			return TT_REDRAW;
+		}
+		return tt_view_goto(v, v->lay.start + t);
+	}
+	if ((arg = word_arg(cmd, "track"))) {
+		tt_view_filter(v, arg);
+		if (*arg)
+			tt_view_message(v, 0, "tracks matching '%s' (:track alone shows all)", arg);
+		else
+			v->msg[0] = 0;
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	if ((arg = word_arg(cmd, "metrics"))) {
+		tt_err err = {0};
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :metrics NAME[,NAME...]");
+			return TT_REDRAW;
+		}
+		tt_view_message(v, 0, "running metrics %s...", arg);
+		draw_frame(vw);
+		int rc = tt_metrics_run_names(v->tr, arg, &err);
+		/* annotations were appended: column pointers and tracks changed */
+		if (rebuild_view(vw) < 0)
+			return TT_QUIT;
+		if (rc != TT_OK)
+			tt_view_message(v, 1, "%s", err.msg);
+		else
+			tt_view_message(v, 0, "metrics %s: %zu alert%s (%zu warning%s, %zu error%s)", arg,
+					v->nalerts, v->nalerts == 1 ? "" : "s", v->nwarn,
+					v->nwarn == 1 ? "" : "s", v->nerr, v->nerr == 1 ? "" : "s");
+		return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+	}
+	if ((arg = word_arg(cmd, "alerts"))) {
+		if (v->nalerts == 0) {
+			tt_view_message(v, 0, "no alerts (run metrics with :metrics or --metrics)");
+			return TT_REDRAW;
+		}
+		return run_sql_to_table(vw, "select * from alert order by ts", "alerts");
+	}
+	if ((arg = word_arg(cmd, "pin"))) {
+		tt_result res;
+		tt_err err = {0};
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :pin SQL (columns ts, dur, name [, track_name])");
+			return TT_REDRAW;
+		}
+		if (run_query(vw, arg, &res, &err) != TT_OK) {
+			tt_view_message(v, 1, "%s", err.msg);
+			tt_result_free(&res);
+			return TT_REDRAW;
+		}
+		char title[64];
+		snprintf(title, sizeof title, "pin %.50s", arg);
+		int t = tt_layout_pin(&v->lay, &res, title, &err);
+		if (t < 0)
+			tt_view_message(v, 1, "%s", err.msg);
+		else
+			tt_view_message(v, 0, "pinned %zu slice%s as track '%s'", res.nrows,
+					res.nrows == 1 ? "" : "s", v->lay.tracks[t].name);
+		tt_result_free(&res);
+		/* the pinned group sits at the top: show it */
+		v->line = 0;
+		v->top = 0;
+		tt_view_geometry(v, v->rows, v->cols);
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	return run_sql_to_table(vw, cmd, cmd);
+}
+
+/* ---- doc link: open and copy --------------------------------------------- */
+static void open_link(viewer *vw)
+{
+	const char *browser = getenv("BROWSER");
+	pid_t pid;
+
+	if (!vw->v.doc_link) {
+		tt_view_message(&vw->v, 1, "the selection has no doc link");
+		return;
+	}
+	if (!browser || !*browser) {
+		tt_view_message(&vw->v, 1, "set $BROWSER to open links: %s", vw->v.doc_link);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		setsid();
+		execlp(browser, browser, vw->v.doc_link, (char *)NULL);
+		_exit(127);
+	}
+	tt_view_message(&vw->v, pid > 0 ? 0 : 1, pid > 0 ? "opened %s" : "cannot start %s",
+			pid > 0 ? vw->v.doc_link : browser);
+}
+
+static void copy_link(viewer *vw)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *s = (const unsigned char *)vw->v.doc_link;
+	char out[2048];
+	size_t len, o = 0;
+
+	if (!s) {
+		tt_view_message(&vw->v, 1, "the selection has no doc link");
+		return;
+	}
+	len = strlen((const char *)s);
+	for (size_t i = 0; i < len && o + 5 < sizeof out; i += 3) {
+		unsigned v = (unsigned)s[i] << 16 | (i + 1 < len ? (unsigned)s[i + 1] << 8 : 0) |
+			     (i + 2 < len ? s[i + 2] : 0);
+		out[o++] = b64[v >> 18 & 63];
+		out[o++] = b64[v >> 12 & 63];
+		out[o++] = i + 1 < len ? b64[v >> 6 & 63] : '=';
+		out[o++] = i + 2 < len ? b64[v & 63] : '=';
+	}
+	out[o] = 0;
+	/* OSC 52: the terminal (or tmux) puts it on the clipboard */
+	printf("\033]52;c;%s\a", out);
+	fflush(stdout);
+	tt_view_message(&vw->v, 0, "copied %s", vw->v.doc_link);
+}
+
+/* ---- drawing -------------------------------------------------------------- */
+static void draw_status(tt_view *v)
+{
+	char buf[512], part[200], d[64];
+	int y = v->rows - 2;
+
+	attrset(ATTR(TT_AREA_STATUS));
+	mvhline(y, 0, ' ', v->cols);
+	buf[0] = 0;
+	if (v->sel_id >= 0) {
+		tt_timefmt_short(tt_view_item_dur(v, v->sel_track, v->sel_id), v->utf8, d, sizeof d);
+		snprintf(part, sizeof part, " sel: %.60s (%s)", tt_view_item_name(v, v->sel_track, v->sel_id), d);
+		strncat(buf, part, sizeof buf - strlen(buf) - 1);
+	}
+	if (v->has_range) {
+		int64_t a = v->range_a < v->range_b ? v->range_a : v->range_b;
+		int64_t b = v->range_a < v->range_b ? v->range_b : v->range_a;
+		tt_timefmt_exact(b - a, v->utf8, d, sizeof d);
+		snprintf(part, sizeof part, " | range %s", d);
+		strncat(buf, part, sizeof buf - strlen(buf) - 1);
+	}
+	if (v->search[0]) {
+		snprintf(part, sizeof part, " | /%.40s: %zu match%s", v->search, v->nmatches,
+			 v->nmatches == 1 ? "" : "es");
+		strncat(buf, part, sizeof buf - strlen(buf) - 1);
+	}
+	if (v->nalerts) {
+		snprintf(part, sizeof part, " | alerts: %zu warning%s, %zu error%s", v->nwarn,
+			 v->nwarn == 1 ? "" : "s", v->nerr, v->nerr == 1 ? "" : "s");
+		strncat(buf, part, sizeof buf - strlen(buf) - 1);
+	}
+	if (v->lay.filter[0]) {
+		snprintf(part, sizeof part, " | tracks: %.30s", v->lay.filter);
+		strncat(buf, part, sizeof buf - strlen(buf) - 1);
+	}
+	mvaddnstr(y, 0, buf, v->cols);
+	const char *hint = "? help ";
+	if ((int)strlen(buf) + 8 < v->cols)
+		mvaddstr(y, v->cols - (int)strlen(hint), hint);
+}
+
+static void draw_message(const tt_view *v)
+{
+	int y = v->rows - 1;
+
+	attrset(ATTR(TT_AREA_CMDBAR));
+	mvhline(y, 0, ' ', v->cols);
+	if (v->msg[0]) {
+		attrset(ATTR(v->msg_error ? TT_AREA_CMDBAR_ERROR : TT_AREA_CMDBAR));
+		mvaddnstr(y, 0, v->msg, v->cols);
+	} else {
+		mvaddnstr(y, 0, "q quit  ? help  : command/SQL  / search  Enter select  w/s zoom  a/d pan", v->cols);
+	}
+}
+
+void tt_viewer_draw_timeline(tt_view *v)
+{
+	tt_timeline_draw(v);
+	tt_details_draw(v);
+	draw_status(v);
+	draw_message(v);
+}
+
+static void draw_cmdline(viewer *vw)
+{
+	tt_view *v = &vw->v;
+	int y = v->rows - 1;
+
+	attrset(ATTR(TT_AREA_CMDBAR));
+	mvhline(y, 0, ' ', v->cols);
+	if (vw->editing) {
+		/* show the end of a long line */
+		size_t off = 0;
+		int w = v->cols - 2;
+		while (w > 0 && (int)(vw->cb.pos - off) >= w)
+			off += (size_t)w / 2;
+		mvaddch(y, 0, (chtype)vw->editing);
+		mvaddnstr(y, 1, vw->cb.buf + off, w);
+		move(y, 1 + (int)(vw->cb.pos - off));
+		return;
+	}
+	draw_message(v);
+}
+
+static void draw_frame(viewer *vw)
+{
+	tt_view *v = &vw->v;
+
+	erase();
+	bkgdset(' ' | ATTR(TT_AREA_DEFAULT));
+	if (v->mode == TT_MODE_HELP) {
+		vw->help_lines = tt_help_draw(&v->cfg, vw->help_scroll, v->rows - 1, v->cols);
+	} else if (v->mode == TT_MODE_TABLE && vw->has_table) {
+		tt_table_draw(&vw->table, 0, v->rows - 1, v->cols);
+	} else {
+		tt_timeline_draw(v);
+		tt_details_draw(v);
+		draw_status(v);
+	}
+	draw_cmdline(vw);
+	curs_set(vw->editing ? 1 : 0);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- input ----------------------------------------------------------------- */
+static int line_at_y(const tt_view *v, int y)
+{
+	if (y < v->tl_y || y >= v->tl_y + v->tl_h)
+		return -1;
+	int li = v->top + y - v->tl_y;
+	return li < v->lay.nlines ? li : -1;
+}
+
+static int in_timeline(const tt_view *v, int x, int y)
+{
+	return x >= v->tl_x && x < v->tl_x + v->tl_w && y < v->tl_y + v->tl_h;
+}
+
+static int handle_mouse(viewer *vw)
+{
+	tt_view *v = &vw->v;
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return 0;
+	if (v->mode == TT_MODE_TABLE && vw->has_table) {
+		if (ev.bstate & BUTTON4_PRESSED)
+			vw->table.row -= 3;
+		else if (ev.bstate & BUTTON5_PRESSED)
+			vw->table.row += 3;
+		return TT_REDRAW;
+	}
+	if (v->mode != TT_MODE_TIMELINE)
+		return 0;
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		int up = (ev.bstate & BUTTON4_PRESSED) != 0;
+		if (ev.bstate & (BUTTON_CTRL | BUTTON_SHIFT)) {
+			if (in_timeline(v, ev.x, ev.y))
+				v->cursor = tt_view_col_time(v, ev.x - v->tl_x);
+			return tt_view_action(v, up ? TT_ACT_ZOOM_IN : TT_ACT_ZOOM_OUT);
+		}
+		for (int i = 0; i < 3; i++)
+			tt_view_action(v, up ? TT_ACT_TRACK_UP : TT_ACT_TRACK_DOWN);
+		return TT_REDRAW;
+	}
+	if (ev.bstate & BUTTON1_PRESSED) {
+		vw->mouse_down = 1;
+		vw->mouse_x = ev.x;
+		vw->mouse_y = ev.y;
+		return 0;
+	}
+	if (ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED)) {
+		int was_down = vw->mouse_down;
+		vw->mouse_down = 0;
+		if (was_down && ev.x != vw->mouse_x && in_timeline(v, vw->mouse_x, vw->mouse_y)) {
+			int x = ev.x < v->tl_x ? v->tl_x : ev.x >= v->tl_x + v->tl_w ? v->tl_x + v->tl_w - 1 : ev.x;
+			v->range_a = tt_view_col_time(v, vw->mouse_x - v->tl_x);
+			v->range_b = tt_view_col_time(v, x - v->tl_x);
+			if (v->range_b < v->range_a) {
+				int64_t t = v->range_a;
+				v->range_a = v->range_b;
+				v->range_b = t;
+			}
+			v->range_b = tt_view_col_time(v, (x > vw->mouse_x ? x : vw->mouse_x) - v->tl_x + 1);
+			v->has_range = 1;
+			return TT_REDRAW;
+		}
+		int li = line_at_y(v, ev.y);
+		if (li >= 0 && v->lay.lines[li].track < 0) {
+			v->line = li;
+			return tt_view_action(v, TT_ACT_TOGGLE_GROUP);
+		}
+		if (in_timeline(v, ev.x, ev.y)) {
+			v->cursor = tt_view_col_time(v, ev.x - v->tl_x);
+			if (li >= 0) {
+				v->line = li;
+				int64_t keep = v->cursor;
+				int64_t id = tt_view_slice_at(v, li, v->cursor);
+				if (id >= 0) {
+					int rc = tt_view_select(v, v->lay.lines[li].track, id);
+					v->cursor = keep;
+					return rc;
+				}
+			}
+			return TT_REDRAW;
+		}
+		if (li >= 0) {
+			v->line = li;
+			return TT_REDRAW;
+		}
+	}
+	return 0;
+}
+
+static int handle_key(viewer *vw, int ch)
+{
+	tt_view *v = &vw->v;
+	int rc;
+
+	if (ch == KEY_RESIZE) {
+		tt_view_geometry(v, LINES, COLS);
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	if (vw->editing) {
+		int r = tt_cmdbar_key(&vw->cb, ch);
+		if (r == TT_CB_CANCEL) {
+			vw->editing = 0;
+			return TT_REDRAW;
+		}
+		if (r == TT_CB_EDIT)
+			return TT_REDRAW;
+		char line[TT_CMDBAR_MAX];
+		int prompt = vw->editing;
+		snprintf(line, sizeof line, "%s", vw->cb.buf);
+		vw->editing = 0;
+		if (prompt == '/') {
+			if (line[0])
+				tt_view_search(v, line);
+			return TT_REDRAW | TT_SEL_CHANGED;
+		}
+		if (line[0]) {
+			tt_cmdbar_remember(&vw->cb, line);
+			tt_cmdbar_save_line(NULL, line);
+		}
+		v->msg[0] = 0;
+		return run_command(vw, line) | TT_SEL_CHANGED;
+	}
+	if (ch == KEY_MOUSE)
+		return handle_mouse(vw);
+	if (v->mode == TT_MODE_HELP) {
+		if (ch == 'q' || ch == 27 || ch == '?' || ch == '\n' || ch == '\r')
+			v->mode = TT_MODE_TIMELINE;
+		else if (ch == KEY_DOWN || ch == 'j')
+			vw->help_scroll++;
+		else if (ch == KEY_UP || ch == 'k')
+			vw->help_scroll--;
+		else if (ch == KEY_NPAGE || ch == ' ')
+			vw->help_scroll += v->rows - 2;
+		else if (ch == KEY_PPAGE)
+			vw->help_scroll -= v->rows - 2;
+		if (vw->help_scroll > vw->help_lines - (v->rows - 1))
+			vw->help_scroll = vw->help_lines - (v->rows - 1);
+		if (vw->help_scroll < 0)
+			vw->help_scroll = 0;
+		return TT_REDRAW;
+	}
+	if (v->mode == TT_MODE_TABLE) {
+		int64_t id = -1, ts = INT64_MIN;
+		if (ch == ':') {
+			tt_cmdbar_open(&vw->cb, ':');
+			vw->editing = ':';
+			return TT_REDRAW;
+		}
+		switch (tt_table_key(&vw->table, ch, &id, &ts)) {
+		case TT_TABLE_CLOSE:
+			v->mode = TT_MODE_TIMELINE;
+			return TT_REDRAW;
+		case TT_TABLE_JUMP:
+			v->mode = TT_MODE_TIMELINE;
+			if (id >= 0 && (rc = tt_view_select_slice(v, id)))
+				return rc;
+			if (ts != INT64_MIN)
+				return tt_view_goto(v, ts);
+			tt_view_message(v, 1, "no slice with id %lld", (long long)id);
+			return TT_REDRAW;
+		default:
+			return TT_REDRAW;
+		}
+	}
+	int act = tt_config_action(&v->cfg, ch);
+	if (act == TT_ACT_OPEN_LINK) {
+		open_link(vw);
+		return TT_REDRAW;
+	}
+	if (act == TT_ACT_COPY_LINK) {
+		copy_link(vw);
+		return TT_REDRAW;
+	}
+	rc = tt_view_action(v, act);
+	if (rc & TT_OPEN_HELP) {
+		v->mode = TT_MODE_HELP;
+		vw->help_scroll = 0;
+	}
+	if (rc & (TT_OPEN_CMD | TT_OPEN_SEARCH)) {
+		tt_cmdbar_open(&vw->cb, (rc & TT_OPEN_CMD) ? ':' : '/');
+		vw->editing = (rc & TT_OPEN_CMD) ? ':' : '/';
+		v->msg[0] = 0;
+	}
+	return rc | TT_REDRAW;
+}
+
+/* ---- the run ------------------------------------------------------------------ */
+static int setup_terminal(viewer *vw, SCREEN **scr)
+{
+	const char *cs;
+
+	setlocale(LC_ALL, "");
+	cs = nl_langinfo(CODESET);
+	vw->v.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+	*scr = newterm(NULL, stdout, stdin);
+	if (!*scr)
+		return -1;
+	set_term(*scr);
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(ALL_MOUSE_EVENTS, NULL);
+	mouseinterval(0);
+	vw->ncolors = 0;
+	if (has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"))) {
+		start_color();
+		use_default_colors();
+		vw->ncolors = COLORS;
+	}
+	return 0;
+}
 
 int tt_viewer_run(const tt_viewer_opts *opts)
 {
-	tt_err err = {0};
-	tt_trace *tr = tt_trace_open(opts->path, NULL, &err);
+	viewer *vw = calloc(1, sizeof *vw);
+	loader *ld = calloc(1, sizeof *ld);
+	SCREEN *scr = NULL;
+	pthread_t th;
+	tt_config user;
+	int rc = 0, quit = 0, ntyped = 0;
+	int typed[64];
+	char theme_name[128];
 
-	if (!tr) {
-		fprintf(stderr, "termtrace: %s\n", err.msg);
+	if (!vw || !ld) {
+		free(vw);
+		free(ld);
+		fprintf(stderr, "termtrace: out of memory\n");
 		return 1;
 	}
-	printf("termtrace: the interactive viewer is not built yet; here is the trace:\n");
-	tt_trace_print_info(tr, stdout);
-	tt_trace_close(tr);
+	vw->path = opts->path;
+	/* config first: its warnings are printed if the terminal fails */
+	tt_config_init(&user);
+	tt_config_load_user(&user, warn_msg, &vw->v);
+	if (setup_terminal(vw, &scr) < 0) {
+		fprintf(stderr, "termtrace: cannot open the terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		free(vw);
+		free(ld);
+		return 1;
+	}
+	snprintf(theme_name, sizeof theme_name, "%s",
+		 vw->ncolors == 0 ? "monochrome" : opts->theme ? opts->theme : user.theme[0] ? user.theme : "dark");
+	apply_theme(vw, theme_name);
+
+	ld->path = opts->path;
+	if (pthread_create(&th, NULL, load_main, ld) != 0) {
+		load_main(ld);
+	} else {
+		timeout(50);
+		while (!atomic_load(&ld->finished)) {
+			draw_progress(opts->path, &ld->prog, vw->v.utf8, "loading");
+			int ch = getch();
+			if (ch == 'q' || ch == 3) {
+				atomic_store(&ld->prog.cancel, 1);
+				quit = 1;
+			} else if (ch != ERR && ch != KEY_RESIZE && ntyped < (int)(sizeof typed / sizeof typed[0])) {
+				typed[ntyped++] = ch; /* typed ahead: replayed once loaded */
+			}
+		}
+		pthread_join(th, NULL);
+		timeout(-1);
+	}
+	if (quit || !ld->tr) {
+		endwin();
+		delscreen(scr);
+		if (ld->tr)
+			tt_trace_close(ld->tr);
+		else if (!quit) {
+			fprintf(stderr, "termtrace: %s\n", ld->err.msg);
+			rc = 1;
+		}
+		free(vw);
+		free(ld);
+		return rc;
+	}
+	if (opts->metrics && *opts->metrics) {
+		tt_err merr = {0};
+		draw_progress(opts->path, &ld->prog, vw->v.utf8, "running metrics on");
+		if (tt_metrics_run_names(ld->tr, opts->metrics, &merr) != TT_OK)
+			tt_view_message(&vw->v, 1, "%s", merr.msg);
+	}
+	draw_progress(opts->path, &ld->prog, vw->v.utf8, "building the timeline of");
+	char saved_msg[512];
+	int saved_err = vw->v.msg_error;
+	snprintf(saved_msg, sizeof saved_msg, "%s", vw->v.msg);
+	int utf8 = vw->v.utf8;
+	if (tt_view_init(&vw->v, ld->tr) < 0) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "termtrace: out of memory building the timeline\n");
+		tt_trace_close(ld->tr);
+		free(vw);
+		free(ld);
+		return 1;
+	}
+	vw->v.utf8 = utf8;
+	vw->v.cfg = user;
+	if (user.details >= 0)
+		vw->v.details_pos = user.details;
+	snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
+	vw->v.msg_error = saved_err;
+	tt_cmdbar_load(&vw->cb, NULL);
+	tt_view_geometry(&vw->v, LINES, COLS);
+
+	/* ncurses' ungetch is a stack: push the typed-ahead keys last first */
+	for (int i = ntyped - 1; i >= 0; i--)
+		ungetch(typed[i]);
+	int flags = TT_REDRAW;
+	while (!(flags & TT_QUIT)) {
+		if (flags & TT_SEL_CHANGED)
+			tt_details_fetch(&vw->v);
+		draw_frame(vw);
+		int ch = getch();
+		if (ch == ERR)
+			continue;
+		flags = handle_key(vw, ch);
+	}
+	endwin();
+	delscreen(scr);
+	if (vw->has_table)
+		tt_table_free(&vw->table);
+	tt_cmdbar_free(&vw->cb);
+	tt_view_free(&vw->v);
+	tt_trace_close(ld->tr);
+	free(vw);
+	free(ld);
 	return 0;
 }

@@ -16,4 +16,11 @@ typedef struct tt_viewer_opts {
  * quit, 1 when the trace could not be opened (message on stderr). */
 int tt_viewer_run(const tt_viewer_opts *opts);
 
+/* Draws the timeline screen of a view (ruler, tracks, details, status and
+ * message lines) into stdscr's virtual screen; the caller does the one
+ * doupdate() of the frame. For the render benchmark and tests; the
+ * interactive loop uses it too. */
+struct tt_view;
+void tt_viewer_draw_timeline(struct tt_view *v);
+
 #endif

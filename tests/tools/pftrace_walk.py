@@ -159,7 +159,7 @@ def events(path, out, recs=None, tracks=None):
                 tracks[uuid] = ('thread', tname, first(th, 2))
                 sq.thread_uuid = getattr(sq, 'thread_uuid', None) or uuid
             elif uuid not in tracks:
-                tracks[uuid] = ('other', (first(td, 2) or b'').decode(), None)
+                tracks[uuid] = ('other', (first(td, 2) or b'').decode(), first(td, 5))
         if 11 not in pf:
             continue
         if flags & 2 and not sq.valid:
@@ -202,7 +202,14 @@ def events(path, out, recs=None, tracks=None):
         if track == 0 and (first(te, 11) is None or first(te, 9) is None) and getattr(sq, 'thread_uuid', None):
             track = sq.thread_uuid
         if recs is not None:
-            recs.append((ns, nev, tname, name if typ != 2 else '', track))
+            flows = []
+            for f, wt, v in fields(te):
+                if f in (47, 48):   # fixed64, packed or not
+                    b = v if wt == 2 else v
+                    for i in range(0, len(b), 8):
+                        flows.append((f == 48, int.from_bytes(b[i:i+8], 'little')))
+            nextra = sum(len(packed_varints(wt, v)) for f, wt, v in fields(te) if f == 12)
+            recs.append((ns, nev, tname, name if typ != 2 else '', track, flows, nextra))
         if out is not None:
             out.write("%d\t%s\t%s\t%d\t%d\n" % (ns, tname, name if typ != 2 else '', track, sid))
         nev += 1
@@ -210,22 +217,51 @@ def events(path, out, recs=None, tracks=None):
 
 def slices(path):
     """Per-track stacks over the time-sorted events (ties: file order):
-    B opens, E closes the innermost, I / R are 0-length instants."""
+    B opens, E closes the innermost, I / R are 0-length instants. Flow ids
+    link the slices of one id in time order; terminating ids end a flow."""
     recs = []; tracks = {}
     events(path, None, recs, tracks)
     recs.sort(key=lambda r: (r[0], r[1]))
     stacks = defaultdict(list); out = []
-    for ts, order, ph, name, track in recs:
+    stats = Counter(); active = {}
+    for ts, order, ph, name, track, flows, nextra in recs:
+        stats['counter_values'] += nextra
         st = stacks[track]
+        row = None
         if ph == 'B':
             row = [ts, -1, track, name, len(st)]
             st.append(row); out.append(row)
         elif ph == 'E':
             if st:
                 row = st.pop(); row[1] = ts - row[0]
+            else:
+                stats['unmatched_end'] += 1
         elif ph in ('I', 'R'):
-            out.append([ts, 0, track, name, len(st)])
-    return out, tracks
+            row = [ts, 0, track, name, len(st)]
+            out.append(row)
+        if row is None:
+            continue
+        for term, fid in flows:
+            if not term:
+                if fid in active:
+                    stats['flows'] += 1
+                active[fid] = id(row)
+            elif fid in active:
+                stats['flows'] += 1
+                del active[fid]
+    return out, tracks, stats
+
+def owner(tracks, uuid):
+    """The thread name owning a track (walking parent_uuid), or the uuid."""
+    seen = 0
+    while uuid in tracks and seen < 32:
+        kind, name, parent = tracks[uuid]
+        if kind == 'thread':
+            return name
+        if parent is None:
+            break
+        uuid = parent; seen += 1
+    return '#%d' % uuid
 
 def count(path):
     n = 0
@@ -242,13 +278,15 @@ if __name__ == '__main__':
     elif mode == 'events':
         events(path, sys.stdout)
     elif mode == 'slices':
-        rows, tracks = slices(path)
+        rows, tracks, stats = slices(path)
         per = defaultdict(lambda: [0, 0, 0])
         for ts, dur, track, name, depth in rows:
-            k = tracks.get(track, ('?', str(track), None))[1]
+            k = owner(tracks, track)
             per[k][0] += 1; per[k][1] += dur; per[k][2] = max(per[k][2], depth)
         print("total\t%d" % len(rows))
         print("unfinished\t%d" % sum(1 for r in rows if r[1] == -1))
+        for k in sorted(stats):
+            print("%s\t%d" % (k, stats[k]))
         for k in sorted(per):
             print("thread\t%s\t%d\t%d\t%d" % (k, per[k][0], per[k][1], per[k][2]))
     elif mode == 'count':

@@ -1,0 +1,172 @@
+/*
+ * bench_ctf.c - CTF import throughput against babeltrace2 on the same files
+ * in the same run.
+ *
+ *   build-bench/bench/bench_ctf [EVENTS] [STREAMS]
+ *
+ * Writes an LTTng-style trace with tests/ctf_writer.c (default 10,000,000
+ * events over 4 streams: ticks with 3 fields, nested entry/exit pairs, a
+ * few gaps that need full timestamps), then times
+ *   - termtrace: tt_trace_open (decode, merge, storage, finalize);
+ *   - babeltrace2 TRACE -c sink.utils.dummy (decode + muxing, no output);
+ * and prints events/s of both and the ratio (target: >= 5x).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "termtrace.h"
+#include "ctf_metadata.h"
+#include "ctf_stream.h"
+#include "ctf_writer.c"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* termtrace's reader alone (metadata, every stream decoded with all its
+ * fields, merged by time): what babeltrace2's dummy sink also does. */
+static long long decode_only(const char *dir, int ns)
+{
+	ctf_meta *m;
+	ctf_stream *st[64];
+	const ctf_event *ev[64];
+	tt_err err = { 0 };
+	long long n = 0;
+	int i, live = 0;
+
+	if (tt_ctf_meta_load(dir, &m, &err))
+		return -1;
+	for (i = 0; i < ns; i++) {
+		char path[1100];
+
+		snprintf(path, sizeof(path), "%s/chan_%d", dir, i);
+		if (tt_ctf_stream_open(m, path, &st[i], &err))
+			return -1;
+		if (tt_ctf_stream_next(st[i], &ev[i]) == 1)
+			live++;
+		else
+			ev[i] = NULL;
+	}
+	while (live) {
+		int best = -1;
+
+		for (i = 0; i < ns; i++)
+			if (ev[i] && (best < 0 || ev[i]->ts < ev[best]->ts))
+				best = i;
+		n++;
+		if (tt_ctf_stream_next(st[best], &ev[best]) != 1) {
+			ev[best] = NULL;
+			live--;
+		}
+	}
+	for (i = 0; i < ns; i++)
+		tt_ctf_stream_close(st[i]);
+	tt_ctf_meta_free(m);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	long long nev = argc > 1 ? atoll(argv[1]) : 10000000LL;
+	int ns = argc > 2 ? atoi(argv[2]) : 4;
+	char dir[] = "/tmp/tt-bench-ctf-XXXXXX";
+	ctfw_opts o = { .offset_s = 1700000000, .nstreams = ns, .packet_bytes = 1 << 16 };
+	ctfw *w;
+	uint64_t ts[64] = { 0 };
+	long long i, written = 0;
+	double t0, t_tt, t_bt = -1, t_dec;
+	long long ndec;
+	tt_err err = { 0 };
+	tt_trace *tr;
+	char cmd[512];
+	int rc;
+
+	if (ns < 1 || ns > 64 || nev < 1) {
+		fprintf(stderr, "usage: bench_ctf [EVENTS] [STREAMS<=64]\n");
+		return 2;
+	}
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	t0 = now();
+	w = ctfw_open(dir, &o);
+	if (!w)
+		return 1;
+	for (int s = 0; s < ns; s++) {
+		ctfw_thread(w, s, 4000, 4000 + s, s ? "bench-worker" : "bench-main");
+		ts[s] = 1000000 + (uint64_t)s * 7;
+	}
+	for (i = 0; written < nev; i++) {
+		int s = (int)(i % ns);
+		uint64_t step = (i % 100000 == 99999) ? (UINT64_C(1) << 28) : 97 + (uint64_t)(i % 13);
+
+		ts[s] += step;
+		if (i % 10 == 0 && written + 4 <= nev) {
+			ctfw_work(w, s, ts[s], 1, (int32_t)i);
+			ctfw_work(w, s, ts[s] + 10, 1, (int32_t)i + 1);
+			ctfw_work(w, s, ts[s] + 20, 0, (int32_t)i + 1);
+			ctfw_work(w, s, ts[s] + 30, 0, (int32_t)i);
+			ts[s] += 30;
+			written += 4;
+		} else {
+			ctfw_tick(w, s, ts[s], (uint64_t)i, (int32_t)(i & 0xFFFF), "tick");
+			written++;
+		}
+	}
+	if (ctfw_close(w)) {
+		fprintf(stderr, "bench_ctf: writing the trace failed\n");
+		return 1;
+	}
+	printf("bench_ctf: wrote %lld events in %d streams to %s in %.2f s\n", written, ns, dir, now() - t0);
+
+	t0 = now();
+	tr = tt_trace_open(dir, NULL, &err);
+	t_tt = now() - t0;
+	if (!tr) {
+		fprintf(stderr, "bench_ctf: %s\n", err.msg);
+		return 1;
+	}
+	{
+		tt_result r;
+
+		if (tt_query_collect(tr, "select count(*) from raw", 1, &r, &err) == 0) {
+			printf("bench_ctf: termtrace imported %s events\n", r.cells[0]);
+			tt_result_free(&r);
+		}
+	}
+	tt_trace_close(tr);
+
+	t0 = now();
+	ndec = decode_only(dir, ns);
+	t_dec = now() - t0;
+
+	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s' -c sink.utils.dummy >/dev/null 2>&1", dir);
+	t0 = now();
+	rc = system(cmd);
+	if (rc == 0)
+		t_bt = now() - t0;
+
+	printf("bench_ctf: termtrace   %8.3f s  %12.0f events/s  (full import: decode, merge, storage, indexes)\n",
+	       t_tt, (double)written / t_tt);
+	printf("bench_ctf: ctf reader  %8.3f s  %12.0f events/s  (decode + merge of %lld events, no storage)\n",
+	       t_dec, (double)ndec / t_dec, ndec);
+	if (t_bt > 0) {
+		printf("bench_ctf: babeltrace2 %8.3f s  %12.0f events/s\n", t_bt, (double)written / t_bt);
+		printf("bench_ctf: ratio termtrace/babeltrace2 = %.2fx (target >= 5x); reader alone %.2fx\n",
+		       t_bt / t_tt, t_bt / t_dec);
+	} else {
+		printf("bench_ctf: babeltrace2 not available (exit %d): no ratio\n", rc);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench_ctf: could not remove %s\n", dir);
+	return 0;
+}

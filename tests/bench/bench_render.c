@@ -1,0 +1,258 @@
+/*
+ * bench_render.c - headless render benchmark of the viewer (figures, not
+ * pass/fail). For synthetic traces of 100k, 1M and 10M slices on 64
+ * threads (8 processes x 8 threads, nested 3 deep), written as Chrome JSON
+ * and opened through tt_trace_open like any trace, it prints:
+ *   - import time, level-of-detail/layout build time, first frame time
+ *     (import-to-interactive = their sum);
+ *   - frame time p50/p99 at whole-trace, mid and deepest zoom, for 80x24
+ *     and 300x80, each frame = erase + draw + doupdate() into an ncurses
+ *     screen opened with newterm() on /dev/null (TERM xterm-256color).
+ * Target: p99 <= 5 ms at every zoom and size, no growth from 1M to 10M.
+ *
+ *   bench_render [N...]        default: 100000 1000000 10000000
+ *   TT_BENCH_SIZES="100000 1000000" and TT_BENCH_FRAMES=200 also work.
+ * The trace file goes to $TMPDIR (about 75 bytes per slice) and is
+ * removed at the end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <curses.h>
+
+#include "termtrace.h"
+#include "theme.h"
+#include "view.h"
+#include "viewer.h"
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *const names[] = {
+	"RunTask", "Layout", "Paint", "V8.Execute", "ParseHTML", "UpdateLayer",
+	"Commit", "RasterTask", "GC.Scavenge", "EventDispatch", "FunctionCall",
+	"TimerFire", "Decode", "Composite", "BeginFrame", "Draw",
+};
+
+/* Writes n slices: per thread, blocks of 5 (a depth-0 slice holding two
+ * depth-1 slices, each holding one depth-2 slice) with varying widths. */
+static int write_trace(const char *path, long n)
+{
+	FILE *f = fopen(path, "w");
+	long per_thread = n / 64 / 5;
+	unsigned seed = 12345;
+	static char buf[1 << 20];
+
+	if (!f)
+		return -1;
+	setvbuf(f, buf, _IOFBF, sizeof buf);
+	fputs("{\"traceEvents\":[\n", f);
+	for (int p = 0; p < 8; p++) {
+		fprintf(f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"proc%d\"}},\n",
+			100 + p, 100 + p, p);
+		for (int t = 0; t < 8; t++)
+			fprintf(f, "{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":\"worker%d\"}},\n",
+				100 + p, 1000 + p * 8 + t, t);
+	}
+	for (int th = 0; th < 64; th++) {
+		int pid = 100 + th / 8, tid = 1000 + th;
+		long t = 0; /* ns */
+		for (long b = 0; b < per_thread; b++) {
+			seed = seed * 1103515245u + 12345u;
+			long unit = 200 + (seed >> 16) % 1800; /* 0.2 .. 2 us */
+			long d0 = 8 * unit;
+			const char *n0 = names[(seed >> 8) % 16];
+			fprintf(f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%ld.%03ld,\"dur\":%ld.%03ld,\"name\":\"%s\",\"cat\":\"bench\"},\n",
+				pid, tid, t / 1000, t % 1000, d0 / 1000, d0 % 1000, n0);
+			for (int k = 0; k < 2; k++) {
+				long s1 = t + unit / 2 + k * 4 * unit, d1 = 3 * unit;
+				long s2 = s1 + unit, d2 = unit;
+				fprintf(f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%ld.%03ld,\"dur\":%ld.%03ld,\"name\":\"%s\",\"cat\":\"bench\"},\n",
+					pid, tid, s1 / 1000, s1 % 1000, d1 / 1000, d1 % 1000, names[(b + k + 3) % 16]);
+				fprintf(f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%ld.%03ld,\"dur\":%ld.%03ld,\"name\":\"%s\",\"cat\":\"bench\"},\n",
+					pid, tid, s2 / 1000, s2 % 1000, d2 / 1000, d2 % 1000, names[(b * 7 + k) % 16]);
+			}
+			t += d0 + unit * (long)((seed >> 4) % 3);
+		}
+	}
+	/* a closing event without a trailing comma */
+	fputs("{\"ph\":\"M\",\"pid\":100,\"tid\":100,\"name\":\"thread_name\",\"args\":{\"name\":\"main\"}}\n]}\n", f);
+	return fclose(f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Renders frames at one zoom; prints p50/p99 in ms. Alternates a small
+ * pan so that every frame changes what is on screen. */
+static void run_frames(tt_view *v, const char *zoom, int64_t t0, int64_t span, int frames)
+{
+	double *ms = malloc((size_t)frames * sizeof *ms);
+	double *draw = malloc((size_t)frames * sizeof *draw);
+	double *cpu = malloc((size_t)frames * sizeof *cpu);
+
+	for (int i = 0; i < frames; i++) {
+		int64_t shift = (i % 2) ? span / 64 : 0;
+		tt_view_set_window(v, t0 + shift, span);
+		v->cursor = v->t0 + v->span / 2;
+		double a = now(), ca = cpu_now();
+		erase();
+		tt_viewer_draw_timeline(v);
+		draw[i] = (now() - a) * 1e3;
+		wnoutrefresh(stdscr);
+		doupdate();
+		ms[i] = (now() - a) * 1e3;
+		cpu[i] = (cpu_now() - ca) * 1e3;
+	}
+	qsort(cpu, (size_t)frames, sizeof *cpu, cmp_double);
+	qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+	qsort(draw, (size_t)frames, sizeof *draw, cmp_double);
+	/* wall time includes other processes on a shared machine; thread CPU
+	 * time is the frame's own cost */
+	printf("    %-6s zoom: wall p50 %6.3f p99 %6.3f ms | cpu p50 %6.3f p99 %6.3f ms | draw p50 %.3f ms  (view %lld ns)\n",
+	       zoom, ms[frames / 2], ms[frames * 99 / 100], cpu[frames / 2], cpu[frames * 99 / 100],
+	       draw[frames / 2], (long long)v->span);
+	free(ms);
+	free(draw);
+	free(cpu);
+}
+
+static void bench_size(long n, int frames)
+{
+	char path[512];
+	const char *tmp = getenv("TMPDIR");
+	tt_err err = {0};
+	tt_view v;
+	double a, t_gen, t_import, t_view, t_first;
+
+	snprintf(path, sizeof path, "%s/tt-bench-render-%ld-%d.json", tmp && *tmp ? tmp : "/tmp", n,
+		 (int)getpid());
+	a = now();
+	if (write_trace(path, n) != 0) {
+		printf("cannot write %s\n", path);
+		return;
+	}
+	t_gen = now() - a;
+	a = now();
+	tt_trace *tr = tt_trace_open(path, NULL, &err);
+	t_import = now() - a;
+	unlink(path);
+	if (!tr) {
+		printf("import failed: %s\n", err.msg);
+		return;
+	}
+	a = now();
+	if (tt_view_init(&v, tr) != 0) {
+		printf("view init failed (out of memory)\n");
+		tt_trace_close(tr);
+		return;
+	}
+	t_view = now() - a;
+	printf("%ld slices (%zu imported) on 64 threads: generate %.2f s, import %.2f s, LOD+layout %.3f s\n",
+	       n, v.sc.n, t_gen, t_import, t_view);
+	/* a selection, so that the details panel is part of every frame */
+	if (v.sc.n > 0)
+		tt_view_select_slice(&v, (int64_t)(v.sc.n / 2));
+	static const int sizes[2][2] = {{24, 80}, {80, 300}};
+	for (int s = 0; s < 2; s++) {
+		resizeterm(sizes[s][0], sizes[s][1]);
+		tt_view_geometry(&v, sizes[s][0], sizes[s][1]);
+		v.line = 0;
+		v.top = 0;
+		if (s == 0) {
+			tt_view_set_window(&v, v.lay.start, v.lay.end - v.lay.start);
+			a = now();
+			erase();
+			tt_viewer_draw_timeline(&v);
+			wnoutrefresh(stdscr);
+			doupdate();
+			t_first = now() - a;
+			printf("  first frame %.3f ms; import-to-interactive %.2f s\n", t_first * 1e3,
+			       t_import + t_view + t_first);
+		}
+		printf("  %dx%d:\n", sizes[s][1], sizes[s][0]);
+		int64_t len = v.lay.end - v.lay.start;
+		run_frames(&v, "whole", v.lay.start, len, frames);
+		run_frames(&v, "mid", v.lay.start + len / 2, len / 1000 > v.tl_w ? len / 1000 : v.tl_w, frames);
+		run_frames(&v, "deep", v.lay.start + len / 2, v.tl_w, frames);
+	}
+	tt_view_free(&v);
+	tt_trace_close(tr);
+}
+
+int main(int argc, char **argv)
+{
+	long sizes[16];
+	int nsizes = 0, frames = 200;
+	const char *env = getenv("TT_BENCH_SIZES");
+	FILE *devnull_out = fopen("/dev/null", "w"), *devnull_in = fopen("/dev/null", "r");
+	SCREEN *scr;
+	tt_theme th;
+
+	if (getenv("TT_BENCH_FRAMES"))
+		frames = atoi(getenv("TT_BENCH_FRAMES"));
+	if (frames < 10)
+		frames = 10;
+	for (int i = 1; i < argc && nsizes < 16; i++)
+		sizes[nsizes++] = atol(argv[i]);
+	if (nsizes == 0 && env)
+		for (char *e = (char *)env; *e && nsizes < 16;) {
+			char *end;
+			long v = strtol(e, &end, 10);
+			if (end == e)
+				break;
+			sizes[nsizes++] = v;
+			e = end;
+			while (*e == ' ' || *e == ',')
+				e++;
+		}
+	if (nsizes == 0) {
+		sizes[0] = 100000;
+		sizes[1] = 1000000;
+		sizes[2] = 10000000;
+		nsizes = 3;
+	}
+	if (!devnull_out || !devnull_in)
+		return 1;
+	scr = newterm("xterm-256color", devnull_out, devnull_in);
+	if (!scr) {
+		fprintf(stderr, "bench_render: newterm failed (no xterm-256color terminfo?)\n");
+		return 1;
+	}
+	set_term(scr);
+	start_color();
+	use_default_colors();
+	tt_theme_load(&th, "dark", NULL, NULL);
+	tt_theme_apply(&th, COLORS);
+	/* results go to stdout, which newterm does not use here */
+	printf("bench_render: headless ncurses (newterm on /dev/null, %d colours), %d frames per case\n",
+	       COLORS, frames);
+	for (int i = 0; i < nsizes; i++) {
+		bench_size(sizes[i], frames);
+		fflush(stdout);
+	}
+	endwin();
+	delscreen(scr);
+	fclose(devnull_out);
+	fclose(devnull_in);
+	return 0;
+}

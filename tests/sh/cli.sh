@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Command-line behaviour: info, query and its formats, SQL from -f/stdin,
+# exit codes (0 ok, 1 bad input or query, 2 usage), one-line errors that
+# name the file, and the input file left untouched.
+set -u
+T=${TT_BIN:-./termtrace}
+D=tests/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # check NAME EXPECTED ACTUAL
+	if [ "$2" == "$3" ]; then echo "ok - $1"; else
+		echo "not ok - $1"; echo "#   expected: $(printf '%q' "$2")"; echo "#   actual:   $(printf '%q' "$3")"; fi
+}
+
+out=$($T info $D/chromium-tiny.json); rc=$?
+check "info exits 0" 0 $rc
+check "info names the format" "format:        chrome-json" "$(grep '^format:' <<<"$out")"
+check "info counts slices" "  slice        514" "$(grep '^  slice ' <<<"$out")"
+check "info time range" "time range:    958160867000 .. 960387079000 ns (958.160867000 s .. 960.387079000 s)" "$(grep '^time range:' <<<"$out")"
+check "info lists non-zero stats" "  slice_end_unmatched          error     1" "$($T info $D/uftrace-work.json | grep slice_end_unmatched)"
+
+out=$($T query $D/chromium-tiny.json "select name, count(*) c from slice group by name order by c desc limit 3")
+check "query table" "name                                      c
+----------------------------------------  ---
+V8.BytecodeBudgetInterrupt                268
+RunMicrotasks                             59
+V8.BytecodeBudgetInterruptWithStackCheck  36" "$out"
+
+gzip -c $D/chromium-tiny.json > "$tmp/t.json.gz"
+out=$($T query --format tsv "$tmp/t.json.gz" "select ts, dur, name from slice where dur > 10000000 order by ts")
+check "query tsv on .json.gz" "ts	dur	name
+958487543000	16255000	heavyTask 0
+958625644000	11337000	heavyTask 1
+959908176000	12215000	heavyTask 11
+960072998000	11933000	heavyTask 12
+960376279000	10280000	heavyTask 14" "$out"
+
+check "csv without header" "514" "$($T query --format csv --no-header $D/chromium-tiny.json 'select count(*) from slice')"
+check "json format" '[
+{"n":514}
+]' "$($T query --format=json $D/chromium-tiny.json 'select count(*) n from slice')"
+echo "select count(*) from thread;" > "$tmp/q.sql"
+check "sql from -f" "5" "$($T query --no-header --format tsv -f "$tmp/q.sql" $D/chromium-tiny.json)"
+check "sql from stdin" "3" "$(echo 'select 1; select count(*) from process where pid > 0' | $T query --no-header --format tsv $D/chromium-tiny.json)"
+
+err=$($T query $D/chromium-tiny.json "select * from nope" 2>&1 >/dev/null); rc=$?
+check "bad query exits 1" 1 $rc
+check "bad query message" "termtrace: query error: no such table: nope" "$err"
+
+printf 'not a trace' > "$tmp/bad.bin"
+err=$($T info "$tmp/bad.bin" 2>&1 >/dev/null); rc=$?
+check "bad input exits 1" 1 $rc
+check "bad input one line naming the file" "termtrace: $tmp/bad.bin: unknown format (not Chrome JSON, Perfetto protobuf or CTF); first byte 0x6e" "$err"
+err=$($T info "$tmp/missing.json" 2>&1 >/dev/null); rc=$?
+check "missing file exits 1" "1 termtrace: $tmp/missing.json: no such file or directory" "$rc $err"
+
+$T --bogus >/dev/null 2>&1; check "unknown option exits 2" 2 $?
+$T query >/dev/null 2>&1; check "query without trace exits 2" 2 $?
+$T >/dev/null 2>&1; check "no arguments exits 2" 2 $?
+check "--version" "termtrace 0.1.0" "$($T --version)"
+$T --help | grep -q '^usage: termtrace'; check "--help" 0 $?
+
+# The input is never written: same bytes and mtime after a run.
+cp $D/chromium-tiny.json "$tmp/ro.json"; touch -d '2001-01-01' "$tmp/ro.json"
+before=$(stat -c '%Y %s' "$tmp/ro.json"; sha1sum < "$tmp/ro.json")
+$T query "$tmp/ro.json" "create table x(a); insert into x values(1); select * from x" >/dev/null
+after=$(stat -c '%Y %s' "$tmp/ro.json"; sha1sum < "$tmp/ro.json")
+check "trace file untouched" "$before" "$after"
+check "nothing written next to the trace" "ro.json" "$(ls "$tmp" | grep ro)"
+
+# A truncated file keeps what came before and warns on stderr.
+head -c 60000 $D/chromium-tiny.json > "$tmp/cut.json"
+err=$($T query --no-header --format tsv "$tmp/cut.json" "select value from stats where name = 'json_truncated'" 2>&1)
+check "truncated file: warning and stat" "termtrace: warning: $tmp/cut.json: json text ends inside the event array at byte 60000
+1" "$err"
+# 376 = the X/I/R/b events among the 387 complete events before byte 60000
+# (python's json.raw_decode over the same prefix).
+check "truncated file keeps exactly the complete events" "376" "$($T query --no-header --format tsv "$tmp/cut.json" "select count(*) from slice" 2>/dev/null)"

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# tui.sh - terminal tests of the viewer through tmux: a private server
+# (-L), no user config (-f /dev/null), fixed sizes, send-keys and exact
+# text from capture-pane. Every wait is a bounded poll of the pane.
+# Prints "ok - what" / "not ok - what".
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${TT_BIN:-./termtrace}
+S=tt$$
+TMP=$(mktemp -d)
+TINY=tests/data/chromium-tiny.json
+trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; }
+screen() { tmux -L $S capture-pane -p -t "$1"; }
+line() { screen "$1" | sed -n "$(($2 + 1))p"; }
+
+# wait_for WIN TEXT [TIMEOUT_TENTHS]: polls until the pane holds TEXT.
+wait_for() {
+	local i
+	for ((i = 0; i < ${3:-50}; i++)); do
+		screen "$1" | grep -qF -- "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# wait_line WIN N TEXT: polls until line N (0-based) is exactly TEXT.
+wait_line() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(line "$1" "$2")" = "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+check() { # check WHAT COMMAND...
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else notok "$what"; screen "$WIN" | sed 's/^/# /'; fi
+}
+keys() { tmux -L $S send-keys -t "$WIN" "$@"; }
+# start NAME W H ENV... -- ARGS: a window running the viewer; when the
+# viewer exits the pane prints its exit status and the terminal modes.
+start() {
+	local name=$1 w=$2 h=$3
+	shift 3
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	local cmd="env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=$TMP/state XDG_CONFIG_HOME=$TMP/cfg ${envs[*]} $BIN $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo; sleep 60"
+	if tmux -L $S has-session 2>/dev/null; then
+		tmux -L $S new-window -d -n "$name" "$cmd"
+	else
+		tmux -L $S -f /dev/null new-session -d -s main -n "$name" -x "$w" -y "$h" "$cmd"
+	fi
+	tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
+	WIN=$name
+}
+
+# ---- the timeline of the real sample ------------------------------------
+start tl 120 40 -- $TINY
+check "viewer shows the ruler of the whole trace" \
+	wait_line tl 0 " view 2.22s              0                    500ms                1s                    1.5s                 2s"
+check "process groups are shown, biggest first" \
+	wait_line tl 5 "▾ Renderer 9186  (3 tracks)"
+check "thread tracks are shown by name and tid" \
+	wait_for tl " CrRendererMain 9186    │"
+check "a thread without slices of its own name shows its track" \
+	wait_for tl " DedicatedWorker thread │"
+check "global instant track in its own group" \
+	wait_for tl "▾ Global  (1 track)"
+check "cursor time shown under the ruler" wait_for tl " @1.113106s "
+keys w
+check "zoom in changes the ruler" \
+	wait_line tl 0 " view 1.48s               400ms        600ms        800ms        1s           1.2s        1.4s         1.6s"
+keys 0
+check "0 shows the whole trace again" \
+	wait_line tl 0 " view 2.22s              0                    500ms                1s                    1.5s                 2s"
+
+# ---- search, selection, details ------------------------------------------
+keys / RunMicro Enter
+check "search reports the match count" wait_for tl "match 33/59 for 'RunMicro'"
+check "the match is selected and shown in the details panel" wait_for tl " name        RunMicrotasks"
+check "details show category, thread and process" \
+	bash -c "tmux -L $S capture-pane -p -t tl | grep -qF ' category    v8.execute' &&
+		 tmux -L $S capture-pane -p -t tl | grep -qF ' thread      CrRendererMain 9186' &&
+		 tmux -L $S capture-pane -p -t tl | grep -qF ' process     Renderer 9186'"
+check "details show the exact duration" wait_for tl " dur         17µs"
+keys n
+check "n jumps to the next match" wait_for tl "match 34/59 for 'RunMicro'"
+keys N N
+check "N jumps to the previous match" wait_for tl "match 32/59 for 'RunMicro'"
+keys f
+check "f zooms to the selected slice and its name is drawn" \
+	wait_line tl 7 " CrRendererMain 9186    │                                         RunMicrotasks"
+check "f: the ruler shows the slice's start" \
+	wait_line tl 0 " view 12µs                      1.10789s        1.107892s       1.107894s       1.107896s       1.107898s       1.1079s"
+check "status line shows selection and matches" \
+	wait_for tl " sel: RunMicrotasks (10µs) | /RunMicro: 59 matches"
+
+# ---- command bar -----------------------------------------------------------
+keys 0 : "select count(*) from slice" Enter
+check "SQL result opens in a table with the exact count" wait_line tl 2 "514"
+check "table header names the column" wait_line tl 1 "count(*)"
+keys q
+check "q closes the table" wait_for tl "▾ Renderer 9186  (3 tracks)"
+keys : "selec nonsense" Enter
+check "a bad query shows the error in the bar" wait_for tl 'near "selec": syntax error'
+keys w
+check "the viewer keeps working after an error" wait_for tl " view 1.48s "
+keys : "select id, name from slice where name = 'RunMicrotasks' order by ts limit 3" Enter
+check "a result table with several rows" wait_for tl "3 rows"
+keys Down Enter
+check "Enter on a row with id selects that slice" wait_for tl " sel: RunMicrotasks"
+keys : "select count(*) from slice a, slice b, slice c, slice d" Enter
+check "a long query shows that it runs" wait_for tl "running query... (Ctrl-C cancels)"
+keys C-c
+check "Ctrl-C cancels the query" wait_for tl "interrupted"
+keys : Up Up Enter
+check "Up walks the history" wait_for tl "3 rows"
+keys q
+check "history is kept in XDG_STATE_HOME" \
+	grep -qxF "select count(*) from slice" "$TMP/state/termtrace/history"
+keys : "goto 1s" Enter
+check ":goto moves the cursor" wait_for tl " @1s "
+keys : "track Dedicated" Enter
+check ":track filters the tracks" \
+	bash -c "tmux -L $S capture-pane -p -t tl | grep -qF 'DedicatedWorker thread' &&
+		 ! tmux -L $S capture-pane -p -t tl | grep -qF 'Global instants'"
+keys : track Enter
+check ":track alone shows every track" wait_for tl "Global instants"
+keys : "pin select ts, dur, name from slice where name = 'RunMicrotasks'" Enter
+check ":pin adds a pinned track" wait_for tl "pinned 59 slices as track 'pin select ts, dur, name from slice where name = "
+check "the pinned group is at the top" wait_line tl 2 "▾ Pinned  (1 track)"
+keys : "theme nosuchtheme" Enter
+check ":theme with an unknown name says so" wait_for tl "no theme 'nosuchtheme'"
+keys : "theme light" Enter
+check ":theme switches theme" wait_for tl "theme light"
+keys ?
+check "? shows the help with every action" wait_for tl "w W + =            zoom-in          zoom in around the cursor"
+keys PgDn
+check "help scrolls to the commands" wait_for tl ":pin SQL           pin a query with columns ts, dur, name [, track_name] as a slice track"
+keys q
+
+# ---- groups ------------------------------------------------------------------
+keys g Enter
+check "Enter on a group header closes it" wait_for tl "▸ Pinned  (1 track)"
+
+# ---- resize ----------------------------------------------------------------
+keys 0
+tmux -L $S resize-window -t tl -x 80 -y 24
+check "after resize to 80x24 the ruler fits" \
+	wait_line tl 0 " view 2.22s      0             500ms         1s            1.5s          2s"
+check "after resize the tracks are drawn" wait_for tl "▾ Renderer 9186  (3 tracks)"
+keys q
+check "q exits 0" wait_for tl "EXIT=0"
+check "the terminal is sane after q (icanon echo)" wait_for tl "icanon echo"
+
+# ---- descriptions, details on the right ---------------------------------------
+start desc 120 40 -- $TINY
+wait_for desc "▾ Renderer 9186"
+keys / RunMicro Enter J J J J J J
+check "details show the slice's description, wrapped" \
+	wait_for desc " description V8 drains the microtask queue: promise reactions, await continuations and queueMicrotask callbacks run back"
+check "details show the doc link" wait_for desc " doc link    https://v8.dev/blog/fast-async"
+check "the details title marks a slice with a description" wait_for desc " RunMicrotasks  ⓘ "
+keys m
+check "m puts the details on the right" \
+	wait_line desc 1 " @1.153231s     │            │            │    ▼        │            │       name        RunMicrotasks"
+keys m Tab
+check "Tab hides the details panel" \
+	bash -c "! tmux -L $S capture-pane -p -t desc | grep -qF ' name        RunMicrotasks'"
+keys : alerts Enter
+check ":alerts without alerts says so" wait_for desc "no alerts (run metrics with :metrics or --metrics)"
+keys q
+check "q exits 0 (descriptions)" wait_for desc "EXIT=0"
+
+# ---- metrics: annotation tracks and alerts -----------------------------------
+mkdir -p "$TMP/metrics"
+cat > "$TMP/metrics/tt_test_alerts.sql" <<'SQL'
+-- tt_test_alerts: three RunMicrotasks slices as alerts, for the viewer tests
+create view tt_test_alerts_annotations as
+select 'slice' as track_type, 'Test alerts' as track_name, ts, dur,
+       name as slice_name, null as value, id as source_slice_id,
+       case when dur > 100000 then 'error' else 'warning' end as alert_type
+from slice where name = 'RunMicrotasks' order by ts limit 3;
+SQL
+start alerts 120 40 TT_METRICS_PATH=$TMP/metrics -- --metrics tt_test_alerts $TINY
+check "--metrics: annotation tracks in their own group at the top" \
+	wait_line alerts 2 "▾ Annotations  (1 track)"
+check "the annotation track is drawn" wait_line alerts 3 " Test alerts            │             ▏▏▏                               │"
+check "the status line counts the alerts" wait_for alerts "alerts: 2 warnings, 1 error"
+keys ']'
+check "] jumps to the next alert" wait_for alerts "alert 1/3 (warning)"
+check "the alert's slice is selected" wait_for alerts " sel: RunMicrotasks (23µs)"
+keys '!'
+check "! jumps to the next alert too" wait_for alerts "alert 2/3 (warning)"
+keys '['
+check "[ jumps to the previous alert" wait_for alerts "alert 1/3 (warning)"
+keys : alerts Enter
+check ":alerts lists the alerts in a table" wait_for alerts "3 rows"
+keys q : "metrics no_such_metric" Enter
+check ":metrics with an unknown metric shows the error" wait_for alerts "no_such_metric"
+keys q
+check "q exits 0 (metrics)" wait_for alerts "EXIT=0"
+
+# ---- 8 colours ------------------------------------------------------------------
+start eight 120 40 TERM=xterm -- $TINY
+# keys typed while the trace loads are not lost
+keys w
+check "an 8-colour terminal draws the timeline (after a key typed ahead)" \
+	wait_line eight 0 " view 1.48s               400ms        600ms        800ms        1s           1.2s        1.4s         1.6s"
+keys q
+check "q exits 0 (8 colours)" wait_for eight "EXIT=0"
+
+# ---- q during the first frames, ASCII fallback, NO_COLOR --------------------
+start ascii 100 30 LANG=C NO_COLOR=1 -- $TINY
+check "ASCII fallback when the locale is not UTF-8" wait_for ascii "v Renderer 9186  (3 tracks)"
+check "ASCII ruler ticks" wait_for ascii " |                "
+keys q
+check "q exits 0 (ASCII, NO_COLOR)" wait_for ascii "EXIT=0"
+
+start uf 120 40 -- tests/data/uftrace-work.json
+check "uftrace sample: nested slice names are drawn" wait_for uf "░      main       pthread_join                              usleep"
+check "uftrace sample: thread track" wait_for uf " thread 9900            │                  thread_main"
+keys q
+check "q exits 0 (uftrace)" wait_for uf "EXIT=0"
+
+start bad 80 24 -- tests/data/no-such-file.json
+check "a missing file: exit 1 with a message" wait_for bad "EXIT=1"

@@ -1,0 +1,337 @@
+/*
+ * test_ctf.c - the CTF importer on real traces (tests/data/ctf/, copied from
+ * ../shared/samples/ctf): every event's timestamp, name, cpu, thread and
+ * fields must equal babeltrace2's.
+ *
+ * The expectations tests/data/ctf/NAME.expect.gz were made from babeltrace2
+ * 2.0.5's text output (../shared/samples/ref/NAME.bt2-seconds.txt) by
+ * tests/ctf_ref.py, which parses babeltrace2's rendering and knows nothing
+ * of termtrace:
+ *   python3 tests/ctf_ref.py --host vm < NAME.bt2-seconds.txt | gzip -9 > NAME.expect.gz
+ * Lines are compared as sorted sets (babeltrace2 breaks timestamp ties by
+ * its own rules).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "testutil.h"
+
+/* ref/barectf-27bit-wrap.bt2-seconds.txt.gz, last line */
+#define LAST_BARECTF_TS INT64_C(1609459985475068149)
+
+typedef struct lines {
+	char **v;
+	size_t n, cap;
+} lines;
+
+static void lines_add(lines *l, const char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 1024;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		assert_non_null(l->v);
+	}
+	l->v[l->n] = strdup(s);
+	assert_non_null(l->v[l->n]);
+	l->n++;
+}
+
+static void lines_free(lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void read_expect(const char *name, lines *out)
+{
+	char path[512], buf[65536];
+	gzFile f;
+
+	snprintf(path, sizeof(path), "ctf/%s.expect.gz", name);
+	f = gzopen(tt_test_data(path), "rb");
+	assert_non_null(f);
+	while (gzgets(f, buf, sizeof(buf))) {
+		size_t n = strlen(buf);
+
+		if (n && buf[n - 1] == '\n')
+			buf[n - 1] = '\0';
+		lines_add(out, buf);
+	}
+	gzclose(f);
+}
+
+/* Appends `key=value` of one args row, formatted like tests/ctf_ref.py. */
+static void fmt_arg(char *dst, size_t cap, char **row)
+{
+	const char *key = row[1], *iv = row[2], *sv = row[3], *rv = row[4], *type = row[5];
+	size_t n = strlen(dst);
+
+	if (n && n + 1 < cap)
+		dst[n++] = ';';
+	if (!strcmp(type, "uint"))
+		snprintf(dst + n, cap - n, "%s=%llu", key, (unsigned long long)strtoll(iv, NULL, 10));
+	else if (!strcmp(type, "real"))
+		snprintf(dst + n, cap - n, "%s=%g", key, strtod(rv, NULL));
+	else if (!strcmp(type, "string"))
+		snprintf(dst + n, cap - n, "%s=%s", key, sv ? sv : "");
+	else
+		snprintf(dst + n, cap - n, "%s=%s", key, iv ? iv : "NULL");
+}
+
+/* termtrace's view of every event, one line each like ctf_ref.py's. */
+static void dump_events(tt_trace *tr, lines *out)
+{
+	tt_result ev, args;
+	tt_err err = { 0 };
+	char **sets = NULL;
+	size_t nsets = 0, i;
+	char line[65536];
+
+	assert_int_equal(tt_query_collect(tr,
+		"select arg_set_id, key, int_value, string_value, real_value, value_type "
+		"from args order by id", 0, &args, &err), 0);
+	for (i = 0; i < args.nrows; i++) {
+		char **row = args.cells + i * 6;
+		size_t set = (size_t)strtoull(row[0], NULL, 10);
+
+		if (set >= nsets) {
+			size_t nn = set + 1;
+
+			sets = realloc(sets, nn * sizeof(*sets));
+			assert_non_null(sets);
+			for (size_t k = nsets; k < nn; k++)
+				sets[k] = NULL;
+			nsets = nn;
+		}
+		if (!sets[set]) {
+			sets[set] = calloc(1, 65536);
+			assert_non_null(sets[set]);
+		}
+		fmt_arg(sets[set], 65536, row);
+	}
+	assert_int_equal(tt_query_collect(tr,
+		"select r.ts, r.name, ifnull(r.cpu, -1), ifnull(t.tid, -1), ifnull(p.pid, -1), r.arg_set_id "
+		"from raw r left join thread t on t.utid = r.utid left join process p on p.upid = t.upid "
+		"order by r.id", 0, &ev, &err), 0);
+	for (i = 0; i < ev.nrows; i++) {
+		char **row = ev.cells + i * 6;
+		const char *f = "";
+
+		if (row[5]) {
+			size_t set = (size_t)strtoull(row[5], NULL, 10);
+
+			if (set < nsets && sets[set])
+				f = sets[set];
+		}
+		snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s\t%s", row[0], row[1], row[2], row[3],
+			 row[4], f);
+		lines_add(out, line);
+	}
+	for (i = 0; i < nsets; i++)
+		free(sets[i]);
+	free(sets);
+	tt_result_free(&ev);
+	tt_result_free(&args);
+}
+
+static void compare_with_babeltrace(const char *dir, const char *name, size_t nevents)
+{
+	char rel[256];
+	tt_trace *tr;
+	lines want = { 0 }, got = { 0 };
+	size_t i, bad = 0;
+
+	snprintf(rel, sizeof(rel), "ctf/%s", dir);
+	tr = tt_test_open(tt_test_data(rel));
+	dump_events(tr, &got);
+	read_expect(name, &want);
+	assert_int_equal(want.n, nevents);
+	assert_int_equal(got.n, want.n);
+	qsort(got.v, got.n, sizeof(*got.v), cmp_line);
+	qsort(want.v, want.n, sizeof(*want.v), cmp_line);
+	for (i = 0; i < got.n; i++) {
+		if (strcmp(got.v[i], want.v[i])) {
+			if (bad++ < 3)
+				print_error("%s: line %zu\n  termtrace:   %.300s\n  babeltrace2: %.300s\n", name,
+					    i, got.v[i], want.v[i]);
+		}
+	}
+	assert_int_equal(bad, 0);
+	lines_free(&got);
+	lines_free(&want);
+	tt_trace_close(tr);
+}
+
+static void test_tiny_equals_babeltrace(void **state)
+{
+	(void)state;
+	compare_with_babeltrace("lttng-ust-tiny", "lttng-ust-tiny", 2072);
+}
+
+static void test_discarded_equals_babeltrace(void **state)
+{
+	(void)state;
+	compare_with_babeltrace("lttng-ust-discarded", "lttng-ust-discarded", 1104);
+}
+
+static void test_dmesg_equals_babeltrace(void **state)
+{
+	(void)state;
+	compare_with_babeltrace("dmesg-ctf", "dmesg-ctf", 5000);
+}
+
+static void test_barectf_equals_babeltrace(void **state)
+{
+	(void)state;
+	compare_with_babeltrace("barectf-27bit-wrap", "barectf-27bit-wrap", 60000);
+}
+
+/* The barectf trace checks itself: each event's payload delta_ns is the
+ * true gap to the previous event, and its 27-bit timestamps wrap 5,852
+ * times (README of the samples). */
+static void test_barectf_27bit_wraps(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("ctf/barectf-27bit-wrap"));
+	tt_result r;
+	tt_err err = { 0 };
+	size_t i, bad = 0, wraps = 0;
+	int64_t prev = 0;
+
+	(void)state;
+	assert_int_equal(tt_query_collect(tr,
+		"select r.ts, a.int_value from raw r join args a on a.arg_set_id = r.arg_set_id "
+		"where a.key = 'delta_ns' order by r.id", 0, &r, &err), 0);
+	assert_int_equal(r.nrows, 60000);
+	for (i = 0; i < r.nrows; i++) {
+		int64_t ts = strtoll(r.cells[2 * i], NULL, 10);
+		int64_t delta = strtoll(r.cells[2 * i + 1], NULL, 10);
+
+		if (i > 0) {
+			if (ts - prev != delta && bad++ < 3)
+				print_error("event %zu: gap %lld, payload delta_ns %lld\n", i,
+					    (long long)(ts - prev), (long long)delta);
+			if ((ts & ((1 << 27) - 1)) < (prev & ((1 << 27) - 1)))
+				wraps++;
+		}
+		prev = ts;
+	}
+	assert_int_equal(bad, 0);
+	assert_int_equal(wraps, 5852);
+	tt_result_free(&r);
+	/* the last event, from babeltrace2's output: 5,852 wraps later */
+	assert_int_equal(tt_test_int(tr, "select max(ts) from raw"), LAST_BARECTF_TS);
+	tt_trace_close(tr);
+}
+
+/* Threads, slices, tracks and lost events of the LTTng-UST traces. */
+static void test_tiny_model(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("ctf/lttng-ust-tiny"));
+
+	(void)state;
+	assert_string_equal(tt_test_str(tr, "select group_concat(tid || ':' || name, ',') from (select * from thread order by tid)"),
+			    "12788:lttng-app,12789:lttng-app-ust");
+	assert_int_equal(tt_test_int(tr, "select pid from process"), 12788);
+	assert_string_equal(tt_test_str(tr, "select name from process"), "lttng-app");
+	/* 20 work_begin/work_end pairs -> 20 slices named corpus:work */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'corpus:work' and dur > 0"), 20);
+	/* work_end's fields (result) merged into the slice's args */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join args a using(arg_set_id) "
+				     "where s.name = 'corpus:work' and a.key = 'result'"), 20);
+	/* other events are instants: 2072 - 40 */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = 0"), 2032);
+	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'ctf.env.hostname'"), "vm");
+	assert_int_equal(tt_test_int(tr, "select count(*) from stats where name like 'ctf%' and value > 0"), 0);
+	/* the 300 ms pause: an extended header in mid-packet */
+	assert_int_equal(tt_test_int(tr, "select ts from raw where name = 'corpus:pause_mark' order by ts limit 1 offset 1"),
+			 1795237042371248991);
+	tt_trace_close(tr);
+}
+
+static void test_discarded_events(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("ctf/lttng-ust-discarded"));
+
+	(void)state;
+	/* babeltrace2 reports 15 discarded-event messages totalling
+	 * 50,397 + 50,823 events (ref/lttng-ust-discarded.bt2.stderr.txt) */
+	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'ctf_events_discarded'"), 101220);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name like 'lost events (%'"), 15);
+	/* first report: 685 events between 04:57:34.210573977 and .210707075 */
+	assert_string_equal(tt_test_str(tr, "select name || ' ' || ts || ' ' || dur from slice where name like 'lost events (%' order by ts limit 1"),
+			    "lost events (685 discarded) 1795237054210573977 133098");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where name like 'lost events%'"), 2);
+	tt_trace_close(tr);
+}
+
+/* A folder above the trace (LTTng session layout) opens the same trace. */
+static void test_session_folder(void **state)
+{
+	tt_trace *a = tt_test_open(tt_test_data("ctf/lttng-ust-tiny"));
+	tt_trace *b = tt_test_open(tt_test_data("ctf/lttng-ust-tiny/ust/uid/0/64-bit"));
+	tt_trace *c = tt_test_open(tt_test_data("ctf"));
+
+	(void)state;
+	assert_int_equal(tt_test_int(a, "select count(*) from raw"), 2072);
+	assert_int_equal(tt_test_int(b, "select count(*) from raw"), 2072);
+	/* all four traces below tests/data/ctf, merged by time */
+	assert_int_equal(tt_test_int(c, "select count(*) from raw"), 2072 + 1104 + 5000 + 60000);
+	assert_int_equal(tt_test_int(c, "select count(*) from (select ts, lag(ts) over (order by id) as p from raw) where ts < p"), 0);
+	assert_string_equal(tt_trace_format(c), "ctf");
+	tt_trace_close(a);
+	tt_trace_close(b);
+	tt_trace_close(c);
+}
+
+/* Progress counts stream bytes (chan0_0 4,096 + chan0_1 131,072) and
+ * events. */
+static void test_progress(void **state)
+{
+	tt_progress pr;
+	tt_err err = { 0 };
+	tt_trace *tr;
+
+	(void)state;
+	memset(&pr, 0, sizeof(pr));
+	tr = tt_trace_open(tt_test_data("ctf/lttng-ust-tiny"), &pr, &err);
+	assert_non_null(tr);
+	assert_int_equal(atomic_load(&pr.bytes_total), 4096 + 131072);
+	assert_int_equal(atomic_load(&pr.bytes_done), 4096 + 131072);
+	assert_int_equal(atomic_load(&pr.events), 2072);
+	assert_int_equal(atomic_load(&pr.done), 1);
+	tt_trace_close(tr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tiny_equals_babeltrace),
+		cmocka_unit_test(test_discarded_equals_babeltrace),
+		cmocka_unit_test(test_dmesg_equals_babeltrace),
+		cmocka_unit_test(test_barectf_equals_babeltrace),
+		cmocka_unit_test(test_barectf_27bit_wraps),
+		cmocka_unit_test(test_tiny_model),
+		cmocka_unit_test(test_discarded_events),
+		cmocka_unit_test(test_session_folder),
+		cmocka_unit_test(test_progress),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

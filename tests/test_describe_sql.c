@@ -1,0 +1,390 @@
+/*
+ * test_describe_sql.c - the describe_slice virtual table and
+ * describe_warnings() through SQL: the two documented queries, a join over
+ * many slices (with EXPLAIN QUERY PLAN proving the slice_id push-down),
+ * slices with no rule, odd slice_id values, the missing-constraint error,
+ * and the shipped rule packs on the real sample traces.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "termtrace.h"
+#include "testutil.h"
+
+/* Two measure slices (one inside a frame), one unrelated slice. */
+static const char trace_json[] =
+	"{\"traceEvents\":[\n"
+	"{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"main\"}},\n"
+	"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000,\"name\":\"Choreographer#doFrame 42\"},\n"
+	"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":100,\"name\":\"measure\"},\n"
+	"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":2000,\"dur\":1.5,\"name\":\"measure\"},\n"
+	"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":3000,\"dur\":1,\"name\":\"other\"}\n"
+	"]}\n";
+
+static const char rules_text[] =
+	"[rule]\nname = measure\ndescription = measure for {dur}\nlink = https://example.org/m\n"
+	"[rule]\nname = measure\nancestor = Choreographer#doFrame*\n"
+	"description = measure in a frame for {dur}\nlink = https://example.org/f\n"
+	"[rule]\nglob = Choreographer#*\ndescription = a frame\n";
+
+struct fx {
+	char *trace, *dir;
+	tt_trace *tr;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char path[600];
+	FILE *fp;
+
+	f->trace = tt_test_write_tmp(trace_json, strlen(trace_json), ".json");
+	f->dir = tt_test_mkdtemp();
+	snprintf(path, sizeof(path), "%s/t.rules", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(rules_text, fp);
+	fclose(fp);
+	setenv("TT_DESCRIPTIONS_PATH", f->dir, 1);
+	f->tr = tt_test_open(f->trace);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	tt_trace_close(f->tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+	tt_test_rm(f->trace);
+	tt_test_rm(f->dir);
+	free(f);
+	return 0;
+}
+
+static void expect_tsv(tt_trace *tr, const char *sql, const char *want)
+{
+	char *got = tt_test_tsv(tr, sql);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The `detail` lines of EXPLAIN QUERY PLAN sql, each followed by '\n'. */
+static void expect_plan(tt_trace *tr, const char *sql, const char *want)
+{
+	char q[1024], got[1024] = "";
+	tt_result r = { 0 };
+	tt_err err = { 0 };
+
+	snprintf(q, sizeof(q), "explain query plan %s", sql);
+	if (tt_query_collect(tr, q, 0, &r, &err) != TT_OK)
+		fail_msg("%s: %s", q, err.msg);
+	assert_int_equal(r.ncols, 4);
+	for (size_t i = 0; i < r.nrows; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s\n", r.cells[i * 4 + 3]);
+	tt_result_free(&r);
+	assert_string_equal(got, want);
+}
+
+/* The first documented query: one slice by id. */
+static void by_slice_id(void **state)
+{
+	struct fx *f = *state;
+	char sql[200];
+	int64_t id = tt_test_int(f->tr, "select id from slice where name = 'measure' and depth = 1");
+
+	snprintf(sql, sizeof(sql), "select description, doc_link from describe_slice where slice_id = %lld",
+		 (long long)id);
+	expect_tsv(f->tr, sql, "measure in a frame for 100 us\thttps://example.org/f\n");
+	/* table-valued form and the hidden column */
+	snprintf(sql, sizeof(sql), "select slice_id, description from describe_slice(%lld)", (long long)id);
+	{
+		char want[100];
+
+		snprintf(want, sizeof(want), "%lld\tmeasure in a frame for 100 us\n", (long long)id);
+		expect_tsv(f->tr, sql, want);
+	}
+	/* a rule without a link: doc_link is NULL */
+	expect_tsv(f->tr, "select description, doc_link is null from describe_slice where slice_id = "
+			  "(select id from slice where name like 'Choreographer%')",
+		   "a frame\t1\n");
+}
+
+/* The second documented query: a join filtered on the slice name. */
+static void join_on_name(void **state)
+{
+	struct fx *f = *state;
+
+	expect_tsv(f->tr,
+		   "select ts, dur, description from slice s join describe_slice d on s.id = d.slice_id "
+		   "where s.name = 'measure' order by ts",
+		   "20000\t100000\tmeasure in a frame for 100 us\n"
+		   "2000000\t1500\tmeasure for 1.5 us\n");
+	/* the plan: slice scanned by name, describe_slice looked up per row
+	 * with slice_id = ? (idxNum 1), never a scan */
+	expect_plan(f->tr,
+		   "select ts, dur, description from slice s "
+		   "join describe_slice d on s.id = d.slice_id where s.name = 'measure'",
+		   "SCAN s VIRTUAL TABLE INDEX 16:\nSCAN d VIRTUAL TABLE INDEX 1:\n");
+	/* written the other way round, SQLite still puts describe_slice inside */
+	expect_plan(f->tr,
+		   "select d.description from describe_slice d join slice s on d.slice_id = s.id",
+		   "SCAN s VIRTUAL TABLE INDEX 0:\nSCAN d VIRTUAL TABLE INDEX 1:\n");
+}
+
+/* No rule / unknown ids / odd values: no row, no error. */
+static void no_row_cases(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = "
+					    "(select id from slice where name = 'other')"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = 1000000"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = -1"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = null"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = 1.5"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = 'abc'"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = "
+					    "(select id + 0.0 from slice where depth = 1)"), 1);
+	/* '1' as text names slice 1, like slice.id would */
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = "
+					    "(select cast(id as text) from slice where name = 'other')"), 0);
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id = "
+					    "(select cast(id as text) from slice where depth = 1)"), 1);
+	/* LEFT JOIN keeps the undescribed slices */
+	expect_tsv(f->tr,
+		   "select s.name, d.description is null from slice s left join describe_slice d "
+		   "on d.slice_id = s.id order by s.ts",
+		   "Choreographer#doFrame 42\t0\nmeasure\t0\nmeasure\t0\nother\t1\n");
+	/* IN list */
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_slice where slice_id in "
+					    "(select id from slice)"), 3);
+}
+
+/* Without slice_id the table refuses, with a message saying why. */
+static void needs_slice_id(void **state)
+{
+	struct fx *f = *state;
+	tt_result r = { 0 };
+	tt_err err = { 0 };
+
+	assert_int_equal(tt_query_collect(f->tr, "select * from describe_slice", 0, &r, &err), TT_EINVAL);
+	assert_non_null(strstr(err.msg, "describe_slice: needs slice_id = ..."));
+	assert_int_equal(tt_query_collect(f->tr, "select * from describe_slice where slice_id > 1", 0, &r,
+					  &err), TT_EINVAL);
+	assert_non_null(strstr(err.msg, "describe_slice: needs slice_id = ..."));
+}
+
+/* A join over every slice of a real trace: exactly the slices that have a
+ * rule come back, and each lookup uses the push-down. */
+static void join_many(void **state)
+{
+	char *dir = tt_test_mkdtemp(), path[600];
+	FILE *fp;
+	tt_trace *tr;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v8.rules", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("[rule]\ncategory = v8.execute\ndescription = v8 {name}\n", fp);
+	fclose(fp);
+	setenv("TT_DESCRIPTIONS_PATH", dir, 1);
+	tr = tt_test_open(tt_test_data("chromium-tiny.json"));
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where category = 'v8.execute'"), 390);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join describe_slice d "
+					 "on d.slice_id = s.id"), 390);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join describe_slice d "
+					 "on d.slice_id = s.id where d.description = 'v8 ' || s.name"), 390);
+	expect_plan(tr, "select count(*) from slice s join describe_slice d on d.slice_id = s.id",
+		   "SCAN s VIRTUAL TABLE INDEX 0:\nSCAN d VIRTUAL TABLE INDEX 1:\n");
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+	tt_test_rm(dir);
+}
+
+/* An empty TT_DESCRIPTIONS_PATH loads nothing: no rows, no warnings. */
+static void no_rules(void **state)
+{
+	tt_trace *tr;
+
+	(void)state;
+	setenv("TT_DESCRIPTIONS_PATH", "", 1);
+	tr = tt_test_open(tt_test_data("chromium-tiny.json"));
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join describe_slice d "
+					 "on d.slice_id = s.id"), 0);
+	assert_string_equal(tt_test_str(tr, "select describe_warnings()"), "NULL");
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+}
+
+/* The shipped packs: load without a warning, and describe the real
+ * Chromium sample's slices (only the __metadata ones are left out). */
+static void shipped_rules(void **state)
+{
+	char path[1024];
+	tt_describe_rules *r = tt_describe_rules_new();
+	tt_trace *tr;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/descriptions", tt_test_srcdir());
+	assert_int_equal(tt_describe_rules_load(r, path, 0), TT_OK);
+	if (tt_describe_rules_warning_count(r))
+		fail_msg("shipped rules: %s", tt_describe_rules_warning(r, 0));
+	assert_true(tt_describe_rules_count(r) >= 100);
+	tt_describe_rules_unref(r);
+
+	setenv("TT_DESCRIPTIONS_PATH", path, 1);
+	tr = tt_test_open(tt_test_data("chromium-tiny.json"));
+	assert_string_equal(tt_test_str(tr, "select describe_warnings()"), "NULL");
+	expect_tsv(tr, "select s.name, count(*) from slice s left join describe_slice d "
+		       "on d.slice_id = s.id where d.description is null group by 1",
+		   "ActiveProcesses\t4\n");
+	expect_tsv(tr, "select distinct doc_link from slice s join describe_slice d on d.slice_id = s.id "
+		       "where s.name in ('RunMicrotasks', 'V8.BytecodeBudgetInterrupt', 'domComplete', "
+		       "'heavyTask 3') order by 1",
+		   "https://v8.dev/blog/fast-async\nhttps://v8.dev/blog/maglev\n"
+		   "https://www.w3.org/TR/navigation-timing-2/\nhttps://www.w3.org/TR/user-timing/\n");
+	/* the template sees the slice's args */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join describe_slice d "
+					 "on d.slice_id = s.id where s.name = 'RunMicrotasks' and "
+					 "d.description like '%' || (select display_value from args a "
+					 "where a.arg_set_id = s.arg_set_id and a.key = 'microtask_count') "
+					 "|| ' microtasks%'"),
+			 59);
+	tt_trace_close(tr);
+
+	tr = tt_test_open(tt_test_data("uftrace-work.json"));
+	expect_tsv(tr, "select doc_link from describe_slice where slice_id = "
+		       "(select id from slice where name = 'linux:schedule' limit 1)",
+		   "https://docs.kernel.org/scheduler/index.html\n");
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+}
+
+/* Android names as atrace writes them, in a synthetic trace (the samples
+ * are Chrome, LTTng and uftrace): every name the Android pack promises. */
+static const char android_json[] =
+	"{\"traceEvents\":[\n"
+	"{\"ph\":\"M\",\"pid\":10,\"tid\":10,\"name\":\"process_name\",\"args\":{\"name\":\"com.example.app\"}},\n"
+	"{\"ph\":\"M\",\"pid\":10,\"tid\":10,\"name\":\"thread_name\",\"args\":{\"name\":\"com.example.app\"}},\n"
+	"{\"ph\":\"M\",\"pid\":10,\"tid\":11,\"name\":\"thread_name\",\"args\":{\"name\":\"RenderThread\"}},\n"
+	"{\"ph\":\"M\",\"pid\":10,\"tid\":12,\"name\":\"thread_name\",\"args\":{\"name\":\"HeapTaskDaemon\"}},\n"
+	"{\"ph\":\"M\",\"pid\":20,\"tid\":21,\"name\":\"process_name\",\"args\":{\"name\":\"system_server\"}},\n"
+	"{\"ph\":\"M\",\"pid\":20,\"tid\":21,\"name\":\"thread_name\",\"args\":{\"name\":\"binder:20_3\"}},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":0,\"dur\":900,\"name\":\"bindApplication\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":1000,\"dur\":100,\"name\":\"activityStart\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":1200,\"dur\":100,\"name\":\"activityResume\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":1400,\"dur\":200,\"name\":\"inflate\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":2000,\"dur\":16000,\"name\":\"Choreographer#doFrame 123\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":2100,\"dur\":15000,\"name\":\"traversal\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":2200,\"dur\":5000,\"name\":\"measure\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":7300,\"dur\":3000,\"name\":\"layout\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":10400,\"dur\":4000,\"name\":\"draw\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":20000,\"dur\":50,\"name\":\"measure\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":21000,\"dur\":500,\"name\":\"Lock contention on a monitor lock (owner tid: 12)\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":22000,\"dur\":800,\"name\":\"binder transaction\"},\n"
+	"{\"ph\":\"X\",\"pid\":20,\"tid\":21,\"ts\":22100,\"dur\":600,\"name\":\"binder reply\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":11,\"ts\":18000,\"dur\":4000,\"name\":\"DrawFrames 123\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":11,\"ts\":18100,\"dur\":300,\"name\":\"syncFrameState\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":11,\"ts\":19000,\"dur\":300,\"name\":\"flush commands\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":12,\"ts\":23000,\"dur\":3000,\"name\":\"young concurrent copying GC\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":24000,\"dur\":700,\"name\":\"Alloc young concurrent copying GC\"},\n"
+	"{\"ph\":\"X\",\"pid\":10,\"tid\":10,\"ts\":25000,\"dur\":300,\"name\":\"WaitForGcToComplete\"}\n"
+	"]}\n"
+;
+
+static void android_pack(void **state)
+{
+	char rules[1024];
+	char *trace = tt_test_write_tmp(android_json, strlen(android_json), ".json");
+	tt_trace *tr;
+
+	(void)state;
+	snprintf(rules, sizeof(rules), "%s/descriptions", tt_test_srcdir());
+	setenv("TT_DESCRIPTIONS_PATH", rules, 1);
+	tr = tt_test_open(trace);
+	expect_tsv(tr, "select s.name, substr(d.description, 1, 40), d.doc_link from slice s "
+		       "left join describe_slice d on d.slice_id = s.id order by s.ts, s.depth",
+#define AD "https://developer.android.com/"
+#define SA "https://source.android.com/docs/core/"
+		"bindApplication\tThe new app process sets itself up after\t" AD "topic/performance/vitals/launch-time\n"
+		"activityStart\tThe framework calls the Activity's onSta\t" AD "topic/performance/vitals/launch-time\n"
+		"activityResume\tThe framework calls the Activity's onRes\t" AD "topic/performance/vitals/launch-time\n"
+		"inflate\tLayoutInflater turns an XML layout resou\t" AD "reference/android/view/LayoutInflater\n"
+		"Choreographer#doFrame 123\tOne frame of the app's UI thread, starte\t" AD "reference/android/view/Choreographer\n"
+		"traversal\tViewRootImpl walks the view hierarchy fo\t" AD "topic/performance/rendering/optimizing-view-hierarchies\n"
+		"measure\tThe measure pass of a frame's traversal,\t" AD "develop/ui/views/layout/how-android-draws\n"
+		"layout\tThe layout pass: each view group places \t" AD "develop/ui/views/layout/how-android-draws\n"
+		"draw\tThe UI thread records the drawing comman\t" AD "topic/performance/rendering\n"
+		"DrawFrames 123\tThe RenderThread's work for one frame: i\t" AD "topic/performance/rendering/inspect-gpu-rendering\n"
+		"syncFrameState\tThe RenderThread copies the frame's disp\t" AD "topic/performance/rendering/inspect-gpu-rendering\n"
+		"flush commands\tWork on hwui's RenderThread, the thread \t" AD "topic/performance/rendering\n"
+		"measure\tThe measure pass: each view is asked how\t" AD "develop/ui/views/layout/how-android-draws\n"
+		"Lock contention on a monitor lock (owner tid: 12)\tThe thread wanted a Java monitor (a sync\t" AD "topic/performance/threads\n"
+		"binder transaction\tA synchronous binder call: this thread s\t" SA "architecture/hidl/binder-ipc\n"
+		"binder reply\tThe server side of a binder call: a bind\t" SA "architecture/hidl/binder-ipc\n"
+		"young concurrent copying GC\tA garbage collection by ART (young concu\t" SA "runtime/gc-debug\n"
+		"Alloc young concurrent copying GC\tAn allocation-triggered GC: a thread tri\t" SA "runtime/gc-debug\n"
+		"WaitForGcToComplete\tThe thread is blocked until a running ga\t" SA "runtime/gc-debug\n");
+#undef AD
+#undef SA
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+	tt_test_rm(trace);
+}
+
+/* LTTng: lost-event markers (with their args in the text) and the statedump
+ * in a real discard-mode trace. */
+static void lttng_pack(void **state)
+{
+	char rules[1024];
+	tt_trace *tr;
+
+	(void)state;
+	snprintf(rules, sizeof(rules), "%s/descriptions", tt_test_srcdir());
+	setenv("TT_DESCRIPTIONS_PATH", rules, 1);
+	tr = tt_test_open(tt_test_data("ctf/lttng-ust-discarded"));
+	expect_tsv(tr, "select substr(d.description, 1, 60), d.doc_link from slice s "
+		       "join describe_slice d on d.slice_id = s.id "
+		       "where s.name = 'lost events (685 discarded)'",
+		   "The tracer dropped 685 events of stream chan0_1 here: the ch\t"
+		   "https://lttng.org/docs/v2.13/#doc-channel-overwrite-mode-vs-discard-mode\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join describe_slice d "
+					 "on d.slice_id = s.id where s.name like 'lost events%' and "
+					 "d.description like 'The tracer dropped % events of stream chan0_%'"),
+			 tt_test_int(tr, "select count(*) from slice where name like 'lost events%'"));
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name like 'lost events%'"), 15);
+	expect_tsv(tr, "select distinct d.doc_link from slice s join describe_slice d "
+		       "on d.slice_id = s.id where s.name like 'lttng_ust_statedump:%'",
+		   "https://lttng.org/docs/v2.13/#doc-lttng-ust-statedump\n");
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(by_slice_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(join_on_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(no_row_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(needs_slice_id, setup, teardown),
+		cmocka_unit_test(join_many),
+		cmocka_unit_test(no_rules),
+		cmocka_unit_test(shipped_rules),
+		cmocka_unit_test(android_pack),
+		cmocka_unit_test(lttng_pack),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,397 @@
+/*
+ * test_json.c - the Chrome JSON importer: real traces (counts checked with
+ * tests/tools/json_facts.py, python's json module) and synthetic edge cases
+ * written by the tests.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "testutil.h"
+
+static tt_trace *open_text(const char *json, char **path)
+{
+	*path = tt_test_write_tmp(json, strlen(json), ".json");
+	return tt_test_open(*path);
+}
+
+static void close_text(tt_trace *tr, char *path)
+{
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+}
+
+static int64_t stat_value(tt_trace *tr, const char *name)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "select value from stats where name = '%s'", name);
+	return tt_test_int(tr, sql);
+}
+
+/* ---- real traces ------------------------------------------------------------ */
+
+static void real_chromium_tiny(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("chromium-tiny.json"));
+	char *tsv;
+
+	(void)state;
+	assert_string_equal(tt_trace_format(tr), "chrome-json");
+	/* X 388 + I 37 + R 74 + 15 async b/e pairs */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 514);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = 0"), 111);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 4);
+	/* process_name metadata names processes without making threads */
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 268);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 59);
+	assert_int_equal(tt_test_int(tr, "select start_ts from trace_bounds"), 958160867000LL);
+	assert_int_equal(tt_test_int(tr, "select end_ts from trace_bounds"), 960387079000LL);
+	/* the longest X: 5278 µs, at 960086749 µs */
+	tsv = tt_test_tsv(tr, "select s.ts, s.dur, s.name from slice s join thread_track tt"
+			      " on s.track_id = tt.id order by s.dur desc limit 1");
+	assert_string_equal(tsv, "960086749000\t5278000\tV8.BytecodeBudgetInterruptWithStackCheck\n");
+	free(tsv);
+	tsv = tt_test_tsv(tr, "select name from thread where name is not null order by name");
+	assert_string_equal(tsv, "CrRendererMain\nCrRendererMain\nDedicatedWorker thread\nPerfettoTrace\nswapper\n");
+	free(tsv);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where name = 'Renderer'"), 1);
+	/* async b/e became 15 slices on process-scoped tracks */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join process_track pt on s.track_id = pt.id where s.dur > 0"), 15);
+	/* 59 X events carry args */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join thread_track tt on s.track_id = tt.id"
+				       " where s.arg_set_id is not null and s.dur > 0"), 59);
+	assert_int_equal(tt_test_int(tr, "select count(*) from stats where value > 0"), 0);
+	tt_trace_close(tr);
+}
+
+static void real_uftrace(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("uftrace-work.json"));
+	char *tsv;
+
+	(void)state;
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2755);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = -1"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	/* one orphan E, two E whose names differ from the open B */
+	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 1);
+	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 2);
+	/* fractional µs: 990953178.33 µs -> ...330 ns, 990953179.913 -> ...913 */
+	tsv = tt_test_tsv(tr, "select ts, name, depth from slice order by ts limit 2");
+	assert_string_equal(tsv, "990953178330\t__monstartup\t0\n990953179913\t__cxa_atexit\t0\n");
+	free(tsv);
+	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'display_time_unit'"), "ns");
+	tt_trace_close(tr);
+}
+
+/* ---- synthetic traces ---------------------------------------------------------- */
+
+static void nested_be_two_threads(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"traceEvents\":["
+		"{\"ph\":\"B\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":10},"
+		"{\"ph\":\"B\",\"name\":\"other\",\"pid\":1,\"tid\":2,\"ts\":11},"
+		"{\"ph\":\"B\",\"name\":\"inner\",\"pid\":1,\"tid\":1,\"ts\":12,\"args\":{\"a\":1}},"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":15,\"args\":{\"b\":\"x\",\"a\":2}},"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":16},"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":20}]}", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.ts, s.dur, s.depth, coalesce(p.name, '-'), t.tid"
+			      " from slice s left join slice p on s.parent_id = p.id"
+			      " join thread_track tt on s.track_id = tt.id join thread t using (utid) order by s.id");
+	assert_string_equal(tsv,
+		"outer\t10000\t10000\t0\t-\t1\n"
+		"other\t11000\t5000\t0\t-\t2\n"
+		"inner\t12000\t3000\t1\touter\t1\n");
+	free(tsv);
+	/* E's args merge into B's, E winning on clashes */
+	tsv = tt_test_tsv(tr, "select key, display_value from args where arg_set_id ="
+			      " (select arg_set_id from slice where name = 'inner') order by key");
+	assert_string_equal(tsv, "a\t2\nb\tx\n");
+	free(tsv);
+	close_text(tr, p);
+}
+
+static void complete_unsorted_children(void **state)
+{
+	char *p;
+	/* children before parents in the file, equal start times */
+	tt_trace *tr = open_text(
+		"[{\"ph\":\"X\",\"name\":\"leaf\",\"pid\":5,\"tid\":6,\"ts\":100,\"dur\":10},"
+		"{\"ph\":\"X\",\"name\":\"mid\",\"pid\":5,\"tid\":6,\"ts\":100,\"dur\":50},"
+		"{\"ph\":\"X\",\"name\":\"root\",\"pid\":5,\"tid\":6,\"ts\":90,\"dur\":100},"
+		"{\"ph\":\"X\",\"name\":\"late\",\"pid\":5,\"tid\":6,\"ts\":150,\"dur\":5},"
+		"{\"ph\":\"X\",\"name\":\"nodur\",\"pid\":5,\"tid\":6,\"ts\":150},"
+		"{\"ph\":\"X\",\"name\":\"negdur\",\"pid\":5,\"tid\":6,\"ts\":150,\"dur\":-3}]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.depth, coalesce(p.name, '-') from slice s"
+			      " left join slice p on s.parent_id = p.id order by s.ts, s.depth");
+	assert_string_equal(tsv, "root\t0\t-\nmid\t1\troot\nleaf\t2\tmid\nlate\t1\troot\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "json_x_no_dur"), 1);
+	assert_int_equal(stat_value(tr, "json_x_negative_dur"), 1);
+	close_text(tr, p);
+}
+
+static void counters_several_series(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"traceEvents\":["
+		"{\"ph\":\"C\",\"name\":\"mem\",\"pid\":3,\"ts\":1,\"args\":{\"heap\":10,\"stack\":2.5}},"
+		"{\"ph\":\"C\",\"name\":\"mem\",\"pid\":3,\"ts\":2,\"args\":{\"heap\":\"12\",\"stack\":\"oops\"}},"
+		"{\"ph\":\"C\",\"name\":\"mem\",\"pid\":3,\"ts\":3,\"id\":7,\"args\":{\"heap\":1}}"
+		"]}", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select t.name, c.ts, c.value from counter c join counter_track t"
+			      " on c.track_id = t.id order by t.name, c.ts");
+	assert_string_equal(tsv,
+		"mem 7 heap\t3000\t1.0\n"
+		"mem heap\t1000\t10.0\n"
+		"mem heap\t2000\t12.0\n"
+		"mem stack\t1000\t2.5\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "json_counter_bad_value"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process_counter_track where upid is not null"), 3);
+	close_text(tr, p);
+}
+
+static void async_and_instants(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"traceEvents\":["
+		"{\"ph\":\"b\",\"name\":\"load\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"b\",\"name\":\"parse\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":2,\"ts\":2},"
+		"{\"ph\":\"n\",\"name\":\"step\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":2,\"ts\":3},"
+		"{\"ph\":\"e\",\"name\":\"parse\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":2,\"ts\":4},"
+		"{\"ph\":\"e\",\"name\":\"load\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":1,\"ts\":9},"
+		"{\"ph\":\"e\",\"name\":\"nobegin\",\"cat\":\"net\",\"id\":\"0x99\",\"pid\":1,\"tid\":1,\"ts\":9},"
+		"{\"ph\":\"i\",\"name\":\"g\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":5},"
+		"{\"ph\":\"I\",\"name\":\"p\",\"s\":\"p\",\"pid\":1,\"tid\":1,\"ts\":6},"
+		"{\"ph\":\"i\",\"name\":\"t\",\"pid\":1,\"tid\":1,\"ts\":7},"
+		"{}]}", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.ts, s.dur, s.depth, t.type, t.name from slice s"
+			      " join track t on s.track_id = t.id order by s.ts");
+	assert_string_equal(tsv,
+		"load\t1000\t8000\t0\tprocess\tload\n"
+		"parse\t2000\t2000\t1\tprocess\tload\n"
+		"step\t3000\t0\t2\tprocess\tload\n"
+		"g\t5000\t0\t0\tglobal\tGlobal instants\n"
+		"p\t6000\t0\t0\tprocess\tProcess instants\n"
+		"t\t7000\t0\t0\tthread\tNULL\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "async_unmatched"), 1);
+	close_text(tr, p);
+}
+
+static void flows_v1_and_v2(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"traceEvents\":["
+		"{\"ph\":\"X\",\"name\":\"send\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},"
+		"{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"ipc\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":12},"
+		"{\"ph\":\"X\",\"name\":\"relay\",\"pid\":1,\"tid\":2,\"ts\":30,\"dur\":10},"
+		"{\"ph\":\"t\",\"name\":\"msg\",\"cat\":\"ipc\",\"id\":1,\"pid\":1,\"tid\":2,\"ts\":31},"
+		"{\"ph\":\"f\",\"name\":\"msg\",\"cat\":\"ipc\",\"id\":1,\"pid\":1,\"tid\":3,\"ts\":45},"
+		"{\"ph\":\"X\",\"name\":\"recv\",\"pid\":1,\"tid\":3,\"ts\":50,\"dur\":10},"
+		"{\"ph\":\"X\",\"name\":\"out2\",\"pid\":2,\"tid\":1,\"ts\":60,\"dur\":5,\"bind_id\":\"0xab\",\"flow_out\":true},"
+		"{\"ph\":\"X\",\"name\":\"in2\",\"pid\":2,\"tid\":2,\"ts\":70,\"dur\":5,\"bind_id\":\"0xab\",\"flow_in\":true},"
+		"{\"ph\":\"f\",\"name\":\"lost\",\"cat\":\"ipc\",\"id\":9,\"pid\":1,\"tid\":3,\"ts\":45}"
+		"]}", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+			      " join slice i on f.slice_in = i.id order by f.id");
+	assert_string_equal(tsv, "send\trelay\nrelay\trecv\nout2\tin2\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "flow_unmatched"), 1);
+	close_text(tr, p);
+}
+
+static void metadata_and_ids(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"displayTimeUnit\":\"ms\",\"traceEvents\":["
+		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":7,\"args\":{\"name\":\"browser\"}},"
+		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":8,\"args\":{\"name\":\"main\"}},"
+		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":7,\"args\":{\"sort_index\":-2}},"
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":7,\"tid\":8,\"args\":{\"sort_index\":4}},"
+		"{\"ph\":\"X\",\"name\":\"work\",\"pid\":\"7\",\"tid\":\"8\",\"ts\":\"1234.567\",\"dur\":1.0005},"
+		"{\"ph\":\"X\",\"name\":\"gpu\",\"pid\":\"GPU Process\",\"tid\":1,\"ts\":1e3,\"dur\":2},"
+		"{\"ph\":\"X\",\"name\":\"nopid\",\"ts\":5,\"dur\":1,"
+		"\"args\":{\"o\":{\"l\":[1,{\"k\":true}],\"n\":null},\"s\":\"__x\",\"r\":0.25}}"
+		"],\"metadata\":{\"a\":[1,2,{\"b\":3}]}}", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select p.name, p.sort_index, t.name, t.sort_index, t.tid, t.is_main_thread"
+			      " from thread t join process p using (upid) where p.pid = 7");
+	assert_string_equal(tsv, "browser\t-2\tmain\t4\t8\t0\n");
+	free(tsv);
+	/* "1234.567" µs as a string -> exact ns; 1.0005 µs rounds half away */
+	tsv = tt_test_tsv(tr, "select ts, dur from slice where name = 'work'");
+	assert_string_equal(tsv, "1234567\t1001\n");
+	free(tsv);
+	assert_string_equal(tt_test_str(tr, "select p.name from slice s join thread_track tt on s.track_id = tt.id"
+					    " join thread using (utid) join process p using (upid) where s.name = 'gpu'"),
+			    "GPU Process");
+	assert_int_equal(tt_test_int(tr, "select ts from slice where name = 'gpu'"), 1000000);
+	tsv = tt_test_tsv(tr, "select key, flat_key, value_type, display_value from args where arg_set_id ="
+			      " (select arg_set_id from slice where name = 'nopid') order by id");
+	assert_string_equal(tsv,
+		"o.l[0]\to.l\tint\t1\n"
+		"o.l[1].k\to.l.k\tbool\ttrue\n"
+		"o.n\to.n\tnull\tNULL\n"
+		"s\ts\tstring\t__x\n"
+		"r\tr\treal\t0.25\n");
+	free(tsv);
+	close_text(tr, p);
+}
+
+static void unfinished_and_unmatched(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"B\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":3},"
+		"{\"ph\":\"E\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":4},"
+		"{\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
+		"{\"ph\":\"Z\",\"name\":\"weird\",\"pid\":1,\"tid\":1,\"ts\":5}]", &p);
+	char *tsv;
+
+	(void)state;
+	/* E named "a" closes "a" and the "b" inside it */
+	tsv = tt_test_tsv(tr, "select name, ts, dur, depth from slice order by id");
+	assert_string_equal(tsv, "a\t2000\t2000\t0\nb\t3000\t1000\t1\nopen\t5000\t-1\t0\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 1);
+	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 1);
+	assert_int_equal(stat_value(tr, "slice_unfinished"), 1);
+	assert_int_equal(stat_value(tr, "json_phase_unknown"), 1);
+	close_text(tr, p);
+}
+
+static void gzip_same_as_plain(void **state)
+{
+	const char *text = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]}";
+	char *path = tt_test_write_tmp("", 0, ".json.gz");
+	gzFile gz = gzopen(path, "wb");
+	tt_trace *tr;
+
+	(void)state;
+	assert_non_null(gz);
+	assert_int_equal(gzwrite(gz, text, (unsigned)strlen(text)), (int)strlen(text));
+	gzclose(gz);
+	tr = tt_test_open(path);
+	assert_string_equal(tt_test_str(tr, "select name || ':' || ts || ':' || dur from slice"), "z:1000:2000");
+	close_text(tr, path);
+}
+
+static void truncated_keeps_prefix(void **state)
+{
+	/* cut inside the 3rd event: the first two are kept */
+	const char *text = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"one\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+			   "{\"ph\":\"X\",\"name\":\"two\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1},"
+			   "{\"ph\":\"X\",\"name\":\"thr";
+	char *p;
+	tt_trace *tr = open_text(text, &p);
+
+	(void)state;
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2);
+	assert_int_equal(stat_value(tr, "json_truncated"), 1);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), "json text ends inside the event array at byte %zu", strlen(text));
+		assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'import_warning'"), want);
+	}
+	close_text(tr, p);
+}
+
+static void bad_inputs(void **state)
+{
+	static const struct { const char *text, *expect; } cases[] = {
+		{ "{\"traceEvents\": [ nonsense ]}", "not valid JSON at byte" },
+		{ "{\"foo\": 1}", "JSON but not a trace" },
+		{ "{\"traceEvents\"", "JSON text ends early" },
+		{ "{\"traceEvents\": 5}", "JSON but not a trace" },
+		{ "hello", "unknown format" },
+		{ "", "empty file" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = tt_test_write_tmp(cases[i].text, strlen(cases[i].text), ".json");
+		tt_err err = { 0 };
+		tt_trace *tr = tt_trace_open(p, NULL, &err);
+
+		assert_null(tr);
+		assert_int_not_equal(err.code, TT_OK);
+		if (!strstr(err.msg, cases[i].expect))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].expect);
+		assert_non_null(strstr(err.msg, p)); /* names the file */
+		unlink(p);
+		free(p);
+	}
+}
+
+static void empty_trace_events(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text("{\"traceEvents\": []}", &p);
+
+	(void)state;
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 0);
+	close_text(tr, p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(real_chromium_tiny),
+		cmocka_unit_test(real_uftrace),
+		cmocka_unit_test(nested_be_two_threads),
+		cmocka_unit_test(complete_unsorted_children),
+		cmocka_unit_test(counters_several_series),
+		cmocka_unit_test(async_and_instants),
+		cmocka_unit_test(flows_v1_and_v2),
+		cmocka_unit_test(metadata_and_ids),
+		cmocka_unit_test(unfinished_and_unmatched),
+		cmocka_unit_test(gzip_same_as_plain),
+		cmocka_unit_test(truncated_keeps_prefix),
+		cmocka_unit_test(bad_inputs),
+		cmocka_unit_test(empty_trace_events),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
