@@ -116,6 +116,7 @@ struct json {
 	int id2_depth;
 
 	TT_VEC(struct rec) recs;
+	int recs_unsorted;   /* a record went back in time or tied an X */
 	TT_VEC(struct thread_time) ttimes;
 	uint64_t events;     /* events read */
 	int oom;
@@ -156,7 +157,7 @@ static int us_text_to_ns(const char *s, size_t len, int64_t *out)
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	if (strpbrk(buf, "eE") || len > 19) {
+	if (len > 19 || memchr(buf, 'e', len) || memchr(buf, 'E', len)) {
 		char *end;
 		double d = strtod(buf, &end);
 
@@ -197,6 +198,18 @@ static int parse_int_text(const char *s, size_t len, int64_t *out)
 	char buf[32], *end;
 	long long v;
 
+	/* fast path: a plain decimal that fits (pids, tids, arg values) */
+	if (len && len < 18 && (s[0] != '0' || len == 1)) {
+		int64_t acc = 0;
+		size_t i = s[0] == '-';
+
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			acc = acc * 10 + (s[i] - '0');
+		if (i == len && len > (size_t)(s[0] == '-')) {
+			*out = s[0] == '-' ? -acc : acc;
+			return 0;
+		}
+	}
 	if (len == 0 || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
@@ -239,19 +252,20 @@ static uint64_t hash_text(const char *s, size_t len)
 
 static enum field field_of(const unsigned char *k, size_t n)
 {
-	static const struct { const char *key; enum field f; } fields[] = {
-		{ "name", F_NAME }, { "cat", F_CAT }, { "ph", F_PH }, { "ts", F_TS },
-		{ "dur", F_DUR }, { "tdur", F_TDUR }, { "tts", F_TTS }, { "pid", F_PID },
-		{ "tid", F_TID }, { "id", F_ID }, { "id2", F_ID2 }, { "scope", F_SCOPE },
-		{ "s", F_S }, { "bp", F_BP }, { "args", F_ARGS }, { "bind_id", F_BIND_ID },
-		{ "flow_in", F_FLOW_IN }, { "flow_out", F_FLOW_OUT },
+#define FIELD(s, f) { s, sizeof(s) - 1, f }
+	static const struct { const char *key; size_t len; enum field f; } fields[] = {
+		FIELD("ph", F_PH), FIELD("ts", F_TS), FIELD("name", F_NAME), FIELD("pid", F_PID),
+		FIELD("tid", F_TID), FIELD("cat", F_CAT), FIELD("dur", F_DUR), FIELD("args", F_ARGS),
+		FIELD("tdur", F_TDUR), FIELD("tts", F_TTS), FIELD("id", F_ID), FIELD("id2", F_ID2),
+		FIELD("scope", F_SCOPE), FIELD("s", F_S), FIELD("bp", F_BP),
+		FIELD("bind_id", F_BIND_ID), FIELD("flow_in", F_FLOW_IN), FIELD("flow_out", F_FLOW_OUT),
 	};
+#undef FIELD
 
 	/* Keys are short: compare length and first byte before the text. */
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		const char *f = fields[i].key;
-
-		if (f[0] == (char)k[0] && strlen(f) == n && memcmp(f, k, n) == 0)
+		if (fields[i].len == n && fields[i].key[0] == (char)k[0] &&
+		    memcmp(fields[i].key, k, n) == 0)
 			return fields[i].f;
 	}
 	return F_OTHER;
@@ -720,6 +734,13 @@ static uint32_t build_args(struct json *j)
 static int push_rec(struct json *j, struct rec *r)
 {
 	r->seq = (uint32_t)j->recs.n;
+	if (j->recs.n) {
+		const struct rec *prev = &j->recs.v[j->recs.n - 1];
+
+		/* equal-ts X events may need reordering by duration */
+		if (r->ts < prev->ts || (r->ts == prev->ts && r->ph == 'X'))
+			j->recs_unsorted = 1;
+	}
 	if (TT_VEC_PUSH(j->recs, *r))
 		return -1;
 	if (j->ev.flags & (EV_HAS_TTS | EV_HAS_TDUR)) {
@@ -855,6 +876,8 @@ static int sort_recs(struct json *j)
 	struct rec *v = j->recs.v, *tmp = NULL;
 	size_t n = j->recs.n, tcap = 0;
 
+	if (!j->recs_unsorted)
+		return 0; /* already in time order, as most writers emit it */
 	qsort(v, n, sizeof(*v), cmp_rec);
 	for (size_t i = 0; i < n;) {
 		size_t e = i, nx = 0, k = 0;

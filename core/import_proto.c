@@ -1629,37 +1629,40 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 		feed_flows(c, active, r, id);
 }
 
-/* Heap of sequence indices ordered by their next record's (ts, ord). */
-static int heap_less(pctx *c, size_t a, size_t b)
-{
-	const pseq *x = c->seqs.v[a], *y = c->seqs.v[b];
-	const prec *p = &x->recs.v[x->pos], *q = &y->recs.v[y->pos];
+/* Heap of sequences ordered by their next record's (ts, ord); the key is
+ * kept in the entry so that sifting touches no record memory. */
+typedef struct hent {
+	int64_t ts;
+	uint32_t ord;
+	uint32_t seq;
+} hent;
 
-	if (p->ts != q->ts)
-		return p->ts < q->ts;
-	return p->ord < q->ord;
+static int hent_less(const hent *a, const hent *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
 }
 
-static void heap_down(pctx *c, size_t *h, size_t n, size_t i)
+static void heap_down(hent *h, size_t n, size_t i)
 {
+	hent x = h[i];
+
 	for (;;) {
-		size_t l = 2 * i + 1, m = i, t;
-		if (l < n && heap_less(c, h[l], h[m]))
-			m = l;
-		if (l + 1 < n && heap_less(c, h[l + 1], h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
+		size_t l = 2 * i + 1, m;
+		if (l >= n)
+			break;
+		m = (l + 1 < n && hent_less(&h[l + 1], &h[l])) ? l + 1 : l;
+		if (!hent_less(&h[m], &x))
+			break;
 		h[i] = h[m];
-		h[m] = t;
 		i = m;
 	}
+	h[i] = x;
 }
 
 static int merge_and_feed(pctx *c)
 {
-	size_t *h, n = 0, i;
+	hent *h;
+	size_t n = 0, i;
 	tt_pmap active = {0}, open_tts = {0};
 	uint64_t fed = 0;
 
@@ -1673,18 +1676,24 @@ static int merge_and_feed(pctx *c)
 		if (!s->sorted)
 			qsort(s->recs.v, s->recs.n, sizeof(prec), rec_cmp);
 		s->pos = 0;
-		h[n++] = i;
+		h[n].ts = s->recs.v[0].ts;
+		h[n].ord = s->recs.v[0].ord;
+		h[n].seq = (uint32_t)i;
+		n++;
 	}
 	for (i = n; i-- > 0;)
-		heap_down(c, h, n, i);
+		heap_down(h, n, i);
 	while (n) {
-		pseq *s = c->seqs.v[h[0]];
+		pseq *s = c->seqs.v[h[0].seq];
 		feed(c, &s->recs.v[s->pos], &active, &open_tts);
 		if (++s->pos == s->recs.n) {
 			TT_VEC_FREE(s->recs);
 			h[0] = h[--n];
+		} else {
+			h[0].ts = s->recs.v[s->pos].ts;
+			h[0].ord = s->recs.v[s->pos].ord;
 		}
-		heap_down(c, h, n, 0);
+		heap_down(h, n, 0);
 		if ((++fed & 0xffff) == 0 && tt_import_cancelled(c->im))
 			break;
 	}

@@ -763,6 +763,30 @@ static int is_sorted_ts(const int64_t *ts, size_t n)
 	return 1;
 }
 
+/* Gives back the slack of the doubling growth: after import, the big
+ * tables are as large as their rows (the ~25% average slack would be a
+ * quarter of the resident size). Appends later simply grow again. */
+static void shrink(tt_storage *st, size_t *cap, size_t n, struct col *cols, size_t ncols)
+{
+	if (*cap <= n + n / 16 + 64)
+		return;
+	for (size_t i = 0; i < ncols; i++) {
+		void *np;
+
+		if (!*cols[i].p || cols[i].esz == 0)
+			continue;
+		np = realloc(*cols[i].p, (n ? n : 1) * cols[i].esz);
+		if (!np)
+			return; /* keep the bigger, still valid array */
+		*cols[i].p = np;
+	}
+	*cap = n ? n : 1;
+	(void)st;
+}
+#define SHRINK(st, tbl, ...) \
+	do { struct col cols_[] = { __VA_ARGS__ }; \
+	     shrink((st), &(tbl).cap, (tbl).n, cols_, sizeof(cols_) / sizeof(cols_[0])); } while (0)
+
 void tt_storage_finalize(tt_storage *st)
 {
 	size_t nt = st->track.n, nrows = st->slice.n + st->counter.n;
@@ -770,6 +794,16 @@ void tt_storage_finalize(tt_storage *st)
 	int64_t *rows;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 
+	SHRINK(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
+	       COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
+	       COL(st->slice.cat), COL(st->slice.name),
+	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
+	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
+	SHRINK(st, st->args, COL(st->args.set), COL(st->args.key), COL(st->args.flat_key),
+	       COL(st->args.type), COL(st->args.val));
+	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
+	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
+	       COL(st->raw.utid), COL(st->raw.arg_set_id));
 	free(st->track.row_off);
 	free(st->track.rows);
 	st->track.row_off = NULL;

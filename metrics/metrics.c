@@ -1012,10 +1012,16 @@ static int compute_cb(void *ctx, const char *name, tt_err *err)
 	ProtobufCMessage *m;
 	int rc;
 
-	if (!fd || fd->type != PROTOBUF_C_TYPE_MESSAGE || fd->label == PROTOBUF_C_LABEL_REPEATED)
+	if (!fd || fd->type != PROTOBUF_C_TYPE_MESSAGE || fd->label == PROTOBUF_C_LABEL_REPEATED) {
+		char *path = tt_metrics_find(name);
+
+		if (!path)
+			return run_one(c->tr, name, err); /* the "unknown metric" error */
+		free(path);
 		return tt_err_set(err, TT_EINVAL,
 				  "metric %s has no message field in %s (add one to protos/metrics.proto);"
 				  " it can still add annotations with --metrics", name, c->root->name);
+	}
 	rc = run_one(c->tr, name, err);
 	if (rc)
 		return rc;

@@ -344,6 +344,76 @@ static void android_pack(void **state)
 	tt_test_rm(trace);
 }
 
+/* Linux scheduling names (as a thread-state or ftrace importer names them). */
+static void linux_pack(void **state)
+{
+	static const char json[] =
+		"{\"traceEvents\":[\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5,\"name\":\"Running\"},\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,\"name\":\"Runnable (Preempted)\"},\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,\"name\":\"Sleeping\"},\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":5,\"name\":\"Uninterruptible Sleep (IO)\"},\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":0,\"name\":\"sched_switch\"},\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":0,\"name\":\"sched_waking\"},\n"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":60,\"dur\":2,\"name\":\"sys_read\"}\n"
+		"]}\n";
+	char rules[1024];
+	char *trace = tt_test_write_tmp(json, strlen(json), ".json");
+	tt_trace *tr;
+
+	(void)state;
+	snprintf(rules, sizeof(rules), "%s/descriptions", tt_test_srcdir());
+	setenv("TT_DESCRIPTIONS_PATH", rules, 1);
+	tr = tt_test_open(trace);
+	expect_tsv(tr, "select s.name, substr(d.description, 1, 30), d.doc_link from slice s "
+		       "left join describe_slice d on d.slice_id = s.id order by s.ts",
+		   "Running\tThe thread was on a CPU, execu\thttps://perfetto.dev/docs/data-sources/cpu-scheduling\n"
+		   "Runnable (Preempted)\tThe thread was ready to run bu\thttps://perfetto.dev/docs/data-sources/cpu-scheduling\n"
+		   "Sleeping\tThe thread was blocked in an i\thttps://perfetto.dev/docs/data-sources/cpu-scheduling\n"
+		   "Uninterruptible Sleep (IO)\tThe thread was blocked in an u\thttps://perfetto.dev/docs/data-sources/cpu-scheduling\n"
+		   "sched_switch\tThe kernel scheduler switched \thttps://docs.kernel.org/trace/events.html\n"
+		   "sched_waking\tA task was made runnable (sche\thttps://perfetto.dev/docs/data-sources/cpu-scheduling\n"
+		   "sys_read\tA system call (sys_read): the \thttps://docs.kernel.org/trace/events.html\n");
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+	tt_test_rm(trace);
+}
+
+/* termtrace's own annotation and alert slices, made by tt_annotate_sql
+ * after the rules were loaded (descriptions read storage live). */
+static void annotation_pack(void **state)
+{
+	char rules[1024];
+	tt_trace *tr;
+	tt_err err = { 0 };
+
+	(void)state;
+	snprintf(rules, sizeof(rules), "%s/descriptions", tt_test_srcdir());
+	setenv("TT_DESCRIPTIONS_PATH", rules, 1);
+	tr = tt_test_open(tt_test_data("chromium-tiny.json"));
+	free(tt_test_tsv(tr, "create view slow_annotations as "
+			     "select 'slice' as track_type, 'slow tasks' as track_name, ts, dur, "
+			     "'slow ' || name as slice_name, dur as value, "
+			     "case when dur > 4000000 then 'error' end as alert_type "
+			     "from slice where name = 'V8.StackGuard'"));
+	if (tt_annotate_sql(tr, "slow", "slow_annotations", &err) != TT_OK)
+		fail_msg("annotate: %s", err.msg);
+	expect_tsv(tr, "select s.name, d.description, d.doc_link "
+		       "from slice s join track t on t.id = s.track_id "
+		       "left join describe_slice d on d.slice_id = s.id "
+		       "where t.type = 'annotation' and s.dur in (83000, 4154000) order by s.dur",
+		   "slow V8.StackGuard\tAn annotation made by the termtrace metric slow on the track "
+		   "\"slow tasks\": the metric's SQL selected this interval from the trace and named it "
+		   "slow V8.StackGuard. It is derived data, not an event of the traced program; the "
+		   "metric's SQL file says exactly what it means.\thttps://perfetto.dev/docs/analysis/metrics\n"
+		   "slow V8.StackGuard\tAn alert (error) raised by the termtrace metric slow: its SQL "
+		   "flagged this interval (slow V8.StackGuard, 4.15 ms) as worth looking at. Alerts are "
+		   "listed by `select * from alert`; jump between them with ] and [ in the viewer."
+		   "\thttps://perfetto.dev/docs/analysis/metrics\n");
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+}
+
 /* LTTng: lost-event markers (with their args in the text) and the statedump
  * in a real discard-mode trace. */
 static void lttng_pack(void **state)
@@ -367,7 +437,7 @@ static void lttng_pack(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name like 'lost events%'"), 15);
 	expect_tsv(tr, "select distinct d.doc_link from slice s join describe_slice d "
 		       "on d.slice_id = s.id where s.name like 'lttng_ust_statedump:%'",
-		   "https://lttng.org/docs/v2.13/#doc-lttng-ust-statedump\n");
+		   "https://lttng.org/man/3/lttng-ust/v2.13/\n");
 	tt_trace_close(tr);
 	unsetenv("TT_DESCRIPTIONS_PATH");
 }
@@ -383,7 +453,9 @@ int main(void)
 		cmocka_unit_test(no_rules),
 		cmocka_unit_test(shipped_rules),
 		cmocka_unit_test(android_pack),
+		cmocka_unit_test(linux_pack),
 		cmocka_unit_test(lttng_pack),
+		cmocka_unit_test(annotation_pack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

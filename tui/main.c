@@ -8,13 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_describe.h"
+#include "cmd_metrics.h"
+#include "metrics.h"
 #include "termtrace.h"
 #include "viewer.h"
 
 static const char usage_text[] =
 	"usage: termtrace [options] TRACE            open TRACE in the viewer\n"
-	"       termtrace info TRACE                 summary: format, counts, time range, stats\n"
+	"       termtrace info [--metrics A,B] TRACE summary: format, counts, time range, stats\n"
 	"       termtrace query [options] TRACE [SQL] run SQL (or -f FILE, or stdin), print the last result\n"
+	"       termtrace describe TRACE SLICE_ID    what the slice means, and a link to its docs\n"
+	"       termtrace metrics TRACE --run A,B [--format text|binary|json]\n"
+	"       termtrace metrics --list             the metrics termtrace knows\n"
 	"       termtrace --help | --version\n"
 	"\n"
 	"TRACE is a Chrome JSON trace (.json, .json.gz), a Perfetto protobuf trace\n"
@@ -24,7 +30,7 @@ static const char usage_text[] =
 	"viewer options:\n"
 	"  --theme NAME       colour theme (dark, light, high-contrast, mono)\n"
 	"  --metrics A,B      run metrics at load\n"
-	"query options:\n"
+	"query options (also --metrics A,B: run metrics first, adding annotations and alerts):\n"
 	"  --format F         table (default), tsv, csv, json\n"
 	"  --no-header        no column names\n"
 	"  -f FILE            read SQL from FILE ('-' = stdin)\n";
@@ -70,7 +76,8 @@ static char *read_all(FILE *f)
 	return buf;
 }
 
-static tt_trace *open_or_complain(const char *path)
+/* Opens path and runs the comma list of metrics (may be NULL). */
+static tt_trace *open_or_complain(const char *path, const char *metrics)
 {
 	tt_err err = { 0 };
 	tt_trace *tr = tt_trace_open(path, NULL, &err);
@@ -78,6 +85,11 @@ static tt_trace *open_or_complain(const char *path)
 
 	if (!tr) {
 		fprintf(stderr, "termtrace: %s\n", err.msg);
+		return NULL;
+	}
+	if (metrics && tt_metrics_run_names(tr, metrics, &err) != TT_OK) {
+		fprintf(stderr, "termtrace: %s\n", err.msg);
+		tt_trace_close(tr);
 		return NULL;
 	}
 	/* Data lost at import is not fatal, but the user must hear of it. */
@@ -92,11 +104,22 @@ static tt_trace *open_or_complain(const char *path)
 
 static int cmd_info(int argc, char **argv)
 {
+	const char *metrics = NULL, *path = NULL;
 	tt_trace *tr;
 
-	if (argc != 2)
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--metrics") == 0 && i + 1 < argc)
+			metrics = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			return bad_usage("unknown option '%s'", argv[i]);
+		else if (!path)
+			path = argv[i];
+		else
+			return bad_usage("unexpected argument '%s'", argv[i]);
+	}
+	if (!path)
 		return bad_usage("info takes one TRACE%s", "");
-	tr = open_or_complain(argv[1]);
+	tr = open_or_complain(path, metrics);
 	if (!tr)
 		return 1;
 	tt_trace_print_info(tr, stdout);
@@ -104,10 +127,25 @@ static int cmd_info(int argc, char **argv)
 	return 0;
 }
 
+static int parse_format(const char *f, tt_query_format *fmt)
+{
+	static const struct { const char *name; tt_query_format fmt; } formats[] = {
+		{ "table", TT_FMT_TABLE }, { "tsv", TT_FMT_TSV }, { "csv", TT_FMT_CSV }, { "json", TT_FMT_JSON },
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (strcmp(f, formats[i].name) == 0) {
+			*fmt = formats[i].fmt;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static int cmd_query(int argc, char **argv)
 {
 	tt_query_format fmt = TT_FMT_TABLE;
-	const char *path = NULL, *sql = NULL, *sqlfile = NULL;
+	const char *path = NULL, *sql = NULL, *sqlfile = NULL, *metrics = NULL;
 	char *owned = NULL;
 	int header = 1, rc;
 	tt_trace *tr;
@@ -116,24 +154,17 @@ static int cmd_query(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-			const char *f = argv[++i];
+		const char *f = NULL;
 
-			if (strcmp(f, "table") == 0) fmt = TT_FMT_TABLE;
-			else if (strcmp(f, "tsv") == 0) fmt = TT_FMT_TSV;
-			else if (strcmp(f, "csv") == 0) fmt = TT_FMT_CSV;
-			else if (strcmp(f, "json") == 0) fmt = TT_FMT_JSON;
-			else return bad_usage("unknown --format '%s' (table, tsv, csv, json)", f);
-		} else if (strncmp(a, "--format=", 9) == 0) {
-			char *fake[2] = { "--format", (char *)a + 9 };
-			(void)fake;
-			const char *f = a + 9;
-
-			if (strcmp(f, "table") == 0) fmt = TT_FMT_TABLE;
-			else if (strcmp(f, "tsv") == 0) fmt = TT_FMT_TSV;
-			else if (strcmp(f, "csv") == 0) fmt = TT_FMT_CSV;
-			else if (strcmp(f, "json") == 0) fmt = TT_FMT_JSON;
-			else return bad_usage("unknown --format '%s' (table, tsv, csv, json)", f);
+		if (strcmp(a, "--format") == 0 && i + 1 < argc)
+			f = argv[++i];
+		else if (strncmp(a, "--format=", 9) == 0)
+			f = a + 9;
+		if (f) {
+			if (parse_format(f, &fmt))
+				return bad_usage("unknown --format '%s' (table, tsv, csv, json)", f);
+		} else if (strcmp(a, "--metrics") == 0 && i + 1 < argc) {
+			metrics = argv[++i];
 		} else if (strcmp(a, "--no-header") == 0) {
 			header = 0;
 		} else if (strcmp(a, "-f") == 0 && i + 1 < argc) {
@@ -171,7 +202,7 @@ static int cmd_query(int argc, char **argv)
 		}
 		sql = owned;
 	}
-	tr = open_or_complain(path);
+	tr = open_or_complain(path, metrics);
 	if (!tr) {
 		free(owned);
 		return 1;
@@ -221,5 +252,9 @@ int main(int argc, char **argv)
 		return cmd_info(argc - 1, argv + 1);
 	if (strcmp(argv[1], "query") == 0)
 		return cmd_query(argc - 1, argv + 1);
+	if (strcmp(argv[1], "describe") == 0)
+		return tt_cmd_describe(argc - 1, argv + 1);
+	if (strcmp(argv[1], "metrics") == 0)
+		return tt_cmd_metrics(argc - 1, argv + 1);
 	return cmd_view(argc, argv);
 }

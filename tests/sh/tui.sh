@@ -167,7 +167,7 @@ check "details show the doc link" wait_for desc " doc link    https://v8.dev/blo
 check "the details title marks a slice with a description" wait_for desc " RunMicrotasks  ⓘ "
 keys m
 check "m puts the details on the right" \
-	wait_line desc 1 " @1.153231s     │            │            │    ▼        │            │       name        RunMicrotasks"
+	wait_line desc 1 " @1.153231s     │            │            │    ▼        │            │       process     Renderer 9186"
 keys m Tab
 check "Tab hides the details panel" \
 	bash -c "! tmux -L $S capture-pane -p -t desc | grep -qF ' name        RunMicrotasks'"
@@ -195,7 +195,7 @@ keys ']'
 check "] jumps to the next alert" wait_for alerts "alert 1/3 (warning)"
 check "the alert's slice is selected" wait_for alerts " sel: RunMicrotasks (23µs)"
 keys '!'
-check "! jumps to the next alert too" wait_for alerts "alert 2/3 (warning)"
+check "! jumps to the next alert too" wait_for alerts "alert 2/3 (error)"
 keys '['
 check "[ jumps to the previous alert" wait_for alerts "alert 1/3 (warning)"
 keys : alerts Enter

@@ -1,0 +1,175 @@
+/*
+ * bench_json.c - Chrome JSON import benchmark (figures, not pass/fail).
+ *
+ * Writes a synthetic trace (nested X slices on 64 threads, a counter every
+ * 64 events), then for each size, in a fresh child process so peak RSS is
+ * its own: the parsing floor (yajl over the same bytes with no callbacks),
+ * termtrace's import, resident bytes per slice, and two queries.
+ *   usage: bench_json [N ...]     (default 1000000 10000000)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <yajl/yajl_parse.h>
+
+#include "termtrace.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = 0, res = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+			res = 0;
+		fclose(f);
+	}
+	return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* n events: each thread runs tasks of 4 nested X slices; 1 in 64 is C. */
+static void generate(const char *path, long n)
+{
+	FILE *f = fopen(path, "w");
+	long i = 0;
+	int64_t t = 1000000;
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs("{\"traceEvents\":[\n", f);
+	fputs("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"bench\"}}", f);
+	while (i < n) {
+		for (int tid = 1; tid <= 64 && i < n; tid++) {
+			/* a task and three nested children, same start order */
+			static const char *const names[] = { "Task", "Layout", "Paint", "Raster" };
+
+			for (int d = 0; d < 4 && i < n; d++, i++)
+				fprintf(f, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"bench\",\"pid\":1,\"tid\":%d,"
+					"\"ts\":%lld.%03d,\"dur\":%d,\"args\":{\"depth\":%d}}",
+					names[d], tid, (long long)(t / 1000) + d, (int)(t % 1000), 400 - 100 * d, d);
+			if (i % 64 < 4 && i < n) {
+				fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"queue\",\"pid\":1,\"ts\":%lld,\"args\":{\"len\":%ld}}",
+					(long long)(t / 1000), i % 17);
+				i++;
+			}
+		}
+		t += 500000;
+	}
+	fputs("\n]}\n", f);
+	fclose(f);
+}
+
+static double yajl_floor(const char *path, double *mb)
+{
+	FILE *f = fopen(path, "rb");
+	static unsigned char buf[256 * 1024];
+	yajl_handle h = yajl_alloc(NULL, NULL, NULL);
+	double t0 = now();
+	size_t n, total = 0;
+
+	yajl_config(h, yajl_dont_validate_strings, 1);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		total += n;
+		if (yajl_parse(h, buf, n) != yajl_status_ok)
+			break;
+	}
+	yajl_complete_parse(h);
+	yajl_free(h);
+	fclose(f);
+	*mb = (double)total / 1e6;
+	return now() - t0;
+}
+
+static double query_ms(tt_trace *tr, const char *sql)
+{
+	tt_result r;
+	tt_err err = { 0 };
+	double t0 = now();
+
+	if (tt_query_collect(tr, sql, 0, &r, &err) != TT_OK) {
+		fprintf(stderr, "query failed: %s\n", err.msg);
+		return -1;
+	}
+	tt_result_free(&r);
+	return (now() - t0) * 1000;
+}
+
+static void run_child(const char *path, long n)
+{
+	double mb, floor_s = yajl_floor(path, &mb), t0, imp_s;
+	long base = rss_kb(), after;
+	tt_err err = { 0 };
+	tt_trace *tr;
+	struct rusage ru;
+	long long slices;
+	tt_slice_cols cols;
+
+	t0 = now();
+	tr = tt_trace_open(path, NULL, &err);
+	imp_s = now() - t0;
+	if (!tr) {
+		fprintf(stderr, "import failed: %s\n", err.msg);
+		exit(1);
+	}
+	after = rss_kb();
+	tt_trace_slices(tr, &cols);
+	slices = (long long)cols.n;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("json %9ld events  %7.1f MB | floor (yajl, no callbacks) %6.1f MB/s | import %6.2f s  %9.0f events/s  %6.1f MB/s  = %3.0f%% of floor\n",
+	       n, mb, mb / floor_s, imp_s, (double)n / imp_s, mb / imp_s, 100.0 * floor_s / imp_s);
+	printf("json %9ld events  slices %lld  resident %.1f bytes/slice (after import)  peak RSS %.0f MB (%.1f bytes/event)\n",
+	       n, slices, (double)(after - base) * 1024.0 / (double)slices, ru.ru_maxrss / 1024.0,
+	       (double)ru.ru_maxrss * 1024.0 / (double)n);
+	printf("json %9ld events  count(*) where name = ?: %.2f ms   slice join thread_track where utid = ?: %.2f ms   where id = ?: %.3f ms\n",
+	       n, query_ms(tr, "select count(*) from slice where name = 'Paint'"),
+	       query_ms(tr, "select count(*), sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id where tt.utid = 7"),
+	       query_ms(tr, "select * from slice where id = 12345"));
+	fflush(stdout);
+	tt_trace_close(tr);
+}
+
+int main(int argc, char **argv)
+{
+	long sizes[8] = { 1000000, 10000000 };
+	int nsizes = 2;
+	const char *dir = getenv("TT_BENCH_DIR") ? getenv("TT_BENCH_DIR") : "/tmp";
+
+	if (argc > 1) {
+		nsizes = 0;
+		for (int i = 1; i < argc && nsizes < 8; i++)
+			sizes[nsizes++] = atol(argv[i]);
+	}
+	for (int i = 0; i < nsizes; i++) {
+		char path[512];
+		struct stat sb;
+		pid_t pid;
+		int status;
+
+		snprintf(path, sizeof(path), "%s/tt-bench-%ld.json", dir, sizes[i]);
+		if (stat(path, &sb) != 0)
+			generate(path, sizes[i]);
+		pid = fork();
+		if (pid == 0) {
+			run_child(path, sizes[i]);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+	}
+	return 0;
+}

@@ -1,0 +1,401 @@
+/*
+ * bench_proto.c - Perfetto protobuf import throughput against the parsing
+ * floor, on synthetic traces written here with protobuf-c's packers.
+ *
+ *   build-bench/bench/bench_proto [EVENTS...]     (default: 1000000 10000000)
+ *
+ * The generator writes what Chrome writes (docs/formats.md 1.9): 64 threads,
+ * one sequence each, a state-clear packet with trace_packet_defaults
+ * (timestamp_clock_id 64, track_uuid) and a ClockSnapshot (BOOTTIME and
+ * clock 64 incremental in us), a thread TrackDescriptor, then TrackEvent
+ * packets with a us delta timestamp, SEQ_NEEDS_INCREMENTAL_STATE, interned
+ * names and categories (interned_data on first use), nested BEGIN/END pairs
+ * up to depth 4. Sequences are interleaved in chunks of 32 packets, as
+ * Perfetto's shared-memory chunks interleave them in a real file.
+ *
+ * For each size it prints:
+ *   import    tt_trace_open (frame, unpack, tokenize, sort, slice tracker,
+ *             storage, finalize): events/s and MB/s
+ *   floor     read the file and walk the wire format counting TrackEvents
+ *             (no decoding of the events): events/s and MB/s
+ *   unpack    frame the file and protobuf-c-unpack every packet, nothing
+ *             else: what the library alone costs
+ *   ratio     import throughput / floor throughput (target >= 30 %)
+ *   resident  growth of the resident set across tt_trace_open, per slice
+ * Targets (issue 3): >= 5M events/s, >= 30 % of the floor.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfetto_trace.pb-c.h"
+#include "termtrace.h"
+
+#define THREADS 64
+#define NAMES 200
+#define CHUNK 32
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long resident_bytes(void)
+{
+	long pages = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+		res = 0;
+	fclose(f);
+	return res * sysconf(_SC_PAGESIZE);
+}
+
+static unsigned char packbuf[1 << 16];
+
+static void write_packet(FILE *out, const Perfetto__Protos__TracePacket *p)
+{
+	size_t n = perfetto__protos__trace_packet__pack(p, packbuf);
+	unsigned char hdr[11];
+	size_t h = 0, v = n;
+
+	hdr[h++] = 0x0a;
+	do {
+		hdr[h] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			hdr[h] |= 0x80;
+		h++;
+	} while (v);
+	fwrite(hdr, 1, h, out);
+	fwrite(packbuf, 1, n, out);
+}
+
+typedef struct gthread {
+	int depth;
+	unsigned char used[NAMES];
+	unsigned rng;
+	int begun; /* events written */
+} gthread;
+
+static unsigned rnd(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* Writes a trace of about `events` TrackEvents; returns the exact count. */
+static long long generate(const char *path, long long events)
+{
+	FILE *out = fopen(path, "wb");
+	gthread th[THREADS];
+	char names[NAMES][32];
+	long long written = 0;
+	int t, i;
+
+	if (!out)
+		return -1;
+	memset(th, 0, sizeof(th));
+	for (i = 0; i < NAMES; i++)
+		snprintf(names[i], sizeof(names[i]), "Task::Run%03d", i);
+	for (t = 0; t < THREADS; t++) {
+		Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+		Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+		Perfetto__Protos__TrackEventDefaults ted = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
+		Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+		Perfetto__Protos__ClockSnapshot__Clock c1 = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+		Perfetto__Protos__ClockSnapshot__Clock c2 = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+		Perfetto__Protos__ClockSnapshot__Clock *cl[2] = { &c1, &c2 };
+		Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		Perfetto__Protos__ThreadDescriptor tdd = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+		char tname[32];
+
+		th[t].rng = (unsigned)t * 7919u + 1;
+		p.has_trusted_packet_sequence_id = 1;
+		p.trusted_packet_sequence_id = (uint32_t)t + 1;
+		p.has_sequence_flags = 1;
+		p.sequence_flags = 1;
+		d.has_timestamp_clock_id = 1;
+		d.timestamp_clock_id = 64;
+		ted.has_track_uuid = 1;
+		ted.track_uuid = 1000 + (uint64_t)t;
+		d.track_event_defaults = &ted;
+		p.trace_packet_defaults = &d;
+		c1.has_clock_id = c1.has_timestamp = 1;
+		c1.clock_id = 6;
+		c1.timestamp = 1000000000ULL;
+		c2.has_clock_id = c2.has_timestamp = c2.has_is_incremental = c2.has_unit_multiplier_ns = 1;
+		c2.clock_id = 64;
+		c2.timestamp = 1000000;
+		c2.is_incremental = 1;
+		c2.unit_multiplier_ns = 1000;
+		cs.n_clocks = 2;
+		cs.clocks = cl;
+		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+		p.clock_snapshot = &cs;
+		write_packet(out, &p);
+
+		p.trace_packet_defaults = NULL;
+		p.sequence_flags = 2;
+		td.has_uuid = 1;
+		td.uuid = 1000 + (uint64_t)t;
+		tdd.has_pid = tdd.has_tid = 1;
+		tdd.pid = 1;
+		tdd.tid = 100 + t;
+		snprintf(tname, sizeof(tname), "Worker%d", t);
+		tdd.thread_name = tname;
+		td.thread = &tdd;
+		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+		p.track_descriptor = &td;
+		write_packet(out, &p);
+	}
+	while (written < events) {
+		for (t = 0; t < THREADS && written < events; t++) {
+			gthread *g = &th[t];
+			for (i = 0; i < CHUNK && written < events; i++) {
+				Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+				Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+				Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+				Perfetto__Protos__EventName en = PERFETTO__PROTOS__EVENT_NAME__INIT, *enp = &en;
+				Perfetto__Protos__EventCategory ec = PERFETTO__PROTOS__EVENT_CATEGORY__INIT, *ecp = &ec;
+				uint64_t cat = 1;
+				int begin = g->depth == 0 || (g->depth < 4 && (rnd(&g->rng) & 1));
+				/* keep an even count: close what is open at the end */
+				if (events - written <= g->depth)
+					begin = 0;
+
+				p.has_trusted_packet_sequence_id = 1;
+				p.trusted_packet_sequence_id = (uint32_t)t + 1;
+				p.has_sequence_flags = 1;
+				p.sequence_flags = 2;
+				p.has_timestamp = 1;
+				p.timestamp = 1 + rnd(&g->rng) % 3; /* us delta */
+				te.has_type = 1;
+				if (begin) {
+					unsigned nm = rnd(&g->rng) % NAMES;
+					te.type = 1;
+					te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
+					te.name_iid = nm + 1;
+					te.n_category_iids = 1;
+					te.category_iids = &cat;
+					if (!g->used[nm]) {
+						g->used[nm] = 1;
+						en.has_iid = 1;
+						en.iid = nm + 1;
+						en.name = names[nm];
+						in.n_event_names = 1;
+						in.event_names = &enp;
+						if (!g->begun) {
+							ec.has_iid = 1;
+							ec.iid = 1;
+							ec.name = "toplevel";
+							in.n_event_categories = 1;
+							in.event_categories = &ecp;
+						}
+						p.interned_data = &in;
+					}
+					g->depth++;
+				} else {
+					te.type = 2;
+					g->depth--;
+				}
+				g->begun++;
+				p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+				p.track_event = &te;
+				write_packet(out, &p);
+				written++;
+			}
+		}
+	}
+	fclose(out);
+	return written;
+}
+
+static int varint(const unsigned char **p, const unsigned char *e, uint64_t *v)
+{
+	int s = 0;
+
+	*v = 0;
+	while (*p < e && s < 64) {
+		unsigned char c = *(*p)++;
+		*v |= (uint64_t)(c & 0x7f) << s;
+		if (!(c & 0x80))
+			return 0;
+		s += 7;
+	}
+	return -1;
+}
+
+/* The floor: read the file, walk packets and their top-level fields,
+ * count field 11 (track_event). */
+static long long floor_walk(const char *path, double *secs)
+{
+	double t0 = now();
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long size;
+	const unsigned char *p, *e;
+	long long n = 0;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)size);
+	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	p = buf;
+	e = buf + size;
+	while (p < e) {
+		uint64_t tag, len;
+		const unsigned char *q, *qe;
+		if (varint(&p, e, &tag) || varint(&p, e, &len) || len > (uint64_t)(e - p))
+			break;
+		q = p;
+		qe = p + len;
+		p = qe;
+		while (q < qe) {
+			uint64_t t2, v;
+			if (varint(&q, qe, &t2))
+				break;
+			switch (t2 & 7) {
+			case 0: varint(&q, qe, &v); break;
+			case 1: q += 8; break;
+			case 5: q += 4; break;
+			case 2:
+				varint(&q, qe, &v);
+				q += v;
+				if ((t2 >> 3) == 11)
+					n++;
+				break;
+			default: q = qe; break;
+			}
+		}
+	}
+	free(buf);
+	*secs = now() - t0;
+	return n;
+}
+
+/* protobuf-c alone: frame the file and unpack every packet (malloc
+ * allocator, freed at once), nothing else. */
+static long long unpack_walk(const char *path, double *secs)
+{
+	double t0 = now();
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long size;
+	const unsigned char *p, *e;
+	long long n = 0;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)size);
+	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	p = buf;
+	e = buf + size;
+	while (p < e) {
+		uint64_t tag, len;
+		Perfetto__Protos__TracePacket *pk;
+		if (varint(&p, e, &tag) || varint(&p, e, &len) || len > (uint64_t)(e - p))
+			break;
+		pk = perfetto__protos__trace_packet__unpack(NULL, (size_t)len, p);
+		if (pk && pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+			n++;
+		perfetto__protos__trace_packet__free_unpacked(pk, NULL);
+		p += len;
+	}
+	free(buf);
+	*secs = now() - t0;
+	return n;
+}
+
+static int run(long long want)
+{
+	char path[] = "/tmp/tt-bench-proto-XXXXXX";
+	int fd = mkstemp(path);
+	long long events, counted;
+	double t0, t_imp, t_floor, t_unpack = 1, mb;
+	long rss0, rss1;
+	tt_trace *tr;
+	tt_err err = { 0 };
+	int64_t slices = 0;
+	tt_result r;
+	FILE *f;
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	t0 = now();
+	events = generate(path, want);
+	f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	mb = (double)ftell(f) / 1e6;
+	fclose(f);
+	printf("proto %lld events, %d threads: %.1f MB written in %.2f s\n", events, THREADS, mb, now() - t0);
+
+	counted = floor_walk(path, &t_floor); /* also warms the page cache */
+	counted = floor_walk(path, &t_floor);
+	unpack_walk(path, &t_unpack);
+	rss0 = resident_bytes();
+	t0 = now();
+	tr = tt_trace_open(path, NULL, &err);
+	t_imp = now() - t0;
+	rss1 = resident_bytes();
+	if (!tr) {
+		fprintf(stderr, "bench_proto: %s\n", err.msg);
+		unlink(path);
+		return 1;
+	}
+	if (tt_query_collect(tr, "select count(*) from slice", 0, &r, &err) == TT_OK) {
+		slices = r.nrows ? strtoll(r.cells[0], NULL, 10) : 0;
+		tt_result_free(&r);
+	}
+	printf("  import   %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld slices)\n", t_imp,
+	       (double)events / t_imp / 1e6, mb / t_imp, (long long)slices);
+	printf("  floor    %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld TrackEvents counted)\n", t_floor,
+	       (double)counted / t_floor / 1e6, mb / t_floor, counted);
+	printf("  unpack   %7.3f s  %6.2f M events/s  %7.1f MB/s  (protobuf-c unpack of every packet, nothing else)\n",
+	       t_unpack, (double)events / t_unpack / 1e6, mb / t_unpack);
+	printf("  ratio    %5.1f %% of the floor (target >= 30 %%), target >= 5 M events/s: %s\n",
+	       100.0 * t_floor / t_imp, (double)events / t_imp >= 5e6 ? "met" : "NOT met");
+	printf("  resident %.1f bytes/slice (+%.1f MB)\n", slices ? (double)(rss1 - rss0) / (double)slices : 0.0,
+	       (double)(rss1 - rss0) / 1e6);
+	tt_trace_close(tr);
+	unlink(path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i, rc = 0;
+
+	if (argc < 2) {
+		rc |= run(1000000);
+		rc |= run(10000000);
+		return rc;
+	}
+	for (i = 1; i < argc; i++)
+		rc |= run(atoll(argv[i]));
+	return rc;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# metrics_tui.sh - terminal tests of metrics in the viewer (issue 7),
+# through tmux with a private server and no user config: `--metrics` adds
+# the "Annotations" group, alerts are drawn in the theme's warning/error
+# colours and counted in the status line, `]` / `[` move the selection
+# from alert to alert, `:alerts` lists them.
+# The trace is written here: two threads, long tasks of 60 ms and 50 ms
+# (warnings) and 300 ms (error).
+# Prints "ok - what" / "not ok - what".
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${TT_BIN:-./termtrace}
+S=ttm$$
+TMP=$(mktemp -d)
+trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+cat >"$TMP/tasks.json" <<'JSON'
+{"traceEvents":[
+{"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"Main"}},
+{"name":"thread_name","ph":"M","pid":1,"tid":11,"args":{"name":"Worker"}},
+{"name":"TaskA","ph":"X","pid":1,"tid":10,"ts":1000,"dur":60000},
+{"name":"TaskB","ph":"X","pid":1,"tid":10,"ts":100000,"dur":300000},
+{"name":"Nested","ph":"X","pid":1,"tid":10,"ts":110000,"dur":80000},
+{"name":"TaskC","ph":"X","pid":1,"tid":10,"ts":500000,"dur":10000},
+{"name":"TaskD","ph":"X","pid":1,"tid":11,"ts":2000,"dur":50000},
+{"name":"TaskE","ph":"X","pid":1,"tid":11,"ts":60000,"dur":49999}
+]}
+JSON
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; }
+screen() { tmux -L $S capture-pane -p -t "$WIN"; }
+wait_for() { # wait_for TEXT: bounded poll of the pane
+	local i
+	for ((i = 0; i < 50; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else notok "$what"; screen | sed 's/^/# /'; fi
+}
+keys() { tmux -L $S send-keys -t "$WIN" "$@"; }
+# the first row of the pane (with SGR escapes) that holds TEXT
+escaped_row() { tmux -L $S capture-pane -p -e -t "$WIN" | grep -F -- "$1" | head -1; }
+
+WIN=main
+tmux -L $S -f /dev/null new-session -d -s main -x 120 -y 30 \
+	"env LANG=C.UTF-8 TERM=xterm-256color XDG_CONFIG_HOME=$TMP/cfg XDG_STATE_HOME=$TMP/state TT_METRICS_PATH=$TMP/none $BIN --metrics chrome_long_tasks $TMP/tasks.json; echo EXIT=\$?; sleep 60"
+
+check "--metrics adds the Annotations group" wait_for "▾ Annotations  (2 tracks)"
+check "the Long tasks track holds the long tasks" wait_for " Long tasks             │   TaskA"
+check "status line counts the alerts" wait_for "alerts: 2 warnings, 1 error"
+row=$(escaped_row " Long tasks ")
+case "$row" in
+*"48;5;214m   TaskA"*"48;5;160m"*) ok "warning and error alerts drawn in the theme's alert colours" ;;
+*) notok "warning and error alerts drawn in the theme's alert colours"; echo "# $row" | cat -v ;;
+esac
+keys ']'
+check "] selects the first alert (TaskA, a warning)" wait_for "alert 1/3 (warning)"
+check "] moved the selection to the alert's slice" wait_for "sel: TaskA (60ms)"
+keys ']'
+check "] again: the next alert in time (TaskD)" wait_for "sel: TaskD (50ms)"
+keys ']'
+check "] again: the error (TaskB)" wait_for "alert 3/3 (error)"
+check "TaskB selected" wait_for "sel: TaskB (300ms)"
+keys '['
+check "[ goes back to the previous alert" wait_for "sel: TaskD (50ms)"
+keys ':alerts' Enter
+check ":alerts lists the alert table" wait_for " alerts  3 rows"
+check ":alerts shows the error row" \
+	wait_for "2   100000000  300000000  2         7         error     chrome_long_tasks  3                TaskB"
+keys q
+keys q
+check "viewer exits cleanly" wait_for "EXIT=0"
