@@ -129,16 +129,17 @@ tests-build: $(BIN) $(TEST_BINS)
 # ---- tests ----------------------------------------------------------------
 # `make test` = deps + both builds + every suite; the last line it prints is
 # "N passed, N failed".
+JOBS ?= 2
 test: deps
-	@$(MAKE) --no-print-directory tests-build
-	@$(MAKE) --no-print-directory B=build-asan SAN=1 tests-build
+	@$(MAKE) --no-print-directory -j$(JOBS) tests-build
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build-asan SAN=1 tests-build
 	@tests/run.sh build build-asan
 
 check: tests-build
 	@tests/run.sh build
 
 check-asan:
-	@$(MAKE) --no-print-directory B=build-asan SAN=1 tests-build
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build-asan SAN=1 tests-build
 	@tests/run.sh build-asan
 
 bench: deps

@@ -157,6 +157,7 @@ typedef struct pctx {
 	ProtobufCAllocator alloc[2];
 	tt_pmap seq_index;
 	TT_VEC(pseq *) seqs;
+	pseq *last_seq;              /* get_seq cache */
 	tt_pmap uuid_index;
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
@@ -258,11 +259,15 @@ static tt_str intern_c(pctx *c, const char *s)
 
 static pseq *get_seq(pctx *c, uint64_t key)
 {
-	uint64_t *idx = tt_pmap_find(&c->seq_index, key);
+	uint64_t *idx;
 	pseq *s;
 
+	/* packets of one sequence come in runs (shared-memory chunks) */
+	if (c->last_seq && c->last_seq->key == key)
+		return c->last_seq;
+	idx = tt_pmap_find(&c->seq_index, key);
 	if (idx)
-		return c->seqs.v[*idx];
+		return c->last_seq = c->seqs.v[*idx];
 	s = calloc(1, sizeof(*s));
 	if (!s || TT_VEC_PUSH(c->seqs, s)) {
 		free(s);

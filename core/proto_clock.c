@@ -27,6 +27,8 @@ struct tt_proto_clock {
 	uint32_t primary;
 	int primary_fixed;
 	tt_pmap index; /* clock key -> index in clocks */
+	uint64_t last_key; /* get_clk cache */
+	size_t last_idx;
 	TT_VEC(clk) clocks;
 };
 
@@ -41,8 +43,10 @@ tt_proto_clock *tt_proto_clock_new(void)
 {
 	tt_proto_clock *c = calloc(1, sizeof(*c));
 
-	if (c)
+	if (c) {
 		c->primary = TT_CLOCK_BOOTTIME;
+		c->last_idx = (size_t)-1;
+	}
 	return c;
 }
 
@@ -66,11 +70,17 @@ uint32_t tt_proto_clock_primary(const tt_proto_clock *c)
 
 static clk *get_clk(tt_proto_clock *c, uint64_t key, int create)
 {
-	uint64_t *idx = tt_pmap_find(&c->index, key);
+	uint64_t *idx;
 	clk z = {0};
 
-	if (idx)
+	if (c->last_idx < c->clocks.n && c->last_key == key)
+		return &c->clocks.v[c->last_idx];
+	idx = tt_pmap_find(&c->index, key);
+	if (idx) {
+		c->last_key = key;
+		c->last_idx = (size_t)*idx;
 		return &c->clocks.v[*idx];
+	}
 	if (!create)
 		return NULL;
 	z.mult = 1;

@@ -205,6 +205,32 @@ check ":metrics with an unknown metric shows the error" wait_for alerts "no_such
 keys q
 check "q exits 0 (metrics)" wait_for alerts "EXIT=0"
 
+# ---- mouse (xterm SGR mouse reports typed into the pane) ----------------------
+mouse() { tmux -L $S send-keys -t "$WIN" -l "$(printf '\033[<%s' "$1")"; }
+start mouse 120 40 -- $TINY
+wait_for mouse "▾ Renderer 9186"
+mouse "0;30;8M"
+mouse "0;50;8m"
+check "a drag selects a time range and shows its length" wait_for mouse " | range 492.110021ms"
+mouse "0;60;8M"
+mouse "0;60;8m"
+check "a click moves the cursor to the pointer" wait_for mouse " @796.749558ms "
+mouse "80;60;8M"
+check "ctrl-wheel zooms around the pointer" wait_for mouse " view 1.48s "
+mouse "0;10;6M"
+mouse "0;10;6m"
+check "a click on a group header closes it" wait_for mouse "▸ Renderer 9186  (3 tracks)"
+keys : "goto 1.153231s" Enter f
+wait_for mouse " view 20"
+mouse "0;40;6M"
+mouse "0;40;6m"
+keys Esc
+mouse "0;100;7M"
+mouse "0;100;7m"
+check "a click on a slice selects it" wait_for mouse " sel: RunMicrotasks (17µs)"
+keys q
+check "q exits 0 (mouse)" wait_for mouse "EXIT=0"
+
 # ---- 8 colours ------------------------------------------------------------------
 start eight 120 40 TERM=xterm -- $TINY
 # keys typed while the trace loads are not lost

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Golden dumps: each trace listed below is dumped with the same SQL (every
+# process, thread, track, slice, counter, flow and non-zero stat, in a
+# fixed order) and diffed against tests/golden/<trace>.expect.
+# After an intended change: TT_GOLDEN_UPDATE=1 tests/sh/golden.sh, then
+# read the diff before committing it.
+set -u
+cd "$(dirname "$0")/../.."
+T=${TT_BIN:-./termtrace}
+TRACES="chromium-tiny.json uftrace-work.json ${TT_GOLDEN_EXTRA:-}"
+for extra in tests/golden/*.expect; do
+	n=$(basename "$extra" .expect)
+	case " $TRACES " in *" $n "*) ;; *) [ -e "tests/data/$n" ] && TRACES="$TRACES $n" ;; esac
+done
+
+DUMP="
+select 'process', upid, pid, name, parent_upid from process order by upid;
+select 'thread', utid, tid, name, upid from thread order by utid;
+select 'track', id, name, type, utid, upid, is_counter from track order by id;
+select 'slice', id, ts, dur, track_id, depth, parent_id, category, name, arg_set_id from slice order by id;
+select 'args', arg_set_id, key, value_type, display_value from args order by id;
+select 'counter', id, ts, track_id, value from counter order by id;
+select 'flow', slice_out, slice_in from flow order by id;
+select 'raw', id, ts, name, cpu, utid from raw order by id;
+select 'stat', name, value from stats where value != 0 order by name;
+"
+for t in $TRACES; do
+	exp=tests/golden/$t.expect
+	out=$(mktemp)
+	# one query per table keeps the dump readable; all in one process each
+	while IFS= read -r q; do
+		[ -n "$q" ] || continue
+		"$T" query --format tsv --no-header "tests/data/$t" "$q" 2>&1
+	done <<<"$DUMP" >"$out"
+	if [ -n "${TT_GOLDEN_UPDATE:-}" ]; then
+		cp "$out" "$exp"
+		echo "ok - $t (golden updated: $(wc -l <"$exp") lines)"
+	elif [ ! -f "$exp" ]; then
+		echo "not ok - $t: no $exp (run with TT_GOLDEN_UPDATE=1)"
+	elif diff -u "$exp" "$out" >"$out.diff"; then
+		echo "ok - $t matches its golden dump ($(wc -l <"$exp") lines)"
+	else
+		echo "not ok - $t differs from $exp:"
+		head -40 "$out.diff" | sed 's/^/#   /'
+	fi
+	rm -f "$out" "$out.diff"
+done
