@@ -17,12 +17,14 @@
 #define BUF_SIZE (256 * 1024)
 
 struct tt_bytesrc {
-	gzFile gz;            /* NULL for memory sources */
+	gzFile gz;            /* gzip files; NULL otherwise */
+	int fd;               /* plain files: read() directly, no zlib copy; -1 otherwise */
 	const unsigned char *mem;
 	size_t mem_len;
 	unsigned char *buf;
 	size_t pos, len;      /* unread bytes are buf[pos, len) */
 	uint64_t delivered;
+	uint64_t file_pos;    /* plain files: bytes read from the file */
 	uint64_t size;
 	int is_gzip;
 	int eof;
@@ -51,8 +53,13 @@ tt_bytesrc *tt_bytesrc_open(const char *path, tt_err *err)
 		return NULL;
 	}
 	src->size = (uint64_t)sb.st_size;
+	src->fd = -1;
 	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
 		src->is_gzip = 1;
+	if (!src->is_gzip) {
+		src->fd = fd;
+		return src;
+	}
 	src->gz = gzdopen(fd, "rb");
 	if (!src->gz) {
 		close(fd);
@@ -70,6 +77,7 @@ tt_bytesrc *tt_bytesrc_mem(const void *data, size_t len)
 
 	if (!src)
 		return NULL;
+	src->fd = -1;
 	src->mem = data;
 	src->mem_len = len;
 	src->size = len;
@@ -90,9 +98,29 @@ void tt_bytesrc_close(tt_bytesrc *src)
 		return;
 	if (src->gz)
 		gzclose(src->gz);
+	if (src->fd >= 0)
+		close(src->fd);
 	free(src->buf);
 	free(src->path);
 	free(src);
+}
+
+/* One read from the file: read() for plain files, gzread for gzip. */
+static long raw_read(tt_bytesrc *src, void *buf, size_t n)
+{
+	if (src->fd >= 0) {
+		ssize_t r;
+
+		do
+			r = read(src->fd, buf, n);
+		while (r < 0 && errno == EINTR);
+		if (r > 0)
+			src->file_pos += (uint64_t)r;
+		return (long)r;
+	}
+	if (n > INT32_MAX)
+		n = INT32_MAX;
+	return gzread(src->gz, buf, (unsigned)n);
 }
 
 /* Memory sources that hold gzip data inflate through a zlib stream kept in
@@ -112,7 +140,12 @@ static long fill(tt_bytesrc *src, tt_err *err)
 		src->len = 0;
 	}
 	src->pos = 0;
-	n = gzread(src->gz, src->buf + src->len, (unsigned)(BUF_SIZE - src->len));
+	n = (int)raw_read(src, src->buf + src->len, BUF_SIZE - src->len);
+	if (n < 0 && src->fd >= 0) {
+		tt_err_set(err, TT_EIO, "%s: read error at byte %llu: %s", src->path,
+			   (unsigned long long)(src->delivered + src->len), strerror(errno));
+		return -1;
+	}
 	if (n < 0) {
 		int code;
 		const char *m = gzerror(src->gz, &code);
@@ -126,7 +159,8 @@ static long fill(tt_bytesrc *src, tt_err *err)
 		 * gzerror tells. */
 		int code = Z_OK;
 
-		gzerror(src->gz, &code);
+		if (src->gz)
+			gzerror(src->gz, &code);
 		if (code == Z_BUF_ERROR) {
 			tt_err_set(err, TT_EINVAL, "%s: gzip data is truncated after %llu bytes",
 				   src->path, (unsigned long long)(src->delivered + src->len));
@@ -160,6 +194,7 @@ static int mem_gzip_to_gz(tt_bytesrc *src)
 	src->gz = gzdopen(fd, "rb");
 	src->buf = malloc(BUF_SIZE);
 	src->mem = NULL;
+	src->pos = 0;
 	return src->gz && src->buf ? 0 : -1;
 }
 
@@ -185,10 +220,12 @@ long tt_bytesrc_read(tt_bytesrc *src, void *buf, size_t n, tt_err *err)
 		if (avail == 0) {
 			/* Large reads bypass the buffer. */
 			if (n - got >= BUF_SIZE && !src->eof) {
-				int r = gzread(src->gz, (char *)buf + got, (unsigned)(n - got));
+				long r = raw_read(src, (char *)buf + got, n - got);
 
 				if (r < 0)
-					return tt_err_set(err, TT_EINVAL, "%s: corrupt gzip data", src->path), -1;
+					return tt_err_set(err, src->fd >= 0 ? TT_EIO : TT_EINVAL, "%s: %s at byte %llu",
+							  src->path, src->fd >= 0 ? "read error" : "corrupt gzip data",
+							  (unsigned long long)src->delivered), -1;
 				if (r == 0)
 					src->eof = 1;
 				got += (size_t)r;
@@ -251,6 +288,8 @@ uint64_t tt_bytesrc_file_offset(const tt_bytesrc *src)
 
 		return o > 0 ? (uint64_t)o : 0;
 	}
+	if (src->fd >= 0)
+		return src->file_pos;
 	return src->pos;
 }
 

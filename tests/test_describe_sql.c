@@ -344,6 +344,95 @@ static void android_pack(void **state)
 	tt_test_rm(trace);
 }
 
+/* One line per shipped description worth pinning: a slice name (on a
+ * thread of that name, "main" when NULL) and the link its rule gives.
+ * Adding a description to descriptions/ = adding a line here. */
+static const struct {
+	const char *name, *thread, *link;
+} shipped[] = {
+#define AD "https://developer.android.com/"
+#define CR "https://chromium.googlesource.com/chromium/src/+/HEAD/"
+	{ "eglSwapBuffersWithDamageKHR", "RenderThread", AD "topic/performance/rendering/inspect-gpu-rendering" },
+	{ "postAndWait", NULL, AD "topic/performance/rendering" },
+	{ "RV Prefetch", NULL, AD "develop/ui/views/layout/recyclerview" },
+	{ "RV OnBindView", NULL, AD "develop/ui/views/layout/recyclerview" },
+	{ "ZygoteInit", NULL, AD "topic/performance/vitals/launch-time" },
+	{ "activityCreate", NULL, AD "topic/performance/vitals/launch-time" },
+	{ "launching: com.example.app", NULL, AD "topic/performance/vitals/launch-time" },
+	{ "Contending for pthread mutex", NULL, AD "topic/performance/threads" },
+	{ "monitor contention with owner Thread-2 (12)", NULL, AD "topic/performance/threads" },
+	{ "binder transaction async", NULL, "https://source.android.com/docs/core/architecture/hidl/binder-ipc" },
+	{ "dequeueBuffer", "RenderThread", "https://source.android.com/docs/core/graphics/arch-bq-gralloc" },
+	{ "Choreographer#onVsync", NULL, AD "reference/android/view/Choreographer" },
+	{ "ThreadControllerImpl::RunTask", "CrBrowserMain", CR "docs/threading_and_tasks.md" },
+	{ "Receive mojo message", "CrBrowserMain", CR "mojo/README.md" },
+	{ "UpdateLayoutTree", "CrRendererMain", CR "third_party/blink/renderer/core/css/README.md" },
+	{ "Layout", "CrRendererMain", CR "third_party/blink/renderer/core/layout/README.md" },
+	{ "Paint", "CrRendererMain", CR "third_party/blink/renderer/core/paint/README.md" },
+	{ "Commit", "CrRendererMain", CR "docs/how_cc_works.md" },
+	{ "RasterTask", "CompositorTileWorker1", CR "docs/how_cc_works.md" },
+	{ "Display::DrawAndSwap", "VizCompositorThread", CR "components/viz/README.md" },
+	{ "GpuChannel::ExecuteDeferredRequest", "CrGpuMain",
+	  "https://www.chromium.org/developers/design-documents/gpu-command-buffer/" },
+	{ "PipelineReporter", "Compositor", CR "docs/how_cc_works.md" },
+	{ "EventLatency", "CrBrowserMain", "https://w3c.github.io/event-timing/" },
+	{ "ParseHTML", "CrRendererMain", "https://html.spec.whatwg.org/multipage/parsing.html" },
+	{ "firstContentfulPaint", "CrRendererMain", "https://w3c.github.io/paint-timing/" },
+	{ "some unknown renderer work", "CrRendererMain", CR "docs/threading_and_tasks.md" },
+	{ "some pool work", "ThreadPoolForegroundWorker", CR "docs/threading_and_tasks.md" },
+	{ "V8.GC_MC_MARK", "CrRendererMain", "https://v8.dev/blog/trash-talk" },
+	{ "V8.GC_SCAVENGER_SCAVENGE", "CrRendererMain", "https://v8.dev/blog/orinoco-parallel-scavenger" },
+	{ "MajorGC", "CrRendererMain", "https://v8.dev/blog/concurrent-marking" },
+	{ "v8.parseOnBackgroundWaiting", "CrRendererMain", "https://v8.dev/blog/background-compilation" },
+	{ "lttng_ust_cyg_profile_fast:func_entry", NULL, "https://lttng.org/docs/v2.13/#doc-liblttng-ust-cyg-profile" },
+	{ "lost events", NULL, "https://lttng.org/docs/v2.13/#doc-channel-overwrite-mode-vs-discard-mode" },
+	{ "lttng_ust_tracef:event", NULL, "https://lttng.org/docs/v2.13/#doc-tracef" },
+	{ "sched_wakeup_new", NULL, "https://perfetto.dev/docs/data-sources/cpu-scheduling" },
+	{ "irq_handler_entry", NULL, "https://docs.kernel.org/core-api/genericirq.html" },
+#undef AD
+#undef CR
+};
+
+static void shipped_names(void **state)
+{
+	char rules[1024], *json, *trace;
+	size_t cap = 65536, len = 0;
+	size_t n = sizeof(shipped) / sizeof(shipped[0]);
+	tt_trace *tr;
+
+	(void)state;
+	json = malloc(cap);
+	len += (size_t)snprintf(json + len, cap - len, "{\"traceEvents\":[\n");
+	for (size_t i = 0; i < n; i++) {
+		/* one thread per entry, named as the entry says */
+		len += (size_t)snprintf(json + len, cap - len,
+			"{\"ph\":\"M\",\"pid\":1,\"tid\":%zu,\"name\":\"thread_name\","
+			"\"args\":{\"name\":\"%s\"}},\n"
+			"{\"ph\":\"X\",\"pid\":1,\"tid\":%zu,\"ts\":%zu,\"dur\":100,\"name\":\"%s\"},\n",
+			i + 1, shipped[i].thread ? shipped[i].thread : "main", i + 1, i * 1000, shipped[i].name);
+	}
+	len += (size_t)snprintf(json + len, cap - len, "{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"ts\":0,\"name\":\"end\"}]}\n");
+	trace = tt_test_write_tmp(json, len, ".json");
+	free(json);
+	snprintf(rules, sizeof(rules), "%s/descriptions", tt_test_srcdir());
+	setenv("TT_DESCRIPTIONS_PATH", rules, 1);
+	tr = tt_test_open(trace);
+	for (size_t i = 0; i < n; i++) {
+		char sql[512];
+		const char *got;
+
+		snprintf(sql, sizeof(sql), "select coalesce((select doc_link from describe_slice "
+			 "where slice_id = (select id from slice where name = '%s')), 'NONE')",
+			 shipped[i].name);
+		got = tt_test_str(tr, sql);
+		if (strcmp(got, shipped[i].link) != 0)
+			fail_msg("%s: link %s, want %s", shipped[i].name, got, shipped[i].link);
+	}
+	tt_trace_close(tr);
+	unsetenv("TT_DESCRIPTIONS_PATH");
+	tt_test_rm(trace);
+}
+
 /* Linux scheduling names (as a thread-state or ftrace importer names them). */
 static void linux_pack(void **state)
 {
@@ -454,6 +543,7 @@ int main(void)
 		cmocka_unit_test(shipped_rules),
 		cmocka_unit_test(android_pack),
 		cmocka_unit_test(linux_pack),
+		cmocka_unit_test(shipped_names),
 		cmocka_unit_test(lttng_pack),
 		cmocka_unit_test(annotation_pack),
 	};

@@ -943,6 +943,34 @@ static void test_legacy_events(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void test_process_stats(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 7000);
+	Perfetto__Protos__ProcessStats ps = PERFETTO__PROTOS__PROCESS_STATS__INIT;
+	Perfetto__Protos__ProcessStats__Process pr = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT, *prp = &pr;
+
+	(void)state;
+	pr.has_pid = 1;
+	pr.pid = 33;
+	pr.has_vm_rss_kb = 1;
+	pr.vm_rss_kb = 4; /* -> 4096 bytes */
+	pr.has_oom_score_adj = 1;
+	pr.oom_score_adj = -100;
+	ps.n_processes = 1;
+	ps.processes = &prp;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
+	p.process_stats = &ps;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
+		       "join process pr on pr.upid = t.upid order by t.name",
+		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n");
+	tb_close(tr, path, &b);
+}
+
 static void test_atrace_parser(void **state)
 {
 	tt_atrace m;
@@ -996,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_debug_annotations),
 		cmocka_unit_test(test_legacy_events),
+		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_atrace_parser),
 	};
 

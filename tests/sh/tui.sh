@@ -220,13 +220,15 @@ check "ctrl-wheel zooms around the pointer" wait_for mouse " view 1.48s "
 mouse "0;10;6M"
 mouse "0;10;6m"
 check "a click on a group header closes it" wait_for mouse "▸ Renderer 9186  (3 tracks)"
-keys : "goto 1.153231s" Enter f
-wait_for mouse " view 20"
-mouse "0;40;6M"
-mouse "0;40;6m"
+mouse "0;10;6M"
+mouse "0;10;6m"
+wait_for mouse "▾ Renderer 9186  (3 tracks)"
+keys / RunMicro Enter f
+wait_for mouse " view 20µs "
 keys Esc
-mouse "0;100;7M"
-mouse "0;100;7m"
+wait_for mouse "No slice selected"
+mouse "0;100;8M"
+mouse "0;100;8m"
 check "a click on a slice selects it" wait_for mouse " sel: RunMicrotasks (17µs)"
 keys q
 check "q exits 0 (mouse)" wait_for mouse "EXIT=0"
