@@ -93,7 +93,7 @@ void tt_storage_free(tt_storage *st)
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
-	F(args, st->args.set, st->args.key, st->args.flat_key, st->args.type, st->args.val);
+	F(args, st->args.key, st->args.type, st->args.val);
 	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.arg_set_id);
 	F(raw, st->raw.ts, st->raw.cpu, st->raw.name, st->raw.utid, st->raw.arg_set_id);
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
@@ -355,15 +355,16 @@ void tt_storage_args_begin(tt_storage *st)
 	st->args.build_start = st->args.n;
 }
 
-/* The flat key drops array indices: "a[0].b" -> "a.b". */
-static tt_str flat_key(tt_storage *st, const char *key, tt_str full)
+const char *tt_storage_arg_flat_key(const tt_storage *st, size_t row, char *buf, size_t len)
 {
-	char buf[512];
+	const char *key = tt_storage_str(st, st->args.key[row]);
 	size_t o = 0;
 
-	if (!strchr(key, '['))
-		return full;
-	for (const char *p = key; *p && o + 1 < sizeof(buf); p++) {
+	if (!key)
+		return "";
+	if (!(st->args.type[row] & TT_ARG_INDEXED) || len == 0)
+		return key;
+	for (const char *p = key; *p && o + 1 < len; p++) {
 		if (*p == '[') {
 			const char *q = strchr(p, ']');
 
@@ -374,7 +375,27 @@ static tt_str flat_key(tt_storage *st, const char *key, tt_str full)
 		}
 		buf[o++] = *p;
 	}
-	return tt_storage_intern(st, buf, o);
+	buf[o] = '\0';
+	return buf;
+}
+
+uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row)
+{
+	const uint32_t *first = st->args.set_first.v;
+	size_t lo = 0, hi = st->args.set_first.n;
+
+	/* the last set whose first row is <= row */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (first[mid] <= row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || (st->args.building && row >= st->args.build_start))
+		return TT_NONE;
+	return (uint32_t)(lo - 1);
 }
 
 static void arg_add(tt_storage *st, const char *key, int type, union tt_arg_val v)
@@ -384,14 +405,11 @@ static void arg_add(tt_storage *st, const char *key, int type, union tt_arg_val 
 
 	if (!st->args.building)
 		return;
-	if (GROW(st, st->args, COL(st->args.set), COL(st->args.key), COL(st->args.flat_key),
-		 COL(st->args.type), COL(st->args.val)))
+	if (GROW(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val)))
 		return;
 	k = tt_storage_intern_cstr(st, key ? key : "");
-	st->args.set[n] = (uint32_t)st->args.set_first.n; /* the id this set will get */
 	st->args.key[n] = k;
-	st->args.flat_key[n] = flat_key(st, key ? key : "", k);
-	st->args.type[n] = (uint8_t)type;
+	st->args.type[n] = (uint8_t)(type | (key && strchr(key, '[') ? TT_ARG_INDEXED : 0));
 	st->args.val[n] = v;
 	st->args.n++;
 }
@@ -441,9 +459,10 @@ int tt_storage_argset_rows(const tt_storage *st, uint32_t set, size_t *first, si
 	if (set >= st->args.set_first.n)
 		return 0;
 	*first = st->args.set_first.v[set];
-	*end = *first;
-	while (*end < st->args.n && st->args.set[*end] == set)
-		(*end)++;
+	if (set + 1 < st->args.set_first.n)
+		*end = st->args.set_first.v[set + 1];
+	else
+		*end = st->args.building ? st->args.build_start : st->args.n;
 	return 1;
 }
 
@@ -456,12 +475,9 @@ void tt_storage_args_copy(tt_storage *st, uint32_t set)
 	for (size_t r = first; r < end; r++) {
 		size_t n = st->args.n;
 
-		if (GROW(st, st->args, COL(st->args.set), COL(st->args.key), COL(st->args.flat_key),
-			 COL(st->args.type), COL(st->args.val)))
+		if (GROW(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val)))
 			return;
-		st->args.set[n] = (uint32_t)st->args.set_first.n;
 		st->args.key[n] = st->args.key[r];
-		st->args.flat_key[n] = st->args.flat_key[r];
 		st->args.type[n] = st->args.type[r];
 		st->args.val[n] = st->args.val[r];
 		st->args.n++;
@@ -490,7 +506,7 @@ const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, siz
 	const union tt_arg_val *v = &st->args.val[row];
 	const char *s;
 
-	switch (st->args.type[row]) {
+	switch (TT_ARG_TYPE(st->args.type[row])) {
 	case TT_ARG_INT:
 		snprintf(buf, len, "%" PRId64, v->i);
 		return buf;
@@ -799,8 +815,7 @@ void tt_storage_finalize(tt_storage *st)
 	       COL(st->slice.cat), COL(st->slice.name),
 	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
-	SHRINK(st, st->args, COL(st->args.set), COL(st->args.key), COL(st->args.flat_key),
-	       COL(st->args.type), COL(st->args.val));
+	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
 	       COL(st->raw.utid), COL(st->raw.arg_set_id));

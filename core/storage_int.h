@@ -19,6 +19,8 @@ enum tt_arg_type {
 	TT_ARG_INT, TT_ARG_UINT, TT_ARG_STRING, TT_ARG_REAL, TT_ARG_BOOL,
 	TT_ARG_POINTER, TT_ARG_JSON, TT_ARG_NULL
 };
+#define TT_ARG_INDEXED 0x80 /* flag in args.type: the key holds [n] indices */
+#define TT_ARG_TYPE(t) ((t) & 0x7f)
 
 struct tt_storage {
 	tt_strpool *strs;
@@ -68,9 +70,8 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
-		uint32_t *set;
-		tt_str *key, *flat_key;
-		uint8_t *type;
+		tt_str *key;    /* the flat key (no [n]) is derived when asked */
+		uint8_t *type;  /* enum tt_arg_type | TT_ARG_INDEXED */
 		union tt_arg_val { int64_t i; double d; tt_str s; } *val;
 		TT_VEC(uint32_t) set_first; /* arg_set_id -> first row */
 		int building;
@@ -122,6 +123,11 @@ struct tt_storage {
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len);
 /* Rows [first, end) of an arg set; returns 0 when the set does not exist. */
 int tt_storage_argset_rows(const tt_storage *st, uint32_t set, size_t *first, size_t *end);
+/* The arg set a row belongs to (binary search), TT_NONE for a row of the
+ * set under construction. */
+uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row);
+/* The key of row without array indices ("a[0].b" -> "a.b"), in buf. */
+const char *tt_storage_arg_flat_key(const tt_storage *st, size_t row, char *buf, size_t len);
 const char *tt_storage_arg_type_name(int type);
 
 #endif

@@ -8,6 +8,9 @@
 #include "vtab.h"
 
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,6 +48,11 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 		goto done;
 	}
 	tt_storage_finalize(tr->st);
+#ifdef __GLIBC__
+	/* The importer's temporary buffers are freed by now; hand the pages
+	 * back so that resident memory is the storage, not the import peak. */
+	malloc_trim(0);
+#endif
 	tr->import_seconds = now_s() - t0;
 	if (sqlite3_open_v2(":memory:", &tr->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
 	    tt_vtab_register_core(tr->db, tr->st) != SQLITE_OK ||

@@ -221,13 +221,16 @@ enum { AR_ID, AR_SET, AR_FLAT, AR_KEY, AR_INT, AR_STR, AR_REAL, AR_TYPE, AR_DISP
 static size_t args_n(const tt_storage *st) { return st->args.n; }
 static void args_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
-	int type = st->args.type[r];
-	char buf[64];
+	int type = TT_ARG_TYPE(st->args.type[r]);
+	char buf[512];
 
 	switch (c) {
 	case AR_ID: r_int(ctx, (int64_t)r); break;
-	case AR_SET: r_int(ctx, st->args.set[r]); break;
-	case AR_FLAT: r_str(ctx, st, st->args.flat_key[r]); break;
+	case AR_SET: r_id(ctx, tt_storage_arg_set_of(st, r)); break;
+	case AR_FLAT:
+		sqlite3_result_text(ctx, tt_storage_arg_flat_key(st, r, buf, sizeof(buf)), -1,
+				    SQLITE_TRANSIENT);
+		break;
 	case AR_KEY: r_str(ctx, st, st->args.key[r]); break;
 	case AR_INT:
 		if (type == TT_ARG_INT || type == TT_ARG_UINT || type == TT_ARG_BOOL ||

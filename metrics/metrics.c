@@ -389,6 +389,54 @@ static int parse_include(const char *line, size_t len, char *file, size_t cap)
 	return p == end;
 }
 
+/* Runs the statements of sql one by one so that an error names the line
+ * where the failing statement starts (line = the line of sql's start). */
+static int exec_chunk(sqlite3 *db, const char *metric, const char *path, const char *sql,
+		      unsigned line, tt_err *err)
+{
+	const char *p = sql;
+
+	while (*p) {
+		sqlite3_stmt *q = NULL;
+		const char *tail = NULL, *start = p;
+		int s;
+
+		/* the statement's first line: skip blanks and comments */
+		while (*start) {
+			if (isspace((unsigned char)*start)) {
+				start++;
+			} else if (start[0] == '-' && start[1] == '-') {
+				while (*start && *start != '\n')
+					start++;
+			} else {
+				break;
+			}
+		}
+		for (const char *c = p; c < start; c++)
+			line += *c == '\n';
+		s = sqlite3_prepare_v2(db, p, -1, &q, &tail);
+		if (s == SQLITE_OK && q) {
+			while ((s = sqlite3_step(q)) == SQLITE_ROW)
+				;
+			if (s == SQLITE_DONE)
+				s = SQLITE_OK;
+		}
+		if (s != SQLITE_OK) {
+			tt_err_set(err, TT_EINVAL, "metric %s: %s:%u: %s", metric, path, line,
+				   sqlite3_errmsg(db));
+			sqlite3_finalize(q);
+			return TT_EINVAL;
+		}
+		sqlite3_finalize(q);
+		if (!tail || tail == p)
+			break;
+		for (const char *c = start; c < tail; c++)
+			line += *c == '\n';
+		p = tail;
+	}
+	return TT_OK;
+}
+
 static int run_file(sqlite3 *db, const char *metric, const char *path, int depth, tt_err *err);
 
 /* Runs an included file once per trace. */
@@ -396,9 +444,8 @@ static int run_include(sqlite3 *db, const char *metric, const char *from, unsign
 		       const char *file, int depth, tt_err *err)
 {
 	char key[160], *path;
-	int rc;
-
 	size_t len = strlen(file);
+	int rc;
 
 	/* "x" and "x.sql" name the same file: one key. */
 	if (len > 4 && strcmp(file + len - 4, ".sql") == 0)
@@ -424,7 +471,7 @@ static int run_include(sqlite3 *db, const char *metric, const char *from, unsign
 /* Runs a SQL file: the text between include lines is executed as is. */
 static int run_file(sqlite3 *db, const char *metric, const char *path, int depth, tt_err *err)
 {
-	char *text = read_file(path), *chunk, what[300];
+	char *text = read_file(path), *chunk;
 	unsigned lineno = 1, chunk_line = 1;
 	int rc = TT_OK;
 
@@ -440,8 +487,7 @@ static int run_file(sqlite3 *db, const char *metric, const char *path, int depth
 			char save = *line;
 
 			*line = '\0';
-			snprintf(what, sizeof(what), "metric %s: %s (from line %u)", metric, path, chunk_line);
-			rc = exec_sql(db, chunk, what, err);
+			rc = exec_chunk(db, metric, path, chunk, chunk_line, err);
 			*line = save;
 			if (!rc)
 				rc = run_include(db, metric, path, lineno, file, depth, err);
@@ -453,10 +499,8 @@ static int run_file(sqlite3 *db, const char *metric, const char *path, int depth
 		lineno++;
 		line = nl ? nl + 1 : line + len;
 	}
-	if (!rc) {
-		snprintf(what, sizeof(what), "metric %s: %s (from line %u)", metric, path, chunk_line);
-		rc = exec_sql(db, chunk, what, err);
-	}
+	if (!rc)
+		rc = exec_chunk(db, metric, path, chunk, chunk_line, err);
 	free(text);
 	return rc;
 }

@@ -362,6 +362,13 @@ static void test_include_and_run_once(void **state)
 	put_file("broken_inc.sql", "create view broken_inc_a as select 1;\ninclude 'lib_nope.sql';\n");
 	assert_int_equal(tt_metrics_run_names(tr, "broken_inc", &err), TT_EINVAL);
 	assert_non_null(strstr(err.msg, "broken_inc.sql:2: include 'lib_nope.sql' not found"));
+	/* an SQL error names the file and the line where the statement starts */
+	put_file("bad_sql.sql", "-- x\ncreate view bad_sql_a as select 1;\n\n-- y\n"
+				"create table bad_sql_b as\n  select nope from no_table;\n");
+	assert_int_equal(tt_metrics_run_names(tr, "bad_sql", &err), TT_EINVAL);
+	if (!strstr(err.msg, "metric bad_sql: ") || !strstr(err.msg, "bad_sql.sql:5: no such table: no_table"))
+		fail_msg("%s", err.msg);
+	assert_int_equal(tt_test_int(tr, "select count(*) from sqlite_master where name = 'bad_sql_a'"), 0);
 	/* the failed metric's views were rolled back */
 	assert_int_equal(tt_test_int(tr, "select count(*) from sqlite_master where name = 'broken_inc_a'"), 0);
 	tt_trace_close(tr);

@@ -458,6 +458,8 @@ static void draw_message(const tt_view *v)
 	if (v->msg[0]) {
 		attrset(ATTR(v->msg_error ? TT_AREA_CMDBAR_ERROR : TT_AREA_CMDBAR));
 		mvaddnstr(y, 0, v->msg, v->cols);
+	} else if (v->mode == TT_MODE_HELP) {
+		mvaddnstr(y, 0, "Up/Down/PgUp/PgDn scroll  q/Esc close", v->cols);
 	} else {
 		mvaddnstr(y, 0, "q quit  ? help  : command/SQL  / search  Enter select  w/s zoom  a/d pan", v->cols);
 	}

@@ -223,12 +223,14 @@ check "a click on a group header closes it" wait_for mouse "▸ Renderer 9186  (
 mouse "0;10;6M"
 mouse "0;10;6m"
 wait_for mouse "▾ Renderer 9186  (3 tracks)"
-keys / RunMicro Enter f
-wait_for mouse " view 20µs "
-keys Esc
+keys : "select id from slice where name = 'RunMicrotasks' and dur = 17000" Enter
+wait_for mouse "4 rows"
+keys Enter f
+wait_for mouse " view 20.4µs "
+keys Escape
 wait_for mouse "No slice selected"
-mouse "0;100;8M"
-mouse "0;100;8m"
+mouse "0;74;8M"
+mouse "0;74;8m"
 check "a click on a slice selects it" wait_for mouse " sel: RunMicrotasks (17µs)"
 keys q
 check "q exits 0 (mouse)" wait_for mouse "EXIT=0"
