@@ -160,4 +160,41 @@ install: all
 clean:
 	rm -rf build build-asan build-bench build-fuzz termtrace
 
+# ---- fuzzing ----------------------------------------------------------------
+# libFuzzer targets (fuzz/fuzz_<target>.c), built with clang into build-fuzz/:
+# the library with -fsanitize=fuzzer-no-link,address,undefined (a recursive
+# make of the ordinary rules with CC/OPT swapped), each target linked with
+# -fsanitize=fuzzer,address,undefined. fuzz/run.sh replays the seed corpus
+# tests/fuzz/corpus/<target>/ and fuzzes; new inputs go to
+# build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/.
+#   make fuzz-smoke                     every target, ~60 s in total (make test)
+#   make fuzz FUZZ_SECONDS=600 [FUZZ_TARGETS="json proto"]   long runs
+FUZZ_B       = build-fuzz
+FUZZ_CC     ?= clang
+FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+	       -fno-sanitize-recover=all
+FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS ?= json proto proto_packet ctf_metadata ctf_stream describe theme annotate
+FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 56
+
+.PHONY: fuzz-build fuzz-bins
+fuzz-build:
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="$(FUZZ_OPT)" LDSAN="$(FUZZ_LDSAN)" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(FUZZ_B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_B)/libtermtrace_tui.a $(FUZZ_B)/libtermtrace.a | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo '  FUZZ  $@')
+	$(Q)$(CC) $(ALLCFLAGS) -o $@ $< $(FUZZ_B)/libtermtrace_tui.a $(FUZZ_B)/libtermtrace.a \
+		$(FUZZ_LDSAN) $(TUI_LDLIBS) $(LDLIBS)
+
+fuzz-smoke: fuzz-build
+	@fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+fuzz: fuzz-build
+	@fuzz/run.sh long $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

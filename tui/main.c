@@ -99,6 +99,13 @@ static tt_trace *open_or_complain(const char *path, const char *metrics)
 			fprintf(stderr, "termtrace: warning: %s: %s\n", path, r.cells[0]);
 		tt_result_free(&r);
 	}
+	/* So are bad lines in the user's description rule files. */
+	if (tt_query_collect(tr, "select describe_warnings()", 1, &r, &err) == TT_OK) {
+		if (r.nrows && r.cells[0])
+			fprintf(stderr, "%s%s", r.cells[0],
+				r.cells[0][strlen(r.cells[0]) - 1] == '\n' ? "" : "\n");
+		tt_result_free(&r);
+	}
 	return tr;
 }
 
