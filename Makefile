@@ -91,6 +91,10 @@ run: deps
 	./termtrace $(TRACE)
 
 # ---- build rules ----------------------------------------------------------
+# Generated sources are kept (not deleted as intermediates) so that a second
+# make does nothing.
+.SECONDARY:
+
 $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: protos/%.proto
 	@mkdir -p $(B)/gen
 	$(Q)protoc-c --proto_path=protos --c_out=$(B)/gen $<

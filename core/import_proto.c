@@ -1285,6 +1285,22 @@ static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
 		}
 	}
 
+	/* Every packet but clock snapshots converts its timestamp, so that
+	 * deltas on an incremental clock advance its base as in Perfetto. */
+	if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT) {
+		clock_id = p->has_timestamp_clock_id ? p->timestamp_clock_id :
+			   s->has_def_clock ? s->def_clock : tt_proto_clock_primary(c->clock);
+		if (p->has_timestamp) {
+			ts = to_trace(c, s->id, clock_id, p->timestamp);
+			c->last_ts = ts;
+			c->have_ts = 1;
+		} else {
+			ts = c->have_ts ? c->last_ts : 0;
+		}
+	} else {
+		ts = 0;
+	}
+
 	switch (p->data_case) {
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT: {
 		const Perfetto__Protos__ClockSnapshot *cs = p->clock_snapshot;
@@ -1331,15 +1347,7 @@ static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
 		return 0;
 	}
 
-	/* payloads that need the packet's timestamp */
-	clock_id = p->has_timestamp_clock_id ? p->timestamp_clock_id :
-		   s->has_def_clock ? s->def_clock : tt_proto_clock_primary(c->clock);
-	if (p->has_timestamp)
-		ts = to_trace(c, s->id, clock_id, p->timestamp);
-	else
-		ts = c->have_ts ? c->last_ts : 0;
-	c->last_ts = ts;
-	c->have_ts = 1;
+	/* payloads that need the packet's timestamp (converted above) */
 	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
 		on_track_event(c, s, p, p->track_event, ts);
 	else

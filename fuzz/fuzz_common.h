@@ -21,7 +21,7 @@ typedef int (*fuzz_import_fn)(tt_import *im, tt_bytesrc *src);
 /* Imports data[0..len) with fn; finalizes the storage when the import
  * succeeded (finalize builds the per-track indexes the viewer reads, which
  * is code the importers' output must not break). Returns the status. */
-static int fuzz_import_mem(fuzz_import_fn fn, const uint8_t *data, size_t len)
+static inline int fuzz_import_mem(fuzz_import_fn fn, const uint8_t *data, size_t len)
 {
 	tt_err err = { 0 };
 	tt_storage *st = tt_storage_new();

@@ -3,6 +3,7 @@
 -- Annotations group; the output summarises each one.
 
 -- android_ion_track: the ION counter tracks of the trace.
+--   id, name: the counter track
 create view android_ion_track as
 select id, name from track
 where is_counter = 1 and type != 'annotation'
@@ -10,12 +11,14 @@ where is_counter = 1 and type != 'annotation'
        or name glob 'ion.*' or name = 'ion');
 
 -- android_ion_sample: samples with the time to the next one (NULL last).
+--   name: the track; ts, value: the sample; span: ns to the next sample
 create view android_ion_sample as
 select t.name, c.ts, c.value,
        lead(c.ts) over (partition by c.track_id order by c.ts) - c.ts as span
 from counter c join android_ion_track t on c.track_id = t.id;
 
 -- android_ion_output_buffer: one row per ION counter (fills `buffer`).
+--   name: the counter; sample_count, min_value, max_value: of its samples
 --   avg_value: time-weighted over [first sample, last sample); the plain
 --   value when there is one sample
 --   last_value: the value of the last sample
@@ -34,6 +37,7 @@ create view android_ion_output as
 select null as buffer;
 
 -- android_ion_annotations: a counter track "ION: <name>" per ION counter.
+--   counter rows: ts and value of each sample
 create view android_ion_annotations as
 select 'counter' as track_type, 'ION: ' || name as track_name,
        ts, 0 as dur, null as slice_name, value

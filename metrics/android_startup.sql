@@ -7,15 +7,19 @@
 include 'lib_slices.sql';
 
 -- android_startup_launch: one row per launch.
+--   startup_id: 0, 1, ... by ts; launch_slice_id, ts, dur: the launch slice
+--   package_name: the name after "launching: "
 create view android_startup_launch as
 select row_number() over (order by s.ts, s.id) - 1 as startup_id,
        s.id as launch_slice_id, s.ts, s.dur,
        substr(s.name, 12) as package_name
 from slice s
-where s.name glob 'launching: *' and s.dur > 0;
+where s.name glob 'launching: *' and s.dur > 0
+  and s.track_id not in (select id from track where type = 'annotation');
 
 -- android_startup_candidate: phase slices inside a launch window, on the
 -- app's threads.
+--   startup_id; slice_id, name, ts, dur: the phase slice
 create view android_startup_candidate as
 select l.startup_id, s.slice_id, s.name, s.ts, s.dur
 from android_startup_launch l
@@ -28,6 +32,7 @@ join lib_thread_slice s
 -- android_startup_phase: the first of each phase per launch (SQLite gives
 -- the other columns of the row holding min(ts)).
 --   phase: bindApplication | activityStart | activityResume | first frame
+--   startup_id; slice_id, ts, dur: the slice chosen for the phase
 create view android_startup_phase as
 select startup_id, name as phase, slice_id, min(ts) as ts, dur
 from android_startup_candidate
@@ -43,6 +48,8 @@ where c.name = 'Choreographer#doFrame'
 group by c.startup_id;
 
 -- android_startup_output: one row; `startup` is a JSON array of Startup.
+--   startup: [{startup_id, package_name, ts, dur, launch_slice_id,
+--   <phase>_dur..., time_to_first_frame_ns}], absent phases as null
 create view android_startup_output as
 select (
   select json_group_array(json_object(

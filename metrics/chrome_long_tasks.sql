@@ -6,6 +6,8 @@ include 'lib_slices.sql';
 
 -- chrome_long_tasks_output_task: one row per long task, by ts (fills the
 -- repeated field `task`).
+--   slice_id, ts, dur, name: the task's slice
+--   utid, tid, thread_name, pid, process_name: where it ran
 --   severity: 'warning' (>= 50 ms) or 'error' (>= 250 ms)
 create view chrome_long_tasks_output_task as
 select slice_id, ts, dur, name, utid, tid, thread_name, pid, process_name,
@@ -16,7 +18,10 @@ order by ts, slice_id;
 
 -- chrome_long_tasks_output_thread: threads with at least one long task
 -- (fills the repeated field `thread`).
+--   utid, tid, thread_name, pid, process_name: the thread
 --   task_count: all top-level tasks of the thread, long or not
+--   long_task_count, long_task_dur_ns: its long tasks and their total
+--   max_task_dur_ns: its longest task
 create view chrome_long_tasks_output_thread as
 select t.utid, t.tid, t.thread_name, t.pid, t.process_name,
        count(*) as task_count,
@@ -45,6 +50,8 @@ from chrome_long_tasks_output_task;
 
 -- chrome_long_tasks_annotations: a "Long tasks" track in each thread that
 -- has long tasks; every long task is an alert pointing at its slice.
+--   columns as docs/metrics.md: slice rows named like the task, scoped to
+--   its thread (utid), source_slice_id = the task, alert_type = severity
 create view chrome_long_tasks_annotations as
 select 'slice' as track_type,
        'Long tasks' as track_name,

@@ -5,6 +5,7 @@
 -- discarded events.
 
 -- lost_events_output_stat: stats that report lost data (fills `stat`).
+--   name, idx, source, value, description: the stats row
 create view lost_events_output_stat as
 select name, idx, source, value, description
 from stats
@@ -12,6 +13,7 @@ where severity = 'data_loss' and value > 0
 order by name, idx;
 
 -- lost_events_output_gap: the importers' "lost events" slices (fills `gap`).
+--   slice_id, ts, dur: the importer's slice; track_name: its track
 --   count: the N of "(N discarded)" in the slice name, 0 when absent
 create view lost_events_output_gap as
 select s.id as slice_id, s.ts, s.dur, t.name as track_name,
@@ -32,6 +34,8 @@ select (select coalesce(sum(value), 0) from lost_events_output_stat) as total_lo
 -- lost_events_annotations: one error on a global "Lost data" track per
 -- gap (where it happened) and per stat that has no gap slices (at the end
 -- of the trace for truncations, at its start otherwise).
+--   slice_name: the gap slice's name, or "<stat>: <value> (<description>)"
+--   source_slice_id: the gap slice; alert_type: always 'error'
 create view lost_events_annotations as
 select 'slice' as track_type, 'Lost data' as track_name,
        g.ts, g.dur,

@@ -582,6 +582,9 @@ int tt_metrics_run_names(tt_trace *tr, const char *names, tt_err *err)
 	rc = exec_sql(tt_trace_db(tr),
 		      "create table if not exists _tt_metric_done(name text primary key)",
 		      "metrics", err);
+	/* `alert` exists (maybe empty) once metrics ran, whatever they hold */
+	if (!rc)
+		rc = tt_annotate_alert_table(tr, err);
 	if (rc)
 		return rc;
 	return each_name(names, run_cb, tr, err);
@@ -1095,6 +1098,8 @@ int tt_metrics_compute(tt_trace *tr, const char *names, const ProtobufCMessageDe
 	*out = NULL;
 	rc = exec_sql(tt_trace_db(tr), "create table if not exists _tt_metric_done(name text primary key)",
 		      "metrics", err);
+	if (!rc)
+		rc = tt_annotate_alert_table(tr, err);
 	if (rc)
 		return rc;
 	if (!(c.msg = new_message(c.root)))

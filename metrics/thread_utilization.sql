@@ -4,20 +4,26 @@
 include 'lib_slices.sql';
 
 -- thread_utilization_dur: the trace's duration in ns (at least 1).
+--   dur: end_ts - start_ts of trace_bounds
 create view thread_utilization_dur as
 select max(end_ts - start_ts, 1) as dur from trace_bounds;
 
 -- thread_utilization_busy: per thread, top-level slice count and busy ns.
+--   utid; slice_count: its tasks; busy_ns: their summed durations
 create view thread_utilization_busy as
 select utid, count(*) as slice_count, sum(dur) as busy_ns
 from lib_thread_task group by utid;
 
 -- thread_utilization_running: per thread, ns on a CPU.
+--   utid; running_ns: summed sched_slice durations
 create view thread_utilization_running as
 select utid, sum(dur) as running_ns from sched_slice where dur > 0 group by utid;
 
 -- thread_utilization_output_thread: one row per thread that was busy or
 -- ran, busiest first (fills the repeated field `thread`).
+--   utid, tid, thread_name, pid, process_name: the thread
+--   slice_count, busy_ns: from thread_utilization_busy (0 when none)
+--   running_ns: from sched data; NULL when the trace has none
 --   busy_ratio, running_ratio: fractions of the trace's duration
 create view thread_utilization_output_thread as
 select th.utid, th.tid, th.name as thread_name, p.pid, p.name as process_name,
@@ -47,6 +53,8 @@ select (select dur from thread_utilization_dur) as trace_dur_ns,
 
 -- thread_utilization_annotations: a global counter track "Busy threads":
 -- how many threads are inside a top-level slice, at each change.
+--   counter rows: ts = a task start or end, value = running sum of +1
+--   (start) / -1 (end) over all threads
 create view thread_utilization_annotations as
 with ev as (
 	select ts, 1 as d from lib_thread_task

@@ -349,6 +349,8 @@ static void test_include_and_run_once(void **state)
 	if (tt_metrics_run_names(tr, " simple , other,", &err) != TT_OK)
 		fail_msg("%s", err.msg);
 	assert_int_equal(tt_test_int(tr, "select count(*) from include_runs"), 1);
+	/* metrics without annotations: the alert table exists, empty */
+	assert_int_equal(tt_test_int(tr, "select count(*) from alert"), 0);
 	assert_int_equal(tt_test_int(tr, "select count(*) from _tt_metric_done"), 3);
 	/* a name without a field of the root message */
 	assert_int_equal(tt_metrics_compute(tr, "other", &termtrace__test__test_metrics__descriptor,

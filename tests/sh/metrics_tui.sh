@@ -76,3 +76,23 @@ check ":alerts shows the error row" \
 keys q
 keys q
 check "viewer exits cleanly" wait_for "EXIT=0"
+
+# :metrics runs a metric from inside the viewer
+tmux -L $S new-window -d -n cmd \
+	"env LANG=C.UTF-8 TERM=xterm-256color XDG_CONFIG_HOME=$TMP/cfg XDG_STATE_HOME=$TMP/state TT_METRICS_PATH=$TMP/none $BIN $TMP/tasks.json; echo EXIT=\$?; sleep 60"
+tmux -L $S resize-window -t cmd -x 120 -y 30 2>/dev/null
+WIN=cmd
+check "without --metrics there is no Annotations group" wait_for "▾ process 1  (2 tracks)"
+if screen | grep -qF "Annotations"; then notok "no Annotations group before :metrics"; else ok "no Annotations group before :metrics"; fi
+keys ':metrics chrome_long_tasks' Enter
+check ":metrics reports the alerts it added" wait_for "metrics chrome_long_tasks: 3 alerts (2 warnings, 1 error)"
+check ":metrics adds the Annotations group" wait_for "▾ Annotations  (2 tracks)"
+keys ':metrics chrome_long_tasks' Enter
+sleep 0.5
+if screen | grep -qF "▾ Annotations  (2 tracks)" && ! screen | grep -qF "(4 tracks)"; then
+	ok "running it again adds nothing"
+else
+	notok "running it again adds nothing"; screen | sed 's/^/# /'
+fi
+keys q
+check "viewer exits cleanly after :metrics" wait_for "EXIT=0"

@@ -200,7 +200,11 @@ keys '['
 check "[ jumps to the previous alert" wait_for alerts "alert 1/3 (warning)"
 keys : alerts Enter
 check ":alerts lists the alerts in a table" wait_for alerts "3 rows"
-keys q : "metrics no_such_metric" Enter
+keys q : "metrics tt_test_alerts" Enter
+check ":metrics runs metrics and rebuilds the timeline" \
+	wait_for alerts "metrics tt_test_alerts: 3 alerts (2 warnings, 1 error)"
+check "the rebuilt timeline keeps the annotation group" wait_line alerts 2 "▾ Annotations  (1 track)"
+keys : "metrics no_such_metric" Enter
 check ":metrics with an unknown metric shows the error" wait_for alerts "no_such_metric"
 keys q
 check "q exits 0 (metrics)" wait_for alerts "EXIT=0"
