@@ -181,7 +181,7 @@ FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS ?= json proto proto_packet ctf_metadata ctf_stream describe theme annotate
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
-FUZZ_SMOKE_SECONDS ?= 56
+FUZZ_SMOKE_SECONDS ?= 48
 
 .PHONY: fuzz-build fuzz-bins
 fuzz-build:

@@ -24,10 +24,19 @@ int tt_import_cancelled(const tt_import *im)
 	return im->progress && atomic_load(&im->progress->cancel);
 }
 
+/* Bytes JSON text cannot contain unescaped (below 0x20 but tab/LF/CR). */
+static int has_control_bytes(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+			return 1;
+	return 0;
+}
+
 static int sniff_and_import(tt_import *im, const char **format)
 {
 	struct stat sb;
-	unsigned char head[16];
+	unsigned char head[64];
 	size_t n, i = 0;
 	tt_bytesrc *src;
 	int rc;
@@ -53,10 +62,16 @@ static int sniff_and_import(tt_import *im, const char **format)
 	}
 	while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
 		i++;
-	if (i < n && (head[i] == '{' || head[i] == '[')) {
+	if (head[0] == 0x0a && has_control_bytes(head, n)) {
+		/* 0x0A is both Trace.packet's tag and a newline: JSON text never
+		 * holds raw control bytes, a packet's tags and varints do. */
+		*format = "perfetto-proto";
+		rc = tt_import_proto(im, src);
+	} else if (i < n && (head[i] == '{' || head[i] == '[')) {
 		*format = "chrome-json";
 		rc = tt_import_json(im, src);
 	} else if (head[0] == 0x0a) {
+		/* a packet of printable bytes only: rare, but still a packet */
 		*format = "perfetto-proto";
 		rc = tt_import_proto(im, src);
 	} else if ((n >= 4 && memcmp(head, "\xc1\x1f\xfc\xc1", 4) == 0) ||

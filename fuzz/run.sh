@@ -27,6 +27,7 @@ for t in "$@"; do
 	seeds=tests/fuzz/corpus/$t
 	case $t in
 	proto|proto_packet) dict=fuzz/proto.dict ;;
+	ctf_metadata) dict=fuzz/tsdl.dict ;;
 	*) dict=fuzz/$t.dict ;;
 	esac
 	mkdir -p "$B/corpus/$t" "$B/artifacts/$t"

@@ -99,8 +99,10 @@ static void same_as_babeltrace(const char *dir, tt_trace *tr, size_t expect_n, c
 }
 
 /* The gaps on one stream; returns the cycle values written. */
-static size_t write_gaps(ctfw *w, uint64_t start, uint64_t *ts)
+static size_t write_gaps(ctfw *w, uint64_t start, uint64_t *ts, unsigned bits)
 {
+	uint64_t period = UINT64_C(1) << bits;
+
 	size_t n = 0;
 	uint64_t t = start;
 
@@ -121,9 +123,9 @@ static size_t write_gaps(ctfw *w, uint64_t start, uint64_t *ts)
 	t += UINT64_C(5000000007);                 /* seconds (> 2^32): full */
 	ts[n++] = t;
 	assert_int_equal(ctfw_tick(w, 0, t, 5, 5, "5s"), 0);
-	/* a single wrap without a full timestamp: cross the next 2^27
-	 * boundary with a gap shorter than 2^27 */
-	t += P27 - (t % P27) + 5;
+	/* a single wrap without a full timestamp: cross the next 2^bits
+	 * boundary (27 compact, 32 large) with a gap shorter than 2^bits */
+	t += period - (t % period) + 5;
 	ts[n++] = t;
 	assert_int_equal(ctfw_tick(w, 0, t, 6, 6, "wrap"), 0);
 	t += 1000;
@@ -161,7 +163,7 @@ static void gaps_case(const ctfw_opts *o, uint64_t full_expected)
 	tt_trace *tr;
 
 	assert_non_null(w);
-	n = write_gaps(w, UINT64_C(5000000000), ts);
+	n = write_gaps(w, UINT64_C(5000000000), ts, o->large_header ? 32 : 27);
 	assert_int_equal(ctfw_full_stamps(w), full_expected);
 	assert_int_equal(ctfw_close(w), 0);
 	for (i = 0; i < n; i++)

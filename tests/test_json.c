@@ -375,6 +375,42 @@ static void empty_trace_events(void **state)
 	close_text(tr, p);
 }
 
+/* Regression (found by the metrics work): 0x0A is a newline and
+ * Trace.packet's tag; a packet whose length byte is '[' (91) or '{' (123)
+ * was read as JSON. */
+static void sniff_newline_json_vs_proto(void **state)
+{
+	unsigned char pkt[93];
+	char *p;
+	tt_trace *tr;
+	tt_err err = { 0 };
+
+	(void)state;
+	tr = open_text("\n\n[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]", &p);
+	assert_string_equal(tt_trace_format(tr), "chrome-json");
+	close_text(tr, p);
+
+	/* 0x0A, length 91 ('['), then timestamp = 1 and an ignored field 33 */
+	memset(pkt, 'x', sizeof(pkt));
+	pkt[0] = 0x0a;
+	pkt[1] = 91;
+	pkt[2] = 0x40; /* field 8, varint */
+	pkt[3] = 0x01;
+	pkt[4] = 0x8a; /* field 33, length-delimited */
+	pkt[5] = 0x02;
+	pkt[6] = 86;
+	p = tt_test_write_tmp(pkt, sizeof(pkt), ".pftrace");
+	tr = tt_trace_open(p, NULL, &err);
+	if (tr) {
+		assert_string_equal(tt_trace_format(tr), "perfetto-proto");
+		tt_trace_close(tr);
+	} else {
+		assert_null(strstr(err.msg, "JSON"));
+	}
+	unlink(p);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +427,7 @@ int main(void)
 		cmocka_unit_test(truncated_keeps_prefix),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(empty_trace_events),
+		cmocka_unit_test(sniff_newline_json_vs_proto),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

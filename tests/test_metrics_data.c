@@ -146,7 +146,7 @@ static void test_chromium_small_pftrace(void **state)
 	Termtrace__ThreadUtilization *tu = m->thread_utilization;
 	static const int64_t want[6][3] = { /* ts, dur, tid from metrics_check.py */
 		{ 944266812016, 274871718, 8861 }, { 944741812734, 169919000, 8861 },
-		{ 944751115457, 170074000, 8797 }, { 945128326639, 146682000, 8861 },
+		{ 944751115457, 170201000, 8797 }, { 945128326639, 146682000, 8861 },
 		{ 945484566639, 132488272, 8861 }, { 945827279911, 187759981, 8861 },
 	};
 
@@ -155,7 +155,7 @@ static void test_chromium_small_pftrace(void **state)
 	assert_int_equal(lt->long_task_count, 6);
 	assert_int_equal(lt->warning_count, 5);
 	assert_int_equal(lt->error_count, 1);
-	assert_int_equal(lt->long_task_dur_ns, 1081794971);
+	assert_int_equal(lt->long_task_dur_ns, 1081921971);
 	assert_int_equal(lt->n_task, 6);
 	for (int i = 0; i < 6; i++) {
 		assert_int_equal(lt->task[i]->ts, want[i][0]);
@@ -171,14 +171,14 @@ static void test_chromium_small_pftrace(void **state)
 	assert_int_equal(lt->thread[1]->long_task_count, 5);
 	assert_int_equal(lt->thread[1]->task_count, 11);
 	assert_int_equal(lt->thread[1]->max_task_dur_ns, 274871718);
-	assert_int_equal(tu->total_busy_ns, 4093756700);
+	assert_int_equal(tu->total_busy_ns, 4129463700);
 	assert_int_equal(tu->thread[0]->tid, 8825);
 	assert_int_equal(tu->thread[0]->slice_count, 1023);
-	assert_int_equal(tu->thread[0]->busy_ns, 1176408907);
+	assert_int_equal(tu->thread[0]->busy_ns, 1211859907);
 	assert_int_equal(tu->thread[1]->tid, 8861);
 	assert_int_equal(tu->thread[1]->busy_ns, 944946971);
 	assert_int_equal(tu->thread[2]->tid, 8797);
-	assert_int_equal(tu->thread[2]->busy_ns, 830632994);
+	assert_int_equal(tu->thread[2]->busy_ns, 830759994);
 	/* six alerts, each linked to its RunTask slice, on "Long tasks"
 	 * tracks inside the two threads */
 	check_tsv(tr, "select severity, count(*), count(distinct track_id) from alert group by 1 order by 1",

@@ -265,8 +265,18 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 static void draw_alerts(const tt_view *v, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
+	int64_t from = v->t0 - v->alert_maxdur - 1;
+	size_t lo = 0, hi = v->nalerts;
 
-	for (size_t i = 0; i < v->nalerts; i++) {
+	/* alerts are sorted by ts: skip those that end before the window */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->alerts[mid].ts < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < v->nalerts && v->alerts[i].ts < v->t0 + v->span; i++) {
 		const tt_alert *al = &v->alerts[i];
 		if (al->track_id != t->track_id || t->track_id == UINT32_MAX)
 			continue;

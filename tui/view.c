@@ -550,6 +550,7 @@ void tt_view_load_alerts(tt_view *v)
 	free(v->alerts);
 	v->alerts = NULL;
 	v->nalerts = v->nwarn = v->nerr = v->alert_pos = 0;
+	v->alert_maxdur = 0;
 	if (tt_query_collect(v->tr, "select ts, dur, track_id, slice_id, severity from alert",
 			     0, &r, &err) != TT_OK || r.ncols < 5) {
 		tt_result_free(&r);
@@ -568,6 +569,8 @@ void tt_view_load_alerts(tt_view *v)
 		a->track_id = c[2] ? (uint32_t)strtoul(c[2], NULL, 10) : UINT32_MAX;
 		a->slice_id = c[3] ? strtoll(c[3], NULL, 10) : -1;
 		a->error = c[4] && !strcmp(c[4], "error");
+		if (a->dur > v->alert_maxdur)
+			v->alert_maxdur = a->dur;
 		if (a->error)
 			v->nerr++;
 		else

@@ -72,6 +72,7 @@ typedef struct tt_view {
 	/* alerts (SQL table `alert`; none when it does not exist) */
 	tt_alert *alerts;
 	size_t nalerts, nwarn, nerr, alert_pos;
+	int64_t alert_maxdur; /* bounds the search for alerts in the window */
 
 	/* message line */
 	char msg[512];

@@ -150,13 +150,14 @@ static void *query_main(void *arg)
 }
 
 static void draw_frame(viewer *vw);
+static void draw_message(const tt_view *v);
 
 /* Runs sql; returns TT_OK with *res filled, or an error with err set. */
 static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 {
 	query_job q = {.tr = vw->v.tr, .sql = sql};
 	pthread_t th;
-	int cancelled = 0;
+	int cancelled = 0, resized = 0;
 
 	memset(res, 0, sizeof *res);
 	if (pthread_create(&th, NULL, query_main, &q) != 0) {
@@ -165,18 +166,26 @@ static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 		timeout(50);
 		for (int spins = 0; !atomic_load(&q.finished); spins++) {
 			if (spins == 4) {
+				/* only the message line: the worker owns the trace
+				 * while the query runs, so the timeline is not read */
 				tt_view_message(&vw->v, 0, "running query... (Ctrl-C cancels)");
 				vw->editing = 0;
-				draw_frame(vw);
+				draw_message(&vw->v);
+				wnoutrefresh(stdscr);
+				doupdate();
 			}
 			int ch = getch();
 			if (ch == 3 && !cancelled) {
 				tt_query_interrupt(vw->v.tr);
 				cancelled = 1;
+			} else if (ch == KEY_RESIZE) {
+				resized = 1;
 			}
 		}
 		pthread_join(th, NULL);
 		timeout(-1);
+		if (resized)
+			tt_view_geometry(&vw->v, LINES, COLS);
 	}
 	*res = q.res;
 	*err = q.err;
@@ -494,21 +503,20 @@ static void draw_cmdline(viewer *vw)
 	draw_message(v);
 }
 
+/* The full-screen views (timeline, result table, help): see "the screens"
+ * below. */
+typedef struct screen_ops {
+	const char *name;
+	void (*draw)(viewer *vw);
+	int (*key)(viewer *vw, int ch); /* returns TT_* flags */
+} screen_ops;
+static const screen_ops *screen_of(const viewer *vw);
+
 static void draw_frame(viewer *vw)
 {
-	tt_view *v = &vw->v;
-
 	erase();
 	bkgdset(' ' | ATTR(TT_AREA_DEFAULT));
-	if (v->mode == TT_MODE_HELP) {
-		vw->help_lines = tt_help_draw(&v->cfg, vw->help_scroll, v->rows - 1, v->cols);
-	} else if (v->mode == TT_MODE_TABLE && vw->has_table) {
-		tt_table_draw(&vw->table, 0, v->rows - 1, v->cols);
-	} else {
-		tt_timeline_draw(v);
-		tt_details_draw(v);
-		draw_status(v);
-	}
+	screen_of(vw)->draw(vw);
 	draw_cmdline(vw);
 	curs_set(vw->editing ? 1 : 0);
 	wnoutrefresh(stdscr);
@@ -529,21 +537,12 @@ static int in_timeline(const tt_view *v, int x, int y)
 	return x >= v->tl_x && x < v->tl_x + v->tl_w && y < v->tl_y + v->tl_h;
 }
 
-static int handle_mouse(viewer *vw)
+static int timeline_mouse(viewer *vw)
 {
 	tt_view *v = &vw->v;
 	MEVENT ev;
 
 	if (getmouse(&ev) != OK)
-		return 0;
-	if (v->mode == TT_MODE_TABLE && vw->has_table) {
-		if (ev.bstate & BUTTON4_PRESSED)
-			vw->table.row -= 3;
-		else if (ev.bstate & BUTTON5_PRESSED)
-			vw->table.row += 3;
-		return TT_REDRAW;
-	}
-	if (v->mode != TT_MODE_TIMELINE)
 		return 0;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		int up = (ev.bstate & BUTTON4_PRESSED) != 0;
@@ -605,10 +604,138 @@ static int handle_mouse(viewer *vw)
 	return 0;
 }
 
+/* ---- the screens: timeline, result table, help ---------------------------
+ * Each full-screen view of the loop draws itself into the virtual screen
+ * and takes the keys the command bar does not (tig's view_ops); the loop
+ * adds the command line and does the one doupdate() of the frame. */
+
+static void open_cmdbar(viewer *vw, char prompt)
+{
+	tt_cmdbar_open(&vw->cb, prompt);
+	vw->editing = prompt;
+	vw->v.msg[0] = 0;
+}
+
+static void timeline_draw(viewer *vw)
+{
+	tt_timeline_draw(&vw->v);
+	tt_details_draw(&vw->v);
+	draw_status(&vw->v);
+}
+
+static int timeline_key(viewer *vw, int ch)
+{
+	tt_view *v = &vw->v;
+	int rc, act;
+
+	if (ch == KEY_MOUSE)
+		return timeline_mouse(vw);
+	act = tt_config_action(&v->cfg, ch);
+	if (act == TT_ACT_OPEN_LINK) {
+		open_link(vw);
+		return TT_REDRAW;
+	}
+	if (act == TT_ACT_COPY_LINK) {
+		copy_link(vw);
+		return TT_REDRAW;
+	}
+	rc = tt_view_action(v, act);
+	if (rc & TT_OPEN_HELP) {
+		v->mode = TT_MODE_HELP;
+		vw->help_scroll = 0;
+	}
+	if (rc & (TT_OPEN_CMD | TT_OPEN_SEARCH))
+		open_cmdbar(vw, (rc & TT_OPEN_CMD) ? ':' : '/');
+	return rc | TT_REDRAW;
+}
+
+static void table_draw(viewer *vw)
+{
+	if (vw->has_table)
+		tt_table_draw(&vw->table, 0, vw->v.rows - 1, vw->v.cols);
+}
+
+static int table_key(viewer *vw, int ch)
+{
+	tt_view *v = &vw->v;
+	int64_t id = -1, ts = INT64_MIN;
+	int rc;
+	MEVENT ev;
+
+	if (!vw->has_table) {
+		v->mode = TT_MODE_TIMELINE;
+		return TT_REDRAW;
+	}
+	if (ch == KEY_MOUSE) {
+		if (getmouse(&ev) == OK && (ev.bstate & BUTTON4_PRESSED))
+			vw->table.row -= 3;
+		else if (ev.bstate & BUTTON5_PRESSED)
+			vw->table.row += 3;
+		return TT_REDRAW;
+	}
+	if (ch == ':') {
+		open_cmdbar(vw, ':');
+		return TT_REDRAW;
+	}
+	switch (tt_table_key(&vw->table, ch, &id, &ts)) {
+	case TT_TABLE_CLOSE:
+		v->mode = TT_MODE_TIMELINE;
+		return TT_REDRAW;
+	case TT_TABLE_JUMP:
+		v->mode = TT_MODE_TIMELINE;
+		if (id >= 0 && (rc = tt_view_select_slice(v, id)))
+			return rc;
+		if (ts != INT64_MIN)
+			return tt_view_goto(v, ts);
+		tt_view_message(v, 1, "no slice with id %lld", (long long)id);
+		return TT_REDRAW;
+	default:
+		return TT_REDRAW;
+	}
+}
+
+static void help_draw(viewer *vw)
+{
+	vw->help_lines = tt_help_draw(&vw->v.cfg, vw->help_scroll, vw->v.rows - 1, vw->v.cols);
+}
+
+static int help_key(viewer *vw, int ch)
+{
+	tt_view *v = &vw->v;
+
+	if (ch == 'q' || ch == 27 || ch == '?' || ch == '\n' || ch == '\r')
+		v->mode = TT_MODE_TIMELINE;
+	else if (ch == KEY_DOWN || ch == 'j')
+		vw->help_scroll++;
+	else if (ch == KEY_UP || ch == 'k')
+		vw->help_scroll--;
+	else if (ch == KEY_NPAGE || ch == ' ')
+		vw->help_scroll += v->rows - 2;
+	else if (ch == KEY_PPAGE)
+		vw->help_scroll -= v->rows - 2;
+	if (vw->help_scroll > vw->help_lines - (v->rows - 1))
+		vw->help_scroll = vw->help_lines - (v->rows - 1);
+	if (vw->help_scroll < 0)
+		vw->help_scroll = 0;
+	return TT_REDRAW;
+}
+
+static const screen_ops screens[] = {
+	[TT_MODE_TIMELINE] = {.name = "timeline", .draw = timeline_draw, .key = timeline_key},
+	[TT_MODE_TABLE] = {.name = "table", .draw = table_draw, .key = table_key},
+	[TT_MODE_HELP] = {.name = "help", .draw = help_draw, .key = help_key},
+};
+
+static const screen_ops *screen_of(const viewer *vw)
+{
+	int m = vw->v.mode;
+
+	return &screens[m >= 0 && m < (int)(sizeof screens / sizeof screens[0]) ? m : TT_MODE_TIMELINE];
+}
+
 static int handle_key(viewer *vw, int ch)
 {
 	tt_view *v = &vw->v;
-	int rc;
 
 	if (ch == KEY_RESIZE) {
 		tt_view_geometry(v, LINES, COLS);
@@ -638,68 +765,7 @@ static int handle_key(viewer *vw, int ch)
 		v->msg[0] = 0;
 		return run_command(vw, line) | TT_SEL_CHANGED;
 	}
-	if (ch == KEY_MOUSE)
-		return handle_mouse(vw);
-	if (v->mode == TT_MODE_HELP) {
-		if (ch == 'q' || ch == 27 || ch == '?' || ch == '\n' || ch == '\r')
-			v->mode = TT_MODE_TIMELINE;
-		else if (ch == KEY_DOWN || ch == 'j')
-			vw->help_scroll++;
-		else if (ch == KEY_UP || ch == 'k')
-			vw->help_scroll--;
-		else if (ch == KEY_NPAGE || ch == ' ')
-			vw->help_scroll += v->rows - 2;
-		else if (ch == KEY_PPAGE)
-			vw->help_scroll -= v->rows - 2;
-		if (vw->help_scroll > vw->help_lines - (v->rows - 1))
-			vw->help_scroll = vw->help_lines - (v->rows - 1);
-		if (vw->help_scroll < 0)
-			vw->help_scroll = 0;
-		return TT_REDRAW;
-	}
-	if (v->mode == TT_MODE_TABLE) {
-		int64_t id = -1, ts = INT64_MIN;
-		if (ch == ':') {
-			tt_cmdbar_open(&vw->cb, ':');
-			vw->editing = ':';
-			return TT_REDRAW;
-		}
-		switch (tt_table_key(&vw->table, ch, &id, &ts)) {
-		case TT_TABLE_CLOSE:
-			v->mode = TT_MODE_TIMELINE;
-			return TT_REDRAW;
-		case TT_TABLE_JUMP:
-			v->mode = TT_MODE_TIMELINE;
-			if (id >= 0 && (rc = tt_view_select_slice(v, id)))
-				return rc;
-			if (ts != INT64_MIN)
-				return tt_view_goto(v, ts);
-			tt_view_message(v, 1, "no slice with id %lld", (long long)id);
-			return TT_REDRAW;
-		default:
-			return TT_REDRAW;
-		}
-	}
-	int act = tt_config_action(&v->cfg, ch);
-	if (act == TT_ACT_OPEN_LINK) {
-		open_link(vw);
-		return TT_REDRAW;
-	}
-	if (act == TT_ACT_COPY_LINK) {
-		copy_link(vw);
-		return TT_REDRAW;
-	}
-	rc = tt_view_action(v, act);
-	if (rc & TT_OPEN_HELP) {
-		v->mode = TT_MODE_HELP;
-		vw->help_scroll = 0;
-	}
-	if (rc & (TT_OPEN_CMD | TT_OPEN_SEARCH)) {
-		tt_cmdbar_open(&vw->cb, (rc & TT_OPEN_CMD) ? ':' : '/');
-		vw->editing = (rc & TT_OPEN_CMD) ? ':' : '/';
-		v->msg[0] = 0;
-	}
-	return rc | TT_REDRAW;
+	return screen_of(vw)->key(vw, ch);
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -718,7 +784,7 @@ static int setup_terminal(viewer *vw, SCREEN **scr)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
-	set_escdelay(25);
+	set_escdelay(100); /* long enough for escape sequences over SSH */
 	curs_set(0);
 	mousemask(ALL_MOUSE_EVENTS, NULL);
 	mouseinterval(0);

@@ -77,6 +77,19 @@ keys q
 keys q
 check "viewer exits cleanly" wait_for "EXIT=0"
 
+# monochrome (NO_COLOR): warnings bold+underline, errors also reverse
+tmux -L $S new-window -d -n mono \
+	"env LANG=C.UTF-8 TERM=xterm-256color NO_COLOR=1 XDG_CONFIG_HOME=$TMP/cfg XDG_STATE_HOME=$TMP/state TT_METRICS_PATH=$TMP/none $BIN --metrics chrome_long_tasks $TMP/tasks.json; echo EXIT=\$?; sleep 60"
+tmux -L $S resize-window -t mono -x 120 -y 30 2>/dev/null
+WIN=mono
+check "monochrome: the Annotations group" wait_for "▾ Annotations  (2 tracks)"
+row=$(escaped_row " Long tasks ")
+case "$row" in
+*"[1;4m   TaskA"*"[1;4;7m"*"TaskB"*) ok "monochrome alerts: bold/underline warning, reverse error" ;;
+*) notok "monochrome alerts: bold/underline warning, reverse error"; echo "# $row" | cat -v ;;
+esac
+keys q
+
 # :metrics runs a metric from inside the viewer
 tmux -L $S new-window -d -n cmd \
 	"env LANG=C.UTF-8 TERM=xterm-256color XDG_CONFIG_HOME=$TMP/cfg XDG_STATE_HOME=$TMP/state TT_METRICS_PATH=$TMP/none $BIN $TMP/tasks.json; echo EXIT=\$?; sleep 60"

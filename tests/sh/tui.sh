@@ -157,6 +157,26 @@ keys q
 check "q exits 0" wait_for tl "EXIT=0"
 check "the terminal is sane after q (icanon echo)" wait_for tl "icanon echo"
 
+# ---- result table: columns, horizontal scroll ---------------------------------
+start table 120 40 -- $TINY
+wait_for table "▾ Renderer 9186"
+keys : "select id, ts, dur, name from slice order by id limit 3" Enter
+check "table columns are fitted to their content" wait_line table 1 "id  ts            dur  name"
+check "table rows" wait_line table 2 "0   958160867000  0    navigationStart"
+keys Right
+check "Right scrolls the table by one column" wait_line table 1 "ts            dur  name"
+keys Left q q
+check "q exits 0 (table)" wait_for table "EXIT=0"
+
+# ---- the user's config: bindings, theme, bad lines ----------------------------
+mkdir -p "$TMP/cfg2/termtrace"
+printf 'bind x quit\nset theme light\nbind z no-such-action\n' > "$TMP/cfg2/termtrace/config"
+start config 120 40 XDG_CONFIG_HOME=$TMP/cfg2 -- $TINY
+check "a bad config line warns with path and line" \
+	wait_for config "$TMP/cfg2/termtrace/config:3: unknown action 'no-such-action'"
+keys x
+check "a key bound in the config runs its action" wait_for config "EXIT=0"
+
 # ---- descriptions, details on the right ---------------------------------------
 start desc 120 40 -- $TINY
 wait_for desc "▾ Renderer 9186"

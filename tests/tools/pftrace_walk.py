@@ -160,18 +160,25 @@ def events(path, out, recs=None, tracks=None):
                 sq.thread_uuid = getattr(sq, 'thread_uuid', None) or uuid
             elif uuid not in tracks:
                 tracks[uuid] = ('other', (first(td, 2) or b'').decode(), first(td, 5))
-        if 11 not in pf:
-            continue
         if flags & 2 and not sq.valid:
             continue
+        # Every packet with a timestamp (not only TrackEvents) moves an
+        # incremental clock: the SDK writer advances its base for each packet
+        # it writes (descriptors included), and trace_processor converts every
+        # packet's timestamp before looking at the payload.
+        cid = pf[58][0][1] if 58 in pf else (sq.def_clock if sq.def_clock is not None else primary)
+        raw = pf[8][0][1] if 8 in pf else None
+        if raw is not None and 64 <= cid < 128 and cid in sq.inc:
+            inc, mult, last = sq.inc[cid]
+            if inc:
+                sq.inc[cid][2] = last + raw * mult
+        if 11 not in pf:
+            continue
         te = pf[11][0][1]
-        cid = pf[58][0][1] if 58 in pf else (sq.def_clock if sq.def_clock is not None else 6)
-        raw = pf[8][0][1] if 8 in pf else 0
+        raw = raw or 0
         if 64 <= cid < 128:
             inc, mult, last = sq.inc[cid]
-            ns = last + raw * mult if inc else raw * mult
-            if inc:
-                sq.inc[cid][2] = ns
+            ns = last if inc else raw * mult
             key = (sid, cid)
         else:
             ns = raw; key = cid
