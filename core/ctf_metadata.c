@@ -727,7 +727,7 @@ static ctf_type *parse_enum(parser *p, char **declname)
 					return NULL;
 			}
 		}
-		nextv = hi + 1;
+		nextv = (int64_t)((uint64_t)hi + 1); /* wraps at INT64_MAX, no UB */
 		mp.lo = (uint64_t)lo;
 		mp.hi = (uint64_t)hi;
 		if (n == cap) {
@@ -1771,6 +1771,8 @@ static int resolve(parser *p)
 			rmd += f;
 			q--;
 		}
+		if ((q > 0 && c->offset_s > INT64_MAX / 2 - q) || (q < 0 && c->offset_s < INT64_MIN / 2 - q))
+			return perr(p, "clock offset out of range");
 		c->offset_s += q;
 		c->offset_cycles = (uint64_t)rmd;
 		if (c->offset_s > INT64_MAX / 1000000000 - 1 || c->offset_s < INT64_MIN / 1000000000 + 1)

@@ -76,33 +76,34 @@ typedef struct ctf_field {
 } ctf_field;
 
 struct ctf_type {
+	/* what the decoder reads for every field comes first (one cache
+	 * line): kind, layout, and the resolution results */
 	enum ctf_kind kind;
 	unsigned align;          /* bits, >= 1 */
-	/* integer, enum, float */
-	unsigned size;           /* bits */
+	unsigned size;           /* bits (integer, enum, float) */
 	unsigned char is_signed, byte_order, base, encoding; /* encoding: 0 none, 1 UTF8, 2 ASCII */
 	int clock;               /* index in ctf_meta.clocks, or -1 */
-	char *clock_name;        /* from map = clock.NAME.value, until resolved */
+	int slot;                /* integer: value slot to fill, -1 */
+	int role;                /* enum ctf_role */
+	int ref;                 /* variant/sequence: slot to read, -1 */
+	const char *path;        /* args key of the values decoded here
+				  * (`ctx.a.b`; for arrays the base before
+				  * `[i]`), NULL outside emitted scopes */
 	ctf_mapping *maps;       /* enum mappings, NULL for plain integers */
 	size_t nmaps;
-	unsigned exp_dig, mant_dig;
 	/* struct, variant */
 	ctf_field *fields;
 	size_t nfields;
-	char *tag;               /* variant: tag path; sequence: length path */
 	/* array, sequence */
 	ctf_type *elem;
 	uint64_t length;         /* array */
 	int is_text;             /* array/sequence of 8-bit encoded integers */
-	/* resolution results */
-	int slot;                /* integer: value slot to fill, -1 */
-	int ref;                 /* variant/sequence: slot to read, -1 */
 	const ctf_type *tag_type;/* variant: the enum of its tag */
 	int *opt_of_map;         /* variant: option index per tag mapping, -1 */
-	int role;                /* enum ctf_role */
-	const char *path;        /* args key of the values decoded here
-				  * (`ctx.a.b`; for arrays the base before
-				  * `[i]`), NULL outside emitted scopes */
+	/* parse-time only */
+	char *clock_name;        /* from map = clock.NAME.value, until resolved */
+	char *tag;               /* variant: tag path; sequence: length path */
+	unsigned exp_dig, mant_dig;
 	ctf_type *next_alloc;    /* every node, for freeing */
 };
 

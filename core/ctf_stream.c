@@ -46,7 +46,7 @@ __extension__ typedef unsigned __int128 u128;
 #define MAX_VALS 1000000 /* values of one event */
 #define MAX_DEPTH 64
 
-enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3 };
+enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3, DEC_UNKNOWN = 4 };
 
 struct ctf_stream {
 	const ctf_meta *m;
@@ -177,6 +177,22 @@ static inline __attribute__((always_inline)) int read_bits(ctf_stream *s, unsign
 			break;
 		}
 	}
+	if (size <= 56 && (pos >> 3) + 8 <= (s->limit >> 3)) {
+		/* 8 bytes are inside the packet content: one load, one shift */
+		uint64_t w;
+
+		memcpy(&w, b, 8);
+		if (bo == CTF_BO_BE) {
+			if (HOST_BO != CTF_BO_BE)
+				w = __builtin_bswap64(w);
+			v = (w >> (64 - sh - size)) & (((uint64_t)1 << size) - 1);
+		} else {
+			if (HOST_BO != CTF_BO_LE)
+				w = __builtin_bswap64(w);
+			v = (w >> sh) & (((uint64_t)1 << size) - 1);
+		}
+		goto done;
+	}
 	v = read_slow(b, sh, size, bo);
 done:
 	s->pos = pos + size;
@@ -303,13 +319,15 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 
 	if (rc)
 		return rc;
+	if (__builtin_expect((t->slot & t->clock) >= 0, 0)) {
+		/* slot or clock (not both -1): the clock takes the raw bits */
+		if (t->clock >= 0 && t->role != CTF_R_TS_END)
+			update_clock(s, v, t->size);
+	}
 	if (t->is_signed && t->size < 64 && (v >> (t->size - 1)) & 1)
 		v |= ~(((uint64_t)1 << t->size) - 1);
 	if (t->slot >= 0)
 		s->slots[t->slot] = v;
-	if (t->clock >= 0 && t->role != CTF_R_TS_END)
-		update_clock(s, t->is_signed && t->size < 64 ? v & (((uint64_t)1 << t->size) - 1) : v,
-			     t->size);
 	if (t->role) {
 		s->role_val[t->role] = v;
 		s->role_seen |= 1u << t->role;
@@ -471,9 +489,13 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 			return DEC_BAD;
 		}
 		s->pos = align_up(s->pos, t->align);
-		for (i = 0; i < t->nfields && !rc; i++)
-			rc = dec(s, t->fields[i].type,
-				 s->emit && dyn ? key_push(s, klen, t->fields[i].key) : klen, dyn);
+		for (i = 0; i < t->nfields && !rc; i++) {
+			const ctf_type *ft = t->fields[i].type;
+			size_t kl = s->emit && dyn ? key_push(s, klen, t->fields[i].key) : klen;
+
+			/* integers are most members: a direct call, no dispatch */
+			rc = ft->kind == CTF_K_INT ? dec_int(s, ft, kl, dyn) : dec(s, ft, kl, dyn);
+		}
 		s->depth--;
 		return rc;
 	case CTF_K_VARIANT: {
@@ -629,8 +651,23 @@ static int open_packet(ctf_stream *s)
 	if (SEEN(s, CTF_R_SEQ_NUM)) {
 		uint64_t seq = s->role_val[CTF_R_SEQ_NUM];
 
-		if (s->have_seq && seq > s->prev_seq + 1)
+		if (s->have_seq && seq > s->prev_seq + 1) {
+			/* lost between the previous packet's end and this one's
+			 * beginning (babeltrace2's discarded-packets range) */
+			int64_t b = 0, e = 0;
+
+			to_ns(s, SEEN(s, CTF_R_TS_BEGIN) ? s->role_val[CTF_R_TS_BEGIN] : s->clock_val, &e);
+			b = s->have_prev_end ? s->prev_end_ns : e;
+			if (!s->has_pending) {
+				s->pending.begin_ts = b;
+				s->pending.end_ts = e;
+				s->pending.count = 0;
+				s->pending.packets = 0;
+			}
+			s->pending.packets += seq - s->prev_seq - 1;
+			s->has_pending = 1;
 			s->st.packets_lost += seq - s->prev_seq - 1;
+		}
 		s->have_seq = 1;
 		s->prev_seq = seq;
 	}
@@ -651,6 +688,7 @@ static int open_packet(ctf_stream *s)
 			if (!s->has_pending) {
 				s->pending.begin_ts = begin_ns;
 				s->pending.count = 0;
+				s->pending.packets = 0;
 			}
 			s->pending.count += delta;
 			s->pending.end_ts = end_ns;
@@ -708,7 +746,7 @@ static int decode_event(ctf_stream *s)
 		s->st.unknown_events++;
 		problem(s, "event id %llu at byte %llu is not in the metadata (truncated metadata?)",
 			(unsigned long long)id, (unsigned long long)(s->pkt_off + start / 8));
-		return DEC_BAD;
+		return DEC_UNKNOWN;
 	}
 	s->emit = 1;
 	if (sc->event_context) {
@@ -776,7 +814,6 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 			end_packet(s);
 			continue;
 		}
-		/* padding shorter than the smallest header ends the packet */
 		at = s->pos;
 		rc = decode_event(s);
 		if (rc == DEC_OK) {
@@ -792,20 +829,17 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 				problem(s, "event at byte %llu runs past the packet's content_size",
 					(unsigned long long)(s->pkt_off + at / 8));
 			}
-		} else if (rc == DEC_BAD && !s->problem[0]) {
-			s->st.decode_errors++;
-			problem(s, "cannot decode the event at byte %llu (bad variant tag or nesting)",
-				(unsigned long long)(s->pkt_off + at / 8));
 		} else if (rc == DEC_BAD) {
-			if (!s->st.unknown_events)
-				s->st.decode_errors++;
+			s->st.decode_errors++;
+			problem(s, "cannot decode the event at byte %llu (bad variant tag, nesting or size)",
+				(unsigned long long)(s->pkt_off + at / 8));
 		} else if (rc == DEC_NOMEM) {
 			s->st.decode_errors++;
 			problem(s, "out of memory decoding the event at byte %llu",
 				(unsigned long long)(s->pkt_off + at / 8));
 		}
-		/* abandon the rest of this packet: without the record size we
-		 * cannot find the next event */
+		/* abandon the rest of this packet (DEC_UNKNOWN was counted as
+		 * such): without the record size the next event cannot be found */
 		end_packet(s);
 	}
 }

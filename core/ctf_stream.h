@@ -83,11 +83,13 @@ void tt_ctf_stream_close(ctf_stream *s);
  * first one is described in tt_ctf_stream_problem(). */
 int tt_ctf_stream_next(ctf_stream *s, const ctf_event **ev);
 
-/* Set by tt_ctf_stream_next when the event just returned is the first of
- * a packet whose events_discarded grew: the delta and the time range
- * [prev packet end, this packet end] in ns. Cleared by the next call. */
+/* Set by tt_ctf_stream_next when a packet begins whose events_discarded
+ * grew (count: the delta; time range [prev packet end, this packet end]
+ * in ns) or whose packet_seq_num skipped (packets: how many are missing;
+ * range [prev packet end, this packet begin]). Cleared when taken. */
 typedef struct ctf_discard {
 	uint64_t count;
+	uint64_t packets;
 	int64_t begin_ts, end_ts;
 } ctf_discard;
 /* Non-zero when discards are pending (reported even if a packet has no

@@ -76,6 +76,8 @@ typedef struct src {
 	size_t last_name_len;
 	int last_name_set;
 	uint32_t stream_track, lost_track;
+	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
+	int64_t cpu_track_cpu;
 } src;
 
 typedef struct cpu_state {
@@ -366,9 +368,18 @@ static void emit_discard(ctx *c, src *s, const ctf_discard *d)
 						      (uint64_t)s->idx, 0, &td);
 	}
 	tt_storage_stat_add(c->st, TT_STAT_ctf_events_discarded, (int64_t)d->count);
-	snprintf(buf, sizeof(buf), "lost events (%llu discarded)", (unsigned long long)d->count);
+	if (d->count && d->packets)
+		snprintf(buf, sizeof(buf), "lost events (%llu discarded, %llu packets lost)",
+			 (unsigned long long)d->count, (unsigned long long)d->packets);
+	else if (d->count)
+		snprintf(buf, sizeof(buf), "lost events (%llu discarded)", (unsigned long long)d->count);
+	else
+		snprintf(buf, sizeof(buf), "lost events (%llu packets lost)", (unsigned long long)d->packets);
 	tt_storage_args_begin(c->st);
-	tt_storage_args_uint(c->st, "events_discarded", d->count);
+	if (d->count)
+		tt_storage_args_uint(c->st, "events_discarded", d->count);
+	if (d->packets)
+		tt_storage_args_uint(c->st, "packets_lost", d->packets);
 	tt_storage_args_str(c->st, "stream", s->file, strlen(s->file));
 	set = tt_storage_args_end(c->st);
 	tt_slice_tracker_complete(c->im->slices, s->lost_track, d->begin_ts, dur < 0 ? 0 : dur, 0,
@@ -464,6 +475,21 @@ static void sched_switch(ctx *c, const ctf_event *ev, int64_t cpu)
 	cs->running = 1;
 }
 
+/* a[0..n) == b[0..n): names are compared for every event, so short ones
+ * (<= 16 bytes, the usual procname) take two 8-byte loads per side */
+static int same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, z, w;
+
+	if (n < 8 || n > 16)
+		return !memcmp(a, b, n);
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	memcpy(&z, a + n - 8, 8);
+	memcpy(&w, b + n - 8, 8);
+	return x == y && z == w;
+}
+
 static uint32_t thread_of(ctx *c, src *s, const ctf_event *ev, int64_t cpu)
 {
 	int64_t pid, tid;
@@ -492,7 +518,7 @@ static uint32_t thread_of(ctx *c, src *s, const ctf_event *ev, int64_t cpu)
 	}
 	if (ev->procname && utid != TT_NONE &&
 	    (!s->last_name_set || s->last_name_len != ev->procname_len ||
-	     memcmp(s->last_name, ev->procname, ev->procname_len))) {
+	     !same_bytes(s->last_name, ev->procname, ev->procname_len))) {
 		tt_str name = tt_storage_intern(c->st, ev->procname, ev->procname_len);
 
 		tt_storage_thread_set_name(c->st, utid, name);
@@ -563,12 +589,17 @@ static void store_event(ctx *c, src *s, const ctf_event *ev)
 		tt_storage_thread_seen(c->st, utid, ev->ts);
 		track = tt_storage_thread_track(c->st, utid);
 	} else if (cpu >= 0) {
-		char buf[32];
-		tt_track_desc d;
+		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {
+			char buf[32];
+			tt_track_desc d;
 
-		snprintf(buf, sizeof(buf), "cpu %lld", (long long)cpu);
-		d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
-		track = tt_storage_track_keyed(c->st, "ctf-cpu", (uint64_t)t->index, (uint64_t)cpu, 0, &d);
+			snprintf(buf, sizeof(buf), "cpu %lld", (long long)cpu);
+			d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
+			s->cpu_track = tt_storage_track_keyed(c->st, "ctf-cpu", (uint64_t)t->index,
+							      (uint64_t)cpu, 0, &d);
+			s->cpu_track_cpu = cpu;
+		}
+		track = s->cpu_track;
 	} else {
 		if (s->stream_track == TT_NONE) {
 			tt_track_desc d = desc("global", tt_storage_intern_cstr(c->st, s->file), -1);
@@ -669,6 +700,7 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->file = strdup(names[i]);
 		sp->stream_track = TT_NONE;
 		sp->lost_track = TT_NONE;
+		sp->cpu_track = TT_NONE;
 		if (!sp->file) {
 			tt_ctf_stream_close(s);
 			rc = tt_err_set(c->im->err, TT_ENOMEM, "%s: out of memory", path);

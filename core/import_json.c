@@ -39,6 +39,10 @@
 #define CHUNK (256 * 1024)
 #define MAX_ARG_DEPTH 32
 #define PATH_MAX_LEN 1024
+/* Longest string or number token: yajl buffers a token that spans chunks
+ * and re-lexes it as it grows (time quadratic in its length), so a file of
+ * one 2 GB string would take hours; no real trace has a token this long. */
+#define MAX_TOKEN (32u << 20)
 
 enum field {
 	F_OTHER, F_NAME, F_CAT, F_PH, F_TS, F_DUR, F_TDUR, F_TTS, F_PID, F_TID, F_ID,
@@ -114,6 +118,10 @@ struct json {
 	TT_VEC(char) text;   /* arg keys and string values */
 	int skip_depth;      /* >0: inside an ignored container */
 	int id2_depth;
+
+	/* token length guard (see MAX_TOKEN), state across chunks */
+	int g_in_str, g_esc;
+	size_t g_len;
 
 	TT_VEC(struct rec) recs;
 	int recs_unsorted;   /* a record went back in time or tied an X */
@@ -1148,6 +1156,35 @@ static void yajl_message(yajl_handle yh, char *buf, size_t len)
 		*p = (char)tolower((unsigned char)*p);
 }
 
+/* Returns the offset in b where the current string/number token grows
+ * past MAX_TOKEN, or n when it does not. Knows only strings, escapes and
+ * the bytes that end a token outside strings. */
+static size_t token_guard(struct json *j, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = b[i];
+
+		if (j->g_in_str) {
+			if (j->g_esc)
+				j->g_esc = 0;
+			else if (c == '\\')
+				j->g_esc = 1;
+			else if (c == '"')
+				j->g_in_str = 0;
+		} else if (c == '"') {
+			j->g_in_str = 1;
+			j->g_len = 0;
+		} else if (c <= ' ' || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' ||
+			   c == '}') {
+			j->g_len = 0;
+			continue;
+		}
+		if (++j->g_len > MAX_TOKEN)
+			return i;
+	}
+	return n;
+}
+
 int tt_import_json(tt_import *im, tt_bytesrc *src)
 {
 	struct json *j = calloc(1, sizeof(*j));
@@ -1155,7 +1192,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	uint64_t offset = 0;
 	yajl_status ys = yajl_status_ok;
 	char msg[160];
-	int rc = TT_OK, truncated = 0;
+	int rc = TT_OK, truncated = 0, too_long = 0;
 
 	if (!j || !buf) {
 		free(buf);
@@ -1186,9 +1223,23 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 		}
 		if (n == 0)
 			break;
+		{
+			size_t keep = token_guard(j, buf, (size_t)n);
+
+			if (keep < (size_t)n) {
+				/* events before the long token are kept */
+				too_long = 1;
+				n = (long)keep;
+			}
+		}
 		ys = yajl_parse(j->yh, buf, (size_t)n);
 		if (ys != yajl_status_ok) {
 			offset += yajl_get_bytes_consumed(j->yh);
+			break;
+		}
+		if (too_long) {
+			offset += (uint64_t)n;
+			ys = yajl_status_error;
 			break;
 		}
 		offset += (uint64_t)n;
@@ -1208,7 +1259,11 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 		if (ys != yajl_status_ok)
 			truncated = 1;
 	} else if (ys != yajl_status_ok) {
-		yajl_message(j->yh, msg, sizeof(msg));
+		if (too_long)
+			snprintf(msg, sizeof(msg), "a string or number longer than %u MiB",
+				 MAX_TOKEN >> 20);
+		else
+			yajl_message(j->yh, msg, sizeof(msg));
 		if (j->events == 0 && j->recs.n == 0) {
 			rc = tt_err_set(im->err, TT_EINVAL, "%s: not valid JSON at byte %llu: %s",
 					im->path, (unsigned long long)offset, msg);

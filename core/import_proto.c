@@ -1496,8 +1496,8 @@ static int rd_fill(pctx *c, rd *r, size_t need)
 			r->buf = nb;
 			r->cap = ncap;
 		}
-		/* requests stay below bytesrc's internal buffer (256 KiB): its
-		 * large-read bypass can spin at end of data (reported) */
+		/* modest requests (below bytesrc's 256 KiB buffer) keep reads
+		 * on its buffered path; the window grows by READ_CHUNK anyway */
 		n = tt_bytesrc_read(c->src, r->buf + r->end, READ_REQ < r->cap - r->end ? READ_REQ : r->cap - r->end,
 				    c->im->err);
 		if (n < 0)

@@ -315,6 +315,14 @@ void ctfw_discard(ctfw *w, int s, uint64_t n)
 	w->s[s].pending_disc += n;
 }
 
+void ctfw_lose_packet(ctfw *w, int s)
+{
+	if (!w || s < 0 || s >= w->ns)
+		return;
+	close_packet(w, s);
+	w->s[s].seq++;
+}
+
 uint64_t ctfw_full_stamps(const ctfw *w)
 {
 	return w->full;

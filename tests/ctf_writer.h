@@ -61,6 +61,9 @@ int ctfw_openat(ctfw *w, int s, uint64_t ts, int entry, const char *filename, in
 /* Closes the current packet of s and counts n discarded events in the
  * next packet's events_discarded. */
 void ctfw_discard(ctfw *w, int s, uint64_t n);
+/* Closes the current packet of s and skips one packet_seq_num (a packet
+ * lost between the tracer and the disk). */
+void ctfw_lose_packet(ctfw *w, int s);
 /* Full (extended) timestamps written so far, all streams. */
 uint64_t ctfw_full_stamps(const ctfw *w);
 /* Flushes packets, writes metadata, frees w. 0 or -1. */

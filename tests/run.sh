@@ -7,7 +7,7 @@
 #   - shell suites tests/sh/*.sh (terminal tests through tmux, command-line
 #     tests): run once, against ./termtrace of the first build folder; they
 #     print "ok - what" / "not ok - what" lines.
-# TT_TEST_FILTER=substring runs only the suites whose name contains it.
+# TT_TEST_FILTER=substring runs only the suites whose file name contains it.
 set -u
 cd "$(dirname "$0")/.."
 passed=0
@@ -61,7 +61,7 @@ for b in "$@"; do
 	[ -n "$first" ] || first=$b
 	for t in "$b"/tests/test_*; do
 		[ -x "$t" ] || continue
-		case "$t" in *"$filter"*) ;; *) continue ;; esac
+		case "${t##*/}" in *"$filter"*) ;; *) continue ;; esac
 		echo "== $t"
 		run_cmocka "$t"
 	done
@@ -71,7 +71,7 @@ if [ -n "$first" ]; then
 	[ "$first" = build ] || bin=$PWD/$first/termtrace
 	for s in tests/sh/*.sh; do
 		[ -f "$s" ] || continue
-		case "$s" in *"$filter"*) ;; *) continue ;; esac
+		case "${s##*/}" in *"$filter"*) ;; *) continue ;; esac
 		echo "== $s"
 		run_shell "$s" "$bin"
 	done

@@ -379,6 +379,44 @@ static void test_streams_threads_slices(void **state)
 	tt_test_rm(dir);
 }
 
+/* A gap in packet_seq_num: babeltrace2 reports one discarded packet,
+ * termtrace counts it and marks where it was lost. */
+static void test_lost_packet(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	ctfw_opts o = { .packet_bytes = 512 };
+	ctfw *w = ctfw_open(dir, &o);
+	tt_trace *tr;
+	char cmd[1200], buf[256];
+	FILE *p;
+	int i, found = 0;
+
+	(void)state;
+	for (i = 0; i < 60; i++) {
+		if (i == 30)
+			ctfw_lose_packet(w, 0);
+		assert_int_equal(ctfw_tick(w, 0, 1000 + (uint64_t)i * 100, (uint64_t)i, i, "p"), 0);
+	}
+	assert_int_equal(ctfw_close(w), 0);
+	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s' -c sink.utils.counter 2>&1", dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(buf, sizeof(buf), p))
+		if (strstr(buf, " 1 Discarded packet message"))
+			found = 1;
+	pclose(p);
+	assert_true(found);
+	tr = tt_test_open(dir);
+	same_as_babeltrace(dir, tr, 60, NULL);
+	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'ctf_packets_lost'"), 1);
+	/* between the end of the packet before (event 29 at 3900) and the
+	 * beginning of the packet after (event 30 at 4000) */
+	assert_string_equal(tt_test_str(tr, "select name || ' ' || ts || ' ' || dur from slice where name like 'lost%'"),
+			    "lost events (1 packets lost) 3900 100");
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+}
+
 /* A kernel-style trace (no thread context): sched_switch gives the
  * running thread per CPU (sched_slice rows, thread names from comm) and
  * the thread of the other events; syscall_entry_X/exit_X become slices. */
@@ -396,13 +434,16 @@ static void test_kernel_sched(void **state)
 	assert_int_equal(ctfw_openat(w, 0, 2500, 0, "", 3), 0);
 	assert_int_equal(ctfw_sched_switch(w, 0, 3000, "alpha", 100, 1, "beta", 200), 0);
 	assert_int_equal(ctfw_sched_switch(w, 0, 5000, "beta", 200, 0, "alpha", 100), 0);
-	/* cpu 1 */
+	/* cpu 1: an event before any sched_switch goes to the CPU's track */
+	assert_int_equal(ctfw_tick(w, 1, 1200, 0, 1, "before"), 0);
 	assert_int_equal(ctfw_sched_switch(w, 1, 1500, "swapper/1", 0, 0, "gamma", 300), 0);
 	assert_int_equal(ctfw_tick(w, 1, 4000, 1, 2, "on gamma"), 0);
 	assert_int_equal(ctfw_sched_switch(w, 1, 6000, "gamma", 300, 2, "swapper/1", 0), 0);
 	assert_int_equal(ctfw_close(w), 0);
 	tr = tt_test_open(dir);
-	same_as_babeltrace(dir, tr, 8, NULL);
+	same_as_babeltrace(dir, tr, 9, NULL);
+	assert_string_equal(tt_test_str(tr, "select t.type || ':' || t.name || ':' || t.cpu from slice s join track t on s.track_id = t.id where s.ts = 1200"),
+			    "cpu:cpu 1:1");
 	assert_string_equal(tt_test_str(tr,
 		"select group_concat(s.cpu || ':' || (s.ts % 1000000) || '+' || s.dur || ':' || t.name || ':' || s.end_state, ',') "
 		"from (select * from sched_slice order by cpu, ts) s join thread t using(utid)"),
@@ -410,9 +451,9 @@ static void test_kernel_sched(void **state)
 	assert_string_equal(tt_test_str(tr,
 		"select s.name || ' ' || s.dur || ' ' || t.name from slice s join thread_track tt on s.track_id = tt.id "
 		"join thread t using(utid) where s.name = 'openat'"), "openat 500 alpha");
-	assert_string_equal(tt_test_str(tr, "select t.name from raw r join thread t using(utid) where r.name = 'tt:tick'"),
+	assert_string_equal(tt_test_str(tr, "select t.name from raw r join thread t using(utid) where r.name = 'tt:tick' and r.ts = 4000"),
 			    "gamma");
-	assert_int_equal(tt_test_int(tr, "select cpu from raw where name = 'tt:tick'"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from raw where name = 'tt:tick' and cpu = 1"), 2);
 	tt_trace_close(tr);
 	tt_test_rm(dir);
 }
@@ -431,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_bits_be_natural),
 		cmocka_unit_test(test_streams_threads_slices),
 		cmocka_unit_test(test_kernel_sched),
+		cmocka_unit_test(test_lost_packet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -195,6 +195,9 @@ static void test_chromium_tiny(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 536);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = -1"), 0);
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 859);
+	/* thread time from the THREAD_TIME_NS extra counter (oracle: B and E
+	 * both carry a value; incremental us, restarting at state clears) */
+	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "415\t10139000\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 0);
 	/* summary.json: distinct_processes 3, distinct_threads 4 */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
@@ -241,6 +244,7 @@ static void test_chromium_small_gz(void **state)
 	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 408);
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 190);
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 49617);
+	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "21869\t5492756000\n");
 	/* summary.json: 8 processes, 43 threads, ts range */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 8);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 43);
@@ -805,19 +809,28 @@ static void test_length_beyond_file(void **state)
 
 static void test_not_a_trace(void **state)
 {
-	const char *text = "\nhello, this is a text file\nwith lines\n";
-	char *path = tt_test_write_tmp(text, strlen(text), ".pftrace");
-	tt_err err = {0};
+	/* text after a newline, and binary garbage (control bytes: sniffed
+	 * as proto whatever the text heuristics) */
+	static const struct { const char *data; size_t len; } in[] = {
+		{ "\nhello, this is a text file\nwith lines\n", 40 },
+		{ "\n\x02\x01\x07\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01garbage", 23 },
+	};
+	size_t i;
 
 	(void)state;
-	assert_null(tt_trace_open(path, NULL, &err));
-	assert_int_equal(err.code, TT_EINVAL);
-	assert_non_null(strstr(err.msg, path));
-	assert_non_null(strstr(err.msg, "not a perfetto trace"));
-	assert_non_null(strstr(err.msg, "byte 0"));
-	assert_null(strchr(err.msg, '\n'));
-	unlink(path);
-	free(path);
+	for (i = 0; i < 2; i++) {
+		char *path = tt_test_write_tmp(in[i].data, in[i].len, ".pftrace");
+		tt_err err = {0};
+
+		assert_null(tt_trace_open(path, NULL, &err));
+		assert_int_equal(err.code, TT_EINVAL);
+		assert_non_null(strstr(err.msg, path));
+		assert_non_null(strstr(err.msg, "not a perfetto trace"));
+		assert_non_null(strstr(err.msg, "byte 0"));
+		assert_null(strchr(err.msg, '\n'));
+		unlink(path);
+		free(path);
+	}
 }
 
 static void test_debug_annotations(void **state)
@@ -1036,6 +1049,113 @@ static void test_process_stats(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_us, int64_t abs_us, int64_t tt_delta_us)
+{
+	Pkt p = pkt(1, 0);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	p.has_timestamp = 0;
+	if (name) {
+		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te.name = (char *)name;
+	}
+	if (abs_us) {
+		te.timestamp_case = PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US;
+		te.timestamp_absolute_us = abs_us;
+	} else {
+		te.timestamp_case = PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US;
+		te.timestamp_delta_us = delta_us;
+	}
+	if (tt_delta_us) {
+		te.thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US;
+		te.thread_time_delta_us = tt_delta_us;
+	}
+	le.has_phase = 1;
+	le.phase = phase;
+	te.legacy_event = &le;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* 2019-20 Chrome: a ThreadDescriptor packet carries the reference times,
+ * events carry us deltas (MONOTONIC) and thread-time deltas; an absolute
+ * timestamp is a one-off that leaves the running sum alone. */
+static void test_legacy_delta_timestamps(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	(void)state;
+	put_snapshot(&b, 1, 3, 6, 1000, 3, 1000, 0, 0); /* trace clock MONOTONIC */
+	th.has_pid = th.has_tid = th.has_reference_timestamp_us = th.has_reference_thread_time_us = 1;
+	th.pid = 5;
+	th.tid = 6;
+	th.thread_name = "old";
+	th.reference_timestamp_us = 1000;
+	th.reference_thread_time_us = 50;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+	p.thread_descriptor = &th;
+	tb_packet(&b, &p);
+	put_old_chrome(&b, 'B', "a", 5, 0, 2);    /* ts 1005 us, tts 52 us */
+	put_old_chrome(&b, 'E', NULL, 10, 0, 3);  /* ts 1015 us, tts 55 us */
+	put_old_chrome(&b, 'I', "abs", 0, 2000, 0);
+	put_old_chrome(&b, 'B', "b", 1, 0, 0);    /* 1016 us: the sum ignored 2000 */
+	put_old_chrome(&b, 'E', NULL, 1, 0, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.ts, s.dur, s.name, coalesce(s.thread_ts, -1), coalesce(s.thread_dur, -1), t.tid, t.name "
+		       "from slice s join thread_track tt on s.track_id = tt.id join thread t using(utid) order by s.ts",
+		   "1005000\t10000\ta\t52000\t3000\t6\told\n"
+		   "1016000\t1000\tb\t-1\t-1\t6\told\n"
+		   "2000000\t0\tabs\t-1\t-1\t6\told\n");
+	tb_close(tr, path, &b);
+}
+
+/* compact_sched: lockstep arrays, first timestamp absolute then deltas,
+ * the switched-out thread is whoever ran before on that cpu. */
+static void test_compact_sched(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "alpha", "beta" };
+	uint64_t ts[] = { 100, 50, 50 };
+	int64_t prev_state[] = { 0, 1, 0 };
+	int32_t pid[] = { 7, 8, 7 }, prio[] = { 120, 110, 120 };
+	uint32_t comm[] = { 0, 1, 0 };
+
+	(void)state;
+	cs.n_intern_table = 2;
+	cs.intern_table = names;
+	cs.n_switch_timestamp = cs.n_switch_prev_state = cs.n_switch_next_pid = 3;
+	cs.n_switch_next_prio = cs.n_switch_next_comm_index = 3;
+	cs.switch_timestamp = ts;
+	cs.switch_prev_state = prev_state;
+	cs.switch_next_pid = pid;
+	cs.switch_next_prio = prio;
+	cs.switch_next_comm_index = comm;
+	fb.has_cpu = 1;
+	fb.cpu = 2;
+	fb.compact_sched = &cs;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
+	p.ftrace_events = &fb;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	/* slices end with the next switch's prev_state; the last one runs to
+	 * the end of the trace (its own start here) */
+	assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, t.name, coalesce(s.end_state, '-'), s.priority "
+		       "from sched_slice s join thread t using(utid) order by s.ts",
+		   "100\t50\t2\t7\talpha\tS\t120\n150\t50\t2\t8\tbeta\tR\t110\n200\t0\t2\t7\talpha\t-\t120\n");
+	tb_close(tr, path, &b);
+}
+
 static void test_atrace_parser(void **state)
 {
 	tt_atrace m;
@@ -1091,6 +1211,8 @@ int main(void)
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
+		cmocka_unit_test(test_legacy_delta_timestamps),
+		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
 	};
 

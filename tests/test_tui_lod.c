@@ -192,6 +192,38 @@ static void test_counter_values(void **state)
 	tt_lod_free(&row);
 }
 
+static void test_marks(void **state)
+{
+	int64_t ts[] = {0, 10, 20, 30, 40};
+	int64_t dur[] = {5, 5, 5, 5, 5};
+	uint32_t ids[] = {4, 3, 2, 1, 0};
+	uint8_t bits[1] = {(1u << 1) | (1u << 3)}; /* ids 1 and 3 */
+	tt_lod_src src = {ts, dur, NULL, 0};
+	tt_lod_row row;
+
+	(void)state;
+	assert_int_equal(tt_lod_build(&row, &src, ids, 5), 0);
+	assert_int_equal(tt_lod_mark(&row, bits), 0);
+	assert_int_equal(row.nmarks, 2);
+	assert_int_equal(row.marks[0], 1); /* positions in ts order */
+	assert_int_equal(row.marks[1], 3);
+	assert_int_equal(tt_lod_marked(&row, 0, 1), 0);
+	assert_int_equal(tt_lod_marked(&row, 0, 2), 1);
+	assert_int_equal(tt_lod_marked(&row, 2, 3), 0);
+	assert_int_equal(tt_lod_marked(&row, 2, 5), 1);
+	assert_int_equal(tt_lod_marked(&row, 4, 5), 0);
+	/* the cell query hands the renderer the positions to ask about */
+	size_t hint = 0, count;
+	assert_int_equal(tt_lod_cell(&row, 0, 25, &hint, &count), 0);
+	assert_int_equal(hint, 0);
+	assert_int_equal(count, 3);
+	assert_int_equal(tt_lod_marked(&row, hint, hint + count), 1);
+	assert_int_equal(tt_lod_mark(&row, NULL), 0);
+	assert_int_equal(row.nmarks, 0);
+	assert_int_equal(tt_lod_marked(&row, 0, 5), 0);
+	tt_lod_free(&row);
+}
+
 static void test_empty_row(void **state)
 {
 	tt_lod_src src = {NULL, NULL, NULL, 0};
@@ -213,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_random_rows),
 		cmocka_unit_test(test_whole_cell_never_hidden),
 		cmocka_unit_test(test_counter_values),
+		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_empty_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,12 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 	else
 		snprintf(buf, sizeof buf, "none");
 	fn(ctx, "parent", buf);
+	int64_t src = tt_view_source_slice(v, id);
+	if (src >= 0) {
+		snprintf(buf, sizeof buf, "%s (id %lld)  e: go there", tt_trace_str(v->tr, v->sc.name[src]),
+			 (long long)src);
+		fn(ctx, "source", buf);
+	}
 	snprintf(buf, sizeof buf, "%lld", (long long)id);
 	fn(ctx, "id", buf);
 	if (v->desc)
@@ -138,6 +144,13 @@ static void put_line(draw_ctx *d, attr_t ka, const char *key, attr_t va, const c
 		cols++;
 	}
 	mvaddnstr(d->y0 + row, d->x0 + 2 + d->keyw, val, (int)((const char *)p - val));
+	if (d->v->doc_link && val == d->v->doc_link && !*p) {
+		/* the whole link is on screen: the viewer may make it an
+		 * OSC 8 hyperlink after the frame */
+		d->v->link_y = d->y0 + row;
+		d->v->link_x = d->x0 + 2 + d->keyw;
+		d->v->link_w = cols;
+	}
 }
 
 static void on_line(void *ctx, const char *key, const char *value)
@@ -183,6 +196,7 @@ void tt_details_draw(tt_view *v)
 	draw_ctx d = {v, 0, v->det_y + 1, v->det_x, v->det_w, v->det_h - 1, 11};
 	char title[200];
 
+	v->link_w = 0;
 	if (v->det_w <= 0 || v->det_h <= 0)
 		return;
 	attrset(ATTR(TT_AREA_DETAILS));

@@ -114,7 +114,7 @@ const char tt_keys_default_config[] =
 	"bind ] next\n" "bind [ prev\n"
 	"bind l next-slice\n" "bind h prev-slice\n"
 	"bind u parent\n" "bind p parent\n" "bind c child\n"
-	"bind ! next-alert\n"
+	"bind ! next-alert\n" "bind e source\n"
 	"bind / search\n" "bind n search-next\n" "bind N search-prev\n"
 	"bind : command\n"
 	"bind Tab details\n" "bind m details-move\n"

@@ -44,6 +44,7 @@
 	X(PARENT, "parent", "select the parent slice") \
 	X(CHILD, "child", "select the first child slice") \
 	X(NEXT_ALERT, "next-alert", "jump to the next alert") \
+	X(SOURCE, "source", "jump to the slice an annotation came from (its source_slice_id)") \
 	X(SEARCH, "search", "search slice names (substring)") \
 	X(SEARCH_NEXT, "search-next", "next match in time") \
 	X(SEARCH_PREV, "search-prev", "previous match in time") \

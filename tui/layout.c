@@ -184,7 +184,11 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 			if (upid == UINT32_MAX)
 				upid = th.upid;
 		}
-		if (ti.name && *ti.name)
+		if (ti.name && *ti.name && t->is_annotation && have_thread)
+			/* several threads may each have a "Long tasks" track */
+			snprintf(t->name, sizeof t->name, "%s: %s %lld", ti.name,
+				 *th.name ? th.name : "thread", (long long)th.tid);
+		else if (ti.name && *ti.name)
 			snprintf(t->name, sizeof t->name, "%s", ti.name);
 		else if (have_thread)
 			snprintf(t->name, sizeof t->name, "%s %lld", *th.name ? th.name : "thread",
@@ -201,7 +205,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 
-		if (t->is_annotation) {
+		/* annotations scoped to a thread or process stay with it */
+		if (t->is_annotation && upid == UINT32_MAX) {
 			if (annot < 0 && (annot = add_group(lay, TT_LG_ANNOTATIONS, "Annotations", 0)) < 0)
 				goto out;
 			g = annot;

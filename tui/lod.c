@@ -119,7 +119,44 @@ void tt_lod_free(tt_lod_row *row)
 	free(row->ids);
 	free(row->ts);
 	free(row->maxend);
+	free(row->marks);
 	memset(row, 0, sizeof *row);
+}
+
+int tt_lod_mark(tt_lod_row *row, const uint8_t *bits)
+{
+	size_t n = 0;
+
+	free(row->marks);
+	row->marks = NULL;
+	row->nmarks = 0;
+	if (!bits)
+		return 0;
+	for (size_t i = 0; i < row->n; i++)
+		n += (bits[row->ids[i] / 8] >> (row->ids[i] % 8)) & 1;
+	if (n == 0)
+		return 0;
+	row->marks = malloc(n * sizeof *row->marks);
+	if (!row->marks)
+		return -1;
+	for (size_t i = 0; i < row->n; i++)
+		if ((bits[row->ids[i] / 8] >> (row->ids[i] % 8)) & 1)
+			row->marks[row->nmarks++] = (uint32_t)i;
+	return 0;
+}
+
+int tt_lod_marked(const tt_lod_row *row, size_t i, size_t j)
+{
+	size_t lo = 0, hi = row->nmarks;
+
+	while (lo < hi) { /* first mark >= i */
+		size_t mid = lo + (hi - lo) / 2;
+		if (row->marks[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < row->nmarks && row->marks[lo] < j;
 }
 
 /* First index >= from with arr[i] > t (arr non-decreasing), by galloping

@@ -39,6 +39,8 @@ typedef struct tt_lod_row {
 	uint32_t **blk;    /* blk[k][j] = best id of ids[j<<k .. (j+1)<<k) */
 	float **bkey;      /* bkey[k][j] = its key (bkey[0][i]: key of ids[i]);
 			    * row-local so a pick reads contiguous memory */
+	uint32_t *marks;   /* sorted positions (in ids) of marked items, */
+	size_t nmarks;     /* e.g. search matches; see tt_lod_mark */
 } tt_lod_row;
 
 /* Builds a row from ids (in any order; copied). Returns 0, -1 on OOM. */
@@ -64,6 +66,12 @@ int64_t tt_lod_pick_n(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint,
  * non-overlapping items a slice that covers the whole cell is alone in it,
  * so it is always the one returned, with *count 1. */
 int64_t tt_lod_cell(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, size_t *count);
+/* Marks the items whose id has its bit set in bits (one bit per id;
+ * NULL clears the marks). Returns 0, -1 on OOM (no marks then). */
+int tt_lod_mark(tt_lod_row *row, const uint8_t *bits);
+/* Whether an item at positions [i, j) of ids is marked: O(log marks),
+ * so a busy cell can show that it holds a match. */
+int tt_lod_marked(const tt_lod_row *row, size_t i, size_t j);
 /* Counters: the largest value sampled in [a, b); when none, the value in
  * effect at a (the last sample before a). Returns 0 when there is none. */
 int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out);

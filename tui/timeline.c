@@ -231,7 +231,8 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			 * are noise at this zoom, and cost a colour change per
 			 * cell on the terminal); a slice that goes on is drawn
 			 * from the next cell, where it is alone */
-			attrset(ATTR(TT_AREA_SLICE_BUSY));
+			attrset(ATTR(row->nmarks && tt_lod_marked(row, hint, hint + count)
+					     ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
 			put_glyph(g, y, v->tl_x + c, G_BUSY);
 			c++;
 			continue;

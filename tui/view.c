@@ -350,6 +350,45 @@ static int select_child(tt_view *v)
 	return 0;
 }
 
+struct find_arg {
+	const char *key;
+	long long value;
+	int found;
+};
+
+static void on_find_arg(void *ctx, const char *key, const char *value)
+{
+	struct find_arg *f = ctx;
+	char *end;
+
+	if (!f->found && strcmp(key, f->key) == 0) {
+		f->value = strtoll(value, &end, 10);
+		f->found = *value && !*end;
+	}
+}
+
+int64_t tt_view_source_slice(const tt_view *v, int64_t id)
+{
+	struct find_arg f = { .key = "source_slice_id" };
+
+	if (id < 0 || (size_t)id >= v->sc.n || v->sc.arg_set_id[id] == UINT32_MAX)
+		return -1;
+	tt_trace_args(v->tr, v->sc.arg_set_id[id], on_find_arg, &f);
+	return f.found && f.value >= 0 && (size_t)f.value < v->sc.n ? f.value : -1;
+}
+
+static int select_source(tt_view *v)
+{
+	int64_t src = v->sel_id < 0 || v->lay.tracks[v->sel_track].pnames
+		      ? -1 : tt_view_source_slice(v, v->sel_id);
+
+	if (src < 0) {
+		tt_view_message(v, 1, "the selection has no source slice");
+		return TT_REDRAW;
+	}
+	return tt_view_select_slice(v, src) | TT_REDRAW;
+}
+
 static int select_parent(tt_view *v)
 {
 	if (v->sel_id < 0)
@@ -464,10 +503,25 @@ static int cmp_match(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* Search matches marked in every core slice row, so that busy cells can
+ * show them too. */
+static void mark_rows(tt_view *v, const uint8_t *bits)
+{
+	for (int t = 0; t < v->lay.ntracks; t++) {
+		tt_ltrack *tk = &v->lay.tracks[t];
+		if (tk->kind != TT_LT_SLICE || tk->pnames)
+			continue;
+		for (int d = 0; d < tk->ndepth; d++)
+			tt_lod_mark(&tk->rows[d], bits);
+	}
+}
+
 size_t tt_view_search(tt_view *v, const char *text)
 {
 	strmap m = {0};
 	size_t cap = 0;
+
+	mark_rows(v, NULL);
 
 	free(v->matches);
 	free(v->match_bits);
@@ -511,6 +565,7 @@ size_t tt_view_search(tt_view *v, const char *text)
 	}
 	free(m.keys);
 	free(m.vals);
+	mark_rows(v, v->match_bits);
 	sort_view = v;
 	if (v->nmatches > 1)
 		qsort(v->matches, v->nmatches, sizeof *v->matches, cmp_match);
@@ -534,11 +589,10 @@ void tt_view_filter(tt_view *v, const char *text)
 	v->top = 0;
 }
 
-static const tt_view *alert_sort;
 static int cmp_alert(const void *pa, const void *pb)
 {
 	const tt_alert *a = pa, *b = pb;
-	(void)alert_sort;
+
 	return a->ts < b->ts ? -1 : a->ts > b->ts;
 }
 
@@ -576,7 +630,6 @@ void tt_view_load_alerts(tt_view *v)
 		else
 			v->nwarn++;
 	}
-	alert_sort = v;
 	if (v->nalerts > 1)
 		qsort(v->alerts, v->nalerts, sizeof *v->alerts, cmp_alert);
 	tt_result_free(&r);
@@ -712,6 +765,8 @@ int tt_view_action(tt_view *v, int action)
 		return select_parent(v) | TT_REDRAW;
 	case TT_ACT_CHILD:
 		return select_child(v) | TT_REDRAW;
+	case TT_ACT_SOURCE:
+		return select_source(v);
 	case TT_ACT_NEXT_ALERT:
 		if (!v->nalerts) {
 			tt_view_message(v, 0, "no alerts");

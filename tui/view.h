@@ -68,6 +68,7 @@ typedef struct tt_view {
 	int details_h, details_w; /* sizes at the bottom / on the right */
 	int details_scroll;
 	char *desc, *doc_link; /* description of the selection, or NULL */
+	int link_y, link_x, link_w; /* where the link was drawn (link_w 0: not) */
 
 	/* alerts (SQL table `alert`; none when it does not exist) */
 	tt_alert *alerts;
@@ -96,6 +97,8 @@ void tt_view_set_window(tt_view *v, int64_t t0, int64_t span);
 /* Selects a slice (core id) and brings it into view: cursor line on its
  * track (its group opened), cursor time at its start. Returns flags. */
 int tt_view_select_slice(tt_view *v, int64_t slice_id);
+/* The slice an annotation slice came from (its source_slice_id arg), or -1. */
+int64_t tt_view_source_slice(const tt_view *v, int64_t id);
 /* Selects row id of a layout track. */
 int tt_view_select(tt_view *v, int track, int64_t id);
 /* Moves the cursor to absolute time t, panning when needed. */

@@ -30,6 +30,7 @@
 #include "viewer.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
+#define IDLE_MS 250 /* getch timeout of the main loop */
 
 typedef struct viewer {
 	tt_view v;
@@ -41,6 +42,7 @@ typedef struct viewer {
 	tt_theme theme;
 	int ncolors;
 	int mouse_x, mouse_y, mouse_down;
+	int hyperlinks;     /* the terminal shows OSC 8 hyperlinks */
 	const char *path;
 } viewer;
 
@@ -183,7 +185,7 @@ static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 			}
 		}
 		pthread_join(th, NULL);
-		timeout(-1);
+		timeout(IDLE_MS);
 		if (resized)
 			tt_view_geometry(&vw->v, LINES, COLS);
 	}
@@ -303,7 +305,7 @@ static int run_command(viewer *vw, const char *cmd)
 			v->msg[0] = 0;
 		return TT_REDRAW | TT_RELAYOUT;
 	}
-	if ((arg = word_arg(cmd, "metrics"))) {
+	if ((arg = word_arg(cmd, "metrics")) || (arg = word_arg(cmd, "metric"))) {
 		tt_err err = {0};
 		if (!*arg) {
 			tt_view_message(v, 1, "usage: :metrics NAME[,NAME...]");
@@ -512,6 +514,25 @@ typedef struct screen_ops {
 } screen_ops;
 static const screen_ops *screen_of(const viewer *vw);
 
+/* OSC 8: ncurses cannot put the escape inside a cell, so once the frame
+ * is on the terminal the link's text is written again, wrapped in the
+ * hyperlink escape, at the same place; then the cursor goes back where
+ * ncurses believes it is. Only for terminals known to show OSC 8
+ * (TT_HYPERLINKS=1 forces it, =0 disables it). */
+static void draw_hyperlink(viewer *vw)
+{
+	tt_view *v = &vw->v;
+	int cy, cx;
+
+	if (!vw->hyperlinks || !v->doc_link || v->link_w <= 0 || v->mode != TT_MODE_TIMELINE)
+		return;
+	getyx(stdscr, cy, cx);
+	mvcur(cy, cx, v->link_y, v->link_x);
+	printf("\033]8;;%s\033\\%s\033]8;;\033\\", v->doc_link, v->doc_link);
+	fflush(stdout);
+	mvcur(v->link_y, v->link_x + v->link_w, cy, cx);
+}
+
 static void draw_frame(viewer *vw)
 {
 	erase();
@@ -521,6 +542,7 @@ static void draw_frame(viewer *vw)
 	curs_set(vw->editing ? 1 : 0);
 	wnoutrefresh(stdscr);
 	doupdate();
+	draw_hyperlink(vw);
 }
 
 /* ---- input ----------------------------------------------------------------- */
@@ -788,6 +810,12 @@ static int setup_terminal(viewer *vw, SCREEN **scr)
 	curs_set(0);
 	mousemask(ALL_MOUSE_EVENTS, NULL);
 	mouseinterval(0);
+	/* terminals that show OSC 8 hyperlinks (others may print junk) */
+	const char *hl = getenv("TT_HYPERLINKS"), *tp = getenv("TERM_PROGRAM");
+	vw->hyperlinks = hl ? !strcmp(hl, "1") :
+			 (getenv("VTE_VERSION") && atoi(getenv("VTE_VERSION")) >= 5000) ||
+			 getenv("KITTY_WINDOW_ID") || getenv("WEZTERM_EXECUTABLE") ||
+			 (tp && (!strcmp(tp, "iTerm.app") || !strcmp(tp, "WezTerm") || !strcmp(tp, "vscode")));
 	vw->ncolors = 0;
 	if (has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"))) {
 		start_color();
@@ -845,7 +873,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 			}
 		}
 		pthread_join(th, NULL);
-		timeout(-1);
+		timeout(IDLE_MS);
 	}
 	if (quit || !ld->tr) {
 		endwin();
@@ -893,14 +921,17 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	for (int i = ntyped - 1; i >= 0; i--)
 		ungetch(typed[i]);
 	int flags = TT_REDRAW;
+	timeout(IDLE_MS);
 	while (!(flags & TT_QUIT)) {
 		if (flags & TT_SEL_CHANGED)
 			tt_details_fetch(&vw->v);
-		draw_frame(vw);
+		if (flags & (TT_REDRAW | TT_RELAYOUT))
+			draw_frame(vw);
+		/* a timeout, not a blocking read: a SIGWINCH that lands just
+		 * before the read is then seen (as KEY_RESIZE) at the next
+		 * call instead of after the next key */
 		int ch = getch();
-		if (ch == ERR)
-			continue;
-		flags = handle_key(vw, ch);
+		flags = ch == ERR ? 0 : handle_key(vw, ch);
 	}
 	endwin();
 	delscreen(scr);

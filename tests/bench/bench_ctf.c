@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,17 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds (user + system) of this process, or of its waited-for
+ * children: on a shared machine wall time depends on the neighbours. */
+static double cpu(int children)
+{
+	struct rusage ru;
+
+	getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* termtrace's reader alone (metadata, every stream decoded with all its
@@ -81,7 +93,7 @@ int main(int argc, char **argv)
 	ctfw *w;
 	uint64_t ts[64] = { 0 };
 	long long i, written = 0;
-	double t0, t_tt, t_bt = -1, t_dec;
+	double t0, c0, t_tt, t_bt = -1, t_dec, c_tt, c_bt = -1;
 	long long ndec;
 	tt_err err = { 0 };
 	tt_trace *tr;
@@ -128,8 +140,10 @@ int main(int argc, char **argv)
 	printf("bench_ctf: wrote %lld events in %d streams to %s in %.2f s\n", written, ns, dir, now() - t0);
 
 	t0 = now();
+	c0 = cpu(0);
 	tr = tt_trace_open(dir, NULL, &err);
 	t_tt = now() - t0;
+	c_tt = cpu(0) - c0;
 	if (!tr) {
 		fprintf(stderr, "bench_ctf: %s\n", err.msg);
 		return 1;
@@ -150,9 +164,12 @@ int main(int argc, char **argv)
 
 	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s' -c sink.utils.dummy >/dev/null 2>&1", dir);
 	t0 = now();
+	c0 = cpu(1);
 	rc = system(cmd);
-	if (rc == 0)
+	if (rc == 0) {
 		t_bt = now() - t0;
+		c_bt = cpu(1) - c0;
+	}
 
 	printf("bench_ctf: termtrace   %8.3f s  %12.0f events/s  (full import: decode, merge, storage, indexes)\n",
 	       t_tt, (double)written / t_tt);
@@ -162,6 +179,8 @@ int main(int argc, char **argv)
 		printf("bench_ctf: babeltrace2 %8.3f s  %12.0f events/s\n", t_bt, (double)written / t_bt);
 		printf("bench_ctf: ratio termtrace/babeltrace2 = %.2fx (target >= 5x); reader alone %.2fx\n",
 		       t_bt / t_tt, t_bt / t_dec);
+		printf("bench_ctf: cpu time    termtrace %.3f s, babeltrace2 %.3f s: ratio %.2fx\n", c_tt, c_bt,
+		       c_bt / c_tt);
 	} else {
 		printf("bench_ctf: babeltrace2 not available (exit %d): no ratio\n", rc);
 	}

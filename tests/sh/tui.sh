@@ -25,6 +25,15 @@ wait_for() {
 	done
 	return 1
 }
+# wait_re WIN REGEX: polls until a line of the pane matches REGEX (grep -E).
+wait_re() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		screen "$1" | grep -qE -- "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # wait_line WIN N TEXT: polls until line N (0-based) is exactly TEXT.
 wait_line() {
 	local i
@@ -178,7 +187,7 @@ keys x
 check "a key bound in the config runs its action" wait_for config "EXIT=0"
 
 # ---- descriptions, details on the right ---------------------------------------
-start desc 120 40 -- $TINY
+start desc 120 40 TT_HYPERLINKS=1 -- $TINY
 wait_for desc "▾ Renderer 9186"
 keys / RunMicro Enter J J J J J J
 check "details show the slice's description, wrapped" \
@@ -280,6 +289,31 @@ check "uftrace sample: nested slice names are drawn" wait_for uf "░      main 
 check "uftrace sample: thread track" wait_for uf " thread 9900            │                  thread_main"
 keys q
 check "q exits 0 (uftrace)" wait_for uf "EXIT=0"
+
+start pf 120 40 -- tests/data/chromium-tiny.pftrace
+check "Perfetto sample: counter track drawn as bars" \
+	wait_line pf 5 " thread_time            │                              ▂▃▄▄▄▅▅▆▆▆▇██████████████████████████████████████████████████████"
+check "counter track shows its value range" \
+	wait_line pf 6 "              0..325.5M │                              █████████████████████████████████████████████████████████████████"
+keys q
+check "q exits 0 (Perfetto)" wait_for pf "EXIT=0"
+
+# ---- loading: progress bar, q cancels the import --------------------------------
+python3 - "$TMP/big.json" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as f:
+    f.write('{"traceEvents":[\n')
+    for i in range(2000000):
+        f.write('{"ph":"X","pid":1,"tid":%d,"ts":%d,"dur":1,"name":"n%d"},\n' % (i % 8, i * 2, i % 50))
+    f.write('{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"t"}}]}\n')
+PY
+start load 100 30 -- "$TMP/big.json"
+check "a progress bar shows while the trace loads" wait_for load "termtrace: loading $TMP/big.json"
+check "the progress line counts bytes and events" \
+	wait_re load '^  [0-9.]+ [KMG]?B of 117.3 MB, [0-9]+ events$'
+keys q
+check "q during the import quits with 0" wait_for load "EXIT=0"
+rm -f "$TMP/big.json"
 
 start bad 80 24 -- tests/data/no-such-file.json
 check "a missing file: exit 1 with a message" wait_for bad "EXIT=1"

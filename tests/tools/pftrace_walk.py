@@ -105,6 +105,7 @@ class Seq:
         self.snaps = []      # list of dict clock -> ns
         self.inc = {}        # clock -> [is_inc, mult, last_ns]
     def clear(self):
+        self.tt = 0          # Chrome's incremental thread-time counter (ns)
         self.names = {}; self.cats = {}; self.valid = False
         self.def_track = None; self.def_clock = None
 
@@ -215,8 +216,12 @@ def events(path, out, recs=None, tracks=None):
                     b = v if wt == 2 else v
                     for i in range(0, len(b), 8):
                         flows.append((f == 48, int.from_bytes(b[i:i+8], 'little')))
-            nextra = sum(len(packed_varints(wt, v)) for f, wt, v in fields(te) if f == 12)
-            recs.append((ns, nev, tname, name if typ != 2 else '', track, flows, nextra))
+            extra = [x for f, wt, v in fields(te) if f == 12 for x in packed_varints(wt, v)]
+            nextra = len(extra)
+            tts = None
+            if extra:   # Chrome: one value, the thread-time track, us deltas
+                sq.tt += s64(extra[0]) * 1000; tts = sq.tt
+            recs.append((ns, nev, tname, name if typ != 2 else '', track, flows, nextra, tts))
         if out is not None:
             out.write("%d\t%s\t%s\t%d\t%d\n" % (ns, tname, name if typ != 2 else '', track, sid))
         nev += 1
@@ -231,20 +236,23 @@ def slices(path):
     recs.sort(key=lambda r: (r[0], r[1]))
     stacks = defaultdict(list); out = []
     stats = Counter(); active = {}
-    for ts, order, ph, name, track, flows, nextra in recs:
+    for ts, order, ph, name, track, flows, nextra, tts in recs:
         stats['counter_values'] += nextra
         st = stacks[track]
         row = None
         if ph == 'B':
-            row = [ts, -1, track, name, len(st)]
+            row = [ts, -1, track, name, len(st), tts]
             st.append(row); out.append(row)
         elif ph == 'E':
             if st:
                 row = st.pop(); row[1] = ts - row[0]
+                if row[5] is not None and tts is not None:
+                    stats['thread_dur_count'] += 1
+                    stats['thread_dur_sum'] += tts - row[5]
             else:
                 stats['unmatched_end'] += 1
         elif ph in ('I', 'R'):
-            row = [ts, 0, track, name, len(st)]
+            row = [ts, 0, track, name, len(st), None]
             out.append(row)
         if row is None:
             continue
@@ -287,7 +295,7 @@ if __name__ == '__main__':
     elif mode == 'slices':
         rows, tracks, stats = slices(path)
         per = defaultdict(lambda: [0, 0, 0])
-        for ts, dur, track, name, depth in rows:
+        for ts, dur, track, name, depth, tts in rows:
             k = owner(tracks, track)
             per[k][0] += 1; per[k][1] += dur; per[k][2] = max(per[k][2], depth)
         print("total\t%d" % len(rows))
