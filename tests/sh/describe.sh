@@ -13,11 +13,10 @@ trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME=$tmp/config
 unset TT_DESCRIPTIONS_PATH
 
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; }
-check() { # check WHAT GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1: got [$2] want [$3]"; fi
-}
+. "$(dirname "$0")/../shlib.sh"
+nok() { notok "$@"; }
+# this suite writes check_got_want WHAT GOT WANT
+check_got_want() { check "$1" "$3" "$2"; }
 
 # ---- shipped rule files: every rule has a description and an https link
 bad=$(awk '
@@ -27,7 +26,7 @@ bad=$(awk '
 	/^link *= *https:\/\// { l = 1 }
 	function check() { if (!d || !l) printf "%s:%d ", file, line }
 	END { if (inrule) check() }' descriptions/*.rules)
-check "every shipped rule has a description and an https link" "$bad" ""
+check_got_want "every shipped rule has a description and an https link" "$bad" ""
 
 # ---- SQL through the command line
 id=$("$BIN" query --format tsv --no-header $TRACE \
@@ -35,10 +34,10 @@ id=$("$BIN" query --format tsv --no-header $TRACE \
 want_desc="V8 stopped at a stack-guard check to handle pending interrupts (V8.StackGuard): requests to terminate, to install optimized code, to run a GC or to service the debugger or profiler."
 got=$("$BIN" query --format tsv --no-header $TRACE \
 	"select description, doc_link from describe_slice where slice_id = $id")
-check "query describe_slice by slice_id" "$got" "$want_desc	https://v8.dev/docs"
+check_got_want "query describe_slice by slice_id" "$got" "$want_desc	https://v8.dev/docs"
 got=$("$BIN" query --format tsv --no-header $TRACE \
 	"select count(*) from slice s join describe_slice d on s.id = d.slice_id where s.name = 'RunMicrotasks'")
-check "query describe_slice join" "$got" "59"
+check_got_want "query describe_slice join" "$got" "59"
 got=$("$BIN" query $TRACE "select * from describe_slice" 2>&1 >/dev/null)
 case "$got" in
 *"describe_slice: needs slice_id"*) ok "describe_slice without slice_id is a clear error" ;;
@@ -61,11 +60,11 @@ RULES
 got=$("$BIN" query --format tsv --no-header $TRACE \
 	"select description, doc_link from describe_slice where slice_id = $id")
 dur=$("$BIN" query --format tsv --no-header $TRACE "select dur from slice where id = $id")
-check "user rule overrides the shipped one" "$got" \
+check_got_want "user rule overrides the shipped one" "$got" \
 	"my words for V8.StackGuard (83 us)	https://example.org/stackguard"
-check "the sample slice is 83 us long" "$dur" "83000"
+check_got_want "the sample slice is 83 us long" "$dur" "83000"
 got=$("$BIN" query --format tsv --no-header $TRACE "select describe_warnings()")
-check "bad rule line reported as path:line" "$got" \
+check_got_want "bad rule line reported as path:line" "$got" \
 	"$XDG_CONFIG_HOME/termtrace/descriptions/mine.rules:7: unknown key 'frobnicate'"
 rm -rf "$XDG_CONFIG_HOME/termtrace"
 
@@ -78,22 +77,22 @@ V8 stopped at a stack-guard check to handle pending interrupts
 (V8.StackGuard): requests to terminate, to install optimized code, to run a GC
 or to service the debugger or profiler.
 link: https://v8.dev/docs"
-	check "termtrace describe prints name, wrapped description, link" "$out" "$want"
-	check "termtrace describe exit status" "$rc" "0"
+	check_got_want "termtrace describe prints name, wrapped description, link" "$out" "$want"
+	check_got_want "termtrace describe exit status" "$rc" "0"
 	out=$(timeout 10 "$BIN" describe --wrap 0 $TRACE "$id" </dev/null 2>/dev/null | sed -n 2p)
-	check "termtrace describe --wrap 0" "$out" "$want_desc"
+	check_got_want "termtrace describe --wrap 0" "$out" "$want_desc"
 	noid=$("$BIN" query --format tsv --no-header $TRACE \
 		"select id from slice where name = 'ActiveProcesses' limit 1")
 	timeout 10 "$BIN" describe $TRACE "$noid" </dev/null >/dev/null 2>"$tmp/err"
 	rc=$?
-	check "termtrace describe on a slice without a rule" "$rc:$(cat "$tmp/err")" \
+	check_got_want "termtrace describe on a slice without a rule" "$rc:$(cat "$tmp/err")" \
 		"1:termtrace: $TRACE: slice $noid (ActiveProcesses) has no description"
 	timeout 10 "$BIN" describe $TRACE 999999 </dev/null >/dev/null 2>"$tmp/err"
 	rc=$?
-	check "termtrace describe on an unknown id" "$rc:$(cat "$tmp/err")" \
+	check_got_want "termtrace describe on an unknown id" "$rc:$(cat "$tmp/err")" \
 		"1:termtrace: $TRACE: no slice with id 999999"
 	timeout 10 "$BIN" describe $TRACE abc </dev/null >/dev/null 2>&1
-	check "termtrace describe with a bad id is a usage error" "$?" "2"
+	check_got_want "termtrace describe with a bad id is a usage error" "$?" "2"
 else
 	ok "termtrace describe # SKIP tui/main.c does not dispatch to tt_cmd_describe yet"
 fi

@@ -13,14 +13,7 @@ trap 'rm -rf "$TMP"' EXIT
 export XDG_CONFIG_HOME=$TMP/cfg
 unset TT_METRICS_PATH
 
-check() { # check NAME EXPECTED ACTUAL
-	if [ "$2" = "$3" ]; then
-		echo "ok - $1"
-	else
-		echo "not ok - $1"
-		diff <(echo "$2") <(echo "$3") | sed 's/^/# /'
-	fi
-}
+. "$(dirname "$0")/../shlib.sh"
 
 out=$($T metrics --list 2>&1); rc=$?
 check "metrics --list exits 0" 0 $rc

@@ -27,8 +27,7 @@ cat >"$TMP/tasks.json" <<'JSON'
 ]}
 JSON
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; }
+. "$(dirname "$0")/../shlib.sh"
 screen() { tmux -L $S capture-pane -p -t "$WIN"; }
 wait_for() { # wait_for TEXT: bounded poll of the pane
 	local i

@@ -12,10 +12,7 @@ D=tests/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() { # check NAME EXPECTED ACTUAL
-	if [ "$2" == "$3" ]; then echo "ok - $1"; else
-		echo "not ok - $1"; echo "#   expected: $(printf '%q' "$2")"; echo "#   actual:   $(printf '%q' "$3")"; fi
-}
+. "$(dirname "$0")/../shlib.sh"
 
 out=$($T info $D/chromium-tiny.pftrace); rc=$?
 check "proto info exits 0" 0 $rc

@@ -11,8 +11,7 @@ TMP=$(mktemp -d)
 TINY=tests/data/chromium-tiny.json
 trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; }
+. "$(dirname "$0")/../shlib.sh"
 screen() { tmux -L $S capture-pane -p -t "$1"; }
 line() { screen "$1" | sed -n "$(($2 + 1))p"; }
 
