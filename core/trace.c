@@ -7,6 +7,7 @@
 #include "describe.h"
 #include "vtab.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -27,6 +28,33 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The bytes of the regular files below dir (a CTF trace folder). */
+static uint64_t dir_size(const char *dir)
+{
+	uint64_t total = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char p[4096];
+		struct stat sb;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (lstat(p, &sb) != 0)
+			continue;
+		if (S_ISDIR(sb.st_mode))
+			total += dir_size(p);
+		else if (S_ISREG(sb.st_mode))
+			total += (uint64_t)sb.st_size;
+	}
+	closedir(d);
+	return total;
+}
+
 tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 {
 	tt_trace *tr = calloc(1, sizeof(*tr));
@@ -40,7 +68,7 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 		goto done;
 	}
 	if (stat(path, &sb) == 0)
-		tr->file_size = (uint64_t)sb.st_size;
+		tr->file_size = S_ISDIR(sb.st_mode) ? dir_size(path) : (uint64_t)sb.st_size;
 	rc = tt_import_run(tr->st, path, progress, &tr->format, err);
 	if (rc != TT_OK) {
 		tt_trace_close(tr);
@@ -223,7 +251,7 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 #undef TT_STAT_ROW
 	};
 	char a[64], b[64], c[64];
-	int any = 0;
+	int any = 0, problems = 0;
 
 	fmt_ns(a, sizeof(a), st->start_ts);
 	fmt_ns(b, sizeof(b), st->end_ts);
@@ -249,6 +277,17 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 		fprintf(out, "  sched_slice  %zu\n", st->sched.n);
 	if (st->tstate.n)
 		fprintf(out, "  thread_state %zu\n", st->tstate.n);
+	/* Problems an importer recorded (a cut file, a bad packet): where. */
+	for (size_t i = 0; i < st->meta.n; i++) {
+		const char *name = tt_storage_str(st, st->meta.name[i]);
+		const char *val = tt_storage_str(st, st->meta.sval[i]);
+
+		if (!name || !val || (strcmp(name, "import_warning") && !strstr(name, ".problem")))
+			continue;
+		if (!problems++)
+			fprintf(out, "problems:\n");
+		fprintf(out, "  %s\n", val);
+	}
 	fprintf(out, "stats:\n");
 	for (int i = 0; i < TT_STAT_COUNT; i++) {
 		if (!st->stats[i])

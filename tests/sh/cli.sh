@@ -74,3 +74,5 @@ check "truncated file: warning and stat" "termtrace: warning: $tmp/cut.json: jso
 # 376 = the X/I/R/b events among the 387 complete events before byte 60000
 # (python's json.raw_decode over the same prefix).
 check "truncated file keeps exactly the complete events" "376" "$($T query --no-header --format tsv "$tmp/cut.json" "select count(*) from slice" 2>/dev/null)"
+check "info says where a cut file stopped" "problems:
+  json text ends inside the event array at byte 60000" "$($T info "$tmp/cut.json" 2>/dev/null | grep -A1 '^problems:')"
