@@ -42,7 +42,7 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/slice_tracker.c \
 	      core/bytesrc.c core/import.c core/trace.c core/query.c \
-	      core/vtab.c core/vtab_tables.c core/query_limit.c
+	      core/vtab.c core/vtab_tables.c core/textfile.c core/query_limit.c
 JSON_SRCS   = core/import_json.c
 PROTO_SRCS  = core/import_proto.c core/proto_clock.c core/proto_atrace.c
 PROTO_FILES = protos/perfetto_trace.proto

@@ -138,6 +138,13 @@ void tt_result_free(tt_result *r);
 /* Makes a running query (on another thread) stop with an error. */
 void tt_query_interrupt(tt_trace *tr);
 
+/* ---- small text files (SQL, metrics, themes, config) -----------------
+ * The rest of f / the file at path as one NUL-terminated malloc'ed buffer,
+ * at most max bytes (0 = all; the rest is ignored). NULL when the file
+ * cannot be opened or memory ran out. *len (may be NULL) gets the length. */
+char *tt_text_read(FILE *f, size_t max, size_t *len);
+char *tt_text_load(const char *path, size_t max, size_t *len);
+
 /* ---- annotations (metrics) ----------------------------------------------
  * Owned by core/annotate.c (issue 7). A metric's <metric>_annotations
  * relation becomes annotation tracks (track.type = 'annotation') appended

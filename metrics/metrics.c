@@ -140,43 +140,11 @@ char *tt_metrics_find(const char *name)
 	return found;
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t len = 0, cap = 8192;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap);
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
-		if (n == 0)
-			break;
-		if (cap - len < 2) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
 
 /* The first `--` comment line of a file, trimmed: its one-line summary. */
 static char *summary_of(const char *path)
 {
-	char *text = read_file(path), *out = NULL;
+	char *text = tt_text_load(path, 0, NULL), *out = NULL;
 
 	if (!text)
 		return strdup("");
@@ -471,7 +439,7 @@ static int run_include(sqlite3 *db, const char *metric, const char *from, unsign
 /* Runs a SQL file: the text between include lines is executed as is. */
 static int run_file(sqlite3 *db, const char *metric, const char *path, int depth, tt_err *err)
 {
-	char *text = read_file(path), *chunk;
+	char *text = tt_text_load(path, 0, NULL), *chunk;
 	unsigned lineno = 1, chunk_line = 1;
 	int rc = TT_OK;
 

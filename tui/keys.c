@@ -7,6 +7,7 @@
 #include <curses.h>
 
 #include "keys.h"
+#include "termtrace.h"
 
 static const struct { const char *name, *help; } actions[TT_ACT_COUNT] = {
 	[TT_ACT_NONE] = {"none", ""},
@@ -246,9 +247,7 @@ int tt_config_load_user(tt_config *cfg, tt_config_warn_fn warn, void *ctx)
 {
 	char path[1024];
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	FILE *f;
 	char *buf;
-	size_t len;
 	int bad;
 
 	if (xdg && *xdg)
@@ -257,17 +256,9 @@ int tt_config_load_user(tt_config *cfg, tt_config_warn_fn warn, void *ctx)
 		snprintf(path, sizeof path, "%s/.config/termtrace/config", home);
 	else
 		return 0;
-	f = fopen(path, "r");
-	if (!f)
+	buf = tt_text_load(path, 65535, NULL);
+	if (!buf)
 		return 0;
-	buf = malloc(65536);
-	if (!buf) {
-		fclose(f);
-		return 0;
-	}
-	len = fread(buf, 1, 65535, f);
-	buf[len] = 0;
-	fclose(f);
 	bad = tt_config_parse(cfg, buf, path, warn, ctx);
 	free(buf);
 	return bad;

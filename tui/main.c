@@ -49,33 +49,6 @@ static int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
-static char *read_all(FILE *f)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
-		if (n == 0)
-			break;
-		if (cap - len < 2) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
 /* Opens path and runs the comma list of metrics (may be NULL). */
 static tt_trace *open_or_complain(const char *path, const char *metrics)
 {
@@ -200,7 +173,7 @@ static int cmd_query(int argc, char **argv)
 				return 1;
 			}
 		}
-		owned = read_all(f);
+		owned = tt_text_read(f, 0, NULL);
 		if (f != stdin)
 			fclose(f);
 		if (!owned) {

@@ -10,6 +10,7 @@
 #include <curses.h>
 
 #include "theme.h"
+#include "termtrace.h"
 
 static const char *const area_names[TT_AREA_COUNT] = {
 #define X(id, name) name,
@@ -155,36 +156,9 @@ int tt_theme_parse(tt_theme *th, const char *text, const char *path,
 	return bad;
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
 
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 8192);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-			cap += 8192;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		if (got == 0)
-			break;
-		len += got;
-		if (len > (1 << 20))
-			break; /* a theme is small; do not read a wrong file whole */
-	}
-	fclose(f);
-	buf[len] = 0;
-	return buf;
-}
+/* A theme is small: never read a wrong file whole. */
+#define THEME_MAX (1 << 20)
 
 int tt_theme_load(tt_theme *th, const char *name, tt_theme_warn_fn warn, void *ctx)
 {
@@ -199,7 +173,7 @@ int tt_theme_load(tt_theme *th, const char *name, tt_theme_warn_fn warn, void *c
 	if (!strcmp(name, "mono"))
 		name = "monochrome";
 	if (strchr(name, '/')) {
-		char *text = read_file(name);
+		char *text = tt_text_load(name, THEME_MAX, NULL);
 		if (!text)
 			goto missing;
 		tt_theme_parse(th, text, name, warn, ctx);
@@ -215,7 +189,7 @@ int tt_theme_load(tt_theme *th, const char *name, tt_theme_warn_fn warn, void *c
 	dirs[nd++] = TT_SRCDIR "/themes";
 	for (int i = 0; i < nd; i++) {
 		snprintf(path, sizeof path, "%s/%s.theme", dirs[i], name);
-		char *text = read_file(path);
+		char *text = tt_text_load(path, THEME_MAX, NULL);
 		if (text) {
 			tt_theme_parse(th, text, path, warn, ctx);
 			free(text);
