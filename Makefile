@@ -137,6 +137,7 @@ JOBS ?= 2
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) tests-build
 	@$(MAKE) --no-print-directory -j$(JOBS) B=build-asan SAN=1 tests-build
+	@$(MAKE) --no-print-directory -j$(JOBS) fuzz-smoke
 	@tests/run.sh build build-asan
 
 check: tests-build

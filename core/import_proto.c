@@ -2056,7 +2056,16 @@ truncated:
 			goto out;
 		}
 		tt_storage_meta_int(c->st, "proto_truncated_offset", (int64_t)r.off);
-		tt_storage_stat_add(c->st, TT_STAT_proto_truncated, (int64_t)rd_drain(c, &r));
+		{
+			/* the user hears of it: `info` and the CLI show import_warning */
+			char msg[160];
+			int64_t left = (int64_t)rd_drain(c, &r);
+
+			snprintf(msg, sizeof(msg), "%s at byte %llu: the last %lld bytes were not read",
+				 bad, (unsigned long long)r.off, (long long)left);
+			tt_storage_meta_str(c->st, "import_warning", msg);
+			tt_storage_stat_add(c->st, TT_STAT_proto_truncated, left);
+		}
 		break;
 	}
 	if (c->packets_ok == 0) {

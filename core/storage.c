@@ -833,18 +833,22 @@ void tt_storage_finalize(tt_storage *st)
 		st->oom = 1;
 		return;
 	}
+	/* A track indexes one kind of row: slices that an importer put on a
+	 * counter track (or counters on a slice track) stay in their table
+	 * but out of the per-track index, whose ts column would be the wrong
+	 * one (found by fuzz_proto: a TrackEvent slice on a counter track). */
 	for (size_t i = 0; i < st->slice.n; i++)
-		if (st->slice.track[i] < nt)
+		if (st->slice.track[i] < nt && !st->track.is_counter[st->slice.track[i]])
 			off[st->slice.track[i] + 1]++;
 	for (size_t i = 0; i < st->counter.n; i++)
-		if (st->counter.track[i] < nt)
+		if (st->counter.track[i] < nt && st->track.is_counter[st->counter.track[i]])
 			off[st->counter.track[i] + 1]++;
 	for (size_t t = 0; t < nt; t++)
 		off[t + 1] += off[t];
 	for (size_t i = 0; i < st->slice.n; i++) {
 		uint32_t t = st->slice.track[i];
 
-		if (t < nt) {
+		if (t < nt && !st->track.is_counter[t]) {
 			rows[off[t] + fill[t]++] = (int64_t)i;
 			if (st->slice.depth[i] + 1 > st->track.max_depth[t])
 				st->track.max_depth[t] = st->slice.depth[i] + 1;
@@ -853,7 +857,7 @@ void tt_storage_finalize(tt_storage *st)
 	for (size_t i = 0; i < st->counter.n; i++) {
 		uint32_t t = st->counter.track[i];
 
-		if (t < nt)
+		if (t < nt && st->track.is_counter[t])
 			rows[off[t] + fill[t]++] = (int64_t)i;
 	}
 	/* Rows went in by id; sort only the tracks whose ts went backwards. */

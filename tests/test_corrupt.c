@@ -1027,6 +1027,38 @@ static void query_timeout(void **state)
 	tt_trace_close(tr);
 }
 
+/* ---- regressions found by the fuzzers (docs/reliability.md) ------------------- */
+
+/* fuzz_proto, storage.c: a TrackEvent slice on a counter track made
+ * tt_storage_finalize index slice ids into the counter ts column (NULL
+ * when there were no counters: UBSan; out of bounds otherwise), and the
+ * counter vtab then read slice ids as counter rows. A track now indexes
+ * only rows of its own kind. */
+static void regress_slice_on_counter_track(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_track_desc cd = { .type = "counter", .utid = TT_NONE, .upid = TT_NONE,
+			     .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+	tt_track_desc sd = { .type = "global", .utid = TT_NONE, .upid = TT_NONE,
+			     .parent_id = TT_NONE, .cpu = -1 };
+	uint32_t ct, stk;
+
+	(void)state;
+	ct = tt_storage_track_new(st, &cd);
+	stk = tt_storage_track_new(st, &sd);
+	/* two slices on the counter track, out of order, no counter at all */
+	tt_storage_slice_append(st, ct, 20, 1, 0, tt_storage_intern_cstr(st, "a"), 0, -1, TT_NONE);
+	tt_storage_slice_append(st, ct, 10, 1, 0, tt_storage_intern_cstr(st, "b"), 0, -1, TT_NONE);
+	tt_storage_slice_append(st, stk, 5, 1, 0, tt_storage_intern_cstr(st, "c"), 0, -1, TT_NONE);
+	tt_storage_counter(st, stk, 7, 1.0);
+	tt_storage_finalize(st);
+	assert_int_equal(st->track.row_off[ct + 1] - st->track.row_off[ct], 0);
+	assert_int_equal(st->track.row_off[stk + 1] - st->track.row_off[stk], 1);
+	assert_int_equal(st->track.rows[st->track.row_off[stk]], 2);
+	assert_int_equal(tt_storage_slice_count(st), 3);
+	tt_storage_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1047,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(ctf_metadata_mutations),
 		cmocka_unit_test(ctf_metadata_deep),
 		cmocka_unit_test(query_timeout),
+		cmocka_unit_test(regress_slice_on_counter_track),
 	};
 
 	setenv("TT_DESCRIPTIONS_PATH", "", 1);

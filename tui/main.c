@@ -49,8 +49,10 @@ static int bad_usage(const char *fmt, const char *arg)
 	return 2;
 }
 
-/* Opens path and runs the comma list of metrics (may be NULL). */
-static tt_trace *open_or_complain(const char *path, const char *metrics)
+/* Opens path and runs the comma list of metrics (may be NULL); warn: say
+ * on stderr where a damaged trace stopped (scripts read stderr; `info`
+ * also lists it in its report). */
+static tt_trace *open_or_complain(const char *path, const char *metrics, int warn)
 {
 	tt_err err = { 0 };
 	tt_trace *tr = tt_trace_open(path, NULL, &err);
@@ -68,7 +70,7 @@ static tt_trace *open_or_complain(const char *path, const char *metrics)
 	/* Data lost at import is not fatal, but the user must hear of it. */
 	if (tt_query_collect(tr, "select str_value from metadata where name = 'import_warning'", 1,
 			     &r, &err) == TT_OK) {
-		if (r.nrows && r.cells[0])
+		if (warn && r.nrows && r.cells[0])
 			fprintf(stderr, "termtrace: warning: %s: %s\n", path, r.cells[0]);
 		tt_result_free(&r);
 	}
@@ -99,7 +101,7 @@ static int cmd_info(int argc, char **argv)
 	}
 	if (!path)
 		return bad_usage("info takes one TRACE%s", "");
-	tr = open_or_complain(path, metrics);
+	tr = open_or_complain(path, metrics, 1);
 	if (!tr)
 		return 1;
 	tt_trace_print_info(tr, stdout);
@@ -182,7 +184,7 @@ static int cmd_query(int argc, char **argv)
 		}
 		sql = owned;
 	}
-	tr = open_or_complain(path, metrics);
+	tr = open_or_complain(path, metrics, 1);
 	if (!tr) {
 		free(owned);
 		return 1;
