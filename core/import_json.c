@@ -67,6 +67,10 @@ struct rec {
 	char scope;       /* instant scope t/p/g */
 };
 
+struct last_x {
+	int64_t ts, dur;
+};
+
 struct thread_time {
 	uint32_t seq;
 	int64_t tts, tdur;
@@ -119,12 +123,12 @@ struct json {
 	int skip_depth;      /* >0: inside an ignored container */
 	int id2_depth;
 
-	/* token length guard (see MAX_TOKEN), state across chunks */
-	int g_in_str, g_esc;
-	size_t g_len;
+	/* token length guard (see MAX_TOKEN): callbacks so far */
+	uint64_t ncb;
 
 	TT_VEC(struct rec) recs;
-	int recs_unsorted;   /* a record went back in time or tied an X */
+	int recs_unsorted;   /* a record went back in time, or an X must move */
+	TT_VEC(struct last_x) last_x; /* by utid: the thread's last X */
 	TT_VEC(struct thread_time) ttimes;
 	uint64_t events;     /* events read */
 	int oom;
@@ -347,6 +351,8 @@ static int cb_null(void *ctx)
 {
 	struct json *j = ctx;
 
+	j->ncb++;
+
 	if (j->skip_depth || !j->in_event)
 		return 1;
 	if (in_args(j))
@@ -357,6 +363,8 @@ static int cb_null(void *ctx)
 static int cb_bool(void *ctx, int b)
 {
 	struct json *j = ctx;
+
+	j->ncb++;
 
 	if (j->skip_depth || !j->in_event)
 		return 1;
@@ -444,6 +452,8 @@ static int cb_number(void *ctx, const char *s, size_t len)
 {
 	struct json *j = ctx;
 
+	j->ncb++;
+
 	if (j->skip_depth || !j->in_event)
 		return 1;
 	if (j->id2_depth) {
@@ -473,6 +483,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	struct json *j = ctx;
 	const char *t = (const char *)s;
 
+	j->ncb++;
 	if (!j->in_event) {
 		if (j->top_key_unit && j->depth == 1 && j->top_is_map) {
 			char buf[32];
@@ -526,6 +537,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 {
 	struct json *j = ctx;
 
+	j->ncb++;
+
 	if (!j->in_event) {
 		if (j->depth == 1 && j->top_is_map) {
 			j->top_key_events = len == 11 && memcmp(k, "traceEvents", 11) == 0;
@@ -557,6 +570,7 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 
 static int open_container(struct json *j, int is_array)
 {
+	j->ncb++;
 	j->depth++;
 	if (!j->in_event) {
 		if (j->depth == 1) {
@@ -622,6 +636,7 @@ static int event_done(struct json *j);
 
 static int close_container(struct json *j)
 {
+	j->ncb++;
 	j->depth--;
 	if (!j->in_event) {
 		if (j->ev_array_depth && j->depth < j->ev_array_depth)
@@ -742,12 +757,23 @@ static uint32_t build_args(struct json *j)
 static int push_rec(struct json *j, struct rec *r)
 {
 	r->seq = (uint32_t)j->recs.n;
-	if (j->recs.n) {
-		const struct rec *prev = &j->recs.v[j->recs.n - 1];
+	if (j->recs.n && r->ts < j->recs.v[j->recs.n - 1].ts)
+		j->recs_unsorted = 1;
+	if (r->ph == 'X' && !j->recs_unsorted) {
+		/* X events of one thread at one ts must come longest first */
+		if (r->utid >= j->last_x.n) {
+			size_t old = j->last_x.n;
 
-		/* equal-ts X events may need reordering by duration */
-		if (r->ts < prev->ts || (r->ts == prev->ts && r->ph == 'X'))
+			if (tt_vec_reserve((void **)&j->last_x.v, &j->last_x.cap, r->utid + 1,
+					   sizeof(*j->last_x.v)))
+				return -1;
+			for (size_t k = old; k <= r->utid; k++)
+				j->last_x.v[k] = (struct last_x){ INT64_MIN, 0 };
+			j->last_x.n = r->utid + 1;
+		}
+		if (j->last_x.v[r->utid].ts == r->ts && r->u.dur > j->last_x.v[r->utid].dur)
 			j->recs_unsorted = 1;
+		j->last_x.v[r->utid] = (struct last_x){ r->ts, r->u.dur };
 	}
 	if (TT_VEC_PUSH(j->recs, *r))
 		return -1;
@@ -1136,6 +1162,7 @@ static void json_free(struct json *j)
 	TT_VEC_FREE(j->targs);
 	TT_VEC_FREE(j->text);
 	TT_VEC_FREE(j->recs);
+	TT_VEC_FREE(j->last_x);
 	TT_VEC_FREE(j->ttimes);
 	free(j);
 }
@@ -1156,35 +1183,6 @@ static void yajl_message(yajl_handle yh, char *buf, size_t len)
 		*p = (char)tolower((unsigned char)*p);
 }
 
-/* Returns the offset in b where the current string/number token grows
- * past MAX_TOKEN, or n when it does not. Knows only strings, escapes and
- * the bytes that end a token outside strings. */
-static size_t token_guard(struct json *j, const unsigned char *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = b[i];
-
-		if (j->g_in_str) {
-			if (j->g_esc)
-				j->g_esc = 0;
-			else if (c == '\\')
-				j->g_esc = 1;
-			else if (c == '"')
-				j->g_in_str = 0;
-		} else if (c == '"') {
-			j->g_in_str = 1;
-			j->g_len = 0;
-		} else if (c <= ' ' || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' ||
-			   c == '}') {
-			j->g_len = 0;
-			continue;
-		}
-		if (++j->g_len > MAX_TOKEN)
-			return i;
-	}
-	return n;
-}
-
 int tt_import_json(tt_import *im, tt_bytesrc *src)
 {
 	struct json *j = calloc(1, sizeof(*j));
@@ -1193,6 +1191,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	yajl_status ys = yajl_status_ok;
 	char msg[160];
 	int rc = TT_OK, truncated = 0, too_long = 0;
+	uint64_t idle = 0, ncb_before = 0;
 
 	if (!j || !buf) {
 		free(buf);
@@ -1223,26 +1222,22 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 		}
 		if (n == 0)
 			break;
-		{
-			size_t keep = token_guard(j, buf, (size_t)n);
-
-			if (keep < (size_t)n) {
-				/* events before the long token are kept */
-				too_long = 1;
-				n = (long)keep;
-			}
-		}
 		ys = yajl_parse(j->yh, buf, (size_t)n);
 		if (ys != yajl_status_ok) {
 			offset += yajl_get_bytes_consumed(j->yh);
 			break;
 		}
-		if (too_long) {
-			offset += (uint64_t)n;
+		offset += (uint64_t)n;
+		/* No callback for MAX_TOKEN bytes: one token that long is being
+		 * buffered by yajl. Stop there; the events before it are kept.
+		 * (Counting callbacks costs nothing per byte.) */
+		idle = j->ncb == ncb_before ? idle + (uint64_t)n : 0;
+		ncb_before = j->ncb;
+		if (idle > MAX_TOKEN) {
+			too_long = 1;
 			ys = yajl_status_error;
 			break;
 		}
-		offset += (uint64_t)n;
 		tt_import_progress(im, tt_bytesrc_file_offset(src), j->events);
 		if (tt_import_cancelled(im)) {
 			rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);

@@ -152,6 +152,25 @@ static void complete_unsorted_children(void **state)
 	close_text(tr, p);
 }
 
+/* The "already in time order" shortcut must still reorder X events of one
+ * thread that share a ts, shorter first, with other threads in between. */
+static void complete_same_ts_shorter_first(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"[{\"ph\":\"X\",\"name\":\"child\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1},"
+		"{\"ph\":\"X\",\"name\":\"other\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":9},"
+		"{\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":4}]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.depth, coalesce(p.name, '-') from slice s"
+			      " left join slice p on s.parent_id = p.id order by s.id");
+	assert_string_equal(tsv, "other\t0\t-\nparent\t0\t-\nchild\t1\tparent\n");
+	free(tsv);
+	close_text(tr, p);
+}
+
 static void counters_several_series(void **state)
 {
 	char *p;
@@ -418,6 +437,7 @@ int main(void)
 		cmocka_unit_test(real_uftrace),
 		cmocka_unit_test(nested_be_two_threads),
 		cmocka_unit_test(complete_unsorted_children),
+		cmocka_unit_test(complete_same_ts_shorter_first),
 		cmocka_unit_test(counters_several_series),
 		cmocka_unit_test(async_and_instants),
 		cmocka_unit_test(flows_v1_and_v2),

@@ -28,7 +28,7 @@ head -c 70000 $D/chromium-tiny.json > "$tmp/cut.json"
 run "$tmp/cut.json"
 check "cut json opens" 0 $rc
 check "cut json counts the loss" "  json_truncated               data_loss 1" "$(grep json_truncated <<<"$out")"
-check "cut json says where" "termtrace: warning: $tmp/cut.json: json text ends inside the event array at byte 70000" "$err"
+check "cut json says where" "  json text ends inside the event array at byte 70000" "$(sed -n '/^problems:/{n;p}' <<<"$out")"
 # the same text closed right after its last complete event (python's own
 # JSON decoder finds it): both must hold the same slices
 python3 - "$tmp/cut.json" "$tmp/closed.json" <<'PY'
@@ -56,6 +56,8 @@ head -c 100000 $D/chromium-tiny.pftrace > "$tmp/cut.pftrace"
 run "$tmp/cut.pftrace"
 check "cut pftrace opens" 0 $rc
 check "cut pftrace counts the dropped bytes" "  proto_truncated              data_loss 49384" "$(grep proto_truncated <<<"$out")"
+check "cut pftrace says where" "  packet length beyond the end of the file at byte 50616: the last 49384 bytes were not read" \
+	"$(sed -n '/^problems:/{n;p}' <<<"$out")"
 
 mkdir -p "$tmp/ust"
 cp $D/ctf/lttng-ust-tiny/ust/uid/0/64-bit/{metadata,chan0_0} "$tmp/ust/"
@@ -63,6 +65,9 @@ head -c 50000 $D/ctf/lttng-ust-tiny/ust/uid/0/64-bit/chan0_1 > "$tmp/ust/chan0_1
 run "$tmp/ust"
 check "cut ctf stream opens" 0 $rc
 check "cut ctf stream counts the cut packet" "  ctf_truncated                data_loss 1" "$(grep ctf_truncated <<<"$out")"
+check "cut ctf stream says where" \
+	"  $tmp/ust/chan0_1: packet at byte 49152: content_size (4096 bytes) runs past the end of the file (848 bytes left)" \
+	"$(sed -n '/^problems:/{n;p}' <<<"$out")"
 
 # ---- files that are not traces: one line naming the file, exit 1
 : > "$tmp/empty.json"
