@@ -43,6 +43,9 @@
  * and re-lexes it as it grows (time quadratic in its length), so a file of
  * one 2 GB string would take hours; no real trace has a token this long. */
 #define MAX_TOKEN (32u << 20)
+/* Deepest container nesting accepted: yajl's own stack has no limit; args
+ * are flattened at MAX_ARG_DEPTH anyway and no trace nests this deep. */
+#define MAX_JSON_DEPTH 1000
 
 enum field {
 	F_OTHER, F_NAME, F_CAT, F_PH, F_TS, F_DUR, F_TDUR, F_TTS, F_PID, F_TID, F_ID,
@@ -125,6 +128,7 @@ struct json {
 
 	/* token length guard (see MAX_TOKEN): callbacks so far */
 	uint64_t ncb;
+	int too_deep;        /* stopped at MAX_JSON_DEPTH */
 
 	TT_VEC(struct rec) recs;
 	int recs_unsorted;   /* a record went back in time, or an X must move */
@@ -572,6 +576,10 @@ static int open_container(struct json *j, int is_array)
 {
 	j->ncb++;
 	j->depth++;
+	if (j->depth > MAX_JSON_DEPTH) {
+		j->too_deep = 1;
+		return 0; /* yajl stops here; the events before are kept */
+	}
 	if (!j->in_event) {
 		if (j->depth == 1) {
 			j->top_is_map = !is_array;
@@ -1257,6 +1265,9 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 		if (too_long)
 			snprintf(msg, sizeof(msg), "a string or number longer than %u MiB",
 				 MAX_TOKEN >> 20);
+		else if (j->too_deep)
+			snprintf(msg, sizeof(msg), "containers nested deeper than %d levels",
+				 MAX_JSON_DEPTH);
 		else
 			yajl_message(j->yh, msg, sizeof(msg));
 		if (j->events == 0 && j->recs.n == 0) {

@@ -425,6 +425,36 @@ static void json_deep_nesting(void **state)
 		tt_storage_free(st);
 		free(b.p);
 	}
+	/* the cap: nothing before it -> refused, saying why */
+	{
+		struct sbuf b = { 0 };
+		tt_err err;
+		int rc;
+		tt_storage *st;
+
+		for (int i = 0; i < 1001; i++)
+			sb_str(&b, "[");
+		st = import_mem(tt_import_json, b.p, b.n, &rc, &err);
+		assert_int_equal(rc, TT_EINVAL);
+		assert_non_null(strstr(err.msg, "nested deeper than 1000 levels"));
+		tt_storage_free(st);
+		/* a good event before it is kept, the stop is counted */
+		b.n = 0;
+		sb_str(&b, "{\"traceEvents\":[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"name\":\"kept\"},"
+			   "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1,\"name\":\"deep\",\"args\":{\"a\":");
+		for (int i = 0; i < 5000; i++)
+			sb_str(&b, "[");
+		for (int i = 0; i < 5000; i++)
+			sb_str(&b, "]");
+		sb_str(&b, "}}]}");
+		st = import_mem(tt_import_json, b.p, b.n, &rc, &err);
+		assert_int_equal(rc, TT_OK);
+		assert_int_equal(st->slice.n, 1);
+		assert_string_equal(tt_storage_str(st, st->slice.name[0]), "kept");
+		assert_int_equal(tt_storage_stat_get(st, TT_STAT_json_parse_error), 1);
+		tt_storage_free(st);
+		free(b.p);
+	}
 }
 
 static void json_invalid_utf8(void **state)

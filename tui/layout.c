@@ -201,7 +201,10 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 
 		keys[lay->ntracks].idx = lay->ntracks;
 		keys[lay->ntracks].id = id;
-		keys[lay->ntracks].rank = t->kind == TT_LT_COUNTER ? 2 : have_thread ? 1 : 0;
+		/* threads first (a process may have thousands of one-slice
+		 * async tracks that would bury them), then async/process
+		 * tracks, then counters */
+		keys[lay->ntracks].rank = t->kind == TT_LT_COUNTER ? 2 : have_thread ? 0 : 1;
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 

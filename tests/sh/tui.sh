@@ -101,7 +101,7 @@ keys N N
 check "N jumps to the previous match" wait_for tl "match 32/59 for 'RunMicro'"
 keys f
 check "f zooms to the selected slice and its name is drawn" \
-	wait_line tl 7 " CrRendererMain 9186    │                                         RunMicrotasks"
+	wait_line tl 6 " CrRendererMain 9186    │                                         RunMicrotasks"
 check "f: the ruler shows the slice's start" \
 	wait_line tl 0 " view 12µs                      1.10789s        1.107892s       1.107894s       1.107896s       1.107898s       1.1079s"
 check "status line shows selection and matches" \
@@ -261,8 +261,8 @@ keys Enter f
 wait_for mouse " view 20.4µs "
 keys Escape
 wait_for mouse "No slice selected"
-mouse "0;74;8M"
-mouse "0;74;8m"
+mouse "0;74;7M"
+mouse "0;74;7m"
 check "a click on a slice selects it" wait_for mouse " sel: RunMicrotasks (17µs)"
 keys q
 check "q exits 0 (mouse)" wait_for mouse "EXIT=0"
