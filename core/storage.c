@@ -536,6 +536,10 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
 {
 	size_t n = st->counter.n;
 
+	if (n >= TT_MAX_ROWS) {
+		st->oom = 1;
+		return -1;
+	}
 	if (GROW(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track)))
 		return -1;
 	st->counter.ts[n] = ts;
@@ -626,11 +630,15 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 		{ (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 },
 	};
 
+	if (n >= TT_MAX_ROWS) {
+		st->oom = 1;
+		return -1;
+	}
 	if (grow_cols(st, &st->slice.cap, n, cols, sizeof(cols) / sizeof(cols[0])))
 		return -1;
 	st->slice.ts[n] = ts;
 	st->slice.dur[n] = dur;
-	st->slice.parent_id[n] = parent_id;
+	st->slice.parent_id[n] = parent_id < 0 ? -1 : (int32_t)parent_id;
 	st->slice.track[n] = track;
 	st->slice.depth[n] = depth;
 	st->slice.arg_set_id[n] = arg_set_id;
@@ -744,7 +752,8 @@ void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value)
 /* Rows appended out of time order (JSON X events written late, annotations)
  * are sorted by (ts, id) through pairs, so the comparator needs no state. */
 struct ts_row {
-	int64_t ts, id;
+	int64_t ts;
+	uint32_t id;
 };
 
 static int cmp_ts_row(const void *a, const void *b)
@@ -756,7 +765,7 @@ static int cmp_ts_row(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static int sort_rows(int64_t *rows, size_t n, const int64_t *ts)
+static int sort_rows(uint32_t *rows, size_t n, const int64_t *ts)
 {
 	struct ts_row *tmp = malloc(n * sizeof(*tmp));
 
@@ -807,7 +816,7 @@ void tt_storage_finalize(tt_storage *st)
 {
 	size_t nt = st->track.n, nrows = st->slice.n + st->counter.n;
 	size_t *off, *fill;
-	int64_t *rows;
+	uint32_t *rows;
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 
 	SHRINK(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
@@ -849,7 +858,7 @@ void tt_storage_finalize(tt_storage *st)
 		uint32_t t = st->slice.track[i];
 
 		if (t < nt && !st->track.is_counter[t]) {
-			rows[off[t] + fill[t]++] = (int64_t)i;
+			rows[off[t] + fill[t]++] = (uint32_t)i;
 			if (st->slice.depth[i] + 1 > st->track.max_depth[t])
 				st->track.max_depth[t] = st->slice.depth[i] + 1;
 		}
@@ -858,7 +867,7 @@ void tt_storage_finalize(tt_storage *st)
 		uint32_t t = st->counter.track[i];
 
 		if (t < nt && st->track.is_counter[t])
-			rows[off[t] + fill[t]++] = (int64_t)i;
+			rows[off[t] + fill[t]++] = (uint32_t)i;
 	}
 	/* Rows went in by id; sort only the tracks whose ts went backwards. */
 	for (size_t t = 0; t < nt; t++) {

@@ -14,6 +14,9 @@
 #include "vec.h"
 
 #define TT_TS_NONE INT64_MIN /* an absent timestamp column value (SQL NULL) */
+/* Slices and counters stop here (an out-of-memory status): row ids then
+ * fit the 32-bit parent_id and per-track index columns. */
+#define TT_MAX_ROWS ((size_t)INT32_MAX - 1)
 
 enum tt_arg_type {
 	TT_ARG_INT, TT_ARG_UINT, TT_ARG_STRING, TT_ARG_REAL, TT_ARG_BOOL,
@@ -46,14 +49,16 @@ struct tt_storage {
 		uint32_t *parent_id, *utid, *upid, *max_depth;
 		int64_t *cpu;
 		uint8_t *is_counter;
-		/* finalize: rows of each track sorted by ts, as CSR */
+		/* finalize: rows of each track sorted by ts, as CSR (row ids
+		 * fit 32 bits: tables stop at TT_MAX_ROWS) */
 		size_t *row_off; /* n + 1 offsets into rows */
-		int64_t *rows;
+		uint32_t *rows;
 	} track;
 
 	struct {
 		size_t n, cap;
-		int64_t *ts, *dur, *parent_id;
+		int64_t *ts, *dur;
+		int32_t *parent_id; /* -1 = none */
 		int64_t *thread_ts, *thread_dur; /* NULL until first set */
 		uint32_t *track, *depth, *arg_set_id;
 		tt_str *cat, *name;

@@ -59,7 +59,7 @@ typedef struct tt_slice_cols {
 	const uint32_t *track_id; /* track of each slice */
 	const uint32_t *name, *cat; /* string ids: tt_trace_str */
 	const uint32_t *depth;
-	const int64_t *parent_id;   /* -1 = none */
+	const int32_t *parent_id;   /* -1 = none */
 	const uint32_t *arg_set_id; /* TT_NONE (UINT32_MAX) = none */
 } tt_slice_cols;
 void tt_trace_slices(const tt_trace *tr, tt_slice_cols *out);
@@ -74,7 +74,7 @@ typedef struct tt_track_info {
 	uint32_t max_depth; /* slices: deepest depth + 1 (0 = no slices) */
 	/* slice ids on this track sorted by ts (slices) or counter row ids
 	 * sorted by ts (counters) */
-	const int64_t *rows;
+	const uint32_t *rows;
 	size_t nrows;
 } tt_track_info;
 uint32_t tt_trace_track_count(const tt_trace *tr);

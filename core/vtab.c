@@ -24,7 +24,7 @@ struct cursor {
 	const struct table *tab;
 	/* candidates: rows[k] for k in [i, end) when rows != NULL, else
 	 * the row ids [i, end) themselves */
-	const int64_t *rows;
+	const uint32_t *rows;
 	size_t i, end;
 	size_t row;     /* current row id */
 	int eof;
