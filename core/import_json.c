@@ -111,8 +111,12 @@ struct json {
 	} ev;
 	char evtext[1024];   /* name, cat, pid/tid/id strings of the event */
 	size_t evtext_len;
-	size_t name_off, cat_off, scope_off, pidname_off, tidname_off;
+	size_t scope_off, pidname_off, tidname_off;
 	int has_name, has_cat, has_scope;
+	tt_str name_id, cat_id; /* interned straight from yajl's buffer */
+	/* the previous event's thread: most events follow one of their own */
+	int64_t last_pid, last_tid;
+	uint32_t last_utid;
 
 	/* args of the event, flattened */
 	int args_depth;      /* 0 = not in args; else container depth inside */
@@ -507,11 +511,11 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 		return arg_add(j, TT_ARG_STRING, t, len, 0, 0) ? oom(j) : 1;
 	switch (j->field) {
 	case F_NAME:
-		j->name_off = evtext_put(j, t, len);
+		j->name_id = tt_storage_intern(j->st, t, len);
 		j->has_name = 1;
 		break;
 	case F_CAT:
-		j->cat_off = evtext_put(j, t, len);
+		j->cat_id = tt_storage_intern(j->st, t, len);
 		j->has_cat = 1;
 		break;
 	case F_SCOPE:
@@ -706,10 +710,17 @@ static uint32_t event_thread(struct json *j)
 	tt_storage *st = j->st;
 	int64_t pid = j->ev.flags & EV_HAS_PID ? j->ev.pid : 0;
 	int64_t tid = j->ev.flags & EV_HAS_TID ? j->ev.tid : pid;
-	uint32_t utid = tt_storage_thread(st, pid, tid);
+	uint32_t utid;
 
+	if (j->last_utid != TT_NONE && pid == j->last_pid && tid == j->last_tid &&
+	    !j->ev.pid_str && !j->ev.tid_str)
+		return j->last_utid;
+	utid = tt_storage_thread(st, pid, tid);
 	if (utid == TT_NONE)
 		return TT_NONE;
+	j->last_pid = pid;
+	j->last_tid = tid;
+	j->last_utid = utid;
 	if (j->ev.pid_str) {
 		uint32_t upid = tt_storage_process(st, pid);
 
@@ -799,7 +810,7 @@ static int event_done(struct json *j)
 {
 	tt_storage *st = j->st;
 	char ph = j->ev.ph;
-	const char *name = j->has_name ? j->evtext + j->name_off : "";
+	const char *name = j->has_name ? tt_storage_str(st, j->name_id) : "";
 	struct rec r = { 0 };
 
 	j->events++;
@@ -834,8 +845,8 @@ static int event_done(struct json *j)
 	r.scope = j->ev.s ? j->ev.s : 't';
 	r.flags = j->ev.flags;
 	r.id = j->ev.id;
-	r.name = j->has_name ? tt_storage_intern_cstr(st, name) : 0;
-	r.cat = j->has_cat ? tt_storage_intern_cstr(st, j->evtext + j->cat_off) : 0;
+	r.name = j->has_name ? j->name_id : 0;
+	r.cat = j->has_cat ? j->cat_id : 0;
 	r.args = TT_NONE;
 	if (ph == 'C') {
 		/* One record per numeric series; the record's name is the
@@ -1208,6 +1219,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	}
 	j->im = im;
 	j->st = im->st;
+	j->last_utid = TT_NONE;
 	j->yh = yajl_alloc(&callbacks, NULL, j);
 	if (!j->yh) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
