@@ -184,6 +184,10 @@ int main(int argc, char **argv)
 	} else {
 		printf("bench_ctf: babeltrace2 not available (exit %d): no ratio\n", rc);
 	}
+	if (getenv("TT_BENCH_KEEP")) { /* for profiling the import alone */
+		printf("bench_ctf: trace kept in %s\n", dir);
+		return 0;
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "bench_ctf: could not remove %s\n", dir);
