@@ -11,6 +11,7 @@
 #include "cmd_describe.h"
 #include "cmd_metrics.h"
 #include "metrics.h"
+#include "query_limit.h"
 #include "termtrace.h"
 #include "viewer.h"
 
@@ -33,6 +34,7 @@ static const char usage_text[] =
 	"query options (also --metrics A,B: run metrics first, adding annotations and alerts):\n"
 	"  --format F         table (default), tsv, csv, json\n"
 	"  --no-header        no column names\n"
+	"  --timeout SECONDS  stop a query still running after SECONDS\n"
 	"  -f FILE            read SQL from FILE ('-' = stdin)\n";
 
 static int usage(FILE *f, int code)
@@ -128,6 +130,7 @@ static int cmd_query(int argc, char **argv)
 {
 	tt_query_format fmt = TT_FMT_TABLE;
 	const char *path = NULL, *sql = NULL, *sqlfile = NULL, *metrics = NULL;
+	double timeout = 0;
 	char *owned = NULL;
 	int header = 1, rc;
 	tt_trace *tr;
@@ -147,6 +150,12 @@ static int cmd_query(int argc, char **argv)
 				return bad_usage("unknown --format '%s' (table, tsv, csv, json)", f);
 		} else if (strcmp(a, "--metrics") == 0 && i + 1 < argc) {
 			metrics = argv[++i];
+		} else if (strcmp(a, "--timeout") == 0 && i + 1 < argc) {
+			char *end;
+
+			timeout = strtod(argv[++i], &end);
+			if (*end || timeout <= 0)
+				return bad_usage("--timeout wants a number of seconds, not '%s'", argv[i]);
 		} else if (strcmp(a, "--no-header") == 0) {
 			header = 0;
 		} else if (strcmp(a, "-f") == 0 && i + 1 < argc) {
@@ -189,8 +198,16 @@ static int cmd_query(int argc, char **argv)
 		free(owned);
 		return 1;
 	}
+	if (timeout > 0 && tt_query_set_timeout(tr, timeout) != TT_OK) {
+		fprintf(stderr, "termtrace: out of memory\n");
+		tt_trace_close(tr);
+		free(owned);
+		return 1;
+	}
 	rc = tt_query_print(tr, sql, fmt, header, stdout, &err);
-	if (rc != TT_OK)
+	if (rc != TT_OK && timeout > 0 && tt_query_timed_out(tr))
+		fprintf(stderr, "termtrace: query error: stopped after the %g s --timeout\n", timeout);
+	else if (rc != TT_OK)
 		fprintf(stderr, "termtrace: query error: %s\n", err.msg);
 	tt_trace_close(tr);
 	free(owned);

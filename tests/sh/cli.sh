@@ -76,3 +76,11 @@ check "truncated file: warning and stat" "termtrace: warning: $tmp/cut.json: jso
 check "truncated file keeps exactly the complete events" "376" "$($T query --no-header --format tsv "$tmp/cut.json" "select count(*) from slice" 2>/dev/null)"
 check "info says where a cut file stopped" "problems:
   json text ends inside the event array at byte 60000" "$($T info "$tmp/cut.json" 2>/dev/null | grep -A1 '^problems:')"
+
+# --timeout stops a runaway query (a triple cross join) with one line.
+start=$(date +%s)
+err=$(timeout 30 $T query --timeout 0.5 $D/chromium-tiny.json "select count(*) from slice a, slice b, slice c" 2>&1 >/dev/null); rc=$?
+check "--timeout: exit 1 and the reason" "1 termtrace: query error: stopped after the 0.5 s --timeout" "$rc $err"
+check "--timeout: within seconds" "1" "$(( $(date +%s) - start < 10 ))"
+$T query --timeout x $D/chromium-tiny.json "select 1" >/dev/null 2>&1; check "--timeout x is a usage error" 2 $?
+check "a query within the limit runs" "514" "$($T query --timeout 5 --no-header --format tsv $D/chromium-tiny.json 'select count(*) from slice')"
