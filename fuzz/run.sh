@@ -6,8 +6,10 @@
 #   fuzz/run.sh long SECONDS target...          SECONDS per target
 #
 # Seeds are read from tests/fuzz/corpus/<target>/ and never written; new
-# inputs go to build-fuzz/corpus/<target>/, crashes, leaks, time-outs and
-# out-of-memory inputs to build-fuzz/artifacts/<target>/. Each target's
+# inputs go to build-fuzz/corpus/<target>/ (long runs, kept from run to
+# run) or build-fuzz/smoke-corpus/<target>/ (smoke, emptied each time);
+# crashes, leaks, time-outs and out-of-memory inputs go to
+# build-fuzz/artifacts/<target>/. Each target's
 # final figures (executions, edges, seconds) are appended to
 # build-fuzz/stats.tsv for docs/reliability.md. Exits non-zero when any
 # target failed; the failing input is named in the output.
@@ -30,7 +32,11 @@ for t in "$@"; do
 	ctf_metadata) dict=fuzz/tsdl.dict ;;
 	*) dict=fuzz/$t.dict ;;
 	esac
-	mkdir -p "$B/corpus/$t" "$B/artifacts/$t"
+	# smoke: a fresh output folder each time, so that the replay is the
+	# committed seeds only and its time does not grow run after run
+	out=$B/corpus/$t
+	[ "$mode" = smoke ] && out=$B/smoke-corpus/$t && rm -rf "$out"
+	mkdir -p "$out" "$B/artifacts/$t"
 	log=$B/fuzz-$t.log
 	# -timeout: one input may not take more than 10 s (a hang is a bug);
 	# -rss_limit_mb / -malloc_limit_mb: bounded memory is part of the
@@ -38,7 +44,7 @@ for t in "$@"; do
 	start=$(date +%s)
 	"$bin" -max_total_time="$per" -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=1024 \
 		-dict="$dict" -artifact_prefix="$B/artifacts/$t/" -print_final_stats=1 \
-		-detect_leaks=1 "$B/corpus/$t" "$seeds" >"$log" 2>&1
+		-detect_leaks=1 "$out" "$seeds" >"$log" 2>&1
 	rc=$?
 	end=$(date +%s)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -7,6 +7,7 @@
 #include <curses.h>
 
 #include "keys.h"
+#include "confline.h"
 #include "termtrace.h"
 
 static const struct { const char *name, *help; } actions[TT_ACT_COUNT] = {
@@ -124,18 +125,6 @@ const char tt_keys_default_config[] =
 	"bind o open-link\n" "bind y copy-link\n"
 	"bind Esc clear\n" "bind C-l redraw\n";
 
-static void warnf(tt_config_warn_fn warn, void *ctx, const char *path, int line,
-		  const char *fmt, const char *arg)
-{
-	char msg[400], what[300];
-
-	if (!warn)
-		return;
-	snprintf(what, sizeof what, fmt, arg);
-	snprintf(msg, sizeof msg, "%s:%d: %s", path, line, what);
-	warn(ctx, msg);
-}
-
 static void set_binding(tt_config *cfg, int key, int action)
 {
 	for (int i = 0; i < cfg->nbind; i++)
@@ -153,25 +142,13 @@ static void set_binding(tt_config *cfg, int key, int action)
 int tt_config_parse(tt_config *cfg, const char *text, const char *path,
 		    tt_config_warn_fn warn, void *ctx)
 {
-	int bad = 0, lineno = 0;
-	const char *p = text;
+	int bad = 0, nw;
+	tt_confline c;
 
-	while (*p) {
-		char line[512], *w[8], *save = NULL;
-		int nw = 0;
-		size_t len = strcspn(p, "\n");
+	tt_confline_init(&c, text, path);
+	while ((nw = tt_confline_next(&c)) >= 0) {
+		char **w = c.w;
 
-		lineno++;
-		if (len >= sizeof line)
-			len = sizeof line - 1;
-		memcpy(line, p, len);
-		line[len] = 0;
-		p += strcspn(p, "\n");
-		if (*p)
-			p++;
-		for (char *t = strtok_r(line, " \t\r", &save); t && nw < 8;
-		     t = strtok_r(NULL, " \t\r", &save))
-			w[nw++] = t;
 		/* a word starting with '#' starts a comment, except the key
 		 * of "bind # ACTION" */
 		for (int i = 0; i < nw; i++)
@@ -184,17 +161,17 @@ int tt_config_parse(tt_config *cfg, const char *text, const char *path,
 			continue;
 		if (!strcmp(w[0], "bind")) {
 			if (nw != 3) {
-				warnf(warn, ctx, path, lineno, "%s", "expected 'bind KEY ACTION'");
+				tt_confline_warn(&c, warn, ctx, "%s", "expected 'bind KEY ACTION'");
 				bad++;
 				continue;
 			}
 			int key = tt_key_parse(w[1]);
 			int act = tt_action_lookup(w[2]);
 			if (key < 0) {
-				warnf(warn, ctx, path, lineno, "unknown key '%s'", w[1]);
+				tt_confline_warn(&c, warn, ctx, "unknown key '%s'", w[1]);
 				bad++;
 			} else if (act == TT_ACT_NONE) {
-				warnf(warn, ctx, path, lineno, "unknown action '%s'", w[2]);
+				tt_confline_warn(&c, warn, ctx, "unknown action '%s'", w[2]);
 				bad++;
 			} else {
 				set_binding(cfg, key, act);
@@ -202,14 +179,14 @@ int tt_config_parse(tt_config *cfg, const char *text, const char *path,
 		} else if (!strcmp(w[0], "unbind")) {
 			int key = nw == 2 ? tt_key_parse(w[1]) : -1;
 			if (key < 0) {
-				warnf(warn, ctx, path, lineno, "%s", "expected 'unbind KEY'");
+				tt_confline_warn(&c, warn, ctx, "%s", "expected 'unbind KEY'");
 				bad++;
 				continue;
 			}
 			set_binding(cfg, key, TT_ACT_NONE);
 		} else if (!strcmp(w[0], "set")) {
 			if (nw != 3) {
-				warnf(warn, ctx, path, lineno, "%s", "expected 'set OPTION VALUE'");
+				tt_confline_warn(&c, warn, ctx, "%s", "expected 'set OPTION VALUE'");
 				bad++;
 			} else if (!strcmp(w[1], "theme")) {
 				snprintf(cfg->theme, sizeof cfg->theme, "%s", w[2]);
@@ -221,15 +198,15 @@ int tt_config_parse(tt_config *cfg, const char *text, const char *path,
 				else if (!strcmp(w[2], "hidden"))
 					cfg->details = TT_DETAILS_HIDDEN;
 				else {
-					warnf(warn, ctx, path, lineno, "bad details position '%s'", w[2]);
+					tt_confline_warn(&c, warn, ctx, "bad details position '%s'", w[2]);
 					bad++;
 				}
 			} else {
-				warnf(warn, ctx, path, lineno, "unknown option '%s'", w[1]);
+				tt_confline_warn(&c, warn, ctx, "unknown option '%s'", w[1]);
 				bad++;
 			}
 		} else {
-			warnf(warn, ctx, path, lineno, "unknown command '%s'", w[0]);
+			tt_confline_warn(&c, warn, ctx, "unknown command '%s'", w[0]);
 			bad++;
 		}
 	}

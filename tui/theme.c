@@ -10,6 +10,7 @@
 #include <curses.h>
 
 #include "theme.h"
+#include "confline.h"
 #include "termtrace.h"
 
 static const char *const area_names[TT_AREA_COUNT] = {
@@ -77,64 +78,47 @@ static int parse_attr(const char *w)
 	return -1;
 }
 
-static void warnf(tt_theme_warn_fn warn, void *ctx, const char *path, int line,
-		  const char *fmt, const char *arg)
-{
-	char msg[300], what[200];
-
-	if (!warn)
-		return;
-	snprintf(what, sizeof what, fmt, arg);
-	snprintf(msg, sizeof msg, "%s:%d: %s", path, line, what);
-	warn(ctx, msg);
-}
-
 int tt_theme_parse(tt_theme *th, const char *text, const char *path,
 		   tt_theme_warn_fn warn, void *ctx)
 {
-	int bad = 0, lineno = 0;
-	const char *p = text;
+	int bad = 0, nw;
+	tt_confline c;
 
-	while (*p) {
-		char line[512], *w[16], *save = NULL;
-		int nw = 0;
-		size_t len = strcspn(p, "\n");
+	tt_confline_init(&c, text, path);
+	while ((nw = tt_confline_next(&c)) >= 0) {
+		char **w = c.w;
 
-		lineno++;
-		if (len >= sizeof line)
-			len = sizeof line - 1;
-		memcpy(line, p, len);
-		line[len] = 0;
-		p += strcspn(p, "\n");
-		if (*p)
-			p++;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		for (char *t = strtok_r(line, " \t\r", &save); t && nw < 16;
-		     t = strtok_r(NULL, " \t\r", &save))
-			w[nw++] = t;
+		/* '#' starts a comment */
+		for (int i = 0; i < nw; i++) {
+			char *hash = strchr(w[i], '#');
+
+			if (hash) {
+				*hash = '\0';
+				nw = w[i][0] ? i + 1 : i;
+				break;
+			}
+		}
 		if (nw == 0)
 			continue;
 		if (strcmp(w[0], "color")) {
-			warnf(warn, ctx, path, lineno, "unknown command '%s' (expected 'color')", w[0]);
+			tt_confline_warn(&c, warn, ctx, "unknown command '%s' (expected 'color')", w[0]);
 			bad++;
 			continue;
 		}
 		if (nw < 4) {
-			warnf(warn, ctx, path, lineno, "%s", "expected 'color AREA FG BG [ATTR...]'");
+			tt_confline_warn(&c, warn, ctx, "%s", "expected 'color AREA FG BG [ATTR...]'");
 			bad++;
 			continue;
 		}
 		int area = tt_theme_area(w[1]);
 		if (area < 0) {
-			warnf(warn, ctx, path, lineno, "unknown area '%s'", w[1]);
+			tt_confline_warn(&c, warn, ctx, "unknown area '%s'", w[1]);
 			bad++;
 			continue;
 		}
 		tt_theme_entry e = {0, 0, 0, 1};
 		if (parse_colour(w[2], &e.fg) || parse_colour(w[3], &e.bg)) {
-			warnf(warn, ctx, path, lineno, "bad colour '%s'",
+			tt_confline_warn(&c, warn, ctx, "bad colour '%s'",
 			      parse_colour(w[2], &e.fg) ? w[2] : w[3]);
 			bad++;
 			continue;
@@ -143,7 +127,7 @@ int tt_theme_parse(tt_theme *th, const char *text, const char *path,
 		for (int i = 4; i < nw; i++) {
 			int a = parse_attr(w[i]);
 			if (a < 0) {
-				warnf(warn, ctx, path, lineno, "unknown attribute '%s'", w[i]);
+				tt_confline_warn(&c, warn, ctx, "unknown attribute '%s'", w[i]);
 				bad++;
 				ok = 0;
 				break;
