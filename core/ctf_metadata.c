@@ -1063,6 +1063,17 @@ static int parse_typedef(parser *p)
 	return expect(p, ";");
 }
 
+/* A typealias or typedef where a block allows one: 1 when one was parsed,
+ * 0 when the next token starts something else, -1 on error. */
+static int parse_type_decl(parser *p)
+{
+	if (is_ident(p, "typealias"))
+		return parse_typealias(p) ? -1 : 1;
+	if (is_ident(p, "typedef"))
+		return parse_typedef(p) ? -1 : 1;
+	return 0;
+}
+
 /* Members of a struct or options of a variant, up to and including '}'. */
 static int parse_struct_body(parser *p, ctf_type *t)
 {
@@ -1074,19 +1085,15 @@ static int parse_struct_body(parser *p, ctf_type *t)
 	while (!is_punct(p, "}")) {
 		ctf_type *ft, *base;
 		char *name = NULL;
+		int decl;
 
 		if (p->tok.kind == T_EOF)
 			return perr(p, "expected '}' before the end of the metadata");
-		if (is_ident(p, "typealias")) {
-			if (parse_typealias(p))
-				return -1;
+		decl = parse_type_decl(p);
+		if (decl < 0)
+			return -1;
+		if (decl)
 			continue;
-		}
-		if (is_ident(p, "typedef")) {
-			if (parse_typedef(p))
-				return -1;
-			continue;
-		}
 		base = parse_type_spec(p, 1, &name);
 		if (!base)
 			return -1;
@@ -1213,19 +1220,15 @@ static int parse_block(parser *p, enum block b)
 		char *key;
 		value v;
 		int64_t n;
+		int decl;
 
 		if (p->tok.kind == T_EOF)
 			return perr(p, "expected '}' before the end of the metadata");
-		if (is_ident(p, "typealias")) {
-			if (parse_typealias(p))
-				return -1;
+		decl = parse_type_decl(p);
+		if (decl < 0)
+			return -1;
+		if (decl)
 			continue;
-		}
-		if (is_ident(p, "typedef")) {
-			if (parse_typedef(p))
-				return -1;
-			continue;
-		}
 		if (p->tok.kind != T_IDENT)
 			return perr(p, "expected an attribute name, got '%.*s'", (int)(p->tok.len > 40 ? 40 : p->tok.len), p->tok.s);
 		key = parse_path(p);
@@ -1374,12 +1377,12 @@ static int parse_top(parser *p)
 {
 	next(p);
 	while (p->tok.kind != T_EOF) {
-		if (is_ident(p, "typealias")) {
-			if (parse_typealias(p))
-				return -1;
-		} else if (is_ident(p, "typedef")) {
-			if (parse_typedef(p))
-				return -1;
+		int decl = parse_type_decl(p);
+
+		if (decl < 0)
+			return -1;
+		if (decl) {
+			continue;
 		} else if (is_ident(p, "trace")) {
 			if (parse_block(p, B_TRACE))
 				return -1;

@@ -107,3 +107,14 @@ done
 timeout 60 $T query "$tmp/ro/chromium-tiny.json" "select count(*) from slice" >/dev/null 2>&1
 after=$(cd "$tmp/ro" && ls -laR --time-style=full-iso . && md5sum chromium-tiny.json chromium-tiny.pftrace ctf/*)
 check "nothing written next to the input" "$before" "$after"
+
+# ---- a runaway query stops at --timeout
+start=$(date +%s%N)
+timeout 30 $T query --timeout 0.5 $D/chromium-tiny.json \
+	"select count(*) from slice a, slice b, slice c" >/dev/null 2>"$tmp/err"; rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "query --timeout stops a cross join: exit 1" 1 $rc
+check "query --timeout says so" "termtrace: query error: stopped after the 0.5 s --timeout" "$(cat "$tmp/err")"
+check "query --timeout stops in time (< 5 s)" 1 $(( ms < 5000 ))
+check "query --timeout leaves quick queries alone" 514 \
+	"$(timeout 30 $T query --timeout 5 --format csv --no-header $D/chromium-tiny.json 'select count(*) from slice')"
