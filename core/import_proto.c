@@ -960,7 +960,9 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 1, upid, 0, &d);
 		}
 	}
-	if (type < 1 || (type > 3 && type != 'X')) {
+	/* 'X' comes only from a legacy_event phase: a TrackEvent.type of 88
+	 * without one is just an unknown type (found by fuzz_proto). */
+	if (type < 1 || (type > 3 && !(type == 'X' && le))) {
 		stat(c, TT_STAT_proto_legacy_unsupported);
 		return;
 	}

@@ -1089,6 +1089,25 @@ static void regress_slice_on_counter_track(void **state)
 	tt_storage_free(st);
 }
 
+/* fuzz_proto, import_proto.c: a TrackEvent whose type is 88 (the 'X' the
+ * importer uses for legacy complete events) without a legacy_event read
+ * le->duration_us through NULL (segmentation fault). Now an unsupported
+ * type, counted. The 16 bytes of tests/fuzz/corpus/proto/crash-te-type-88-... */
+static void regress_te_type_x_without_legacy(void **state)
+{
+	static const unsigned char pkt[] = { 0x0a, 0x0e, 0x40, 0x01, 0x5a, 0x08, 0x48, 0x58,
+					     0x60, 0x01, 0x18, 0x01, 0x50, 0x01, 0x18, 0x01 };
+	tt_err err;
+	int rc;
+	tt_storage *st = import_mem(tt_import_proto, pkt, sizeof(pkt), &rc, &err);
+
+	(void)state;
+	assert_int_equal(rc, TT_OK);
+	assert_int_equal(st->slice.n, 0);
+	assert_int_equal(tt_storage_stat_get(st, TT_STAT_proto_legacy_unsupported), 1);
+	tt_storage_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1110,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(ctf_metadata_deep),
 		cmocka_unit_test(query_timeout),
 		cmocka_unit_test(regress_slice_on_counter_track),
+		cmocka_unit_test(regress_te_type_x_without_legacy),
 	};
 
 	setenv("TT_DESCRIPTIONS_PATH", "", 1);
