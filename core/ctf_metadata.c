@@ -388,6 +388,27 @@ static int parse_value(parser *p, value *v)
 	return perr(p, "expected a value, got '%.*s'", (int)(p->tok.len > 40 ? 40 : p->tok.len), p->tok.s);
 }
 
+/* Counts a TSDL feature termtrace skips, keeping its name for the stats
+ * (ctf_metadata_unsupported is reported by name, not only counted). */
+static void skip(parser *p, const char *what, const char *name)
+{
+	ctf_meta *m = p->m;
+	char full[48];
+
+	m->skipped++;
+	snprintf(full, sizeof(full), "%s '%s'", what, name ? name : "?");
+	for (int i = 0; i < m->nskipped_names; i++) {
+		if (!strcmp(m->skipped_name[i], full)) {
+			m->skipped_count[i]++;
+			return;
+		}
+	}
+	if (m->nskipped_names < 16) {
+		snprintf(m->skipped_name[m->nskipped_names], sizeof(m->skipped_name[0]), "%s", full);
+		m->skipped_count[m->nskipped_names++] = 1;
+	}
+}
+
 static int value_int(parser *p, const value *v, int64_t *out)
 {
 	if (v->kind == V_NUM) {
@@ -643,7 +664,7 @@ static int parse_attrs(parser *p, ctf_type *t)
 				return -1;
 			t->mant_dig = (unsigned)(n > 0 && n < 64 ? n : 0);
 		} else {
-			p->m->skipped++;
+			skip(p, "attribute", key);
 		}
 		if (expect(p, ";"))
 			return -1;
@@ -1256,7 +1277,7 @@ static int parse_block(parser *p, enum block b)
 			else if (b == B_EVENT && !strcmp(key, "context"))
 				ev->context = t;
 			else
-				p->m->skipped++;
+				skip(p, "attribute", key);
 			continue;
 		}
 		if (expect(p, "="))
@@ -1288,7 +1309,7 @@ static int parse_block(parser *p, enum block b)
 					return perr(p, "the trace byte_order cannot be native");
 				p->trace_bo = bo;
 			} else {
-				p->m->skipped++;
+				skip(p, "attribute", key);
 			}
 			break;
 		case B_ENV:
@@ -1330,7 +1351,7 @@ static int parse_block(parser *p, enum block b)
 					return -1;
 				ck->absolute = n != 0;
 			} else if (strcmp(key, "uuid") && strcmp(key, "description")) {
-				p->m->skipped++;
+				skip(p, "attribute", key);
 			}
 			break;
 		case B_STREAM:
@@ -1339,7 +1360,7 @@ static int parse_block(parser *p, enum block b)
 					return -1;
 				sc->id = (uint64_t)n;
 			} else {
-				p->m->skipped++;
+				skip(p, "attribute", key);
 			}
 			break;
 		case B_EVENT:
@@ -1358,7 +1379,7 @@ static int parse_block(parser *p, enum block b)
 					return -1;
 				ev->loglevel = n;
 			} else if (strcmp(key, "model.emf.uri")) {
-				p->m->skipped++;
+				skip(p, "attribute", key);
 			}
 			break;
 		case B_OTHER:
@@ -1403,7 +1424,10 @@ static int parse_top(parser *p)
 				return -1;
 		} else if (p->tok.kind == T_IDENT) {
 			/* callsite and other blocks: skipped */
-			p->m->skipped++;
+			char blk[40];
+
+			snprintf(blk, sizeof(blk), "%.*s", (int)(p->tok.len < 39 ? p->tok.len : 39), p->tok.s);
+			skip(p, "block", blk);
 			if (parse_block(p, B_OTHER))
 				return -1;
 		} else {

@@ -161,6 +161,10 @@ typedef struct ctf_meta {
 	size_t nenv;
 	int nslots;              /* value slots the decoder needs */
 	int skipped;             /* unknown blocks/attributes skipped */
+	/* what was skipped, by name ("attribute 'foo'"), first ones only */
+	char skipped_name[16][48];
+	int skipped_count[16];
+	int nskipped_names;
 	ctf_type *all;           /* every type node */
 	void *parser_state;      /* aliases etc., freed with the meta */
 } ctf_meta;

@@ -656,8 +656,18 @@ static void env_meta(ctx *c, trace_ctx *t)
 		else
 			tt_storage_meta_int(c->st, key, e->num);
 	}
-	if (t->m->skipped)
-		tt_storage_stat_add(c->st, TT_STAT_ctf_metadata_unsupported, t->m->skipped);
+	if (t->m->skipped) {
+		int named = 0;
+
+		for (int k = 0; k < t->m->nskipped_names; k++) {
+			tt_storage_stat_named(c->st, TT_STAT_ctf_metadata_unsupported,
+					      t->m->skipped_name[k], t->m->skipped_count[k]);
+			named += t->m->skipped_count[k];
+		}
+		/* past the first 16 names: still counted */
+		if (t->m->skipped > named)
+			tt_storage_stat_add(c->st, TT_STAT_ctf_metadata_unsupported, t->m->skipped - named);
+	}
 }
 
 static int open_trace_streams(ctx *c, trace_ctx *t)

@@ -821,7 +821,10 @@ static int event_done(struct json *j)
 		return 1;
 	}
 	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
-		tt_storage_stat_add(st, TT_STAT_json_phase_unknown, 1);
+		char what[32];
+
+		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
+		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
 		return 1;
 	}
 	if (!(j->ev.flags & EV_HAS_TS) && ph != 'M') {

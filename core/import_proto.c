@@ -963,7 +963,13 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 	/* 'X' comes only from a legacy_event phase: a TrackEvent.type of 88
 	 * without one is just an unknown type (found by fuzz_proto). */
 	if (type < 1 || (type > 3 && !(type == 'X' && le))) {
-		stat(c, TT_STAT_proto_legacy_unsupported);
+		char what[48];
+
+		if (le)
+			snprintf(what, sizeof(what), "legacy phase %d", (int)type);
+		else
+			snprintf(what, sizeof(what), "TrackEvent type %d", (int)type);
+		tt_storage_stat_named(c->st, TT_STAT_proto_legacy_unsupported, what, 1);
 		return;
 	}
 	if (type == 'X' && le->duration_us < 0) {
@@ -1413,8 +1419,12 @@ static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
 	default:
-		if (p->base.n_unknown_fields)
-			stat(c, TT_STAT_proto_unknown_field);
+		if (p->base.n_unknown_fields) {
+			char what[48];
+
+			snprintf(what, sizeof(what), "TracePacket field %u", p->base.unknown_fields[0].tag);
+			tt_storage_stat_named(c->st, TT_STAT_proto_unknown_field, what, 1);
+		}
 		return 0;
 	}
 

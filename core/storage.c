@@ -100,12 +100,14 @@ void tt_storage_free(tt_storage *st)
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
+	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	TT_VEC_FREE(st->args.set_first);
 	tt_keymap_free(&st->process_by_pid);
 	tt_keymap_free(&st->thread_by_key);
 	tt_keymap_free(&st->thread_by_tid);
 	tt_keymap_free(&st->track_by_key);
+	tt_keymap_free(&st->named_by_key);
 	free(st);
 }
 
@@ -135,6 +137,32 @@ void tt_storage_stat_add(tt_storage *st, tt_stat s, int64_t n)
 {
 	if ((unsigned)s < TT_STAT_COUNT)
 		st->stats[s] += n;
+}
+
+void tt_storage_stat_named(tt_storage *st, tt_stat s, const char *name, int64_t n)
+{
+	tt_str k;
+	uint32_t i;
+
+	if ((unsigned)s >= TT_STAT_COUNT)
+		return;
+	st->stats[s] += n;
+	k = tt_storage_intern_cstr(st, name ? name : "");
+	i = tt_keymap_get(&st->named_by_key, (uint64_t)s, k, 0, 0);
+	if (i == TT_NONE) {
+		size_t r = st->named.n;
+
+		if (GROW(st, st->named, COL(st->named.stat), COL(st->named.name), COL(st->named.count)))
+			return;
+		if (keymap_put_oom(st, &st->named_by_key, (uint64_t)s, k, 0, 0, (uint32_t)r))
+			return;
+		st->named.stat[r] = (uint16_t)s;
+		st->named.name[r] = k;
+		st->named.count[r] = 0;
+		st->named.n++;
+		i = (uint32_t)r;
+	}
+	st->named.count[i] += n;
 }
 
 int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s)

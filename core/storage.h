@@ -39,6 +39,10 @@ const char *tt_storage_str(const tt_storage *st, tt_str id);
 /* ---- stats ------------------------------------------------------------ */
 void tt_storage_stat_add(tt_storage *st, tt_stat s, int64_t n);
 int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s);
+/* Adds n to s and to the count of what was skipped by name ("phase 'Z'",
+ * "TracePacket field 99", "TSDL attribute foo"), so that `stats_detail`
+ * and `termtrace info` say what was not imported, not only how often. */
+void tt_storage_stat_named(tt_storage *st, tt_stat s, const char *name, int64_t n);
 
 /* ---- processes and threads ------------------------------------------- */
 /* Get-or-create the process with this pid; returns its upid. */

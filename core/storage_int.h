@@ -119,9 +119,15 @@ struct tt_storage {
 	} meta;
 
 	int64_t stats[TT_STAT_COUNT];
+	struct {
+		size_t n, cap;
+		uint16_t *stat;
+		tt_str *name;
+		int64_t *count;
+	} named; /* tt_storage_stat_named */
 	int64_t start_ts, end_ts; /* finalize: trace bounds */
 
-	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key;
+	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key, named_by_key;
 };
 
 /* Text of an arg value for display ("" for null). Writes into buf. */

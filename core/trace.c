@@ -292,8 +292,26 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 	for (int i = 0; i < TT_STAT_COUNT; i++) {
 		if (!st->stats[i])
 			continue;
-		fprintf(out, "  %-28s %-9s %" PRId64 "\n", stat_info[i].name, stat_info[i].severity,
+		fprintf(out, "  %-28s %-9s %" PRId64, stat_info[i].name, stat_info[i].severity,
 			st->stats[i]);
+		/* what it was, when the importer named it */
+		for (size_t k = 0, shown = 0; k < st->named.n; k++) {
+			if (st->named.stat[k] != i)
+				continue;
+			if (shown == 8) {
+				fputs(", ...", out);
+				break;
+			}
+			fprintf(out, "%s%s: %" PRId64, shown++ ? ", " : "  (",
+				tt_storage_str(st, st->named.name[k]), st->named.count[k]);
+		}
+		for (size_t k = 0; k < st->named.n; k++) {
+			if (st->named.stat[k] == i) {
+				fputc(')', out);
+				break;
+			}
+		}
+		fputc('\n', out);
 		any = 1;
 	}
 	if (!any)

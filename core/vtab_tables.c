@@ -382,6 +382,24 @@ static const tt_vtab_def stats_def = {
 	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* stats_detail: what the counted-by-name stats skipped, by name:
+ *   select * from stats_detail;  -- json_phase_unknown | phase 'Z' | 2 */
+static size_t detail_n(const tt_storage *st) { return st->named.n; }
+static void detail_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_text(ctx, stat_info[st->named.stat[r]].name); break;
+	case 1: r_str(ctx, st, st->named.name[r]); break;
+	case 2: r_int(ctx, st->named.count[r]); break;
+	}
+}
+static const tt_vtab_def detail_def = {
+	.name = "stats_detail",
+	.schema = "CREATE TABLE x(name TEXT, key TEXT, value INTEGER)",
+	.nrows = detail_n, .column = detail_col,
+	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 static size_t meta_n(const tt_storage *st) { return st->meta.n; }
 static void meta_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -416,7 +434,8 @@ static const tt_vtab_def bounds_def = {
 
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
-	&flow_def, &raw_def, &sched_def, &tstate_def, &stats_def, &meta_def, &bounds_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &stats_def, &detail_def, &meta_def,
+	&bounds_def,
 };
 
 /* Perfetto's track views, over `track`. */

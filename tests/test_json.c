@@ -316,6 +316,9 @@ static void unfinished_and_unmatched(void **state)
 	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 1);
 	assert_int_equal(stat_value(tr, "slice_unfinished"), 1);
 	assert_int_equal(stat_value(tr, "json_phase_unknown"), 1);
+	/* and by name: what was not imported */
+	assert_string_equal(tt_test_str(tr, "select key || '=' || value from stats_detail"
+					    " where name = 'json_phase_unknown'"), "phase 'Z'=1");
 	close_text(tr, p);
 }
 

@@ -84,3 +84,13 @@ check "--timeout: exit 1 and the reason" "1 termtrace: query error: stopped afte
 check "--timeout: within seconds" "1" "$(( $(date +%s) - start < 10 ))"
 $T query --timeout x $D/chromium-tiny.json "select 1" >/dev/null 2>&1; check "--timeout x is a usage error" 2 $?
 check "a query within the limit runs" "514" "$($T query --timeout 5 --no-header --format tsv $D/chromium-tiny.json 'select count(*) from slice')"
+
+# Unsupported TSDL is reported by name (issue 8: "counted and reported by
+# name, not silently dropped"): an unknown trace attribute and a block.
+cp -r $D/ctf/dmesg-ctf "$tmp/ctf-extra"; chmod -R u+w "$tmp/ctf-extra"
+sed -i '5a\	frobnicate = 3;' "$tmp/ctf-extra/metadata"
+printf '\ncallsite {\n\tname = "x";\n};\n' >> "$tmp/ctf-extra/metadata"
+check "skipped TSDL features by name in info" \
+	"  ctf_metadata_unsupported     info      2  (attribute 'frobnicate': 1, block 'callsite': 1)" \
+	"$($T info "$tmp/ctf-extra" 2>&1 | grep ctf_metadata_unsupported)"
+check "the trace itself still imports" "5000" "$($T query --no-header --format tsv "$tmp/ctf-extra" 'select count(*) from raw')"
