@@ -20,20 +20,6 @@
 #include "testutil.h"
 #include "view.h"
 
-typedef struct warns {
-	int n;
-	char msg[8][300];
-} warns;
-
-static void collect(void *ctx, const char *msg)
-{
-	warns *w = ctx;
-
-	if (w->n < 8)
-		snprintf(w->msg[w->n], sizeof w->msg[0], "%s", msg);
-	w->n++;
-}
-
 static void test_default_bindings(void **state)
 {
 	tt_config cfg;
@@ -71,7 +57,7 @@ static void test_default_bindings(void **state)
 static void test_user_config(void **state)
 {
 	tt_config cfg;
-	warns w = {0};
+	tt_test_warns w = {0};
 
 	(void)state;
 	tt_config_init(&cfg);
@@ -87,7 +73,7 @@ static void test_user_config(void **state)
 		"frobnicate\n"
 		"bind # search\n"
 		"set details sideways\n"
-		"bind F5 zoom-all\n", "cfg", collect, &w), 4);
+		"bind F5 zoom-all\n", "cfg", tt_test_collect_warning, &w), 4);
 	assert_int_equal(w.n, 4);
 	assert_string_equal(w.msg[0], "cfg:7: unknown key 'nokey'");
 	assert_string_equal(w.msg[1], "cfg:8: unknown action 'nosuchaction'");

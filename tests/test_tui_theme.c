@@ -16,24 +16,10 @@
 #include "testutil.h"
 #include "theme.h"
 
-typedef struct warns {
-	int n;
-	char msg[8][300];
-} warns;
-
-static void collect(void *ctx, const char *msg)
-{
-	warns *w = ctx;
-
-	if (w->n < 8)
-		snprintf(w->msg[w->n], sizeof w->msg[0], "%s", msg);
-	w->n++;
-}
-
 static void test_parse_good(void **state)
 {
 	tt_theme th;
-	warns w = {0};
+	tt_test_warns w = {0};
 
 	(void)state;
 	memset(&th, 0, sizeof th);
@@ -42,7 +28,7 @@ static void test_parse_good(void **state)
 		"\n"
 		"color ruler 250 236 bold\n"
 		"color slice.3   red  bright-blue  reverse underline  # trailing comment\n"
-		"color cursor default color42\n", "t.theme", collect, &w), 0);
+		"color cursor default color42\n", "t.theme", tt_test_collect_warning, &w), 0);
 	assert_int_equal(w.n, 0);
 	tt_theme_entry *r = &th.e[TT_AREA_RULER];
 	assert_int_equal(r->fg, 250);
@@ -61,7 +47,7 @@ static void test_parse_good(void **state)
 static void test_parse_bad_lines(void **state)
 {
 	tt_theme th;
-	warns w = {0};
+	tt_test_warns w = {0};
 
 	(void)state;
 	memset(&th, 0, sizeof th);
@@ -73,7 +59,7 @@ static void test_parse_bad_lines(void **state)
 		"color ruler red 300\n"
 		"color ruler mauve blue\n"
 		"color ruler red blue sparkly\n"
-		"color status green black bold\n", "my.theme", collect, &w), 6);
+		"color status green black bold\n", "my.theme", tt_test_collect_warning, &w), 6);
 	assert_int_equal(w.n, 6);
 	assert_string_equal(w.msg[0], "my.theme:2: unknown area 'nosuch'");
 	assert_string_equal(w.msg[1], "my.theme:3: unknown command 'colour' (expected 'color')");
@@ -127,12 +113,12 @@ static void test_shipped_themes_are_complete(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		tt_theme th;
-		warns w = {0};
+		tt_test_warns w = {0};
 		char *text;
 		memset(&th, 0, sizeof th);
 		snprintf(path, sizeof path, "%s/themes/%s.theme", tt_test_srcdir(), names[i]);
 		text = slurp(path);
-		assert_int_equal(tt_theme_parse(&th, text, path, collect, &w), 0);
+		assert_int_equal(tt_theme_parse(&th, text, path, tt_test_collect_warning, &w), 0);
 		for (int a = 0; a < TT_AREA_COUNT; a++) {
 			if (!th.e[a].set)
 				fail_msg("%s does not set %s", names[i], tt_theme_area_name(a));
@@ -160,15 +146,15 @@ static void test_monochrome_uses_no_colour(void **state)
 static void test_load_by_name(void **state)
 {
 	tt_theme th;
-	warns w = {0};
+	tt_test_warns w = {0};
 
 	(void)state;
-	assert_int_equal(tt_theme_load(&th, "light", collect, &w), 0);
+	assert_int_equal(tt_theme_load(&th, "light", tt_test_collect_warning, &w), 0);
 	assert_int_equal(w.n, 0);
 	assert_int_equal(th.e[TT_AREA_SLICE0].bg, 153);
-	assert_int_equal(tt_theme_load(&th, "mono", collect, &w), 0);
+	assert_int_equal(tt_theme_load(&th, "mono", tt_test_collect_warning, &w), 0);
 	assert_int_equal(th.e[TT_AREA_SLICE0].attrs, TT_ATTR_REVERSE);
-	assert_int_equal(tt_theme_load(&th, "no-such-theme", collect, &w), -1);
+	assert_int_equal(tt_theme_load(&th, "no-such-theme", tt_test_collect_warning, &w), -1);
 	assert_int_equal(w.n, 1);
 	assert_string_equal(w.msg[0], "no theme 'no-such-theme'");
 }

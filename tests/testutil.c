@@ -120,3 +120,12 @@ char *tt_test_tsv(tt_trace *tr, const char *sql)
 	fclose(f);
 	return buf;
 }
+
+void tt_test_collect_warning(void *ctx, const char *msg)
+{
+	tt_test_warns *w = ctx;
+
+	if (w->n < 8)
+		snprintf(w->msg[w->n], sizeof w->msg[0], "%s", msg);
+	w->n++;
+}

@@ -31,4 +31,14 @@ const char *tt_test_str(tt_trace *tr, const char *sql);
 /* The whole result as TSV without a header (malloc'ed; caller frees). */
 char *tt_test_tsv(tt_trace *tr, const char *sql);
 
+/* Collects "path:line: message" warnings from the parsers that report
+ * through a (void *ctx, const char *msg) callback: pass
+ * tt_test_collect_warning and a tt_test_warns (n counts them all; the
+ * first 8 are kept). */
+typedef struct tt_test_warns {
+	int n;
+	char msg[8][300];
+} tt_test_warns;
+void tt_test_collect_warning(void *ctx, const char *msg);
+
 #endif
