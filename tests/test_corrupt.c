@@ -98,28 +98,54 @@ static void case_start(void)
 
 static void case_end(void) { alarm(0); }
 
-/* One import from memory, as import.c does for a file. Returns the
- * storage (caller frees) and the status in *rc; err filled on failure. */
-static tt_storage *import_mem(import_fn fn, const void *data, size_t len, int *rc, tt_err *err)
+/* One import, as import.c runs one: a fresh storage and slice tracker,
+ * the importer (body), flush, finalize when it succeeded; bounded in time.
+ * Returns the storage (caller frees) and the status in *rc. */
+typedef int (*import_body)(tt_import *im, const void *arg, size_t len);
+
+static tt_storage *import_with(import_body body, const void *arg, size_t len, const char *path,
+			       int *rc, tt_err *err)
 {
 	tt_storage *st = tt_storage_new();
-	tt_bytesrc *src = tt_bytesrc_mem(data, len);
-	tt_import im = { .st = st, .path = "corrupt-input", .err = err };
+	tt_import im = { .st = st, .path = path, .err = err };
 
 	assert_non_null(st);
-	assert_non_null(src);
 	tt_err_clear(err);
 	case_start();
 	im.slices = tt_slice_tracker_new(st);
 	assert_non_null(im.slices);
-	*rc = fn(&im, src);
+	*rc = body(&im, arg, len);
 	tt_slice_tracker_flush(im.slices);
 	tt_slice_tracker_free(im.slices);
 	if (*rc == TT_OK)
 		tt_storage_finalize(st);
 	case_end();
-	tt_bytesrc_close(src);
 	return st;
+}
+
+/* From memory: arg is the importer (a import_fn) and the bytes. */
+struct mem_input {
+	import_fn fn;
+	const void *data;
+};
+
+static int body_mem(tt_import *im, const void *arg, size_t len)
+{
+	const struct mem_input *in = arg;
+	tt_bytesrc *src = tt_bytesrc_mem(in->data, len);
+	int rc;
+
+	assert_non_null(src);
+	rc = in->fn(im, src);
+	tt_bytesrc_close(src);
+	return rc;
+}
+
+static tt_storage *import_mem(import_fn fn, const void *data, size_t len, int *rc, tt_err *err)
+{
+	struct mem_input in = { fn, data };
+
+	return import_with(body_mem, &in, len, "corrupt-input", rc, err);
 }
 
 /* A failed import must say what happened, naming the input. */
@@ -828,23 +854,15 @@ static size_t raw_ts_of_cpu(const tt_storage *st, int64_t cpu, int64_t **out)
 	return n;
 }
 
+static int body_ctf(tt_import *im, const void *dir, size_t len)
+{
+	(void)len;
+	return tt_import_ctf(im, dir);
+}
+
 static tt_storage *ctf_import_dir(const char *dir, int *rc, tt_err *err)
 {
-	tt_storage *st = tt_storage_new();
-	tt_import im = { .st = st, .path = dir, .err = err };
-
-	assert_non_null(st);
-	tt_err_clear(err);
-	case_start();
-	im.slices = tt_slice_tracker_new(st);
-	assert_non_null(im.slices);
-	*rc = tt_import_ctf(&im, dir);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
-	if (*rc == TT_OK)
-		tt_storage_finalize(st);
-	case_end();
-	return st;
+	return import_with(body_ctf, dir, 0, dir, rc, err);
 }
 
 static void ctf_truncations(void **state)

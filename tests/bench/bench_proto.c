@@ -238,24 +238,13 @@ static int varint(const unsigned char **p, const unsigned char *e, uint64_t *v)
 static long long floor_walk(const char *path, double *secs)
 {
 	double t0 = now();
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long size;
+	size_t size;
+	unsigned char *buf = (unsigned char *)tt_text_load(path, 0, &size);
 	const unsigned char *p, *e;
 	long long n = 0;
 
-	if (!f)
+	if (!buf)
 		return -1;
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)size);
-	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
 	p = buf;
 	e = buf + size;
 	while (p < e) {
@@ -317,25 +306,14 @@ static void bump_free(void *d, void *p)
 static long long unpack_walk(const char *path, double *secs)
 {
 	double t0 = now();
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long size;
+	size_t size;
+	unsigned char *buf = (unsigned char *)tt_text_load(path, 0, &size);
 	const unsigned char *p, *e;
 	long long n = 0;
 	ProtobufCAllocator alloc = { bump_alloc, bump_free, NULL };
 
-	if (!f)
+	if (!buf)
 		return -1;
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)size);
-	if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
 	p = buf;
 	e = buf + size;
 	while (p < e) {
