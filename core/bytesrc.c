@@ -298,6 +298,53 @@ uint64_t tt_bytesrc_size(const tt_bytesrc *src)
 	return src->size;
 }
 
+int tt_bytesrc_seekable(const tt_bytesrc *src)
+{
+	return !src->is_gzip && (src->fd >= 0 || src->mem);
+}
+
+long tt_bytesrc_pread(const tt_bytesrc *src, void *buf, size_t n, uint64_t off)
+{
+	if (!tt_bytesrc_seekable(src))
+		return -1;
+	if (src->mem) {
+		if (off >= src->mem_len)
+			return 0;
+		if (n > src->mem_len - off)
+			n = src->mem_len - (size_t)off;
+		memcpy(buf, src->mem + off, n);
+		return (long)n;
+	}
+	for (size_t got = 0;;) {
+		ssize_t r = pread(src->fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		got += (size_t)r;
+		if (r == 0 || got == n)
+			return (long)got;
+	}
+}
+
+int tt_bytesrc_seek(tt_bytesrc *src, uint64_t off)
+{
+	if (!tt_bytesrc_seekable(src) || off > src->size)
+		return -1;
+	if (src->mem) {
+		src->pos = (size_t)off;
+	} else {
+		if (lseek(src->fd, (off_t)off, SEEK_SET) < 0)
+			return -1;
+		src->file_pos = off;
+		src->pos = src->len = 0;
+		src->eof = 0;
+	}
+	src->delivered = off;
+	return 0;
+}
+
 int tt_bytesrc_is_gzip(const tt_bytesrc *src)
 {
 	return src->is_gzip;

@@ -29,6 +29,14 @@ uint64_t tt_bytesrc_offset(const tt_bytesrc *src);
 /* Position in the underlying file, for progress against tt_bytesrc_size. */
 uint64_t tt_bytesrc_file_offset(const tt_bytesrc *src);
 uint64_t tt_bytesrc_size(const tt_bytesrc *src);
+/* Random access, for plain (not gzip) files and memory: the source is
+ * "seekable". tt_bytesrc_pread reads up to n bytes at off without moving
+ * the stream (safe from several threads at once) and returns the count,
+ * 0 at the end, -1 on error or when the source is not seekable.
+ * tt_bytesrc_seek moves the stream to off; 0 or -1. */
+int tt_bytesrc_seekable(const tt_bytesrc *src);
+long tt_bytesrc_pread(const tt_bytesrc *src, void *buf, size_t n, uint64_t off);
+int tt_bytesrc_seek(tt_bytesrc *src, uint64_t off);
 int tt_bytesrc_is_gzip(const tt_bytesrc *src);
 const char *tt_bytesrc_path(const tt_bytesrc *src);
 

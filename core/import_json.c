@@ -1,10 +1,19 @@
 /*
  * import_json.c - Chrome JSON Trace Event Format importer (formats.md §2).
  *
- * Pipeline: yajl streams the text (256 KiB at a time, never the whole file)
- * -> each event becomes a compact record (48 bytes; args already in
- * storage) -> records are sorted by time (the format allows any order)
- * -> the records drive the slice tracker, counters and flows.
+ * Pipeline, on two threads because yajl alone takes as long as everything
+ * else together:
+ *   parser thread: reads the file 256 KiB at a time (never the whole file),
+ *     yajl streams the text, each event becomes a parsed event (its strings
+ *     copied into a batch) -> batches of a few thousand events, at most
+ *     NBATCH in flight;
+ *   import thread: interns names, finds threads, stores args, turns each
+ *     event into a compact record (48 bytes) -> records are sorted by time
+ *     (the format allows any order) -> the records drive the slice
+ *     tracker, counters and flows.
+ * Batches are consumed in file order, so the result is the same as a
+ * single-threaded run; if the thread cannot be started, the parser hands
+ * each batch over directly.
  *
  * Choices, where Chrome's and Perfetto's importers differ:
  *   - ts/dur are µs in the text; they are parsed from the number's text
@@ -32,11 +41,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#define CHUNK (256 * 1024)
+#define READ_SIZE (256 * 1024)
 #define MAX_ARG_DEPTH 32
 #define PATH_MAX_LEN 1024
 /* Longest string or number token: yajl buffers a token that spans chunks
@@ -46,15 +57,25 @@
 /* Deepest container nesting accepted: yajl's own stack has no limit; args
  * are flattened at MAX_ARG_DEPTH anyway and no trace nests this deep. */
 #define MAX_JSON_DEPTH 1000
+/* Batches in flight between the threads, and when one is handed over:
+ * small enough to stay in cache, big enough that handing over is rare. */
+#define NBATCH 4
+#define BATCH_EVENTS 2048
+#define BATCH_TEXT (256 * 1024)
 
 enum field {
 	F_OTHER, F_NAME, F_CAT, F_PH, F_TS, F_DUR, F_TDUR, F_TTS, F_PID, F_TID, F_ID,
 	F_ID2, F_SCOPE, F_S, F_BP, F_ARGS, F_BIND_ID, F_FLOW_IN, F_FLOW_OUT
 };
 
+/* The low 12 bits travel with the record; the rest only say what the
+ * parsed event holds. */
 enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID = 16,
        EV_ID_GLOBAL = 32, EV_BP_E = 64, EV_FLOW_IN = 128, EV_FLOW_OUT = 256,
-       EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048 };
+       EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
+       EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
+       EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16 };
+#define EV_REC_FLAGS 0xfff
 
 /* One sorted, compact event. */
 struct rec {
@@ -79,17 +100,39 @@ struct thread_time {
 	int64_t tts, tdur;
 };
 
+/* One flattened arg of a parsed event; strings are offsets into its
+ * batch's text. */
 struct targ {
-	uint32_t key;     /* offset into text */
+	uint32_t key;
 	uint8_t type;     /* enum tt_arg_type */
-	uint32_t str;     /* offset into text (strings, numbers' text) */
+	uint32_t str;     /* strings' text */
 	uint32_t len;
 	union { int64_t i; double d; } v;
 };
 
-struct json {
-	tt_import *im;
-	tt_storage *st;
+/* One event as the parser read it; strings are offsets into the batch's
+ * text (each NUL-terminated), args a range of the batch's args. */
+struct pev {
+	int64_t ts, dur, tts, tdur, pid, tid;
+	uint64_t id, bind_id;
+	uint32_t name, name_len, cat, cat_len, scope, scope_len, pidname, tidname;
+	uint32_t arg0, nargs;
+	uint32_t flags;
+	char ph, s;
+};
+
+struct batch {
+	TT_VEC(struct pev) ev;
+	TT_VEC(struct targ) args;
+	TT_VEC(char) text;
+	uint64_t offset;  /* file offset when it was handed over (progress) */
+	uint64_t events;  /* events read by then */
+};
+
+/* The parser thread's state: yajl's callbacks fill the current batch. */
+struct jparse {
+	struct json *j;
+	tt_bytesrc *src;
 	yajl_handle yh;
 
 	int depth;
@@ -97,120 +140,131 @@ struct json {
 	int ev_array_depth; /* depth of the event array, 0 = not in one */
 	int top_key_events; /* last top-level key was traceEvents */
 	int top_key_unit;
+	char unit[17];      /* displayTimeUnit, "" = none */
 
 	/* the event being read */
 	int in_event;
 	enum field field;
-	struct {
-		const char *name; size_t name_len;
-		int64_t ts, dur, tts, tdur, pid, tid;
-		uint64_t id, bind_id;
-		char ph, s;
-		uint16_t flags;
-		int pid_str, tid_str;
-	} ev;
-	char evtext[1024];   /* name, cat, pid/tid/id strings of the event */
-	size_t evtext_len;
-	size_t scope_off, pidname_off, tidname_off;
-	int has_name, has_cat, has_scope;
-	tt_str name_id, cat_id; /* interned straight from yajl's buffer */
-	/* the previous event's thread: most events follow one of their own */
-	int64_t last_pid, last_tid;
-	uint32_t last_utid;
+	struct pev ev;
+	struct batch *b;
 
 	/* args of the event, flattened */
 	int args_depth;      /* 0 = not in args; else container depth inside */
 	char path[PATH_MAX_LEN];
+	size_t path_len;
 	size_t base_len[MAX_ARG_DEPTH + 2];
 	int is_arr[MAX_ARG_DEPTH + 2];
 	int64_t arr_idx[MAX_ARG_DEPTH + 2];
-	int args_stripped;
-	TT_VEC(struct targ) targs;
-	TT_VEC(char) text;   /* arg keys and string values */
 	int skip_depth;      /* >0: inside an ignored container */
 	int id2_depth;
+	int id2_global;      /* the id2 key being read is "global" */
 
 	/* token length guard (see MAX_TOKEN): callbacks so far */
 	uint64_t ncb;
 	int too_deep;        /* stopped at MAX_JSON_DEPTH */
+	int oom;
+	uint64_t events;     /* events read */
+	int chunk_mode;      /* parsing one chunk into one batch (see "chunks") */
+	uint64_t base;       /* file offset of the text given to yajl_parse */
+	uint64_t last_close; /* file offset just after the last event's '}' */
+
+	/* how the parse ended, for the import thread */
+	yajl_status ys;
+	uint64_t offset;     /* bytes parsed (yajl's error offset on error) */
+	int truncated, too_long, read_failed;
+	char msg[160];
+	tt_err err;          /* a read error */
+};
+
+/* Hand-over between the two threads: batches[produced % NBATCH] is the
+ * next one the parser fills, batches[consumed % NBATCH] the next one the
+ * import thread reads. */
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch batches[NBATCH];
+	uint64_t produced, consumed;
+	int done;            /* the parser finished */
+	int threaded;
+	atomic_int stop;     /* the import thread wants the parser to stop */
+};
+
+/* The import thread's state. */
+struct json {
+	tt_import *im;
+	tt_storage *st;
+	struct pipe pipe;
+
+	/* the previous event's thread: most events follow one of their own */
+	int64_t last_pid, last_tid;
+	uint32_t last_utid;
 
 	TT_VEC(struct rec) recs;
 	int recs_unsorted;   /* a record went back in time, or an X must move */
 	TT_VEC(struct last_x) last_x; /* by utid: the thread's last X */
 	TT_VEC(struct thread_time) ttimes;
-	uint64_t events;     /* events read */
-	int oom;
+	int oom, cancelled;
 };
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-static int oom(struct json *j)
+static int parse_oom(struct jparse *p)
 {
-	j->oom = 1;
+	p->oom = 1;
 	return 0; /* stops yajl */
-}
-
-static size_t evtext_put(struct json *j, const char *s, size_t len)
-{
-	size_t off = j->evtext_len;
-
-	if (len > sizeof(j->evtext) - 1 - off)
-		len = sizeof(j->evtext) - 1 - off;
-	memcpy(j->evtext + off, s, len);
-	j->evtext[off + len] = '\0';
-	j->evtext_len += len + 1;
-	if (j->evtext_len > sizeof(j->evtext))
-		j->evtext_len = sizeof(j->evtext);
-	return off;
 }
 
 /* Parses the text of a JSON number of µs into ns: exact for up to three
  * decimals, llround(x * 1000) beyond (what Perfetto does). */
 static int us_text_to_ns(const char *s, size_t len, int64_t *out)
 {
-	char buf[64];
 	int64_t ip = 0, frac = 0;
 	int neg = 0, nd = 0;
 	size_t i = 0;
 
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (len > 19 || memchr(buf, 'e', len) || memchr(buf, 'E', len)) {
-		char *end;
-		double d = strtod(buf, &end);
-
-		if (*end || !isfinite(d) || fabs(d) > 9.2e15)
-			return -1;
-		*out = llround(d * 1000.0);
-		return 0;
-	}
-	if (buf[i] == '-')
+	if (len == 0 || len > 19)
+		goto exponent;
+	if (s[i] == '-')
 		neg = 1, i++;
-	if (!isdigit((unsigned char)buf[i]))
+	if (i == len || s[i] < '0' || s[i] > '9')
 		return -1;
-	for (; isdigit((unsigned char)buf[i]); i++) {
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 		if (ip > (INT64_MAX / 1000 - 9) / 10)
 			return -1;
-		ip = ip * 10 + (buf[i] - '0');
+		ip = ip * 10 + (s[i] - '0');
 	}
-	if (buf[i] == '.') {
+	if (i < len && s[i] == '.') {
 		i++;
-		for (; isdigit((unsigned char)buf[i]); i++) {
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 			if (nd < 3)
-				frac = frac * 10 + (buf[i] - '0');
-			else if (nd == 3 && buf[i] >= '5')
+				frac = frac * 10 + (s[i] - '0');
+			else if (nd == 3 && s[i] >= '5')
 				frac += 1; /* round half away from zero on the 4th decimal */
 			nd++;
 		}
 		for (int k = nd; k < 3; k++)
 			frac *= 10;
 	}
-	if (buf[i])
-		return -1;
+	if (i != len)
+		goto exponent;
 	*out = neg ? -(ip * 1000 + frac) : ip * 1000 + frac;
 	return 0;
+exponent:
+	/* 1.5e3, or too long for the exact path: through a double */
+	if (len == 0 || len >= 64 || (!memchr(s, 'e', len) && !memchr(s, 'E', len) && len <= 19))
+		return -1;
+	{
+		char buf[64], *end;
+		double d;
+
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		d = strtod(buf, &end);
+		if (*end || !isfinite(d) || fabs(d) > 9.2e15)
+			return -1;
+		*out = llround(d * 1000.0);
+		return 0;
+	}
 }
 
 static int parse_int_text(const char *s, size_t len, int64_t *out)
@@ -270,185 +324,264 @@ static uint64_t hash_text(const char *s, size_t len)
 	return h;
 }
 
+/* The event field a key names. Called for every key of every event: a
+ * switch on the length and first byte instead of a table walk. */
 static enum field field_of(const unsigned char *k, size_t n)
 {
-#define FIELD(s, f) { s, sizeof(s) - 1, f }
-	static const struct { const char *key; size_t len; enum field f; } fields[] = {
-		FIELD("ph", F_PH), FIELD("ts", F_TS), FIELD("name", F_NAME), FIELD("pid", F_PID),
-		FIELD("tid", F_TID), FIELD("cat", F_CAT), FIELD("dur", F_DUR), FIELD("args", F_ARGS),
-		FIELD("tdur", F_TDUR), FIELD("tts", F_TTS), FIELD("id", F_ID), FIELD("id2", F_ID2),
-		FIELD("scope", F_SCOPE), FIELD("s", F_S), FIELD("bp", F_BP),
-		FIELD("bind_id", F_BIND_ID), FIELD("flow_in", F_FLOW_IN), FIELD("flow_out", F_FLOW_OUT),
-	};
-#undef FIELD
-
-	/* Keys are short: compare length and first byte before the text. */
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		if (fields[i].len == n && fields[i].key[0] == (char)k[0] &&
-		    memcmp(fields[i].key, k, n) == 0)
-			return fields[i].f;
+#define IS(s) (n == sizeof(s) - 1 && memcmp(k, s, sizeof(s) - 1) == 0)
+	if (n == 0)
+		return F_OTHER;
+	switch (k[0]) {
+	case 'p':
+		return IS("ph") ? F_PH : IS("pid") ? F_PID : F_OTHER;
+	case 't':
+		return IS("ts") ? F_TS : IS("tid") ? F_TID : IS("tts") ? F_TTS :
+		       IS("tdur") ? F_TDUR : F_OTHER;
+	case 'n':
+		return IS("name") ? F_NAME : F_OTHER;
+	case 'c':
+		return IS("cat") ? F_CAT : F_OTHER;
+	case 'd':
+		return IS("dur") ? F_DUR : F_OTHER;
+	case 'a':
+		return IS("args") ? F_ARGS : F_OTHER;
+	case 'i':
+		return IS("id") ? F_ID : IS("id2") ? F_ID2 : F_OTHER;
+	case 's':
+		return IS("s") ? F_S : IS("scope") ? F_SCOPE : F_OTHER;
+	case 'b':
+		return IS("bp") ? F_BP : IS("bind_id") ? F_BIND_ID : F_OTHER;
+	case 'f':
+		return IS("flow_in") ? F_FLOW_IN : IS("flow_out") ? F_FLOW_OUT : F_OTHER;
+	default:
+		return F_OTHER;
 	}
-	return F_OTHER;
+#undef IS
+}
+
+/* ---- batches --------------------------------------------------------------------- */
+
+/* Copies s into the batch's text (NUL-terminated); -1 when it can't. */
+static int text_put(struct batch *b, const char *s, size_t len, uint32_t *off)
+{
+	if (b->text.n + len + 1 > UINT32_MAX)
+		return -1;
+	if (b->text.n + len + 1 > b->text.cap &&
+	    tt_vec_reserve((void **)&b->text.v, &b->text.cap, b->text.n + len + 1, 1))
+		return -1;
+	*off = (uint32_t)b->text.n;
+	memcpy(b->text.v + b->text.n, s, len);
+	b->text.v[b->text.n + len] = '\0';
+	b->text.n += len + 1;
+	return 0;
+}
+
+static void batch_free(struct batch *b)
+{
+	TT_VEC_FREE(b->ev);
+	TT_VEC_FREE(b->args);
+	TT_VEC_FREE(b->text);
+}
+
+static int consume_batch(struct json *j, const struct batch *b);
+
+/* The batch the parser fills next; NULL when the import thread stopped. */
+static struct batch *batch_acquire(struct pipe *q)
+{
+	struct batch *b;
+
+	if (q->threaded) {
+		pthread_mutex_lock(&q->mu);
+		while (q->produced - q->consumed >= NBATCH && !atomic_load(&q->stop))
+			pthread_cond_wait(&q->cv, &q->mu);
+		pthread_mutex_unlock(&q->mu);
+	}
+	if (atomic_load(&q->stop))
+		return NULL;
+	b = &q->batches[q->produced % NBATCH];
+	b->ev.n = b->args.n = b->text.n = 0;
+	return b;
+}
+
+/* Hands the parser's current batch over; 0, or -1 when the import thread
+ * stopped. */
+static int batch_publish(struct jparse *p)
+{
+	struct pipe *q = &p->j->pipe;
+	struct batch *b = p->b;
+
+	b->offset = tt_bytesrc_file_offset(p->src);
+	b->events = p->events;
+	if (q->threaded) {
+		pthread_mutex_lock(&q->mu);
+		q->produced++;
+		pthread_cond_broadcast(&q->cv);
+		pthread_mutex_unlock(&q->mu);
+	} else {
+		q->produced++;
+		if (consume_batch(p->j, b))
+			atomic_store(&q->stop, 1);
+		q->consumed++;
+	}
+	p->b = batch_acquire(q);
+	return p->b ? 0 : -1;
 }
 
 /* ---- args flattening ---------------------------------------------------------- */
 
-static int text_put(struct json *j, const char *s, size_t len, uint32_t *off)
-{
-	if (j->text.n + len + 1 > UINT32_MAX)
-		return -1;
-	if (tt_vec_reserve((void **)&j->text.v, &j->text.cap, j->text.n + len + 1, 1))
-		return -1;
-	*off = (uint32_t)j->text.n;
-	memcpy(j->text.v + j->text.n, s, len);
-	j->text.v[j->text.n + len] = '\0';
-	j->text.n += len + 1;
-	return 0;
-}
-
 /* The key of the next value in the current args container. */
-static void arg_key_for_value(struct json *j)
+static void arg_key_for_value(struct jparse *p)
 {
-	int d = j->args_depth;
+	int d = p->args_depth;
 
-	if (j->is_arr[d]) {
-		size_t b = j->base_len[d];
-		int n = snprintf(j->path + b, sizeof(j->path) - b, "[%lld]", (long long)j->arr_idx[d]++);
+	if (p->is_arr[d]) {
+		size_t b = p->base_len[d];
+		int n = snprintf(p->path + b, sizeof(p->path) - b, "[%lld]", (long long)p->arr_idx[d]++);
 
-		if (n < 0 || (size_t)n >= sizeof(j->path) - b)
-			j->path[b] = '\0';
+		if (n < 0 || (size_t)n >= sizeof(p->path) - b)
+			n = 0;
+		p->path[b + (size_t)n] = '\0';
+		p->path_len = b + (size_t)n;
 	}
 }
 
-static int arg_add(struct json *j, uint8_t type, const char *s, size_t len, int64_t i, double d)
+static int arg_add(struct jparse *p, uint8_t type, const char *s, size_t len, int64_t i, double d)
 {
+	struct batch *b = p->b;
 	struct targ a = { .type = type };
 
-	arg_key_for_value(j);
-	if (text_put(j, j->path, strlen(j->path), &a.key))
+	arg_key_for_value(p);
+	if (text_put(b, p->path, p->path_len, &a.key))
 		return -1;
-	if (s && text_put(j, s, len, &a.str))
+	if (s && text_put(b, s, len, &a.str))
 		return -1;
 	a.len = (uint32_t)len;
 	if (type == TT_ARG_REAL)
 		a.v.d = d;
 	else
 		a.v.i = i;
-	return TT_VEC_PUSH(j->targs, a);
+	if (TT_VEC_PUSH(b->args, a))
+		return -1;
+	p->ev.nargs++;
+	return 0;
 }
 
 /* ---- yajl callbacks ------------------------------------------------------------ */
 
-static void event_reset(struct json *j)
+static void event_reset(struct jparse *p)
 {
-	memset(&j->ev, 0, sizeof(j->ev));
-	j->evtext_len = 0;
-	j->has_name = j->has_cat = j->has_scope = 0;
-	j->targs.n = 0;
-	j->text.n = 0;
-	j->args_stripped = 0;
-	j->field = F_OTHER;
+	memset(&p->ev, 0, sizeof(p->ev));
+	p->ev.arg0 = (uint32_t)p->b->args.n;
+	p->field = F_OTHER;
 }
 
-static int in_args(const struct json *j)
+static int in_args(const struct jparse *p)
 {
-	return j->args_depth > 0;
+	return p->args_depth > 0;
 }
 
 static int cb_null(void *ctx)
 {
-	struct json *j = ctx;
+	struct jparse *p = ctx;
 
-	j->ncb++;
+	p->ncb++;
 
-	if (j->skip_depth || !j->in_event)
+	if (p->skip_depth || !p->in_event)
 		return 1;
-	if (in_args(j))
-		return arg_add(j, TT_ARG_NULL, NULL, 0, 0, 0) ? oom(j) : 1;
+	if (in_args(p))
+		return arg_add(p, TT_ARG_NULL, NULL, 0, 0, 0) ? parse_oom(p) : 1;
 	return 1;
 }
 
 static int cb_bool(void *ctx, int b)
 {
-	struct json *j = ctx;
+	struct jparse *p = ctx;
 
-	j->ncb++;
+	p->ncb++;
 
-	if (j->skip_depth || !j->in_event)
+	if (p->skip_depth || !p->in_event)
 		return 1;
-	if (in_args(j))
-		return arg_add(j, TT_ARG_BOOL, NULL, 0, b, 0) ? oom(j) : 1;
-	if (j->field == F_FLOW_IN && b)
-		j->ev.flags |= EV_FLOW_IN;
-	else if (j->field == F_FLOW_OUT && b)
-		j->ev.flags |= EV_FLOW_OUT;
+	if (in_args(p))
+		return arg_add(p, TT_ARG_BOOL, NULL, 0, b, 0) ? parse_oom(p) : 1;
+	if (p->field == F_FLOW_IN && b)
+		p->ev.flags |= EV_FLOW_IN;
+	else if (p->field == F_FLOW_OUT && b)
+		p->ev.flags |= EV_FLOW_OUT;
 	return 1;
 }
 
-static void set_id_text(struct json *j, const char *s, size_t len, int global)
+static void set_id_text(struct jparse *p, const char *s, size_t len, int global)
 {
 	uint64_t v;
 
 	if (parse_u64_text(s, len, &v) != 0)
 		v = hash_text(s, len);
-	j->ev.id = v;
-	j->ev.flags |= EV_HAS_ID;
+	p->ev.id = v;
+	p->ev.flags |= EV_HAS_ID;
 	if (global)
-		j->ev.flags |= EV_ID_GLOBAL;
+		p->ev.flags |= EV_ID_GLOBAL;
 }
 
-static int event_number(struct json *j, const char *s, size_t len, int is_string)
+/* pid/tid given as a string that is not a number: a stable synthetic
+ * number, and the text names the process/thread. */
+static int id_name(struct jparse *p, const char *s, size_t len, int64_t *v, uint32_t *name)
 {
-	int64_t v;
+	*v = (int64_t)(hash_text(s, len) & 0x3fffffff) + 0x40000000;
+	return text_put(p->b, s, len, name);
+}
 
-	switch (j->field) {
+static int event_number(struct jparse *p, const char *s, size_t len, int is_string)
+{
+	struct pev *e = &p->ev;
+
+	switch (p->field) {
 	case F_TS:
-		if (us_text_to_ns(s, len, &j->ev.ts) == 0)
-			j->ev.flags |= EV_HAS_TS;
+		if (us_text_to_ns(s, len, &e->ts) == 0)
+			e->flags |= EV_HAS_TS;
 		break;
 	case F_DUR:
-		if (us_text_to_ns(s, len, &j->ev.dur) == 0)
-			j->ev.flags |= EV_HAS_DUR;
+		if (us_text_to_ns(s, len, &e->dur) == 0)
+			e->flags |= EV_HAS_DUR;
 		break;
 	case F_TTS:
-		if (us_text_to_ns(s, len, &j->ev.tts) == 0)
-			j->ev.flags |= EV_HAS_TTS;
+		if (us_text_to_ns(s, len, &e->tts) == 0)
+			e->flags |= EV_HAS_TTS;
 		break;
 	case F_TDUR:
-		if (us_text_to_ns(s, len, &j->ev.tdur) == 0)
-			j->ev.flags |= EV_HAS_TDUR;
+		if (us_text_to_ns(s, len, &e->tdur) == 0)
+			e->flags |= EV_HAS_TDUR;
 		break;
 	case F_PID:
-		if (parse_int_text(s, len, &v) == 0) {
-			j->ev.pid = v;
+		if (parse_int_text(s, len, &e->pid) == 0) {
+			e->flags &= ~(uint32_t)EV_PID_STR;
 		} else if (is_string) {
-			j->ev.pid = (int64_t)(hash_text(s, len) & 0x3fffffff) + 0x40000000;
-			j->pidname_off = evtext_put(j, s, len);
-			j->ev.pid_str = 1;
+			if (id_name(p, s, len, &e->pid, &e->pidname))
+				return parse_oom(p);
+			e->flags |= EV_PID_STR;
 		} else {
 			break;
 		}
-		j->ev.flags |= EV_HAS_PID;
+		e->flags |= EV_HAS_PID;
 		break;
 	case F_TID:
-		if (parse_int_text(s, len, &v) == 0) {
-			j->ev.tid = v;
+		if (parse_int_text(s, len, &e->tid) == 0) {
+			e->flags &= ~(uint32_t)EV_TID_STR;
 		} else if (is_string) {
-			j->ev.tid = (int64_t)(hash_text(s, len) & 0x3fffffff) + 0x40000000;
-			j->tidname_off = evtext_put(j, s, len);
-			j->ev.tid_str = 1;
+			if (id_name(p, s, len, &e->tid, &e->tidname))
+				return parse_oom(p);
+			e->flags |= EV_TID_STR;
 		} else {
 			break;
 		}
-		j->ev.flags |= EV_HAS_TID;
+		e->flags |= EV_HAS_TID;
 		break;
 	case F_ID:
-		set_id_text(j, s, len, 0);
+		set_id_text(p, s, len, 0);
 		break;
 	case F_BIND_ID:
-		if (parse_u64_text(s, len, &j->ev.bind_id) != 0)
-			j->ev.bind_id = hash_text(s, len);
-		j->ev.flags |= EV_HAS_BIND;
+		if (parse_u64_text(s, len, &e->bind_id) != 0)
+			e->bind_id = hash_text(s, len);
+		e->flags |= EV_HAS_BIND;
 		break;
 	default:
 		break;
@@ -458,179 +591,185 @@ static int event_number(struct json *j, const char *s, size_t len, int is_string
 
 static int cb_number(void *ctx, const char *s, size_t len)
 {
-	struct json *j = ctx;
+	struct jparse *p = ctx;
 
-	j->ncb++;
+	p->ncb++;
 
-	if (j->skip_depth || !j->in_event)
+	if (p->skip_depth || !p->in_event)
 		return 1;
-	if (j->id2_depth) {
-		set_id_text(j, s, len, j->field == F_ID2 && j->path[0] == 'g');
+	if (p->id2_depth) {
+		set_id_text(p, s, len, p->field == F_ID2 && p->id2_global);
 		return 1;
 	}
-	if (in_args(j)) {
+	if (in_args(p)) {
 		int64_t i;
-		int is_int = !memchr(s, '.', len) && !memchr(s, 'e', len) && !memchr(s, 'E', len);
+		size_t k = 0;
 
-		if (is_int && parse_int_text(s, len, &i) == 0)
-			return arg_add(j, TT_ARG_INT, s, len, i, 0) ? oom(j) : 1;
+		while (k < len && s[k] != '.' && s[k] != 'e' && s[k] != 'E')
+			k++;
+		if (k == len && parse_int_text(s, len, &i) == 0)
+			return arg_add(p, TT_ARG_INT, NULL, 0, i, 0) ? parse_oom(p) : 1;
 		{
 			char buf[64];
 			size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
 
 			memcpy(buf, s, n);
 			buf[n] = '\0';
-			return arg_add(j, TT_ARG_REAL, s, len, 0, strtod(buf, NULL)) ? oom(j) : 1;
+			return arg_add(p, TT_ARG_REAL, NULL, 0, 0, strtod(buf, NULL)) ? parse_oom(p) : 1;
 		}
 	}
-	return event_number(j, s, len, 0);
+	return event_number(p, s, len, 0);
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
-	struct json *j = ctx;
+	struct jparse *p = ctx;
 	const char *t = (const char *)s;
+	struct pev *e = &p->ev;
 
-	j->ncb++;
-	if (!j->in_event) {
-		if (j->top_key_unit && j->depth == 1 && j->top_is_map) {
-			char buf[32];
-
-			snprintf(buf, sizeof(buf), "%.*s", (int)(len < 16 ? len : 16), t);
-			tt_storage_meta_str(j->st, "display_time_unit", buf);
-		}
+	p->ncb++;
+	if (!p->in_event) {
+		if (p->top_key_unit && p->depth == 1 && p->top_is_map)
+			snprintf(p->unit, sizeof(p->unit), "%.*s", (int)(len < 16 ? len : 16), t);
 		return 1;
 	}
-	if (j->skip_depth)
+	if (p->skip_depth)
 		return 1;
-	if (j->id2_depth) {
-		set_id_text(j, t, len, j->path[0] == 'g');
+	if (p->id2_depth) {
+		set_id_text(p, t, len, p->id2_global);
 		return 1;
 	}
-	if (in_args(j))
-		return arg_add(j, TT_ARG_STRING, t, len, 0, 0) ? oom(j) : 1;
-	switch (j->field) {
+	if (in_args(p))
+		return arg_add(p, TT_ARG_STRING, t, len, 0, 0) ? parse_oom(p) : 1;
+	switch (p->field) {
 	case F_NAME:
-		j->name_id = tt_storage_intern(j->st, t, len);
-		j->has_name = 1;
+		if (text_put(p->b, t, len, &e->name))
+			return parse_oom(p);
+		e->name_len = (uint32_t)len;
+		e->flags |= EV_HAS_NAME;
 		break;
 	case F_CAT:
-		j->cat_id = tt_storage_intern(j->st, t, len);
-		j->has_cat = 1;
+		if (text_put(p->b, t, len, &e->cat))
+			return parse_oom(p);
+		e->cat_len = (uint32_t)len;
+		e->flags |= EV_HAS_CAT;
 		break;
 	case F_SCOPE:
-		j->scope_off = evtext_put(j, t, len);
-		j->has_scope = 1;
+		if (text_put(p->b, t, len, &e->scope))
+			return parse_oom(p);
+		e->scope_len = (uint32_t)len;
+		e->flags |= EV_HAS_SCOPE;
 		break;
 	case F_PH:
-		j->ev.ph = len ? t[0] : 0;
+		e->ph = len ? t[0] : 0;
 		break;
 	case F_S:
-		j->ev.s = len ? t[0] : 0;
+		e->s = len ? t[0] : 0;
 		break;
 	case F_BP:
 		if (len == 1 && t[0] == 'e')
-			j->ev.flags |= EV_BP_E;
+			e->flags |= EV_BP_E;
 		break;
 	case F_ARGS:
-		j->args_stripped = 1; /* "__stripped__" */
-		break;
+		break; /* "__stripped__" */
 	default:
-		return event_number(j, t, len, 1);
+		return event_number(p, t, len, 1);
 	}
 	return 1;
 }
 
 static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 {
-	struct json *j = ctx;
+	struct jparse *p = ctx;
 
-	j->ncb++;
+	p->ncb++;
 
-	if (!j->in_event) {
-		if (j->depth == 1 && j->top_is_map) {
-			j->top_key_events = len == 11 && memcmp(k, "traceEvents", 11) == 0;
-			j->top_key_unit = len == 15 && memcmp(k, "displayTimeUnit", 15) == 0;
+	if (!p->in_event) {
+		if (p->depth == 1 && p->top_is_map) {
+			p->top_key_events = len == 11 && memcmp(k, "traceEvents", 11) == 0;
+			p->top_key_unit = len == 15 && memcmp(k, "displayTimeUnit", 15) == 0;
 		}
 		return 1;
 	}
-	if (j->skip_depth)
+	if (p->skip_depth)
 		return 1;
-	if (j->id2_depth) {
-		j->path[0] = len ? (char)k[0] : 0; /* 'l'ocal or 'g'lobal */
+	if (p->id2_depth) {
+		p->id2_global = len && k[0] == 'g'; /* 'l'ocal or 'g'lobal */
 		return 1;
 	}
-	if (in_args(j)) {
-		int d = j->args_depth;
-		size_t b = j->base_len[d], n = len;
+	if (in_args(p)) {
+		int d = p->args_depth;
+		size_t b = p->base_len[d], n = len;
 
-		if (b + 1 + n >= sizeof(j->path))
-			n = sizeof(j->path) - b - 2;
+		if (b + 1 + n >= sizeof(p->path))
+			n = sizeof(p->path) - b - 2;
 		if (b)
-			j->path[b++] = '.';
-		memcpy(j->path + b, k, n);
-		j->path[b + n] = '\0';
+			p->path[b++] = '.';
+		memcpy(p->path + b, k, n);
+		p->path[b + n] = '\0';
+		p->path_len = b + n;
 		return 1;
 	}
-	j->field = field_of(k, len);
+	p->field = field_of(k, len);
 	return 1;
 }
 
-static int open_container(struct json *j, int is_array)
+static int open_container(struct jparse *p, int is_array)
 {
-	j->ncb++;
-	j->depth++;
-	if (j->depth > MAX_JSON_DEPTH) {
-		j->too_deep = 1;
+	p->ncb++;
+	p->depth++;
+	if (p->depth > MAX_JSON_DEPTH) {
+		p->too_deep = 1;
 		return 0; /* yajl stops here; the events before are kept */
 	}
-	if (!j->in_event) {
-		if (j->depth == 1) {
-			j->top_is_map = !is_array;
+	if (!p->in_event) {
+		if (p->depth == 1) {
+			p->top_is_map = !is_array;
 			if (is_array)
-				j->ev_array_depth = 1;
-		} else if (j->depth == 2 && j->top_is_map && j->top_key_events && is_array &&
-			   !j->ev_array_depth) {
-			j->ev_array_depth = 2;
-		} else if (j->ev_array_depth && j->depth == j->ev_array_depth + 1 && !is_array) {
-			j->in_event = 1;
-			event_reset(j);
+				p->ev_array_depth = 1;
+		} else if (p->depth == 2 && p->top_is_map && p->top_key_events && is_array &&
+			   !p->ev_array_depth) {
+			p->ev_array_depth = 2;
+		} else if (p->ev_array_depth && p->depth == p->ev_array_depth + 1 && !is_array) {
+			p->in_event = 1;
+			event_reset(p);
 		}
 		return 1;
 	}
-	if (j->skip_depth) {
-		j->skip_depth++;
+	if (p->skip_depth) {
+		p->skip_depth++;
 		return 1;
 	}
-	if (in_args(j)) {
-		if (j->args_depth >= MAX_ARG_DEPTH) {
-			j->skip_depth = 1;
+	if (in_args(p)) {
+		if (p->args_depth >= MAX_ARG_DEPTH) {
+			p->skip_depth = 1;
 			return 1;
 		}
-		arg_key_for_value(j);
-		j->args_depth++;
-		j->base_len[j->args_depth] = strlen(j->path);
-		j->is_arr[j->args_depth] = is_array;
-		j->arr_idx[j->args_depth] = 0;
+		arg_key_for_value(p);
+		p->args_depth++;
+		p->base_len[p->args_depth] = p->path_len;
+		p->is_arr[p->args_depth] = is_array;
+		p->arr_idx[p->args_depth] = 0;
 		return 1;
 	}
-	if (j->id2_depth) {
-		j->skip_depth = 1;
+	if (p->id2_depth) {
+		p->skip_depth = 1;
 		return 1;
 	}
-	if (j->field == F_ARGS && !is_array) {
-		j->args_depth = 1;
-		j->path[0] = '\0';
-		j->base_len[1] = 0;
-		j->is_arr[1] = 0;
+	if (p->field == F_ARGS && !is_array) {
+		p->args_depth = 1;
+		p->path[0] = '\0';
+		p->path_len = 0;
+		p->base_len[1] = 0;
+		p->is_arr[1] = 0;
 		return 1;
 	}
-	if (j->field == F_ID2 && !is_array) {
-		j->id2_depth = 1;
-		j->path[0] = 0;
+	if (p->field == F_ID2 && !is_array) {
+		p->id2_depth = 1;
+		p->id2_global = 0;
 		return 1;
 	}
-	j->skip_depth = 1;
+	p->skip_depth = 1;
 	return 1;
 }
 
@@ -644,34 +783,50 @@ static int cb_start_array(void *ctx)
 	return open_container(ctx, 1);
 }
 
-static int event_done(struct json *j);
-
-static int close_container(struct json *j)
+/* The event is complete: into the batch; a full batch is handed over. */
+static int event_end(struct jparse *p)
 {
-	j->ncb++;
-	j->depth--;
-	if (!j->in_event) {
-		if (j->ev_array_depth && j->depth < j->ev_array_depth)
-			j->ev_array_depth = -1; /* events array closed: ignore later arrays */
+	struct batch *b = p->b;
+
+	p->events++;
+	p->last_close = p->base + yajl_get_bytes_consumed(p->yh);
+	if (TT_VEC_PUSH(b->ev, p->ev))
+		return parse_oom(p);
+	if (p->chunk_mode)
+		return 1;
+	if (b->ev.n >= BATCH_EVENTS || b->text.n >= BATCH_TEXT)
+		return batch_publish(p) == 0;
+	return 1;
+}
+
+static int close_container(struct jparse *p)
+{
+	p->ncb++;
+	p->depth--;
+	if (!p->in_event) {
+		if (p->ev_array_depth && p->depth < p->ev_array_depth)
+			p->ev_array_depth = -1; /* events array closed: ignore later arrays */
 		return 1;
 	}
-	if (j->skip_depth) {
-		j->skip_depth--;
+	if (p->skip_depth) {
+		p->skip_depth--;
 		return 1;
 	}
-	if (j->id2_depth) {
-		j->id2_depth = 0;
+	if (p->id2_depth) {
+		p->id2_depth = 0;
 		return 1;
 	}
-	if (in_args(j)) {
-		j->args_depth--;
-		if (j->args_depth)
-			j->path[j->base_len[j->args_depth]] = '\0';
+	if (in_args(p)) {
+		p->args_depth--;
+		if (p->args_depth) {
+			p->path_len = p->base_len[p->args_depth];
+			p->path[p->path_len] = '\0';
+		}
 		return 1;
 	}
-	if (j->depth == j->ev_array_depth) {
-		j->in_event = 0;
-		return event_done(j);
+	if (p->depth == p->ev_array_depth) {
+		p->in_event = 0;
+		return event_end(p);
 	}
 	return 1;
 }
@@ -695,25 +850,20 @@ static const yajl_callbacks callbacks = {
 
 /* ---- one event: metadata now, the rest as a record --------------------------- */
 
-static const char *targ_key(const struct json *j, const struct targ *a)
+static const char *btext(const struct batch *b, uint32_t off)
 {
-	return j->text.v + a->key;
+	return b->text.v + off;
 }
 
-static const char *targ_str(const struct json *j, const struct targ *a)
-{
-	return j->text.v + a->str;
-}
-
-static uint32_t event_thread(struct json *j)
+static uint32_t event_thread(struct json *j, const struct batch *b, const struct pev *e)
 {
 	tt_storage *st = j->st;
-	int64_t pid = j->ev.flags & EV_HAS_PID ? j->ev.pid : 0;
-	int64_t tid = j->ev.flags & EV_HAS_TID ? j->ev.tid : pid;
+	int64_t pid = e->flags & EV_HAS_PID ? e->pid : 0;
+	int64_t tid = e->flags & EV_HAS_TID ? e->tid : pid;
+	int named = e->flags & (EV_PID_STR | EV_TID_STR);
 	uint32_t utid;
 
-	if (j->last_utid != TT_NONE && pid == j->last_pid && tid == j->last_tid &&
-	    !j->ev.pid_str && !j->ev.tid_str)
+	if (j->last_utid != TT_NONE && pid == j->last_pid && tid == j->last_tid && !named)
 		return j->last_utid;
 	utid = tt_storage_thread(st, pid, tid);
 	if (utid == TT_NONE)
@@ -721,29 +871,30 @@ static uint32_t event_thread(struct json *j)
 	j->last_pid = pid;
 	j->last_tid = tid;
 	j->last_utid = utid;
-	if (j->ev.pid_str) {
+	if (e->flags & EV_PID_STR) {
 		uint32_t upid = tt_storage_process(st, pid);
 
 		if (upid != TT_NONE && !st->process.name[upid])
-			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, j->evtext + j->pidname_off));
+			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, e->pidname)));
 	}
-	if (j->ev.tid_str && !st->thread.name[utid])
-		tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, j->evtext + j->tidname_off));
+	if ((e->flags & EV_TID_STR) && !st->thread.name[utid])
+		tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, e->tidname)));
 	return utid;
 }
 
-static void do_metadata(struct json *j, const char *name, uint32_t utid, uint32_t upid)
+static void do_metadata(struct json *j, const struct batch *b, const struct pev *e,
+			const char *name, uint32_t utid, uint32_t upid)
 {
 	tt_storage *st = j->st;
 
-	for (size_t i = 0; i < j->targs.n; i++) {
-		const struct targ *a = &j->targs.v[i];
-		const char *k = targ_key(j, a);
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		const struct targ *a = &b->args.v[e->arg0 + i];
+		const char *k = btext(b, a->key);
 
 		if (strcmp(name, "process_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
-			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, targ_str(j, a)));
+			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, a->str)));
 		else if (strcmp(name, "thread_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
-			tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, targ_str(j, a)));
+			tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, a->str)));
 		else if (strcmp(name, "process_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
 			tt_storage_process_set_sort_index(st, upid, a->v.i);
 		else if (strcmp(name, "thread_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
@@ -751,29 +902,29 @@ static void do_metadata(struct json *j, const char *name, uint32_t utid, uint32_
 	}
 }
 
-static uint32_t build_args(struct json *j)
+static uint32_t build_args(struct json *j, const struct batch *b, const struct pev *e)
 {
 	tt_storage *st = j->st;
 
-	if (!j->targs.n)
+	if (!e->nargs)
 		return TT_NONE;
 	tt_storage_args_begin(st);
-	for (size_t i = 0; i < j->targs.n; i++) {
-		const struct targ *a = &j->targs.v[i];
-		const char *k = targ_key(j, a);
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		const struct targ *a = &b->args.v[e->arg0 + i];
+		const char *k = btext(b, a->key);
 
 		switch (a->type) {
 		case TT_ARG_INT: tt_storage_args_int(st, k, a->v.i); break;
 		case TT_ARG_REAL: tt_storage_args_real(st, k, a->v.d); break;
 		case TT_ARG_BOOL: tt_storage_args_bool(st, k, (int)a->v.i); break;
-		case TT_ARG_STRING: tt_storage_args_str(st, k, targ_str(j, a), a->len); break;
+		case TT_ARG_STRING: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
 		default: tt_storage_args_null(st, k); break;
 		}
 	}
 	return tt_storage_args_end(st);
 }
 
-static int push_rec(struct json *j, struct rec *r)
+static int push_rec(struct json *j, const struct pev *e, struct rec *r)
 {
 	r->seq = (uint32_t)j->recs.n;
 	if (j->recs.n && r->ts < j->recs.v[j->recs.n - 1].ts)
@@ -796,9 +947,9 @@ static int push_rec(struct json *j, struct rec *r)
 	}
 	if (TT_VEC_PUSH(j->recs, *r))
 		return -1;
-	if (j->ev.flags & (EV_HAS_TTS | EV_HAS_TDUR)) {
-		struct thread_time t = { r->seq, j->ev.flags & EV_HAS_TTS ? j->ev.tts : TT_TS_NONE,
-					 j->ev.flags & EV_HAS_TDUR ? j->ev.tdur : TT_TS_NONE };
+	if (e->flags & (EV_HAS_TTS | EV_HAS_TDUR)) {
+		struct thread_time t = { r->seq, e->flags & EV_HAS_TTS ? e->tts : TT_TS_NONE,
+					 e->flags & EV_HAS_TDUR ? e->tdur : TT_TS_NONE };
 
 		if (TT_VEC_PUSH(j->ttimes, t))
 			return -1;
@@ -806,58 +957,59 @@ static int push_rec(struct json *j, struct rec *r)
 	return 0;
 }
 
-static int event_done(struct json *j)
+/* One parsed event into storage; -1 when out of memory. */
+static int event_done(struct json *j, const struct batch *b, const struct pev *e)
 {
 	tt_storage *st = j->st;
-	char ph = j->ev.ph;
-	const char *name = j->has_name ? tt_storage_str(st, j->name_id) : "";
+	char ph = e->ph;
+	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	struct rec r = { 0 };
 
-	j->events++;
 	if (!ph) {
 		/* {} elements are tolerated (some writers end with one). */
-		if (j->ev.flags || j->has_name)
+		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
 			tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
-		return 1;
+		return 0;
 	}
 	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
 		char what[32];
 
 		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
 		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
-		return 1;
+		return 0;
 	}
-	if (!(j->ev.flags & EV_HAS_TS) && ph != 'M') {
+	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
 		tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
-		return 1;
+		return 0;
 	}
 	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
 		/* process-level metadata: no thread to create */
-		do_metadata(j, name, TT_NONE, tt_storage_process(st, j->ev.flags & EV_HAS_PID ? j->ev.pid : 0));
-		return 1;
+		do_metadata(j, b, e, name, TT_NONE,
+			    tt_storage_process(st, e->flags & EV_HAS_PID ? e->pid : 0));
+		return 0;
 	}
-	r.utid = event_thread(j);
+	r.utid = event_thread(j, b, e);
 	if (r.utid == TT_NONE)
-		return oom(j);
+		return -1;
 	if (ph == 'M') {
-		do_metadata(j, name, r.utid, tt_storage_thread_upid(st, r.utid));
-		return 1;
+		do_metadata(j, b, e, name, r.utid, tt_storage_thread_upid(st, r.utid));
+		return 0;
 	}
-	r.ts = j->ev.ts;
+	r.ts = e->ts;
 	r.ph = ph;
-	r.scope = j->ev.s ? j->ev.s : 't';
-	r.flags = j->ev.flags;
-	r.id = j->ev.id;
-	r.name = j->has_name ? j->name_id : 0;
-	r.cat = j->has_cat ? j->cat_id : 0;
+	r.scope = e->s ? e->s : 't';
+	r.flags = (uint16_t)(e->flags & EV_REC_FLAGS);
+	r.id = e->id;
+	r.name = e->flags & EV_HAS_NAME ? tt_storage_intern(st, name, e->name_len) : 0;
+	r.cat = e->flags & EV_HAS_CAT ? tt_storage_intern(st, btext(b, e->cat), e->cat_len) : 0;
 	r.args = TT_NONE;
 	if (ph == 'C') {
 		/* One record per numeric series; the record's name is the
 		 * counter track's name. */
 		char tname[600];
 
-		for (size_t i = 0; i < j->targs.n; i++) {
-			const struct targ *a = &j->targs.v[i];
+		for (uint32_t i = 0; i < e->nargs; i++) {
+			const struct targ *a = &b->args.v[e->arg0 + i];
 			double v;
 			char *end;
 
@@ -865,98 +1017,187 @@ static int event_done(struct json *j)
 				v = (double)a->v.i;
 			else if (a->type == TT_ARG_REAL)
 				v = a->v.d;
-			else if (a->type == TT_ARG_STRING && (v = strtod(targ_str(j, a), &end), *end == '\0' && a->len))
+			else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
 				;
 			else {
 				tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
 				continue;
 			}
-			if (j->ev.flags & EV_HAS_ID)
+			if (e->flags & EV_HAS_ID)
 				snprintf(tname, sizeof(tname), "%s %llu %s", name,
-					 (unsigned long long)j->ev.id, targ_key(j, a));
+					 (unsigned long long)e->id, btext(b, a->key));
 			else
-				snprintf(tname, sizeof(tname), "%s %s", name, targ_key(j, a));
+				snprintf(tname, sizeof(tname), "%s %s", name, btext(b, a->key));
 			r.name = tt_storage_intern_cstr(st, tname);
 			r.u.value = v;
-			if (push_rec(j, &r))
-				return oom(j);
+			if (push_rec(j, e, &r))
+				return -1;
 		}
-		return 1;
+		return 0;
 	}
 	if (ph == 'X') {
-		if (!(j->ev.flags & EV_HAS_DUR)) {
+		if (!(e->flags & EV_HAS_DUR)) {
 			tt_storage_stat_add(st, TT_STAT_json_x_no_dur, 1);
-			return 1;
+			return 0;
 		}
-		if (j->ev.dur < 0) {
+		if (e->dur < 0) {
 			tt_storage_stat_add(st, TT_STAT_json_x_negative_dur, 1);
-			return 1;
+			return 0;
 		}
 	}
-	r.u.dur = j->ev.flags & EV_HAS_DUR ? j->ev.dur : 0;
-	if (j->ev.flags & EV_HAS_BIND)
-		r.id = j->ev.bind_id;
-	if (j->has_scope && (ph == 'b' || ph == 'e' || ph == 'n' || ph == 's' || ph == 't' || ph == 'f'))
-		r.id ^= hash_text(j->evtext + j->scope_off, strlen(j->evtext + j->scope_off));
-	r.args = build_args(j);
-	if (push_rec(j, &r))
-		return oom(j);
-	return 1;
+	r.u.dur = e->flags & EV_HAS_DUR ? e->dur : 0;
+	if (e->flags & EV_HAS_BIND)
+		r.id = e->bind_id;
+	if ((e->flags & EV_HAS_SCOPE) &&
+	    (ph == 'b' || ph == 'e' || ph == 'n' || ph == 's' || ph == 't' || ph == 'f'))
+		r.id ^= hash_text(btext(b, e->scope), e->scope_len);
+	r.args = build_args(j, b, e);
+	return push_rec(j, e, &r);
+}
+
+/* Every event of a batch, in order; non-zero when the import must stop
+ * (out of memory, or the caller cancelled). */
+static int consume_batch(struct json *j, const struct batch *b)
+{
+	for (size_t i = 0; i < b->ev.n; i++) {
+		if (event_done(j, b, &b->ev.v[i])) {
+			j->oom = 1;
+			return -1;
+		}
+	}
+	tt_import_progress(j->im, b->offset, b->events);
+	if (tt_import_cancelled(j->im)) {
+		j->cancelled = 1;
+		return 1;
+	}
+	return 0;
 }
 
 /* ---- sorting ---------------------------------------------------------------------- */
 
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct rec *x = a, *y = b;
+/* A record's place in time: its ts (as an offset from the first) and its
+ * file order, which breaks ties. */
+struct order {
+	uint64_t key;
+	uint32_t seq;
+};
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+
+/* Sorts o[0..n) by key, keeping the order of equal keys (LSD radix sort,
+ * one pass per 11-bit digit that is not the same in every key); tmp has
+ * room for n. Returns the sorted array (o or tmp). */
+static struct order *radix_sort(struct order *o, struct order *tmp, size_t n)
+{
+	uint64_t max = 0;
+	int digits;
+
+	for (size_t i = 0; i < n; i++)
+		max |= o[i].key;
+	for (digits = 0; digits * RADIX_BITS < 64 && (max >> (digits * RADIX_BITS)); digits++)
+		;
+	for (int d = 0; d < digits; d++) {
+		int shift = d * RADIX_BITS;
+		size_t count[RADIX] = { 0 }, sum = 0;
+		struct order *t;
+
+		for (size_t i = 0; i < n; i++)
+			count[(o[i].key >> shift) & (RADIX - 1)]++;
+		if (count[o[0].key >> shift & (RADIX - 1)] == n)
+			continue; /* the same digit everywhere */
+		for (unsigned k = 0; k < RADIX; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(o[i].key >> shift) & (RADIX - 1)]++] = o[i];
+		t = o;
+		o = tmp;
+		tmp = t;
+	}
+	return o;
 }
 
+struct xdur {
+	int64_t dur;
+	uint32_t seq;
+};
+
+/* Longer first; in file order when equally long. */
 static int cmp_x_dur(const void *a, const void *b)
 {
-	const struct rec *x = a, *y = b;
+	const struct xdur *x = a, *y = b;
 
-	if (x->u.dur != y->u.dur)
-		return x->u.dur > y->u.dur ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sorts by (ts, file order), then, among the X events of one timestamp,
- * puts the longer first in the places the X events hold: a total order,
- * so parents precede their children without disturbing B/E pairs. */
-static int sort_recs(struct json *j)
+/* The order in which the records are fed: by (ts, file order), then,
+ * among the X events of one timestamp, the longer first in the places the
+ * X events hold: a total order, so parents precede their children without
+ * disturbing B/E pairs. *order is NULL when the records are already in
+ * that order, as most writers emit them. */
+static int sort_recs(struct json *j, uint32_t **order)
 {
-	struct rec *v = j->recs.v, *tmp = NULL;
-	size_t n = j->recs.n, tcap = 0;
+	const struct rec *v = j->recs.v;
+	size_t n = j->recs.n;
+	struct order *o, *tmp, *s;
+	struct xdur *x = NULL;
+	size_t xcap = 0;
+	uint32_t *out;
+	int64_t min;
 
-	if (!j->recs_unsorted)
-		return 0; /* already in time order, as most writers emit it */
-	qsort(v, n, sizeof(*v), cmp_rec);
+	*order = NULL;
+	if (!j->recs_unsorted || n == 0)
+		return 0;
+	o = malloc(n * sizeof(*o));
+	tmp = malloc(n * sizeof(*tmp));
+	if (!o || !tmp) {
+		free(o);
+		free(tmp);
+		return -1;
+	}
+	min = v[0].ts;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].ts < min)
+			min = v[i].ts;
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct order){ (uint64_t)v[i].ts - (uint64_t)min, (uint32_t)i };
+	s = radix_sort(o, tmp, n);
+	out = (uint32_t *)(s == o ? tmp : o); /* the other buffer is free */
+	for (size_t i = 0; i < n; i++)
+		out[i] = s[i].seq;
 	for (size_t i = 0; i < n;) {
 		size_t e = i, nx = 0, k = 0;
 
-		while (e < n && v[e].ts == v[i].ts) {
-			nx += v[e].ph == 'X';
+		while (e < n && v[out[e]].ts == v[out[i]].ts) {
+			nx += v[out[e]].ph == 'X';
 			e++;
 		}
 		if (nx > 1) {
-			if (tt_vec_reserve((void **)&tmp, &tcap, nx, sizeof(*tmp)))
+			if (tt_vec_reserve((void **)&x, &xcap, nx, sizeof(*x))) {
+				free(o);
+				free(tmp);
 				return -1;
+			}
 			for (size_t q = i; q < e; q++)
-				if (v[q].ph == 'X')
-					tmp[k++] = v[q];
-			qsort(tmp, nx, sizeof(*tmp), cmp_x_dur);
+				if (v[out[q]].ph == 'X')
+					x[k++] = (struct xdur){ v[out[q]].u.dur, out[q] };
+			qsort(x, nx, sizeof(*x), cmp_x_dur);
 			k = 0;
 			for (size_t q = i; q < e; q++)
-				if (v[q].ph == 'X')
-					v[q] = tmp[k++];
+				if (v[out[q]].ph == 'X')
+					out[q] = x[k++].seq;
 		}
 		i = e;
 	}
-	free(tmp);
+	free(x);
+	free(s);
+	*order = out;
 	return 0;
 }
 
@@ -1162,32 +1403,22 @@ static void feed_one(struct feed *f, const struct rec *r)
 static int feed_all(struct json *j)
 {
 	struct feed f = { .j = j };
+	uint32_t *order;
 
-	if (sort_recs(j))
+	if (sort_recs(j, &order))
 		return -1;
 	for (size_t i = 0; i < j->recs.n; i++) {
-		feed_one(&f, &j->recs.v[i]);
+		feed_one(&f, &j->recs.v[order ? order[i] : i]);
 		if ((i & 0xffff) == 0 && tt_import_cancelled(j->im))
 			break;
 	}
+	free(order);
 	tt_keymap_free(&f.flows);
 	tt_keymap_free(&f.pending);
 	return j->oom || tt_storage_oom(j->st) ? -1 : 0;
 }
 
 /* ---- entry point ------------------------------------------------------------------- */
-
-static void json_free(struct json *j)
-{
-	if (j->yh)
-		yajl_free(j->yh);
-	TT_VEC_FREE(j->targs);
-	TT_VEC_FREE(j->text);
-	TT_VEC_FREE(j->recs);
-	TT_VEC_FREE(j->last_x);
-	TT_VEC_FREE(j->ttimes);
-	free(j);
-}
 
 /* The first line of yajl's message (it adds a caret picture after it). */
 static void yajl_message(yajl_handle yh, char *buf, size_t len)
@@ -1201,126 +1432,648 @@ static void yajl_message(yajl_handle yh, char *buf, size_t len)
 	nl = strchr(buf, '\n');
 	if (nl)
 		*nl = '\0';
-	for (char *p = buf; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
+	for (char *c = buf; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+}
+
+/* The parser: the whole input through yajl, batch by batch; how it ended
+ * is left in p for the import thread. */
+static void parse_all(struct jparse *p)
+{
+	struct pipe *q = &p->j->pipe;
+	unsigned char *buf = malloc(READ_SIZE);
+	uint64_t idle = 0, ncb_before = 0;
+
+	p->b = batch_acquire(q);
+	if (!buf) {
+		p->oom = 1;
+		goto out;
+	}
+	/* (a parse that failed in its first chunk has its message to give) */
+	while (p->b && p->ys == yajl_status_ok) {
+		long n = tt_bytesrc_read(p->src, buf, READ_SIZE, &p->err);
+
+		if (n < 0) {
+			p->read_failed = 1;
+			break;
+		}
+		if (n == 0)
+			break;
+		p->base = p->offset;
+		p->ys = yajl_parse(p->yh, buf, (size_t)n);
+		if (p->ys != yajl_status_ok) {
+			p->offset += yajl_get_bytes_consumed(p->yh);
+			break;
+		}
+		p->offset += (uint64_t)n;
+		/* No callback for MAX_TOKEN bytes: one token that long is being
+		 * buffered by yajl. Stop there; the events before it are kept.
+		 * (Counting callbacks costs nothing per byte.) */
+		idle = p->ncb == ncb_before ? idle + (uint64_t)n : 0;
+		ncb_before = p->ncb;
+		if (idle > MAX_TOKEN) {
+			p->too_long = 1;
+			p->ys = yajl_status_error;
+			break;
+		}
+		if (atomic_load(&q->stop))
+			break;
+	}
+	if (p->b && !p->read_failed && p->ys == yajl_status_ok && !atomic_load(&q->stop)) {
+		p->ys = yajl_complete_parse(p->yh);
+		if (p->ys != yajl_status_ok)
+			p->truncated = 1;
+	} else if (p->ys != yajl_status_ok && !p->oom && p->b) {
+		if (p->too_long)
+			snprintf(p->msg, sizeof(p->msg), "a string or number longer than %u MiB",
+				 MAX_TOKEN >> 20);
+		else if (p->too_deep)
+			snprintf(p->msg, sizeof(p->msg), "containers nested deeper than %d levels",
+				 MAX_JSON_DEPTH);
+		else
+			yajl_message(p->yh, p->msg, sizeof(p->msg));
+	}
+	/* the events before the end or the problem */
+	if (p->b && p->b->ev.n)
+		batch_publish(p);
+out:
+	free(buf);
+	if (q->threaded) {
+		pthread_mutex_lock(&q->mu);
+		q->done = 1;
+		pthread_cond_broadcast(&q->cv);
+		pthread_mutex_unlock(&q->mu);
+	}
+}
+
+static void *parse_thread(void *arg)
+{
+	parse_all(arg);
+	return NULL;
+}
+
+/* The import thread's side of the pipe: every batch, in order, until the
+ * parser is done or storage fails or the caller cancels. */
+static void consume_all(struct json *j)
+{
+	struct pipe *q = &j->pipe;
+
+	for (;;) {
+		struct batch *b;
+		int rc;
+
+		pthread_mutex_lock(&q->mu);
+		while (q->consumed == q->produced && !q->done)
+			pthread_cond_wait(&q->cv, &q->mu);
+		if (q->consumed == q->produced) {
+			pthread_mutex_unlock(&q->mu);
+			return;
+		}
+		pthread_mutex_unlock(&q->mu);
+		b = &q->batches[q->consumed % NBATCH];
+		rc = consume_batch(j, b);
+		pthread_mutex_lock(&q->mu);
+		q->consumed++;
+		if (rc)
+			atomic_store(&q->stop, 1);
+		pthread_cond_broadcast(&q->cv);
+		pthread_mutex_unlock(&q->mu);
+		if (rc)
+			return;
+	}
+}
+
+/* ---- chunks: two parsers at once on plain files ------------------------------------
+ *
+ * yajl takes longer than the rest of the import together, so on a file
+ * that can be read at any offset two worker threads parse it at once, in
+ * chunks of about 1 MiB cut between two events of the event array: a chunk
+ * ends after a '}' that is followed by a ',' and the next '{' (white space
+ * between). Each chunk is parsed alone, as "[" chunk "]", into one batch;
+ * the import thread takes the batches in file order. A cut found this way
+ * may be wrong (the bytes can sit inside a string or a nested array), so
+ * cuts are proved, in order:
+ *   - chunk 0 is parsed by the top-level parser (the file's real context);
+ *     its cut is right when that parser is then between two events of the
+ *     event array, having just read the '}' that ends at the cut;
+ *   - a chunk that starts at a right cut and parses completely as an array
+ *     ends at a right cut (any other reading of its bytes leaves a string
+ *     or a container open at the "]").
+ * At the first chunk not proved (and at the end of the file, whose last
+ * piece is never a chunk), the top-level parser, whose state at any right
+ * cut is the same, goes on alone from the end of the last proved chunk:
+ * the text is read exactly once as one JSON text, whatever the cuts were.
+ */
+#define NWORKERS 2
+#define NSLOT 4
+#define CHUNK_DEFAULT (1u << 20)
+/* no cut in this many chunks' bytes (one huge event): parse alone */
+#define CHUNK_GROW_MAX 16
+
+enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
+
+struct slot {
+	struct batch b;
+	uint64_t end;      /* the chunk is the file's bytes up to end */
+	uint64_t events;
+	int state;
+	int ok;            /* the chunk's cut is proved */
+};
+
+struct chunks;
+
+/* A worker's own parser and read buffer (allocated by the import thread:
+ * memory a worker thread allocates would stay in its malloc arena, resident
+ * after the import). */
+struct worker {
+	struct chunks *c;
+	struct jparse p;
+	unsigned char *buf;
+	size_t cap;
+};
+
+struct chunks {
+	struct worker workers[NWORKERS];
+	struct json *j;
+	struct jparse *top;
+	tt_bytesrc *src;
+	size_t size;       /* bytes per chunk */
+	int depth;         /* of the event array: 1 in "[...]", 2 in {"traceEvents":[...]} */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct slot slots[NSLOT];
+	uint64_t next_start, next_seq;
+	int no_more;       /* no chunk will be handed out any more */
+	int stop;
+};
+
+static int is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Does the object at buf[k] ('{') start with a key of a trace event? */
+static int event_key_at(const unsigned char *buf, size_t len, size_t k)
+{
+	static const char *const keys[] = { "ph", "ts", "pid", "tid", "name", "cat", "args", "dur",
+					    "id", "id2", "s", "tts", "tdur", "bp", "scope", "bind_id" };
+	size_t i = k + 1, e;
+
+	while (i < len && is_ws(buf[i]))
+		i++;
+	if (i >= len || buf[i] != '"')
+		return 0;
+	for (e = ++i; e < len && e - i < 8 && buf[e] != '"'; e++)
+		;
+	if (e >= len || buf[e] != '"')
+		return 0;
+	for (size_t n = 0; n < sizeof(keys) / sizeof(keys[0]); n++)
+		if (strlen(keys[n]) == e - i && memcmp(keys[n], buf + i, e - i) == 0)
+			return 1;
+	return 0;
+}
+
+/* The best of the last cuts in buf[0, len): *end just after a '}', *next
+ * at the '{' that follows it after a ',' (white space around). A wrong
+ * cut is never wrong data but makes the rest of the file parse alone, so
+ * the cut is chosen among those of the last 64 KiB by how much it looks
+ * like one between events: the next object starts with an event's key
+ * (nested objects seldom do), and a line break is in it (writers put
+ * events on lines of their own, nested objects inline). 0, or -1 if there
+ * is no cut. */
+static int last_cut(const unsigned char *buf, size_t len, size_t *end, size_t *next)
+{
+	int best = -1;
+
+	for (size_t k = len; k-- > 0;) {
+		size_t m = k;
+		int nl = 0, score;
+
+		if (best >= 0 && len - k > 64 * 1024)
+			break;
+		if (buf[k] != '{')
+			continue;
+		for (; m > 0 && is_ws(buf[m - 1]); m--)
+			nl |= buf[m - 1] == '\n';
+		if (m == 0 || buf[m - 1] != ',')
+			continue;
+		m--;
+		for (; m > 0 && is_ws(buf[m - 1]); m--)
+			nl |= buf[m - 1] == '\n';
+		if (m == 0 || buf[m - 1] != '}')
+			continue;
+		score = 2 * event_key_at(buf, len, k) + nl;
+		if (score > best) {
+			best = score;
+			*end = m;
+			*next = k;
+			if (score == 3)
+				break;
+		}
+	}
+	return best >= 0 ? 0 : -1;
+}
+
+/* Reads the chunk starting at start into *buf; 0 with *len and *next
+ * set, or -1 when there is no further chunk (end of file near, no cut,
+ * read error: the top-level parser reads on from there). */
+static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, size_t *cap,
+		      size_t *len, uint64_t *next)
+{
+	for (size_t want = c->size; want <= c->size * CHUNK_GROW_MAX; want *= 2) {
+		size_t end, nx;
+		long n;
+
+		if (tt_vec_reserve((void **)buf, cap, want, 1))
+			return -1;
+		n = tt_bytesrc_pread(c->src, *buf, want, start);
+		if (n < 0 || (size_t)n < want)
+			return -1; /* the file's last piece */
+		if (last_cut(*buf, want, &end, &nx) == 0 && end > 0) {
+			*len = end;
+			*next = start + nx;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Parses one chunk (not chunk 0) with p, a parser of its own, into s, at
+ * the depth of the file's event array (depth limits stay exact). */
+static int parse_chunk(struct jparse *p, struct slot *s, const unsigned char *buf, size_t len,
+		       int depth)
+{
+	struct json *j = p->j;
+	tt_bytesrc *src = p->src;
+	struct batch *b = &s->b;
+	yajl_handle yh = yajl_alloc(&callbacks, NULL, p);
+	int ok;
+
+	if (!yh)
+		return 0;
+	yajl_config(yh, yajl_dont_validate_strings, 1);
+	memset(p, 0, sizeof(*p));
+	p->j = j;
+	p->src = src;
+	p->yh = yh;
+	p->chunk_mode = 1;
+	p->b = b;
+	p->depth = depth - 1;
+	p->top_is_map = p->top_key_events = depth == 2;
+	b->ev.n = b->args.n = b->text.n = 0;
+	ok = yajl_parse(yh, (const unsigned char *)"[", 1) == yajl_status_ok &&
+	     yajl_parse(yh, buf, len) == yajl_status_ok &&
+	     yajl_parse(yh, (const unsigned char *)"]", 1) == yajl_status_ok &&
+	     yajl_complete_parse(yh) == yajl_status_ok &&
+	     !p->oom && !p->too_deep && p->depth == depth - 1 && p->ev_array_depth == -1;
+	yajl_free(yh);
+	p->yh = NULL;
+	s->events = p->events;
+	return ok;
+}
+
+/* Chunk 0, from the start of the file, with the top-level parser. */
+static int parse_first(struct chunks *c, struct slot *s, const unsigned char *buf, size_t len)
+{
+	struct jparse *p = c->top;
+
+	p->chunk_mode = 1;
+	p->b = &s->b;
+	p->b->ev.n = p->b->args.n = p->b->text.n = 0;
+	p->base = 0;
+	p->ys = yajl_parse(p->yh, buf, len);
+	p->offset = p->ys == yajl_status_ok ? len : yajl_get_bytes_consumed(p->yh);
+	p->chunk_mode = 0;
+	p->b = NULL;
+	s->events = p->events;
+	return p->ys == yajl_status_ok && !p->oom && !p->in_event && !p->skip_depth &&
+	       p->ev_array_depth == c->depth && p->depth == p->ev_array_depth &&
+	       p->last_close == len;
+}
+
+static void *chunk_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct chunks *c = w->c;
+
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		struct slot *s;
+		uint64_t seq, next;
+		size_t len;
+		int ok;
+
+		while (!c->stop && !c->no_more && c->slots[c->next_seq % NSLOT].state != SLOT_FREE)
+			pthread_cond_wait(&c->cv, &c->mu);
+		if (c->stop || c->no_more)
+			break;
+		seq = c->next_seq;
+		s = &c->slots[seq % NSLOT];
+		if (read_chunk(c, c->next_start, &w->buf, &w->cap, &len, &next)) {
+			c->no_more = 1;
+			pthread_cond_broadcast(&c->cv);
+			break;
+		}
+		s->state = SLOT_BUSY;
+		s->end = c->next_start + len;
+		c->next_start = next;
+		c->next_seq++;
+		pthread_mutex_unlock(&c->mu);
+		if (seq == 0) {
+			ok = parse_first(c, s, w->buf, len);
+		} else {
+			w->p.j = c->j;
+			w->p.src = c->src;
+			ok = parse_chunk(&w->p, s, w->buf, len, c->depth);
+		}
+		pthread_mutex_lock(&c->mu);
+		s->ok = ok;
+		s->state = SLOT_READY;
+		pthread_cond_broadcast(&c->cv);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
+}
+
+/* Room for a chunk's worth in the import thread's arena (see struct
+ * worker); 0 or -1. */
+static int chunks_reserve(struct chunks *c)
+{
+	size_t events = c->size / 64 + 16;
+
+	for (int i = 0; i < NWORKERS; i++) {
+		c->workers[i].c = c;
+		if (tt_vec_reserve((void **)&c->workers[i].buf, &c->workers[i].cap, c->size, 1))
+			return -1;
+	}
+	for (int i = 0; i < NSLOT; i++) {
+		struct batch *b = &c->slots[i].b;
+
+		if (tt_vec_reserve((void **)&b->ev.v, &b->ev.cap, events, sizeof(*b->ev.v)) ||
+		    tt_vec_reserve((void **)&b->args.v, &b->args.cap, events, sizeof(*b->args.v)) ||
+		    tt_vec_reserve((void **)&b->text.v, &b->text.cap, c->size, 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* Runs the workers and takes their chunks in order. Returns the file
+ * offset from which the top-level parser must go on alone (0 when it did
+ * not start); -1 when the import must stop (out of memory, cancelled). */
+static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src, size_t size,
+			    int depth)
+{
+	struct chunks *c = calloc(1, sizeof(*c));
+	pthread_t th[NWORKERS];
+	int nth = 0, stop = 0;
+	uint64_t resume = 0, chunk_events = 0;
+
+	if (!c)
+		return 0;
+	c->j = j;
+	c->top = top;
+	c->src = src;
+	c->size = size;
+	c->depth = depth;
+	if (pthread_mutex_init(&c->mu, NULL) != 0) {
+		free(c);
+		return 0;
+	}
+	if (pthread_cond_init(&c->cv, NULL) != 0) {
+		pthread_mutex_destroy(&c->mu);
+		free(c);
+		return 0;
+	}
+	if (chunks_reserve(c) == 0)
+		while (nth < NWORKERS && pthread_create(&th[nth], NULL, chunk_worker, &c->workers[nth]) == 0)
+			nth++;
+	pthread_mutex_lock(&c->mu);
+	if (nth == 0)
+		c->no_more = 1;
+	for (uint64_t seq = 0;; seq++) {
+		struct slot *s = &c->slots[seq % NSLOT];
+
+		while (s->state != SLOT_READY && !(c->no_more && seq >= c->next_seq))
+			pthread_cond_wait(&c->cv, &c->mu);
+		if (s->state != SLOT_READY)
+			break;
+		pthread_mutex_unlock(&c->mu);
+		/* (chunk 0 not proved: the top-level parser starts over) */
+		if (s->ok) {
+			chunk_events += s->events;
+			s->b.offset = s->end;
+			s->b.events = chunk_events;
+			if (consume_batch(j, &s->b))
+				stop = 1;
+			resume = s->end;
+		}
+		pthread_mutex_lock(&c->mu);
+		s->state = SLOT_FREE;
+		if (stop || !s->ok) {
+			c->stop = 1;
+			pthread_cond_broadcast(&c->cv);
+			break;
+		}
+		pthread_cond_broadcast(&c->cv);
+	}
+	c->stop = 1;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	for (int i = 0; i < nth; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < NSLOT; i++)
+		batch_free(&c->slots[i].b);
+	for (int i = 0; i < NWORKERS; i++)
+		free(c->workers[i].buf);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+	/* the top-level parser counts on from every event before resume */
+	top->events = chunk_events;
+	return stop ? -1 : (int64_t)resume;
+}
+
+/* Chunks are worth it on a plain file of several chunks whose text starts
+ * like a trace: the depth of its event array, or 0. */
+static int chunk_depth(tt_bytesrc *src, size_t size)
+{
+	unsigned char head[256];
+	long n;
+
+	if (!tt_bytesrc_seekable(src) || tt_bytesrc_size(src) < 4 * (uint64_t)size)
+		return 0;
+	n = tt_bytesrc_pread(src, head, sizeof(head), 0);
+	for (long i = 0; i < n; i++) {
+		if (is_ws(head[i]))
+			continue;
+		return head[i] == '[' ? 1 : head[i] == '{' ? 2 : 0;
+	}
+	return 0;
+}
+
+/* Bytes per chunk: TT_JSON_CHUNK in the environment (tests cut small
+ * files into many chunks with it), else 1 MiB. */
+static size_t chunk_size(void)
+{
+	const char *e = getenv("TT_JSON_CHUNK");
+	long v = e ? atol(e) : 0;
+
+	return v >= 16 ? (size_t)v : CHUNK_DEFAULT;
+}
+
+/* A fresh top-level parser (the one that reads the file from its start);
+ * 0 or -1 (out of memory). */
+static int top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
+{
+	if (p->yh)
+		yajl_free(p->yh);
+	memset(p, 0, sizeof(*p));
+	p->j = j;
+	p->src = src;
+	p->yh = yajl_alloc(&callbacks, NULL, p);
+	if (!p->yh)
+		return -1;
+	/* Names from other machines may hold invalid UTF-8: keep them. */
+	yajl_config(p->yh, yajl_dont_validate_strings, 1);
+	return 0;
+}
+
+static void json_free(struct json *j)
+{
+	for (int i = 0; i < NBATCH; i++)
+		batch_free(&j->pipe.batches[i]);
+	TT_VEC_FREE(j->recs);
+	TT_VEC_FREE(j->last_x);
+	TT_VEC_FREE(j->ttimes);
+	free(j);
 }
 
 int tt_import_json(tt_import *im, tt_bytesrc *src)
 {
 	struct json *j = calloc(1, sizeof(*j));
-	unsigned char *buf = malloc(CHUNK);
-	uint64_t offset = 0;
-	yajl_status ys = yajl_status_ok;
-	char msg[160];
-	int rc = TT_OK, truncated = 0, too_long = 0;
-	uint64_t idle = 0, ncb_before = 0;
+	struct jparse *p = calloc(1, sizeof(*p));
+	struct pipe *q;
+	pthread_t th;
+	char msg[200];
+	int rc = TT_OK, truncated;
 
-	if (!j || !buf) {
-		free(buf);
+	if (!j || !p) {
+		free(p);
 		free(j);
 		return tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 	}
 	j->im = im;
 	j->st = im->st;
 	j->last_utid = TT_NONE;
-	j->yh = yajl_alloc(&callbacks, NULL, j);
-	if (!j->yh) {
+	if (top_init(p, j, src)) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto done;
 	}
-	/* Names from other machines may hold invalid UTF-8: keep them. */
-	yajl_config(j->yh, yajl_dont_validate_strings, 1);
-	for (;;) {
-		long n = tt_bytesrc_read(src, buf, CHUNK, im->err);
+	{
+		size_t size = chunk_size();
+		int depth = chunk_depth(src, size);
+		int64_t resume = depth ? parse_chunks(j, p, src, size, depth) : 0;
 
-		if (n < 0) {
-			/* corrupt gzip: keep what came before if it was a trace */
-			if (j->events == 0) {
-				rc = im->err->code;
-				goto done;
-			}
-			tt_err_clear(im->err);
-			truncated = 1;
-			break;
-		}
-		if (n == 0)
-			break;
-		ys = yajl_parse(j->yh, buf, (size_t)n);
-		if (ys != yajl_status_ok) {
-			offset += yajl_get_bytes_consumed(j->yh);
-			break;
-		}
-		offset += (uint64_t)n;
-		/* No callback for MAX_TOKEN bytes: one token that long is being
-		 * buffered by yajl. Stop there; the events before it are kept.
-		 * (Counting callbacks costs nothing per byte.) */
-		idle = j->ncb == ncb_before ? idle + (uint64_t)n : 0;
-		ncb_before = j->ncb;
-		if (idle > MAX_TOKEN) {
-			too_long = 1;
-			ys = yajl_status_error;
-			break;
-		}
-		tt_import_progress(im, tt_bytesrc_file_offset(src), j->events);
-		if (tt_import_cancelled(im)) {
-			rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
+		if (resume < 0)
+			goto parsed; /* out of memory or cancelled */
+		if (resume == 0 && depth && top_init(p, j, src)) {
+			/* chunk 0 not proved: start over, alone */
+			rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 			goto done;
 		}
+		if (resume > 0)
+			tt_storage_meta_int(im->st, "json_parallel_bytes", resume);
+		if (resume > 0 && p->ys == yajl_status_ok) {
+			if (tt_bytesrc_seek(src, (uint64_t)resume) != 0) {
+				rc = tt_err_set(im->err, TT_EIO, "%s: cannot seek", im->path);
+				goto done;
+			}
+			p->offset = (uint64_t)resume;
+		}
 	}
-	if (j->oom) {
-		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory at byte %llu", im->path,
-				(unsigned long long)offset);
+
+	q = &j->pipe;
+	atomic_init(&q->stop, 0);
+	q->threaded = pthread_mutex_init(&q->mu, NULL) == 0;
+	if (q->threaded && pthread_cond_init(&q->cv, NULL) != 0) {
+		pthread_mutex_destroy(&q->mu);
+		q->threaded = 0;
+	}
+	if (q->threaded && pthread_create(&th, NULL, parse_thread, p) != 0) {
+		pthread_cond_destroy(&q->cv);
+		pthread_mutex_destroy(&q->mu);
+		q->threaded = 0;
+	}
+	if (q->threaded) {
+		consume_all(j);
+		pthread_join(th, NULL);
+		pthread_cond_destroy(&q->cv);
+		pthread_mutex_destroy(&q->mu);
+	} else {
+		parse_all(p); /* batches are consumed as they are handed over */
+	}
+parsed:
+
+	if (j->cancelled) {
+		rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
 		goto done;
 	}
-	if (ys == yajl_status_ok && !truncated) {
-		ys = yajl_complete_parse(j->yh);
-		if (ys != yajl_status_ok)
-			truncated = 1;
-	} else if (ys != yajl_status_ok) {
-		if (too_long)
-			snprintf(msg, sizeof(msg), "a string or number longer than %u MiB",
-				 MAX_TOKEN >> 20);
-		else if (j->too_deep)
-			snprintf(msg, sizeof(msg), "containers nested deeper than %d levels",
-				 MAX_JSON_DEPTH);
-		else
-			yajl_message(j->yh, msg, sizeof(msg));
-		if (j->events == 0 && j->recs.n == 0) {
+	if (p->oom || j->oom) {
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory at byte %llu", im->path,
+				(unsigned long long)p->offset);
+		goto done;
+	}
+	if (p->unit[0])
+		tt_storage_meta_str(im->st, "display_time_unit", p->unit);
+	truncated = p->truncated;
+	if (p->read_failed) {
+		/* corrupt gzip: keep what came before if it was a trace */
+		if (p->events == 0) {
+			*im->err = p->err;
+			rc = im->err->code;
+			goto done;
+		}
+		truncated = 1;
+	} else if (p->ys != yajl_status_ok && !p->truncated) {
+		snprintf(msg, sizeof(msg), "%s", p->msg);
+		if (p->events == 0 && j->recs.n == 0) {
 			rc = tt_err_set(im->err, TT_EINVAL, "%s: not valid JSON at byte %llu: %s",
-					im->path, (unsigned long long)offset, msg);
+					im->path, (unsigned long long)p->offset, msg);
 			goto done;
 		}
 		tt_storage_stat_add(im->st, TT_STAT_json_parse_error, 1);
 		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), " at byte %llu",
-			 (unsigned long long)offset);
+			 (unsigned long long)p->offset);
 		tt_storage_meta_str(im->st, "import_warning", msg);
 	}
 	if (truncated) {
-		if (j->ev_array_depth <= 0 && j->events == 0) {
+		if (p->ev_array_depth <= 0 && p->events == 0) {
 			rc = tt_err_set(im->err, TT_EINVAL, "%s: JSON text ends early at byte %llu, before any trace event",
-					im->path, (unsigned long long)offset);
+					im->path, (unsigned long long)p->offset);
 			goto done;
 		}
-		if (j->ev_array_depth > 0) {
+		if (p->ev_array_depth > 0) {
 			/* inside the event array: a crashed writer or a cut file */
 			tt_storage_stat_add(im->st, TT_STAT_json_truncated, 1);
 			snprintf(msg, sizeof(msg), "json text ends inside the event array at byte %llu",
-				 (unsigned long long)offset);
+				 (unsigned long long)p->offset);
 			tt_storage_meta_str(im->st, "import_warning", msg);
 		}
 	}
-	if (j->ev_array_depth == 0 && j->events == 0) {
+	if (p->ev_array_depth == 0 && p->events == 0) {
 		rc = tt_err_set(im->err, TT_EINVAL,
 				"%s: JSON but not a trace (no traceEvents array or event list)", im->path);
 		goto done;
 	}
 	tt_storage_meta_str(im->st, "trace_type", "json");
-	tt_storage_meta_int(im->st, "json_events", (int64_t)j->events);
+	tt_storage_meta_int(im->st, "json_events", (int64_t)p->events);
 	if (feed_all(j))
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
-	tt_import_progress(im, tt_bytesrc_file_offset(src), j->events);
+	tt_import_progress(im, tt_bytesrc_file_offset(src), p->events);
 done:
-	free(buf);
+	if (p->yh)
+		yajl_free(p->yh);
+	free(p);
 	json_free(j);
 	return rc;
 }

@@ -29,6 +29,7 @@ for t in "$@"; do
 	seeds=tests/fuzz/corpus/$t
 	case $t in
 	proto|proto_packet) dict=fuzz/proto.dict ;;
+	json_chunks) dict=fuzz/json.dict ;;
 	ctf_metadata) dict=fuzz/tsdl.dict ;;
 	*) dict=fuzz/$t.dict ;;
 	esac

@@ -1,0 +1,249 @@
+/*
+ * test_json_chunks.c - the JSON importer's parallel chunks give exactly
+ * what one parser gives. Every text is imported once with chunks off and
+ * then with several small chunk sizes (TT_JSON_CHUNK), and the whole
+ * trace is compared (every table, the stats, the warning, or the error).
+ * The texts put the cut pattern "},{" where a cut would be wrong: inside
+ * strings, inside nested arrays of objects, with and without line breaks;
+ * and end in all the ways a file can end.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const char *const dump_sql[] = {
+	"select 'process', upid, pid, name from process order by upid",
+	"select 'thread', utid, tid, name, upid from thread order by utid",
+	"select 'track', id, name, type, utid, upid from track order by id",
+	"select 'slice', id, ts, dur, track_id, depth, parent_id, category, name, arg_set_id,"
+	" thread_ts, thread_dur from slice order by id",
+	"select 'args', arg_set_id, key, value_type, display_value from args order by id",
+	"select 'counter', id, ts, track_id, value from counter order by id",
+	"select 'flow', slice_out, slice_in from flow order by id",
+	"select 'stat', name, idx, value from stats where value != 0 order by name, idx",
+	"select 'meta', name, str_value, int_value from metadata"
+	" where name not in ('json_parallel_bytes', 'import_time_ns') order by name",
+};
+
+/* Bytes parsed in parallel on the last dump (0: none). */
+static int64_t parallel_bytes;
+
+/* Everything the trace holds, or its error, as text (malloc'ed). */
+static char *dump(const char *path)
+{
+	tt_err err = { 0 };
+	tt_trace *tr = tt_trace_open(path, NULL, &err);
+	size_t len = 0, cap = 1;
+	char *out = calloc(1, 1);
+
+	parallel_bytes = 0;
+	if (!tr) {
+		char *e = malloc(strlen(err.msg) + 8);
+
+		sprintf(e, "error: %s", err.msg);
+		free(out);
+		return e;
+	}
+	for (size_t i = 0; i < sizeof(dump_sql) / sizeof(dump_sql[0]); i++) {
+		char *t = tt_test_tsv(tr, dump_sql[i]);
+		size_t n = strlen(t);
+
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			out = realloc(out, cap);
+		}
+		memcpy(out + len, t, n + 1);
+		len += n;
+		free(t);
+	}
+	parallel_bytes = tt_test_int(tr, "select coalesce((select int_value from metadata"
+				     " where name = 'json_parallel_bytes'), 0)");
+	tt_trace_close(tr);
+	return out;
+}
+
+/* Imports text with chunks off and with each size; every import must
+ * equal the first. Returns the largest count of bytes parsed in parallel. */
+static int64_t same_in_chunks(const char *text, size_t len)
+{
+	static const char *const sizes[] = { "16", "23", "64", "100", "257", "1000", "4096" };
+	char *path = tt_test_write_tmp(text, len, ".json");
+	char *ref, *got;
+	int64_t most = 0;
+
+	unsetenv("TT_JSON_CHUNK");
+	ref = dump(path);
+	assert_int_equal(parallel_bytes, 0); /* small files: one parser */
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		setenv("TT_JSON_CHUNK", sizes[i], 1);
+		got = dump(path);
+		if (strcmp(ref, got) != 0) {
+			/* the whole dumps, for diff(1) */
+			FILE *f = fopen("/tmp/tt-chunks-one.txt", "w");
+
+			if (f) {
+				fputs(ref, f);
+				fclose(f);
+			}
+			f = fopen("/tmp/tt-chunks-got.txt", "w");
+			if (f) {
+				fputs(got, f);
+				fclose(f);
+			}
+			fail_msg("chunks of %s bytes differ from one parser: diff /tmp/tt-chunks-one.txt"
+				 " /tmp/tt-chunks-got.txt", sizes[i]);
+		}
+		if (parallel_bytes > most)
+			most = parallel_bytes;
+		free(got);
+	}
+	unsetenv("TT_JSON_CHUNK");
+	free(ref);
+	tt_test_rm(path);
+	return most;
+}
+
+/* A text of n events in a few shapes, with prefix/suffix around the
+ * event list; the caller frees. */
+static char *events_text(const char *prefix, int n, const char *sep, const char *suffix)
+{
+	size_t cap = strlen(prefix) + strlen(suffix) + (size_t)n * 400 + 1, len = 0;
+	char *t = malloc(cap);
+
+	len += (size_t)sprintf(t + len, "%s", prefix);
+	for (int i = 0; i < n; i++) {
+		const char *s = i ? sep : "";
+
+		switch (i % 6) {
+		case 0: /* a nested array of objects: the cut pattern inline */
+			len += (size_t)sprintf(t + len, "%s{\"ph\":\"X\",\"name\":\"frames\",\"pid\":1,\"tid\":%d,"
+					       "\"ts\":%d.5,\"dur\":3,\"args\":{\"f\":[{\"a\":1},{\"b\":2}, {\"c\":[{},{}]}]}}",
+					       s, 1 + i % 3, 100 + i * 10);
+			break;
+		case 1: /* ... and across lines */
+			len += (size_t)sprintf(t + len, "%s{\"ph\":\"B\",\"name\":\"multi\",\"pid\":1,\"tid\":%d,\"ts\":%d,"
+					       "\"args\":{\"l\":[{\"x\":1},\n{\"y\":2}\n,\n{\"z\":\"},\\n{\"}]}}",
+					       s, 1 + i % 3, 100 + i * 10);
+			break;
+		case 2: /* strings holding the pattern */
+			len += (size_t)sprintf(t + len, "%s{\"ph\":\"i\",\"name\":\"s},{\\\"ph\\\":\\\"X\\\"}, {x\","
+					       "\"pid\":1,\"tid\":%d,\"ts\":%d,\"s\":\"t\",\"args\":{\"q\":\"}, {\"}}",
+					       s, 1 + i % 3, 100 + i * 10);
+			break;
+		case 3:
+			len += (size_t)sprintf(t + len, "%s{\"ph\":\"E\",\"pid\":1,\"tid\":%d,\"ts\":%d}",
+					       s, 1 + (i - 2) % 3, 100 + i * 10);
+			break;
+		case 4: /* a counter and an unsorted event */
+			len += (size_t)sprintf(t + len, "%s{\"ph\":\"C\",\"name\":\"q\",\"pid\":1,\"ts\":%d,"
+					       "\"args\":{\"v\":%d,\"w\":1.25}}", s, 50 + i, i);
+			break;
+		default: /* async with id2, flows, thread time */
+			len += (size_t)sprintf(t + len, "%s{\"ph\":\"b\",\"name\":\"as\",\"cat\":\"c\",\"pid\":1,\"tid\":2,"
+					       "\"ts\":%d,\"id2\":{\"local\":\"0x%x\"},\"tts\":%d,\"bind_id\":%d,\"flow_out\":true}",
+					       s, 100 + i * 10, i / 6, i, i);
+			break;
+		}
+	}
+	len += (size_t)sprintf(t + len, "%s", suffix);
+	assert_true(len < cap);
+	return t;
+}
+
+static void array_and_object_forms(void **state)
+{
+	static const char *const seps[] = { ",", ",\n", " ,\r\n ", ",\n\n\t" };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(seps) / sizeof(seps[0]); k++) {
+		char *a = events_text("[", 60, seps[k], "]");
+		char *o = events_text("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", 60, seps[k],
+				      "\n],\"metadata\":{\"x\":[{\"a\":1},{\"b\":2}]},\"displayTimeUnit\":\"ms\"}");
+
+		/* the chunks really ran: a good part of the text in parallel */
+		assert_true(same_in_chunks(a, strlen(a)) > (int64_t)strlen(a) / 2);
+		assert_true(same_in_chunks(o, strlen(o)) > (int64_t)strlen(o) / 2);
+		free(a);
+		free(o);
+	}
+}
+
+/* Cut at every few bytes: truncated files keep the same prefix and say
+ * the same thing, whichever parser reached the end. */
+static void truncated_anywhere(void **state)
+{
+	char *o = events_text("{\"traceEvents\":[\n", 24, ",\n", "\n]}");
+	size_t len = strlen(o);
+
+	(void)state;
+	for (size_t cut = len / 3; cut < len; cut += 37)
+		same_in_chunks(o, cut);
+	free(o);
+}
+
+/* A syntax error deep inside the events: the same events before it, the
+ * same message and byte offset. */
+static void syntax_error_later(void **state)
+{
+	char *o = events_text("[\n", 80, ",\n", "\n]");
+	size_t len = strlen(o);
+	char *bad = strdup(o);
+
+	(void)state;
+	memcpy(bad + len * 3 / 4, "}}}}", 4);
+	same_in_chunks(bad, len);
+	memcpy(bad, o, len);
+	bad[len / 2] = '\x01';
+	same_in_chunks(bad, len);
+	free(bad);
+	free(o);
+}
+
+/* Not-event elements, empty objects, and nesting near the depth limit in
+ * the middle of the array. */
+static void odd_elements_and_depth(void **state)
+{
+	char *head = events_text("[\n", 30, ",\n", "");
+	char *tail = events_text(",\n", 30, ",\n", "]");
+	size_t cap = strlen(head) + strlen(tail) + 8000;
+	char *t = malloc(cap);
+	size_t len = 0;
+
+	(void)state;
+	len += (size_t)sprintf(t + len, "%s,\n1,\n\"str\",\n{},\n[],\n{\"ph\":\"X\",\"args\":", head);
+	for (int d = 0; d < 997; d++)
+		t[len++] = '[';
+	for (int d = 0; d < 997; d++)
+		t[len++] = ']';
+	len += (size_t)sprintf(t + len, "},\n{\"ph\":\"i\",\"ts\":1,\"args\":{\"deep\":");
+	for (int d = 0; d < 1000; d++)
+		t[len++] = '[';
+	for (int d = 0; d < 1000; d++)
+		t[len++] = ']';
+	len += (size_t)sprintf(t + len, "}}%s", tail);
+	assert_true(len < cap);
+	same_in_chunks(t, len);
+	free(t);
+	free(head);
+	free(tail);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(array_and_object_forms),
+		cmocka_unit_test(truncated_anywhere),
+		cmocka_unit_test(syntax_error_later),
+		cmocka_unit_test(odd_elements_and_depth),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
