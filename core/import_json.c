@@ -1681,7 +1681,7 @@ static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, siz
 		      size_t *len, uint64_t *next)
 {
 	for (size_t want = c->size; want <= c->size * CHUNK_GROW_MAX; want *= 2) {
-		size_t end, nx;
+		size_t end = 0, nx = 0;
 		long n;
 
 		if (tt_vec_reserve((void **)buf, cap, want, 1))
