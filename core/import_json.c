@@ -376,6 +376,14 @@ static int text_put(struct batch *b, const char *s, size_t len, uint32_t *off)
 	return 0;
 }
 
+/* Room for events events and text bytes; 0 or -1. */
+static int batch_reserve(struct batch *b, size_t events, size_t text)
+{
+	return tt_vec_reserve((void **)&b->ev.v, &b->ev.cap, events, sizeof(*b->ev.v)) ||
+	       tt_vec_reserve((void **)&b->args.v, &b->args.cap, events, sizeof(*b->args.v)) ||
+	       tt_vec_reserve((void **)&b->text.v, &b->text.cap, text, 1) ? -1 : 0;
+}
+
 static void batch_free(struct batch *b)
 {
 	TT_VEC_FREE(b->ev);
@@ -1171,6 +1179,14 @@ static int sort_recs(struct json *j, uint32_t **order)
 	out = (uint32_t *)(s == o ? tmp : o); /* the other buffer is free */
 	for (size_t i = 0; i < n; i++)
 		out[i] = s[i].seq;
+	free(s);
+	/* the order lives on through the feed: 4 bytes a record, not 16 */
+	{
+		uint32_t *small = realloc(out, n * sizeof(*out));
+
+		if (small)
+			out = small;
+	}
 	for (size_t i = 0; i < n;) {
 		size_t e = i, nx = 0, k = 0;
 
@@ -1180,8 +1196,7 @@ static int sort_recs(struct json *j, uint32_t **order)
 		}
 		if (nx > 1) {
 			if (tt_vec_reserve((void **)&x, &xcap, nx, sizeof(*x))) {
-				free(o);
-				free(tmp);
+				free(out);
 				return -1;
 			}
 			for (size_t q = i; q < e; q++)
@@ -1196,7 +1211,6 @@ static int sort_recs(struct json *j, uint32_t **order)
 		i = e;
 	}
 	free(x);
-	free(s);
 	*order = out;
 	return 0;
 }
@@ -1806,14 +1820,9 @@ static int chunks_reserve(struct chunks *c)
 		if (tt_vec_reserve((void **)&c->workers[i].buf, &c->workers[i].cap, c->size, 1))
 			return -1;
 	}
-	for (int i = 0; i < NSLOT; i++) {
-		struct batch *b = &c->slots[i].b;
-
-		if (tt_vec_reserve((void **)&b->ev.v, &b->ev.cap, events, sizeof(*b->ev.v)) ||
-		    tt_vec_reserve((void **)&b->args.v, &b->args.cap, events, sizeof(*b->args.v)) ||
-		    tt_vec_reserve((void **)&b->text.v, &b->text.cap, c->size, 1))
+	for (int i = 0; i < NSLOT; i++)
+		if (batch_reserve(&c->slots[i].b, events, c->size))
 			return -1;
-	}
 	return 0;
 }
 
@@ -1994,6 +2003,10 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 
 	q = &j->pipe;
 	atomic_init(&q->stop, 0);
+	/* the batches' memory comes from this thread's arena (see struct
+	 * worker); a failure here only means slower growth later */
+	for (int i = 0; i < NBATCH; i++)
+		batch_reserve(&q->batches[i], BATCH_EVENTS + 1, BATCH_TEXT * 2);
 	q->threaded = pthread_mutex_init(&q->mu, NULL) == 0;
 	if (q->threaded && pthread_cond_init(&q->cv, NULL) != 0) {
 		pthread_mutex_destroy(&q->mu);
