@@ -1190,11 +1190,18 @@ static int sort_recs(struct json *j, uint32_t **order)
 	for (size_t i = 0; i < n;) {
 		size_t e = i, nx = 0, k = 0;
 
+		int64_t prev_dur = INT64_MAX;
+		int ordered = 1;
+
 		while (e < n && v[out[e]].ts == v[out[i]].ts) {
-			nx += v[out[e]].ph == 'X';
+			if (v[out[e]].ph == 'X') {
+				nx++;
+				ordered &= v[out[e]].u.dur <= prev_dur;
+				prev_dur = v[out[e]].u.dur;
+			}
 			e++;
 		}
-		if (nx > 1) {
+		if (nx > 1 && !ordered) {
 			if (tt_vec_reserve((void **)&x, &xcap, nx, sizeof(*x))) {
 				free(out);
 				return -1;
