@@ -1620,6 +1620,7 @@ struct chunks {
 	tt_bytesrc *src;
 	size_t size;       /* bytes per chunk */
 	int depth;         /* of the event array: 1 in "[...]", 2 in {"traceEvents":[...]} */
+	int nl;            /* the file puts line breaks between events */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct slot slots[NSLOT];
@@ -1659,31 +1660,31 @@ static int event_key_at(const unsigned char *buf, size_t len, size_t k)
  * cut is never wrong data but makes the rest of the file parse alone, so
  * the cut is chosen among those of the last 64 KiB by how much it looks
  * like one between events: the next object starts with an event's key
- * (nested objects seldom do), and a line break is in it (writers put
- * events on lines of their own, nested objects inline). 0, or -1 if there
- * is no cut. */
-static int last_cut(const unsigned char *buf, size_t len, size_t *end, size_t *next)
+ * (nested objects seldom do), and a line break is in it (writers that put
+ * events on lines of their own write nested objects inline). With nl,
+ * only cuts with a line break count. 0, or -1 if there is no cut. */
+static int last_cut(const unsigned char *buf, size_t len, int nl, size_t *end, size_t *next)
 {
 	int best = -1;
 
 	for (size_t k = len; k-- > 0;) {
 		size_t m = k;
-		int nl = 0, score;
+		int has_nl = 0, score;
 
 		if (best >= 0 && len - k > 64 * 1024)
 			break;
 		if (buf[k] != '{')
 			continue;
 		for (; m > 0 && is_ws(buf[m - 1]); m--)
-			nl |= buf[m - 1] == '\n';
+			has_nl |= buf[m - 1] == '\n';
 		if (m == 0 || buf[m - 1] != ',')
 			continue;
 		m--;
 		for (; m > 0 && is_ws(buf[m - 1]); m--)
-			nl |= buf[m - 1] == '\n';
-		if (m == 0 || buf[m - 1] != '}')
+			has_nl |= buf[m - 1] == '\n';
+		if (m == 0 || buf[m - 1] != '}' || (nl && !has_nl))
 			continue;
-		score = 2 * event_key_at(buf, len, k) + nl;
+		score = 2 * event_key_at(buf, len, k) + has_nl;
 		if (score > best) {
 			best = score;
 			*end = m;
@@ -1701,7 +1702,9 @@ static int last_cut(const unsigned char *buf, size_t len, size_t *end, size_t *n
 static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, size_t *cap,
 		      size_t *len, uint64_t *next)
 {
-	for (size_t want = c->size; want <= c->size * CHUNK_GROW_MAX; want *= 2) {
+	size_t most = c->size * CHUNK_GROW_MAX;
+
+	for (size_t want = c->size; want <= most; want *= 2) {
 		size_t end = 0, nx = 0;
 		long n;
 
@@ -1710,7 +1713,11 @@ static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, siz
 		n = tt_bytesrc_pread(c->src, *buf, want, start);
 		if (n < 0 || (size_t)n < want)
 			return -1; /* the file's last piece */
-		if (last_cut(*buf, want, &end, &nx) == 0 && end > 0) {
+		/* a file of one event a line: a longer chunk rather than a
+		 * cut without a line break (one inside a long event's args) */
+		if ((last_cut(*buf, want, c->nl, &end, &nx) == 0 ||
+		     ((!c->nl || want * 2 > most) && last_cut(*buf, want, 0, &end, &nx) == 0)) &&
+		    end > 0) {
 			*len = end;
 			*next = start + nx;
 			return 0;
@@ -1837,7 +1844,7 @@ static int chunks_reserve(struct chunks *c)
  * offset from which the top-level parser must go on alone (0 when it did
  * not start); -1 when the import must stop (out of memory, cancelled). */
 static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src, size_t size,
-			    int depth)
+			    int depth, int nl)
 {
 	struct chunks *c = calloc(1, sizeof(*c));
 	pthread_t th[NWORKERS];
@@ -1851,6 +1858,7 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 	c->src = src;
 	c->size = size;
 	c->depth = depth;
+	c->nl = nl;
 	if (pthread_mutex_init(&c->mu, NULL) != 0) {
 		free(c);
 		return 0;
@@ -1910,21 +1918,32 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 }
 
 /* Chunks are worth it on a plain file of several chunks whose text starts
- * like a trace: the depth of its event array, or 0. */
-static int chunk_depth(tt_bytesrc *src, size_t size)
+ * like a trace: the depth of its event array, or 0; *nl when its first
+ * 64 KiB put a line break between two events (one before an event's key). */
+static int chunk_depth(tt_bytesrc *src, size_t size, int *nl)
 {
-	unsigned char head[256];
+	unsigned char *head;
+	size_t end, next;
 	long n;
+	int depth = 0;
 
+	*nl = 0;
 	if (!tt_bytesrc_seekable(src) || tt_bytesrc_size(src) < 4 * (uint64_t)size)
 		return 0;
-	n = tt_bytesrc_pread(src, head, sizeof(head), 0);
+	head = malloc(64 * 1024);
+	if (!head)
+		return 0;
+	n = tt_bytesrc_pread(src, head, 64 * 1024, 0);
 	for (long i = 0; i < n; i++) {
 		if (is_ws(head[i]))
 			continue;
-		return head[i] == '[' ? 1 : head[i] == '{' ? 2 : 0;
+		depth = head[i] == '[' ? 1 : head[i] == '{' ? 2 : 0;
+		break;
 	}
-	return 0;
+	*nl = n > 0 && last_cut(head, (size_t)n, 1, &end, &next) == 0 &&
+	      event_key_at(head, (size_t)n, next);
+	free(head);
+	return depth;
 }
 
 /* Bytes per chunk: TT_JSON_CHUNK in the environment (tests cut small
@@ -1987,8 +2006,8 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	}
 	{
 		size_t size = chunk_size();
-		int depth = chunk_depth(src, size);
-		int64_t resume = depth ? parse_chunks(j, p, src, size, depth) : 0;
+		int nl, depth = chunk_depth(src, size, &nl);
+		int64_t resume = depth ? parse_chunks(j, p, src, size, depth, nl) : 0;
 
 		if (resume < 0)
 			goto parsed; /* out of memory or cancelled */
