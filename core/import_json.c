@@ -167,6 +167,9 @@ struct jparse {
 	int chunk_mode;      /* parsing one chunk into one batch (see "chunks") */
 	uint64_t base;       /* file offset of the text given to yajl_parse */
 	uint64_t last_close; /* file offset just after the last event's '}' */
+	uint64_t close_events; /* events read by then */
+	uint64_t unit_at;    /* file offset of the displayTimeUnit value */
+	int first_read_aligns; /* reading on from a place within a read's bytes */
 
 	/* how the parse ended, for the import thread */
 	yajl_status ys;
@@ -637,8 +640,10 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 
 	p->ncb++;
 	if (!p->in_event) {
-		if (p->top_key_unit && p->depth == 1 && p->top_is_map)
+		if (p->top_key_unit && p->depth == 1 && p->top_is_map) {
 			snprintf(p->unit, sizeof(p->unit), "%.*s", (int)(len < 16 ? len : 16), t);
+			p->unit_at = p->base + yajl_get_bytes_consumed(p->yh);
+		}
 		return 1;
 	}
 	if (p->skip_depth)
@@ -798,6 +803,7 @@ static int event_end(struct jparse *p)
 
 	p->events++;
 	p->last_close = p->base + yajl_get_bytes_consumed(p->yh);
+	p->close_events = p->events;
 	if (TT_VEC_PUSH(b->ev, p->ev))
 		return parse_oom(p);
 	if (p->chunk_mode)
@@ -1472,7 +1478,11 @@ static void parse_all(struct jparse *p)
 	}
 	/* (a parse that failed in its first chunk has its message to give) */
 	while (p->b && p->ys == yajl_status_ok) {
-		long n = tt_bytesrc_read(p->src, buf, READ_SIZE, &p->err);
+		/* reads end at multiples of READ_SIZE in the file, wherever the
+		 * parse started, so that the token guard below stops at the
+		 * same byte as a parse from the start would */
+		size_t want = READ_SIZE - (size_t)(p->offset % READ_SIZE);
+		long n = tt_bytesrc_read(p->src, buf, want, &p->err);
 
 		if (n < 0) {
 			p->read_failed = 1;
@@ -1490,8 +1500,9 @@ static void parse_all(struct jparse *p)
 		/* No callback for MAX_TOKEN bytes: one token that long is being
 		 * buffered by yajl. Stop there; the events before it are kept.
 		 * (Counting callbacks costs nothing per byte.) */
-		idle = p->ncb == ncb_before ? idle + (uint64_t)n : 0;
+		idle = p->ncb == ncb_before && !p->first_read_aligns ? idle + (uint64_t)n : 0;
 		ncb_before = p->ncb;
+		p->first_read_aligns = 0; /* (its read had the event before: a callback) */
 		if (idle > MAX_TOKEN) {
 			p->too_long = 1;
 			p->ys = yajl_status_error;
@@ -1564,6 +1575,23 @@ static void consume_all(struct json *j)
 	}
 }
 
+/* A fresh top-level parser (the one that reads the file from its start);
+ * 0 or -1 (out of memory). */
+static int top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
+{
+	if (p->yh)
+		yajl_free(p->yh);
+	memset(p, 0, sizeof(*p));
+	p->j = j;
+	p->src = src;
+	p->yh = yajl_alloc(&callbacks, NULL, p);
+	if (!p->yh)
+		return -1;
+	/* Names from other machines may hold invalid UTF-8: keep them. */
+	yajl_config(p->yh, yajl_dont_validate_strings, 1);
+	return 0;
+}
+
 /* ---- chunks: two parsers at once on plain files ------------------------------------
  *
  * yajl takes longer than the rest of the import together, so on a file
@@ -1573,17 +1601,20 @@ static void consume_all(struct json *j)
  * between). Each chunk is parsed alone, as "[" chunk "]", into one batch;
  * the import thread takes the batches in file order. A cut found this way
  * may be wrong (the bytes can sit inside a string or a nested array), so
- * cuts are proved, in order:
+ * the import thread uses a chunk only from a proved start:
  *   - chunk 0 is parsed by the top-level parser (the file's real context);
- *     its cut is right when that parser is then between two events of the
- *     event array, having just read the '}' that ends at the cut;
- *   - a chunk that starts at a right cut and parses completely as an array
- *     ends at a right cut (any other reading of its bytes leaves a string
- *     or a container open at the "]").
- * At the first chunk not proved (and at the end of the file, whose last
- * piece is never a chunk), the top-level parser, whose state at any right
- * cut is the same, goes on alone from the end of the last proved chunk:
- * the text is read exactly once as one JSON text, whatever the cuts were.
+ *   - a chunk that starts at a proved place reads its bytes exactly as the
+ *     whole file's parse would, so every event it closes at the event
+ *     array's depth is right, and so is the place after it.
+ * A chunk that parses completely as an array ends at a proved place (any
+ * other reading of its bytes leaves a string or a container open at the
+ * "]"). One that does not (a wrong cut) is used up to its last event
+ * closed at the array's depth; the chunks cut after it are dropped and
+ * cutting starts again after that event. Where no chunk can start (the
+ * last piece of the file, one event longer than 16 chunks, bad text), a
+ * parser put in the state the file's parser has between two events reads
+ * on alone from the last proved place: the text is read exactly once as
+ * one JSON text, whatever the cuts were.
  */
 #define NWORKERS 2
 #define NSLOT 4
@@ -1595,10 +1626,14 @@ enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
 
 struct slot {
 	struct batch b;
-	uint64_t end;      /* the chunk is the file's bytes up to end */
-	uint64_t events;
+	uint64_t start, end;  /* the chunk: the file's bytes [start, end) */
+	unsigned gen;         /* cut in this generation (see chunks.gen) */
 	int state;
-	int ok;            /* the chunk's cut is proved */
+	int ok;               /* parsed completely: end is proved */
+	/* not ok: its events up to the last one closed at the array's depth
+	 * (part_events of them, ending at part_end) are right; part_next is
+	 * the '{' after it, 0 when no event follows */
+	uint64_t part_events, part_end, part_next;
 };
 
 struct chunks;
@@ -1625,7 +1660,8 @@ struct chunks {
 	pthread_cond_t cv;
 	struct slot slots[NSLOT];
 	uint64_t next_start, next_seq;
-	int no_more;       /* no chunk will be handed out any more */
+	unsigned gen;      /* bumped when cutting starts again: older chunks are dropped */
+	int no_more;       /* no chunk will be handed out (until cutting starts again) */
 	int stop;
 };
 
@@ -1696,11 +1732,12 @@ static int last_cut(const unsigned char *buf, size_t len, int nl, size_t *end, s
 	return best >= 0 ? 0 : -1;
 }
 
-/* Reads the chunk starting at start into *buf; 0 with *len and *next
- * set, or -1 when there is no further chunk (end of file near, no cut,
- * read error: the top-level parser reads on from there). */
+/* Reads the chunk starting at start into *buf; 0 with *len (the chunk's
+ * bytes), *avail (the bytes read) and *next set, or -1 when there is no
+ * further chunk (end of file near, no cut, read error: the parser that
+ * reads on alone takes it from there). */
 static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, size_t *cap,
-		      size_t *len, uint64_t *next)
+		      size_t *len, size_t *avail, uint64_t *next)
 {
 	size_t most = c->size * CHUNK_GROW_MAX;
 
@@ -1719,6 +1756,7 @@ static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, siz
 		     ((!c->nl || want * 2 > most) && last_cut(*buf, want, 0, &end, &nx) == 0)) &&
 		    end > 0) {
 			*len = end;
+			*avail = want;
 			*next = start + nx;
 			return 0;
 		}
@@ -1726,10 +1764,40 @@ static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, siz
 	return -1;
 }
 
+/* The '{' after buf[at]: its offset when white space, a ',' and white
+ * space lead to it, else 0. */
+static size_t brace_after(const unsigned char *buf, size_t avail, size_t at)
+{
+	while (at < avail && is_ws(buf[at]))
+		at++;
+	if (at >= avail || buf[at] != ',')
+		return 0;
+	for (at++; at < avail && is_ws(buf[at]); at++)
+		;
+	return at < avail && buf[at] == '{' ? at : 0;
+}
+
+/* What p left of a chunk it did not read completely: its events up to
+ * the last one closed at the event array's depth. */
+static void slot_part(struct slot *s, const struct jparse *p, const unsigned char *buf,
+		      size_t avail)
+{
+	size_t brace;
+
+	s->part_events = s->part_end = s->part_next = 0;
+	if (!p->close_events)
+		return;
+	s->part_events = p->close_events;
+	s->part_end = s->start + p->last_close;
+	brace = brace_after(buf, avail, (size_t)p->last_close);
+	if (brace)
+		s->part_next = s->start + brace;
+}
+
 /* Parses one chunk (not chunk 0) with p, a parser of its own, into s, at
  * the depth of the file's event array (depth limits stay exact). */
 static int parse_chunk(struct jparse *p, struct slot *s, const unsigned char *buf, size_t len,
-		       int depth)
+		       size_t avail, int depth)
 {
 	struct json *j = p->j;
 	tt_bytesrc *src = p->src;
@@ -1737,12 +1805,12 @@ static int parse_chunk(struct jparse *p, struct slot *s, const unsigned char *bu
 	yajl_handle yh = yajl_alloc(&callbacks, NULL, p);
 	int ok;
 
-	if (!yh)
-		return 0;
-	yajl_config(yh, yajl_dont_validate_strings, 1);
 	memset(p, 0, sizeof(*p));
 	p->j = j;
 	p->src = src;
+	if (!yh)
+		return 0;
+	yajl_config(yh, yajl_dont_validate_strings, 1);
 	p->yh = yh;
 	p->chunk_mode = 1;
 	p->b = b;
@@ -1750,18 +1818,21 @@ static int parse_chunk(struct jparse *p, struct slot *s, const unsigned char *bu
 	p->top_is_map = p->top_key_events = depth == 2;
 	b->ev.n = b->args.n = b->text.n = 0;
 	ok = yajl_parse(yh, (const unsigned char *)"[", 1) == yajl_status_ok &&
-	     yajl_parse(yh, buf, len) == yajl_status_ok &&
-	     yajl_parse(yh, (const unsigned char *)"]", 1) == yajl_status_ok &&
+	     yajl_parse(yh, buf, len) == yajl_status_ok; /* (base 0: offsets in buf) */
+	slot_part(s, p, buf, avail);
+	ok = ok && yajl_parse(yh, (const unsigned char *)"]", 1) == yajl_status_ok &&
 	     yajl_complete_parse(yh) == yajl_status_ok &&
 	     !p->oom && !p->too_deep && p->depth == depth - 1 && p->ev_array_depth == -1;
 	yajl_free(yh);
 	p->yh = NULL;
-	s->events = p->events;
 	return ok;
 }
 
-/* Chunk 0, from the start of the file, with the top-level parser. */
-static int parse_first(struct chunks *c, struct slot *s, const unsigned char *buf, size_t len)
+/* Chunk 0, from the start of the file, with the top-level parser: proved
+ * when the parser is then between two events, having just read the '}'
+ * that ends the chunk. */
+static int parse_first(struct chunks *c, struct slot *s, const unsigned char *buf, size_t len,
+		       size_t avail)
 {
 	struct jparse *p = c->top;
 
@@ -1770,13 +1841,16 @@ static int parse_first(struct chunks *c, struct slot *s, const unsigned char *bu
 	p->b->ev.n = p->b->args.n = p->b->text.n = 0;
 	p->base = 0;
 	p->ys = yajl_parse(p->yh, buf, len);
-	p->offset = p->ys == yajl_status_ok ? len : yajl_get_bytes_consumed(p->yh);
 	p->chunk_mode = 0;
 	p->b = NULL;
-	s->events = p->events;
+	slot_part(s, p, buf, avail);
+	/* (an event the depth of the array closed but not at the array's
+	 * depth in the file's context can't be: the depth is proved too) */
+	if (p->ev_array_depth != c->depth)
+		s->part_events = 0;
 	return p->ys == yajl_status_ok && !p->oom && !p->in_event && !p->skip_depth &&
 	       p->ev_array_depth == c->depth && p->depth == p->ev_array_depth &&
-	       p->last_close == len;
+	       p->close_events && p->last_close == len;
 }
 
 static void *chunk_worker(void *arg)
@@ -1788,31 +1862,33 @@ static void *chunk_worker(void *arg)
 	for (;;) {
 		struct slot *s;
 		uint64_t seq, next;
-		size_t len;
+		size_t len = 0, avail = 0;
 		int ok;
 
-		while (!c->stop && !c->no_more && c->slots[c->next_seq % NSLOT].state != SLOT_FREE)
+		while (!c->stop && (c->no_more || c->slots[c->next_seq % NSLOT].state != SLOT_FREE))
 			pthread_cond_wait(&c->cv, &c->mu);
-		if (c->stop || c->no_more)
+		if (c->stop)
 			break;
 		seq = c->next_seq;
 		s = &c->slots[seq % NSLOT];
-		if (read_chunk(c, c->next_start, &w->buf, &w->cap, &len, &next)) {
+		if (read_chunk(c, c->next_start, &w->buf, &w->cap, &len, &avail, &next)) {
 			c->no_more = 1;
 			pthread_cond_broadcast(&c->cv);
-			break;
+			continue;
 		}
 		s->state = SLOT_BUSY;
+		s->gen = c->gen;
+		s->start = c->next_start;
 		s->end = c->next_start + len;
 		c->next_start = next;
 		c->next_seq++;
 		pthread_mutex_unlock(&c->mu);
 		if (seq == 0) {
-			ok = parse_first(c, s, w->buf, len);
+			ok = parse_first(c, s, w->buf, len, avail);
 		} else {
 			w->p.j = c->j;
 			w->p.src = c->src;
-			ok = parse_chunk(&w->p, s, w->buf, len, c->depth);
+			ok = parse_chunk(&w->p, s, w->buf, len, avail, c->depth);
 		}
 		pthread_mutex_lock(&c->mu);
 		s->ok = ok;
@@ -1840,17 +1916,19 @@ static int chunks_reserve(struct chunks *c)
 	return 0;
 }
 
-/* Runs the workers and takes their chunks in order. Returns the file
- * offset from which the top-level parser must go on alone (0 when it did
- * not start); -1 when the import must stop (out of memory, cancelled). */
+/* Runs the workers and takes their chunks in order. Returns the proved
+ * file offset from which a parser must read on alone (0: from the start),
+ * with *events the events taken before it; -1 when the import must stop
+ * (out of memory, cancelled). */
 static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src, size_t size,
-			    int depth, int nl)
+			    int depth, int nl, uint64_t *events)
 {
 	struct chunks *c = calloc(1, sizeof(*c));
 	pthread_t th[NWORKERS];
 	int nth = 0, stop = 0;
-	uint64_t resume = 0, chunk_events = 0;
+	uint64_t resume = 0;
 
+	*events = 0;
 	if (!c)
 		return 0;
 	c->j = j;
@@ -1876,27 +1954,38 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 		c->no_more = 1;
 	for (uint64_t seq = 0;; seq++) {
 		struct slot *s = &c->slots[seq % NSLOT];
+		size_t use;
 
 		while (s->state != SLOT_READY && !(c->no_more && seq >= c->next_seq))
 			pthread_cond_wait(&c->cv, &c->mu);
 		if (s->state != SLOT_READY)
 			break;
+		if (s->gen != c->gen) {
+			/* cut after a wrong cut: dropped */
+			s->state = SLOT_FREE;
+			pthread_cond_broadcast(&c->cv);
+			continue;
+		}
 		pthread_mutex_unlock(&c->mu);
-		/* (chunk 0 not proved: the top-level parser starts over) */
-		if (s->ok) {
-			chunk_events += s->events;
-			s->b.offset = s->end;
-			s->b.events = chunk_events;
+		use = s->ok ? s->b.ev.n : (size_t)s->part_events;
+		if (use) {
+			s->b.ev.n = use;
+			*events += use;
+			resume = s->ok ? s->end : s->part_end;
+			s->b.offset = resume;
+			s->b.events = *events;
 			if (consume_batch(j, &s->b))
 				stop = 1;
-			resume = s->end;
 		}
 		pthread_mutex_lock(&c->mu);
 		s->state = SLOT_FREE;
-		if (stop || !s->ok) {
-			c->stop = 1;
-			pthread_cond_broadcast(&c->cv);
+		if (stop || (!s->ok && !s->part_next))
 			break;
+		if (!s->ok) {
+			/* a wrong cut: cut again after the chunk's last right event */
+			c->gen++;
+			c->next_start = s->part_next;
+			c->no_more = 0;
 		}
 		pthread_cond_broadcast(&c->cv);
 	}
@@ -1912,9 +2001,31 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
-	/* the top-level parser counts on from every event before resume */
-	top->events = chunk_events;
 	return stop ? -1 : (int64_t)resume;
+}
+
+/* Puts p, fresh, in the state the file's parser has after an event that
+ * ends at offset at: in the event array, events events read so far, and
+ * the displayTimeUnit top read before (unit, when it came before at). */
+static int top_between_events(struct jparse *p, struct json *j, tt_bytesrc *src, int depth,
+			      uint64_t at, uint64_t events, const char *unit, uint64_t unit_at)
+{
+	/* an element that is not an event leaves no trace; a string, as it
+	 * ends at its quote (a number would run on into the next bytes) */
+	const char *prefix = depth == 1 ? "[\"\"" : "{\"traceEvents\":[\"\"";
+
+	if (top_init(p, j, src))
+		return -1;
+	if (yajl_parse(p->yh, (const unsigned char *)prefix, strlen(prefix)) != yajl_status_ok)
+		return -1;
+	p->events = events;
+	p->offset = at;
+	p->first_read_aligns = 1;
+	if (unit[0] && unit_at < at) {
+		snprintf(p->unit, sizeof(p->unit), "%s", unit);
+		p->unit_at = unit_at;
+	}
+	return 0;
 }
 
 /* Chunks are worth it on a plain file of several chunks whose text starts
@@ -1956,23 +2067,6 @@ static size_t chunk_size(void)
 	return v >= 16 ? (size_t)v : CHUNK_DEFAULT;
 }
 
-/* A fresh top-level parser (the one that reads the file from its start);
- * 0 or -1 (out of memory). */
-static int top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
-{
-	if (p->yh)
-		yajl_free(p->yh);
-	memset(p, 0, sizeof(*p));
-	p->j = j;
-	p->src = src;
-	p->yh = yajl_alloc(&callbacks, NULL, p);
-	if (!p->yh)
-		return -1;
-	/* Names from other machines may hold invalid UTF-8: keep them. */
-	yajl_config(p->yh, yajl_dont_validate_strings, 1);
-	return 0;
-}
-
 static void json_free(struct json *j)
 {
 	for (int i = 0; i < NBATCH; i++)
@@ -2007,23 +2101,27 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	{
 		size_t size = chunk_size();
 		int nl, depth = chunk_depth(src, size, &nl);
-		int64_t resume = depth ? parse_chunks(j, p, src, size, depth, nl) : 0;
+		uint64_t events = 0, unit_at = p->unit_at;
+		int64_t resume = depth ? parse_chunks(j, p, src, size, depth, nl, &events) : 0;
+		char unit[sizeof(p->unit)];
 
 		if (resume < 0)
 			goto parsed; /* out of memory or cancelled */
-		if (resume == 0 && depth && top_init(p, j, src)) {
-			/* chunk 0 not proved: start over, alone */
+		snprintf(unit, sizeof(unit), "%s", p->unit);
+		unit_at = p->unit_at;
+		/* nothing proved: from the start, alone; else on from the last
+		 * proved place */
+		if (depth && (resume == 0 ? top_init(p, j, src) :
+			      top_between_events(p, j, src, depth, (uint64_t)resume, events, unit, unit_at))) {
 			rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 			goto done;
 		}
-		if (resume > 0)
+		if (resume > 0) {
 			tt_storage_meta_int(im->st, "json_parallel_bytes", resume);
-		if (resume > 0 && p->ys == yajl_status_ok) {
 			if (tt_bytesrc_seek(src, (uint64_t)resume) != 0) {
 				rc = tt_err_set(im->err, TT_EIO, "%s: cannot seek", im->path);
 				goto done;
 			}
-			p->offset = (uint64_t)resume;
 		}
 	}
 

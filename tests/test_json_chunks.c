@@ -4,8 +4,10 @@
  * then with several small chunk sizes (TT_JSON_CHUNK), and the whole
  * trace is compared (every table, the stats, the warning, or the error).
  * The texts put the cut pattern "},{" where a cut would be wrong: inside
- * strings, inside nested arrays of objects, with and without line breaks;
- * and end in all the ways a file can end.
+ * strings, inside nested arrays of objects (some starting with an event's
+ * keys), with and without line breaks; and end in all the ways a file can
+ * end. Wrong cuts must not stop the parallel parse: most of each text is
+ * parsed in chunks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,7 +127,8 @@ static char *events_text(const char *prefix, int n, const char *sep, const char 
 		switch (i % 6) {
 		case 0: /* a nested array of objects: the cut pattern inline */
 			len += (size_t)sprintf(t + len, "%s{\"ph\":\"X\",\"name\":\"frames\",\"pid\":1,\"tid\":%d,"
-					       "\"ts\":%d.5,\"dur\":3,\"args\":{\"f\":[{\"a\":1},{\"b\":2}, {\"c\":[{},{}]}]}}",
+					       "\"ts\":%d.5,\"dur\":3,\"args\":{\"f\":[{\"a\":1},{\"b\":2}, {\"c\":[{},{}]}],"
+					       "\"headers\":[{\"name\":\"a\",\"ph\":\"X\"},{\"name\":\"b\"}]}}",
 					       s, 1 + i % 3, 100 + i * 10);
 			break;
 		case 1: /* ... and across lines */
@@ -176,6 +179,30 @@ static void array_and_object_forms(void **state)
 	}
 }
 
+/* Minified text whose events end in long arrays of objects that start
+ * with an event's key: most cuts land inside an array. Each such chunk is
+ * used up to its last whole event and cutting starts again there. */
+static void wrong_cuts_recovered(void **state)
+{
+	size_t cap = 64 * 1024, len = 0;
+	char *t = malloc(cap);
+
+	(void)state;
+	len += (size_t)sprintf(t + len, "[");
+	for (int i = 0; i < 60; i++) {
+		len += (size_t)sprintf(t + len, "%s{\"ph\":\"X\",\"name\":\"req\",\"pid\":1,\"tid\":%d,"
+				       "\"ts\":%d,\"dur\":5,\"args\":{\"headers\":[",
+				       i ? "," : "", 1 + i % 2, 1000 + i * 10);
+		for (int h = 0; h < 30; h++)
+			len += (size_t)sprintf(t + len, "%s{\"name\":\"h%d\",\"ph\":%d}", h ? "," : "", h, i);
+		len += (size_t)sprintf(t + len, "]}}");
+	}
+	len += (size_t)sprintf(t + len, "]");
+	assert_true(len < cap);
+	assert_true(same_in_chunks(t, len) > (int64_t)len / 2);
+	free(t);
+}
+
 /* Cut at every few bytes: truncated files keep the same prefix and say
  * the same thing, whichever parser reached the end. */
 static void truncated_anywhere(void **state)
@@ -203,6 +230,16 @@ static void syntax_error_later(void **state)
 	memcpy(bad, o, len);
 	bad[len / 2] = '\x01';
 	same_in_chunks(bad, len);
+	/* right after an event, where a parser reading on alone starts: a
+	 * character that would join a number before it ("0.") */
+	for (size_t at = len / 2, n = 0; at < len && n < 4; at++) {
+		if (o[at] != ',' || o[at - 1] != '}')
+			continue;
+		memcpy(bad, o, len);
+		bad[at] = n % 2 ? '.' : 'e';
+		same_in_chunks(bad, len);
+		n++;
+	}
 	free(bad);
 	free(o);
 }
@@ -240,6 +277,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(array_and_object_forms),
+		cmocka_unit_test(wrong_cuts_recovered),
 		cmocka_unit_test(truncated_anywhere),
 		cmocka_unit_test(syntax_error_later),
 		cmocka_unit_test(odd_elements_and_depth),
