@@ -1,12 +1,14 @@
 /*
- * bytesrc.c - buffered reads over zlib's gz* API (plain and gzip files
- * alike) or over a memory buffer. The buffer also serves peek() for format
- * sniffing. Files are opened O_RDONLY.
+ * bytesrc.c - buffered reads of plain files (read(2)), gzip files (zlib's
+ * gz* API, inflated ahead by a thread of their own) or a memory buffer.
+ * The buffer also serves peek() for format sniffing. Files are opened
+ * O_RDONLY.
  */
 #include "bytesrc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,36 @@
 
 #define BUF_SIZE (256 * 1024)
 
+/* Inflating takes about half as long as parsing JSON: a thread inflates
+ * the next blocks while the importer parses the last (PF_BLOCKS of them,
+ * PF_SIZE bytes each, in flight). */
+#define PF_BLOCKS 4
+#define PF_SIZE (512 * 1024)
+
+struct pf_block {
+	unsigned char *data;
+	size_t len;
+	uint64_t file_off;    /* compressed bytes read by then (progress) */
+};
+
+struct prefetch {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct pf_block blocks[PF_BLOCKS];
+	uint64_t made, used;  /* blocks inflated / handed out, in order */
+	size_t pos;           /* read position in blocks[used % PF_BLOCKS] */
+	int done;             /* the inflater reached the end or an error */
+	int error;            /* gzread failed (or the data is truncated) */
+	int truncated;
+	char msg[128];
+	int stop;
+	uint64_t file_off;    /* of the block being read */
+};
+
 struct tt_bytesrc {
 	gzFile gz;            /* gzip files; NULL otherwise */
+	struct prefetch *pf;  /* gzip files, once read: the inflater */
 	int fd;               /* plain files: read() directly, no zlib copy; -1 otherwise */
 	const unsigned char *mem;
 	size_t mem_len;
@@ -28,8 +58,11 @@ struct tt_bytesrc {
 	uint64_t size;
 	int is_gzip;
 	int eof;
+	int pf_failed;        /* no inflater thread: gzread directly */
 	char *path;
 };
+
+static void prefetch_stop(tt_bytesrc *src);
 
 tt_bytesrc *tt_bytesrc_open(const char *path, tt_err *err)
 {
@@ -96,6 +129,8 @@ void tt_bytesrc_close(tt_bytesrc *src)
 {
 	if (!src)
 		return;
+	if (src->pf)
+		prefetch_stop(src);
 	if (src->gz)
 		gzclose(src->gz);
 	if (src->fd >= 0)
@@ -103,6 +138,135 @@ void tt_bytesrc_close(tt_bytesrc *src)
 	free(src->buf);
 	free(src->path);
 	free(src);
+}
+
+static void *inflater(void *arg)
+{
+	tt_bytesrc *src = arg;
+	struct prefetch *pf = src->pf;
+
+	pthread_mutex_lock(&pf->mu);
+	for (;;) {
+		struct pf_block *b;
+		int n, code = Z_OK;
+
+		while (!pf->stop && pf->made - pf->used >= PF_BLOCKS)
+			pthread_cond_wait(&pf->cv, &pf->mu);
+		if (pf->stop)
+			break;
+		b = &pf->blocks[pf->made % PF_BLOCKS];
+		pthread_mutex_unlock(&pf->mu);
+		n = gzread(src->gz, b->data, PF_SIZE);
+		if (n < 0) {
+			const char *m = gzerror(src->gz, &code);
+
+			snprintf(pf->msg, sizeof(pf->msg), "%s", m ? m : "error");
+		} else if (n == 0) {
+			/* a truncated gzip member ends without an error from
+			 * gzread; gzerror tells */
+			gzerror(src->gz, &code);
+		}
+		b->len = n > 0 ? (size_t)n : 0;
+		b->file_off = (uint64_t)(gzoffset(src->gz) > 0 ? gzoffset(src->gz) : 0);
+		pthread_mutex_lock(&pf->mu);
+		if (n > 0)
+			pf->made++;
+		if (n <= 0) {
+			pf->error = n < 0;
+			pf->truncated = n == 0 && code == Z_BUF_ERROR;
+			pf->done = 1;
+		}
+		pthread_cond_broadcast(&pf->cv);
+		if (n <= 0)
+			break;
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return NULL;
+}
+
+static void prefetch_free(struct prefetch *pf)
+{
+	for (int i = 0; i < PF_BLOCKS; i++)
+		free(pf->blocks[i].data);
+	free(pf);
+}
+
+/* Starts the inflater; -1 when it can't (gzread is then called directly). */
+static int prefetch_start(tt_bytesrc *src)
+{
+	struct prefetch *pf = calloc(1, sizeof(*pf));
+
+	if (!pf)
+		return -1;
+	for (int i = 0; i < PF_BLOCKS; i++)
+		if (!(pf->blocks[i].data = malloc(PF_SIZE))) {
+			prefetch_free(pf);
+			return -1;
+		}
+	if (pthread_mutex_init(&pf->mu, NULL) != 0) {
+		prefetch_free(pf);
+		return -1;
+	}
+	if (pthread_cond_init(&pf->cv, NULL) != 0) {
+		pthread_mutex_destroy(&pf->mu);
+		prefetch_free(pf);
+		return -1;
+	}
+	src->pf = pf;
+	if (pthread_create(&pf->th, NULL, inflater, src) != 0) {
+		src->pf = NULL;
+		pthread_cond_destroy(&pf->cv);
+		pthread_mutex_destroy(&pf->mu);
+		prefetch_free(pf);
+		return -1;
+	}
+	return 0;
+}
+
+static void prefetch_stop(tt_bytesrc *src)
+{
+	struct prefetch *pf = src->pf;
+
+	pthread_mutex_lock(&pf->mu);
+	pf->stop = 1;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
+	pthread_join(pf->th, NULL);
+	pthread_cond_destroy(&pf->cv);
+	pthread_mutex_destroy(&pf->mu);
+	prefetch_free(pf);
+	src->pf = NULL;
+}
+
+/* Up to n inflated bytes from the inflater: the count, 0 at the end (or
+ * where a truncated member ends: pf->truncated), -1 on an error (pf->msg). */
+static long prefetch_read(tt_bytesrc *src, void *buf, size_t n)
+{
+	struct prefetch *pf = src->pf;
+	struct pf_block *b;
+	size_t take;
+
+	pthread_mutex_lock(&pf->mu);
+	while (pf->used == pf->made && !pf->done)
+		pthread_cond_wait(&pf->cv, &pf->mu);
+	if (pf->used == pf->made) {
+		pthread_mutex_unlock(&pf->mu);
+		return pf->error ? -1 : 0; /* (truncated: 0, as gzread) */
+	}
+	pthread_mutex_unlock(&pf->mu);
+	b = &pf->blocks[pf->used % PF_BLOCKS];
+	take = b->len - pf->pos < n ? b->len - pf->pos : n;
+	memcpy(buf, b->data + pf->pos, take);
+	pf->pos += take;
+	pf->file_off = b->file_off;
+	if (pf->pos == b->len) {
+		pthread_mutex_lock(&pf->mu);
+		pf->used++;
+		pf->pos = 0;
+		pthread_cond_broadcast(&pf->cv);
+		pthread_mutex_unlock(&pf->mu);
+	}
+	return (long)take;
 }
 
 /* One read from the file: read() for plain files, gzread for gzip. */
@@ -118,6 +282,10 @@ static long raw_read(tt_bytesrc *src, void *buf, size_t n)
 			src->file_pos += (uint64_t)r;
 		return (long)r;
 	}
+	if (!src->pf && !src->pf_failed && prefetch_start(src) != 0)
+		src->pf_failed = 1;
+	if (src->pf)
+		return prefetch_read(src, buf, n);
 	if (n > INT32_MAX)
 		n = INT32_MAX;
 	return gzread(src->gz, buf, (unsigned)n);
@@ -148,7 +316,7 @@ static long fill(tt_bytesrc *src, tt_err *err)
 	}
 	if (n < 0) {
 		int code;
-		const char *m = gzerror(src->gz, &code);
+		const char *m = src->pf ? src->pf->msg : gzerror(src->gz, &code);
 
 		tt_err_set(err, TT_EINVAL, "%s: corrupt gzip data near byte %llu: %s", src->path,
 			   (unsigned long long)(src->delivered + src->len), m ? m : "error");
@@ -159,7 +327,9 @@ static long fill(tt_bytesrc *src, tt_err *err)
 		 * gzerror tells. */
 		int code = Z_OK;
 
-		if (src->gz)
+		if (src->pf)
+			code = src->pf->truncated ? Z_BUF_ERROR : Z_OK;
+		else if (src->gz)
 			gzerror(src->gz, &code);
 		if (code == Z_BUF_ERROR) {
 			tt_err_set(err, TT_EINVAL, "%s: gzip data is truncated after %llu bytes",
@@ -283,6 +453,8 @@ uint64_t tt_bytesrc_offset(const tt_bytesrc *src)
 
 uint64_t tt_bytesrc_file_offset(const tt_bytesrc *src)
 {
+	if (src->pf)
+		return src->pf->file_off;
 	if (src->gz) {
 		long o = gzoffset(src->gz);
 
