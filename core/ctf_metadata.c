@@ -2160,6 +2160,27 @@ const ctf_event_class *tt_ctf_meta_event(const ctf_stream_class *sc, uint64_t id
 	return lo < sc->nsorted && sc->sorted[lo]->id == id ? sc->sorted[lo] : NULL;
 }
 
+int tt_ctf_type_fixed(const ctf_type *t)
+{
+	if (!t)
+		return 1;
+	switch (t->kind) {
+	case CTF_K_VARIANT:
+		return 0;
+	case CTF_K_SEQ:
+		return t->is_text; /* text is one value, whatever its length */
+	case CTF_K_ARRAY:
+		return t->is_text || tt_ctf_type_fixed(t->elem);
+	case CTF_K_STRUCT:
+		for (size_t i = 0; i < t->nfields; i++)
+			if (!tt_ctf_type_fixed(t->fields[i].type))
+				return 0;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
 const ctf_stream_class *tt_ctf_meta_stream(const ctf_meta *m, uint64_t id)
 {
 	size_t i;

@@ -187,6 +187,10 @@ const ctf_event_class *tt_ctf_meta_event(const ctf_stream_class *sc, uint64_t id
 /* The stream class with id, or NULL (a trace with a single stream class
  * and no stream_id in its packet header uses that one). */
 const ctf_stream_class *tt_ctf_meta_stream(const ctf_meta *m, uint64_t id);
+/* 1 when every value decoded from t comes with the same keys, in the same
+ * order (no variant and no sequence other than text below it); NULL counts
+ * as fixed. */
+int tt_ctf_type_fixed(const ctf_type *t);
 /* Clock cycles -> ns since the epoch, exactly as babeltrace2 computes it.
  * Returns 0, or -1 when the result does not fit int64. */
 int tt_ctf_clock_ns(const ctf_clock *c, uint64_t cycles, int64_t *ns);

@@ -97,6 +97,12 @@ struct ctf_stream {
 
 	ctf_stream_stats st;
 	char problem[256];
+
+	/* tt_ctf_stream_event_at: byte offsets of the packets, in file order */
+	uint64_t *pkts;
+	size_t npkts;
+	int indexed;
+	const uint8_t *skip; /* tt_ctf_stream_skip_values */
 };
 
 static void problem(ctf_stream *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -354,6 +360,28 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	return DEC_OK;
 }
 
+/* Position of the first NUL in b[0..n), or NULL. Names and short strings
+ * dominate, where a library call costs more than the scan: 8 bytes at a
+ * time while they are inside the range. */
+static inline const uint8_t *find_nul(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	if (n > 256)
+		return memchr(b, 0, n);
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, b + i, 8);
+		if ((w - UINT64_C(0x0101010101010101)) & ~w & UINT64_C(0x8080808080808080))
+			break;
+	}
+	for (; i < n; i++)
+		if (!b[i])
+			return b + i;
+	return NULL;
+}
+
 static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, int dyn)
 {
 	uint64_t pos = align_up(s->pos, t->elem->align < 8 ? 8 : t->elem->align);
@@ -365,14 +393,14 @@ static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, i
 		return DEC_SHORT;
 	b = s->pkt + pos / 8;
 	s->pos = pos + n * 8;
-	nul = memchr(b, 0, (size_t)n);
+	if (t->role != CTF_R_PROCNAME && !s->emit)
+		return DEC_OK; /* the length is known: no need to find the NUL */
+	nul = find_nul(b, (size_t)n);
 	if (t->role == CTF_R_PROCNAME) {
 		s->ev.procname = (const char *)b;
 		s->ev.procname_len = nul ? (size_t)(nul - b) : (size_t)n;
 		return DEC_OK;
 	}
-	if (!s->emit)
-		return DEC_OK;
 	rc = push_val(s, t, klen, dyn, &out);
 	if (rc)
 		return rc;
@@ -426,92 +454,144 @@ static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, 
 	return DEC_OK;
 }
 
-static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+static int dec_float(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+{
+	uint64_t raw;
+	ctf_val *out;
+	int rc = read_bits(s, t->align, t->size, t->byte_order, &raw);
+
+	if (rc || !s->emit)
+		return rc;
+	rc = push_val(s, t, klen, dyn, &out);
+	if (rc)
+		return rc;
+	out->kind = CTF_V_REAL;
+	if (t->size == 32) {
+		uint32_t w = (uint32_t)raw;
+		float f;
+
+		memcpy(&f, &w, 4);
+		out->v.d = f;
+	} else {
+		memcpy(&out->v.d, &raw, 8);
+	}
+	return DEC_OK;
+}
+
+static int dec_string(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+{
+	uint64_t pos = align_up(s->pos, 8);
+	const uint8_t *b, *nul;
+	ctf_val *out;
+	int rc;
+
+	if (pos >= s->limit)
+		return DEC_SHORT;
+	b = s->pkt + pos / 8;
+	nul = find_nul(b, (size_t)((s->limit - pos) / 8));
+	if (!nul)
+		return DEC_SHORT;
+	s->pos = pos + ((uint64_t)(nul - b) + 1) * 8;
+	if (t->role == CTF_R_PROCNAME) {
+		s->ev.procname = (const char *)b;
+		s->ev.procname_len = (size_t)(nul - b);
+		return DEC_OK;
+	}
+	if (!s->emit)
+		return DEC_OK;
+	rc = push_val(s, t, klen, dyn, &out);
+	if (rc)
+		return rc;
+	out->kind = CTF_V_STR;
+	out->s = (const char *)b;
+	out->len = (size_t)(nul - b);
+	return DEC_OK;
+}
+
+static int dec_variant(ctf_stream *s, const ctf_type *t, size_t klen, int dyn);
+
+/* Members are dispatched here rather than through dec(): one shared
+ * switch for every field of every event predicts badly. */
+static int dec_struct(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 {
 	int rc = DEC_OK;
 	size_t i;
 
+	if (++s->depth > MAX_DEPTH) {
+		s->depth--;
+		return DEC_BAD;
+	}
+	s->pos = align_up(s->pos, t->align);
+	for (i = 0; i < t->nfields && !rc; i++) {
+		const ctf_type *ft = t->fields[i].type;
+		size_t kl;
+
+		/* an integer nobody reads (values skipped; no slot, clock or
+		 * role): only its place matters */
+		if (ft->kind == CTF_K_INT && !s->emit && (ft->slot & ft->clock) < 0 && !ft->role) {
+			uint64_t pos = align_up(s->pos, ft->align);
+
+			if (pos > s->limit || ft->size > s->limit - pos)
+				rc = DEC_SHORT;
+			else
+				s->pos = pos + ft->size;
+			continue;
+		}
+		kl = s->emit && dyn ? key_push(s, klen, t->fields[i].key) : klen;
+		switch (ft->kind) {
+		case CTF_K_INT:
+			rc = dec_int(s, ft, kl, dyn);
+			break;
+		case CTF_K_STRING:
+			rc = dec_string(s, ft, kl, dyn);
+			break;
+		case CTF_K_STRUCT:
+			rc = dec_struct(s, ft, kl, dyn);
+			break;
+		case CTF_K_ARRAY:
+			rc = dec_array(s, ft, ft->length, kl, dyn);
+			break;
+		default:
+			rc = dec(s, ft, kl, dyn);
+			break;
+		}
+	}
+	s->depth--;
+	return rc;
+}
+
+static int dec_variant(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+{
+	int mi = enum_index(t->tag_type, s->slots[t->ref]);
+	int opt = mi >= 0 ? t->opt_of_map[mi] : -1;
+	const ctf_type *ot;
+	int rc;
+
+	if (opt < 0)
+		return DEC_BAD;
+	if (++s->depth > MAX_DEPTH) {
+		s->depth--;
+		return DEC_BAD;
+	}
+	ot = t->fields[opt].type;
+	rc = ot->kind == CTF_K_STRUCT ? dec_struct(s, ot, klen, dyn) : dec(s, ot, klen, dyn);
+	s->depth--;
+	return rc;
+}
+
+static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+{
 	switch (t->kind) {
 	case CTF_K_INT:
 		return dec_int(s, t, klen, dyn);
-	case CTF_K_FLOAT: {
-		uint64_t raw;
-		ctf_val *out;
-
-		rc = read_bits(s, t->align, t->size, t->byte_order, &raw);
-		if (rc || !s->emit)
-			return rc;
-		rc = push_val(s, t, klen, dyn, &out);
-		if (rc)
-			return rc;
-		out->kind = CTF_V_REAL;
-		if (t->size == 32) {
-			uint32_t w = (uint32_t)raw;
-			float f;
-
-			memcpy(&f, &w, 4);
-			out->v.d = f;
-		} else {
-			memcpy(&out->v.d, &raw, 8);
-		}
-		return DEC_OK;
-	}
-	case CTF_K_STRING: {
-		uint64_t pos = align_up(s->pos, 8);
-		const uint8_t *b, *nul;
-		ctf_val *out;
-
-		if (pos >= s->limit)
-			return DEC_SHORT;
-		b = s->pkt + pos / 8;
-		nul = memchr(b, 0, (size_t)((s->limit - pos) / 8));
-		if (!nul)
-			return DEC_SHORT;
-		s->pos = pos + ((uint64_t)(nul - b) + 1) * 8;
-		if (t->role == CTF_R_PROCNAME) {
-			s->ev.procname = (const char *)b;
-			s->ev.procname_len = (size_t)(nul - b);
-			return DEC_OK;
-		}
-		if (!s->emit)
-			return DEC_OK;
-		rc = push_val(s, t, klen, dyn, &out);
-		if (rc)
-			return rc;
-		out->kind = CTF_V_STR;
-		out->s = (const char *)b;
-		out->len = (size_t)(nul - b);
-		return DEC_OK;
-	}
+	case CTF_K_FLOAT:
+		return dec_float(s, t, klen, dyn);
+	case CTF_K_STRING:
+		return dec_string(s, t, klen, dyn);
 	case CTF_K_STRUCT:
-		if (++s->depth > MAX_DEPTH) {
-			s->depth--;
-			return DEC_BAD;
-		}
-		s->pos = align_up(s->pos, t->align);
-		for (i = 0; i < t->nfields && !rc; i++) {
-			const ctf_type *ft = t->fields[i].type;
-			size_t kl = s->emit && dyn ? key_push(s, klen, t->fields[i].key) : klen;
-
-			/* integers are most members: a direct call, no dispatch */
-			rc = ft->kind == CTF_K_INT ? dec_int(s, ft, kl, dyn) : dec(s, ft, kl, dyn);
-		}
-		s->depth--;
-		return rc;
-	case CTF_K_VARIANT: {
-		int mi = enum_index(t->tag_type, s->slots[t->ref]);
-		int opt = mi >= 0 ? t->opt_of_map[mi] : -1;
-
-		if (opt < 0)
-			return DEC_BAD;
-		if (++s->depth > MAX_DEPTH) {
-			s->depth--;
-			return DEC_BAD;
-		}
-		rc = dec(s, t->fields[opt].type, klen, dyn);
-		s->depth--;
-		return rc;
-	}
+		return dec_struct(s, t, klen, dyn);
+	case CTF_K_VARIANT:
+		return dec_variant(s, t, klen, dyn);
 	case CTF_K_ARRAY:
 		return dec_array(s, t, t->length, klen, dyn);
 	case CTF_K_SEQ:
@@ -524,7 +604,7 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 static int dec_root(ctf_stream *s, const ctf_type *t)
 {
 	s->depth = 0;
-	return dec(s, t, 0, 0);
+	return t->kind == CTF_K_STRUCT ? dec_struct(s, t, 0, 0) : dec(s, t, 0, 0);
 }
 
 /* ---- packets ----------------------------------------------------------------- */
@@ -748,7 +828,8 @@ static int decode_event(ctf_stream *s)
 			(unsigned long long)id, (unsigned long long)(s->pkt_off + start / 8));
 		return DEC_UNKNOWN;
 	}
-	s->emit = 1;
+	s->emit = !(s->skip && s->skip[cls - s->m->events]);
+	ev->skipped = !s->emit;
 	if (sc->event_context) {
 		rc = dec_root(s, sc->event_context);
 		if (rc)
@@ -768,6 +849,7 @@ static int decode_event(ctf_stream *s)
 	if (s->pos == start)
 		return DEC_BAD; /* an empty record would never advance */
 	ev->cls = cls;
+	ev->offset = s->pkt_off * 8 + start;
 	ev->cycles = s->clock_val;
 	if (to_ns(s, s->clock_val, &ev->ts))
 		ev->ts = INT64_MAX;
@@ -842,6 +924,71 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 		 * such): without the record size the next event cannot be found */
 		end_packet(s);
 	}
+}
+
+/* Walks the packet chain once (headers and contexts only). The packets
+ * found are the ones tt_ctf_stream_next opened: the walk stops where it
+ * stopped, on the same bytes. */
+static int index_packets(ctf_stream *s)
+{
+	size_t cap = 0;
+
+	s->indexed = 1;
+	s->next_pkt_off = 0;
+	s->in_packet = 0;
+	while (open_packet(s)) {
+		if (s->npkts == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			uint64_t *np = realloc(s->pkts, nc * sizeof(*np));
+
+			if (!np)
+				return -1;
+			s->pkts = np;
+			cap = nc;
+		}
+		s->pkts[s->npkts++] = s->pkt_off;
+	}
+	s->in_packet = 0;
+	return 0;
+}
+
+int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **out)
+{
+	uint64_t byte = offset / 8, pkt;
+	size_t lo = 0, hi;
+
+	*out = NULL;
+	if (!s->indexed && index_packets(s))
+		return 0;
+	/* most calls stay in the packet of the previous one */
+	if (!s->in_packet || byte < s->pkt_off || byte >= s->next_pkt_off) {
+		hi = s->npkts;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->pkts[mid] <= byte)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == 0)
+			return 0;
+		pkt = s->pkts[lo - 1];
+		s->next_pkt_off = pkt;
+		s->in_packet = 0;
+		if (!open_packet(s) || s->pkt_off != pkt)
+			return 0;
+	}
+	s->pos = offset - s->pkt_off * 8;
+	if (s->pos >= s->content_end || decode_event(s) != DEC_OK)
+		return 0;
+	*out = &s->ev;
+	return 1;
+}
+
+void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip)
+{
+	s->skip = skip;
 }
 
 int tt_ctf_stream_take_discard(ctf_stream *s, ctf_discard *out)
@@ -940,6 +1087,7 @@ void tt_ctf_stream_close(ctf_stream *s)
 	free(s->slots);
 	free(s->vals);
 	free(s->keys);
+	free(s->pkts);
 	free(s);
 }
 
@@ -948,5 +1096,6 @@ const char *tt_ctf_stream_problem(const ctf_stream *s) { return s->problem; }
 uint64_t tt_ctf_stream_offset(const ctf_stream *s) { return s->in_packet ? s->pkt_off + s->pos / 8 : s->next_pkt_off; }
 uint64_t tt_ctf_stream_size(const ctf_stream *s) { return s->size; }
 uint64_t tt_ctf_stream_class_id(const ctf_stream *s) { return s->class_id; }
+const ctf_stream_class *tt_ctf_stream_class(const ctf_stream *s) { return s->sc; }
 int64_t tt_ctf_stream_instance(const ctf_stream *s) { return s->instance; }
 int64_t tt_ctf_stream_cpu(const ctf_stream *s) { return s->cpu; }

@@ -45,6 +45,7 @@ typedef struct ctf_val {
 
 typedef struct ctf_event {
 	const ctf_event_class *cls;
+	uint64_t offset;         /* bit offset of the record in the file */
 	uint64_t cycles;         /* rebuilt clock value */
 	int64_t ts;              /* ns since the epoch */
 	ctf_val *vals;           /* stream event context, event context, payload */
@@ -55,6 +56,8 @@ typedef struct ctf_event {
 	int64_t vpid, vtid, pid, tid;
 	const char *procname;
 	size_t procname_len;
+	int skipped;             /* values not produced (tt_ctf_stream_skip_values):
+				  * nvals is 0, the thread roles are set */
 } ctf_event;
 
 /* Counters a cursor accumulates (the importer moves them to stats). */
@@ -96,6 +99,21 @@ typedef struct ctf_discard {
  * events: then with the next event, or at the end with *ev NULL). */
 int tt_ctf_stream_take_discard(ctf_stream *s, ctf_discard *out);
 
+/* skip[i] non-zero: events of class m->events[i] are decoded (to find the
+ * next one, the clock, the thread) without producing their values. skip
+ * (m->nevents bytes, owned by the caller) may change between events;
+ * NULL produces every value. */
+void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip);
+
+/* Decodes the event record at bit offset `offset` of the file again (an
+ * offset tt_ctf_stream_next gave in ev->offset, on a cursor of the same
+ * file and metadata). Returns 1 with *ev (valid until the next call), 0
+ * when no event can be decoded there. Fields, keys and context values are
+ * the ones tt_ctf_stream_next gave; ts and cycles are not (the clock needs
+ * the packet's earlier events). The first call indexes the packets of the
+ * file; a cursor used this way must not be used with tt_ctf_stream_next. */
+int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **ev);
+
 const ctf_stream_stats *tt_ctf_stream_stats(const ctf_stream *s);
 /* First problem met ("" when none): one line naming the file and offset. */
 const char *tt_ctf_stream_problem(const ctf_stream *s);
@@ -105,6 +123,8 @@ uint64_t tt_ctf_stream_size(const ctf_stream *s);
 /* From the first packet: stream class id, stream_instance_id (-1 when
  * absent) and cpu_id (-1 when absent; updated per packet). */
 uint64_t tt_ctf_stream_class_id(const ctf_stream *s);
+/* The stream class of the current packet (NULL before the first). */
+const ctf_stream_class *tt_ctf_stream_class(const ctf_stream *s);
 int64_t tt_ctf_stream_instance(const ctf_stream *s);
 int64_t tt_ctf_stream_cpu(const ctf_stream *s);
 

@@ -12,7 +12,12 @@
  *   - a `raw` row (ts, name, cpu, utid) whose arg set holds its payload
  *     fields (keys `a`, `a.b`, `a[2]`) and non-identity context fields
  *     (`context.NAME`); enums store their label (the number when no label
- *     matches), 8-bit encoded arrays store text;
+ *     matches), 8-bit encoded arrays store text. The set is lazy (see
+ *     storage.h): the raw row keeps where the event lives (stream, bit
+ *     offset) and the fields are decoded again when something reads them;
+ *     the keys of an event class are interned once (a shape). Sets are
+ *     written at import only for events whose keys vary (variants, non-text
+ *     sequences) and that open or close a slice, since a merge needs keys;
  *   - a thread from vpid/vtid (UST) or pid/tid (kernel context), named by
  *     procname; kernel events without them use the thread that
  *     sched_switch put on their CPU;
@@ -31,8 +36,11 @@
  * metadata table (`ctf.problem.N`); the import still succeeds. The import
  * fails only when no trace could be opened at all.
  *
- * Known limits: fields are materialised into args at import (no lazy
- * decoding); lost packets (packet_seq_num gaps) are only counted.
+ * Lazy sets keep every stream file mapped (and the metadata loaded) until
+ * the trace is closed or a full read of `args` stored every set.
+ *
+ * Known limits: lost packets (packet_seq_num gaps) are only counted; a
+ * stream file cut shorter while the trace is open is not supported.
  */
 #include "import_int.h"
 
@@ -49,6 +57,10 @@
 #define MAX_TRACES 4096
 #define MAX_STREAMS 65536
 #define MAX_CPUS 4096
+/* lazy set locator: stream index << LOC_BITS | bit offset in the file */
+#define LOC_BITS 48
+#define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
+#define SHAPE_UNSET (TT_NONE - 1) /* class not seen yet */
 
 enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH };
 
@@ -60,7 +72,30 @@ typedef struct trace_ctx {
 	tt_str *base;     /* slice name for begin/end kinds */
 	tt_str *cat;
 	uint8_t *kind;
+	uint32_t *shape;  /* storage shape of the class's keys, TT_NONE when
+			   * they vary, SHAPE_UNSET before its first event */
+	uint32_t *nkeys;
+	uint8_t *skip;    /* classes whose values the import does not need:
+			   * their cursors only count them (lazy streams) */
 } trace_ctx;
+
+/* What the lazy-args decoder keeps after the import: the metadata and, per
+ * stream (by src index), its cursor (the import's, handed over at the end,
+ * so the file stays mapped; one opened from path if a set is read while
+ * the import still walks the stream). */
+typedef struct lazy_src {
+	const ctf_meta *m;
+	char *path;
+	ctf_stream *s;
+	int failed; /* cannot be opened any more: its sets read as nulls */
+} lazy_src;
+
+typedef struct lazy_ctx {
+	ctf_meta **metas;
+	size_t nmetas;
+	lazy_src *srcs;
+	size_t nsrcs;
+} lazy_ctx;
 
 typedef struct src {
 	ctf_stream *s;
@@ -68,6 +103,7 @@ typedef struct src {
 	int idx;
 	const char *file; /* base name, for track names */
 	const ctf_event *ev;
+	int64_t ts;       /* ev->ts, next to the heap's other reads */
 	/* thread cache */
 	int has_last;
 	int64_t last_pid, last_tid;
@@ -78,6 +114,7 @@ typedef struct src {
 	uint32_t stream_track, lost_track;
 	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
 	int64_t cpu_track_cpu;
+	int lazy;            /* its events may have lazy arg sets */
 } src;
 
 typedef struct cpu_state {
@@ -103,6 +140,7 @@ typedef struct ctx {
 	char **dirs;
 	size_t ndirs, cdirs;
 	tt_str s_lost_track, s_sched_state[16];
+	lazy_ctx *lz;       /* owned by the storage; NULL: eager args */
 } ctx;
 
 /* ---- discovery -------------------------------------------------------- */
@@ -251,8 +289,13 @@ static int classify(ctx *c, trace_ctx *t)
 	t->base = calloc(n, sizeof(*t->base));
 	t->cat = calloc(n, sizeof(*t->cat));
 	t->kind = calloc(n, sizeof(*t->kind));
-	if (!t->name || !t->base || !t->cat || !t->kind)
+	t->shape = malloc(n * sizeof(*t->shape));
+	t->nkeys = calloc(n, sizeof(*t->nkeys));
+	t->skip = calloc(n, sizeof(*t->skip));
+	if (!t->name || !t->base || !t->cat || !t->kind || !t->shape || !t->nkeys || !t->skip)
 		return TT_ENOMEM;
+	for (i = 0; i < n; i++)
+		t->shape[i] = SHAPE_UNSET;
 	for (i = 0; i < m->nevents; i++) {
 		const char *nm = m->events[i].name;
 		size_t len = strlen(nm);
@@ -293,8 +336,8 @@ static int classify(ctx *c, trace_ctx *t)
 /* ---- heap ------------------------------------------------------------------ */
 static int src_less(const src *a, const src *b)
 {
-	if (a->ev->ts != b->ev->ts)
-		return a->ev->ts < b->ev->ts;
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
 	if (a->tr->index != b->tr->index)
 		return a->tr->index < b->tr->index;
 	if (tt_ctf_stream_class_id(a->s) != tt_ctf_stream_class_id(b->s))
@@ -532,14 +575,11 @@ static uint32_t thread_of(ctx *c, src *s, const ctf_event *ev, int64_t cpu)
 	return utid;
 }
 
-static uint32_t event_args(ctx *c, const ctf_event *ev)
+/* The rows of an event's arg set, eager or lazy alike. */
+static void put_vals(tt_storage *st, const ctf_event *ev)
 {
-	tt_storage *st = c->st;
 	size_t i;
 
-	if (!ev->nvals)
-		return TT_NONE;
-	tt_storage_args_begin(st);
 	for (i = 0; i < ev->nvals; i++) {
 		const ctf_val *v = &ev->vals[i];
 		const char *key = v->key;
@@ -567,6 +607,110 @@ static uint32_t event_args(ctx *c, const ctf_event *ev)
 			break;
 		}
 	}
+}
+
+/* ---- lazy args --------------------------------------------------------------- */
+static void lazy_free(void *p)
+{
+	lazy_ctx *z = p;
+
+	if (!z)
+		return;
+	for (size_t i = 0; i < z->nsrcs; i++) {
+		tt_ctf_stream_close(z->srcs[i].s);
+		free(z->srcs[i].path);
+	}
+	for (size_t i = 0; i < z->nmetas; i++)
+		tt_ctf_meta_free(z->metas[i]);
+	free(z->srcs);
+	free(z->metas);
+	free(z);
+}
+
+/* Decodes the event at loc again, on a cursor of its own (the import's
+ * cursor is mid-packet until the import ends). */
+static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
+{
+	lazy_ctx *z = p;
+	size_t i = (size_t)(loc >> LOC_BITS);
+	const ctf_event *ev;
+	lazy_src *ls;
+
+	if (i >= z->nsrcs || z->srcs[i].failed || !z->srcs[i].path)
+		return -1;
+	ls = &z->srcs[i];
+	if (!ls->s) {
+		tt_err e;
+
+		tt_err_clear(&e);
+		if (tt_ctf_stream_open(ls->m, ls->path, &ls->s, &e) != TT_OK) {
+			ls->failed = 1;
+			return -1;
+		}
+	}
+	if (tt_ctf_stream_event_at(ls->s, loc & LOC_MASK, &ev) != 1)
+		return -1;
+	put_vals(st, ev);
+	return 0;
+}
+
+static const tt_args_decoder lazy_ops = { .decode = lazy_decode, .free_ctx = lazy_free };
+
+/* The shape of class ci's keys, registered at its first event; TT_NONE
+ * when its keys vary from event to event. */
+static uint32_t class_shape(ctx *c, src *s, size_t ci, const ctf_event *ev)
+{
+	trace_ctx *t = s->tr;
+	const ctf_stream_class *sc = tt_ctf_stream_class(s->s);
+	tt_str *keys;
+
+	if (t->shape[ci] != SHAPE_UNSET)
+		return t->shape[ci];
+	t->shape[ci] = TT_NONE;
+	if (!sc || !tt_ctf_type_fixed(sc->event_context) || !tt_ctf_type_fixed(ev->cls->context) ||
+	    !tt_ctf_type_fixed(ev->cls->fields))
+		return TT_NONE;
+	keys = malloc(ev->nvals * sizeof(*keys));
+	if (!keys)
+		return TT_NONE;
+	for (size_t i = 0; i < ev->nvals; i++)
+		keys[i] = tt_storage_intern_cstr(c->st, ev->vals[i].key);
+	if (!tt_storage_oom(c->st)) {
+		t->shape[ci] = tt_storage_args_shape(c->st, keys, ev->nvals);
+		t->nkeys[ci] = (uint32_t)ev->nvals;
+		/* from now on the keys are known: only func_entry (addr) and
+		 * sched_switch read values at import */
+		t->skip[ci] = t->shape[ci] != TT_NONE && t->kind[ci] != K_FUNC_ENTRY &&
+			      t->kind[ci] != K_SCHED_SWITCH;
+	}
+	free(keys);
+	return t->shape[ci];
+}
+
+static uint32_t event_args(ctx *c, src *s, const ctf_event *ev, size_t ci, int kind)
+{
+	tt_storage *st = c->st;
+
+	if (s->lazy) {
+		uint64_t loc = (uint64_t)s->idx << LOC_BITS | ev->offset;
+		uint32_t shape;
+
+		if (ev->skipped)
+			return tt_storage_args_lazy(st, loc, s->tr->shape[ci], s->tr->nkeys[ci]);
+		if (!ev->nvals)
+			return TT_NONE;
+		shape = class_shape(c, s, ci, ev);
+
+		if (shape != TT_NONE && ev->nvals == s->tr->nkeys[ci])
+			return tt_storage_args_lazy(st, loc, shape, ev->nvals);
+		/* keys known only by decoding: fine unless a slice merges it */
+		if (shape == TT_NONE && (kind == K_INSTANT || kind == K_SCHED_SWITCH))
+			return tt_storage_args_lazy(st, loc, TT_NONE, ev->nvals);
+	}
+	if (!ev->nvals)
+		return TT_NONE;
+	tt_storage_args_begin(st);
+	put_vals(st, ev);
 	return tt_storage_args_end(st);
 }
 
@@ -581,7 +725,7 @@ static void store_event(ctx *c, src *s, const ctf_event *ev)
 	if (kind == K_SCHED_SWITCH)
 		sched_switch(c, ev, cpu);
 	utid = thread_of(c, s, ev, cpu);
-	set = event_args(c, ev);
+	set = event_args(c, s, ev, ci, kind);
 	tt_storage_raw(c->st, ev->ts, t->name[ci], cpu, utid, set);
 	if (kind == K_SCHED_SWITCH)
 		return;
@@ -711,6 +855,19 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->stream_track = TT_NONE;
 		sp->lost_track = TT_NONE;
 		sp->cpu_track = TT_NONE;
+		/* locators hold the stream index and a bit offset */
+		if (c->lz && sp->idx <= (int)(UINT64_MAX >> LOC_BITS) &&
+		    tt_ctf_stream_size(s) <= LOC_MASK / 8) {
+			lazy_src *ls = &c->lz->srcs[sp->idx];
+
+			ls->m = t->m;
+			ls->path = strdup(path);
+			sp->lazy = ls->path != NULL;
+			if (sp->lazy) {
+				c->lz->nsrcs = (size_t)sp->idx + 1;
+				tt_ctf_stream_skip_values(s, t->skip);
+			}
+		}
 		if (!sp->file) {
 			tt_ctf_stream_close(s);
 			rc = tt_err_set(c->im->err, TT_ENOMEM, "%s: out of memory", path);
@@ -754,6 +911,8 @@ static int advance(ctx *c, src *s)
 	ctf_discard d;
 	int r = tt_ctf_stream_next(s->s, &s->ev);
 
+	if (r)
+		s->ts = s->ev->ts;
 	while (tt_ctf_stream_take_discard(s->s, &d))
 		emit_discard(c, s, &d);
 	return r;
@@ -791,6 +950,19 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
 		goto out;
 	}
+	/* Lazy args: the storage owns the decoder (metadata, stream paths)
+	 * from here on; without it every set is written now. */
+	c.lz = calloc(1, sizeof(*c.lz));
+	if (c.lz) {
+		c.lz->srcs = calloc(nfiles ? nfiles : 1, sizeof(*c.lz->srcs));
+		c.lz->metas = calloc(c.ndirs, sizeof(*c.lz->metas));
+		if (!c.lz->srcs || !c.lz->metas) {
+			lazy_free(c.lz);
+			c.lz = NULL;
+		} else if (tt_storage_args_decoder(c.st, &lazy_ops, c.lz)) {
+			c.lz = NULL; /* freed by the storage */
+		}
+	}
 	for (i = 0; i < c.ndirs; i++) {
 		trace_ctx *t = &c.traces[c.ntraces];
 		tt_err e;
@@ -811,6 +983,8 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		t->dir = c.dirs[i];
 		t->index = (int)c.ntraces;
 		c.ntraces++;
+		if (c.lz)
+			c.lz->metas[c.lz->nmetas++] = t->m;
 		if ((rc = classify(&c, t)) != TT_OK) {
 			tt_err_set(im->err, rc, "%s: out of memory", dir);
 			goto out;
@@ -876,15 +1050,26 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
 out:
 	for (i = 0; i < c.nsrcs; i++) {
-		tt_ctf_stream_close(c.srcs[i].s);
+		/* the decoder keeps the mapped file: a stream deleted or
+		 * moved after the import still decodes */
+		if (c.lz && c.srcs[i].lazy && !c.lz->srcs[i].s) {
+			tt_ctf_stream_skip_values(c.srcs[i].s, NULL);
+			c.lz->srcs[i].s = c.srcs[i].s;
+		} else {
+			tt_ctf_stream_close(c.srcs[i].s);
+		}
 		free((char *)c.srcs[i].file);
 	}
 	for (i = 0; i < c.ntraces; i++) {
-		tt_ctf_meta_free(c.traces[i].m);
+		if (!c.lz)
+			tt_ctf_meta_free(c.traces[i].m);
 		free(c.traces[i].name);
 		free(c.traces[i].base);
 		free(c.traces[i].cat);
 		free(c.traces[i].kind);
+		free(c.traces[i].shape);
+		free(c.traces[i].nkeys);
+		free(c.traces[i].skip);
 	}
 	free_list(c.dirs, c.ndirs);
 	free(c.traces);

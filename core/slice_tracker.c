@@ -142,38 +142,6 @@ int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t t
 	return add(t, track, ts, dur, cat, name, arg_set_id, ts + dur);
 }
 
-/* The slice's args with the end's args merged in, the end's values winning
- * on equal keys. Arg sets are append-only, so this makes a new set. */
-static uint32_t merge_args(tt_storage *st, uint32_t begin_set, uint32_t end_set)
-{
-	size_t bf, be, ef, ee;
-
-	if (end_set == TT_NONE)
-		return begin_set;
-	if (begin_set == TT_NONE || !tt_storage_argset_rows(st, begin_set, &bf, &be))
-		return end_set;
-	if (!tt_storage_argset_rows(st, end_set, &ef, &ee))
-		return begin_set;
-	tt_storage_args_begin(st);
-	for (size_t r = bf; r < be; r++) {
-		int clash = 0;
-		size_t n = st->args.n;
-
-		for (size_t q = ef; q < ee && !clash; q++)
-			clash = st->args.key[q] == st->args.key[r];
-		if (clash)
-			continue;
-		/* copy row r through the public path to keep set ids right */
-		tt_storage_args_null(st, tt_storage_str(st, st->args.key[r]));
-		if (st->args.n == n + 1) {
-			st->args.type[n] = st->args.type[r];
-			st->args.val[n] = st->args.val[r];
-		}
-	}
-	tt_storage_args_copy(st, end_set);
-	return tt_storage_args_end(st);
-}
-
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,
 			     uint32_t arg_set_id)
 {
@@ -222,7 +190,7 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 	}
 	st->slice.dur[id] = ts - st->slice.ts[id];
 	if (arg_set_id != TT_NONE)
-		st->slice.arg_set_id[id] = merge_args(st, st->slice.arg_set_id[id], arg_set_id);
+		st->slice.arg_set_id[id] = tt_storage_args_merge(st, st->slice.arg_set_id[id], arg_set_id);
 	return id;
 }
 

@@ -44,9 +44,11 @@ static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, si
 	*cap = ncap;
 	return 0;
 }
+/* The room check comes first: appends run per event, growth rarely. */
 #define GROW(st, tbl, ...) \
-	({ struct col cols_[] = { __VA_ARGS__ }; \
-	   grow_cols((st), &(tbl).cap, (tbl).n, cols_, sizeof(cols_) / sizeof(cols_[0])); })
+	((tbl).n < (tbl).cap ? 0 : \
+	 ({ struct col cols_[] = { __VA_ARGS__ }; \
+	    grow_cols((st), &(tbl).cap, (tbl).n, cols_, sizeof(cols_) / sizeof(cols_[0])); }))
 
 static int keymap_put_oom(tt_storage *st, tt_keymap *m, uint64_t a, uint64_t b, uint64_t c,
 			  uint64_t d, uint32_t v)
@@ -56,6 +58,8 @@ static int keymap_put_oom(tt_storage *st, tt_keymap *m, uint64_t a, uint64_t b, 
 	st->oom = 1;
 	return -1;
 }
+
+static void lazy_free(tt_storage *st);
 
 /* ---- life cycle ------------------------------------------------------------ */
 
@@ -103,6 +107,7 @@ void tt_storage_free(tt_storage *st)
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	TT_VEC_FREE(st->args.set_first);
+	lazy_free(st);
 	tt_keymap_free(&st->process_by_pid);
 	tt_keymap_free(&st->thread_by_key);
 	tt_keymap_free(&st->thread_by_tid);
@@ -372,6 +377,31 @@ static const char *const arg_type_names[] = {
 	[TT_ARG_JSON] = "json", [TT_ARG_NULL] = "null",
 };
 
+/* What reading a set involves, per arg set (kind); any other value is the
+ * shape id of a decoded set. */
+#define LZ_STORED UINT32_MAX       /* its rows are in the columns */
+#define LZ_MERGED (UINT32_MAX - 1) /* loc = begin set << 32 | end set */
+#define LZ_NOKEYS (UINT32_MAX - 2) /* decoded, keys come with the values */
+
+/* Lazy sets (storage.h). Exists from the first decoder, shape or lazy set
+ * until a full read stored every set; loc and kind then cover every set,
+ * eager ones included (LZ_STORED), so both are indexed by arg_set_id. */
+struct tt_args_lazy {
+	tt_args_decoder dec;
+	void *ctx;
+	TT_VEC(uint64_t) loc;
+	TT_VEC(uint32_t) kind;
+	size_t pending;               /* sets not stored yet */
+	TT_VEC(uint32_t) shape_first; /* shape -> its first key in keys */
+	TT_VEC(uint32_t) shape_n;
+	TT_VEC(tt_str) keys;
+	TT_VEC(uint8_t) indexed;      /* per key: TT_ARG_INDEXED or 0 */
+	/* the set being decoded: decode() writes rows [fill_pos, fill_end) */
+	int filling;
+	size_t fill_first, fill_pos, fill_end;
+	uint32_t fill_kind;
+};
+
 const char *tt_storage_arg_type_name(int type)
 {
 	return type >= 0 && type <= TT_ARG_NULL ? arg_type_names[type] : "null";
@@ -407,12 +437,12 @@ const char *tt_storage_arg_flat_key(const tt_storage *st, size_t row, char *buf,
 	return buf;
 }
 
-uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row)
+/* Index of the last set whose first row is <= row, or -1. */
+static ptrdiff_t set_at(const tt_storage *st, size_t row)
 {
 	const uint32_t *first = st->args.set_first.v;
 	size_t lo = 0, hi = st->args.set_first.n;
 
-	/* the last set whose first row is <= row */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -421,25 +451,99 @@ uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row)
 		else
 			hi = mid;
 	}
-	if (lo == 0 || (st->args.building && row >= st->args.build_start))
+	return (ptrdiff_t)lo - 1;
+}
+
+uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row)
+{
+	ptrdiff_t s = set_at(st, row);
+
+	if (s < 0 || (st->args.building && row >= st->args.build_start))
 		return TT_NONE;
-	return (uint32_t)(lo - 1);
+	return (uint32_t)s;
+}
+
+/* One past the last row of an existing set. */
+static size_t set_end(const tt_storage *st, uint32_t set)
+{
+	if (set + 1 < st->args.set_first.n)
+		return st->args.set_first.v[set + 1];
+	return st->args.building ? st->args.build_start : st->args.n;
+}
+
+/* Makes the columns hold row ids [0, need). Lazy sets leave holes that are
+ * never written until read, so a big reservation costs address space, not
+ * memory. */
+static int args_reserve(tt_storage *st, size_t need)
+{
+	struct col cols[] = { COL(st->args.key), COL(st->args.type), COL(st->args.val) };
+	size_t ncap = st->args.cap ? st->args.cap : 64;
+
+	if (need <= st->args.cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		void *np = realloc(*cols[i].p, ncap * cols[i].esz);
+
+		if (!np) {
+			st->oom = 1;
+			return -1;
+		}
+		*cols[i].p = np;
+	}
+	st->args.cap = ncap;
+	return 0;
+}
+
+static void put_row(tt_storage *st, size_t r, tt_str key, uint8_t type, union tt_arg_val v)
+{
+	st->args.key[r] = key;
+	st->args.type[r] = type;
+	st->args.val[r] = v;
+}
+
+/* Appends a row to the set under construction. */
+static void append_row(tt_storage *st, tt_str key, uint8_t type, union tt_arg_val v)
+{
+	if (args_reserve(st, st->args.n + 1))
+		return;
+	put_row(st, st->args.n++, key, type, v);
+}
+
+static uint8_t indexed_flag(const char *key)
+{
+	return key && strchr(key, '[') ? TT_ARG_INDEXED : 0;
+}
+
+/* A value written by a decoder: the next row of the set being decoded. */
+static void fill_add(tt_storage *st, const char *key, int type, union tt_arg_val v)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	size_t r = z->fill_pos, i = r - z->fill_first;
+
+	if (r >= z->fill_end)
+		return; /* more values than registered: the count is the contract */
+	z->fill_pos++;
+	if (z->fill_kind == LZ_NOKEYS) {
+		put_row(st, r, tt_storage_intern_cstr(st, key ? key : ""),
+			(uint8_t)(type | indexed_flag(key)), v);
+	} else {
+		size_t k = z->shape_first.v[z->fill_kind] + i;
+
+		put_row(st, r, z->keys.v[k], (uint8_t)(type | z->indexed.v[k]), v);
+	}
 }
 
 static void arg_add(tt_storage *st, const char *key, int type, union tt_arg_val v)
 {
-	size_t n = st->args.n;
-	tt_str k;
-
+	if (st->args.lazy && st->args.lazy->filling) {
+		fill_add(st, key, type, v);
+		return;
+	}
 	if (!st->args.building)
 		return;
-	if (GROW(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val)))
-		return;
-	k = tt_storage_intern_cstr(st, key ? key : "");
-	st->args.key[n] = k;
-	st->args.type[n] = (uint8_t)(type | (key && strchr(key, '[') ? TT_ARG_INDEXED : 0));
-	st->args.val[n] = v;
-	st->args.n++;
+	append_row(st, tt_storage_intern_cstr(st, key ? key : ""), (uint8_t)(type | indexed_flag(key)), v);
 }
 
 void tt_storage_args_int(tt_storage *st, const char *key, int64_t v)
@@ -482,15 +586,247 @@ void tt_storage_args_null(tt_storage *st, const char *key)
 	arg_add(st, key, TT_ARG_NULL, (union tt_arg_val){ .i = 0 });
 }
 
+/* ---- lazy sets ---- */
+
+static struct tt_args_lazy *lazy_get(tt_storage *st)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	size_t n = st->args.set_first.n;
+
+	if (z)
+		return z;
+	z = calloc(1, sizeof(*z));
+	if (!z || tt_vec_reserve((void **)&z->loc.v, &z->loc.cap, n, sizeof(*z->loc.v)) ||
+	    tt_vec_reserve((void **)&z->kind.v, &z->kind.cap, n, sizeof(*z->kind.v))) {
+		if (z) {
+			TT_VEC_FREE(z->loc);
+			free(z);
+		}
+		st->oom = 1;
+		return NULL;
+	}
+	/* the sets written so far are stored */
+	for (size_t i = 0; i < n; i++) {
+		z->loc.v[i] = 0;
+		z->kind.v[i] = LZ_STORED;
+	}
+	z->loc.n = z->kind.n = n;
+	st->args.lazy = z;
+	return z;
+}
+
+static void lazy_free(tt_storage *st)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+
+	if (!z)
+		return;
+	if (z->dec.free_ctx)
+		z->dec.free_ctx(z->ctx);
+	TT_VEC_FREE(z->loc);
+	TT_VEC_FREE(z->kind);
+	TT_VEC_FREE(z->shape_first);
+	TT_VEC_FREE(z->shape_n);
+	TT_VEC_FREE(z->keys);
+	TT_VEC_FREE(z->indexed);
+	free(z);
+	st->args.lazy = NULL;
+}
+
+/* Adds a set of nrows rows starting at row args.n, in both per-set
+ * tables. Returns its id, TT_NONE when memory ran out. */
+static uint32_t set_push(tt_storage *st, uint64_t loc, uint32_t kind, size_t first)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	uint32_t id = (uint32_t)st->args.set_first.n;
+
+	if (id == TT_NONE || TT_VEC_PUSH(st->args.set_first, (uint32_t)first)) {
+		st->oom = 1;
+		return TT_NONE;
+	}
+	if (z && (TT_VEC_PUSH(z->loc, loc) || TT_VEC_PUSH(z->kind, kind))) {
+		st->args.set_first.n--;
+		z->loc.n = z->kind.n = id;
+		st->oom = 1;
+		return TT_NONE;
+	}
+	return id;
+}
+
+int tt_storage_args_decoder(tt_storage *st, const tt_args_decoder *dec, void *ctx)
+{
+	struct tt_args_lazy *z = lazy_get(st);
+
+	if (!z || z->dec.decode) {
+		if (dec->free_ctx)
+			dec->free_ctx(ctx);
+		return -1;
+	}
+	z->dec = *dec;
+	z->ctx = ctx;
+	return 0;
+}
+
+uint32_t tt_storage_args_shape(tt_storage *st, const tt_str *keys, size_t n)
+{
+	struct tt_args_lazy *z = lazy_get(st);
+	uint32_t id;
+
+	if (!z || z->shape_n.n >= LZ_NOKEYS || z->keys.n + n > UINT32_MAX)
+		return TT_NONE;
+	id = (uint32_t)z->shape_n.n;
+	if (tt_vec_reserve((void **)&z->keys.v, &z->keys.cap, z->keys.n + n, sizeof(*z->keys.v)) ||
+	    tt_vec_reserve((void **)&z->indexed.v, &z->indexed.cap, z->keys.n + n, sizeof(*z->indexed.v)) ||
+	    TT_VEC_PUSH(z->shape_first, (uint32_t)z->keys.n)) {
+		st->oom = 1;
+		return TT_NONE;
+	}
+	if (TT_VEC_PUSH(z->shape_n, (uint32_t)n)) {
+		z->shape_first.n--;
+		st->oom = 1;
+		return TT_NONE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		z->keys.v[z->keys.n] = keys[i];
+		z->indexed.v[z->keys.n++] = indexed_flag(tt_storage_str(st, keys[i]));
+	}
+	return id;
+}
+
+uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size_t nrows)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	uint32_t id;
+
+	if (!z || !z->dec.decode || !nrows || st->args.building)
+		return TT_NONE;
+	if (shape != TT_NONE && (shape >= z->shape_n.n || z->shape_n.v[shape] != nrows))
+		return TT_NONE;
+	if (nrows > UINT32_MAX - st->args.n) { /* row ids are 32-bit in set_first */
+		st->oom = 1;
+		return TT_NONE;
+	}
+	id = set_push(st, loc, shape != TT_NONE ? shape : LZ_NOKEYS, st->args.n);
+	if (id == TT_NONE)
+		return TT_NONE;
+	st->args.n += nrows;
+	z->pending++;
+	return id;
+}
+
+static int load_set(tt_storage *st, uint32_t set);
+
+static int key_in(const tt_storage *st, tt_str key, size_t first, size_t end)
+{
+	for (size_t q = first; q < end; q++)
+		if (st->args.key[q] == key)
+			return 1;
+	return 0;
+}
+
+/* Rows of a merged set: what tt_storage_args_merge would have appended. */
+static int store_merged(tt_storage *st, uint64_t loc, size_t first, size_t end)
+{
+	uint32_t b = (uint32_t)(loc >> 32), e = (uint32_t)loc;
+	size_t bf, be, ef, ee, r = first;
+
+	if (load_set(st, b) || load_set(st, e))
+		return -1;
+	bf = st->args.set_first.v[b];
+	be = set_end(st, b);
+	ef = st->args.set_first.v[e];
+	ee = set_end(st, e);
+	for (size_t q = bf; q < be && r < end; q++)
+		if (!key_in(st, st->args.key[q], ef, ee))
+			put_row(st, r++, st->args.key[q], st->args.type[q], st->args.val[q]);
+	for (size_t q = ef; q < ee && r < end; q++)
+		put_row(st, r++, st->args.key[q], st->args.type[q], st->args.val[q]);
+	for (; r < end; r++)
+		put_row(st, r, 0, TT_ARG_NULL, (union tt_arg_val){ .i = 0 });
+	return 0;
+}
+
+static int store_decoded(tt_storage *st, uint32_t set, size_t first, size_t end)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	uint32_t kind = z->kind.v[set];
+
+	if (z->filling)
+		return -1; /* a decoder reading args: not supported */
+	z->filling = 1;
+	z->fill_first = z->fill_pos = first;
+	z->fill_end = end;
+	z->fill_kind = kind;
+	z->dec.decode(z->ctx, st, z->loc.v[set]);
+	z->filling = 0;
+	/* an event that cannot be decoded any more keeps its keys */
+	for (size_t r = z->fill_pos; r < end; r++) {
+		size_t k = kind == LZ_NOKEYS ? 0 : z->shape_first.v[kind] + (r - first);
+
+		put_row(st, r, kind == LZ_NOKEYS ? 0 : z->keys.v[k],
+			(uint8_t)(TT_ARG_NULL | (kind == LZ_NOKEYS ? 0 : z->indexed.v[k])),
+			(union tt_arg_val){ .i = 0 });
+	}
+	return 0;
+}
+
+/* Stores the rows of set if it is lazy. 0, or -1 when memory ran out. */
+static int load_set(tt_storage *st, uint32_t set)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	size_t first, end;
+	int rc;
+
+	if (!z || set >= z->kind.n || z->kind.v[set] == LZ_STORED)
+		return 0;
+	if (args_reserve(st, st->args.n))
+		return -1;
+	first = st->args.set_first.v[set];
+	end = set_end(st, set);
+	if (z->kind.v[set] == LZ_MERGED)
+		rc = store_merged(st, z->loc.v[set], first, end);
+	else
+		rc = store_decoded(st, set, first, end);
+	if (rc)
+		return -1;
+	z->kind.v[set] = LZ_STORED;
+	z->pending--;
+	return 0;
+}
+
+int tt_storage_args_load(const tt_storage *cst, size_t first, size_t end)
+{
+	/* storing a lazy set changes no row as readers see it */
+	tt_storage *st = (tt_storage *)cst;
+	struct tt_args_lazy *z = st->args.lazy;
+	ptrdiff_t s0, s1;
+
+	if (!z)
+		return 0;
+	if (end > st->args.n)
+		end = st->args.n;
+	if (z->pending && first < end) {
+		s0 = set_at(st, first);
+		s1 = set_at(st, end - 1);
+		for (ptrdiff_t s = s0 < 0 ? 0 : s0; s <= s1; s++)
+			if (load_set(st, (uint32_t)s))
+				return -1;
+	}
+	/* nothing left to decode: back to plain columns, and the decoder's
+	 * files and metadata are released */
+	if (!z->pending && !z->filling)
+		lazy_free(st);
+	return 0;
+}
+
 int tt_storage_argset_rows(const tt_storage *st, uint32_t set, size_t *first, size_t *end)
 {
 	if (set >= st->args.set_first.n)
 		return 0;
+	if (st->args.lazy && load_set((tt_storage *)st, set))
+		return 0;
 	*first = st->args.set_first.v[set];
-	if (set + 1 < st->args.set_first.n)
-		*end = st->args.set_first.v[set + 1];
-	else
-		*end = st->args.building ? st->args.build_start : st->args.n;
+	*end = set_end(st, set);
 	return 1;
 }
 
@@ -500,32 +836,87 @@ void tt_storage_args_copy(tt_storage *st, uint32_t set)
 
 	if (!st->args.building || !tt_storage_argset_rows(st, set, &first, &end))
 		return;
-	for (size_t r = first; r < end; r++) {
-		size_t n = st->args.n;
-
-		if (GROW(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val)))
-			return;
-		st->args.key[n] = st->args.key[r];
-		st->args.type[n] = st->args.type[r];
-		st->args.val[n] = st->args.val[r];
-		st->args.n++;
-	}
+	for (size_t r = first; r < end; r++)
+		append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
 }
 
 uint32_t tt_storage_args_end(tt_storage *st)
 {
-	uint32_t id = (uint32_t)st->args.set_first.n;
+	uint32_t id;
 
 	if (!st->args.building)
 		return TT_NONE;
 	st->args.building = 0;
 	if (st->args.n == st->args.build_start)
 		return TT_NONE;
-	if (TT_VEC_PUSH(st->args.set_first, (uint32_t)st->args.build_start)) {
-		st->oom = 1;
+	id = set_push(st, 0, LZ_STORED, st->args.build_start);
+	if (id == TT_NONE)
 		st->args.n = st->args.build_start;
+	return id;
+}
+
+/* The key list of a set for a merge: shape keys of a lazy set, else its
+ * stored rows (decoded now when only decoding tells the keys). */
+static const tt_str *set_keys(tt_storage *st, uint32_t set, size_t *n)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	uint32_t kind = z ? z->kind.v[set] : LZ_STORED;
+
+	if (kind != LZ_STORED && kind != LZ_MERGED && kind != LZ_NOKEYS) {
+		*n = z->shape_n.v[kind];
+		return z->keys.v + z->shape_first.v[kind];
+	}
+	if (load_set(st, set))
+		return NULL;
+	*n = set_end(st, set) - st->args.set_first.v[set];
+	return st->args.key + st->args.set_first.v[set];
+}
+
+uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
+{
+	struct tt_args_lazy *z = st->args.lazy;
+	const tt_str *bk, *ek;
+	size_t nb, ne, count;
+	uint32_t id;
+
+	if (end == TT_NONE || end >= st->args.set_first.n)
+		return begin;
+	if (begin == TT_NONE || begin >= st->args.set_first.n)
+		return end;
+	if (!z || (z->kind.v[begin] == LZ_STORED && z->kind.v[end] == LZ_STORED)) {
+		size_t bf = st->args.set_first.v[begin], be = set_end(st, begin);
+		size_t ef = st->args.set_first.v[end], ee = set_end(st, end);
+
+		tt_storage_args_begin(st);
+		for (size_t r = bf; r < be; r++)
+			if (!key_in(st, st->args.key[r], ef, ee))
+				append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
+		for (size_t r = ef; r < ee; r++)
+			append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
+		return tt_storage_args_end(st);
+	}
+	/* decode what has no known keys first: storing moves the columns */
+	if (!set_keys(st, begin, &nb) || !set_keys(st, end, &ne))
+		return TT_NONE;
+	bk = set_keys(st, begin, &nb);
+	ek = set_keys(st, end, &ne);
+	count = ne;
+	for (size_t i = 0; i < nb; i++) {
+		size_t j = 0;
+
+		while (j < ne && ek[j] != bk[i])
+			j++;
+		count += j == ne;
+	}
+	if (count > UINT32_MAX - st->args.n) {
+		st->oom = 1;
 		return TT_NONE;
 	}
+	id = set_push(st, (uint64_t)begin << 32 | end, LZ_MERGED, st->args.n);
+	if (id == TT_NONE)
+		return TT_NONE;
+	st->args.n += count;
+	z->pending++;
 	return id;
 }
 
@@ -649,20 +1040,17 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 				uint32_t arg_set_id)
 {
 	size_t n = st->slice.n;
-	struct col cols[] = {
-		COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
-		COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
-		COL(st->slice.cat), COL(st->slice.name),
-		/* optional columns grow only once they exist */
-		{ (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
-		{ (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 },
-	};
 
 	if (n >= TT_MAX_ROWS) {
 		st->oom = 1;
 		return -1;
 	}
-	if (grow_cols(st, &st->slice.cap, n, cols, sizeof(cols) / sizeof(cols[0])))
+	if (GROW(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
+		 COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
+		 COL(st->slice.cat), COL(st->slice.name),
+		 /* optional columns grow only once they exist */
+		 { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
+		 { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 }))
 		return -1;
 	st->slice.ts[n] = ts;
 	st->slice.dur[n] = dur;
@@ -808,14 +1196,6 @@ static int sort_rows(uint32_t *rows, size_t n, const int64_t *ts)
 	return 0;
 }
 
-static int is_sorted_ts(const int64_t *ts, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (ts[i] < ts[i - 1])
-			return 0;
-	return 1;
-}
-
 /* Gives back the slack of the doubling growth: after import, the big
  * tables are as large as their rows (the ~25% average slack would be a
  * quarter of the resident size). Appends later simply grow again. */
@@ -840,12 +1220,52 @@ static void shrink(tt_storage *st, size_t *cap, size_t n, struct col *cols, size
 	do { struct col cols_[] = { __VA_ARGS__ }; \
 	     shrink((st), &(tbl).cap, (tbl).n, cols_, sizeof(cols_) / sizeof(cols_[0])); } while (0)
 
+/* The per-track index while finalize builds it. */
+struct csr {
+	size_t *off, *fill;
+	uint32_t *rows;
+	int64_t *last;     /* per track: ts of its previous row */
+	uint8_t *unsorted; /* per track: a ts went backwards */
+	int64_t lo, hi;    /* trace bounds so far */
+};
+
+/* One pass over a table in id order (no random reads of ts): its rows into
+ * the lists of the tracks of their kind (counter or not), which tracks
+ * need sorting, and the bounds (dur: slices, else NULL). Returns whether
+ * the table is sorted by ts. */
+static int index_table(tt_storage *st, struct csr *c, size_t n, const int64_t *ts,
+		       const int64_t *dur, const uint32_t *track, const uint32_t *depth, int counter)
+{
+	size_t nt = st->track.n;
+	int sorted = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t t = track[i];
+		int64_t e = ts[i] + (dur && dur[i] > 0 ? dur[i] : 0);
+
+		if (i && ts[i] < ts[i - 1])
+			sorted = 0;
+		if (ts[i] < c->lo)
+			c->lo = ts[i];
+		if (e > c->hi)
+			c->hi = e;
+		if (t >= nt || st->track.is_counter[t] != counter)
+			continue;
+		c->rows[c->off[t] + c->fill[t]++] = (uint32_t)i;
+		if (depth && depth[i] + 1 > st->track.max_depth[t])
+			st->track.max_depth[t] = depth[i] + 1;
+		if (ts[i] < c->last[t])
+			c->unsorted[t] = 1;
+		c->last[t] = ts[i];
+	}
+	return sorted;
+}
+
 void tt_storage_finalize(tt_storage *st)
 {
 	size_t nt = st->track.n, nrows = st->slice.n + st->counter.n;
-	size_t *off, *fill;
-	uint32_t *rows;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	struct csr c = { .lo = INT64_MAX, .hi = INT64_MIN };
+	int sorted;
 
 	SHRINK(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
 	       COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
@@ -860,13 +1280,17 @@ void tt_storage_finalize(tt_storage *st)
 	free(st->track.rows);
 	st->track.row_off = NULL;
 	st->track.rows = NULL;
-	off = calloc(nt + 1, sizeof(*off));
-	fill = calloc(nt + 1, sizeof(*fill));
-	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
-	if (!off || !fill || !rows) {
-		free(off);
-		free(fill);
-		free(rows);
+	c.off = calloc(nt + 1, sizeof(*c.off));
+	c.fill = calloc(nt + 1, sizeof(*c.fill));
+	c.last = malloc((nt + 1) * sizeof(*c.last));
+	c.unsorted = calloc(nt + 1, sizeof(*c.unsorted));
+	c.rows = malloc((nrows ? nrows : 1) * sizeof(*c.rows));
+	if (!c.off || !c.fill || !c.last || !c.unsorted || !c.rows) {
+		free(c.off);
+		free(c.fill);
+		free(c.last);
+		free(c.unsorted);
+		free(c.rows);
 		st->oom = 1;
 		return;
 	}
@@ -876,74 +1300,47 @@ void tt_storage_finalize(tt_storage *st)
 	 * one (found by fuzz_proto: a TrackEvent slice on a counter track). */
 	for (size_t i = 0; i < st->slice.n; i++)
 		if (st->slice.track[i] < nt && !st->track.is_counter[st->slice.track[i]])
-			off[st->slice.track[i] + 1]++;
+			c.off[st->slice.track[i] + 1]++;
 	for (size_t i = 0; i < st->counter.n; i++)
 		if (st->counter.track[i] < nt && st->track.is_counter[st->counter.track[i]])
-			off[st->counter.track[i] + 1]++;
-	for (size_t t = 0; t < nt; t++)
-		off[t + 1] += off[t];
-	for (size_t i = 0; i < st->slice.n; i++) {
-		uint32_t t = st->slice.track[i];
-
-		if (t < nt && !st->track.is_counter[t]) {
-			rows[off[t] + fill[t]++] = (uint32_t)i;
-			if (st->slice.depth[i] + 1 > st->track.max_depth[t])
-				st->track.max_depth[t] = st->slice.depth[i] + 1;
-		}
-	}
-	for (size_t i = 0; i < st->counter.n; i++) {
-		uint32_t t = st->counter.track[i];
-
-		if (t < nt && st->track.is_counter[t])
-			rows[off[t] + fill[t]++] = (uint32_t)i;
-	}
-	/* Rows went in by id; sort only the tracks whose ts went backwards. */
+			c.off[st->counter.track[i] + 1]++;
 	for (size_t t = 0; t < nt; t++) {
-		const int64_t *ts = st->track.is_counter[t] ? st->counter.ts : st->slice.ts;
-		int sorted = 1;
-
-		for (size_t r = off[t] + 1; r < off[t + 1] && sorted; r++)
-			if (ts[rows[r]] < ts[rows[r - 1]])
-				sorted = 0;
-		if (!sorted && sort_rows(rows + off[t], off[t + 1] - off[t], ts))
+		c.off[t + 1] += c.off[t];
+		c.last[t] = INT64_MIN;
+	}
+	/* rows go in by id: a track needs sorting only if its ts went back */
+	st->slice.sorted = index_table(st, &c, st->slice.n, st->slice.ts, st->slice.dur,
+				       st->slice.track, st->slice.depth, 0);
+	st->counter.sorted = index_table(st, &c, st->counter.n, st->counter.ts, NULL,
+					 st->counter.track, NULL, 1);
+	for (size_t t = 0; t < nt; t++)
+		if (c.unsorted[t] && sort_rows(c.rows + c.off[t], c.off[t + 1] - c.off[t],
+					       st->track.is_counter[t] ? st->counter.ts : st->slice.ts))
 			st->oom = 1;
-	}
-	free(fill);
-	st->track.row_off = off;
-	st->track.rows = rows;
+	free(c.fill);
+	free(c.last);
+	free(c.unsorted);
+	st->track.row_off = c.off;
+	st->track.rows = c.rows;
 
-	st->slice.sorted = is_sorted_ts(st->slice.ts, st->slice.n);
-	st->counter.sorted = is_sorted_ts(st->counter.ts, st->counter.n);
-	st->raw.sorted = is_sorted_ts(st->raw.ts, st->raw.n);
-
-	for (size_t i = 0; i < st->slice.n; i++) {
-		int64_t e = st->slice.ts[i] + (st->slice.dur[i] > 0 ? st->slice.dur[i] : 0);
-
-		if (st->slice.ts[i] < lo)
-			lo = st->slice.ts[i];
-		if (e > hi)
-			hi = e;
-	}
-	for (size_t i = 0; i < st->counter.n; i++) {
-		if (st->counter.ts[i] < lo)
-			lo = st->counter.ts[i];
-		if (st->counter.ts[i] > hi)
-			hi = st->counter.ts[i];
-	}
+	sorted = 1;
 	for (size_t i = 0; i < st->raw.n; i++) {
-		if (st->raw.ts[i] < lo)
-			lo = st->raw.ts[i];
-		if (st->raw.ts[i] > hi)
-			hi = st->raw.ts[i];
+		if (i && st->raw.ts[i] < st->raw.ts[i - 1])
+			sorted = 0;
+		if (st->raw.ts[i] < c.lo)
+			c.lo = st->raw.ts[i];
+		if (st->raw.ts[i] > c.hi)
+			c.hi = st->raw.ts[i];
 	}
+	st->raw.sorted = sorted;
 	for (size_t i = 0; i < st->sched.n; i++) {
-		if (st->sched.ts[i] < lo)
-			lo = st->sched.ts[i];
-		if (st->sched.ts[i] + st->sched.dur[i] > hi)
-			hi = st->sched.ts[i] + st->sched.dur[i];
+		if (st->sched.ts[i] < c.lo)
+			c.lo = st->sched.ts[i];
+		if (st->sched.ts[i] + st->sched.dur[i] > c.hi)
+			c.hi = st->sched.ts[i] + st->sched.dur[i];
 	}
-	if (lo > hi)
-		lo = hi = 0;
-	st->start_ts = lo;
-	st->end_ts = hi;
+	if (c.lo > c.hi)
+		c.lo = c.hi = 0;
+	st->start_ts = c.lo;
+	st->end_ts = c.hi;
 }

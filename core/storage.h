@@ -116,6 +116,40 @@ void tt_storage_args_null(tt_storage *st, const char *key);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 uint32_t tt_storage_args_end(tt_storage *st);
+/* begin's rows whose key is not in end, then end's rows (the end of a
+ * slice wins over its beginning). Returns a new set, or the other set when
+ * one is TT_NONE. Lazy sets stay lazy: the new set is decoded when read. */
+uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end);
+
+/* ---- lazy args ----------------------------------------------------------
+ * An importer that can decode an event again registers its arg set by where
+ * the event lives (loc, a 64-bit locator only the importer understands)
+ * instead of writing its rows. Readers cannot tell: the rows are decoded
+ * the first time anything reads the set (argset rows, the args table, a
+ * merge), and arg_set_id and args row ids are those an eager import gives,
+ * because the row count is fixed when the set is registered.
+ *
+ * decode(ctx, st, loc) writes the set's rows with the tt_storage_args_*()
+ * value calls above, in order, without begin/end; for a set registered
+ * with a shape the key argument is ignored (the shape's keys are used). It
+ * returns 0, or -1 when the event cannot be decoded any more: missing rows
+ * then read as nulls. The storage owns ctx: free_ctx(ctx) runs in
+ * tt_storage_free(), or once a full read left no lazy set. */
+typedef struct tt_args_decoder {
+	int (*decode)(void *ctx, tt_storage *st, uint64_t loc);
+	void (*free_ctx)(void *ctx);
+} tt_args_decoder;
+/* Installs the decoder (once, before the first lazy set). Returns 0, or -1
+ * when memory ran out (ctx is then freed with free_ctx). */
+int tt_storage_args_decoder(tt_storage *st, const tt_args_decoder *dec, void *ctx);
+/* The key list of many sets, interned once (an event class's fields).
+ * Returns a shape id, TT_NONE when memory ran out. */
+uint32_t tt_storage_args_shape(tt_storage *st, const tt_str *keys, size_t n);
+/* Registers a lazy set of nrows rows. shape: its keys (nrows must be the
+ * shape's count), or TT_NONE when only decoding tells them. Returns the
+ * arg_set_id; TT_NONE for an empty set, without a decoder, while a set is
+ * under construction, or when memory ran out. */
+uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size_t nrows);
 
 /* ---- counters, flows, raw events, scheduling -------------------------- */
 int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);

@@ -73,14 +73,19 @@ struct tt_storage {
 		int sorted;
 	} counter;
 
+	/* Row id = index in the columns. Rows of lazy sets (storage.h) hold
+	 * nothing until their set is read: cap may be below n, and only the
+	 * rows of stored sets may be touched (tt_storage_argset_rows and
+	 * tt_storage_args_load store them first). */
 	struct {
-		size_t n, cap;
+		size_t n, cap;  /* n: rows of the args table, lazy ones included */
 		tt_str *key;    /* the flat key (no [n]) is derived when asked */
 		uint8_t *type;  /* enum tt_arg_type | TT_ARG_INDEXED */
 		union tt_arg_val { int64_t i; double d; tt_str s; } *val;
 		TT_VEC(uint32_t) set_first; /* arg_set_id -> first row */
 		int building;
 		size_t build_start;
+		struct tt_args_lazy *lazy; /* NULL when every set is stored */
 	} args;
 
 	struct {
@@ -132,8 +137,14 @@ struct tt_storage {
 
 /* Text of an arg value for display ("" for null). Writes into buf. */
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len);
-/* Rows [first, end) of an arg set; returns 0 when the set does not exist. */
+/* Rows [first, end) of an arg set; returns 0 when the set does not exist
+ * (or memory ran out storing a lazy one). A lazy set is decoded and stored
+ * here: the storage is logically const (rows read as registered), but
+ * callers must not read it from two threads at once. */
 int tt_storage_argset_rows(const tt_storage *st, uint32_t set, size_t *first, size_t *end);
+/* Stores the lazy sets holding rows [first, end) before a scan reads the
+ * columns directly. Returns 0, or -1 when memory ran out. */
+int tt_storage_args_load(const tt_storage *st, size_t first, size_t end);
 /* The arg set a row belongs to (binary search), TT_NONE for a row of the
  * set under construction. */
 uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row);

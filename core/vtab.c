@@ -228,6 +228,8 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 			c->i = first;
 			c->end = end;
 		}
+	} else if (d->load && !c->rows && c->i < c->end && d->load(st, c->i, c->end)) {
+		return SQLITE_NOMEM;
 	}
 	advance(c);
 	return SQLITE_OK;

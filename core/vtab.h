@@ -44,6 +44,10 @@ typedef struct tt_vtab_def {
 	const tt_str *(*names)(const tt_storage *st);   /* with name_col */
 	const uint32_t *(*tracks)(const tt_storage *st);/* with track_col */
 	int track_is_counter; /* which rows of the CSR index belong here */
+	/* Optional: makes rows [first, end) readable before a scan or an id
+	 * lookup walks them (args decodes its lazy sets). 0, or -1 when
+	 * memory ran out. */
+	int (*load)(const tt_storage *st, size_t first, size_t end);
 } tt_vtab_def;
 
 /* Registers def as an eponymous virtual table over st. */

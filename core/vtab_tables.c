@@ -215,7 +215,9 @@ static const tt_vtab_def track_def = {
 	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
-/* ---- args ------------------------------------------------------------------------ */
+/* ---- args ------------------------------------------------------------------------ *
+ * Rows of lazy arg sets (CTF events, storage.h) are decoded by .load before
+ * a scan reads them, and by tt_storage_argset_rows for arg_set_id = ?. */
 
 enum { AR_ID, AR_SET, AR_FLAT, AR_KEY, AR_INT, AR_STR, AR_REAL, AR_TYPE, AR_DISPLAY };
 static size_t args_n(const tt_storage *st) { return st->args.n; }
@@ -268,6 +270,7 @@ static const tt_vtab_def args_def = {
 		  " display_value TEXT)",
 	.nrows = args_n, .column = args_col,
 	.id_col = AR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = AR_SET, .id_alias_col = -1,
+	.load = tt_storage_args_load,
 };
 
 /* ---- flow, raw, sched, thread_state ------------------------------------------------ */
