@@ -44,7 +44,7 @@ CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/slice_
 	      core/bytesrc.c core/import.c core/trace.c core/query.c \
 	      core/vtab.c core/vtab_tables.c core/textfile.c core/query_limit.c
 JSON_SRCS   = core/import_json.c
-PROTO_SRCS  = core/import_proto.c core/proto_clock.c core/proto_atrace.c
+PROTO_SRCS  = core/import_proto.c core/proto_clock.c core/proto_atrace.c core/proto_read.c
 PROTO_FILES = protos/perfetto_trace.proto
 CTF_SRCS    = core/import_ctf.c core/ctf_metadata.c core/ctf_stream.c
 DESCRIBE_SRCS = core/describe.c core/vtab_describe_slice.c

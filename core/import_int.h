@@ -35,6 +35,11 @@ int tt_import_cancelled(const tt_import *im);
 /* Format entry points. */
 int tt_import_json(tt_import *im, tt_bytesrc *src);
 int tt_import_proto(tt_import *im, tt_bytesrc *src);
+/* tt_import_proto with the packet reader's knobs (tests, benchmarks):
+ * threaded 0 reads and unpacks on the calling thread; batch_packets is
+ * the packets per batch (0 = the default). The result never depends on
+ * them. */
+int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t batch_packets);
 /* dir: a CTF trace directory, or a folder with CTF traces below it. */
 int tt_import_ctf(tt_import *im, const char *dir);
 /* Non-zero when dir holds at least one CTF trace (a `metadata` file at or

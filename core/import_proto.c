@@ -60,6 +60,8 @@
  * at the last timestamp of the trace; async S/F atrace slices get one track
  * per (process, name, cookie).
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -69,6 +71,7 @@
 #include "import_int.h"
 #include "proto_atrace.h"
 #include "proto_clock.h"
+#include "proto_read.h"
 #include "proto_map.h"
 #include "vec.h"
 
@@ -80,11 +83,7 @@ typedef Perfetto__Protos__DebugAnnotation__NestedValue DNest;
 typedef Perfetto__Protos__TrackDescriptor TDesc;
 typedef Perfetto__Protos__FtraceEventBundle FBundle;
 
-#define MAX_PACKET (64u << 20)      /* larger length prefixes are corrupt */
 #define MAX_INFLATED (64u << 20)    /* one compressed_packets blob */
-#define MAX_NESTING 64              /* message nesting accepted in a packet */
-#define READ_CHUNK (1u << 20)
-#define READ_REQ (128u << 10)
 #define TRACK_UUID 0x80000000u      /* record track: uuid table index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
@@ -135,6 +134,18 @@ typedef struct utrack {
 	uint32_t scope_utid, scope_upid;
 } utrack;
 
+/* iid -> tt_str, one interning table of a sequence. Producers number
+ * iids from 1 up, so small ones live in an array: one load, where a hash
+ * probe missed the cache as 64 sequences' tables took turns. The array
+ * only grows to twice the entries put, so sparse or hostile iids go to
+ * the hash map and memory follows the entries. */
+typedef struct itab {
+	uint32_t *dense;             /* tt_str + 1; 0 = absent */
+	size_t n;
+	uint64_t puts;               /* since the last clear */
+	tt_pmap sparse;
+} itab;
+
 typedef struct pseq {
 	uint64_t key;
 	uint32_t id;                 /* trusted_packet_sequence_id (0 for ftrace) */
@@ -144,7 +155,9 @@ typedef struct pseq {
 	uint64_t def_track;
 	TT_VEC(uint64_t) def_extra;      /* extra_counter_track_uuids */
 	TT_VEC(uint64_t) def_extra_dbl;  /* extra_double_counter_track_uuids */
-	tt_pmap names, cats, dnames, dstrs; /* iid -> tt_str */
+	itab names, cats, dnames, dstrs;
+	uint64_t last_uuid;          /* get_utrack cache: last track_uuid of an event */
+	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
@@ -153,18 +166,11 @@ typedef struct pseq {
 	int sorted;
 } pseq;
 
-typedef struct arena {
-	struct ablock { char *p; size_t size; } *b;
-	size_t nb, cur, used;
-} arena;
-
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
-	tt_bytesrc *src;
 	tt_proto_clock *clock;
-	arena ar[2];
-	ProtobufCAllocator alloc[2];
+	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
 	tt_pmap seq_index;
 	TT_VEC(pseq *) seqs;
 	pseq *last_seq;              /* get_seq cache */
@@ -174,6 +180,7 @@ typedef struct pctx {
 	TT_VEC(sched_rec) sched;
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
 	tt_pmap named_procs;         /* upid -> 2 named by process_name, 1 by cmdline */
+	int threaded;                /* may start threads (tt_import_proto_opts) */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
 	int have_ts;
@@ -185,70 +192,6 @@ typedef struct pctx {
 	char catbuf[1024];
 	tt_str s_phase_key;
 } pctx;
-
-/* ---- arena: protobuf-c allocations of one packet ----------------------- */
-
-static void *arena_alloc(void *data, size_t n)
-{
-	arena *a = data;
-
-	n = (n + 15) & ~(size_t)15;
-	for (;;) {
-		if (a->cur < a->nb) {
-			if (a->used + n <= a->b[a->cur].size) {
-				void *p = a->b[a->cur].p + a->used;
-				a->used += n;
-				return p;
-			}
-			if (a->cur + 1 < a->nb) {
-				a->cur++;
-				a->used = 0;
-				continue;
-			}
-		}
-		{
-			size_t sz = a->nb ? a->b[a->nb - 1].size * 2 : 64 * 1024;
-			struct ablock *nb;
-			char *p;
-
-			while (sz < n)
-				sz *= 2;
-			nb = realloc(a->b, (a->nb + 1) * sizeof(*nb));
-			if (!nb)
-				return NULL;
-			a->b = nb;
-			p = malloc(sz);
-			if (!p)
-				return NULL;
-			a->b[a->nb].p = p;
-			a->b[a->nb].size = sz;
-			a->cur = a->nb++;
-			a->used = 0;
-		}
-	}
-}
-
-static void arena_nofree(void *data, void *p)
-{
-	(void)data;
-	(void)p;
-}
-
-static void arena_reset(arena *a)
-{
-	a->cur = 0;
-	a->used = 0;
-}
-
-static void arena_destroy(arena *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->nb; i++)
-		free(a->b[i].p);
-	free(a->b);
-	memset(a, 0, sizeof(*a));
-}
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -293,16 +236,70 @@ static pseq *get_seq(pctx *c, uint64_t key)
 	s->key = key;
 	s->id = key < FTRACE_SEQ ? (uint32_t)key : 0;
 	s->fallback_track = TT_NONE;
+	s->last_utrack = TT_NONE;
 	s->sorted = 1;
 	return s;
 }
 
+/* Returns 0, or -1 out of memory. */
+static int itab_put(itab *t, uint64_t iid, tt_str v)
+{
+	if (iid < 2 * ++t->puts + 64) {
+		if (iid >= t->n) {
+			size_t nn = t->n ? t->n : 64;
+			uint32_t *nd;
+
+			while (nn <= iid)
+				nn *= 2;
+			nd = realloc(t->dense, nn * sizeof(*nd));
+			if (!nd)
+				return -1;
+			memset(nd + t->n, 0, (nn - t->n) * sizeof(*nd));
+			t->dense = nd;
+			t->n = nn;
+		}
+		/* a stale value of iid in sparse is shadowed from now on */
+		t->dense[iid] = v + 1;
+		return 0;
+	}
+	return tt_pmap_put(&t->sparse, iid, v);
+}
+
+/* 1 and *v set when iid is in the table, else 0. */
+static int itab_find(const itab *t, uint64_t iid, tt_str *v)
+{
+	const uint64_t *p;
+
+	if (iid < t->n && t->dense[iid]) {
+		*v = t->dense[iid] - 1;
+		return 1;
+	}
+	p = t->sparse.n || t->sparse.has_max ? tt_pmap_find(&t->sparse, iid) : NULL;
+	if (p)
+		*v = (tt_str)*p;
+	return p != NULL;
+}
+
+static void itab_clear(itab *t)
+{
+	if (t->puts)
+		memset(t->dense, 0, t->n * sizeof(*t->dense));
+	t->puts = 0;
+	tt_pmap_clear(&t->sparse);
+}
+
+static void itab_free(itab *t)
+{
+	free(t->dense);
+	tt_pmap_free(&t->sparse);
+}
+
 static void seq_clear(pseq *s)
 {
-	tt_pmap_clear(&s->names);
-	tt_pmap_clear(&s->cats);
-	tt_pmap_clear(&s->dnames);
-	tt_pmap_clear(&s->dstrs);
+	itab_clear(&s->names);
+	itab_clear(&s->cats);
+	itab_clear(&s->dnames);
+	itab_clear(&s->dstrs);
 	tt_pmap_clear(&s->counters);
 	s->has_def_clock = s->has_def_track = 0;
 	s->def_extra.n = s->def_extra_dbl.n = 0;
@@ -310,10 +307,10 @@ static void seq_clear(pseq *s)
 
 static void seq_free(pseq *s)
 {
-	tt_pmap_free(&s->names);
-	tt_pmap_free(&s->cats);
-	tt_pmap_free(&s->dnames);
-	tt_pmap_free(&s->dstrs);
+	itab_free(&s->names);
+	itab_free(&s->cats);
+	itab_free(&s->dnames);
+	itab_free(&s->dstrs);
 	tt_pmap_free(&s->counters);
 	TT_VEC_FREE(s->def_extra);
 	TT_VEC_FREE(s->def_extra_dbl);
@@ -447,9 +444,9 @@ static const char *annot_name(pctx *c, pseq *s, const DAnn *a, size_t *len)
 		return a->name;
 	}
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
-		uint64_t *v = tt_pmap_find(&s->dnames, a->name_iid);
-		if (v) {
-			const char *n = tt_storage_str(c->st, (tt_str)*v);
+		tt_str v;
+		if (itab_find(&s->dnames, a->name_iid, &v)) {
+			const char *n = tt_storage_str(c->st, v);
 			*len = n ? strlen(n) : 0;
 			return n ? n : "";
 		}
@@ -492,9 +489,10 @@ static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
 		tt_storage_args_json(st, c->key, a->legacy_json_value, strlen(a->legacy_json_value));
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID: {
-		uint64_t *v = tt_pmap_find(&s->dstrs, a->string_value_iid);
-		const char *str = v ? tt_storage_str(st, (tt_str)*v) : NULL;
-		if (!v)
+		tt_str v;
+		int found = itab_find(&s->dstrs, a->string_value_iid, &v);
+		const char *str = found ? tt_storage_str(st, v) : NULL;
+		if (!found)
 			stat(c, TT_STAT_proto_interned_missing);
 		tt_storage_args_str(st, c->key, str ? str : "", str ? strlen(str) : 0);
 		break;
@@ -690,15 +688,15 @@ static void on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessSt
 
 /* ---- track events ------------------------------------------------------------ */
 
-static tt_str lookup(pctx *c, tt_pmap *m, uint64_t iid)
+static tt_str lookup(pctx *c, const itab *t, uint64_t iid)
 {
-	uint64_t *v = tt_pmap_find(m, iid);
+	tt_str v;
 
-	if (!v) {
+	if (!itab_find(t, iid, &v)) {
 		stat(c, TT_STAT_proto_interned_missing);
 		return 0;
 	}
-	return (tt_str)*v;
+	return v;
 }
 
 static tt_str event_category(pctx *c, pseq *s, const TEv *te)
@@ -899,7 +897,12 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 	if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
 		track = s->fallback_track;
 	} else {
-		track = get_utrack(c, uuid);
+		/* a sequence's events mostly stay on one track */
+		if (s->last_utrack == TT_NONE || s->last_uuid != uuid) {
+			s->last_utrack = get_utrack(c, uuid);
+			s->last_uuid = uuid;
+		}
+		track = s->last_utrack;
 		if (track == TT_NONE)
 			return;
 		track |= TRACK_UUID;
@@ -1222,83 +1225,23 @@ static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int depth)
 		stat(c, TT_STAT_proto_compressed_bad);
 }
 
-static int read_varint(const unsigned char *p, const unsigned char *e, uint64_t *out);
-
-/* protobuf-c unpacks nested messages recursively without a depth limit: a
- * hostile packet nesting DebugAnnotations thousands deep overflows the
- * stack. This walk follows the descriptors (it enters message fields
- * only) and says no past MAX_NESTING; malformed bytes are left for
- * protobuf-c to reject. Its own recursion is bounded by MAX_NESTING. */
-static int nesting_ok(const ProtobufCMessageDescriptor *d, const unsigned char *p, size_t len, int depth)
+/* Handles one unpacked packet (NULL: protobuf-c rejected it). depth is 1
+ * inside compressed_packets. Returns 0, or -1 for a rejected packet. */
+static int on_packet(pctx *c, const Pkt *p, int depth)
 {
-	const unsigned char *e = p + len;
-
-	if (depth > MAX_NESTING)
-		return 0;
-	while (p < e) {
-		uint64_t tag, n;
-		int k = read_varint(p, e, &tag);
-
-		if (k <= 0)
-			return 1;
-		p += k;
-		switch (tag & 7) {
-		case 0:
-			k = read_varint(p, e, &n);
-			if (k <= 0)
-				return 1;
-			p += k;
-			break;
-		case 1:
-		case 5:
-			if (e - p < ((tag & 7) == 1 ? 8 : 4))
-				return 1;
-			p += (tag & 7) == 1 ? 8 : 4;
-			break;
-		case 2: {
-			const ProtobufCFieldDescriptor *f;
-			k = read_varint(p, e, &n);
-			if (k <= 0 || n > (uint64_t)(e - p - k))
-				return 1;
-			p += k;
-			f = protobuf_c_message_descriptor_get_field(d, (unsigned)(tag >> 3));
-			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-			    !nesting_ok(f->descriptor, p, (size_t)n, depth + 1))
-				return 0;
-			p += n;
-			break;
-		}
-		default:
-			return 1;
-		}
-	}
-	return 1;
-}
-
-/* Handles one packet. Returns 0, or -1 when protobuf-c rejected it. */
-static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
-{
-	Pkt *p;
 	pseq *s;
 	int64_t ts;
 	uint32_t clock_id;
 	int cleared;
 
-	/* each nesting level costs >= 2 bytes: small packets cannot go deep
-	 * enough to hurt, and the hot path (events of < 1 KiB) skips the walk */
-	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, data, len, 0)) {
-		stat(c, TT_STAT_proto_packet_bad);
-		return -1;
-	}
-	arena_reset(&c->ar[depth]);
-	p = perfetto__protos__trace_packet__unpack(&c->alloc[depth], len, data);
 	if (!p) {
 		stat(c, TT_STAT_proto_packet_bad);
 		return -1;
 	}
 	c->packets_ok++;
 	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS) {
-		/* zbuf is reused by the inner packets: inflate from the arena */
+		/* zbuf is reused by the inner packets: inflate from where the
+		 * outer packet was unpacked */
 		on_compressed(c, &p->compressed_packets, depth);
 		return 0;
 	}
@@ -1342,22 +1285,22 @@ static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
 		const Perfetto__Protos__InternedData *in = p->interned_data;
 		size_t i;
 		for (i = 0; i < in->n_event_names; i++)
-			if (tt_pmap_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
+			if (itab_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_event_categories; i++)
-			if (tt_pmap_put(&s->cats, in->event_categories[i]->iid,
-					intern_c(c, in->event_categories[i]->name)))
+			if (itab_put(&s->cats, in->event_categories[i]->iid,
+				     intern_c(c, in->event_categories[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_debug_annotation_names; i++)
-			if (tt_pmap_put(&s->dnames, in->debug_annotation_names[i]->iid,
-					intern_c(c, in->debug_annotation_names[i]->name)))
+			if (itab_put(&s->dnames, in->debug_annotation_names[i]->iid,
+				     intern_c(c, in->debug_annotation_names[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_debug_annotation_string_values; i++) {
 			const Perfetto__Protos__InternedString *is = in->debug_annotation_string_values[i];
 			tt_str v = is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0;
 			if (is->has_str && !v)
 				v = intern(c, "", 0);
-			if (tt_pmap_put(&s->dstrs, is->iid, v))
+			if (itab_put(&s->dstrs, is->iid, v))
 				c->oom = 1;
 		}
 	}
@@ -1436,25 +1379,6 @@ static int on_packet(pctx *c, const unsigned char *data, size_t len, int depth)
 	return 0;
 }
 
-/* Reads a varint from [p, e); returns bytes used, 0 when incomplete,
- * -1 when longer than 10 bytes. */
-static int read_varint(const unsigned char *p, const unsigned char *e, uint64_t *out)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 10; i++) {
-		if (p + i >= e)
-			return 0;
-		v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if (!(p[i] & 0x80)) {
-			*out = v;
-			return i + 1;
-		}
-	}
-	return -1;
-}
-
 /* Frames packets inside an inflated compressed_packets blob. */
 static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
 {
@@ -1462,84 +1386,21 @@ static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
 
 	while (p < e) {
 		uint64_t tag, n;
-		int k = read_varint(p, e, &tag), k2;
+		int k = tt_proto_varint(p, e, &tag), k2;
 
 		if (k <= 0 || (tag & 7) != 2)
 			return -1;
-		k2 = read_varint(p + k, e, &n);
+		k2 = tt_proto_varint(p + k, e, &n);
 		if (k2 <= 0 || n > (uint64_t)(e - p - k - k2))
 			return -1;
-		if (tag >> 3 == 1)
-			on_packet(c, p + k + k2, (size_t)n, depth);
+		if (tag >> 3 == 1) {
+			/* one at a time: the arena holds a single packet */
+			tt_proto_arena_reset(&c->ar);
+			on_packet(c, tt_proto_unpack(&c->ar, p + k + k2, (size_t)n), depth);
+		}
 		p += k + k2 + n;
 	}
 	return 0;
-}
-
-/* ---- the file window ----------------------------------------------------------- */
-
-typedef struct rd {
-	unsigned char *buf;
-	size_t cap, beg, end;
-	uint64_t off;    /* offset (uncompressed) of buf[beg] */
-	int eof;
-} rd;
-
-/* Makes at least need bytes available at buf[beg]. Returns 0, 1 at end of
- * data, -1 on a read error or out of memory (err filled). */
-static int rd_fill(pctx *c, rd *r, size_t need)
-{
-	while (r->end - r->beg < need && !r->eof) {
-		long n;
-		if (r->beg && r->cap - r->end < READ_CHUNK) {
-			memmove(r->buf, r->buf + r->beg, r->end - r->beg);
-			r->end -= r->beg;
-			r->beg = 0;
-		}
-		if (r->cap - r->end < READ_CHUNK || r->cap < need) {
-			size_t ncap = r->cap ? r->cap : 2 * READ_CHUNK;
-			unsigned char *nb;
-			while (ncap - r->end < READ_CHUNK || ncap < need)
-				ncap *= 2;
-			nb = realloc(r->buf, ncap);
-			if (!nb)
-				return tt_err_set(c->im->err, TT_ENOMEM, "%s: out of memory at byte %llu",
-						  c->im->path, (unsigned long long)r->off), -1;
-			r->buf = nb;
-			r->cap = ncap;
-		}
-		/* modest requests (below bytesrc's 256 KiB buffer) keep reads
-		 * on its buffered path; the window grows by READ_CHUNK anyway */
-		n = tt_bytesrc_read(c->src, r->buf + r->end, READ_REQ < r->cap - r->end ? READ_REQ : r->cap - r->end,
-				    c->im->err);
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			r->eof = 1;
-		r->end += (size_t)n;
-	}
-	return r->end - r->beg >= need ? 0 : 1;
-}
-
-static void rd_consume(rd *r, size_t n)
-{
-	r->beg += n;
-	r->off += n;
-}
-
-/* Counts the bytes left from the window position to the end of data. */
-static uint64_t rd_drain(pctx *c, rd *r)
-{
-	uint64_t n = r->end - r->beg;
-
-	r->beg = r->end = 0;
-	while (!r->eof) {
-		long k = tt_bytesrc_read(c->src, r->buf, READ_REQ < r->cap ? READ_REQ : r->cap, c->im->err);
-		if (k <= 0)
-			break;
-		n += (uint64_t)k;
-	}
-	return n;
 }
 
 /* ---- parse: merge sequences and feed the trackers ------------------------------- */
@@ -1723,46 +1584,61 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 		feed_flows(c, active, r, id);
 }
 
-/* Heap of sequences ordered by their next record's (ts, ord); the key is
- * kept in the entry so that sifting touches no record memory. */
-typedef struct hent {
+/* Tournament ("loser") tree over the sequences' record lists: t[0] holds
+ * the smallest next record by (ts, ord), each inner node the loser of the
+ * match played there, and the leaves are the lists. Taking the winner
+ * replays one leaf-to-root path: log2(k) matches, played without branches
+ * because who wins is a coin toss when many threads interleave (a binary
+ * heap's sift mispredicted half of its branches and was a third of the
+ * merge). An entry keeps its record's key, so matches touch no record
+ * memory: key = ord << 32 | leaf (ords are unique, so the leaf never
+ * decides); exhausted and padding leaves hold the largest key and are never
+ * taken, since the merge stops after `left` records. */
+typedef struct lent {
 	int64_t ts;
-	uint32_t ord;
-	uint32_t seq;
-} hent;
+	uint64_t key;
+} lent;
 
-static int hent_less(const hent *a, const hent *b)
+typedef struct merger {
+	lent *t;
+	pseq **leaf;
+	size_t k;        /* leaves, a power of two */
+	uint64_t left;   /* records not taken yet */
+} merger;
+
+static int lent_less(const lent *a, const lent *b)
 {
-	return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
+	return (a->ts < b->ts) | ((a->ts == b->ts) & (a->key < b->key));
 }
 
-static void heap_down(hent *h, size_t n, size_t i)
+static lent leaf_head(const merger *m, size_t j)
 {
-	hent x = h[i];
+	const pseq *s = j < m->k ? m->leaf[j] : NULL;
+	lent e = { INT64_MAX, UINT64_MAX };
 
-	for (;;) {
-		size_t l = 2 * i + 1, m;
-		if (l >= n)
-			break;
-		m = (l + 1 < n && hent_less(&h[l + 1], &h[l])) ? l + 1 : l;
-		if (!hent_less(&h[m], &x))
-			break;
-		h[i] = h[m];
-		i = m;
+	if (s && s->pos < s->recs.n) {
+		e.ts = s->recs.v[s->pos].ts;
+		e.key = (uint64_t)s->recs.v[s->pos].ord << 32 | j;
 	}
-	h[i] = x;
+	return e;
 }
 
-static int merge_and_feed(pctx *c)
+/* Sorts each list that needs it and plays the first round. */
+static int merger_init(pctx *c, merger *m)
 {
-	hent *h;
-	size_t n = 0, i;
-	tt_pmap active = {0}, open_tts = {0};
-	uint64_t fed = 0;
+	size_t i, n = 0;
+	lent *w;
 
-	h = malloc((c->seqs.n + 1) * sizeof(*h));
-	if (!h)
+	memset(m, 0, sizeof(*m));
+	for (m->k = 1; m->k < c->seqs.n; m->k *= 2)
+		;
+	m->t = malloc(m->k * sizeof(*m->t));
+	m->leaf = calloc(m->k, sizeof(*m->leaf));
+	w = malloc(2 * m->k * sizeof(*w));
+	if (!m->t || !m->leaf || !w) {
+		free(w);
 		return -1;
+	}
 	for (i = 0; i < c->seqs.n; i++) {
 		pseq *s = c->seqs.v[i];
 		if (!s->recs.n)
@@ -1770,28 +1646,179 @@ static int merge_and_feed(pctx *c)
 		if (!s->sorted)
 			qsort(s->recs.v, s->recs.n, sizeof(prec), rec_cmp);
 		s->pos = 0;
-		h[n].ts = s->recs.v[0].ts;
-		h[n].ord = s->recs.v[0].ord;
-		h[n].seq = (uint32_t)i;
-		n++;
+		m->leaf[n++] = s;
+		m->left += s->recs.n;
 	}
-	for (i = n; i-- > 0;)
-		heap_down(h, n, i);
-	while (n) {
-		pseq *s = c->seqs.v[h[0].seq];
-		feed(c, &s->recs.v[s->pos], &active, &open_tts);
-		if (++s->pos == s->recs.n) {
-			TT_VEC_FREE(s->recs);
-			h[0] = h[--n];
-		} else {
-			h[0].ts = s->recs.v[s->pos].ts;
-			h[0].ord = s->recs.v[s->pos].ord;
+	for (i = 0; i < m->k; i++)
+		w[m->k + i] = leaf_head(m, i);
+	for (i = m->k; i-- > 1;) {
+		int a_wins = lent_less(&w[2 * i], &w[2 * i + 1]);
+		w[i] = w[2 * i + !a_wins];
+		m->t[i] = w[2 * i + a_wins];
+	}
+	m->t[0] = w[1];
+	free(w);
+	return 0;
+}
+
+/* The next record in (ts, ord) order; m->left must be > 0. */
+static const prec *merger_next(merger *m)
+{
+	size_t j = (size_t)(m->t[0].key & 0xffffffffu), i;
+	pseq *s = m->leaf[j];
+	const prec *r = &s->recs.v[s->pos++];
+	lent e = leaf_head(m, j);
+
+	/* the lists are read in turns, too many streams for the hardware
+	 * prefetcher: this list comes up again after about k others */
+	if (s->pos + 3 < s->recs.n)
+		__builtin_prefetch(&s->recs.v[s->pos + 3]);
+
+	for (i = (m->k + j) >> 1; i; i >>= 1) {
+		lent x = m->t[i];
+		uint64_t up = -(uint64_t)lent_less(&x, &e); /* all ones: x wins and goes on up */
+
+		m->t[i].ts = (int64_t)(((uint64_t)e.ts & up) | ((uint64_t)x.ts & ~up));
+		m->t[i].key = (e.key & up) | (x.key & ~up);
+		e.ts = (int64_t)(((uint64_t)x.ts & up) | ((uint64_t)e.ts & ~up));
+		e.key = (x.key & up) | (e.key & ~up);
+	}
+	m->t[0] = e;
+	m->left--;
+	return r;
+}
+
+static void merger_free(merger *m)
+{
+	free(m->t);
+	free(m->leaf);
+}
+
+/* The merge runs on a thread of its own while the importing thread feeds
+ * the trackers (feed() is about as costly as the merge, and the trackers
+ * and storage stay on one thread). The merge thread copies records in
+ * order into a ring of chunks: the feeding thread then reads them in
+ * sequence instead of chasing k lists. */
+#define MCHUNK 2048
+#define MCHUNKS 4
+
+typedef struct mpipe {
+	merger *m;
+	prec *chunk[MCHUNKS];
+	size_t fill[MCHUNKS];
+	size_t head, tail;       /* chunks taken / filled */
+	int done;
+	atomic_int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} mpipe;
+
+static void *merge_thread(void *arg)
+{
+	mpipe *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->done && !atomic_load(&p->stop)) {
+		size_t k = p->tail % MCHUNKS, n = 0;
+
+		if (p->tail - p->head == MCHUNKS) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
 		}
-		heap_down(h, n, 0);
-		if ((++fed & 0xffff) == 0 && tt_import_cancelled(c->im))
-			break;
+		pthread_mutex_unlock(&p->mu);
+		while (n < MCHUNK && p->m->left)
+			p->chunk[k][n++] = *merger_next(p->m);
+		pthread_mutex_lock(&p->mu);
+		p->fill[k] = n;
+		p->tail++;
+		p->done = !p->m->left;
+		pthread_cond_broadcast(&p->cv);
 	}
-	free(h);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Feeds the merged records from the merge thread. Returns 0, or -1 when
+ * the thread could not be set up (nothing fed then). */
+static int feed_piped(pctx *c, merger *m, tt_pmap *active, tt_pmap *open_tts)
+{
+	mpipe p;
+	pthread_t th;
+	uint64_t fed = 0;
+	size_t i;
+	int rc = -1;
+
+	memset(&p, 0, sizeof(p));
+	p.m = m;
+	atomic_init(&p.stop, 0);
+	for (i = 0; i < MCHUNKS; i++)
+		if (!(p.chunk[i] = malloc(MCHUNK * sizeof(prec))))
+			goto out;
+	if (pthread_mutex_init(&p.mu, NULL))
+		goto out;
+	if (pthread_cond_init(&p.cv, NULL)) {
+		pthread_mutex_destroy(&p.mu);
+		goto out;
+	}
+	if (pthread_create(&th, NULL, merge_thread, &p)) {
+		pthread_cond_destroy(&p.cv);
+		pthread_mutex_destroy(&p.mu);
+		goto out;
+	}
+	rc = 0;
+	pthread_mutex_lock(&p.mu);
+	for (;;) {
+		size_t k = p.head % MCHUNKS, n;
+
+		if (p.head == p.tail) {
+			if (p.done)
+				break;
+			pthread_cond_wait(&p.cv, &p.mu);
+			continue;
+		}
+		n = p.fill[k];
+		pthread_mutex_unlock(&p.mu);
+		for (i = 0; i < n; i++)
+			feed(c, &p.chunk[k][i], active, open_tts);
+		fed += n;
+		pthread_mutex_lock(&p.mu);
+		p.head++;
+		pthread_cond_broadcast(&p.cv);
+		if ((fed & ~(uint64_t)0xffff) != ((fed - n) & ~(uint64_t)0xffff) && tt_import_cancelled(c->im)) {
+			atomic_store(&p.stop, 1);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&p.mu);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+out:
+	for (i = 0; i < MCHUNKS; i++)
+		free(p.chunk[i]);
+	return rc;
+}
+
+static int merge_and_feed(pctx *c)
+{
+	merger m;
+	tt_pmap active = {0}, open_tts = {0};
+	size_t i;
+
+	if (merger_init(c, &m)) {
+		merger_free(&m);
+		return -1;
+	}
+	if (!c->threaded || feed_piped(c, &m, &active, &open_tts)) {
+		while (m.left) {
+			feed(c, merger_next(&m), &active, &open_tts);
+			if ((m.left & 0xffff) == 0 && tt_import_cancelled(c->im))
+				break;
+		}
+	}
+	merger_free(&m);
+	for (i = 0; i < c->seqs.n; i++)
+		TT_VEC_FREE(c->seqs.v[i]->recs);
 	tt_pmap_free(&active);
 	tt_pmap_free(&open_tts);
 	return 0;
@@ -1948,8 +1975,7 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->utracks);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
-	arena_destroy(&c->ar[0]);
-	arena_destroy(&c->ar[1]);
+	tt_proto_arena_destroy(&c->ar);
 	tt_proto_clock_free(c->clock);
 	free(c->zbuf);
 	free(c);
@@ -1957,128 +1983,71 @@ static void ctx_free(pctx *c)
 
 int tt_import_proto(tt_import *im, tt_bytesrc *src)
 {
+	return tt_import_proto_opts(im, src, 1, 0);
+}
+
+int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t batch_packets)
+{
 	pctx *c = calloc(1, sizeof(*c));
-	rd r = {0};
-	int rc = TT_OK, i;
-	uint64_t size = tt_bytesrc_size(src), npk = 0;
-	int plain = !tt_bytesrc_is_gzip(src);
+	tt_proto_reader *rdr = NULL;
+	tt_proto_batch b;
+	tt_proto_end end;
+	int rc = TT_OK;
+	size_t i;
 
 	if (!c)
 		return tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 	c->im = im;
 	c->st = im->st;
-	c->src = src;
+	c->threaded = threaded;
 	c->clock = tt_proto_clock_new();
-	if (!c->clock) {
-		free(c);
-		return tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
-	}
-	for (i = 0; i < 2; i++) {
-		c->alloc[i].alloc = arena_alloc;
-		c->alloc[i].free = arena_nofree;
-		c->alloc[i].allocator_data = &c->ar[i];
+	tt_proto_arena_init(&c->ar);
+	if (!c->clock || !(rdr = tt_proto_reader_new(src, im->path, threaded, batch_packets))) {
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
+		goto out;
 	}
 
-	for (;;) {
-		uint64_t tag, len;
-		int k, k2, f;
-		const char *bad = NULL;
-
-		f = rd_fill(c, &r, 20);
-		if (f < 0) {
-			rc = im->err->code ? im->err->code : TT_EIO;
-			goto out;
-		}
-		if (r.end == r.beg)
-			break; /* clean end */
-		k = read_varint(r.buf + r.beg, r.buf + r.end, &tag);
-		if (k <= 0) {
-			bad = "bad tag";
-			goto truncated;
-		}
-		switch (tag & 7) {
-		case 0:
-			k2 = read_varint(r.buf + r.beg + k, r.buf + r.end, &len);
-			if (k2 <= 0 || tag >> 3 == 0) {
-				bad = "bad field";
-				goto truncated;
-			}
-			rd_consume(&r, (size_t)(k + k2));
-			continue;
-		case 1:
-		case 5: {
-			size_t n = (tag & 7) == 1 ? 8 : 4;
-			if (tag >> 3 == 0 || rd_fill(c, &r, (size_t)k + n)) {
-				bad = "bad field";
-				goto truncated;
-			}
-			rd_consume(&r, (size_t)k + n);
-			continue;
-		}
-		case 2:
-			break;
-		default:
-			bad = "bad wire type";
-			goto truncated;
-		}
-		k2 = read_varint(r.buf + r.beg + k, r.buf + r.end, &len);
-		if (k2 <= 0 || tag >> 3 == 0) {
-			bad = "bad length";
-			goto truncated;
-		}
-		if (len > MAX_PACKET || (plain && size && len > size - r.off - (uint64_t)(k + k2))) {
-			bad = "packet length beyond the end of the file";
-			goto truncated;
-		}
-		f = rd_fill(c, &r, (size_t)(k + k2) + (size_t)len);
-		if (f < 0) {
-			rc = im->err->code ? im->err->code : TT_EIO;
-			goto out;
-		}
-		if (f > 0) {
-			bad = "packet cut short";
-			goto truncated;
-		}
-		if (tag >> 3 == 1) {
-			if (on_packet(c, r.buf + r.beg + k + k2, (size_t)len, 0) && c->packets_ok == 0) {
+	while (tt_proto_reader_next(rdr, &b)) {
+		for (i = 0; i < b.n; i++) {
+			if (on_packet(c, b.items[i].pkt, 0) && c->packets_ok == 0) {
 				rc = tt_err_set(im->err, TT_EINVAL,
 						"%s: not a perfetto trace: first packet at byte %llu does not decode",
-						im->path, (unsigned long long)r.off);
+						im->path, (unsigned long long)b.items[i].off);
+				goto out;
+			}
+			if (c->oom || tt_storage_oom(c->st)) {
+				rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory at byte %llu", im->path,
+						(unsigned long long)b.items[i].off);
 				goto out;
 			}
 		}
-		rd_consume(&r, (size_t)(k + k2) + (size_t)len);
-		if ((++npk & 0x3ff) == 0) {
-			tt_import_progress(im, tt_bytesrc_file_offset(src), c->events);
-			if (tt_import_cancelled(im)) {
-				rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
-				goto out;
-			}
-		}
-		if (c->oom || tt_storage_oom(c->st)) {
-			rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory at byte %llu", im->path,
-					(unsigned long long)r.off);
+		tt_import_progress(im, b.file_off, c->events);
+		if (tt_import_cancelled(im)) {
+			rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
 			goto out;
 		}
-		continue;
-truncated:
+	}
+	tt_proto_reader_end(rdr, &end, im->err);
+	if (end.code) {
+		rc = end.code;
+		goto out;
+	}
+	if (end.bad) {
 		if (c->packets_ok == 0) {
 			rc = tt_err_set(im->err, TT_EINVAL, "%s: not a perfetto trace: %s at byte %llu",
-					im->path, bad, (unsigned long long)r.off);
+					im->path, end.bad, (unsigned long long)end.off);
 			goto out;
 		}
-		tt_storage_meta_int(c->st, "proto_truncated_offset", (int64_t)r.off);
+		tt_storage_meta_int(c->st, "proto_truncated_offset", (int64_t)end.off);
 		{
 			/* the user hears of it: `info` and the CLI show import_warning */
 			char msg[160];
-			int64_t left = (int64_t)rd_drain(c, &r);
 
 			snprintf(msg, sizeof(msg), "%s at byte %llu: the last %lld bytes were not read",
-				 bad, (unsigned long long)r.off, (long long)left);
+				 end.bad, (unsigned long long)end.off, (long long)end.left);
 			tt_storage_meta_str(c->st, "import_warning", msg);
-			tt_storage_stat_add(c->st, TT_STAT_proto_truncated, left);
+			tt_storage_stat_add(c->st, TT_STAT_proto_truncated, (int64_t)end.left);
 		}
-		break;
 	}
 	if (c->packets_ok == 0) {
 		rc = tt_err_set(im->err, TT_EINVAL, "%s: not a perfetto trace: no packet at byte 0", im->path);
@@ -2094,11 +2063,11 @@ truncated:
 	}
 	build_sched(c);
 	/* import.c flushes the slice tracker after we return */
-	tt_import_progress(im, tt_bytesrc_file_offset(src), c->events);
+	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 out:
-	free(r.buf);
+	tt_proto_reader_free(rdr);
 	ctx_free(c);
 	return rc;
 }

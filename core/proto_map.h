@@ -4,7 +4,8 @@
  * tables, track uuids, clocks, flows). Header-only: every function is
  * static inline.
  *
- * Contract: key UINT64_MAX is reserved (never store it); values are
+ * Contract: any uint64 is a key (UINT64_MAX, the empty-slot mark, lives
+ * beside the table: hostile traces send it as an iid or uuid); values are
  * opaque. Growth failures are reported (-1) and leave the map usable.
  */
 #ifndef TT_PROTO_MAP_H
@@ -20,6 +21,8 @@ typedef struct tt_pmap {
 	uint64_t *vals;
 	size_t cap; /* power of two, 0 when never used */
 	size_t n;
+	int has_max; /* key UINT64_MAX is set, to max_val */
+	uint64_t max_val;
 } tt_pmap;
 
 static inline size_t tt_pmap_hash(uint64_t k)
@@ -35,6 +38,8 @@ static inline uint64_t *tt_pmap_find(const tt_pmap *m, uint64_t k)
 {
 	size_t i;
 
+	if (k == TT_PMAP_EMPTY)
+		return m->has_max ? (uint64_t *)&m->max_val : NULL;
 	if (!m->cap)
 		return NULL;
 	for (i = tt_pmap_hash(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
@@ -78,6 +83,11 @@ static inline int tt_pmap_put(tt_pmap *m, uint64_t k, uint64_t v)
 {
 	size_t i;
 
+	if (k == TT_PMAP_EMPTY) {
+		m->has_max = 1;
+		m->max_val = v;
+		return 0;
+	}
 	if ((m->n + 1) * 4 > m->cap * 3 && tt_pmap_grow(m))
 		return -1;
 	for (i = tt_pmap_hash(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
@@ -99,6 +109,7 @@ static inline void tt_pmap_clear(tt_pmap *m)
 {
 	size_t i;
 
+	m->has_max = 0;
 	if (!m->n)
 		return;
 	for (i = 0; i < m->cap; i++)
@@ -112,6 +123,7 @@ static inline void tt_pmap_free(tt_pmap *m)
 	free(m->vals);
 	m->keys = m->vals = NULL;
 	m->cap = m->n = 0;
+	m->has_max = 0;
 }
 
 #endif

@@ -30,8 +30,10 @@
 #include <zlib.h>
 
 #include "perfetto_trace.pb-c.h"
+#include "import_int.h"
 #include "proto_atrace.h"
 #include "testutil.h"
+#include "vtab.h"
 
 typedef Perfetto__Protos__TracePacket Pkt;
 typedef Perfetto__Protos__TrackEvent TEv;
@@ -151,9 +153,132 @@ static void put_thread_track(tbuf *b, uint32_t seq, uint64_t uuid, int32_t pid, 
 	tb_packet(b, &p);
 }
 
+/* ---- threads and batches change nothing ---------------------------------- */
+
+/* The golden dump's tables (tests/sh/golden.sh), plus what only proto
+ * traces fill. */
+static const char *const dump_sql[] = {
+	"select 'process', upid, pid, name, parent_upid from process order by upid",
+	"select 'thread', utid, tid, name, upid from thread order by utid",
+	"select 'track', id, name, type, utid, upid, is_counter from track order by id",
+	"select 'slice', id, ts, dur, track_id, depth, parent_id, category, name, arg_set_id, thread_ts, "
+	"thread_dur from slice order by id",
+	"select 'args', arg_set_id, key, value_type, display_value from args order by id",
+	"select 'counter', id, ts, track_id, value from counter order by id",
+	"select 'flow', slice_out, slice_in from flow order by id",
+	"select 'sched', ts, dur, cpu, utid, end_state, priority from sched order by id",
+	"select 'state', ts, dur, cpu, utid, state from thread_state order by id",
+	"select 'stat', name, value from stats where value != 0 order by name",
+	"select 'meta', name, str_value, int_value from metadata order by name",
+};
+
+static int dump_row(void *ctx, int n, char **vals, char **cols)
+{
+	tbuf *out = ctx;
+	int i;
+
+	(void)cols;
+	for (i = 0; i < n; i++) {
+		const char *v = vals[i] ? vals[i] : "NULL";
+		if (i)
+			tb_raw(out, "\t", 1);
+		tb_raw(out, v, strlen(v) + 1);
+		out->n--; /* keeps the text NUL-terminated */
+	}
+	tb_raw(out, "\n", 1);
+	return 0;
+}
+
+/* Imports path with the packet reader's knobs and dumps what came out, or
+ * the error (malloc'ed text). */
+static char *import_dump(const char *path, int threaded, size_t batch)
+{
+	tt_err err = {0};
+	tt_storage *st = tt_storage_new();
+	tt_bytesrc *src = tt_bytesrc_open(path, &err);
+	tt_import im = { .st = st, .path = path, .err = &err };
+	tbuf out = {0};
+	sqlite3 *db = NULL;
+	size_t i;
+	int rc;
+
+	assert_non_null(st);
+	assert_non_null(src);
+	im.slices = tt_slice_tracker_new(st);
+	assert_non_null(im.slices);
+	rc = tt_import_proto_opts(&im, src, threaded, batch);
+	tt_slice_tracker_flush(im.slices);
+	tt_slice_tracker_free(im.slices);
+	tt_bytesrc_close(src);
+	if (rc != TT_OK) {
+		tb_raw(&out, err.msg, strlen(err.msg) + 1);
+	} else {
+		tt_storage_finalize(st);
+		assert_int_equal(sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL),
+				 SQLITE_OK);
+		assert_int_equal(tt_vtab_register_core(db, st), SQLITE_OK);
+		for (i = 0; i < sizeof(dump_sql) / sizeof(dump_sql[0]); i++)
+			if (sqlite3_exec(db, dump_sql[i], dump_row, &out, NULL) != SQLITE_OK)
+				fail_msg("%s: %s", dump_sql[i], sqlite3_errmsg(db));
+		sqlite3_close(db);
+	}
+	tb_raw(&out, "", 1);
+	tt_storage_free(st);
+	return (char *)out.p;
+}
+
+/* One thread or two, any batch size: the same trace (or the same error). */
+static void assert_modes_agree(const char *path)
+{
+	static const struct { int threaded; size_t batch; } m[] = {
+		{ 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 }, { 1, 3 },
+	};
+	char *want = import_dump(path, m[0].threaded, m[0].batch);
+	size_t i;
+
+	for (i = 1; i < sizeof(m) / sizeof(m[0]); i++) {
+		char *got = import_dump(path, m[i].threaded, m[i].batch);
+
+		if (strcmp(got, want) != 0)
+			fail_msg("%s: threaded %d, batch_packets %zu (0 = default): not the one-thread import", path,
+				 m[i].threaded, m[i].batch);
+		free(got);
+	}
+	free(want);
+}
+
+/* Cancelling stops the import, with or without the reader's worker and
+ * whatever it has read ahead (ASan checks that nothing leaks). */
+static void test_cancel(void **state)
+{
+	const char *path = tt_test_data("chromium-small.pftrace.gz");
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		tt_err err = {0};
+		tt_progress pr;
+		tt_storage *st = tt_storage_new();
+		tt_bytesrc *src = tt_bytesrc_open(path, &err);
+		tt_import im = { .st = st, .path = path, .err = &err, .progress = &pr };
+
+		memset(&pr, 0, sizeof(pr));
+		atomic_store(&pr.cancel, 1);
+		assert_non_null(st);
+		assert_non_null(src);
+		im.slices = tt_slice_tracker_new(st);
+		assert_int_equal(tt_import_proto_opts(&im, src, (int)(i & 1), i & 2 ? 1 : 0), TT_ECANCEL);
+		assert_non_null(strstr(err.msg, "cancelled"));
+		tt_slice_tracker_free(im.slices);
+		tt_bytesrc_close(src);
+		tt_storage_free(st);
+	}
+}
+
 static tt_trace *tb_open(tbuf *b, char **path)
 {
 	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
+	assert_modes_agree(*path);
 	return tt_test_open(*path);
 }
 
@@ -190,6 +315,7 @@ static void test_chromium_tiny(void **state)
 	int64_t lo, hi;
 
 	(void)state;
+	assert_modes_agree(tt_test_data("chromium-tiny.pftrace"));
 	assert_string_equal(tt_trace_format(tr), "perfetto-proto");
 	/* pftrace_walk.py slices: total 536 = 429 BEGIN + 33 INSTANT + 74 R */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 536);
@@ -237,6 +363,7 @@ static void test_chromium_small_gz(void **state)
 	tt_trace *tr = tt_test_open(tt_test_data("chromium-small.pftrace.gz"));
 
 	(void)state;
+	assert_modes_agree(tt_test_data("chromium-small.pftrace.gz"));
 	/* pftrace_walk.py slices chromium-small.pftrace.gz */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 30866);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = -1"), 217);
@@ -798,6 +925,7 @@ static void test_length_beyond_file(void **state)
 	/* the same prefix as the first packet: not a trace */
 	tb_raw(&b, "\x0a\xff\xff\x03zz", 6);
 	path = tt_test_write_tmp(b.p, b.n, ".pftrace");
+	assert_modes_agree(path);
 	assert_null(tt_trace_open(path, NULL, &err));
 	assert_int_equal(err.code, TT_EINVAL);
 	assert_non_null(strstr(err.msg, path));
@@ -822,6 +950,7 @@ static void test_not_a_trace(void **state)
 		char *path = tt_test_write_tmp(in[i].data, in[i].len, ".pftrace");
 		tt_err err = {0};
 
+		assert_modes_agree(path);
 		assert_null(tt_trace_open(path, NULL, &err));
 		assert_int_equal(err.code, TT_EINVAL);
 		assert_non_null(strstr(err.msg, path));
@@ -1214,6 +1343,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_delta_timestamps),
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
+		cmocka_unit_test(test_cancel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

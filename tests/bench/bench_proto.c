@@ -384,7 +384,10 @@ static int run(long long want)
 	printf("  resident %.1f bytes/slice (+%.1f MB)\n", slices ? (double)(rss1 - rss0) / (double)slices : 0.0,
 	       (double)(rss1 - rss0) / 1e6);
 	tt_trace_close(tr);
-	unlink(path);
+	if (getenv("TT_BENCH_KEEP")) /* for profiling the import alone */
+		printf("bench_proto: trace kept in %s\n", path);
+	else
+		unlink(path);
 	return 0;
 }
 

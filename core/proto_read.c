@@ -1,0 +1,581 @@
+/*
+ * proto_read.c - framing and protobuf-c unpacking of Perfetto packets, in
+ * batches, on a worker thread and the importing thread (proto_read.h).
+ *
+ * Why two threads: protobuf-c's unpack is half of an import's time and
+ * depends on nothing but the packet's bytes, while everything after it
+ * depends on the packets before. So unpacking moves off the importing
+ * thread, and the importing thread only helps with it when it would
+ * otherwise wait.
+ *
+ * A batch goes FREE -> FRAMED (its packets' bytes copied out of the read
+ * window, so the window can move on) -> UNPACKING (by either thread) ->
+ * READY -> handed out -> FREE. The ring is consumed strictly in order;
+ * only the worker frames when there is one (the bytesrc stays on one
+ * thread), and either thread unpacks the oldest FRAMED batch. All state
+ * changes happen under one mutex; the work itself runs outside it.
+ */
+#include "proto_read.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PACKET (64u << 20)   /* larger length prefixes are corrupt */
+#define MAX_NESTING 64           /* message nesting accepted in a packet */
+#define READ_CHUNK (1u << 20)
+#define READ_REQ (128u << 10)
+#define BATCH_PACKETS 1024       /* small enough to stay in cache between the threads */
+#define BATCH_BYTES (1u << 20)
+
+/* ---- arena ---------------------------------------------------------------- */
+
+static void *arena_alloc(void *data, size_t n)
+{
+	tt_proto_arena *a = data;
+
+	n = (n + 15) & ~(size_t)15;
+	for (;;) {
+		if (a->cur < a->nb) {
+			if (a->used + n <= a->b[a->cur].size) {
+				void *p = a->b[a->cur].p + a->used;
+				a->used += n;
+				return p;
+			}
+			if (a->cur + 1 < a->nb) {
+				a->cur++;
+				a->used = 0;
+				continue;
+			}
+		}
+		{
+			size_t sz = a->nb ? a->b[a->nb - 1].size * 2 : 64 * 1024;
+			struct tt_proto_ablock *nb;
+			char *p;
+
+			while (sz < n)
+				sz *= 2;
+			nb = realloc(a->b, (a->nb + 1) * sizeof(*nb));
+			if (!nb)
+				return NULL;
+			a->b = nb;
+			p = malloc(sz);
+			if (!p)
+				return NULL;
+			a->b[a->nb].p = p;
+			a->b[a->nb].size = sz;
+			a->cur = a->nb++;
+			a->used = 0;
+		}
+	}
+}
+
+static void arena_nofree(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
+void tt_proto_arena_init(tt_proto_arena *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->alloc.alloc = arena_alloc;
+	a->alloc.free = arena_nofree;
+	a->alloc.allocator_data = a;
+}
+
+void tt_proto_arena_reset(tt_proto_arena *a)
+{
+	a->cur = 0;
+	a->used = 0;
+}
+
+void tt_proto_arena_destroy(tt_proto_arena *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nb; i++)
+		free(a->b[i].p);
+	free(a->b);
+	tt_proto_arena_init(a);
+}
+
+/* ---- one packet ------------------------------------------------------------- */
+
+int tt_proto_varint(const unsigned char *p, const unsigned char *e, uint64_t *out)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (p + i >= e)
+			return 0;
+		v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*out = v;
+			return i + 1;
+		}
+	}
+	return -1;
+}
+
+/* protobuf-c unpacks nested messages recursively without a depth limit: a
+ * hostile packet nesting DebugAnnotations thousands deep overflows the
+ * stack. This walk follows the descriptors (it enters message fields
+ * only) and says no past MAX_NESTING; malformed bytes are left for
+ * protobuf-c to reject. Its own recursion is bounded by MAX_NESTING. */
+static int nesting_ok(const ProtobufCMessageDescriptor *d, const unsigned char *p, size_t len, int depth)
+{
+	const unsigned char *e = p + len;
+
+	if (depth > MAX_NESTING)
+		return 0;
+	while (p < e) {
+		uint64_t tag, n;
+		int k = tt_proto_varint(p, e, &tag);
+
+		if (k <= 0)
+			return 1;
+		p += k;
+		switch (tag & 7) {
+		case 0:
+			k = tt_proto_varint(p, e, &n);
+			if (k <= 0)
+				return 1;
+			p += k;
+			break;
+		case 1:
+		case 5:
+			if (e - p < ((tag & 7) == 1 ? 8 : 4))
+				return 1;
+			p += (tag & 7) == 1 ? 8 : 4;
+			break;
+		case 2: {
+			const ProtobufCFieldDescriptor *f;
+			k = tt_proto_varint(p, e, &n);
+			if (k <= 0 || n > (uint64_t)(e - p - k))
+				return 1;
+			p += k;
+			f = protobuf_c_message_descriptor_get_field(d, (unsigned)(tag >> 3));
+			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
+			    !nesting_ok(f->descriptor, p, (size_t)n, depth + 1))
+				return 0;
+			p += n;
+			break;
+		}
+		default:
+			return 1;
+		}
+	}
+	return 1;
+}
+
+Perfetto__Protos__TracePacket *tt_proto_unpack(tt_proto_arena *a, const unsigned char *p, size_t len)
+{
+	/* each nesting level costs >= 2 bytes: small packets cannot go deep
+	 * enough to hurt, and the hot path (events of < 1 KiB) skips the walk */
+	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
+		return NULL;
+	return perfetto__protos__trace_packet__unpack(&a->alloc, len, p);
+}
+
+/* ---- the reader ------------------------------------------------------------------ */
+
+enum { B_FREE, B_FRAMED, B_UNPACKING, B_READY };
+
+typedef struct rawpk {
+	size_t pos, len;
+	uint64_t off;
+} rawpk;
+
+typedef struct pbatch {
+	int state;
+	unsigned char *raw;      /* the packets' bytes, back to back */
+	size_t raw_n, raw_cap;
+	rawpk *pk;
+	tt_proto_item *items;    /* as many as pk, filled by unpacking */
+	size_t npk, pk_cap;
+	uint64_t file_off;
+	tt_proto_arena ar;
+} pbatch;
+
+struct tt_proto_reader {
+	tt_bytesrc *src;
+	const char *path;
+	uint64_t size;
+	int plain;
+	size_t batch_packets;
+	/* the read window: framing only */
+	unsigned char *buf;
+	size_t cap, beg, end;
+	uint64_t off;            /* data offset of buf[beg] */
+	int eof;
+	uint64_t framed;         /* Trace.packet fields framed */
+	tt_proto_end fin;        /* written by the framer, read once done is seen */
+	tt_err err;
+	/* the ring, under mu */
+	pbatch b[TT_PROTO_BATCHES];
+	size_t head, tail;       /* b[head % N] .. b[(tail - 1) % N] are in use */
+	int held;                /* the caller holds b[head] */
+	int done;                /* framing has ended */
+	atomic_int stop;
+	int threaded;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static pbatch *slot(tt_proto_reader *r, size_t i)
+{
+	return &r->b[i % TT_PROTO_BATCHES];
+}
+
+/* Makes at least need bytes available at buf[beg]. Returns 0, 1 at end of
+ * data, -1 on a read error or out of memory (err filled). */
+static int rd_fill(tt_proto_reader *r, size_t need)
+{
+	while (r->end - r->beg < need && !r->eof) {
+		long n;
+		if (r->beg && r->cap - r->end < READ_CHUNK) {
+			memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+			r->end -= r->beg;
+			r->beg = 0;
+		}
+		if (r->cap - r->end < READ_CHUNK || r->cap < need) {
+			size_t ncap = r->cap ? r->cap : 2 * READ_CHUNK;
+			unsigned char *nb;
+			while (ncap - r->end < READ_CHUNK || ncap < need)
+				ncap *= 2;
+			nb = realloc(r->buf, ncap);
+			if (!nb)
+				return tt_err_set(&r->err, TT_ENOMEM, "%s: out of memory at byte %llu", r->path,
+						  (unsigned long long)r->off), -1;
+			r->buf = nb;
+			r->cap = ncap;
+		}
+		/* modest requests (below bytesrc's 256 KiB buffer) keep reads
+		 * on its buffered path; the window grows by READ_CHUNK anyway */
+		n = tt_bytesrc_read(r->src, r->buf + r->end, READ_REQ < r->cap - r->end ? READ_REQ : r->cap - r->end,
+				    &r->err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			r->eof = 1;
+		r->end += (size_t)n;
+	}
+	return r->end - r->beg >= need ? 0 : 1;
+}
+
+static void rd_consume(tt_proto_reader *r, size_t n)
+{
+	r->beg += n;
+	r->off += n;
+}
+
+/* Counts the bytes left from the window position to the end of data. */
+static uint64_t rd_drain(tt_proto_reader *r)
+{
+	uint64_t n = r->end - r->beg;
+
+	r->beg = r->end = 0;
+	while (!r->eof && !atomic_load(&r->stop)) {
+		long k = tt_bytesrc_read(r->src, r->buf, READ_REQ < r->cap ? READ_REQ : r->cap, &r->err);
+		if (k <= 0)
+			break;
+		n += (uint64_t)k;
+	}
+	return n;
+}
+
+/* Copies one packet's bytes into the batch. */
+static int add_packet(tt_proto_reader *r, pbatch *b, const unsigned char *p, size_t len)
+{
+	if (b->npk == b->pk_cap) {
+		size_t ncap = b->pk_cap ? b->pk_cap * 2 : 64;
+		rawpk *np = realloc(b->pk, ncap * sizeof(*np));
+		tt_proto_item *ni;
+
+		if (np)
+			b->pk = np;
+		ni = np ? realloc(b->items, ncap * sizeof(*ni)) : NULL;
+		if (!ni)
+			return -1;
+		b->items = ni;
+		b->pk_cap = ncap;
+	}
+	if (b->raw_cap - b->raw_n < len) {
+		size_t ncap = b->raw_cap ? b->raw_cap : 64 * 1024;
+		unsigned char *nr;
+
+		while (ncap - b->raw_n < len)
+			ncap *= 2;
+		nr = realloc(b->raw, ncap);
+		if (!nr)
+			return -1;
+		b->raw = nr;
+		b->raw_cap = ncap;
+	}
+	memcpy(b->raw + b->raw_n, p, len);
+	b->pk[b->npk].pos = b->raw_n;
+	b->pk[b->npk].len = len;
+	b->pk[b->npk].off = r->off;
+	b->npk++;
+	b->raw_n += len;
+	r->framed++;
+	return 0;
+}
+
+/* Frames the next packets into b. Returns 1 when framing has ended (r->fin
+ * says how), else 0. */
+static int frame_batch(tt_proto_reader *r, pbatch *b)
+{
+	const char *bad = NULL;
+
+	b->raw_n = b->npk = 0;
+	while (b->npk < r->batch_packets && b->raw_n < BATCH_BYTES) {
+		uint64_t tag, len;
+		int k, k2, f;
+
+		f = rd_fill(r, 20);
+		if (f < 0)
+			goto failed;
+		if (r->end == r->beg)
+			goto ended; /* clean end */
+		k = tt_proto_varint(r->buf + r->beg, r->buf + r->end, &tag);
+		if (k <= 0) {
+			bad = "bad tag";
+			goto ended;
+		}
+		switch (tag & 7) {
+		case 0:
+			k2 = tt_proto_varint(r->buf + r->beg + k, r->buf + r->end, &len);
+			if (k2 <= 0 || tag >> 3 == 0) {
+				bad = "bad field";
+				goto ended;
+			}
+			rd_consume(r, (size_t)(k + k2));
+			continue;
+		case 1:
+		case 5: {
+			size_t n = (tag & 7) == 1 ? 8 : 4;
+			if (tag >> 3 == 0 || rd_fill(r, (size_t)k + n)) {
+				bad = "bad field";
+				goto ended;
+			}
+			rd_consume(r, (size_t)k + n);
+			continue;
+		}
+		case 2:
+			break;
+		default:
+			bad = "bad wire type";
+			goto ended;
+		}
+		k2 = tt_proto_varint(r->buf + r->beg + k, r->buf + r->end, &len);
+		if (k2 <= 0 || tag >> 3 == 0) {
+			bad = "bad length";
+			goto ended;
+		}
+		if (len > MAX_PACKET || (r->plain && r->size && len > r->size - r->off - (uint64_t)(k + k2))) {
+			bad = "packet length beyond the end of the file";
+			goto ended;
+		}
+		f = rd_fill(r, (size_t)(k + k2) + (size_t)len);
+		if (f < 0)
+			goto failed;
+		if (f > 0) {
+			bad = "packet cut short";
+			goto ended;
+		}
+		if (tag >> 3 == 1 && add_packet(r, b, r->buf + r->beg + k + k2, (size_t)len)) {
+			tt_err_set(&r->err, TT_ENOMEM, "%s: out of memory at byte %llu", r->path,
+				   (unsigned long long)r->off);
+			goto failed;
+		}
+		rd_consume(r, (size_t)(k + k2) + (size_t)len);
+	}
+	b->file_off = tt_bytesrc_file_offset(r->src);
+	return 0;
+failed:
+	r->fin.code = r->err.code ? r->err.code : TT_EIO;
+	r->fin.off = r->off;
+	b->file_off = r->fin.file_off = tt_bytesrc_file_offset(r->src);
+	return 1;
+ended:
+	r->fin.bad = bad;
+	r->fin.off = r->off;
+	/* Without any packet before it, the caller says "not a trace" and
+	 * does not need the count: do not read a big non-trace to the end. */
+	if (bad && r->framed)
+		r->fin.left = rd_drain(r);
+	b->file_off = r->fin.file_off = tt_bytesrc_file_offset(r->src);
+	return 1;
+}
+
+static void unpack_batch(pbatch *b)
+{
+	size_t i;
+
+	tt_proto_arena_reset(&b->ar);
+	for (i = 0; i < b->npk; i++) {
+		b->items[i].off = b->pk[i].off;
+		b->items[i].pkt = tt_proto_unpack(&b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
+	}
+}
+
+/* The oldest batch framed and not yet being unpacked, or NULL (mu held). */
+static pbatch *oldest_framed(tt_proto_reader *r)
+{
+	size_t i;
+
+	for (i = r->head; i < r->tail; i++)
+		if (slot(r, i)->state == B_FRAMED)
+			return slot(r, i);
+	return NULL;
+}
+
+/* Unpacks b outside the lock (mu held on entry and exit). */
+static void unpack_unlocked(tt_proto_reader *r, pbatch *b)
+{
+	b->state = B_UNPACKING;
+	pthread_mutex_unlock(&r->mu);
+	unpack_batch(b);
+	pthread_mutex_lock(&r->mu);
+	b->state = B_READY;
+	pthread_cond_broadcast(&r->cv);
+}
+
+/* Frames the next batch outside the lock (mu held on entry and exit). */
+static void frame_unlocked(tt_proto_reader *r)
+{
+	pbatch *b = slot(r, r->tail);
+	int fin;
+
+	pthread_mutex_unlock(&r->mu);
+	fin = frame_batch(r, b);
+	pthread_mutex_lock(&r->mu);
+	b->state = B_FRAMED;
+	r->tail++;
+	if (fin)
+		r->done = 1;
+	pthread_cond_broadcast(&r->cv);
+}
+
+static void *worker(void *arg)
+{
+	tt_proto_reader *r = arg;
+	pbatch *b;
+
+	pthread_mutex_lock(&r->mu);
+	while (!atomic_load(&r->stop)) {
+		/* framing is cheap and keeps work in sight for both threads */
+		if (!r->done && r->tail - r->head < TT_PROTO_BATCHES)
+			frame_unlocked(r);
+		else if ((b = oldest_framed(r)) != NULL)
+			unpack_unlocked(r, b);
+		else if (r->done)
+			break;
+		else
+			pthread_cond_wait(&r->cv, &r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int threaded, size_t batch_packets)
+{
+	tt_proto_reader *r = calloc(1, sizeof(*r));
+	size_t i;
+
+	if (!r)
+		return NULL;
+	r->src = src;
+	r->path = path;
+	r->size = tt_bytesrc_size(src);
+	r->plain = !tt_bytesrc_is_gzip(src);
+	r->batch_packets = batch_packets ? batch_packets : BATCH_PACKETS;
+	for (i = 0; i < TT_PROTO_BATCHES; i++)
+		tt_proto_arena_init(&r->b[i].ar);
+	atomic_init(&r->stop, 0);
+	if (pthread_mutex_init(&r->mu, NULL)) {
+		free(r);
+		return NULL;
+	}
+	if (pthread_cond_init(&r->cv, NULL)) {
+		pthread_mutex_destroy(&r->mu);
+		free(r);
+		return NULL;
+	}
+	/* no worker: the caller frames and unpacks each batch itself */
+	r->threaded = threaded && pthread_create(&r->th, NULL, worker, r) == 0;
+	return r;
+}
+
+int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
+{
+	pbatch *b;
+
+	pthread_mutex_lock(&r->mu);
+	if (r->held) {
+		slot(r, r->head)->state = B_FREE;
+		r->head++;
+		r->held = 0;
+		pthread_cond_broadcast(&r->cv);
+	}
+	for (;;) {
+		b = slot(r, r->head);
+		if (r->head < r->tail && b->state == B_READY) {
+			r->held = 1;
+			out->items = b->items;
+			out->n = b->npk;
+			out->file_off = b->file_off;
+			pthread_mutex_unlock(&r->mu);
+			return 1;
+		}
+		if (r->head == r->tail && r->done) {
+			pthread_mutex_unlock(&r->mu);
+			return 0;
+		}
+		/* rather than wait, unpack whatever is framed (maybe a later
+		 * batch: it will be ready when its turn comes) */
+		if ((b = oldest_framed(r)) != NULL)
+			unpack_unlocked(r, b);
+		else if (!r->threaded)
+			frame_unlocked(r);
+		else
+			pthread_cond_wait(&r->cv, &r->mu);
+	}
+}
+
+void tt_proto_reader_end(const tt_proto_reader *r, tt_proto_end *end, tt_err *err)
+{
+	*end = r->fin;
+	if (r->fin.code && err)
+		*err = r->err;
+}
+
+void tt_proto_reader_free(tt_proto_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	if (r->threaded) {
+		pthread_mutex_lock(&r->mu);
+		atomic_store(&r->stop, 1);
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->th, NULL);
+	}
+	for (i = 0; i < TT_PROTO_BATCHES; i++) {
+		free(r->b[i].raw);
+		free(r->b[i].pk);
+		free(r->b[i].items);
+		tt_proto_arena_destroy(&r->b[i].ar);
+	}
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	free(r->buf);
+	free(r);
+}

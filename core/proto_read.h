@@ -1,0 +1,92 @@
+/*
+ * proto_read.h - the first stage of the Perfetto importer: reads the
+ * trace through a tt_bytesrc, frames its packets (`0x0A <varint len>
+ * <TracePacket>`, formats.md 1.1) and has protobuf-c unpack them, in
+ * batches, so that import_proto.c only runs the stateful part
+ * (sequences, interning, clocks, tracks, storage).
+ *
+ * Threads: when it can start one, the reader runs a worker thread that
+ * frames batches ahead and unpacks them; the importing thread, when the
+ * batch it needs next is not ready, unpacks a framed one itself instead
+ * of waiting. Batches come out in file order whoever unpacked them, so
+ * the import is the same as with one thread. At most TT_PROTO_BATCHES
+ * batches are in flight. Without a worker (thread creation failed, or
+ * asked for) the importing thread frames and unpacks each batch when it
+ * asks for it. The bytesrc belongs to the reader until
+ * tt_proto_reader_free(): the caller must not read it meanwhile.
+ *
+ * Nothing here touches storage: a packet protobuf-c rejects is handed on
+ * as an item without a packet, for the caller to count.
+ */
+#ifndef TT_PROTO_READ_H
+#define TT_PROTO_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfetto_trace.pb-c.h"
+
+#include "bytesrc.h"
+#include "err.h"
+
+#define TT_PROTO_BATCHES 8
+
+/* A bump allocator for protobuf-c: nothing is freed one by one, the whole
+ * arena is reset when its messages are no longer used (no malloc per
+ * packet once its blocks have grown). */
+typedef struct tt_proto_arena {
+	struct tt_proto_ablock { char *p; size_t size; } *b;
+	size_t nb, cur, used;
+	ProtobufCAllocator alloc;
+} tt_proto_arena;
+
+void tt_proto_arena_init(tt_proto_arena *a);
+void tt_proto_arena_reset(tt_proto_arena *a);
+void tt_proto_arena_destroy(tt_proto_arena *a);
+
+/* Reads a varint from [p, e); returns the bytes used, 0 when incomplete,
+ * -1 when longer than 10 bytes. */
+int tt_proto_varint(const unsigned char *p, const unsigned char *e, uint64_t *out);
+
+/* Unpacks one TracePacket into the arena. NULL when protobuf-c rejects it,
+ * or when its messages nest deeper than the importer accepts (protobuf-c
+ * recurses without a limit). */
+Perfetto__Protos__TracePacket *tt_proto_unpack(tt_proto_arena *a, const unsigned char *p, size_t len);
+
+typedef struct tt_proto_item {
+	const Perfetto__Protos__TracePacket *pkt; /* NULL: the packet did not unpack */
+	uint64_t off;                             /* offset of its tag in the data */
+} tt_proto_item;
+
+/* Valid until the next tt_proto_reader_next() or tt_proto_reader_free(). */
+typedef struct tt_proto_batch {
+	const tt_proto_item *items;
+	size_t n;
+	uint64_t file_off; /* position in the file once it was read (progress) */
+} tt_proto_batch;
+
+/* How reading ended. */
+typedef struct tt_proto_end {
+	int code;          /* TT_OK, or the read error (message in the err given) */
+	const char *bad;   /* NULL at a clean end, else why framing stopped */
+	uint64_t off;      /* data offset where it stopped */
+	uint64_t left;     /* bytes from there to the end (only counted when at
+			      least one packet came before: else 0) */
+	uint64_t file_off; /* position in the file at the end */
+} tt_proto_end;
+
+typedef struct tt_proto_reader tt_proto_reader;
+
+/* threaded: 0 = never start a worker. batch_packets: packets per batch
+ * (0 = default). path is for messages. NULL when out of memory. */
+tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int threaded,
+				     size_t batch_packets);
+/* The next batch in file order: 1, or 0 when reading has ended (see
+ * tt_proto_reader_end). */
+int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *b);
+/* After next() returned 0: how it ended; err gets the read error, if any. */
+void tt_proto_reader_end(const tt_proto_reader *r, tt_proto_end *end, tt_err *err);
+/* Stops the worker (it may be ahead) and frees everything. */
+void tt_proto_reader_free(tt_proto_reader *r);
+
+#endif
