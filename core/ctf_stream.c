@@ -986,6 +986,51 @@ int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **out
 	return 1;
 }
 
+int tt_ctf_class_keys(const ctf_meta *m, const ctf_stream_class *sc, const ctf_event_class *cls,
+		      void (*fn)(void *ctx, const char *key), void *ctx)
+{
+	const ctf_type *scopes[3] = { sc->event_context, cls->context, cls->fields };
+	ctf_stream *s = calloc(1, sizeof(*s));
+	size_t size = 4096;
+	int rc = -1;
+
+	if (!s)
+		return -1;
+	s->m = m;
+	s->slots = calloc((size_t)m->nslots + 1, sizeof(*s->slots));
+	/* zeros decode as any event would, short of a variant (none here):
+	 * integers, empty strings, text sequences of length 0 */
+	while (s->slots && size <= (64u << 20)) {
+		uint8_t *zeros = calloc(size, 1);
+		int r = DEC_OK;
+
+		if (!zeros)
+			break;
+		s->pkt = zeros;
+		s->pos = 0;
+		s->limit = (uint64_t)size * 8;
+		s->nvals = s->nkeys = 0;
+		s->emit = 1;
+		for (int i = 0; i < 3 && r == DEC_OK; i++)
+			if (scopes[i])
+				r = dec_root(s, scopes[i]);
+		if (r == DEC_OK) {
+			for (size_t i = 0; i < s->nvals; i++)
+				fn(ctx, s->vals[i].key ? s->vals[i].key : s->keys + s->vals[i].keyoff);
+			rc = 0;
+		}
+		free(zeros);
+		if (r != DEC_SHORT)
+			break;
+		size *= 4;
+	}
+	free(s->slots);
+	free(s->vals);
+	free(s->keys);
+	free(s);
+	return rc;
+}
+
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip)
 {
 	s->skip = skip;

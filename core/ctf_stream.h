@@ -99,6 +99,13 @@ typedef struct ctf_discard {
  * events: then with the next event, or at the end with *ev NULL). */
 int tt_ctf_stream_take_discard(ctf_stream *s, ctf_discard *out);
 
+/* Calls fn with each key an event of class cls (of stream class sc)
+ * produces, in order: the same keys as every event of the class when its
+ * types are fixed (tt_ctf_type_fixed), found by decoding zeros. Returns 0,
+ * or -1 (out of memory, a variant, or more than 64 MiB of fields). */
+int tt_ctf_class_keys(const ctf_meta *m, const ctf_stream_class *sc, const ctf_event_class *cls,
+		      void (*fn)(void *ctx, const char *key), void *ctx);
+
 /* skip[i] non-zero: events of class m->events[i] are decoded (to find the
  * next one, the clock, the thread) without producing their values. skip
  * (m->nevents bytes, owned by the caller) may change between events;

@@ -45,6 +45,7 @@
 #include "import_int.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@
 
 #include "ctf_metadata.h"
 #include "ctf_stream.h"
+#include "vec.h"
 
 #define MAX_DIR_DEPTH 10
 #define MAX_TRACES 4096
@@ -60,7 +62,6 @@
 /* lazy set locator: stream index << LOC_BITS | bit offset in the file */
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
-#define SHAPE_UNSET (TT_NONE - 1) /* class not seen yet */
 
 enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH };
 
@@ -73,10 +74,10 @@ typedef struct trace_ctx {
 	tt_str *cat;
 	uint8_t *kind;
 	uint32_t *shape;  /* storage shape of the class's keys, TT_NONE when
-			   * they vary, SHAPE_UNSET before its first event */
+			   * they vary */
 	uint32_t *nkeys;
-	uint8_t *skip;    /* classes whose values the import does not need:
-			   * their cursors only count them (lazy streams) */
+	uint8_t *skip;    /* classes whose values the import does not read:
+			   * lazy streams' cursors skip them */
 } trace_ctx;
 
 /* What the lazy-args decoder keeps after the import: the metadata and, per
@@ -102,8 +103,6 @@ typedef struct src {
 	trace_ctx *tr;
 	int idx;
 	const char *file; /* base name, for track names */
-	const ctf_event *ev;
-	int64_t ts;       /* ev->ts, next to the heap's other reads */
 	/* thread cache */
 	int has_last;
 	int64_t last_pid, last_tid;
@@ -131,8 +130,6 @@ typedef struct ctx {
 	size_t ntraces;
 	src *srcs;
 	size_t nsrcs;
-	src **heap;
-	size_t nheap;
 	cpu_state *cpus;    /* per trace? kernel traces: one per cpu, shared */
 	size_t ncpus;
 	int nproblems;
@@ -280,10 +277,26 @@ static int ends_with(const char *s, size_t n, const char *suf)
 	return n > l && !memcmp(s + n - l, suf, l);
 }
 
+/* Keys of a class, interned as they come. */
+struct key_list {
+	tt_storage *st;
+	TT_VEC(tt_str) keys;
+	int oom;
+};
+
+static void add_key(void *p, const char *key)
+{
+	struct key_list *k = p;
+
+	if (TT_VEC_PUSH(k->keys, tt_storage_intern_cstr(k->st, key)))
+		k->oom = 1;
+}
+
 static int classify(ctx *c, trace_ctx *t)
 {
 	ctf_meta *m = t->m;
 	size_t i, n = m->nevents ? m->nevents : 1;
+	uint8_t *seen = calloc(n, 1);
 
 	t->name = calloc(n, sizeof(*t->name));
 	t->base = calloc(n, sizeof(*t->base));
@@ -292,10 +305,12 @@ static int classify(ctx *c, trace_ctx *t)
 	t->shape = malloc(n * sizeof(*t->shape));
 	t->nkeys = calloc(n, sizeof(*t->nkeys));
 	t->skip = calloc(n, sizeof(*t->skip));
-	if (!t->name || !t->base || !t->cat || !t->kind || !t->shape || !t->nkeys || !t->skip)
+	if (!seen || !t->name || !t->base || !t->cat || !t->kind || !t->shape || !t->nkeys || !t->skip) {
+		free(seen);
 		return TT_ENOMEM;
+	}
 	for (i = 0; i < n; i++)
-		t->shape[i] = SHAPE_UNSET;
+		t->shape[i] = TT_NONE;
 	for (i = 0; i < m->nevents; i++) {
 		const char *nm = m->events[i].name;
 		size_t len = strlen(nm);
@@ -330,11 +345,110 @@ static int classify(ctx *c, trace_ctx *t)
 			t->base[i] = tt_storage_intern(c->st, nm, len - 4);
 		}
 	}
+	/* Classes whose keys never vary get a shape now and lazy sets; their
+	 * values are not even produced at import unless the import reads them
+	 * (func_entry's addr, sched_switch). The event context is the stream
+	 * class's: a class listed by two is left out. */
+	for (size_t k = 0; k < m->nstreams; k++) {
+		const ctf_stream_class *sc = &m->streams[k];
+		int ctx_fixed = tt_ctf_type_fixed(sc->event_context);
+
+		for (size_t j = 0; j < sc->nsorted; j++) {
+			const ctf_event_class *ec = sc->sorted[j];
+			size_t ci = (size_t)(ec - m->events);
+			struct key_list keys = { .st = c->st };
+
+			t->shape[ci] = TT_NONE;
+			t->skip[ci] = 0;
+			if (seen[ci]++ || !ctx_fixed || !tt_ctf_type_fixed(ec->context) ||
+			    !tt_ctf_type_fixed(ec->fields))
+				continue;
+			if (!tt_ctf_class_keys(m, sc, ec, add_key, &keys) && !keys.oom) {
+				t->shape[ci] = tt_storage_args_shape(c->st, keys.keys.v, keys.keys.n);
+				t->nkeys[ci] = (uint32_t)keys.keys.n;
+				t->skip[ci] = t->shape[ci] != TT_NONE && t->kind[ci] != K_FUNC_ENTRY &&
+					      t->kind[ci] != K_SCHED_SWITCH;
+			}
+			TT_VEC_FREE(keys.keys);
+		}
+	}
+	free(seen);
 	return tt_storage_oom(c->st) ? TT_ENOMEM : TT_OK;
 }
 
-/* ---- heap ------------------------------------------------------------------ */
-static int src_less(const src *a, const src *b)
+/* ---- the reader's side of the streams ----------------------------------
+ * Decoding every stream and merging them by time takes about as long as
+ * storing the events: a reader thread does the first and hands the merged
+ * events to the import thread in batches, in order (see read_and_store).
+ * The reader owns these structs, apart from what the import thread writes
+ * (src, ctx): sharing a cache line with it would cost more than the split
+ * saves. */
+typedef struct rsrc {
+	ctf_stream *s;
+	const trace_ctx *tr;
+	int idx;
+	const ctf_event *ev;
+	int64_t ts;       /* ev->ts, next to the heap's other reads */
+} rsrc;
+
+#define NBATCH 4
+
+/* Merged events for the import thread, 64 bytes each: what storing
+ * reads. Values are copied only for the events whose values the import
+ * reads (sched_switch, func_entry, sets written at import), with their
+ * keys (a key can live in the cursor's buffer). */
+enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4 };
+
+typedef struct rec {
+	int64_t ts;
+	uint64_t offset;      /* bit offset of the record in its stream file */
+	int64_t cpu;
+	int64_t pid, tid;     /* R_THREAD: vpid and vtid (UST) or pid and tid
+			       * (kernel context); pid -1 when unknown */
+	const char *procname; /* in the mapped file, NULL when none */
+	uint32_t procname_len;
+	uint32_t ci;          /* event class: index in its trace's m->events */
+	uint16_t src, flags;
+	uint32_t vals;        /* R_VALS: index in the batch's value lists */
+} rec;
+_Static_assert(sizeof(rec) <= 64, "a record fits a cache line");
+
+/* The values of one event: contexts, then payload from ncontext on. */
+typedef struct evals {
+	const ctf_val *v;
+	size_t n, ncontext;
+} evals;
+
+typedef struct batch {
+	rec *r;
+	size_t n, cap;
+	struct { uint32_t first, n, ncontext; } *vl; /* value lists */
+	size_t nvl, cvl;
+	ctf_val *v;      /* copied values; keys are offsets into k until read */
+	size_t nv, cv;
+	char *k;
+	size_t nk, ck;
+	struct { size_t at; uint16_t src; ctf_discard d; } *d; /* before r[at] */
+	size_t nd, cd;
+} batch;
+
+typedef struct reader {
+	/* between the threads, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	batch b[NBATCH];
+	size_t head, tail; /* batches [tail, head) are ready */
+	int done, stop;
+	/* the reader's own */
+	_Alignas(64) tt_import *im;
+	rsrc *rs;
+	rsrc **heap;
+	size_t nrs, nheap, batch;
+	int started, oom;
+	uint64_t events;
+} reader;
+
+static int src_less(const rsrc *a, const rsrc *b)
 {
 	if (a->ts != b->ts)
 		return a->ts < b->ts;
@@ -347,36 +461,36 @@ static int src_less(const src *a, const src *b)
 	return a->idx < b->idx;
 }
 
-static void heap_down(ctx *c, size_t i)
+static void heap_down(reader *rd, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		src *t;
+		rsrc *t;
 
-		if (l < c->nheap && src_less(c->heap[l], c->heap[m]))
+		if (l < rd->nheap && src_less(rd->heap[l], rd->heap[m]))
 			m = l;
-		if (r < c->nheap && src_less(c->heap[r], c->heap[m]))
+		if (r < rd->nheap && src_less(rd->heap[r], rd->heap[m]))
 			m = r;
 		if (m == i)
 			return;
-		t = c->heap[i];
-		c->heap[i] = c->heap[m];
-		c->heap[m] = t;
+		t = rd->heap[i];
+		rd->heap[i] = rd->heap[m];
+		rd->heap[m] = t;
 		i = m;
 	}
 }
 
-static void heap_up(ctx *c, size_t i)
+static void heap_up(reader *rd, size_t i)
 {
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		src *t;
+		rsrc *t;
 
-		if (!src_less(c->heap[i], c->heap[p]))
+		if (!src_less(rd->heap[i], rd->heap[p]))
 			return;
-		t = c->heap[i];
-		c->heap[i] = c->heap[p];
-		c->heap[p] = t;
+		t = rd->heap[i];
+		rd->heap[i] = rd->heap[p];
+		rd->heap[p] = t;
 		i = p;
 	}
 }
@@ -429,13 +543,11 @@ static void emit_discard(ctx *c, src *s, const ctf_discard *d)
 				  tt_storage_intern_cstr(c->st, buf), set);
 }
 
-static const ctf_val *find_val(const ctf_event *ev, const char *key)
+static const ctf_val *find_val(const evals *x, const char *key)
 {
-	size_t i;
-
-	for (i = ev->ncontext; i < ev->nvals; i++)
-		if (!strcmp(ev->vals[i].key, key))
-			return &ev->vals[i];
+	for (size_t i = x->ncontext; i < x->n; i++)
+		if (!strcmp(x->v[i].key, key))
+			return &x->v[i];
 	return NULL;
 }
 
@@ -494,11 +606,11 @@ static tt_str state_str(ctx *c, int64_t state)
 	return tt_storage_intern(c->st, buf, n);
 }
 
-static void sched_switch(ctx *c, const ctf_event *ev, int64_t cpu)
+static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 {
 	cpu_state *cs = cpu_get(c, cpu);
-	const ctf_val *prev_tid = find_val(ev, "prev_tid"), *next_tid = find_val(ev, "next_tid");
-	const ctf_val *next_comm = find_val(ev, "next_comm"), *prev_comm = find_val(ev, "prev_comm");
+	const ctf_val *prev_tid = find_val(x, "prev_tid"), *next_tid = find_val(x, "next_tid");
+	const ctf_val *next_comm = find_val(x, "next_comm"), *prev_comm = find_val(x, "prev_comm");
 	uint32_t prev_utid, next_utid;
 
 	if (!cs || !next_tid)
@@ -508,13 +620,13 @@ static void sched_switch(ctx *c, const ctf_event *ev, int64_t cpu)
 		tt_storage_thread_set_name(c->st, prev_utid, tt_storage_intern(c->st, prev_comm->s, prev_comm->len));
 	if (cs->running && cs->utid != TT_NONE && ev->ts >= cs->since)
 		tt_storage_sched(c->st, cs->since, ev->ts - cs->since, cpu, cs->utid,
-				 state_str(c, val_int(find_val(ev, "prev_state"), 0)), cs->prio);
+				 state_str(c, val_int(find_val(x, "prev_state"), 0)), cs->prio);
 	next_utid = tt_storage_thread(c->st, -1, val_int(next_tid, 0));
 	if (next_comm && next_comm->kind == CTF_V_STR && val_int(next_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, next_utid, tt_storage_intern(c->st, next_comm->s, next_comm->len));
 	cs->utid = next_utid;
 	cs->since = ev->ts;
-	cs->prio = val_int(find_val(ev, "next_prio"), 0);
+	cs->prio = val_int(find_val(x, "next_prio"), 0);
 	cs->running = 1;
 }
 
@@ -533,18 +645,12 @@ static int same_bytes(const char *a, const char *b, size_t n)
 	return x == y && z == w;
 }
 
-static uint32_t thread_of(ctx *c, src *s, const ctf_event *ev, int64_t cpu)
+static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 {
-	int64_t pid, tid;
+	int64_t pid = ev->pid, tid = ev->tid, cpu = ev->cpu;
 	uint32_t utid;
 
-	if (ev->has_vtid) {
-		tid = ev->vtid;
-		pid = ev->has_vpid ? ev->vpid : -1;
-	} else if (ev->has_tid) {
-		tid = ev->tid;
-		pid = ev->has_pid ? ev->pid : -1;
-	} else {
+	if (!(ev->flags & R_THREAD)) {
 		cpu_state *cs = cpu < (int64_t)c->ncpus && cpu >= 0 ? &c->cpus[cpu] : NULL;
 
 		return cs && cs->running ? cs->utid : TT_NONE;
@@ -576,12 +682,10 @@ static uint32_t thread_of(ctx *c, src *s, const ctf_event *ev, int64_t cpu)
 }
 
 /* The rows of an event's arg set, eager or lazy alike. */
-static void put_vals(tt_storage *st, const ctf_event *ev)
+static void put_vals(tt_storage *st, const ctf_val *vals, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < ev->nvals; i++) {
-		const ctf_val *v = &ev->vals[i];
+	for (size_t i = 0; i < n; i++) {
+		const ctf_val *v = &vals[i];
 		const char *key = v->key;
 
 		switch (v->kind) {
@@ -627,17 +731,16 @@ static void lazy_free(void *p)
 	free(z);
 }
 
-/* Decodes the event at loc again, on a cursor of its own (the import's
- * cursor is mid-packet until the import ends). */
-static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
+/* The event at offset of stream i decoded again, on a cursor of its own
+ * (the import's cursor is mid-packet until the import ends); NULL when it
+ * cannot be. Valid until the next call. */
+static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
 {
-	lazy_ctx *z = p;
-	size_t i = (size_t)(loc >> LOC_BITS);
 	const ctf_event *ev;
 	lazy_src *ls;
 
-	if (i >= z->nsrcs || z->srcs[i].failed || !z->srcs[i].path)
-		return -1;
+	if (!z || i >= z->nsrcs || z->srcs[i].failed || !z->srcs[i].path)
+		return NULL;
 	ls = &z->srcs[i];
 	if (!ls->s) {
 		tt_err e;
@@ -645,87 +748,61 @@ static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
 		tt_err_clear(&e);
 		if (tt_ctf_stream_open(ls->m, ls->path, &ls->s, &e) != TT_OK) {
 			ls->failed = 1;
-			return -1;
+			return NULL;
 		}
 	}
-	if (tt_ctf_stream_event_at(ls->s, loc & LOC_MASK, &ev) != 1)
+	return tt_ctf_stream_event_at(ls->s, offset, &ev) == 1 ? ev : NULL;
+}
+
+static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
+{
+	const ctf_event *ev = lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+
+	if (!ev)
 		return -1;
-	put_vals(st, ev);
+	put_vals(st, ev->vals, ev->nvals);
 	return 0;
 }
 
 static const tt_args_decoder lazy_ops = { .decode = lazy_decode, .free_ctx = lazy_free };
 
-/* The shape of class ci's keys, registered at its first event; TT_NONE
- * when its keys vary from event to event. */
-static uint32_t class_shape(ctx *c, src *s, size_t ci, const ctf_event *ev)
-{
-	trace_ctx *t = s->tr;
-	const ctf_stream_class *sc = tt_ctf_stream_class(s->s);
-	tt_str *keys;
-
-	if (t->shape[ci] != SHAPE_UNSET)
-		return t->shape[ci];
-	t->shape[ci] = TT_NONE;
-	if (!sc || !tt_ctf_type_fixed(sc->event_context) || !tt_ctf_type_fixed(ev->cls->context) ||
-	    !tt_ctf_type_fixed(ev->cls->fields))
-		return TT_NONE;
-	keys = malloc(ev->nvals * sizeof(*keys));
-	if (!keys)
-		return TT_NONE;
-	for (size_t i = 0; i < ev->nvals; i++)
-		keys[i] = tt_storage_intern_cstr(c->st, ev->vals[i].key);
-	if (!tt_storage_oom(c->st)) {
-		t->shape[ci] = tt_storage_args_shape(c->st, keys, ev->nvals);
-		t->nkeys[ci] = (uint32_t)ev->nvals;
-		/* from now on the keys are known: only func_entry (addr) and
-		 * sched_switch read values at import */
-		t->skip[ci] = t->shape[ci] != TT_NONE && t->kind[ci] != K_FUNC_ENTRY &&
-			      t->kind[ci] != K_SCHED_SWITCH;
-	}
-	free(keys);
-	return t->shape[ci];
-}
-
-static uint32_t event_args(ctx *c, src *s, const ctf_event *ev, size_t ci, int kind)
+static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int kind)
 {
 	tt_storage *st = c->st;
 
 	if (s->lazy) {
 		uint64_t loc = (uint64_t)s->idx << LOC_BITS | ev->offset;
-		uint32_t shape;
+		uint32_t shape = s->tr->shape[ev->ci];
 
-		if (ev->skipped)
-			return tt_storage_args_lazy(st, loc, s->tr->shape[ci], s->tr->nkeys[ci]);
-		if (!ev->nvals)
+		if (ev->flags & R_SKIPPED)
+			return tt_storage_args_lazy(st, loc, shape, s->tr->nkeys[ev->ci]);
+		if (!x->n)
 			return TT_NONE;
-		shape = class_shape(c, s, ci, ev);
-
-		if (shape != TT_NONE && ev->nvals == s->tr->nkeys[ci])
-			return tt_storage_args_lazy(st, loc, shape, ev->nvals);
+		if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
+			return tt_storage_args_lazy(st, loc, shape, x->n);
 		/* keys known only by decoding: fine unless a slice merges it */
 		if (shape == TT_NONE && (kind == K_INSTANT || kind == K_SCHED_SWITCH))
-			return tt_storage_args_lazy(st, loc, TT_NONE, ev->nvals);
+			return tt_storage_args_lazy(st, loc, TT_NONE, x->n);
 	}
-	if (!ev->nvals)
+	if (!x->n)
 		return TT_NONE;
 	tt_storage_args_begin(st);
-	put_vals(st, ev);
+	put_vals(st, x->v, x->n);
 	return tt_storage_args_end(st);
 }
 
-static void store_event(ctx *c, src *s, const ctf_event *ev)
+static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
 {
 	trace_ctx *t = s->tr;
-	size_t ci = (size_t)(ev->cls - t->m->events);
-	int64_t cpu = tt_ctf_stream_cpu(s->s);
+	size_t ci = ev->ci;
+	int64_t cpu = ev->cpu;
 	uint32_t utid, set, track;
 	int kind = t->kind[ci];
 
 	if (kind == K_SCHED_SWITCH)
-		sched_switch(c, ev, cpu);
-	utid = thread_of(c, s, ev, cpu);
-	set = event_args(c, s, ev, ci, kind);
+		sched_switch(c, ev, x, cpu);
+	utid = thread_of(c, s, ev);
+	set = event_args(c, s, ev, x, kind);
 	tt_storage_raw(c->st, ev->ts, t->name[ci], cpu, utid, set);
 	if (kind == K_SCHED_SWITCH)
 		return;
@@ -763,7 +840,7 @@ static void store_event(ctx *c, src *s, const ctf_event *ev)
 		tt_slice_tracker_end(c->im->slices, track, ev->ts, t->base[ci], set);
 		break;
 	case K_FUNC_ENTRY: {
-		const ctf_val *addr = find_val(ev, "addr");
+		const ctf_val *addr = find_val(x, "addr");
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)val_int(addr, 0));
@@ -894,39 +971,279 @@ static int count_files(const char *dir)
 	return k;
 }
 
-static void progress(ctx *c, uint64_t events)
-{
-	uint64_t done = 0;
-	size_t i;
+/* ---- reading and storing on two threads ------------------------------------ */
+#define BATCH_EVENTS 4096 /* smaller batches wake the threads too often */
 
-	for (i = 0; i < c->nsrcs; i++)
-		done += tt_ctf_stream_offset(c->srcs[i].s);
-	tt_import_progress(c->im, done, events);
+static rec *rec_new(reader *rd, batch *b)
+{
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : rd->batch;
+		rec *nr = realloc(b->r, nc * sizeof(*nr));
+
+		if (!nr) {
+			rd->oom = 1;
+			return NULL;
+		}
+		b->r = nr;
+		b->cap = nc;
+	}
+	return &b->r[b->n++];
 }
 
-/* Advances a source; emits pending discards. Returns 1 when it has an
- * event. */
-static int advance(ctx *c, src *s)
+/* Copies the values of ev (and their keys) into the batch. */
+static int copy_vals(batch *b, const ctf_event *ev, rec *r)
+{
+	size_t kb = 0;
+
+	for (size_t i = 0; i < ev->nvals; i++)
+		kb += strlen(ev->vals[i].key) + 1;
+	if (tt_vec_reserve((void **)&b->v, &b->cv, b->nv + ev->nvals, sizeof(*b->v)) ||
+	    tt_vec_reserve((void **)&b->k, &b->ck, b->nk + kb, 1) ||
+	    tt_vec_reserve((void **)&b->vl, &b->cvl, b->nvl + 1, sizeof(*b->vl)) ||
+	    b->nk + kb > UINT32_MAX || b->nv + ev->nvals > UINT32_MAX)
+		return -1;
+	r->flags |= R_VALS;
+	r->vals = (uint32_t)b->nvl;
+	b->vl[b->nvl].first = (uint32_t)b->nv;
+	b->vl[b->nvl].n = (uint32_t)ev->nvals;
+	b->vl[b->nvl++].ncontext = (uint32_t)ev->ncontext;
+	for (size_t i = 0; i < ev->nvals; i++) {
+		ctf_val *v = &b->v[b->nv++];
+		size_t kl = strlen(ev->vals[i].key) + 1;
+
+		*v = ev->vals[i];
+		v->keyoff = (uint32_t)b->nk;
+		memcpy(b->k + b->nk, ev->vals[i].key, kl);
+		b->nk += kl;
+	}
+	return 0;
+}
+
+static void put_event(reader *rd, batch *b, const rsrc *s)
+{
+	const ctf_event *ev = s->ev;
+	rec *r = rec_new(rd, b);
+
+	if (!r)
+		return;
+	r->ts = ev->ts;
+	r->offset = ev->offset;
+	r->cpu = tt_ctf_stream_cpu(s->s);
+	r->src = (uint16_t)s->idx;
+	r->flags = ev->skipped ? R_SKIPPED : 0;
+	/* who: the UST context's vpid/vtid first, else the kernel's pid/tid */
+	r->pid = -1;
+	r->tid = 0;
+	if (ev->has_vtid) {
+		r->flags |= R_THREAD;
+		r->tid = ev->vtid;
+		r->pid = ev->has_vpid ? ev->vpid : -1;
+	} else if (ev->has_tid) {
+		r->flags |= R_THREAD;
+		r->tid = ev->tid;
+		r->pid = ev->has_pid ? ev->pid : -1;
+	}
+	r->procname = ev->procname;
+	r->procname_len = (uint32_t)ev->procname_len;
+	r->ci = (uint32_t)(ev->cls - s->tr->m->events);
+	r->vals = 0;
+	if (ev->nvals && copy_vals(b, ev, r))
+		rd->oom = 1;
+}
+
+/* Advances a source; its pending discards go before the next record.
+ * Returns 1 when it has an event. */
+static int advance(reader *rd, batch *b, rsrc *s)
 {
 	ctf_discard d;
 	int r = tt_ctf_stream_next(s->s, &s->ev);
 
 	if (r)
 		s->ts = s->ev->ts;
-	while (tt_ctf_stream_take_discard(s->s, &d))
-		emit_discard(c, s, &d);
+	while (tt_ctf_stream_take_discard(s->s, &d)) {
+		if (tt_vec_reserve((void **)&b->d, &b->cd, b->nd + 1, sizeof(*b->d))) {
+			rd->oom = 1;
+			break;
+		}
+		b->d[b->nd].at = b->n;
+		b->d[b->nd].src = (uint16_t)s->idx;
+		b->d[b->nd++].d = d;
+	}
 	return r;
+}
+
+static void progress(reader *rd)
+{
+	uint64_t done = 0;
+
+	for (size_t i = 0; i < rd->nrs; i++)
+		done += tt_ctf_stream_offset(rd->rs[i].s);
+	tt_import_progress(rd->im, done, rd->events);
+}
+
+/* Fills b with the next events in time order. Returns 0 when the streams
+ * are all read (or the import was cancelled). */
+static int read_batch(reader *rd, batch *b)
+{
+	b->n = b->nv = b->nk = b->nvl = b->nd = 0;
+	if (!rd->started) {
+		rd->started = 1;
+		for (size_t i = 0; i < rd->nrs; i++) {
+			if (advance(rd, b, &rd->rs[i])) {
+				rd->heap[rd->nheap++] = &rd->rs[i];
+				heap_up(rd, rd->nheap - 1);
+			}
+		}
+	}
+	while (rd->nheap && b->n < rd->batch && !rd->oom) {
+		rsrc *s = rd->heap[0];
+
+		put_event(rd, b, s);
+		if (!advance(rd, b, s))
+			rd->heap[0] = rd->heap[--rd->nheap];
+		heap_down(rd, 0);
+		if ((++rd->events & 0xFFFF) == 0) {
+			if (tt_import_cancelled(rd->im))
+				return 0;
+			progress(rd);
+		}
+	}
+	return rd->nheap && !rd->oom;
+}
+
+static void store_batch(ctx *c, batch *b)
+{
+	size_t di = 0;
+
+	for (size_t i = 0; i < b->nv; i++)
+		b->v[i].key = b->k + b->v[i].keyoff;
+	for (size_t i = 0; i <= b->n; i++) {
+		const rec *r;
+		evals x = { NULL, 0, 0 };
+
+		for (; di < b->nd && b->d[di].at == i; di++)
+			emit_discard(c, &c->srcs[b->d[di].src], &b->d[di].d);
+		if (i == b->n)
+			break;
+		r = &b->r[i];
+		if (r->flags & R_VALS) {
+			x.v = b->v + b->vl[r->vals].first;
+			x.n = b->vl[r->vals].n;
+			x.ncontext = b->vl[r->vals].ncontext;
+		}
+		store_event(c, &c->srcs[r->src], r, &x);
+	}
+}
+
+static void *reader_main(void *arg)
+{
+	reader *rd = arg;
+	int more = 1;
+
+	while (more) {
+		batch *b;
+
+		pthread_mutex_lock(&rd->mu);
+		while (rd->head - rd->tail == NBATCH && !rd->stop)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		if (rd->stop) {
+			pthread_mutex_unlock(&rd->mu);
+			break;
+		}
+		b = &rd->b[rd->head % NBATCH];
+		pthread_mutex_unlock(&rd->mu);
+		more = read_batch(rd, b);
+		pthread_mutex_lock(&rd->mu);
+		rd->head++;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+	}
+	pthread_mutex_lock(&rd->mu);
+	rd->done = 1;
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+	return NULL;
+}
+
+/* Stores every event; the reader runs on a thread of its own when one can
+ * be started. Returns 0, or -1 when storage ran out of memory. */
+static int read_and_store(ctx *c, reader *rd, int one_thread)
+{
+	pthread_t th;
+	int threaded, failed = 0;
+
+	threaded = !one_thread && !pthread_mutex_init(&rd->mu, NULL);
+	if (threaded && pthread_cond_init(&rd->cv, NULL)) {
+		pthread_mutex_destroy(&rd->mu);
+		threaded = 0;
+	}
+	if (threaded && pthread_create(&th, NULL, reader_main, rd)) {
+		pthread_cond_destroy(&rd->cv);
+		pthread_mutex_destroy(&rd->mu);
+		threaded = 0;
+	}
+	if (!threaded) {
+		int more = 1;
+
+		while (more && !failed) {
+			more = read_batch(rd, &rd->b[0]);
+			store_batch(c, &rd->b[0]);
+			failed = tt_storage_oom(c->st);
+		}
+		return failed || rd->oom ? -1 : 0;
+	}
+	for (;;) {
+		batch *b;
+
+		pthread_mutex_lock(&rd->mu);
+		while (rd->tail == rd->head && !rd->done)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		if (rd->tail == rd->head) {
+			pthread_mutex_unlock(&rd->mu);
+			break;
+		}
+		b = &rd->b[rd->tail % NBATCH];
+		pthread_mutex_unlock(&rd->mu);
+		if (!failed) {
+			store_batch(c, b);
+			failed = tt_storage_oom(c->st);
+		}
+		pthread_mutex_lock(&rd->mu);
+		rd->tail++;
+		if (failed)
+			rd->stop = 1;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+	}
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&rd->cv);
+	pthread_mutex_destroy(&rd->mu);
+	return failed || rd->oom ? -1 : 0;
+}
+
+static void reader_free(reader *rd)
+{
+	free(rd->rs);
+	free(rd->heap);
+	for (int i = 0; i < NBATCH; i++) {
+		free(rd->b[i].r);
+		free(rd->b[i].vl);
+		free(rd->b[i].v);
+		free(rd->b[i].k);
+		free(rd->b[i].d);
+	}
 }
 
 int tt_import_ctf(tt_import *im, const char *dir)
 {
 	ctx c;
+	reader rd;
 	size_t i, nfiles = 0;
 	int rc = TT_OK;
-	uint64_t events = 0;
 	tt_err first;
 
 	memset(&c, 0, sizeof(c));
+	memset(&rd, 0, sizeof(rd));
 	c.im = im;
 	c.st = im->st;
 	tt_err_clear(&first);
@@ -945,8 +1262,9 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	if (nfiles > MAX_STREAMS)
 		nfiles = MAX_STREAMS;
 	c.srcs = calloc(nfiles ? nfiles : 1, sizeof(*c.srcs));
-	c.heap = calloc(nfiles ? nfiles : 1, sizeof(*c.heap));
-	if (!c.srcs || !c.heap) {
+	rd.rs = calloc(nfiles ? nfiles : 1, sizeof(*rd.rs));
+	rd.heap = calloc(nfiles ? nfiles : 1, sizeof(*rd.heap));
+	if (!c.srcs || !rd.rs || !rd.heap) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
 		goto out;
 	}
@@ -999,34 +1317,26 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	}
 	if (im->progress)
 		atomic_store(&im->progress->bytes_total, c.total_bytes);
+	rd.im = im;
 	for (i = 0; i < c.nsrcs; i++) {
-		if (advance(&c, &c.srcs[i])) {
-			c.heap[c.nheap++] = &c.srcs[i];
-			heap_up(&c, c.nheap - 1);
-		}
+		rd.rs[i].s = c.srcs[i].s;
+		rd.rs[i].tr = c.srcs[i].tr;
+		rd.rs[i].idx = c.srcs[i].idx;
 	}
-	while (c.nheap) {
-		src *s = c.heap[0];
-
-		store_event(&c, s, s->ev);
-		if (advance(&c, s)) {
-			heap_down(&c, 0);
-		} else {
-			c.heap[0] = c.heap[--c.nheap];
-			heap_down(&c, 0);
-		}
-		if ((++events & 0xFFFF) == 0) {
-			if (tt_storage_oom(c.st)) {
-				rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory after %llu events", dir,
-						(unsigned long long)events);
-				goto out;
-			}
-			if (tt_import_cancelled(im)) {
-				rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", dir);
-				goto out;
-			}
-			progress(&c, events);
-		}
+	rd.nrs = c.nsrcs;
+	/* for tests: TT_CTF_BATCH=<events per batch>, TT_CTF_THREADS=1 reads
+	 * and stores on the import thread alone (as when no thread starts) */
+	rd.batch = BATCH_EVENTS;
+	if (getenv("TT_CTF_BATCH") && atoll(getenv("TT_CTF_BATCH")) > 0)
+		rd.batch = (size_t)atoll(getenv("TT_CTF_BATCH"));
+	if (read_and_store(&c, &rd, getenv("TT_CTF_THREADS") && atoi(getenv("TT_CTF_THREADS")) == 1)) {
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory after %llu events", dir,
+				(unsigned long long)rd.events);
+		goto out;
+	}
+	if (tt_import_cancelled(im)) {
+		rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", dir);
+		goto out;
 	}
 	/* a thread still running on a CPU at the end has no known end: no
 	 * sched_slice row for it (Perfetto does the same) */
@@ -1045,7 +1355,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			tt_storage_stat_add(c.st, TT_STAT_ts_backwards, (int64_t)ss->ts_backwards);
 		note_problem(&c, tt_ctf_stream_problem(c.srcs[i].s));
 	}
-	progress(&c, events);
+	progress(&rd);
 	if (tt_storage_oom(c.st))
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
 out:
@@ -1074,7 +1384,7 @@ out:
 	free_list(c.dirs, c.ndirs);
 	free(c.traces);
 	free(c.srcs);
-	free(c.heap);
 	free(c.cpus);
+	reader_free(&rd);
 	return rc;
 }

@@ -8,6 +8,8 @@
  *   - tt_trace_args (the details panel) and id = ? lookups on a fresh trace;
  *   - after the trace folder was deleted (the decoder keeps its mapped
  *     files and metadata; ASan checks nothing was freed under it).
+ * The import's reader thread and its batches are checked the same way: one
+ * thread, or tiny batches, give the same trace.
  * Then the storage mechanism alone, with a fake decoder: lazy, shaped,
  * keyless, merged, copied and undecodable sets against the same sets
  * written eagerly, read one by one and all at once.
@@ -227,6 +229,82 @@ static void test_after_import(void **state)
 	tt_trace_close(late);
 }
 
+/* The import reads on a thread of its own and hands events over in
+ * batches: one thread, and batches of 1 and 3 events (discards and
+ * packet ends fall on batch edges), give the same trace. */
+static char *dump_all(const char *path)
+{
+	static const char *const sql[] = {
+		"select id, ts, name, cpu, utid, arg_set_id from raw order by id",
+		"select id, ts, dur, track_id, category, name, depth, parent_id, arg_set_id from slice order by id",
+		"select utid, tid, name, upid from thread order by utid",
+		"select upid, pid, name from process order by upid",
+		"select id, name, type, utid, cpu from track order by id",
+		"select ts, dur, cpu, utid, end_state from sched_slice order by ts, cpu",
+		"select name, value from stats where value != 0 order by name",
+		"select name, str_value, int_value from metadata order by name",
+		"select " ARG_COLS " from args a order by a.id",
+	};
+	tt_trace *tr = tt_test_open(path);
+	size_t len = 0;
+	char *all = NULL;
+
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		char *t = tt_test_tsv(tr, sql[i]);
+		size_t n = strlen(t);
+
+		all = realloc(all, len + n + 2);
+		assert_non_null(all);
+		memcpy(all + len, t, n);
+		len += n;
+		all[len++] = '\n';
+		all[len] = '\0';
+		free(t);
+	}
+	tt_trace_close(tr);
+	return all;
+}
+
+static void check_threads(const char *path)
+{
+	static const char *const env[][2] = {
+		{ "TT_CTF_THREADS", "1" }, { "TT_CTF_BATCH", "1" }, { "TT_CTF_BATCH", "3" },
+	};
+	char *want = dump_all(path);
+
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+		char *got;
+
+		setenv(env[i][0], env[i][1], 1);
+		got = dump_all(path);
+		unsetenv(env[i][0]);
+		assert_string_equal(got, want);
+		free(got);
+	}
+	free(want);
+}
+
+static void test_threads_and_batches(void **state)
+{
+	static const char *const names[] = {
+		"ctf/lttng-ust-tiny", "ctf/lttng-ust-discarded", "ctf/dmesg-ctf",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s", tt_test_data(names[i]));
+		check_threads(path);
+	}
+	for (int kernel = 0; kernel < 2; kernel++) {
+		char *dir = write_trace(kernel);
+
+		check_threads(dir);
+		tt_test_rm(dir);
+	}
+}
+
 /* ---- storage alone, with a fake decoder -------------------------------------- */
 
 struct fake_row {
@@ -405,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_real_traces),
 		cmocka_unit_test(test_written_traces),
 		cmocka_unit_test(test_after_import),
+		cmocka_unit_test(test_threads_and_batches),
 		cmocka_unit_test(test_storage_lazy_sets),
 	};
 
