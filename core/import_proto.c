@@ -3,22 +3,27 @@
  *
  * Pipeline (design.md, formats.md section 1):
  *   framing   the file is `0x0A <varint len> <TracePacket>` repeated; we
- *             frame it ourselves from a tt_bytesrc window and unpack ONE
- *             TracePacket at a time with protobuf-c into a bump arena that
- *             is reset after every packet, so memory follows the number of
- *             events, never the file size. compressed_packets are inflated
- *             (zlib/gzip auto-detect) and framed the same way.
+ *   unpack    frame it ourselves and protobuf-c unpacks each TracePacket on
+ *             its own, in batches of up to 1024, on a worker thread with
+ *             the importing thread helping (proto_read.c). Memory follows
+ *             the batches in flight, never the file size. compressed_packets
+ *             are inflated (zlib/gzip auto-detect) and framed the same way
+ *             here, one inner packet at a time in a bump arena.
  *   tokenize  in file order, per trusted_packet_sequence_id: incremental
  *             state (interning, defaults, clears, skipped packets), clocks
  *             (proto_clock.c), descriptors, arg sets. Every event becomes a
  *             compact record (trace-clock ns, track, kind, string ids,
  *             arg_set_id, value) appended to its sequence's list.
  *   sort      each sequence's list is usually already in time order (it is
- *             sorted stably when not); the lists are merged with a heap by
- *             (ts, file order), so ties keep file order.
+ *             sorted stably when not); the lists are merged with a loser
+ *             tree by (ts, file order), so ties keep file order, on a
+ *             thread of its own while the importing thread feeds:
  *   parse     records go to slice_tracker (nesting), counters, flows.
  *             ftrace sched_switch rows are sorted per cpu and become
  *             sched_slice and thread_state rows.
+ * Threads only move work: the result is the one-thread import's
+ * (tt_import_proto_opts runs without them; tests compare both). Storage,
+ * trackers, progress and cancellation stay on the importing thread.
  *
  * Choices:
  *   - Clock: every timestamp is converted to the trace clock, i.e. the
@@ -48,17 +53,21 @@
  *     metadata `proto_truncated_offset`. A first packet that cannot be
  *     framed or unpacked means "not a trace": TT_EINVAL.
  *
- * Cost (tests/bench/bench_proto.c, 1M Chrome-like events, 64 sequences):
- * about half of the import time is protobuf-c's unpack of each packet
- * (which alone runs at ~6M events/s); the rest is tokenizing, the k-way
- * merge, slice tracker and storage. Records are 40 bytes per event and are
- * freed as the merge consumes them.
+ * Cost (tests/bench/bench_proto.c, 1M Chrome-like events, 64 sequences,
+ * 2 cores): protobuf-c's unpack is ~155 ns a packet (6.4M events/s on one
+ * core, 11M/s on two); tokenizing ~75 ns an event, the merge ~25 and the
+ * trackers and storage ~20. With the work shared the import runs at ~6M
+ * events/s where one thread gives ~3.5M/s. Records are 40 bytes per event,
+ * freed after the merge. Tried and dropped: a slim "hot" schema (packet and
+ * TrackEvent with only the fields imported, the full ones as fallback)
+ * unpacks ~15 % faster, but building these structs from it costs as much.
  *
- * Known limits: zstd_compressed_packets are counted, not inflated; legacy
- * v1 flow events (s/t/f) and pid/tid overrides are not imported;
- * sched_waking / compact waking events are skipped; open sched slices end
- * at the last timestamp of the trace; async S/F atrace slices get one track
- * per (process, name, cookie).
+ * Known limits: zstd_compressed_packets are counted, not inflated; the
+ * packets inside compressed_packets are unpacked on the importing thread
+ * (one at a time, not by the worker); legacy v1 flow events (s/t/f) and
+ * pid/tid overrides are not imported; sched_waking / compact waking events
+ * are skipped; open sched slices end at the last timestamp of the trace;
+ * async S/F atrace slices get one track per (process, name, cookie).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -162,7 +171,6 @@ typedef struct pseq {
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
 	TT_VEC(prec) recs;
-	size_t pos;                  /* merge cursor */
 	int sorted;
 } pseq;
 
@@ -1599,9 +1607,13 @@ typedef struct lent {
 	uint64_t key;
 } lent;
 
+typedef struct mleaf {
+	const prec *cur, *end;
+} mleaf;
+
 typedef struct merger {
 	lent *t;
-	pseq **leaf;
+	mleaf *leaf;
 	size_t k;        /* leaves, a power of two */
 	uint64_t left;   /* records not taken yet */
 } merger;
@@ -1611,14 +1623,13 @@ static int lent_less(const lent *a, const lent *b)
 	return (a->ts < b->ts) | ((a->ts == b->ts) & (a->key < b->key));
 }
 
-static lent leaf_head(const merger *m, size_t j)
+static lent leaf_head(const mleaf *l, size_t j)
 {
-	const pseq *s = j < m->k ? m->leaf[j] : NULL;
 	lent e = { INT64_MAX, UINT64_MAX };
 
-	if (s && s->pos < s->recs.n) {
-		e.ts = s->recs.v[s->pos].ts;
-		e.key = (uint64_t)s->recs.v[s->pos].ord << 32 | j;
+	if (l->cur < l->end) {
+		e.ts = l->cur->ts;
+		e.key = (uint64_t)l->cur->ord << 32 | j;
 	}
 	return e;
 }
@@ -1645,12 +1656,12 @@ static int merger_init(pctx *c, merger *m)
 			continue;
 		if (!s->sorted)
 			qsort(s->recs.v, s->recs.n, sizeof(prec), rec_cmp);
-		s->pos = 0;
-		m->leaf[n++] = s;
+		m->leaf[n].cur = s->recs.v;
+		m->leaf[n++].end = s->recs.v + s->recs.n;
 		m->left += s->recs.n;
 	}
 	for (i = 0; i < m->k; i++)
-		w[m->k + i] = leaf_head(m, i);
+		w[m->k + i] = leaf_head(&m->leaf[i], i);
 	for (i = m->k; i-- > 1;) {
 		int a_wins = lent_less(&w[2 * i], &w[2 * i + 1]);
 		w[i] = w[2 * i + !a_wins];
@@ -1665,15 +1676,14 @@ static int merger_init(pctx *c, merger *m)
 static const prec *merger_next(merger *m)
 {
 	size_t j = (size_t)(m->t[0].key & 0xffffffffu), i;
-	pseq *s = m->leaf[j];
-	const prec *r = &s->recs.v[s->pos++];
-	lent e = leaf_head(m, j);
+	mleaf *l = &m->leaf[j];
+	const prec *r = l->cur++;
+	lent e = leaf_head(l, j);
 
 	/* the lists are read in turns, too many streams for the hardware
 	 * prefetcher: this list comes up again after about k others */
-	if (s->pos + 3 < s->recs.n)
-		__builtin_prefetch(&s->recs.v[s->pos + 3]);
-
+	if (l->end - l->cur > 3)
+		__builtin_prefetch(l->cur + 3);
 	for (i = (m->k + j) >> 1; i; i >>= 1) {
 		lent x = m->t[i];
 		uint64_t up = -(uint64_t)lent_less(&x, &e); /* all ones: x wins and goes on up */

@@ -28,6 +28,8 @@
 #define READ_REQ (128u << 10)
 #define BATCH_PACKETS 1024       /* small enough to stay in cache between the threads */
 #define BATCH_BYTES (1u << 20)
+#define AHEAD_BYTES (32u << 20)  /* packet bytes framed ahead, unless none is */
+#define KEEP_BYTES (8u << 20)    /* a batch's buffers above this are freed once used */
 
 /* ---- arena ---------------------------------------------------------------- */
 
@@ -217,6 +219,7 @@ struct tt_proto_reader {
 	/* the ring, under mu */
 	pbatch b[TT_PROTO_BATCHES];
 	size_t head, tail;       /* b[head % N] .. b[(tail - 1) % N] are in use */
+	size_t ahead;            /* their packet bytes */
 	int held;                /* the caller holds b[head] */
 	int done;                /* framing has ended */
 	atomic_int stop;
@@ -424,14 +427,19 @@ static void unpack_batch(pbatch *b)
 	}
 }
 
-/* The oldest batch framed and not yet being unpacked, or NULL (mu held). */
-static pbatch *oldest_framed(tt_proto_reader *r)
+/* A batch framed and not yet being unpacked, or NULL (mu held): the
+ * oldest for the importing thread, which needs it next, the newest for
+ * the worker, so that the importing thread does not wait for a batch the
+ * worker has just started. */
+static pbatch *framed(tt_proto_reader *r, int newest)
 {
 	size_t i;
 
-	for (i = r->head; i < r->tail; i++)
-		if (slot(r, i)->state == B_FRAMED)
-			return slot(r, i);
+	for (i = 0; i < r->tail - r->head; i++) {
+		pbatch *b = slot(r, newest ? r->tail - 1 - i : r->head + i);
+		if (b->state == B_FRAMED)
+			return b;
+	}
 	return NULL;
 }
 
@@ -457,9 +465,37 @@ static void frame_unlocked(tt_proto_reader *r)
 	pthread_mutex_lock(&r->mu);
 	b->state = B_FRAMED;
 	r->tail++;
+	r->ahead += b->raw_n;
 	if (fin)
 		r->done = 1;
 	pthread_cond_broadcast(&r->cv);
+}
+
+/* Whether the worker may frame another batch (mu held): a free slot, and
+ * not too many bytes ahead, so that big packets do not multiply memory by
+ * the number of slots. */
+static int may_frame(const tt_proto_reader *r)
+{
+	return !r->done && r->tail - r->head < TT_PROTO_BATCHES && (r->tail == r->head || r->ahead < AHEAD_BYTES);
+}
+
+/* Gives back a used batch (mu held); a big packet's buffers go, not to
+ * stay for the rest of the import. */
+static void release(tt_proto_reader *r, pbatch *b)
+{
+	size_t i, arena = 0;
+
+	r->ahead -= b->raw_n;
+	b->state = B_FREE;
+	if (b->raw_cap > KEEP_BYTES) {
+		free(b->raw);
+		b->raw = NULL;
+		b->raw_cap = 0;
+	}
+	for (i = 0; i < b->ar.nb; i++)
+		arena += b->ar.b[i].size;
+	if (arena > KEEP_BYTES)
+		tt_proto_arena_destroy(&b->ar);
 }
 
 static void *worker(void *arg)
@@ -470,9 +506,9 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&r->mu);
 	while (!atomic_load(&r->stop)) {
 		/* framing is cheap and keeps work in sight for both threads */
-		if (!r->done && r->tail - r->head < TT_PROTO_BATCHES)
+		if (may_frame(r))
 			frame_unlocked(r);
-		else if ((b = oldest_framed(r)) != NULL)
+		else if ((b = framed(r, 1)) != NULL)
 			unpack_unlocked(r, b);
 		else if (r->done)
 			break;
@@ -518,7 +554,7 @@ int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
 
 	pthread_mutex_lock(&r->mu);
 	if (r->held) {
-		slot(r, r->head)->state = B_FREE;
+		release(r, slot(r, r->head));
 		r->head++;
 		r->held = 0;
 		pthread_cond_broadcast(&r->cv);
@@ -539,7 +575,7 @@ int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
 		}
 		/* rather than wait, unpack whatever is framed (maybe a later
 		 * batch: it will be ready when its turn comes) */
-		if ((b = oldest_framed(r)) != NULL)
+		if ((b = framed(r, 0)) != NULL)
 			unpack_unlocked(r, b);
 		else if (!r->threaded)
 			frame_unlocked(r);

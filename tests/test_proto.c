@@ -247,34 +247,6 @@ static void assert_modes_agree(const char *path)
 	free(want);
 }
 
-/* Cancelling stops the import, with or without the reader's worker and
- * whatever it has read ahead (ASan checks that nothing leaks). */
-static void test_cancel(void **state)
-{
-	const char *path = tt_test_data("chromium-small.pftrace.gz");
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < 4; i++) {
-		tt_err err = {0};
-		tt_progress pr;
-		tt_storage *st = tt_storage_new();
-		tt_bytesrc *src = tt_bytesrc_open(path, &err);
-		tt_import im = { .st = st, .path = path, .err = &err, .progress = &pr };
-
-		memset(&pr, 0, sizeof(pr));
-		atomic_store(&pr.cancel, 1);
-		assert_non_null(st);
-		assert_non_null(src);
-		im.slices = tt_slice_tracker_new(st);
-		assert_int_equal(tt_import_proto_opts(&im, src, (int)(i & 1), i & 2 ? 1 : 0), TT_ECANCEL);
-		assert_non_null(strstr(err.msg, "cancelled"));
-		tt_slice_tracker_free(im.slices);
-		tt_bytesrc_close(src);
-		tt_storage_free(st);
-	}
-}
-
 static tt_trace *tb_open(tbuf *b, char **path)
 {
 	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
@@ -1321,6 +1293,56 @@ static void test_atrace_parser(void **state)
 	assert_int_equal(tt_proto_atrace_parse("", 0, &m), -1);
 }
 
+/* Packets of several MiB: the reader stops framing ahead past its byte
+ * budget and frees a big batch's buffers once used (modes agree, ASan
+ * checks the memory). */
+static void test_big_packets(void **state)
+{
+	tbuf b = {0};
+	char *path, *name = malloc(9u << 20);
+	tt_trace *tr;
+	int i;
+
+	(void)state;
+	assert_non_null(name);
+	memset(name, 'a', (9u << 20) - 1);
+	name[(9u << 20) - 1] = 0;
+	for (i = 0; i < 5; i++) /* 45 MiB: more than the 32 MiB framed ahead */
+		put_event(&b, 1, 100 + 100 * (uint64_t)i, 3, 600, name);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select count(*), sum(length(name)) from slice", "5\t47185915\n");
+	tb_close(tr, path, &b);
+	free(name);
+}
+
+/* Cancelling stops the import, with or without the reader's worker and
+ * whatever it has read ahead (ASan checks that nothing leaks). */
+static void test_cancel(void **state)
+{
+	const char *path = tt_test_data("chromium-small.pftrace.gz");
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		tt_err err = {0};
+		tt_progress pr;
+		tt_storage *st = tt_storage_new();
+		tt_bytesrc *src = tt_bytesrc_open(path, &err);
+		tt_import im = { .st = st, .path = path, .err = &err, .progress = &pr };
+
+		memset(&pr, 0, sizeof(pr));
+		atomic_store(&pr.cancel, 1);
+		assert_non_null(st);
+		assert_non_null(src);
+		im.slices = tt_slice_tracker_new(st);
+		assert_int_equal(tt_import_proto_opts(&im, src, (int)(i & 1), i & 2 ? 1 : 0), TT_ECANCEL);
+		assert_non_null(strstr(err.msg, "cancelled"));
+		tt_slice_tracker_free(im.slices);
+		tt_bytesrc_close(src);
+		tt_storage_free(st);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1344,6 +1366,7 @@ int main(void)
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_big_packets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

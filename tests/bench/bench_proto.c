@@ -20,6 +20,10 @@
  *             (no decoding of the events): events/s and MB/s
  *   unpack    frame the file and protobuf-c-unpack every packet, nothing
  *             else: what the library alone costs
+ *   unpack2   the same split over two threads: the most protobuf-c can
+ *             give on two cores
+ *   import1   the importer with threads off (tt_import_proto_opts), plus
+ *             storage finalize: the one-core figure to compare with import
  *   ratio     import throughput / floor throughput (target >= 30 %)
  *   resident  growth of the resident set across tt_trace_open, per slice
  * Targets (issue 3): >= 5M events/s, >= 30 % of the floor.
@@ -30,7 +34,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include "perfetto_trace.pb-c.h"
+#include "import_int.h"
 #include "termtrace.h"
 
 #define THREADS 64
@@ -278,20 +285,22 @@ static long long floor_walk(const char *path, double *secs)
 	return n;
 }
 
-/* A bump allocator reset per packet, as the importer uses. */
-static unsigned char bump[1 << 20];
-static size_t bump_used;
+/* A bump allocator reset per packet (one per thread). */
+typedef struct bump {
+	unsigned char buf[1 << 20];
+	size_t used;
+} bump;
 
 static void *bump_alloc(void *d, size_t n)
 {
+	bump *b = d;
 	void *p;
 
-	(void)d;
 	n = (n + 15) & ~(size_t)15;
-	if (bump_used + n > sizeof(bump))
+	if (b->used + n > sizeof(b->buf))
 		return NULL;
-	p = bump + bump_used;
-	bump_used += n;
+	p = b->buf + b->used;
+	b->used += n;
 	return p;
 }
 
@@ -301,35 +310,95 @@ static void bump_free(void *d, void *p)
 	(void)p;
 }
 
-/* protobuf-c alone: frame the file and unpack every packet (bump
- * allocator), nothing else. */
-static long long unpack_walk(const char *path, double *secs)
-{
-	double t0 = now();
+typedef struct uwalk {
+	const unsigned char *buf;
 	size_t size;
-	unsigned char *buf = (unsigned char *)tt_text_load(path, 0, &size);
-	const unsigned char *p, *e;
-	long long n = 0;
-	ProtobufCAllocator alloc = { bump_alloc, bump_free, NULL };
+	int part, parts;   /* unpack the packets i with i % parts == part */
+	long long events;
+	bump *b;
+} uwalk;
 
-	if (!buf)
-		return -1;
-	p = buf;
-	e = buf + size;
+static void *unpack_part(void *arg)
+{
+	uwalk *w = arg;
+	const unsigned char *p = w->buf, *e = w->buf + w->size;
+	ProtobufCAllocator alloc = { bump_alloc, bump_free, w->b };
+	long long i = 0;
+
 	while (p < e) {
 		uint64_t tag, len;
 		Perfetto__Protos__TracePacket *pk;
 		if (varint(&p, e, &tag) || varint(&p, e, &len) || len > (uint64_t)(e - p))
 			break;
-		bump_used = 0;
-		pk = perfetto__protos__trace_packet__unpack(&alloc, (size_t)len, p);
-		if (pk && pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
-			n++;
+		if (i++ % w->parts == w->part) {
+			w->b->used = 0;
+			pk = perfetto__protos__trace_packet__unpack(&alloc, (size_t)len, p);
+			if (pk && pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+				w->events++;
+		}
 		p += len;
 	}
-	free(buf);
+	return NULL;
+}
+
+/* protobuf-c alone: frame the file and unpack every packet, nothing else,
+ * on `threads` threads (1 or 2; each frames the whole file and unpacks
+ * every other packet): what the library costs on this machine's cores. */
+static long long unpack_walk(const char *path, int threads, double *secs)
+{
+	size_t size;
+	unsigned char *buf = (unsigned char *)tt_text_load(path, 0, &size);
+	uwalk w[2];
+	pthread_t th;
+	int i, started = 0;
+	double t0;
+
+	if (!buf)
+		return -1;
+	for (i = 0; i < threads; i++) {
+		w[i] = (uwalk){ buf, size, i, threads, 0, malloc(sizeof(bump)) };
+		if (!w[i].b)
+			return -1;
+	}
+	t0 = now();
+	if (threads > 1)
+		started = pthread_create(&th, NULL, unpack_part, &w[1]) == 0;
+	unpack_part(&w[0]);
+	if (started)
+		pthread_join(th, NULL);
+	else if (threads > 1)
+		unpack_part(&w[1]);
 	*secs = now() - t0;
-	return n;
+	for (i = 0; i < threads; i++)
+		free(w[i].b);
+	free(buf);
+	return w[0].events + (threads > 1 ? w[1].events : 0);
+}
+
+/* The importer alone on one thread (no worker, no merge thread), with
+ * the finalize tt_trace_open does: the same work as "import" without the
+ * second core. */
+static double import_one_thread(const char *path)
+{
+	tt_err err = { 0 };
+	tt_storage *st = tt_storage_new();
+	tt_bytesrc *src = tt_bytesrc_open(path, &err);
+	tt_import im = { .st = st, .path = path, .err = &err };
+	double t0 = now();
+	int rc;
+
+	if (!st || !src)
+		return -1;
+	im.slices = tt_slice_tracker_new(st);
+	rc = tt_import_proto_opts(&im, src, 0, 0);
+	tt_slice_tracker_flush(im.slices);
+	tt_slice_tracker_free(im.slices);
+	if (rc == TT_OK)
+		tt_storage_finalize(st);
+	t0 = now() - t0;
+	tt_bytesrc_close(src);
+	tt_storage_free(st);
+	return rc == TT_OK ? t0 : -1;
 }
 
 static int run(long long want)
@@ -337,7 +406,7 @@ static int run(long long want)
 	char path[] = "/tmp/tt-bench-proto-XXXXXX";
 	int fd = mkstemp(path);
 	long long events, counted;
-	double t0, t_imp, t_floor, t_unpack = 1, mb;
+	double t0, t_imp, t_imp1, t_floor, t_unpack = 1, t_unpack2 = 1, mb;
 	long rss0, rss1;
 	tt_trace *tr;
 	tt_err err = { 0 };
@@ -358,7 +427,8 @@ static int run(long long want)
 
 	counted = floor_walk(path, &t_floor); /* also warms the page cache */
 	counted = floor_walk(path, &t_floor);
-	unpack_walk(path, &t_unpack);
+	unpack_walk(path, 1, &t_unpack);
+	unpack_walk(path, 2, &t_unpack2);
 	rss0 = resident_bytes();
 	t0 = now();
 	tr = tt_trace_open(path, NULL, &err);
@@ -379,11 +449,16 @@ static int run(long long want)
 	       (double)counted / t_floor / 1e6, mb / t_floor, counted);
 	printf("  unpack   %7.3f s  %6.2f M events/s  %7.1f MB/s  (protobuf-c unpack of every packet, nothing else)\n",
 	       t_unpack, (double)events / t_unpack / 1e6, mb / t_unpack);
+	printf("  unpack2  %7.3f s  %6.2f M events/s  %7.1f MB/s  (the same on 2 threads: protobuf-c's ceiling here)\n",
+	       t_unpack2, (double)events / t_unpack2 / 1e6, mb / t_unpack2);
 	printf("  ratio    %5.1f %% of the floor (target >= 30 %%), target >= 5 M events/s: %s\n",
 	       100.0 * t_floor / t_imp, (double)events / t_imp >= 5e6 ? "met" : "NOT met");
 	printf("  resident %.1f bytes/slice (+%.1f MB)\n", slices ? (double)(rss1 - rss0) / (double)slices : 0.0,
 	       (double)(rss1 - rss0) / 1e6);
 	tt_trace_close(tr);
+	t_imp1 = import_one_thread(path);
+	printf("  import1  %7.3f s  %6.2f M events/s  %7.1f MB/s  (one thread: the import without the worker and merge threads)\n",
+	       t_imp1, (double)events / t_imp1 / 1e6, mb / t_imp1);
 	if (getenv("TT_BENCH_KEEP")) /* for profiling the import alone */
 		printf("bench_proto: trace kept in %s\n", path);
 	else
