@@ -307,7 +307,8 @@ static int add_packet(tt_proto_reader *r, pbatch *b, const unsigned char *p, siz
 		b->items = ni;
 		b->pk_cap = ncap;
 	}
-	if (b->raw_cap - b->raw_n < len) {
+	/* never NULL, even for empty packets: unpack gets raw + pos */
+	if (!b->raw || b->raw_cap - b->raw_n < len) {
 		size_t ncap = b->raw_cap ? b->raw_cap : 64 * 1024;
 		unsigned char *nr;
 

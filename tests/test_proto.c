@@ -1293,6 +1293,23 @@ static void test_atrace_parser(void **state)
 	assert_int_equal(tt_proto_atrace_parse("", 0, &m), -1);
 }
 
+/* Empty packets are packets (found by fuzz_proto: the first one of a
+ * batch had no buffer to point into). */
+static void test_empty_packets(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tb_raw(&b, "\x0a\x00", 2);
+	three_events(&b);
+	tb_raw(&b, "\x0a\x00", 2);
+	tr = tb_open(&b, &path);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2);
+	tb_close(tr, path, &b);
+}
+
 /* Packets of several MiB: the reader stops framing ahead past its byte
  * budget and frees a big batch's buffers once used (modes agree, ASan
  * checks the memory). */
@@ -1367,6 +1384,7 @@ int main(void)
 		cmocka_unit_test(test_atrace_parser),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
+		cmocka_unit_test(test_empty_packets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
