@@ -187,6 +187,7 @@ struct pipe {
 	pthread_cond_t cv;
 	struct batch batches[NBATCH];
 	uint64_t produced, consumed;
+	unsigned char *readbuf; /* READ_SIZE bytes (see struct worker) */
 	int done;            /* the parser finished */
 	int threaded;
 	atomic_int stop;     /* the import thread wants the parser to stop */
@@ -1468,7 +1469,7 @@ static void yajl_message(yajl_handle yh, char *buf, size_t len)
 static void parse_all(struct jparse *p)
 {
 	struct pipe *q = &p->j->pipe;
-	unsigned char *buf = malloc(READ_SIZE);
+	unsigned char *buf = q->readbuf;
 	uint64_t idle = 0, ncb_before = 0;
 
 	p->b = batch_acquire(q);
@@ -1529,7 +1530,6 @@ static void parse_all(struct jparse *p)
 	if (p->b && p->b->ev.n)
 		batch_publish(p);
 out:
-	free(buf);
 	if (q->threaded) {
 		pthread_mutex_lock(&q->mu);
 		q->done = 1;
@@ -1644,6 +1644,7 @@ struct chunks;
 struct worker {
 	struct chunks *c;
 	struct jparse p;
+	yajl_handle yh;    /* parses chunk after chunk (yajl_allow_multiple_values) */
 	unsigned char *buf;
 	size_t cap;
 };
@@ -1794,36 +1795,50 @@ static void slot_part(struct slot *s, const struct jparse *p, const unsigned cha
 		s->part_next = s->start + brace;
 }
 
-/* Parses one chunk (not chunk 0) with p, a parser of its own, into s, at
- * the depth of the file's event array (depth limits stay exact). */
-static int parse_chunk(struct jparse *p, struct slot *s, const unsigned char *buf, size_t len,
+/* A yajl handle for the chunk parser p; NULL when out of memory. */
+static yajl_handle chunk_handle(struct jparse *p)
+{
+	yajl_handle yh = yajl_alloc(&callbacks, NULL, p);
+
+	if (yh) {
+		yajl_config(yh, yajl_dont_validate_strings, 1);
+		/* each chunk is one "[...]" value */
+		yajl_config(yh, yajl_allow_multiple_values, 1);
+	}
+	return yh;
+}
+
+/* Parses one chunk (not chunk 0) with the worker's parser into s, at the
+ * depth of the file's event array (depth limits stay exact). */
+static int parse_chunk(struct worker *w, struct slot *s, const unsigned char *buf, size_t len,
 		       size_t avail, int depth)
 {
-	struct json *j = p->j;
-	tt_bytesrc *src = p->src;
+	struct jparse *p = &w->p;
 	struct batch *b = &s->b;
-	yajl_handle yh = yajl_alloc(&callbacks, NULL, p);
 	int ok;
 
 	memset(p, 0, sizeof(*p));
-	p->j = j;
-	p->src = src;
-	if (!yh)
+	p->j = w->c->j;
+	p->src = w->c->src;
+	if (!w->yh && !(w->yh = chunk_handle(p)))
 		return 0;
-	yajl_config(yh, yajl_dont_validate_strings, 1);
-	p->yh = yh;
+	p->yh = w->yh;
 	p->chunk_mode = 1;
 	p->b = b;
 	p->depth = depth - 1;
 	p->top_is_map = p->top_key_events = depth == 2;
 	b->ev.n = b->args.n = b->text.n = 0;
-	ok = yajl_parse(yh, (const unsigned char *)"[", 1) == yajl_status_ok &&
-	     yajl_parse(yh, buf, len) == yajl_status_ok; /* (base 0: offsets in buf) */
+	ok = yajl_parse(p->yh, (const unsigned char *)"[", 1) == yajl_status_ok &&
+	     yajl_parse(p->yh, buf, len) == yajl_status_ok; /* (base 0: offsets in buf) */
 	slot_part(s, p, buf, avail);
-	ok = ok && yajl_parse(yh, (const unsigned char *)"]", 1) == yajl_status_ok &&
-	     yajl_complete_parse(yh) == yajl_status_ok &&
+	ok = ok && yajl_parse(p->yh, (const unsigned char *)"]", 1) == yajl_status_ok &&
+	     yajl_complete_parse(p->yh) == yajl_status_ok &&
 	     !p->oom && !p->too_deep && p->depth == depth - 1 && p->ev_array_depth == -1;
-	yajl_free(yh);
+	if (!ok) {
+		/* a handle that failed stays failed: a new one next time */
+		yajl_free(w->yh);
+		w->yh = NULL;
+	}
 	p->yh = NULL;
 	return ok;
 }
@@ -1886,9 +1901,7 @@ static void *chunk_worker(void *arg)
 		if (seq == 0) {
 			ok = parse_first(c, s, w->buf, len, avail);
 		} else {
-			w->p.j = c->j;
-			w->p.src = c->src;
-			ok = parse_chunk(&w->p, s, w->buf, len, avail, c->depth);
+			ok = parse_chunk(w, s, w->buf, len, avail, c->depth);
 		}
 		pthread_mutex_lock(&c->mu);
 		s->ok = ok;
@@ -1906,8 +1919,10 @@ static int chunks_reserve(struct chunks *c)
 	size_t events = c->size / 64 + 16;
 
 	for (int i = 0; i < NWORKERS; i++) {
-		c->workers[i].c = c;
-		if (tt_vec_reserve((void **)&c->workers[i].buf, &c->workers[i].cap, c->size, 1))
+		struct worker *w = &c->workers[i];
+
+		w->c = c;
+		if (tt_vec_reserve((void **)&w->buf, &w->cap, c->size, 1) || !(w->yh = chunk_handle(&w->p)))
 			return -1;
 	}
 	for (int i = 0; i < NSLOT; i++)
@@ -1996,8 +2011,11 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 		pthread_join(th[i], NULL);
 	for (int i = 0; i < NSLOT; i++)
 		batch_free(&c->slots[i].b);
-	for (int i = 0; i < NWORKERS; i++)
+	for (int i = 0; i < NWORKERS; i++) {
 		free(c->workers[i].buf);
+		if (c->workers[i].yh)
+			yajl_free(c->workers[i].yh);
+	}
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
@@ -2071,6 +2089,7 @@ static void json_free(struct json *j)
 {
 	for (int i = 0; i < NBATCH; i++)
 		batch_free(&j->pipe.batches[i]);
+	free(j->pipe.readbuf);
 	TT_VEC_FREE(j->recs);
 	TT_VEC_FREE(j->last_x);
 	TT_VEC_FREE(j->ttimes);
@@ -2131,6 +2150,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	 * worker); a failure here only means slower growth later */
 	for (int i = 0; i < NBATCH; i++)
 		batch_reserve(&q->batches[i], BATCH_EVENTS + 1, BATCH_TEXT * 2);
+	q->readbuf = malloc(READ_SIZE);
 	q->threaded = pthread_mutex_init(&q->mu, NULL) == 0;
 	if (q->threaded && pthread_cond_init(&q->cv, NULL) != 0) {
 		pthread_mutex_destroy(&q->mu);
