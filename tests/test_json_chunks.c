@@ -273,6 +273,31 @@ static void odd_elements_and_depth(void **state)
 	free(tail);
 }
 
+/* Cancelling stops both ways of parsing, threads and all. */
+static void cancelled(void **state)
+{
+	char *t = events_text("[\n", 200, ",\n", "\n]");
+	char *path = tt_test_write_tmp(t, strlen(t), ".json");
+	static const char *const sizes[] = { "1000000000", "64", "1000" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		tt_progress pr = { 0 };
+		tt_err err = { 0 };
+		tt_trace *tr;
+
+		setenv("TT_JSON_CHUNK", sizes[i], 1);
+		atomic_store(&pr.cancel, 1);
+		tr = tt_trace_open(path, &pr, &err);
+		assert_null(tr);
+		assert_non_null(strstr(err.msg, "import cancelled"));
+		assert_int_equal(atomic_load(&pr.done), 1);
+	}
+	unsetenv("TT_JSON_CHUNK");
+	tt_test_rm(path);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +306,7 @@ int main(void)
 		cmocka_unit_test(truncated_anywhere),
 		cmocka_unit_test(syntax_error_later),
 		cmocka_unit_test(odd_elements_and_depth),
+		cmocka_unit_test(cancelled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
