@@ -2120,7 +2120,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	{
 		size_t size = chunk_size();
 		int nl, depth = chunk_depth(src, size, &nl);
-		uint64_t events = 0, unit_at = p->unit_at;
+		uint64_t events = 0, unit_at;
 		int64_t resume = depth ? parse_chunks(j, p, src, size, depth, nl, &events) : 0;
 		char unit[sizeof(p->unit)];
 
