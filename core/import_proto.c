@@ -290,7 +290,8 @@ static int itab_find(const itab *t, uint64_t iid, tt_str *v)
 
 static void itab_clear(itab *t)
 {
-	if (t->puts)
+	/* (puts counts sparse ones too: dense may not exist) */
+	if (t->puts && t->n)
 		memset(t->dense, 0, t->n * sizeof(*t->dense));
 	t->puts = 0;
 	tt_pmap_clear(&t->sparse);
