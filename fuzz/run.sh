@@ -30,6 +30,7 @@ for t in "$@"; do
 	case $t in
 	proto|proto_packet) dict=fuzz/proto.dict ;;
 	json_chunks) dict=fuzz/json.dict ;;
+	ctf_trace) dict=fuzz/ctf_stream.dict ;;
 	ctf_metadata) dict=fuzz/tsdl.dict ;;
 	*) dict=fuzz/$t.dict ;;
 	esac
