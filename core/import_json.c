@@ -167,7 +167,6 @@ struct jparse {
 	int chunk_mode;      /* parsing one chunk into one batch (see "chunks") */
 	uint64_t base;       /* file offset of the text given to yajl_parse */
 	uint64_t last_close; /* file offset just after the last event's '}' */
-	uint64_t close_events; /* events read by then */
 	uint64_t unit_at;    /* file offset of the displayTimeUnit value */
 	int first_read_aligns; /* reading on from a place within a read's bytes */
 
@@ -803,10 +802,10 @@ static int event_end(struct jparse *p)
 	struct batch *b = p->b;
 
 	p->events++;
-	p->last_close = p->base + yajl_get_bytes_consumed(p->yh);
-	p->close_events = p->events;
 	if (TT_VEC_PUSH(b->ev, p->ev))
 		return parse_oom(p);
+	/* (where the batch's events end: where chunks may be cut again) */
+	p->last_close = p->base + yajl_get_bytes_consumed(p->yh);
 	if (p->chunk_mode)
 		return 1;
 	if (b->ev.n >= BATCH_EVENTS || b->text.n >= BATCH_TEXT)
@@ -1630,10 +1629,10 @@ struct slot {
 	unsigned gen;         /* cut in this generation (see chunks.gen) */
 	int state;
 	int ok;               /* parsed completely: end is proved */
-	/* not ok: its events up to the last one closed at the array's depth
-	 * (part_events of them, ending at part_end) are right; part_next is
-	 * the '{' after it, 0 when no event follows */
-	uint64_t part_events, part_end, part_next;
+	/* not ok: its events (all closed at the array's depth, the last one
+	 * ending at part_end) are right all the same; part_next is the '{'
+	 * after the last, 0 when no event follows */
+	uint64_t part_end, part_next;
 };
 
 struct chunks;
@@ -1778,17 +1777,16 @@ static size_t brace_after(const unsigned char *buf, size_t avail, size_t at)
 	return at < avail && buf[at] == '{' ? at : 0;
 }
 
-/* What p left of a chunk it did not read completely: its events up to
- * the last one closed at the event array's depth. */
+/* Where a chunk p did not read completely may be cut again: after its
+ * last event. */
 static void slot_part(struct slot *s, const struct jparse *p, const unsigned char *buf,
 		      size_t avail)
 {
 	size_t brace;
 
-	s->part_events = s->part_end = s->part_next = 0;
-	if (!p->close_events)
+	s->part_end = s->part_next = 0;
+	if (!s->b.ev.n)
 		return;
-	s->part_events = p->close_events;
 	s->part_end = s->start + p->last_close;
 	brace = brace_after(buf, avail, (size_t)p->last_close);
 	if (brace)
@@ -1858,14 +1856,14 @@ static int parse_first(struct chunks *c, struct slot *s, const unsigned char *bu
 	p->ys = yajl_parse(p->yh, buf, len);
 	p->chunk_mode = 0;
 	p->b = NULL;
-	slot_part(s, p, buf, avail);
-	/* (an event the depth of the array closed but not at the array's
-	 * depth in the file's context can't be: the depth is proved too) */
+	/* events of an array at another depth than the chunks were cut for:
+	 * none of it is used (the parser reading on alone starts over) */
 	if (p->ev_array_depth != c->depth)
-		s->part_events = 0;
+		s->b.ev.n = 0;
+	slot_part(s, p, buf, avail);
 	return p->ys == yajl_status_ok && !p->oom && !p->in_event && !p->skip_depth &&
 	       p->ev_array_depth == c->depth && p->depth == p->ev_array_depth &&
-	       p->close_events && p->last_close == len;
+	       s->b.ev.n && p->last_close == len;
 }
 
 static void *chunk_worker(void *arg)
@@ -1969,7 +1967,6 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 		c->no_more = 1;
 	for (uint64_t seq = 0;; seq++) {
 		struct slot *s = &c->slots[seq % NSLOT];
-		size_t use;
 
 		while (s->state != SLOT_READY && !(c->no_more && seq >= c->next_seq))
 			pthread_cond_wait(&c->cv, &c->mu);
@@ -1982,10 +1979,8 @@ static int64_t parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src,
 			continue;
 		}
 		pthread_mutex_unlock(&c->mu);
-		use = s->ok ? s->b.ev.n : (size_t)s->part_events;
-		if (use) {
-			s->b.ev.n = use;
-			*events += use;
+		if (s->b.ev.n) {
+			*events += s->b.ev.n;
 			resume = s->ok ? s->end : s->part_end;
 			s->b.offset = resume;
 			s->b.events = *events;
