@@ -1,0 +1,902 @@
+/*
+ * functions.c - Perfetto's built-in scalar and window functions:
+ *
+ *   select extract_arg(arg_set_id, 'debug.key') from slice;
+ *   select __intrinsic_arg_set_to_json(arg_set_id) from slice;  -- {"debug":{...}}
+ *   select hash('a', 1);                 -- FNV-1a 64 of the bytes, like Perfetto
+ *   select str_split('a,b,c', ',', 1);   -- 'b'
+ *   select unhex('0x1F');                -- 31
+ *   select regexp('^a', 'abc'), 'abc' regexp 'b', regexp('A', 'a', 'i');
+ *   select regexp_extract('id=42', 'id=([0-9]+)');          -- '42'
+ *   select regexp_replace_simple('a1b2', '[0-9]', '#');    -- 'a#b#'
+ *   select slice_is_ancestor(1, 5);      -- is slice 1 an ancestor of slice 5
+ *   select to_timecode(3600123456789);   -- '01:00:00 123 456 789'
+ *   select time_to_ms(ts), time_from_s(2) from slice;
+ *   select last_non_null(v) over (order by ts) from t;
+ *   select internal_layout(ts, dur) over (order by ts rows between
+ *          unbounded preceding and current row) from t;       -- packed depth
+ *
+ * abs_time_str, to_realtime and to_monotonic need the trace's clock
+ * snapshots, which the importers do not keep yet: they return NULL (as
+ * Perfetto does for a trace without snapshots).
+ */
+#include "builtins.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+/* ---- args ------------------------------------------------------------------ */
+
+/* Finds the row of key in arg set `set`; -1 when absent. */
+static long arg_row(const tt_storage *st, uint32_t set, const char *key, size_t klen)
+{
+	size_t first, end;
+
+	if (!tt_storage_argset_rows(st, set, &first, &end))
+		return -1;
+	for (size_t r = first; r < end; r++) {
+		const char *k = tt_storage_str(st, st->args.key[r]);
+
+		if (k && strlen(k) == klen && memcmp(k, key, klen) == 0)
+			return (long)r;
+	}
+	return -1;
+}
+
+static void result_arg(sqlite3_context *ctx, const tt_storage *st, size_t r)
+{
+	switch (TT_ARG_TYPE(st->args.type[r])) {
+	case TT_ARG_INT: case TT_ARG_UINT: case TT_ARG_BOOL: case TT_ARG_POINTER:
+		sqlite3_result_int64(ctx, st->args.val[r].i);
+		break;
+	case TT_ARG_REAL:
+		sqlite3_result_double(ctx, st->args.val[r].d);
+		break;
+	case TT_ARG_STRING: case TT_ARG_JSON: {
+		const char *s = tt_storage_str(st, st->args.val[r].s);
+
+		if (s)
+			sqlite3_result_text(ctx, s, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	}
+	default:
+		sqlite3_result_null(ctx);
+	}
+}
+
+static void fn_extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const tt_storage *st = sqlite3_user_data(ctx);
+	long r;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx, "EXTRACT_ARG: 1st argument should be arg set id", -1);
+		return;
+	}
+	if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+		sqlite3_result_error(ctx, "EXTRACT_ARG: 2nd argument should be key", -1);
+		return;
+	}
+	r = arg_row(st, (uint32_t)sqlite3_value_int64(argv[0]),
+		    (const char *)sqlite3_value_text(argv[1]), (size_t)sqlite3_value_bytes(argv[1]));
+	if (r >= 0)
+		result_arg(ctx, st, (size_t)r);
+}
+
+/* __intrinsic_arg_set_to_json: the flat keys of a set ("a.b[1].c") become
+ * nested objects and arrays, in the order the keys were first seen. The
+ * tree is a pool of nodes linked first-child / next-sibling. */
+struct jnode {
+	const char *name; /* NULL for an array element */
+	size_t nlen;
+	long idx;         /* array index, or -1 */
+	int kind;         /* 0 leaf, 1 object, 2 array */
+	long row;         /* leaf: args row */
+	int first, last, next;
+};
+
+struct jtree {
+	struct jnode *n;
+	int len, cap;
+};
+
+static int jchild(struct jtree *t, int parent, const char *name, size_t nlen, long idx)
+{
+	struct jnode *p;
+
+	for (int c = t->n[parent].first; c >= 0; c = t->n[c].next) {
+		const struct jnode *k = &t->n[c];
+
+		if (idx >= 0 ? k->idx == idx : (k->name && k->nlen == nlen && !memcmp(k->name, name, nlen)))
+			return c;
+	}
+	if (t->len == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 16;
+		struct jnode *n = sqlite3_realloc64(t->n, (sqlite3_uint64)cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		t->n = n;
+		t->cap = cap;
+	}
+	p = &t->n[t->len];
+	memset(p, 0, sizeof(*p));
+	p->name = idx >= 0 ? NULL : name;
+	p->nlen = nlen;
+	p->idx = idx;
+	p->row = -1;
+	p->first = p->last = p->next = -1;
+	if (t->n[parent].last >= 0)
+		t->n[t->n[parent].last].next = t->len;
+	else
+		t->n[parent].first = t->len;
+	t->n[parent].last = t->len;
+	return t->len++;
+}
+
+static void jvalue(yajl_gen g, const tt_storage *st, long row)
+{
+	char buf[32];
+
+	if (row < 0) {
+		yajl_gen_null(g);
+		return;
+	}
+	switch (TT_ARG_TYPE(st->args.type[row])) {
+	case TT_ARG_INT: case TT_ARG_UINT:
+		yajl_gen_integer(g, st->args.val[row].i);
+		break;
+	case TT_ARG_BOOL:
+		yajl_gen_bool(g, st->args.val[row].i != 0);
+		break;
+	case TT_ARG_REAL:
+		yajl_gen_double(g, st->args.val[row].d);
+		break;
+	case TT_ARG_POINTER:
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)st->args.val[row].i);
+		yajl_gen_string(g, (const unsigned char *)buf, strlen(buf));
+		break;
+	case TT_ARG_STRING: case TT_ARG_JSON: {
+		const char *s = tt_storage_str(st, st->args.val[row].s);
+
+		if (s)
+			yajl_gen_string(g, (const unsigned char *)s, strlen(s));
+		else
+			yajl_gen_null(g);
+		break;
+	}
+	default:
+		yajl_gen_null(g);
+	}
+}
+
+static void jemit(yajl_gen g, const struct jtree *t, const tt_storage *st, int i)
+{
+	const struct jnode *n = &t->n[i];
+
+	if (n->kind == 0) {
+		jvalue(g, st, n->row);
+		return;
+	}
+	if (n->kind == 2)
+		yajl_gen_array_open(g);
+	else
+		yajl_gen_map_open(g);
+	for (int c = n->first; c >= 0; c = t->n[c].next) {
+		if (n->kind == 1) {
+			const struct jnode *k = &t->n[c];
+
+			yajl_gen_string(g, (const unsigned char *)(k->name ? k->name : ""),
+					k->name ? k->nlen : 0);
+		}
+		jemit(g, t, st, c);
+	}
+	if (n->kind == 2)
+		yajl_gen_array_close(g);
+	else
+		yajl_gen_map_close(g);
+}
+
+/* Adds the path of key to the tree; returns the leaf node or -1. */
+static int jpath(struct jtree *t, const char *key)
+{
+	int cur = 0;
+	const char *p = key;
+
+	while (*p) {
+		int next;
+
+		if (*p == '[') {
+			long idx = strtol(p + 1, NULL, 10);
+			const char *e = strchr(p, ']');
+
+			if (t->n[cur].kind == 0)
+				t->n[cur].kind = 2;
+			next = jchild(t, cur, NULL, 0, idx < 0 ? 0 : idx);
+			p = e ? e + 1 : p + strlen(p);
+		} else {
+			size_t len;
+
+			if (*p == '.')
+				p++;
+			len = strcspn(p, ".[");
+			if (t->n[cur].kind == 0)
+				t->n[cur].kind = 1;
+			next = jchild(t, cur, p, len, -1);
+			p += len;
+		}
+		if (next < 0)
+			return -1;
+		cur = next;
+	}
+	return cur;
+}
+
+static void fn_arg_set_to_json(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const tt_storage *st = sqlite3_user_data(ctx);
+	struct jtree t = { 0 };
+	size_t first = 0, end = 0;
+	yajl_gen g = NULL;
+	const unsigned char *out;
+	size_t outlen;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx, "ARG_SET_TO_JSON: 1st argument should be arg set id", -1);
+		return;
+	}
+	t.n = sqlite3_malloc64(16 * sizeof(*t.n));
+	if (!t.n)
+		goto oom;
+	t.cap = 16;
+	t.len = 1;
+	memset(t.n, 0, sizeof(*t.n));
+	t.n[0].kind = 1;
+	t.n[0].idx = -1;
+	t.n[0].first = t.n[0].last = t.n[0].next = -1;
+	if (!tt_storage_argset_rows(st, (uint32_t)sqlite3_value_int64(argv[0]), &first, &end))
+		first = end = 0;
+	for (size_t r = first; r < end; r++) {
+		const char *k = tt_storage_str(st, st->args.key[r]);
+		int leaf = k ? jpath(&t, k) : 0;
+
+		if (leaf < 0)
+			goto oom;
+		if (leaf > 0 && t.n[leaf].kind == 0)
+			t.n[leaf].row = (long)r;
+	}
+	g = yajl_gen_alloc(NULL);
+	if (!g)
+		goto oom;
+	jemit(g, &t, st, 0);
+	yajl_gen_get_buf(g, &out, &outlen);
+	sqlite3_result_text(ctx, (const char *)out, (int)outlen, SQLITE_TRANSIENT);
+	yajl_gen_free(g);
+	sqlite3_free(t.n);
+	return;
+oom:
+	sqlite3_free(t.n);
+	sqlite3_result_error_nomem(ctx);
+}
+
+/* ---- strings ---------------------------------------------------------------- */
+
+static void fn_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (int i = 0; i < argc; i++) {
+		const unsigned char *p;
+		size_t n;
+		int64_t v;
+
+		switch (sqlite3_value_type(argv[i])) {
+		case SQLITE_INTEGER:
+			v = sqlite3_value_int64(argv[i]);
+			p = (const unsigned char *)&v; /* little-endian bytes, as Perfetto */
+			n = sizeof(v);
+			break;
+		case SQLITE_TEXT:
+			p = sqlite3_value_text(argv[i]);
+			n = strlen((const char *)p);
+			break;
+		default: {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg), "HASH: arg %d has unknown type", i);
+			sqlite3_result_error(ctx, msg, -1);
+			return;
+		}
+		}
+		for (size_t k = 0; k < n; k++) {
+			h ^= p[k];
+			h *= 0x100000001b3ull;
+		}
+	}
+	sqlite3_result_int64(ctx, (sqlite3_int64)h);
+}
+
+static void fn_str_split(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	const char *d = (const char *)sqlite3_value_text(argv[1]);
+	sqlite3_int64 idx = sqlite3_value_int64(argv[2]);
+	size_t dl;
+
+	(void)argc;
+	if (!s)
+		return;
+	if (!d || !*d) {
+		sqlite3_result_error(ctx, "STR_SPLIT: delimiter must be a non-empty string", -1);
+		return;
+	}
+	if (sqlite3_value_type(argv[2]) != SQLITE_INTEGER || idx < 0) {
+		sqlite3_result_error(ctx, "STR_SPLIT: field number must be a non-negative integer", -1);
+		return;
+	}
+	dl = strlen(d);
+	for (; idx > 0; idx--) {
+		const char *e = strstr(s, d);
+
+		if (!e)
+			return; /* fewer fields: NULL */
+		s = e + dl;
+	}
+	{
+		const char *e = strstr(s, d);
+
+		sqlite3_result_text(ctx, s, e ? (int)(e - s) : -1, SQLITE_TRANSIENT);
+	}
+}
+
+static void fn_unhex(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	uint64_t v = 0;
+	int digits = 0;
+
+	(void)argc;
+	if (!s)
+		return;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; isxdigit((unsigned char)*s); s++, digits++) {
+		int c = tolower((unsigned char)*s);
+
+		v = v * 16 + (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s || !digits) {
+		sqlite3_result_error(ctx, "UNHEX: argument is not a hex number", -1);
+		return;
+	}
+	sqlite3_result_int64(ctx, (sqlite3_int64)v);
+}
+
+/* ---- regular expressions (POSIX extended, like Perfetto's base::Regex) ---- */
+
+struct re_aux {
+	regex_t re;
+	int icase;
+};
+
+static void re_free(void *p)
+{
+	struct re_aux *a = p;
+
+	regfree(&a->re);
+	sqlite3_free(a);
+}
+
+/* The compiled pattern of argument `arg`, cached as SQLite aux data. */
+static regex_t *re_get(sqlite3_context *ctx, sqlite3_value **argv, int arg, int icase)
+{
+	struct re_aux *a = sqlite3_get_auxdata(ctx, arg);
+	const char *pat = (const char *)sqlite3_value_text(argv[arg]);
+	int rc;
+
+	if (a && a->icase == icase)
+		return &a->re;
+	if (!pat)
+		return NULL;
+	a = sqlite3_malloc(sizeof(*a));
+	if (!a) {
+		sqlite3_result_error_nomem(ctx);
+		return NULL;
+	}
+	a->icase = icase;
+	rc = regcomp(&a->re, pat, REG_EXTENDED | (icase ? REG_ICASE : 0));
+	if (rc) {
+		char msg[320], err[128];
+
+		regerror(rc, &a->re, err, sizeof(err));
+		snprintf(msg, sizeof(msg), "regexp: bad pattern '%.60s': %s", pat, err);
+		sqlite3_free(a);
+		sqlite3_result_error(ctx, msg, -1);
+		return NULL;
+	}
+	sqlite3_set_auxdata(ctx, arg, a, re_free); /* frees a at once if it cannot keep it */
+	a = sqlite3_get_auxdata(ctx, arg);
+	if (!a)
+		sqlite3_result_error_nomem(ctx);
+	return a ? &a->re : NULL;
+}
+
+/* regexp(pattern, text [, flags]): 'i' case-insensitive, 'c' sensitive,
+ * the last flag wins. */
+static void fn_regexp(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *text = (const char *)sqlite3_value_text(argv[1]);
+	int icase = 0;
+	regex_t *re;
+
+	if (argc == 3) {
+		const char *f = (const char *)sqlite3_value_text(argv[2]);
+
+		if (!f)
+			return;
+		for (; *f; f++) {
+			if (*f == 'i' || *f == 'c') {
+				icase = *f == 'i';
+			} else {
+				char msg[64];
+
+				snprintf(msg, sizeof(msg), "regexp: unknown flag '%c'", *f);
+				sqlite3_result_error(ctx, msg, -1);
+				return;
+			}
+		}
+	}
+	if (!text || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	re = re_get(ctx, argv, 0, icase);
+	if (re)
+		sqlite3_result_int(ctx, regexec(re, text, 0, NULL, 0) == 0);
+}
+
+static void fn_regexp_extract(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *text = (const char *)sqlite3_value_text(argv[0]);
+	regmatch_t m[3];
+	regex_t *re;
+
+	(void)argc;
+	if (!text || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	re = re_get(ctx, argv, 1, 0);
+	if (!re)
+		return;
+	if (re->re_nsub > 1) {
+		sqlite3_result_error(ctx, "REGEXP_EXTRACT: pattern has more than one group.", -1);
+		return;
+	}
+	if (regexec(re, text, 3, m, 0) != 0)
+		return;
+	if (re->re_nsub == 1 && m[1].rm_so >= 0 && m[1].rm_eo > m[1].rm_so)
+		sqlite3_result_text(ctx, text + m[1].rm_so, (int)(m[1].rm_eo - m[1].rm_so), SQLITE_TRANSIENT);
+	else
+		sqlite3_result_text(ctx, text + m[0].rm_so, (int)(m[0].rm_eo - m[0].rm_so), SQLITE_TRANSIENT);
+}
+
+/* regexp_replace_simple(text, pattern, replacement): every match replaced
+ * by the literal replacement. */
+static void fn_regexp_replace(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *text = (const char *)sqlite3_value_text(argv[0]);
+	const char *rep = (const char *)sqlite3_value_text(argv[2]);
+	sqlite3_str *out;
+	regmatch_t m;
+	regex_t *re;
+	int flags = 0;
+
+	(void)argc;
+	if (!text || !rep || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	re = re_get(ctx, argv, 1, 0);
+	if (!re)
+		return;
+	out = sqlite3_str_new(NULL);
+	while (*text && regexec(re, text, 1, &m, flags) == 0) {
+		sqlite3_str_append(out, text, (int)m.rm_so);
+		sqlite3_str_appendall(out, rep);
+		if (m.rm_eo == m.rm_so) { /* empty match: keep one char, go on */
+			sqlite3_str_append(out, text + m.rm_eo, 1);
+			text += m.rm_eo + 1;
+		} else {
+			text += m.rm_eo;
+		}
+		flags = REG_NOTBOL;
+	}
+	sqlite3_str_appendall(out, text);
+	if (sqlite3_str_errcode(out)) {
+		sqlite3_free(sqlite3_str_finish(out));
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	{
+		int n = sqlite3_str_length(out);
+
+		sqlite3_result_text(ctx, sqlite3_str_finish(out), n, sqlite3_free);
+	}
+}
+
+/* ---- slices ----------------------------------------------------------------- */
+
+static void fn_slice_is_ancestor(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const tt_storage *st = sqlite3_user_data(ctx);
+	sqlite3_int64 a = sqlite3_value_int64(argv[0]);
+	sqlite3_int64 d = sqlite3_value_int64(argv[1]);
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+		return;
+	if (a < 0 || d < 0 || (size_t)a >= st->slice.n || (size_t)d >= st->slice.n) {
+		sqlite3_result_error(ctx, "SLICE_IS_ANCESTOR: slice id not found", -1);
+		return;
+	}
+	for (int64_t p = st->slice.parent_id[d]; p >= 0; p = st->slice.parent_id[p])
+		if (p == a) {
+			sqlite3_result_int(ctx, 1);
+			return;
+		}
+	sqlite3_result_int(ctx, 0);
+}
+
+/* ---- time ------------------------------------------------------------------- */
+
+static void fn_to_timecode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_int64 ns = sqlite3_value_int64(argv[0]);
+	char buf[64];
+	int neg = ns < 0;
+	uint64_t v = neg ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	snprintf(buf, sizeof(buf), "%s%02llu:%02llu:%02llu %03llu %03llu %03llu", neg ? "-" : "",
+		 (unsigned long long)(v / 3600000000000ull),
+		 (unsigned long long)(v / 60000000000ull % 60),
+		 (unsigned long long)(v / 1000000000ull % 60),
+		 (unsigned long long)(v / 1000000ull % 1000),
+		 (unsigned long long)(v / 1000ull % 1000),
+		 (unsigned long long)(v % 1000));
+	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+/* abs_time_str, to_realtime, to_monotonic: NULL without clock snapshots. */
+static void fn_null1(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+}
+
+/* time_from_X(v) = v * unit; time_to_X(ns) = ns / unit (integer division,
+ * as Perfetto's prelude). The unit in ns is the function's user data. */
+static const struct { const char *unit; sqlite3_int64 ns; } time_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	{ "min", 60000000000LL }, { "hours", 3600000000000LL }, { "days", 86400000000000LL },
+};
+
+static void fn_time_from(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const sqlite3_int64 *unit = sqlite3_user_data(ctx);
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT)
+		sqlite3_result_int64(ctx, (sqlite3_int64)(sqlite3_value_double(argv[0]) * (double)*unit));
+	else
+		sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]) * *unit);
+}
+
+static void fn_time_to(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const sqlite3_int64 *unit = sqlite3_user_data(ctx);
+
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]) / *unit);
+}
+
+/* ---- window functions ----------------------------------------------------------- */
+
+/* last_non_null: the window's last non-NULL value. Rows leave the window
+ * from the front (xInverse); the state remembers how many rows are in it
+ * and where the kept value sits, so that it is dropped when it leaves. */
+struct lnn {
+	sqlite3_int64 size, at; /* rows in the window; index of value */
+	sqlite3_value *value;
+};
+
+static void lnn_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct lnn *s = sqlite3_aggregate_context(ctx, sizeof(*s));
+
+	(void)argc;
+	if (!s)
+		return;
+	s->size++;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	sqlite3_value_free(s->value);
+	s->value = sqlite3_value_dup(argv[0]);
+	s->at = s->size - 1;
+	if (!s->value)
+		sqlite3_result_error_nomem(ctx);
+}
+
+static void lnn_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct lnn *s = sqlite3_aggregate_context(ctx, sizeof(*s));
+
+	(void)argc;
+	(void)argv;
+	if (!s || s->size == 0)
+		return;
+	s->size--;
+	if (!s->value)
+		return;
+	if (s->at == 0) {
+		sqlite3_value_free(s->value);
+		s->value = NULL;
+	} else {
+		s->at--;
+	}
+}
+
+static void lnn_value(sqlite3_context *ctx)
+{
+	struct lnn *s = sqlite3_aggregate_context(ctx, 0);
+
+	if (s && s->value)
+		sqlite3_result_value(ctx, s->value);
+}
+
+static void lnn_final(sqlite3_context *ctx)
+{
+	struct lnn *s = sqlite3_aggregate_context(ctx, 0);
+
+	if (s && s->value) {
+		sqlite3_result_value(ctx, s->value);
+		sqlite3_value_free(s->value);
+		s->value = NULL;
+	}
+}
+
+/* internal_layout(ts, dur): the lowest depth free at ts, over rows in ts
+ * order ("rows between unbounded preceding and current row"). A depth is
+ * busy until its slice ends; instants (dur 0) take a depth without holding
+ * it; dur -1 holds it to the end. Ends are kept in a binary min-heap. */
+struct lay_end { int64_t ts; int32_t depth; };
+struct layout {
+	struct lay_end *heap;
+	int nheap, capheap;
+	unsigned char *busy;
+	int nbusy, capbusy;
+	int64_t last_ts;
+	int last_depth, stepped;
+};
+struct lay_ctx { struct layout *l; };
+
+static void heap_push(struct layout *l, struct lay_end e)
+{
+	int i = l->nheap++;
+
+	while (i > 0) {
+		int p = (i - 1) / 2;
+
+		if (l->heap[p].ts <= e.ts)
+			break;
+		l->heap[i] = l->heap[p];
+		i = p;
+	}
+	l->heap[i] = e;
+}
+
+static struct lay_end heap_pop(struct layout *l)
+{
+	struct lay_end top = l->heap[0], last = l->heap[--l->nheap];
+	int i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= l->nheap)
+			break;
+		if (c + 1 < l->nheap && l->heap[c + 1].ts < l->heap[c].ts)
+			c++;
+		if (last.ts <= l->heap[c].ts)
+			break;
+		l->heap[i] = l->heap[c];
+		i = c;
+	}
+	if (l->nheap)
+		l->heap[i] = last;
+	return top;
+}
+
+static void layout_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct lay_ctx *c = sqlite3_aggregate_context(ctx, sizeof(*c));
+	struct layout *l;
+	int64_t ts, dur;
+	int depth;
+
+	if (!c)
+		return;
+	if (argc != 2 || sqlite3_value_type(argv[0]) != SQLITE_INTEGER ||
+	    sqlite3_value_type(argv[1]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx, "INTERNAL_LAYOUT: ts and dur must be integers", -1);
+		return;
+	}
+	ts = sqlite3_value_int64(argv[0]);
+	dur = sqlite3_value_int64(argv[1]);
+	if (ts < 0 || dur < -1) {
+		sqlite3_result_error(ctx, ts < 0 ? "INTERNAL_LAYOUT: ts cannot be negative."
+						 : "INTERNAL_LAYOUT: dur cannot be < -1.", -1);
+		return;
+	}
+	if (!c->l) {
+		if (!(c->l = sqlite3_malloc(sizeof(*c->l)))) {
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		memset(c->l, 0, sizeof(*c->l));
+	}
+	l = c->l;
+	if (l->stepped) {
+		sqlite3_result_error(ctx, "INTERNAL_LAYOUT: the window clause should be "
+				     "\"rows between unbounded preceding and current row\"", -1);
+		return;
+	}
+	if (ts < l->last_ts) {
+		sqlite3_result_error(ctx, "INTERNAL_LAYOUT: rows are not in ts order: "
+				     "add \"order by ts\" to the window clause", -1);
+		return;
+	}
+	l->stepped = 1;
+	l->last_ts = ts;
+	while (l->nheap && l->heap[0].ts <= ts)
+		l->busy[heap_pop(l).depth] = 0;
+	for (depth = 0; depth < l->nbusy && l->busy[depth]; depth++)
+		;
+	if (depth == l->nbusy) {
+		if (l->nbusy == l->capbusy) {
+			int cap = l->capbusy ? l->capbusy * 2 : 16;
+			unsigned char *b = sqlite3_realloc(l->busy, cap);
+
+			if (!b) {
+				sqlite3_result_error_nomem(ctx);
+				return;
+			}
+			l->busy = b;
+			l->capbusy = cap;
+		}
+		l->busy[l->nbusy++] = 0;
+	}
+	if (dur != 0) {
+		if (l->nheap == l->capheap) {
+			int cap = l->capheap ? l->capheap * 2 : 16;
+			struct lay_end *h = sqlite3_realloc64(l->heap, (sqlite3_uint64)cap * sizeof(*h));
+
+			if (!h) {
+				sqlite3_result_error_nomem(ctx);
+				return;
+			}
+			l->heap = h;
+			l->capheap = cap;
+		}
+		l->busy[depth] = 1;
+		heap_push(l, (struct lay_end){ dur == -1 ? INT64_MAX : ts + dur, depth });
+	}
+	l->last_depth = depth;
+}
+
+static void layout_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	(void)argv;
+	sqlite3_result_error(ctx, "INTERNAL_LAYOUT: the inverse step is not supported: the window "
+			     "clause should be \"rows between unbounded preceding and current row\"", -1);
+}
+
+static void layout_value(sqlite3_context *ctx)
+{
+	struct lay_ctx *c = sqlite3_aggregate_context(ctx, sizeof(*c));
+
+	if (!c || !c->l)
+		return;
+	c->l->stepped = 0;
+	sqlite3_result_int(ctx, c->l->last_depth);
+}
+
+static void layout_final(sqlite3_context *ctx)
+{
+	struct lay_ctx *c = sqlite3_aggregate_context(ctx, 0);
+
+	if (!c || !c->l)
+		return;
+	sqlite3_result_int(ctx, c->l->last_depth);
+	sqlite3_free(c->l->heap);
+	sqlite3_free(c->l->busy);
+	sqlite3_free(c->l);
+	c->l = NULL;
+}
+
+/* ---- registration ------------------------------------------------------------------ */
+
+#define DET (SQLITE_UTF8 | SQLITE_DETERMINISTIC)
+
+int tt_sql_register_functions(sqlite3 *db, tt_storage *st)
+{
+	static const struct {
+		const char *name;
+		int nargs, flags, needs_st;
+		void (*fn)(sqlite3_context *, int, sqlite3_value **);
+	} fns[] = {
+		{ "extract_arg", 2, SQLITE_UTF8, 1, fn_extract_arg },
+		{ "__intrinsic_arg_set_to_json", 1, SQLITE_UTF8, 1, fn_arg_set_to_json },
+		{ "arg_set_to_json", 1, SQLITE_UTF8, 1, fn_arg_set_to_json },
+		{ "hash", -1, DET, 0, fn_hash },
+		{ "str_split", 3, DET, 0, fn_str_split },
+		{ "unhex", 1, DET, 0, fn_unhex },
+		{ "regexp", 2, DET, 0, fn_regexp },
+		{ "regexp", 3, DET, 0, fn_regexp },
+		{ "__intrinsic_regexp", 2, DET, 0, fn_regexp },
+		{ "__intrinsic_regexp_with_flags", 3, DET, 0, fn_regexp },
+		{ "regexp_extract", 2, DET, 0, fn_regexp_extract },
+		{ "__intrinsic_regexp_extract", 2, DET, 0, fn_regexp_extract },
+		{ "regexp_replace_simple", 3, DET, 0, fn_regexp_replace },
+		{ "__intrinsic_regexp_replace_simple", 3, DET, 0, fn_regexp_replace },
+		{ "slice_is_ancestor", 2, SQLITE_UTF8, 1, fn_slice_is_ancestor },
+		{ "to_timecode", 1, DET, 0, fn_to_timecode },
+		{ "abs_time_str", 1, SQLITE_UTF8, 0, fn_null1 },
+		{ "to_realtime", 1, SQLITE_UTF8, 0, fn_null1 },
+		{ "to_monotonic", 1, SQLITE_UTF8, 0, fn_null1 },
+	};
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]) && rc == SQLITE_OK; i++)
+		rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,
+					     fns[i].needs_st ? st : NULL, fns[i].fn, NULL, NULL);
+	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]) && rc == SQLITE_OK; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "time_from_%s", time_units[i].unit);
+		rc = sqlite3_create_function(db, name, 1, DET, (void *)&time_units[i].ns,
+					     fn_time_from, NULL, NULL);
+		if (rc != SQLITE_OK)
+			break;
+		snprintf(name, sizeof(name), "time_to_%s", time_units[i].unit);
+		rc = sqlite3_create_function(db, name, 1, DET, (void *)&time_units[i].ns,
+					     fn_time_to, NULL, NULL);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_window_function(db, "last_non_null", 1, SQLITE_UTF8, NULL,
+						    lnn_step, lnn_final, lnn_value, lnn_inverse, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_window_function(db, "internal_layout", 2, SQLITE_UTF8, NULL,
+						    layout_step, layout_final, layout_value,
+						    layout_inverse, NULL);
+	return rc;
+}
