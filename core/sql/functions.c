@@ -511,10 +511,14 @@ static void fn_regexp_replace(sqlite3_context *ctx, int argc, sqlite3_value **ar
 	if (!re)
 		return;
 	out = sqlite3_str_new(NULL);
-	while (*text && regexec(re, text, 1, &m, flags) == 0) {
+	while (regexec(re, text, 1, &m, flags) == 0) {
 		sqlite3_str_append(out, text, (int)m.rm_so);
 		sqlite3_str_appendall(out, rep);
 		if (m.rm_eo == m.rm_so) { /* empty match: keep one char, go on */
+			if (!text[m.rm_eo]) {
+				text += m.rm_eo;
+				break;
+			}
 			sqlite3_str_append(out, text + m.rm_eo, 1);
 			text += m.rm_eo + 1;
 		} else {

@@ -26,8 +26,8 @@
  *   span_left_join   shadows of the second side (all of the first kept)
  *   span_outer_join  shadows of both sides
  * When only one side is partitioned ("mixed"), the unpartitioned side is
- * re-read for every partition of the other, and keeps only present
- * shadows. Spans are [ts, ts + dur); a span of dur -1 (not ended) counts
+ * re-read for every partition of the other; there the partitioned side
+ * keeps only present shadows (as do both sides of an unpartitioned join). Spans are [ts, ts + dur); a span of dur -1 (not ended) counts
  * as an instant when testing for overlap, and its output dur is computed
  * from ts + dur as Perfetto does.
  *
@@ -493,8 +493,10 @@ static int x_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	for (int i = 0; i < 2; i++) {
 		int keeps = t->kind == SJ_OUTER || (i == 1 && t->kind == SJ_LEFT);
 
-		t->s[i].shadow = !keeps ? SHADOW_NONE
-			       : (t->partitioning == PART_SAME ? SHADOW_ALL : SHADOW_PRESENT);
+		int present_only = t->partitioning == PART_NONE ||
+				   (t->partitioning == PART_MIXED && t->s[i].part);
+
+		t->s[i].shadow = !keeps ? SHADOW_NONE : present_only ? SHADOW_PRESENT : SHADOW_ALL;
 		if ((rc = read_columns(db, &t->s[i], err)) != SQLITE_OK)
 			goto fail;
 	}
