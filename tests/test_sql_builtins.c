@@ -1,0 +1,384 @@
+/*
+ * test_sql_builtins.c - Perfetto's core functions and tables
+ * (core/sql/builtins.h) on a small JSON trace this test writes, against
+ * results worked out by hand:
+ *
+ *   tid 1: A [0,100) > B [10,60) > C [20,30); A > D [70,90); E [200,210);
+ *          G, an instant at 210 (E's end: not E's child)
+ *   tid 2: F [40,90)
+ *   flows: C -> F, F -> D        A's args: k, n, r, nested.{x,y}, arr[0..1]
+ *
+ * (times in us in the JSON, ns in SQL). Span joins run on tables the
+ * tests create in SQL. Plans are checked with EXPLAIN QUERY PLAN.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const char trace_json[] =
+	"{\"traceEvents\":[\n"
+	"{\"ph\":\"X\",\"name\":\"A\",\"cat\":\"c1\",\"ts\":0,\"dur\":100,\"pid\":1,\"tid\":1,"
+	"\"args\":{\"k\":\"v\",\"n\":42,\"r\":1.5,\"nested\":{\"x\":1,\"y\":\"z\"},\"arr\":[1,2]}},\n"
+	"{\"ph\":\"X\",\"name\":\"B\",\"ts\":10,\"dur\":50,\"pid\":1,\"tid\":1},\n"
+	"{\"ph\":\"X\",\"name\":\"C\",\"ts\":20,\"dur\":10,\"pid\":1,\"tid\":1},\n"
+	"{\"ph\":\"s\",\"name\":\"fl\",\"cat\":\"c\",\"id\":7,\"ts\":25,\"pid\":1,\"tid\":1},\n"
+	"{\"ph\":\"X\",\"name\":\"F\",\"cat\":\"c2\",\"ts\":40,\"dur\":50,\"pid\":1,\"tid\":2},\n"
+	"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"fl\",\"cat\":\"c\",\"id\":7,\"ts\":45,\"pid\":1,\"tid\":2},\n"
+	"{\"ph\":\"s\",\"name\":\"fl\",\"cat\":\"c\",\"id\":8,\"ts\":46,\"pid\":1,\"tid\":2},\n"
+	"{\"ph\":\"X\",\"name\":\"D\",\"ts\":70,\"dur\":20,\"pid\":1,\"tid\":1},\n"
+	"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"fl\",\"cat\":\"c\",\"id\":8,\"ts\":75,\"pid\":1,\"tid\":1},\n"
+	"{\"ph\":\"X\",\"name\":\"E\",\"ts\":200,\"dur\":10,\"pid\":1,\"tid\":1},\n"
+	"{\"ph\":\"X\",\"name\":\"G\",\"ts\":210,\"dur\":0,\"pid\":1,\"tid\":1}\n"
+	"]}\n";
+
+static char *trace_path;
+
+static int setup(void **state)
+{
+	trace_path = tt_test_write_tmp(trace_json, sizeof(trace_json) - 1, ".json");
+	*state = tt_test_open(trace_path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	tt_trace_close(*state);
+	tt_test_rm(trace_path);
+	return 0;
+}
+
+static void expect(tt_trace *tr, const char *sql, const char *want)
+{
+	char *got = tt_test_tsv(tr, sql);
+
+	if (strcmp(got, want) != 0)
+		fail_msg("[%s]\n got: [%s]\nwant: [%s]", sql, got, want);
+	free(got);
+}
+
+static void expect_error(tt_trace *tr, const char *sql, const char *want)
+{
+	tt_result r;
+	tt_err err = { 0 };
+
+	if (tt_query_collect(tr, sql, 0, &r, &err) == TT_OK) {
+		tt_result_free(&r);
+		fail_msg("[%s] did not fail", sql);
+	}
+	if (!strstr(err.msg, want))
+		fail_msg("[%s]: error [%s] lacks [%s]", sql, err.msg, want);
+	tt_err_clear(&err);
+}
+
+/* The plan line for `alias` contains "INDEX <idx>:". */
+static void assert_plan(tt_trace *tr, const char *sql, const char *alias, int idx)
+{
+	char q[1024], want[64];
+	char *tsv;
+
+	snprintf(q, sizeof(q), "explain query plan %s", sql);
+	tsv = tt_test_tsv(tr, q);
+	snprintf(want, sizeof(want), "SCAN %s VIRTUAL TABLE INDEX %d:", alias, idx);
+	if (!strstr(tsv, want))
+		fail_msg("plan of [%s] lacks [%s]:\n%s", sql, want, tsv);
+	free(tsv);
+}
+
+#define ID(n) "(select id from slice where name = '" n "')"
+
+static void ancestor_and_descendant(void **state)
+{
+	tt_trace *tr = *state;
+
+	expect(tr, "select name, depth from ancestor_slice(" ID("C") ")", "A\t0\nB\t1\n");
+	expect(tr, "select count(*) from ancestor_slice(" ID("A") ")", "0\n");
+	expect(tr, "select name from descendant_slice(" ID("A") ")", "B\nC\nD\n");
+	expect(tr, "select name from descendant_slice(" ID("B") ")", "C\n");
+	/* G starts at E's end: a neighbour, not a child */
+	expect(tr, "select count(*) from descendant_slice(" ID("E") ")", "0\n");
+	expect(tr, "select count(*) from descendant_slice(NULL)", "0\n");
+	/* as a join, the way Perfetto's docs use them */
+	expect(tr, "select s.name, group_concat(a.name, '>') from slice s join ancestor_slice(s.id) a"
+		   " group by s.id order by s.id", "B\tA\nC\tA>B\nD\tA\n");
+	expect(tr, "select s.name, count(d.id) from slice s left join descendant_slice(s.id) d"
+		   " group by s.id order by s.id", "A\t3\nB\t1\nC\t0\nF\t0\nD\t0\nE\t0\nG\t0\n");
+	/* the hidden input column reads back */
+	expect(tr, "select distinct start_id = " ID("C") " from ancestor_slice(" ID("C") ")", "1\n");
+	expect_error(tr, "select * from ancestor_slice(99)", "no row with id 99");
+	expect_error(tr, "select * from descendant_slice('x')", "start id should be an integer");
+	assert_plan(tr, "select * from ancestor_slice(2)", "ancestor_slice", 1);
+	assert_plan(tr, "select * from slice s join descendant_slice(s.id) d", "d", 1);
+}
+
+static void by_stack(void **state)
+{
+	tt_trace *tr = *state;
+	/* the stack id of C: hash of the '|'-joined hashes of "cat|name" of A, B, C */
+	const char *stack_c = "(select hash(hash('c1|A') || '|' || hash('|B') || '|' || hash('|C')))";
+	char q[512];
+
+	snprintf(q, sizeof(q), "select name from ancestor_slice_by_stack(%s)", stack_c);
+	expect(tr, q, "A\nB\n");
+	snprintf(q, sizeof(q), "select name from descendant_slice_by_stack(hash(hash('c1|A') || ''))");
+	expect(tr, q, "B\nC\nD\n");
+	expect(tr, "select count(*) from ancestor_slice_by_stack(12345)", "0\n");
+}
+
+static void flow_case(tt_trace *tr, const char *fn, const char *slice, const char *want)
+{
+	char q[512];
+
+	snprintf(q, sizeof(q), "select group_concat(o.name || '>' || i.name, ' ') from %s(" ID("%s") ") f"
+		 " join slice o on o.id = f.slice_out join slice i on i.id = f.slice_in", fn, slice);
+	expect(tr, q, want);
+}
+
+static void connected_flows(void **state)
+{
+	tt_trace *tr = *state;
+
+	/* F: in from C, out to D; C and D are not followed further */
+	flow_case(tr, "directly_connected_flow", "F", "C>F F>D\n");
+	flow_case(tr, "directly_connected_flow", "B", "NULL\n");
+	/* following: C's out-flow to F, then F's to D */
+	flow_case(tr, "following_flow", "C", "C>F F>D\n");
+	/* ... and from A through its descendant C */
+	flow_case(tr, "following_flow", "A", "C>F F>D\n");
+	flow_case(tr, "following_flow", "D", "NULL\n");
+	/* preceding: D's in-flow from F, then F's from C */
+	flow_case(tr, "preceding_flow", "D", "F>D C>F\n");
+	flow_case(tr, "preceding_flow", "C", "NULL\n");
+	expect_error(tr, "select * from following_flow(1000)", "invalid slice id 1000");
+	assert_plan(tr, "select * from preceding_flow(1)", "preceding_flow", 1);
+}
+
+static void args_functions(void **state)
+{
+	tt_trace *tr = *state;
+
+	expect(tr, "select extract_arg(arg_set_id, 'k'), extract_arg(arg_set_id, 'n'),"
+		   " extract_arg(arg_set_id, 'r'), extract_arg(arg_set_id, 'nested.y'),"
+		   " extract_arg(arg_set_id, 'arr[1]'), extract_arg(arg_set_id, 'nope') is null"
+		   " from slice where name = 'A'", "v\t42\t1.5\tz\t2\t1\n");
+	expect(tr, "select extract_arg(arg_set_id, 'k') is null from slice where name = 'B'", "1\n");
+	expect(tr, "select typeof(extract_arg(arg_set_id, 'n')), typeof(extract_arg(arg_set_id, 'r'))"
+		   " from slice where name = 'A'", "integer\treal\n");
+	expect(tr, "select __intrinsic_arg_set_to_json(arg_set_id) from slice where name = 'A'",
+	       "{\"k\":\"v\",\"n\":42,\"r\":1.5,\"nested\":{\"x\":1,\"y\":\"z\"},\"arr\":[1,2]}\n");
+	expect(tr, "select __intrinsic_arg_set_to_json(NULL) is null", "1\n");
+	expect_error(tr, "select extract_arg('x', 'k')", "1st argument should be arg set id");
+}
+
+static void string_functions(void **state)
+{
+	tt_trace *tr = *state;
+
+	/* FNV-1a 64 of "a"; of the 8 little-endian bytes of 1 then "x" */
+	expect(tr, "select hash('a'), hash(1, 'x')", "-5808556873153909620\t5952180755994350292\n");
+	expect_error(tr, "select hash(1.5)", "HASH: arg 0 has unknown type");
+	expect(tr, "select str_split('a,b,c', ',', 0), str_split('a,b,c', ',', 2),"
+		   " str_split('a,b,c', ',', 3) is null, str_split('a::b', '::', 1)", "a\tc\t1\tb\n");
+	expect(tr, "select unhex('0x1F'), unhex(' ff '), unhex('0'), unhex(null) is null", "31\t255\t0\t1\n");
+	expect_error(tr, "select unhex('xyz')", "UNHEX");
+	expect(tr, "select regexp('^a.c$', 'abc'), 'ABC' regexp 'b', regexp('b', 'ABC', 'i'),"
+		   " regexp('b', 'ABC', 'ic'), regexp('b', 'ABC', 'ci')", "1\t0\t1\t0\t1\n");
+	expect_error(tr, "select regexp('a', 'a', 'x')", "unknown flag 'x'");
+	expect(tr, "select regexp_extract('id=42;', 'id=([0-9]+)'), regexp_extract('xyz', '[y]+'),"
+		   " regexp_extract('abc', 'q') is null", "42\ty\t1\n");
+	expect_error(tr, "select regexp_extract('ab', '(a)(b)')", "more than one group");
+	expect(tr, "select regexp_replace_simple('a1b22c', '[0-9]+', '#'),"
+		   " regexp_replace_simple('ab', 'x*', '-')", "a#b#c\t-a-b-\n");
+}
+
+static void time_and_slice_functions(void **state)
+{
+	tt_trace *tr = *state;
+
+	expect(tr, "select to_timecode(0), to_timecode(3723004005006)",
+	       "00:00:00 000 000 000\t01:02:03 004 005 006\n");
+	expect(tr, "select time_from_s(2), time_from_ms(3), time_from_us(4), time_from_min(1),"
+		   " time_to_ms(2500000000), time_to_s(2500000000), time_to_us(1999)",
+	       "2000000000\t3000000\t4000\t60000000000\t2500\t2\t1\n");
+	/* no clock snapshots in a JSON trace: NULL, as Perfetto */
+	expect(tr, "select abs_time_str(10) is null, to_realtime(10) is null, to_monotonic(10) is null",
+	       "1\t1\t1\n");
+	expect(tr, "select slice_is_ancestor(" ID("A") ", " ID("C") "), slice_is_ancestor(" ID("C") ", " ID("A")
+		   "), slice_is_ancestor(" ID("F") ", " ID("C") ")", "1\t0\t0\n");
+}
+
+static void window_functions(void **state)
+{
+	tt_trace *tr = *state;
+
+	expect(tr, "create table lnn(id int, p text, v int);"
+		   " insert into lnn values (1,'x',10),(2,'x',null),(3,'x',null),(4,'y',null),(5,'y',7),(6,'y',null);"
+		   " select group_concat(ifnull(w, '-'), ',') from (select last_non_null(v) over"
+		   " (partition by p order by id) w from lnn order by id)", "10,10,10,-,7,7\n");
+	/* a frame of 2 rows: the value leaves the window with its row */
+	expect(tr, "select group_concat(ifnull(w, '-'), ',') from (select last_non_null(v) over"
+		   " (order by id rows between 1 preceding and current row) w from lnn order by id)",
+	       "10,10,-,-,7,7\n");
+	/* depths by hand: [0,10) 0; [2,5) 1; [5,15) 1; [11,12) 0; instant 12 0; 12.. (-1) 0 */
+	expect(tr, "create table lay(ts int, dur int);"
+		   " insert into lay values (0,10),(2,3),(5,10),(11,1),(12,0),(12,-1);"
+		   " select group_concat(d, ',') from (select internal_layout(ts, dur) over (order by ts"
+		   " rows between unbounded preceding and current row) d from lay order by ts)",
+	       "0,1,1,0,0,0\n");
+	expect_error(tr, "select internal_layout(ts, dur) over (order by ts rows between 1 preceding"
+			 " and current row) from lay", "INTERNAL_LAYOUT");
+}
+
+static void views(void **state)
+{
+	tt_trace *tr = *state;
+
+	expect(tr, "select count(*) = (select count(*) from counter) from counters", "1\n");
+	expect(tr, "select count(*) from cpu", "0\n");
+}
+
+/* ---- span joins ---------------------------------------------------------------- */
+
+static void span_tables(tt_trace *tr)
+{
+	expect(tr, "drop table if exists t1; drop table if exists t2; drop table if exists t3;"
+		   " drop table if exists empty;"
+		   " create table t1(ts int, dur int, part int, a text);"
+		   " insert into t1 values (0,10,1,'a1'),(20,10,1,'a2'),(0,5,2,'a3');"
+		   " create table t2(ts int, dur int, part int, b text);"
+		   " insert into t2 values (5,20,1,'b1'),(0,5,3,'b2');"
+		   " create table t3(ts int, dur int, c text);"
+		   " insert into t3 values (0,100,'c1');"
+		   " create table empty(ts int, dur int, part int, e text);"
+		   " select 1", "1\n");
+}
+
+static void span_join_inner(void **state)
+{
+	tt_trace *tr = *state;
+
+	span_tables(tr);
+	expect(tr, "create virtual table sj using span_join(t1 partitioned part, t2 partitioned part);"
+		   " select * from sj", "5\t5\t1\ta1\tb1\n20\t5\t1\ta2\tb1\n");
+	/* the declared columns: ts, dur, partition, then each side's others */
+	expect(tr, "select group_concat(name, ',') from pragma_table_info('sj')", "ts,dur,part,a,b\n");
+	/* unpartitioned side against every partition of the other */
+	expect(tr, "create virtual table sjm using span_join(t1 partitioned part, t3);"
+		   " select ts, dur, part, a, c from sjm", "0\t10\t1\ta1\tc1\n20\t10\t1\ta2\tc1\n0\t5\t2\ta3\tc1\n");
+	/* no partitions at all: intervals meet across parts */
+	expect(tr, "create virtual table sjn using span_join(t1, t3); select count(*), sum(dur) from sjn",
+	       "3\t25\n");
+	/* an empty side: nothing */
+	expect(tr, "create virtual table sje using span_join(t1 partitioned part, empty partitioned part);"
+		   " select count(*) from sje", "0\n");
+}
+
+static void span_join_left_outer(void **state)
+{
+	tt_trace *tr = *state;
+
+	span_tables(tr);
+	expect(tr, "create virtual table sl using span_left_join(t1 partitioned part, t2 partitioned part);"
+		   " select ts, dur, part, a, ifnull(b, '-') from sl",
+	       "0\t5\t1\ta1\t-\n5\t5\t1\ta1\tb1\n20\t5\t1\ta2\tb1\n25\t5\t1\ta2\t-\n0\t5\t2\ta3\t-\n");
+	expect(tr, "create virtual table so using span_outer_join(t1 partitioned part, t2 partitioned part);"
+		   " select ts, dur, part, ifnull(a, '-'), ifnull(b, '-') from so",
+	       "0\t5\t1\ta1\t-\n5\t5\t1\ta1\tb1\n10\t10\t1\t-\tb1\n20\t5\t1\ta2\tb1\n25\t5\t1\ta2\t-\n"
+	       "0\t5\t2\ta3\t-\n0\t5\t3\t-\tb2\n");
+	/* left join with an empty right side keeps the left side whole */
+	expect(tr, "create virtual table sle using span_left_join(t1 partitioned part, empty partitioned part);"
+		   " select ts, dur, part, a, e is null from sle",
+	       "0\t10\t1\ta1\t1\n20\t10\t1\ta2\t1\n0\t5\t2\ta3\t1\n");
+	/* outer join with an empty side is the other side */
+	expect(tr, "create virtual table soe using span_outer_join(empty partitioned part, t2 partitioned part);"
+		   " select ts, dur, part, b from soe", "5\t20\t1\tb1\n0\t5\t3\tb2\n");
+}
+
+static void span_join_edges(void **state)
+{
+	tt_trace *tr = *state;
+
+	/* touching intervals split at the boundary; dur -1 counts as an instant */
+	expect(tr, "create table x1(ts int, dur int); insert into x1 values (0,10),(10,10),(50,-1);"
+		   " create table x2(ts int, dur int, v int); insert into x2 values (0,100,7);"
+		   " create virtual table sx using span_join(x1, x2); select ts, dur, v from sx",
+	       "0\t10\t7\n10\t10\t7\n50\t-1\t7\n");
+	/* rows with a NULL partition are skipped */
+	expect(tr, "create table n1(ts int, dur int, p int); insert into n1 values (0,10,null),(0,10,4);"
+		   " create table n2(ts int, dur int, p int); insert into n2 values (0,10,4),(0,10,null);"
+		   " create virtual table sn using span_join(n1 partitioned p, n2 partitioned p);"
+		   " select * from sn", "0\t10\t4\n");
+	/* a side that is a view, unsorted input */
+	expect(tr, "create table u(ts int, dur int, cpu int, w int);"
+		   " insert into u values (30,10,0,3),(0,10,0,1),(10,10,1,2);"
+		   " create view uv as select ts, dur, cpu, w * 10 as w10 from u;"
+		   " create virtual table su using span_join(u partitioned cpu, uv partitioned cpu);"
+		   " select ts, cpu, w, w10 from su", "0\t0\t1\t10\n30\t0\t3\t30\n10\t1\t2\t20\n");
+	span_tables(tr);
+	expect_error(tr, "create virtual table bad1 using span_join(t1 partitioned part, t1 partitioned part)",
+		     "SPAN_JOIN: column a present in both tables t1 and t1");
+	expect_error(tr, "create virtual table bad2 using span_join(t1 partitioned part, t2 partitioned b)",
+		     "mismatching partitions");
+	expect_error(tr, "create table nots(x int, dur int);"
+			 " create virtual table bad3 using span_join(t1, nots)", "Missing ts column in table nots");
+	expect_error(tr, "create virtual table bad4 using span_join(t1 partitioned nope, t2 partitioned nope)",
+		     "Missing partition column 'nope'");
+	expect_error(tr, "create virtual table bad5 using span_join(t1 partitioned ts, t2 partitioned ts)",
+		     "partition column cannot be any of {ts, dur}");
+	expect_error(tr, "create virtual table bad6 using span_join(t1)", "expected exactly two arguments");
+	expect_error(tr, "create virtual table bad7 using span_join(t1 by part, t2)", "Invalid token");
+}
+
+static void span_join_plans(void **state)
+{
+	tt_trace *tr = *state;
+
+	span_tables(tr);
+	expect(tr, "create virtual table pj using span_join(t1 partitioned part, t2 partitioned part);"
+		   " create virtual table po using span_outer_join(t1 partitioned part, t2 partitioned part);"
+		   " select 1", "1\n");
+	assert_plan(tr, "select * from pj", "pj", 0);
+	assert_plan(tr, "select * from pj where part = 1", "pj", 1);
+	assert_plan(tr, "select * from pj where ts <= 10", "pj", 2);
+	assert_plan(tr, "select * from pj where part = 1 and ts < 10", "pj", 3);
+	/* both sides keep shadows in an outer join: ts is not pushed */
+	assert_plan(tr, "select * from po where ts <= 10", "po", 0);
+	/* the pushed-down plans give the rows a full scan gives */
+	expect(tr, "select * from pj where part = 1 and ts <= 5", "5\t5\t1\ta1\tb1\n");
+	expect(tr, "select count(*) from po where part = 3", "1\n");
+	expect(tr, "select ts, dur from po where part = 1 and ts < 10", "0\t5\n5\t5\n");
+	/* ORDER BY partition, ts is consumed: no sorter in the plan */
+	{
+		char *p = tt_test_tsv(tr, "explain query plan select * from pj order by part, ts");
+
+		assert_null(strstr(p, "ORDER BY"));
+		free(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ancestor_and_descendant),
+		cmocka_unit_test(by_stack),
+		cmocka_unit_test(connected_flows),
+		cmocka_unit_test(args_functions),
+		cmocka_unit_test(string_functions),
+		cmocka_unit_test(time_and_slice_functions),
+		cmocka_unit_test(window_functions),
+		cmocka_unit_test(views),
+		cmocka_unit_test(span_join_inner),
+		cmocka_unit_test(span_join_left_outer),
+		cmocka_unit_test(span_join_edges),
+		cmocka_unit_test(span_join_plans),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
