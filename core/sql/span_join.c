@@ -76,6 +76,7 @@ struct query {
 	sqlite3_stmt *stmt;
 	int state, cursor_eof;
 	int64_t ts, ts_end, part, mp_start, mp_end;
+	int64_t c_ts, c_dur, c_part; /* the statement's current row, read once */
 };
 
 struct cursor {
@@ -91,17 +92,17 @@ struct cursor {
 
 static int64_t cur_ts(const struct query *q)
 {
-	return sqlite3_column_int64(q->stmt, q->d->ts_idx);
+	return q->c_ts;
 }
 
 static int64_t cur_dur(const struct query *q)
 {
-	return q->d->dur_idx < 0 ? 0 : sqlite3_column_int64(q->stmt, q->d->dur_idx);
+	return q->c_dur;
 }
 
 static int64_t cur_part(const struct query *q)
 {
-	return sqlite3_column_int64(q->stmt, q->d->part_idx);
+	return q->c_part;
 }
 
 static int64_t first_part(const struct query *q)
@@ -136,12 +137,15 @@ static int cursor_next(struct query *q, char **msg)
 			return SQLITE_ERROR;
 		}
 		q->cursor_eof = 0;
+		q->c_ts = sqlite3_column_int64(q->stmt, q->d->ts_idx);
+		q->c_dur = q->d->dur_idx < 0 ? 0 : sqlite3_column_int64(q->stmt, q->d->dur_idx);
 		if (!q->d->part)
 			return SQLITE_OK;
 		switch (sqlite3_column_type(q->stmt, q->d->part_idx)) {
 		case SQLITE_NULL:
 			continue;
 		case SQLITE_INTEGER:
+			q->c_part = sqlite3_column_int64(q->stmt, q->d->part_idx);
 			return SQLITE_OK;
 		default:
 			*msg = sqlite3_mprintf("SPAN_JOIN: partition is not an INT column");
