@@ -363,6 +363,37 @@ static void span_join_plans(void **state)
 	}
 }
 
+static void interval_helpers(void **state)
+{
+	tt_trace *tr = *state;
+
+	/* by hand: u=1: a1 [0,10) meets b10 [5,25) on [5,10) and b11 [8,9);
+	 * a2 [20,30) meets b10 on [20,25); u=2: a3 [0,100) meets b12 [50,60);
+	 * b13 is alone in u=3; the instant b14 meets nothing */
+	expect(tr, "create table ia(id int, ts int, dur int, u int);"
+		   " insert into ia values (1,0,10,1),(2,20,10,1),(3,0,100,2);"
+		   " create table ib(id int, ts int, dur int, u int);"
+		   " insert into ib values (10,5,20,1),(11,8,1,1),(12,50,10,2),(13,0,5,3),(14,3,0,1);"
+		   " select ts, dur, id_0, id_1, part from __intrinsic_interval_intersect('ia', 'ib', 'u')",
+	       "5\t5\t1\t10\t1\n8\t1\t1\t11\t1\n20\t5\t2\t10\t1\n50\t10\t3\t12\t2\n");
+	/* without a partition, and with a subquery as input: b13 [0,5) now meets a1 and a3 */
+	expect(tr, "select group_concat(id_0 || '-' || id_1 || ':' || ts || '+' || dur, ' ') from"
+		   " (select * from __intrinsic_interval_intersect('ia', '(select id, ts, dur from ib where id = 13)')"
+		   " order by id_0)", "1-13:0+5 3-13:0+5\n");
+	expect_error(tr, "select * from __intrinsic_interval_intersect('nope', 'ib')", "no such table: nope");
+	assert_plan(tr, "select * from __intrinsic_interval_intersect('ia', 'ib', 'u')",
+		    "__intrinsic_interval_intersect", 7);
+	/* counter intervals: a run of 5s keeps its first two rows and its last */
+	expect(tr, "create table ic(id int, ts int, track_id int, value real);"
+		   " insert into ic values (1,0,1,5),(2,10,1,5),(3,20,1,5),(4,30,1,5),(5,40,1,7),(7,0,2,1),(8,5,2,3);"
+		   " select group_concat(id || '@' || ts || '+' || dur || '=' || value || '>' || ifnull(next_value, '-')"
+		   " || 'd' || ifnull(delta_value, '-'), ' ')"
+		   " from __intrinsic_counter_intervals('leading', 100, 'ic')",
+	       "1@0+10=5.0>5.0d- 2@10+20=5.0>5.0d0.0 4@30+10=5.0>7.0d0.0 5@40+60=7.0>-d2.0"
+	       " 7@0+5=1.0>3.0d- 8@5+95=3.0>-d2.0\n");
+	expect_error(tr, "select * from __intrinsic_counter_intervals('lagging', 100, 'ic')", "must be 'leading'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +409,7 @@ int main(void)
 		cmocka_unit_test(span_join_left_outer),
 		cmocka_unit_test(span_join_edges),
 		cmocka_unit_test(span_join_plans),
+		cmocka_unit_test(interval_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

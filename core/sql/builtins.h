@@ -8,7 +8,7 @@
  *   vtab_flow.c        following_flow, preceding_flow, directly_connected_flow
  *   vtab_slice_layout.c experimental_slice_layout
  *   span_join.c        SPAN_JOIN / SPAN_LEFT_JOIN / SPAN_OUTER_JOIN
- *   intervals.c        __intrinsic_interval_intersect-style helpers
+ *   intervals.c        __intrinsic_interval_intersect, __intrinsic_counter_intervals
  *
  * See docs/sql_functions.md for each with an example.
  */
@@ -25,6 +25,7 @@ int tt_sql_register_functions(sqlite3 *db, tt_storage *st);
 int tt_sql_register_ancestor(sqlite3 *db, tt_storage *st);
 int tt_sql_register_flow(sqlite3 *db, tt_storage *st);
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st);
+int tt_sql_register_intervals(sqlite3 *db);
 int tt_sql_register_span_join(sqlite3 *db);
 
 /* Reads slice row `row` column `col` in the order of the slice table's
