@@ -48,7 +48,7 @@ CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
 	      core/sql/builtins.c core/sql/functions.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
-	      core/sql/vtab_flow.c core/sql/span_join.c core/sql/intervals.c
+	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c
 JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c

@@ -160,6 +160,23 @@ static void connected_flows(void **state)
 	assert_plan(tr, "select * from preceding_flow(1)", "preceding_flow", 1);
 }
 
+static void slice_layout(void **state)
+{
+	tt_trace *tr = *state;
+
+	/* boxes: A's stack [0,100) 3 rows high goes first (tallest) on rows
+	 * 0-2; F [40,90) overlaps it: row 3; E and the instant G after: row 0 */
+	expect(tr, "select group_concat(name || layout_depth, ' ') from experimental_slice_layout("
+		   "(select group_concat(id) from thread_track))", "A0 B1 C2 F3 D1 E0 G0\n");
+	/* one track: its own depths; unknown ids are ignored */
+	expect(tr, "select group_concat(name || layout_depth, ' ') from experimental_slice_layout("
+		   "(select track_id || ',99,x' from slice where name = 'F'))", "F0\n");
+	expect(tr, "select count(*) from experimental_slice_layout('')", "0\n");
+	expect(tr, "select distinct filter_track_ids from experimental_slice_layout('0')", "0\n");
+	expect_error(tr, "select * from experimental_slice_layout(3)", "invalid input track id list");
+	assert_plan(tr, "select * from experimental_slice_layout('1,2')", "experimental_slice_layout", 1);
+}
+
 static void args_functions(void **state)
 {
 	tt_trace *tr = *state;
@@ -400,6 +417,7 @@ int main(void)
 		cmocka_unit_test(ancestor_and_descendant),
 		cmocka_unit_test(by_stack),
 		cmocka_unit_test(connected_flows),
+		cmocka_unit_test(slice_layout),
 		cmocka_unit_test(args_functions),
 		cmocka_unit_test(string_functions),
 		cmocka_unit_test(time_and_slice_functions),

@@ -28,6 +28,8 @@ int tt_sql_register_builtins(sqlite3 *db, tt_storage *st)
 	if (rc == SQLITE_OK)
 		rc = tt_sql_register_flow(db, st);
 	if (rc == SQLITE_OK)
+		rc = tt_sql_register_slice_layout(db, st);
+	if (rc == SQLITE_OK)
 		rc = tt_sql_register_span_join(db);
 	if (rc == SQLITE_OK)
 		rc = tt_sql_register_intervals(db);

@@ -216,8 +216,9 @@ static int fill_descendant_stack(const tt_storage *st, sqlite3_value *v, tt_rowl
 	return fill_by_stack(st, v, out, msg, 1);
 }
 
-static void slice_column(const tt_storage *st, uint32_t row, int col, sqlite3_context *ctx)
+static void slice_column(const tt_storage *st, uint32_t row, int64_t aux, int col, sqlite3_context *ctx)
 {
+	(void)aux;
 	tt_vtab_slice_column(st, row, col, ctx);
 }
 

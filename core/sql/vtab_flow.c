@@ -163,8 +163,9 @@ static int fill_preceding(const tt_storage *st, sqlite3_value *v, tt_rowlist *ou
 	return walk(st, v, out, msg, GO_IN, REL_ANCESTORS);
 }
 
-static void flow_column(const tt_storage *st, uint32_t f, int col, sqlite3_context *ctx)
+static void flow_column(const tt_storage *st, uint32_t f, int64_t aux, int col, sqlite3_context *ctx)
 {
+	(void)aux;
 	switch (col) {
 	case 0: sqlite3_result_int64(ctx, f); break;
 	case 1: sqlite3_result_int64(ctx, st->flow.slice_out[f]); break;

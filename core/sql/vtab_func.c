@@ -9,17 +9,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tt_rowlist_push(tt_rowlist *l, uint32_t row)
+static int grow(tt_rowlist *l, int with_aux)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		uint32_t *v = sqlite3_realloc64(l->v, cap * sizeof(*v));
+	size_t cap = l->cap ? l->cap * 2 : 16;
+	uint32_t *v;
 
+	if (l->n < l->cap && (!with_aux || l->aux))
+		return 0;
+	if (l->n == l->cap) {
+		v = sqlite3_realloc64(l->v, cap * sizeof(*v));
 		if (!v)
 			return -1;
 		l->v = v;
-		l->cap = cap;
+	} else {
+		cap = l->cap;
 	}
+	if (with_aux || l->aux) {
+		int64_t *a = sqlite3_realloc64(l->aux, cap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		if (!l->aux)
+			memset(a, 0, l->n * sizeof(*a));
+		l->aux = a;
+	}
+	l->cap = cap;
+	return 0;
+}
+
+int tt_rowlist_push(tt_rowlist *l, uint32_t row)
+{
+	if (grow(l, 0))
+		return -1;
+	if (l->aux)
+		l->aux[l->n] = 0;
+	l->v[l->n++] = row;
+	return 0;
+}
+
+int tt_rowlist_push_aux(tt_rowlist *l, uint32_t row, int64_t aux)
+{
+	if (grow(l, 1))
+		return -1;
+	l->aux[l->n] = aux;
 	l->v[l->n++] = row;
 	return 0;
 }
@@ -39,8 +71,7 @@ struct cursor {
 	sqlite3_vtab_cursor base;
 	tt_rowlist rows;
 	size_t i;
-	sqlite3_int64 arg; /* the input, reported by the hidden column */
-	int arg_null;
+	sqlite3_value *arg; /* the input, reported by the hidden column */
 };
 
 static int x_connect(sqlite3 *db, void *paux, int argc, const char *const *argv,
@@ -89,6 +120,8 @@ static int x_close(sqlite3_vtab_cursor *cur)
 	struct cursor *c = (struct cursor *)cur;
 
 	sqlite3_free(c->rows.v);
+	sqlite3_free(c->rows.aux);
+	sqlite3_value_free(c->arg);
 	sqlite3_free(c);
 	return SQLITE_OK;
 }
@@ -104,11 +137,12 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	(void)idxstr;
 	c->rows.n = 0;
 	c->i = 0;
-	c->arg_null = 1;
+	sqlite3_value_free(c->arg);
+	c->arg = NULL;
 	if (!(idx & TT_FUNC_PLAN_ARG) || argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return SQLITE_OK;
-	c->arg_null = 0;
-	c->arg = sqlite3_value_int64(argv[0]);
+	if (!(c->arg = sqlite3_value_dup(argv[0])))
+		return SQLITE_NOMEM;
 	rc = t->def->fill(t->st, argv[0], &c->rows, &msg);
 	if (rc != SQLITE_OK) {
 		sqlite3_free(t->base.zErrMsg);
@@ -137,11 +171,11 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	struct table *t = (struct table *)cur->pVtab;
 
 	if (col >= t->def->ncols) {
-		if (!c->arg_null)
-			sqlite3_result_int64(ctx, c->arg);
+		if (c->arg)
+			sqlite3_result_value(ctx, c->arg);
 		return SQLITE_OK;
 	}
-	t->def->column(t->st, c->rows.v[c->i], col, ctx);
+	t->def->column(t->st, c->rows.v[c->i], c->rows.aux ? c->rows.aux[c->i] : 0, col, ctx);
 	return SQLITE_OK;
 }
 

@@ -18,14 +18,17 @@
 
 enum { TT_FUNC_PLAN_ARG = 1 };
 
-/* A growable list of row ids. */
+/* A growable list of row ids, each with an optional extra value (aux,
+ * kept only when a function pushes with tt_rowlist_push_aux). */
 typedef struct tt_rowlist {
 	uint32_t *v;
+	int64_t *aux;
 	size_t n, cap;
 } tt_rowlist;
 
-/* Appends; 0, or -1 when memory ran out. */
+/* Append; 0, or -1 when memory ran out. */
 int tt_rowlist_push(tt_rowlist *l, uint32_t row);
+int tt_rowlist_push_aux(tt_rowlist *l, uint32_t row, int64_t aux);
 
 /* The descendants of slice s in its track's ts order (vtab_ancestor.c). */
 int tt_slice_push_descendants(const tt_storage *st, size_t s, tt_rowlist *out);
@@ -37,7 +40,8 @@ typedef struct tt_func_def {
 	/* Fills out for argument v (never NULL: NULL gives no rows). Returns
 	 * SQLITE_OK or an error code with *msg (sqlite3_mprintf) set. */
 	int (*fill)(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg);
-	void (*column)(const tt_storage *st, uint32_t row, int col, sqlite3_context *ctx);
+	/* aux: the value pushed with the row (0 without one) */
+	void (*column)(const tt_storage *st, uint32_t row, int64_t aux, int col, sqlite3_context *ctx);
 } tt_func_def;
 
 int tt_func_register(sqlite3 *db, tt_storage *st, const tt_func_def *def);
