@@ -121,14 +121,19 @@ static void ancestor_and_descendant(void **state)
 static void by_stack(void **state)
 {
 	tt_trace *tr = *state;
-	/* the stack id of C: hash of the '|'-joined hashes of "cat|name" of A, B, C */
-	const char *stack_c = "(select hash(hash('c1|A') || '|' || hash('|B') || '|' || hash('|C')))";
+	/* the stack id of C: hash of the '|'-joined hashes of "cat|name" of C
+	 * itself, then of its ancestors A, B from the root */
+	const char *stack_c = "(select hash(hash('|C') || '|' || hash('c1|A') || '|' || hash('|B')))";
 	char q[512];
 
-	snprintf(q, sizeof(q), "select name from ancestor_slice_by_stack(%s)", stack_c);
-	expect(tr, q, "A\nB\n");
-	snprintf(q, sizeof(q), "select name from descendant_slice_by_stack(hash(hash('c1|A') || ''))");
-	expect(tr, q, "B\nC\nD\n");
+	/* the slices of the stack with their ancestors, each once, by ts */
+	snprintf(q, sizeof(q), "select group_concat(name, ' ') from ancestor_slice_by_stack(%s)", stack_c);
+	expect(tr, q, "A B C\n");
+	snprintf(q, sizeof(q), "select group_concat(name, ' ') from descendant_slice_by_stack(%s)",
+		 "hash(hash('c1|A') || '')");
+	expect(tr, q, "A B C D\n");
+	/* E and G are both roots named by their own "|name" */
+	expect(tr, "select group_concat(name, ' ') from descendant_slice_by_stack(hash(hash('|E') || ''))", "E\n");
 	expect(tr, "select count(*) from ancestor_slice_by_stack(12345)", "0\n");
 }
 

@@ -5,16 +5,18 @@
  *   select name, depth from ancestor_slice(42);        -- root first
  *   select * from descendant_slice(7) where depth = 2; -- in ts order
  *   select s.name, a.name from slice s join ancestor_slice(s.id) a;
- *   select * from ancestor_slice_by_stack(1905114530773834795);
- *   select * from descendant_slice_by_stack(:stack_id);
+ *   select * from ancestor_slice_by_stack(1905114530773834795);  -- and self
+ *   select * from descendant_slice_by_stack(:stack_id);          -- and self
  *
  * The input is the hidden column start_id (start_stack_id for the _by_stack
  * forms); the plan is vtab_func.h's TT_FUNC_PLAN_ARG.
  *
  * A stack id is Perfetto's slices.stack hash: the FNV-1a HASH() of the
- * '|'-joined decimal hashes of "category|name" of the slice's ancestors
- * and itself, root first. The _by_stack forms hash every slice per call
- * (O(slices x depth)); the others touch only the slice's subtree.
+ * '|'-joined decimal hashes of "category|name" of the slice itself, then
+ * of its ancestors root first. The _by_stack forms return the slices of
+ * that stack with their ancestors (descendants), each once, in ts order;
+ * they hash every slice per call (O(slices x depth)). The others touch
+ * only the slice's chain or subtree.
  */
 #include "builtins.h"
 #include "vtab_func.h"
@@ -169,14 +171,16 @@ static int64_t *stack_hashes(const tt_storage *st)
 	for (size_t i = 0; i < n; i++) {
 		size_t len = 0;
 		uint64_t h = FNV_OFFSET;
+		char buf[32];
+		int m;
 
-		for (int64_t p = (int64_t)i; p >= 0 && len < ((size_t)1 << 16); p = st->slice.parent_id[p])
+		for (int64_t p = st->slice.parent_id[i]; p >= 0 && len < ((size_t)1 << 16); p = st->slice.parent_id[p])
 			chain[len++] = (uint32_t)p;
+		/* the slice itself, then its ancestors root first */
+		m = snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)self[i]);
+		h = fnv(h, buf, (size_t)m);
 		for (size_t k = len; k-- > 0;) {
-			char buf[32];
-			int m = snprintf(buf, sizeof(buf), "%s%" PRId64, k + 1 == len ? "" : "|",
-					 (int64_t)self[chain[k]]);
-
+			m = snprintf(buf, sizeof(buf), "|%" PRId64, (int64_t)self[chain[k]]);
 			h = fnv(h, buf, (size_t)m);
 		}
 		out[i] = (int64_t)h;
@@ -186,10 +190,43 @@ static int64_t *stack_hashes(const tt_storage *st)
 	return out;
 }
 
+struct ts_id {
+	int64_t ts;
+	uint32_t id;
+};
+
+static int by_ts(const void *a, const void *b)
+{
+	const struct ts_id *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int sort_by_ts(const tt_storage *st, tt_rowlist *l)
+{
+	struct ts_id *v = malloc((l->n ? l->n : 1) * sizeof(*v));
+
+	if (!v)
+		return SQLITE_NOMEM;
+	for (size_t i = 0; i < l->n; i++)
+		v[i] = (struct ts_id){ st->slice.ts[l->v[i]], l->v[i] };
+	qsort(v, l->n, sizeof(*v), by_ts);
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i] = v[i].id;
+	free(v);
+	return SQLITE_OK;
+}
+
+/* The slices with stack id `want` with their ancestors (or descendants),
+ * each once, in ts order, as Perfetto's slices.stack functions. */
 static int fill_by_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg,
 			 int descend)
 {
 	int64_t want = sqlite3_value_int64(v), *h;
+	unsigned char *seen;
+	tt_rowlist all = { 0 };
 	int rc = SQLITE_OK;
 
 	if (sqlite3_value_type(v) != SQLITE_INTEGER) {
@@ -197,11 +234,32 @@ static int fill_by_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out
 		return SQLITE_ERROR;
 	}
 	h = stack_hashes(st);
-	if (!h)
+	seen = calloc(st->slice.n ? st->slice.n : 1, 1);
+	if (!h || !seen) {
+		free(h);
+		free(seen);
 		return SQLITE_NOMEM;
-	for (size_t i = 0; i < st->slice.n && rc == SQLITE_OK; i++)
-		if (h[i] == want)
-			rc = descend ? tt_slice_push_descendants(st, i, out) : push_ancestors(st, i, out);
+	}
+	for (size_t i = 0; i < st->slice.n && rc == SQLITE_OK; i++) {
+		if (h[i] != want)
+			continue;
+		if (tt_rowlist_push(&all, (uint32_t)i))
+			rc = SQLITE_NOMEM;
+		else
+			rc = descend ? tt_slice_push_descendants(st, i, &all) : push_ancestors(st, i, &all);
+	}
+	for (size_t k = 0; k < all.n && rc == SQLITE_OK; k++) {
+		if (seen[all.v[k]])
+			continue;
+		seen[all.v[k]] = 1;
+		if (tt_rowlist_push(out, all.v[k]))
+			rc = SQLITE_NOMEM;
+	}
+	if (rc == SQLITE_OK)
+		rc = sort_by_ts(st, out);
+	sqlite3_free(all.v);
+	sqlite3_free(all.aux);
+	free(seen);
 	free(h);
 	return rc;
 }
