@@ -46,9 +46,7 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c
-SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
-	      core/sql/builtins.c core/sql/functions.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
-	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c
+SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c
 JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
@@ -62,6 +60,9 @@ MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
 GEN_HDRS = $(GEN_SRCS:.c=.h)
+# Perfetto's built-in functions and tables (core/sql/builtins.h)
+SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
+	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c
 LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
 TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))

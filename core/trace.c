@@ -3,10 +3,10 @@
  * Also the read accessors the viewer uses on its per-frame path and the
  * `termtrace info` report.
  */
+#include "builtins.h"
 #include "trace_int.h"
 #include "describe.h"
 #include "vtab.h"
-#include "builtins.h"
 
 #include <dirent.h>
 #include <inttypes.h>
