@@ -11,10 +11,12 @@
  *   select regexp_replace_simple('a1b2', '[0-9]', '#');    -- 'a#b#'
  *   select slice_is_ancestor(1, 5);      -- is slice 1 an ancestor of slice 5
  *   select to_timecode(3600123456789);   -- '01:00:00 123 456 789'
- *   select time_to_ms(ts), time_from_s(2) from slice;
  *   select last_non_null(v) over (order by ts) from t;
  *   select internal_layout(ts, dur) over (order by ts rows between
  *          unbounded preceding and current row) from t;       -- packed depth
+ *
+ * time_from_* / time_to_* are not here: in Perfetto they come with the
+ * time.conversion module (INCLUDE PERFETTO MODULE time.conversion).
  *
  * abs_time_str, to_realtime and to_monotonic need the trace's clock
  * snapshots, which the importers do not keep yet: they return NULL (as
@@ -592,36 +594,6 @@ static void fn_null1(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	(void)argv;
 }
 
-/* time_from_X(v) = v * unit; time_to_X(ns) = ns / unit (integer division,
- * as Perfetto's prelude). The unit in ns is the function's user data. */
-static const struct { const char *unit; sqlite3_int64 ns; } time_units[] = {
-	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-	{ "min", 60000000000LL }, { "hours", 3600000000000LL }, { "days", 86400000000000LL },
-};
-
-static void fn_time_from(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const sqlite3_int64 *unit = sqlite3_user_data(ctx);
-
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
-		return;
-	if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT)
-		sqlite3_result_int64(ctx, (sqlite3_int64)(sqlite3_value_double(argv[0]) * (double)*unit));
-	else
-		sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]) * *unit);
-}
-
-static void fn_time_to(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const sqlite3_int64 *unit = sqlite3_user_data(ctx);
-
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
-		return;
-	sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]) / *unit);
-}
-
 /* ---- window functions ----------------------------------------------------------- */
 
 /* last_non_null: the window's last non-NULL value. Rows leave the window
@@ -883,18 +855,6 @@ int tt_sql_register_functions(sqlite3 *db, tt_storage *st)
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]) && rc == SQLITE_OK; i++)
 		rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,
 					     fns[i].needs_st ? st : NULL, fns[i].fn, NULL, NULL);
-	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]) && rc == SQLITE_OK; i++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "time_from_%s", time_units[i].unit);
-		rc = sqlite3_create_function(db, name, 1, DET, (void *)&time_units[i].ns,
-					     fn_time_from, NULL, NULL);
-		if (rc != SQLITE_OK)
-			break;
-		snprintf(name, sizeof(name), "time_to_%s", time_units[i].unit);
-		rc = sqlite3_create_function(db, name, 1, DET, (void *)&time_units[i].ns,
-					     fn_time_to, NULL, NULL);
-	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_window_function(db, "last_non_null", 1, SQLITE_UTF8, NULL,
 						    lnn_step, lnn_final, lnn_value, lnn_inverse, NULL);
