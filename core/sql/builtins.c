@@ -8,6 +8,8 @@
  */
 #include "builtins.h"
 
+/* Views are resolved when used: they may be created before the tables
+ * they read are registered. */
 static const char builtin_views[] =
 	"CREATE TEMP VIEW IF NOT EXISTS counters AS SELECT * FROM counter;"
 	/* cpu: every CPU a track, a sched slice or a thread state names */
