@@ -9,6 +9,7 @@
  *   vtab_slice_layout.c experimental_slice_layout
  *   span_join.c        SPAN_JOIN / SPAN_LEFT_JOIN / SPAN_OUTER_JOIN
  *   intervals.c        __intrinsic_interval_intersect, __intrinsic_counter_intervals
+ *   flamegraph.c       __intrinsic_flamegraph, __intrinsic_flamegraph_config
  *
  * See docs/sql_functions.md for each with an example.
  */
@@ -26,6 +27,7 @@ int tt_sql_register_ancestor(sqlite3 *db, tt_storage *st);
 int tt_sql_register_flow(sqlite3 *db, tt_storage *st);
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st);
 int tt_sql_register_intervals(sqlite3 *db);
+int tt_sql_register_flamegraph(sqlite3 *db);
 int tt_sql_register_span_join(sqlite3 *db);
 
 /* Reads slice row `row` column `col` in the order of the slice table's
