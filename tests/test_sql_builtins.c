@@ -415,6 +415,108 @@ static void interval_helpers(void **state)
 	expect_error(tr, "select * from __intrinsic_counter_intervals('lagging', 100, 'ic')", "must be 'leading'");
 }
 
+/* One source for the flamegraph tests; worked by hand:
+ *   root(2) > f(3) > h(5);  root > g(1) > f(4);  root > f(1)  (merges with f(3)) */
+static void fg_source(tt_trace *tr)
+{
+	expect(tr, "drop table if exists fgsrc; drop table if exists fg;"
+		   " create table fgsrc(id int, parent_id int, name text, value int, lib text, w int);"
+		   " insert into fgsrc values (1,null,'root',2,'a',10),(2,1,'f',3,'x',20),(3,1,'g',1,'a',30),"
+		   " (4,2,'h',5,'a',40),(5,3,'f',4,'x',50),(6,1,'f',1,'y',60);"
+		   " create virtual table fg using __intrinsic_flamegraph((select * from fgsrc));"
+		   " select 1", "1\n");
+}
+
+#define FG_ROWS "select group_concat(name || depth || ':' || self_value || '/' || cumulative_value" \
+		" || '@' || x_start, ' ') from fg(__intrinsic_flamegraph_config('value', 'value', "
+
+static void flamegraph_views(void **state)
+{
+	tt_trace *tr = *state;
+
+	fg_source(tr);
+	/* breadth first, siblings widest first, children packed in the parent */
+	expect(tr, "select group_concat(name || depth || ':' || self_value || '/' || cumulative_value || '/'"
+		   " || ifnull(parent_cumulative_value, '-') || '@' || x_start || '-' || x_end, ' ')"
+		   " from fg(__intrinsic_flamegraph_config('value', 'value', 'view', 'TOP_DOWN'))",
+	       "root1:2/16/-@0-16 f2:4/9/16@0-9 g2:1/5/16@9-14 h3:5/5/9@0-5 f3:4/4/5@9-13\n");
+	/* each frame with a value up to its root: f's three rows share f@-1 */
+	expect(tr, FG_ROWS "'view', 'BOTTOM_UP'))",
+	       "f-1:8/8@0 h-1:5/5@8 root-1:2/2@13 g-1:1/1@15 root-2:0/4@0 g-2:0/4@4 f-2:0/5@8"
+	       " root-2:0/1@15 root-3:0/4@4 root-3:0/5@8\n");
+	/* pivot on f: its merged subtree below, its callers above */
+	expect(tr, FG_ROWS "'view', 'PIVOT', 'view_pattern', '^f$', ''))",
+	       "f1:8/13@0 f-1:13/13@0 h2:5/5@0 root-2:0/9@0 g-2:0/4@9 root-3:0/4@9\n");
+	expect(tr, FG_ROWS "'view', 'FROM_FRAME', 'view_pattern', 'G', 'i'))", "g1:1/5@0 f2:4/4@0\n");
+	/* the ids of the layout */
+	expect(tr, "select group_concat(_tree_id || '<' || ifnull(_tree_parent_id, '-'), ' ')"
+		   " from fg(__intrinsic_flamegraph_config('value', 'value'))", "0<- 1<0 2<0 3<1 4<2\n");
+	/* the super root: the sum of all values */
+	expect(tr, "select depth, cumulative_value, name is null from fg(__intrinsic_flamegraph_config('value',"
+		   " 'value')) where __intrinsic_flamegraph_find(_tree_id, 'SUPER_ROOT')", "0\t16.0\t1\n");
+	assert_plan(tr, "select * from fg(__intrinsic_flamegraph_config('value', 'value'))", "fg", 0);
+	assert_plan(tr, "select * from fg(__intrinsic_flamegraph_config('value', 'value'))"
+		    " where __intrinsic_flamegraph_find(_tree_id, 'SUPER_ROOT')", "fg", 1);
+}
+
+static void flamegraph_filters(void **state)
+{
+	tt_trace *tr = *state;
+
+	fg_source(tr);
+	/* g folds into root: its value and its child f go to root */
+	expect(tr, FG_ROWS "'filter', 'HIDE_FRAME', '^g$', ''))", "root1:3/16@0 f2:8/13@0 h3:5/5@0\n");
+	/* only h's stack counts; nodes left at 0 are dropped */
+	expect(tr, FG_ROWS "'filter', 'SHOW_STACK', 'h', ''))", "root1:0/5@0 f2:0/5@0 h3:5/5@0\n");
+	expect(tr, FG_ROWS "'filter', 'HIDE_STACK', '^g$', ''))", "root1:2/11@0 f2:4/9@0 h3:5/5@0\n");
+	/* two SHOW_STACK filters: both must match on the path */
+	expect(tr, FG_ROWS "'filter', 'SHOW_STACK', 'g', '', 'filter', 'SHOW_STACK', 'f', ''))",
+	       "root1:0/4@0 g2:0/4@0 f3:4/4@0\n");
+	/* grouping: f of lib x and f of lib y stay apart */
+	expect(tr, "select group_concat(name || '/' || lib || ':' || cumulative_value, ' ')"
+		   " from fg(__intrinsic_flamegraph_config('value', 'value', 'grouping', 'lib'))",
+	       "root/a:16 f/x:8 g/a:5 f/y:1 h/a:5 f/x:4\n");
+	/* aggregates over the rows merged into a node */
+	expect(tr, "select group_concat(name || '=' || lib, ' ') from fg(__intrinsic_flamegraph_config("
+		   "'value', 'value', 'aggregate', 'CONCAT_WITH_COMMA', 'lib', 'lib'))",
+	       "root=a f=x,y g=a h=a f=x\n");
+	expect(tr, "select group_concat(name || '=' || lib, ' ') from fg(__intrinsic_flamegraph_config("
+		   "'value', 'value', 'aggregate', 'ONE_OR_SUMMARY', 'lib', 'lib'))",
+	       "root=a f=x and 2 others g=a h=a f=x\n");
+	expect(tr, "select group_concat(name || '=' || w, ' ') from fg(__intrinsic_flamegraph_config("
+		   "'value', 'value', 'aggregate', 'SUM', 'w', 'w'))", "root=10 f=80 g=30 h=40 f=50\n");
+	/* a second value column: self_w / cumulative_w beside self_value */
+	expect(tr, "select group_concat(name || ':' || self_value || ',' || self_w || '/' || cumulative_w, ' ')"
+		   " from fg(__intrinsic_flamegraph_config('value', 'value', 'value', 'w'))",
+	       "root:2,10/210 f:4,80/120 g:1,30/80 h:5,40/40 f:4,50/50\n");
+}
+
+static void flamegraph_errors(void **state)
+{
+	tt_trace *tr = *state;
+
+	fg_source(tr);
+	expect_error(tr, "select * from fg(__intrinsic_flamegraph_config('view', 'TOP_DOWN'))",
+		     "at least one value column is required");
+	expect_error(tr, "select * from fg(__intrinsic_flamegraph_config('value', 'value', 'view', 'PIVOT'))",
+		     "PIVOT and FROM_FRAME require a view pattern");
+	expect_error(tr, "select * from fg(__intrinsic_flamegraph_config('value', 'lib'))",
+		     "value columns must be numeric");
+	expect_error(tr, "select * from fg(__intrinsic_flamegraph_config('value', 'value', 'view', 'SIDEWAYS'))",
+		     "unknown value 'SIDEWAYS'");
+	expect_error(tr, "select * from fg(__intrinsic_flamegraph_config('value', 'value', 'grouping', 'nope'))",
+		     "column 'nope' does not exist");
+	expect_error(tr, "create virtual table fg2 using __intrinsic_flamegraph((select 1 as a, 2 as b, 3 as c, 4 as d))",
+		     "first source columns must be id, parent_id, name, value");
+	expect_error(tr, "create virtual table fg3 using __intrinsic_flamegraph((select 1 as id, null as parent_id,"
+			 " 'x' as name, -1 as value)); select * from fg3(__intrinsic_flamegraph_config('value', 'value'))",
+		     "value columns must be non-negative");
+	expect_error(tr, "select * from fg(1)", "__intrinsic_flamegraph_config");
+	/* an empty source: no rows */
+	expect(tr, "create virtual table fge using __intrinsic_flamegraph((select * from fgsrc where 0));"
+		   " select count(*) from fge(__intrinsic_flamegraph_config('value', 'value'))", "0\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +534,9 @@ int main(void)
 		cmocka_unit_test(span_join_edges),
 		cmocka_unit_test(span_join_plans),
 		cmocka_unit_test(interval_helpers),
+		cmocka_unit_test(flamegraph_views),
+		cmocka_unit_test(flamegraph_filters),
+		cmocka_unit_test(flamegraph_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

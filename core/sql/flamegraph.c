@@ -604,6 +604,7 @@ struct result {
 	double **self_d, **cum_d;
 	int64_t **self_i, **cum_i;
 	int nag;
+	uint32_t nag_nodes;     /* entries of each ag[] array */
 	int *agcol;
 	int ng;
 	int *gcol;              /* grouping columns' source indexes */
@@ -614,14 +615,19 @@ static void result_free(struct result *r)
 {
 	if (!r)
 		return;
+	/* a result that failed half-way has some arrays still NULL */
 	for (int v = 0; v < r->nv; v++) {
-		free(r->self_d[v]);
-		free(r->cum_d[v]);
-		free(r->self_i[v]);
-		free(r->cum_i[v]);
+		if (r->self_d)
+			free(r->self_d[v]);
+		if (r->cum_d)
+			free(r->cum_d[v]);
+		if (r->self_i)
+			free(r->self_i[v]);
+		if (r->cum_i)
+			free(r->cum_i[v]);
 	}
-	for (int a = 0; a < r->nag; a++) {
-		for (uint32_t k = 0; r->ag[a] && k < r->np; k++)
+	for (int a = 0; r->ag && a < r->nag; a++) {
+		for (uint32_t k = 0; r->ag[a] && k < r->nag_nodes; k++)
 			sqlite3_free(r->ag[a][k].s);
 		free(r->ag[a]);
 	}
@@ -1271,6 +1277,7 @@ static struct result *build(const struct table *t, const struct config *c, char 
 			goto fail;
 		rc = SQLITE_NOMEM;
 	}
+	res->nag_nodes = nodes;
 	for (int a = 0; a < c->nagg; a++) {
 		res->ag[a] = calloc(nodes ? nodes : 1, sizeof(struct aggval));
 		if (!res->ag[a] || aggregates(&b, res->agcol[a], c->agg[a].kind, res->ag[a]) != SQLITE_OK)
