@@ -15,8 +15,9 @@
  * '|'-joined decimal hashes of "category|name" of the slice itself, then
  * of its ancestors root first. The _by_stack forms return the slices of
  * that stack with their ancestors (descendants), each once, in ts order;
- * they hash every slice per call (O(slices x depth)). The others touch
- * only the slice's chain or subtree.
+ * they hash every slice once per connection (O(slices x depth)), kept as
+ * the function's cache. The others touch only the slice's chain or
+ * subtree.
  */
 #include "builtins.h"
 #include "vtab_func.h"
@@ -127,16 +128,18 @@ int tt_slice_push_descendants(const tt_storage *st, size_t s, tt_rowlist *out)
 	return SQLITE_OK;
 }
 
-static int fill_ancestor(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_ancestor(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
+	(void)cache;
 	size_t s;
 	int rc = start_slice(st, v, &s, msg);
 
 	return rc != SQLITE_OK ? rc : push_ancestors(st, s, out);
 }
 
-static int fill_descendant(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_descendant(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
+	(void)cache;
 	size_t s;
 	int rc = start_slice(st, v, &s, msg);
 
@@ -221,8 +224,8 @@ static int sort_by_ts(const tt_storage *st, tt_rowlist *l)
 
 /* The slices with stack id `want` with their ancestors (or descendants),
  * each once, in ts order, as Perfetto's slices.stack functions. */
-static int fill_by_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg,
-			 int descend)
+static int fill_by_stack(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out,
+			 char **msg, int descend)
 {
 	int64_t want = sqlite3_value_int64(v), *h;
 	unsigned char *seen;
@@ -233,10 +236,12 @@ static int fill_by_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out
 		*msg = sqlite3_mprintf("stack id should be an integer.");
 		return SQLITE_ERROR;
 	}
-	h = stack_hashes(st);
+	/* the stack ids are computed once per connection */
+	if (!*cache)
+		*cache = stack_hashes(st);
+	h = *cache;
 	seen = calloc(st->slice.n ? st->slice.n : 1, 1);
 	if (!h || !seen) {
-		free(h);
 		free(seen);
 		return SQLITE_NOMEM;
 	}
@@ -260,18 +265,17 @@ static int fill_by_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out
 	sqlite3_free(all.v);
 	sqlite3_free(all.aux);
 	free(seen);
-	free(h);
 	return rc;
 }
 
-static int fill_ancestor_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_ancestor_stack(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
-	return fill_by_stack(st, v, out, msg, 0);
+	return fill_by_stack(st, cache, v, out, msg, 0);
 }
 
-static int fill_descendant_stack(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_descendant_stack(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
-	return fill_by_stack(st, v, out, msg, 1);
+	return fill_by_stack(st, cache, v, out, msg, 1);
 }
 
 static void slice_column(const tt_storage *st, uint32_t row, int64_t aux, int col, sqlite3_context *ctx)
@@ -282,13 +286,13 @@ static void slice_column(const tt_storage *st, uint32_t row, int64_t aux, int co
 
 static const tt_func_def defs[] = {
 	{ "ancestor_slice", "CREATE TABLE x(" TT_SLICE_COLUMNS ", start_id HIDDEN)",
-	  TT_SLICE_NCOLS, fill_ancestor, slice_column },
+	  TT_SLICE_NCOLS, fill_ancestor, slice_column, NULL },
 	{ "descendant_slice", "CREATE TABLE x(" TT_SLICE_COLUMNS ", start_id HIDDEN)",
-	  TT_SLICE_NCOLS, fill_descendant, slice_column },
+	  TT_SLICE_NCOLS, fill_descendant, slice_column, NULL },
 	{ "ancestor_slice_by_stack", "CREATE TABLE x(" TT_SLICE_COLUMNS ", start_stack_id HIDDEN)",
-	  TT_SLICE_NCOLS, fill_ancestor_stack, slice_column },
+	  TT_SLICE_NCOLS, fill_ancestor_stack, slice_column, free },
 	{ "descendant_slice_by_stack", "CREATE TABLE x(" TT_SLICE_COLUMNS ", start_stack_id HIDDEN)",
-	  TT_SLICE_NCOLS, fill_descendant_stack, slice_column },
+	  TT_SLICE_NCOLS, fill_descendant_stack, slice_column, free },
 };
 
 int tt_sql_register_ancestor(sqlite3 *db, tt_storage *st)

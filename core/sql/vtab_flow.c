@@ -27,14 +27,38 @@ enum { VIA_START, VIA_IN, VIA_OUT, VIA_RELATIVE };
 enum { GO_IN = 1, GO_OUT = 2 };
 enum { REL_NONE, REL_ANCESTORS, REL_DESCENDANTS };
 
+/* Kept between calls (the function's cache): flows by slice as CSR over
+ * slice_out and slice_in, and the walk's per-slice marks, which a call
+ * resets for the slices it touched only, so that a call costs what it
+ * visits, not the size of the trace. */
+struct flow_cache {
+	uint32_t *out_off, *out_rows, *in_off, *in_rows;
+	uint8_t *via;     /* by slice id: 0 unseen, else 1 + VIA_* */
+	uint32_t *queue;  /* slice ids */
+};
+
 struct walk {
 	const tt_storage *st;
-	uint32_t *queue;  /* slice ids */
-	uint8_t *via;     /* by slice id: 0 unseen, else 1 + VIA_* */
+	uint32_t *queue;
+	uint8_t *via;
 	size_t qhead, qlen;
-	/* flows by slice: CSR over slice_out and over slice_in */
-	uint32_t *out_off, *out_rows, *in_off, *in_rows;
+	const uint32_t *out_off, *out_rows, *in_off, *in_rows;
 };
+
+static void flow_cache_free(void *p)
+{
+	struct flow_cache *c = p;
+
+	if (!c)
+		return;
+	free(c->out_off);
+	free(c->out_rows);
+	free(c->in_off);
+	free(c->in_rows);
+	free(c->via);
+	free(c->queue);
+	free(c);
+}
 
 static int csr(const tt_storage *st, const int64_t *key, uint32_t **off_out, uint32_t **rows_out)
 {
@@ -106,11 +130,35 @@ static int go_relatives(struct walk *w, uint32_t s, int rel)
 	return SQLITE_OK;
 }
 
-static int walk(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg, int dirs, int rel)
+static int csr(const tt_storage *st, const int64_t *key, uint32_t **off_out, uint32_t **rows_out);
+
+static struct flow_cache *flow_cache_get(const tt_storage *st, void **cache)
 {
+	struct flow_cache *c = *cache;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->queue = malloc((st->slice.n ? st->slice.n : 1) * sizeof(*c->queue));
+	c->via = calloc(st->slice.n ? st->slice.n : 1, 1);
+	if (!c->queue || !c->via || csr(st, st->flow.slice_out, &c->out_off, &c->out_rows) ||
+	    csr(st, st->flow.slice_in, &c->in_off, &c->in_rows)) {
+		flow_cache_free(c);
+		return NULL;
+	}
+	*cache = c;
+	return c;
+}
+
+static int walk(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg,
+		int dirs, int rel)
+{
+	struct flow_cache *fc;
 	struct walk w = { .st = st };
 	sqlite3_int64 id = sqlite3_value_int64(v);
-	int rc = SQLITE_NOMEM;
+	int rc = SQLITE_OK;
 
 	if (sqlite3_value_type(v) != SQLITE_INTEGER) {
 		*msg = sqlite3_mprintf("start id should be an integer.");
@@ -120,13 +168,16 @@ static int walk(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **
 		*msg = sqlite3_mprintf("invalid slice id %lld", (long long)id);
 		return SQLITE_ERROR;
 	}
-	w.queue = malloc(st->slice.n * sizeof(*w.queue));
-	w.via = calloc(st->slice.n, 1);
-	if (!w.queue || !w.via || csr(st, st->flow.slice_out, &w.out_off, &w.out_rows) ||
-	    csr(st, st->flow.slice_in, &w.in_off, &w.in_rows))
-		goto done;
+	fc = flow_cache_get(st, cache);
+	if (!fc)
+		return SQLITE_NOMEM;
+	w.queue = fc->queue;
+	w.via = fc->via;
+	w.out_off = fc->out_off;
+	w.out_rows = fc->out_rows;
+	w.in_off = fc->in_off;
+	w.in_rows = fc->in_rows;
 	enqueue(&w, (uint32_t)id, VIA_START);
-	rc = SQLITE_OK;
 	while (w.qhead < w.qlen && rc == SQLITE_OK) {
 		uint32_t s = w.queue[w.qhead++];
 		int via = w.via[s] - 1;
@@ -138,29 +189,25 @@ static int walk(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **
 		if (rc == SQLITE_OK && (dirs & GO_OUT) && via != VIA_IN)
 			rc = go_flows(&w, s, GO_OUT, out);
 	}
-done:
-	free(w.queue);
-	free(w.via);
-	free(w.out_off);
-	free(w.out_rows);
-	free(w.in_off);
-	free(w.in_rows);
+	/* every slice marked was queued: unmark them for the next call */
+	for (size_t k = 0; k < w.qlen; k++)
+		w.via[w.queue[k]] = 0;
 	return rc;
 }
 
-static int fill_direct(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_direct(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
-	return walk(st, v, out, msg, GO_IN | GO_OUT, REL_NONE);
+	return walk(st, cache, v, out, msg, GO_IN | GO_OUT, REL_NONE);
 }
 
-static int fill_following(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_following(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
-	return walk(st, v, out, msg, GO_OUT, REL_DESCENDANTS);
+	return walk(st, cache, v, out, msg, GO_OUT, REL_DESCENDANTS);
 }
 
-static int fill_preceding(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_preceding(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
-	return walk(st, v, out, msg, GO_IN, REL_ANCESTORS);
+	return walk(st, cache, v, out, msg, GO_IN, REL_ANCESTORS);
 }
 
 static void flow_column(const tt_storage *st, uint32_t f, int64_t aux, int col, sqlite3_context *ctx)
@@ -184,9 +231,9 @@ static void flow_column(const tt_storage *st, uint32_t f, int64_t aux, int col, 
 		    " trace_id INTEGER, arg_set_id INTEGER, start_id HIDDEN)"
 
 static const tt_func_def defs[] = {
-	{ "directly_connected_flow", FLOW_SCHEMA, 5, fill_direct, flow_column },
-	{ "following_flow", FLOW_SCHEMA, 5, fill_following, flow_column },
-	{ "preceding_flow", FLOW_SCHEMA, 5, fill_preceding, flow_column },
+	{ "directly_connected_flow", FLOW_SCHEMA, 5, fill_direct, flow_column, flow_cache_free },
+	{ "following_flow", FLOW_SCHEMA, 5, fill_following, flow_column, flow_cache_free },
+	{ "preceding_flow", FLOW_SCHEMA, 5, fill_preceding, flow_column, flow_cache_free },
 };
 
 int tt_sql_register_flow(sqlite3 *db, tt_storage *st)

@@ -65,6 +65,7 @@ struct table {
 	sqlite3_vtab base;
 	const tt_func_def *def;
 	tt_storage *st;
+	void *cache; /* the function's state between calls */
 };
 
 struct cursor {
@@ -99,6 +100,10 @@ static int x_connect(sqlite3 *db, void *paux, int argc, const char *const *argv,
 
 static int x_disconnect(sqlite3_vtab *vt)
 {
+	struct table *t = (struct table *)vt;
+
+	if (t->cache && t->def->free_cache)
+		t->def->free_cache(t->cache);
 	sqlite3_free(vt);
 	return SQLITE_OK;
 }
@@ -143,7 +148,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 		return SQLITE_OK;
 	if (!(c->arg = sqlite3_value_dup(argv[0])))
 		return SQLITE_NOMEM;
-	rc = t->def->fill(t->st, argv[0], &c->rows, &msg);
+	rc = t->def->fill(t->st, &t->cache, argv[0], &c->rows, &msg);
 	if (rc != SQLITE_OK) {
 		sqlite3_free(t->base.zErrMsg);
 		t->base.zErrMsg = msg ? msg : sqlite3_mprintf("%s: out of memory", t->def->name);

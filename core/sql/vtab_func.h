@@ -38,10 +38,14 @@ typedef struct tt_func_def {
 	const char *schema; /* "CREATE TABLE x(a, b, ..., arg HIDDEN)" */
 	int ncols;          /* visible columns; the hidden input is column ncols */
 	/* Fills out for argument v (never NULL: NULL gives no rows). Returns
-	 * SQLITE_OK or an error code with *msg (sqlite3_mprintf) set. */
-	int (*fill)(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg);
+	 * SQLITE_OK or an error code with *msg (sqlite3_mprintf) set. *cache
+	 * is the function's own state kept between calls on one connection
+	 * (NULL at first; the storage does not change once opened), freed
+	 * with free_cache. */
+	int (*fill)(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg);
 	/* aux: the value pushed with the row (0 without one) */
 	void (*column)(const tt_storage *st, uint32_t row, int64_t aux, int col, sqlite3_context *ctx);
+	void (*free_cache)(void *cache); /* NULL: the function keeps none */
 } tt_func_def;
 
 int tt_func_register(sqlite3 *db, tt_storage *st, const tt_func_def *def);

@@ -92,7 +92,7 @@ static int box_order(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int fill_layout(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, char **msg)
+static int fill_layout(const tt_storage *st, void **cache, sqlite3_value *v, tt_rowlist *out, char **msg)
 {
 	const char *list = (const char *)sqlite3_value_text(v);
 	size_t n = st->slice.n, nb = 0, nrows = 0;
@@ -103,6 +103,7 @@ static int fill_layout(const tt_storage *st, sqlite3_value *v, tt_rowlist *out, 
 	struct lrow *rows = NULL;
 	int rc = SQLITE_NOMEM;
 
+	(void)cache;
 	if (sqlite3_value_type(v) != SQLITE_TEXT) {
 		*msg = sqlite3_mprintf("invalid input track id list");
 		rc = SQLITE_ERROR;
@@ -204,7 +205,7 @@ static void layout_column(const tt_storage *st, uint32_t row, int64_t aux, int c
 static const tt_func_def def = {
 	"experimental_slice_layout",
 	"CREATE TABLE x(" TT_SLICE_COLUMNS ", layout_depth INTEGER, filter_track_ids HIDDEN)",
-	TT_SLICE_NCOLS + 1, fill_layout, layout_column,
+	TT_SLICE_NCOLS + 1, fill_layout, layout_column, NULL,
 };
 
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st)
