@@ -161,6 +161,11 @@ static void connected_flows(void **state)
 	/* preceding: D's in-flow from F, then F's from C */
 	flow_case(tr, "preceding_flow", "D", "F>D C>F\n");
 	flow_case(tr, "preceding_flow", "C", "NULL\n");
+	/* for every slice in one query (the walk's marks are reset per call):
+	 * following A 2, B 2, C 2, F 1; preceding F 1, D 2 */
+	expect(tr, "select (select count(*) from slice s join following_flow(s.id)),"
+		   " (select count(*) from slice s join preceding_flow(s.id)),"
+		   " (select count(*) from slice s join directly_connected_flow(s.id))", "7\t3\t6\n");
 	expect_error(tr, "select * from following_flow(1000)", "invalid slice id 1000");
 	assert_plan(tr, "select * from preceding_flow(1)", "preceding_flow", 1);
 }
