@@ -3,7 +3,8 @@
  * its core (not its stdlib), registered on a trace's connection by one call:
  *
  *   functions.c        EXTRACT_ARG, HASH, STR_SPLIT, UNHEX, REGEXP*, time
- *                      helpers, LAST_NON_NULL, INTERNAL_LAYOUT, ...
+ *                      helpers, ...
+ *   functions_window.c LAST_NON_NULL, INTERNAL_LAYOUT
  *   vtab_ancestor.c    ancestor_slice, descendant_slice (+ _by_stack)
  *   vtab_flow.c        following_flow, preceding_flow, directly_connected_flow
  *   vtab_slice_layout.c experimental_slice_layout
@@ -23,6 +24,7 @@
 int tt_sql_register_builtins(sqlite3 *db, tt_storage *st);
 
 int tt_sql_register_functions(sqlite3 *db, tt_storage *st);
+int tt_sql_register_window_functions(sqlite3 *db);
 int tt_sql_register_ancestor(sqlite3 *db, tt_storage *st);
 int tt_sql_register_flow(sqlite3 *db, tt_storage *st);
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st);
