@@ -188,6 +188,12 @@ static int finish_rule(struct parse *p)
 		msg = tt_describe_tmpl_check(u->desc, bad, sizeof(bad));
 	if (!msg && u->link)
 		msg = tt_describe_tmpl_check(u->link, bad, sizeof(bad));
+	/* `glob = *` names nothing: the rule is as broad as its conditions
+	 * (a fallback), so it ranks and reports as one */
+	if (!msg && u->glob && strspn(u->glob, "*") == strlen(u->glob)) {
+		free(u->glob);
+		u->glob = NULL;
+	}
 	if (!msg) {
 		u->ncond = 0;
 		for (int c = 0; c < C_COUNT; c++)

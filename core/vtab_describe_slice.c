@@ -122,7 +122,19 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	(void)idxstr;
 	clear_row(c);
 	c->eof = 1;
-	if (!(idx & PLAN_SLICE_ID) || argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+	if (!(idx & PLAN_SLICE_ID)) {
+		sqlite3_vtab *vt = cur->pVtab;
+
+		sqlite3_free(vt->zErrMsg);
+		if (t->aux->target == TT_DESCRIBE_SLICE)
+			vt->zErrMsg = sqlite3_mprintf("describe_slice: needs slice_id = ... "
+						      "(e.g. where slice_id = 5, or a join on slice.id)");
+		else
+			vt->zErrMsg = sqlite3_mprintf("describe_track: needs track_id = ... "
+						      "(e.g. where track_id = 3, or a join on track.id)");
+		return SQLITE_ERROR;
+	}
+	if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return SQLITE_OK;
 	/* '5' and 5.0 name slice 5, as they would for slice.id; 5.5 and
 	 * 'abc' name no slice */
@@ -196,6 +208,7 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	int usable = -1, seen = 0;
 
+	(void)vt;
 	for (int i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *k = &info->aConstraint[i];
 
@@ -218,14 +231,14 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 	}
 	if (seen)
 		return SQLITE_CONSTRAINT; /* ask SQLite for a plan where it is usable */
-	sqlite3_free(vt->zErrMsg);
-	if (((struct table *)vt)->aux->target == TT_DESCRIBE_SLICE)
-		vt->zErrMsg = sqlite3_mprintf("describe_slice: needs slice_id = ... "
-					      "(e.g. where slice_id = 5, or a join on slice.id)");
-	else
-		vt->zErrMsg = sqlite3_mprintf("describe_track: needs track_id = ... "
-					      "(e.g. where track_id = 3, or a join on track.id)");
-	return SQLITE_ERROR;
+	/* No slice_id at all: a plan SQLite only takes when there is no other
+	 * (a scan would describe nothing); x_filter then reports the error.
+	 * Failing here instead would also fail queries where SQLite merely
+	 * tries this plan among others (an OR on a left join's columns). */
+	info->idxNum = 0;
+	info->estimatedCost = 1e18;
+	info->estimatedRows = 1;
+	return SQLITE_OK;
 }
 
 static const sqlite3_module module = {
