@@ -369,24 +369,27 @@ int tt_describe_match(tt_describe_rules *r, const tt_storage *st, int target, in
 /* ---- lint support ---------------------------------------------------------- */
 
 struct tally {
-	const struct rule *base;
-	uint64_t *matched;
-	int any;
+	const struct rule *base, *winner;
+	uint64_t *matched, *tied;
 };
 
 static int count_one(const struct rule *u, void *arg)
 {
 	struct tally *t = arg;
+	const struct rule *w = t->winner;
 
 	t->matched[u - t->base]++;
-	t->any = 1;
+	/* lost only to the order of rules: same name kind, conditions and
+	 * layer, so the later rule hides this one for this slice */
+	if (u != w && u->tier == w->tier && u->ncond == w->ncond && u->layer == w->layer)
+		t->tied[u - t->base]++;
 	return 0; /* go on: every matching rule is counted */
 }
 
 int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, uint64_t *matched,
-			    uint64_t *won)
+			    uint64_t *won, uint64_t *tied)
 {
-	struct tally t = { r->rules, matched, 0 };
+	struct tally t = { r->rules, NULL, matched, tied };
 
 	if (r->n == 0)
 		return TT_OK;
@@ -405,6 +408,7 @@ int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, uint64_t
 			if (!w)
 				continue;
 			won[w - r->rules]++;
+			t.winner = w;
 			each_match(r, &x, count_one, &t);
 		}
 	}

@@ -12,10 +12,11 @@
  *   shadowed_by  a rule ranking above it that matches all it matches
  *   matched      slices/tracks of this trace its matcher and conditions fit
  *   won          slices/tracks it describes (it was the best match)
+ *   tied         matches lost only to a later rule of the same rank
  *
  * matched and won need every rule tried on every slice: the scan runs
  * once per query of this table (seconds on a large trace), only when one
- * of those two columns is read.
+ * of those columns is read.
  */
 #include "describe_int.h"
 
@@ -24,9 +25,9 @@
 
 static const char schema[] =
 	"CREATE TABLE x(rule TEXT, target TEXT, kind TEXT, matcher TEXT, doc_link TEXT, "
-	"desc_len INTEGER, shadowed_by TEXT, matched INTEGER, won INTEGER)";
+	"desc_len INTEGER, shadowed_by TEXT, matched INTEGER, won INTEGER, tied INTEGER)";
 enum { COL_RULE, COL_TARGET, COL_KIND, COL_MATCHER, COL_LINK, COL_LEN, COL_SHADOW,
-       COL_MATCHED, COL_WON };
+       COL_MATCHED, COL_WON, COL_TIED };
 
 struct aux {
 	tt_storage *st;
@@ -41,7 +42,7 @@ struct table {
 struct cursor {
 	sqlite3_vtab_cursor base;
 	size_t i, n;
-	uint64_t *matched, *won; /* NULL until a count is read */
+	uint64_t *matched, *won, *tied; /* NULL until a count is read */
 	int oom;
 };
 
@@ -88,7 +89,8 @@ static void clear_counts(struct cursor *c)
 {
 	free(c->matched);
 	free(c->won);
-	c->matched = c->won = NULL;
+	free(c->tied);
+	c->matched = c->won = c->tied = NULL;
 }
 
 static int x_close(sqlite3_vtab_cursor *cur)
@@ -133,8 +135,9 @@ static int counts(struct cursor *c, struct aux *aux)
 		return SQLITE_OK;
 	c->matched = calloc(c->n + 1, sizeof(*c->matched));
 	c->won = calloc(c->n + 1, sizeof(*c->won));
-	if (!c->matched || !c->won ||
-	    tt_describe_rules_tally(aux->rules, aux->st, c->matched, c->won) != 0) {
+	c->tied = calloc(c->n + 1, sizeof(*c->tied));
+	if (!c->matched || !c->won || !c->tied ||
+	    tt_describe_rules_tally(aux->rules, aux->st, c->matched, c->won, c->tied) != 0) {
 		clear_counts(c);
 		return SQLITE_NOMEM;
 	}
@@ -147,10 +150,12 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	struct aux *aux = ((struct table *)cur->pVtab)->aux;
 	struct tt_describe_rule_info in;
 
-	if (col == COL_MATCHED || col == COL_WON) {
+	if (col == COL_MATCHED || col == COL_WON || col == COL_TIED) {
 		if (counts(c, aux) != SQLITE_OK)
 			return SQLITE_NOMEM;
-		sqlite3_result_int64(ctx, (sqlite3_int64)(col == COL_MATCHED ? c->matched : c->won)[c->i]);
+		sqlite3_result_int64(ctx, (sqlite3_int64)(col == COL_MATCHED ? c->matched
+							  : col == COL_WON   ? c->won
+									     : c->tied)[c->i]);
 		return SQLITE_OK;
 	}
 	if (!tt_describe_rule_info_get(aux->rules, c->i, &in))

@@ -80,14 +80,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		size_t nr = tt_describe_rules_count(r);
 		uint64_t *m = calloc(nr + 1, sizeof(*m)), *w = calloc(nr + 1, sizeof(*w));
+		uint64_t *t = calloc(nr + 1, sizeof(*t));
 		struct tt_describe_rule_info in;
 
-		if (m && w)
-			(void)tt_describe_rules_tally(r, st, m, w);
+		if (m && w && t)
+			(void)tt_describe_rules_tally(r, st, m, w, t);
 		for (size_t i = 0; i < nr; i++)
 			(void)tt_describe_rule_info_get(r, i, &in);
 		free(m);
 		free(w);
+		free(t);
 	}
 done:
 	free(text);

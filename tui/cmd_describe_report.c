@@ -11,7 +11,10 @@
  *   --lint TRACE...   rule hygiene: rule-file warnings, links that are
  *       not https, descriptions over 600 characters, rules shadowed by a
  *       rule ranking above them, and, over the given traces, rules that
- *       never match and rules that match but never win. A rule file none
+ *       never match and rules that never win because a later rule of the
+ *       same rank (same name kind, conditions and layer) always takes
+ *       their slices. Losing to a rule with more conditions is not
+ *       reported: that is a refinement doing its job. A rule file none
  *       of whose rules match the traces (android.rules against Chrome
  *       traces) is named once and not checked further: it was not
  *       exercised, which is not a defect of its rules.
@@ -229,7 +232,7 @@ static int coverage(char **paths, int npaths, int top)
 struct lrule {
 	char *rule, *target, *kind, *matcher, *link, *shadow;
 	long long len;
-	uint64_t matched, won;
+	uint64_t matched, won, tied;
 };
 
 static char *dup_or_null(const char *s)
@@ -250,6 +253,7 @@ static int lint(char **paths, int npaths)
 	static const char sql[] =
 		"select rule, target, kind, matcher, doc_link, desc_len, shadowed_by, %s from "
 		"describe_rules";
+	enum { NCOL = 10 };
 	struct lrule *v = NULL;
 	size_t n = 0, problems = 0, skipped = 0;
 	int ntraces = 0, warns = 0;
@@ -267,7 +271,7 @@ static int lint(char **paths, int npaths)
 		}
 		if (ntraces == 0)
 			warns = tt_describe_print_warnings(tr);
-		snprintf(q, sizeof(q), sql, "matched, won");
+		snprintf(q, sizeof(q), sql, "matched, won, tied");
 		if (tt_query_collect(tr, q, 0, &r, &err) != TT_OK) {
 			fprintf(stderr, "termtrace: %s: %s\n", paths[i], err.msg);
 			tt_trace_close(tr);
@@ -281,7 +285,7 @@ static int lint(char **paths, int npaths)
 			}
 			n = r.nrows;
 			for (size_t j = 0; j < n; j++) {
-				char **c = r.cells + j * 9;
+				char **c = r.cells + j * NCOL;
 
 				v[j].rule = dup_or_null(c[0]);
 				v[j].target = dup_or_null(c[1]);
@@ -293,8 +297,9 @@ static int lint(char **paths, int npaths)
 			}
 		}
 		for (size_t j = 0; j < n && j < r.nrows; j++) {
-			v[j].matched += strtoull(r.cells[j * 9 + 7], NULL, 10);
-			v[j].won += strtoull(r.cells[j * 9 + 8], NULL, 10);
+			v[j].matched += strtoull(r.cells[j * NCOL + 7], NULL, 10);
+			v[j].won += strtoull(r.cells[j * NCOL + 8], NULL, 10);
+			v[j].tied += strtoull(r.cells[j * NCOL + 9], NULL, 10);
 		}
 		ntraces++;
 		tt_result_free(&r);
@@ -335,11 +340,13 @@ static int lint(char **paths, int npaths)
 			printf("%s: matches no %s of the given traces (%s '%s')\n", u->rule, u->target,
 			       u->kind, u->matcher);
 			problems++;
-		} else if (u->won == 0 && strcmp(u->kind, "fallback") != 0) {
-			/* a fallback that never wins only means better rules cover
-			 * these traces */
-			printf("%s: matches %llu %ss but never wins (better rules answer them)\n",
-			       u->rule, (unsigned long long)u->matched, u->target);
+		} else if (u->won == 0 && u->tied > 0) {
+			/* losing to a rule with more conditions is a refinement
+			 * working; losing a tie to a later rule is dead text */
+			printf("%s: matches %llu %ss but never wins: a later rule of the same "
+			       "rank answers %llu of them\n",
+			       u->rule, (unsigned long long)u->matched, u->target,
+			       (unsigned long long)u->tied);
 			problems++;
 		}
 	}
