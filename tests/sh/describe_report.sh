@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# describe_report.sh - which rule answers, and the whole-trace reports:
+# `describe --explain` / `--track`, each shipped pack on real samples (the
+# kind, the rule file and the text a named slice gets), context rules
+# picking their variant, a user rule overriding a shipped one, `describe
+# --coverage` with its figures on the bundled samples, `describe --lint` on
+# a rule file with one of each defect and on the shipped packs, and the
+# viewer showing a track's description. Prints "ok - ..." / "not ok - ...".
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${TT_BIN:-./termtrace}
+W=tests/data/chromium-window.json.gz     # 100 ms of a real `*`-category trace
+S=tests/data/chromium-small.pftrace.gz
+J=tests/data/chromium-tiny.json
+tmp=$(mktemp -d /tmp/tt-describe-report-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CONFIG_HOME=$tmp/config
+unset TT_DESCRIPTIONS_PATH
+
+. "$(dirname "$0")/../shlib.sh"
+nok() { notok "$@"; }
+check_got_want() { check "$1" "$3" "$2"; }
+
+# first slice id of a name in a trace
+sid() { "$BIN" query --format tsv --no-header "$1" "select min(id) from slice where name = '$2'"; }
+
+# ---- each pack on real samples: NAME gets KIND from FILE, text starts so
+while IFS='|' read -r trace name kind file text; do
+	[ -z "$trace" ] && continue
+	id=$(sid "$trace" "$name")
+	out=$("$BIN" describe --explain --wrap 0 "$trace" "$id" 2>/dev/null)
+	got_rule=$(printf '%s\n' "$out" | sed -n 's/^rule: \([^:]*\):[0-9]* (\(.*\))$/\1 \2/p')
+	got_text=$(printf '%s\n' "$out" | sed -n 2p | cut -c1-${#text})
+	check_got_want "$name: $kind rule of $file" "$got_rule|$got_text" "$file $kind|$text"
+done <<'TABLE'
+tests/data/chromium-window.json.gz|TileManager::PrepareTiles|glob|descriptions/chrome-cc.rules|cc's tile manager (TileManager::PrepareTiles). Layers are cut into tiles
+tests/data/chromium-window.json.gz|SingleThreadTaskGraphRunner::RunTaskWithLockAcquired|name|descriptions/chrome-cc.rules|A compositor raster worker runs one task of the task graph
+tests/data/chromium-window.json.gz|auto cc::LayerTreeHost::SetNeedsCommit(bool)::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|regex|descriptions/chrome-cc.rules|The main thread's layer tree host changed something
+tests/data/chromium-window.json.gz|SoftwareRenderer::DoDrawQuad|glob|descriptions/chrome-viz.rules|Viz's software renderer (SoftwareRenderer::DoDrawQuad)
+tests/data/chromium-window.json.gz|No damage yet|name|descriptions/chrome-viz.rules|A decision of Viz's display scheduler, recorded as an instant (No damage yet)
+tests/data/chromium-window.json.gz|BlinkScheduler_PerformMicrotaskCheckpoint|name|descriptions/chrome-blink.rules|Blink runs the microtask queue at the end of a task
+tests/data/chromium-window.json.gz|ThrottlingURLLoader::Start|glob|descriptions/chrome-blink.rules|A URL load through throttles (ThrottlingURLLoader::Start)
+tests/data/chromium-window.json.gz|EpollEvent|name|descriptions/chrome-browser.rules|The IO thread's message pump (EpollEvent)
+tests/data/chromium-window.json.gz|WebContentsImpl::DidFinishNavigation|glob|descriptions/chrome-browser.rules|A tab's browser-side object, WebContents
+tests/data/chromium-window.json.gz|CorsURLLoader::HandleComplete|regex|descriptions/chrome-browser.rules|The network service handling a request (CorsURLLoader::HandleComplete)
+tests/data/chromium-window.json.gz|V8.DeserializeContext|name|descriptions/v8.rules|V8 start-up from its snapshot (V8.DeserializeContext)
+tests/data/chromium-window.json.gz|LocalWindowProxy::CreateContext|regex|descriptions/v8.rules|Blink sets up a JavaScript context for a frame or worker
+tests/data/chromium-window.json.gz|ResourceSendRequest|context|descriptions/chrome-context.rules|The renderer starts a GET request for a
+tests/data/chromium-small.pftrace.gz|V8.BytecodeBudgetInterrupt|name|descriptions/v8.rules|A function used up its interrupt budget in the Ignition
+tests/data/chromium-small.pftrace.gz|ComputeWeaknessProcessor start|regex|descriptions/v8.rules|A marker from V8's garbage collector (ComputeWeaknessProcessor start)
+tests/data/chromium-small.pftrace.gz|Animation|name|descriptions/chrome.rules|A web animation or CSS transition/animation
+tests/data/chromium-small.pftrace.gz|Draw LazyPixelRef|fallback|descriptions/chrome.rules|Work on a renderer's main thread (Draw LazyPixelRef), where Blink
+tests/data/uftrace-work.json|linux:schedule|name|descriptions/uftrace.rules|uftrace's kernel event: the traced thread entered the scheduler
+tests/data/ctf/lttng-ust-tiny|lttng_ust_statedump:start|glob|descriptions/lttng.rules|LTTng's userspace state dump (lttng_ust_statedump:start)
+TABLE
+
+# ---- context rules pick their variant: the long renderer task and the
+# IO-thread task of the proto sample get the context text, short tasks the
+# plain RunTask rule; script-forced style gets the forced-style text
+got=$("$BIN" query --format tsv --no-header $S "
+	select t.name, s.dur >= 50000000, d.kind, substr(d.rule, 1, instr(d.rule, ':') - 1),
+	       count(*)
+	  from slice s join thread_track tt on tt.id = s.track_id join thread t using(utid)
+	  join describe_slice d on d.slice_id = s.id
+	 where s.name = 'RunTask' and t.name in ('CrRendererMain', 'Chrome_ChildIOThread')
+	 group by 1, 2, 3, 4 order by 1, 2")
+check_got_want "RunTask: context variants by thread and duration" "$got" \
+"Chrome_ChildIOThread	0	context	descriptions/chrome-context.rules	5
+Chrome_ChildIOThread	0	name	descriptions/chrome.rules	1824
+CrRendererMain	0	name	descriptions/chrome.rules	3873
+CrRendererMain	1	context	descriptions/chrome-context.rules	1"
+id=$("$BIN" query --format tsv --no-header $S "
+	select s.id from slice s join thread_track tt on tt.id = s.track_id join thread t using(utid)
+	 where s.name = 'RunTask' and t.name = 'CrRendererMain' and s.dur >= 50000000")
+got=$("$BIN" describe --wrap 0 $S "$id" | sed -n 2p)
+check_got_want "long task names its longest child and its self time" "$got" \
+"A long task: 170 ms on the renderer's main thread, over the 50 ms budget, so input arriving meanwhile waited and frames were skipped. 471 us of it ran outside any traced child; the longest direct child is v8.evaluateModule (164 ms, 97 % of the task). Start with the bigger of the two, then split the work or move it off the main thread."
+got=$("$BIN" query --format tsv --no-header $S "
+	select p.name, d.kind, substr(d.description, 1, 28), count(*)
+	  from slice s join describe_slice d on d.slice_id = s.id join slice p on p.id = s.parent_id
+	 where s.name = 'UpdateLayoutTree' group by 1, 2, 3 order by 1")
+check_got_want "UpdateLayoutTree: forced when script is an ancestor" "$got" \
+"EventDispatch	name	Blink's style recalculation:	1
+FunctionCall	context	Forced style recalculation: 	1480
+RunTask	name	Blink's style recalculation:	115
+v8.evaluateModule	context	Forced style recalculation: 	6"
+
+# ---- --explain and --track
+id=$(sid $J V8.StackGuard)
+got=$("$BIN" describe --explain --wrap 0 $J "$id" | sed -n '4,5p')
+check_got_want "describe --explain names the rule and what it saw" "$got" \
+"rule: descriptions/v8.rules:22 (name)
+seen: thread DedicatedWorker thread, parent (none)"
+tid=$("$BIN" query --format tsv --no-header $J "
+	select min(tt.id) from thread_track tt join thread t using(utid) where t.name = 'CrRendererMain'")
+got=$("$BIN" describe --track --explain --wrap 0 $J "$tid")
+check_got_want "describe --track" "$got" \
+"CrRendererMain  (track $tid, thread)
+A renderer process's main thread: Blink and V8 run here, so the page's script, style, layout, paint and event handlers share it. Long tasks on this track are what users feel as jank and slow input; look for RunTask slices over 50 ms.
+link: https://chromium.googlesource.com/chromium/src/+/HEAD/docs/threading_and_tasks.md
+rule: descriptions/tracks.rules:10 (name)"
+
+# ---- a user rule overrides a shipped context rule with the same conditions
+mkdir -p "$XDG_CONFIG_HOME/termtrace/descriptions"
+cat > "$XDG_CONFIG_HOME/termtrace/descriptions/mine.rules" <<'RULES'
+[rule]
+name = RunTask
+name = ThreadControllerImpl::RunTask
+thread = CrRendererMain
+min_dur = 50ms
+description = my long task note: {dur}, longest child {longest_child}
+RULES
+id=$("$BIN" query --format tsv --no-header $S "
+	select s.id from slice s join thread_track tt on tt.id = s.track_id join thread t using(utid)
+	 where s.name = 'RunTask' and t.name = 'CrRendererMain' and s.dur >= 50000000")
+got=$("$BIN" describe --explain --wrap 0 $S "$id" | sed -n '2p;/^rule:/p')
+check_got_want "user rule in XDG_CONFIG_HOME overrides the shipped one" "$got" \
+"my long task note: 170 ms, longest child v8.evaluateModule
+rule: $XDG_CONFIG_HOME/termtrace/descriptions/mine.rules:1 (context)"
+rm -rf "$XDG_CONFIG_HOME/termtrace"
