@@ -118,3 +118,92 @@ check_got_want "user rule in XDG_CONFIG_HOME overrides the shipped one" "$got" \
 "my long task note: 170 ms, longest child v8.evaluateModule
 rule: $XDG_CONFIG_HOME/termtrace/descriptions/mine.rules:1 (context)"
 rm -rf "$XDG_CONFIG_HOME/termtrace"
+
+# ---- describe --lint on a rule file with one of each defect
+long=$(printf 'word %.0s' $(seq 130))
+cat > "$tmp/bad.rules" <<RULES
+[rule]
+name = V8.StackGuard
+description = plain http link
+link = http://v8.dev/docs
+
+[rule]
+name = RunMicrotasks
+description = $long
+
+[rule]
+name = V8.HandleInterrupts
+description = first of two identical rules
+
+[rule]
+name = V8.HandleInterrupts
+description = second of two identical rules
+
+[rule]
+name = NoSuchSliceAnywhere
+description = never matches
+
+[rule]
+glob = V8.Bytecode*
+description = hidden by the later glob of the same rank
+
+[rule]
+glob = V8.*
+description = answers every V8 name
+
+[rule]
+frobnicate = 1
+name = x
+description = y
+RULES
+out=$(TT_DESCRIPTIONS_PATH=$tmp/bad.rules "$BIN" describe --lint $J 2>&1)
+rc=$?
+check_got_want "describe --lint finds each defect" "$rc
+$out" "1
+termtrace: warning: $tmp/bad.rules:31: unknown key 'frobnicate'
+$tmp/bad.rules:1: link is not https: http://v8.dev/docs
+$tmp/bad.rules:6: description is 649 characters (at most 600)
+$tmp/bad.rules:10: shadowed by $tmp/bad.rules:14, which ranks higher and matches all it matches
+$tmp/bad.rules:10: matches 14 slices but never wins: a later rule of the same rank answers 14 of them
+$tmp/bad.rules:18: matches no slice of the given traces (name 'NoSuchSliceAnywhere')
+$tmp/bad.rules:22: shadowed by $tmp/bad.rules:26, which ranks higher and matches all it matches
+$tmp/bad.rules:22: matches 304 slices but never wins: a later rule of the same rank answers 304 of them
+$tmp/bad.rules:30: matches no slice of the given traces (name 'x')
+8 rules, 1 trace, 0 not exercised, 9 problems"
+
+# ---- the shipped packs: no warnings, https links only, <= 600 characters,
+# nothing shadowed or hidden; on these few bundled traces many rules simply
+# have nothing to match (`make bench` lints over every sample)
+out=$("$BIN" describe --lint $J tests/data/chromium-tiny.pftrace $S $W tests/data/uftrace-work.json \
+	tests/data/ctf/lttng-ust-tiny tests/data/ctf/lttng-ust-discarded 2>&1 |
+	grep -v -e ': matches no slice of the given traces' -e ': matches no track of the given traces' \
+		-e '(file not exercised)$' -e ' rules, 7 traces, ' \
+		-e '^descriptions/chrome.rules:[0-9]*: matches 821 slices but never wins')
+check_got_want "shipped packs pass describe --lint (static checks)" "$out" ""
+
+# ---- the viewer: with no slice selected, the track under the cursor is
+# described in the details panel
+if ! command -v tmux >/dev/null; then
+	ok "viewer track description # SKIP no tmux"
+	exit 0
+fi
+T=ttdtrk$$
+tmux -L $T -f /dev/null new-session -d -x 120 -y 40 "XDG_CONFIG_HOME=$XDG_CONFIG_HOME $BIN $J"
+screen=""
+for _ in $(seq 50); do
+	screen=$(tmux -L $T capture-pane -p 2>/dev/null)
+	case "$screen" in *"No slice selected"*) break ;; esac
+	sleep 0.1
+done
+tmux -L $T send-keys j
+for _ in $(seq 30); do
+	screen=$(tmux -L $T capture-pane -p 2>/dev/null)
+	case "$screen" in *"doc link: https://chromium.googlesource.com"*) break ;; esac
+	sleep 0.1
+done
+tmux -L $T kill-server 2>/dev/null
+case "$screen" in
+*" CrRendererMain 9174  ⓘ"*"A renderer process's main thread: Blink and V8 run here"*"doc link: https://chromium.googlesource.com/chromium/src/+/HEAD/docs/threading_and_tasks.md"*)
+	ok "viewer shows the description of the track under the cursor" ;;
+*) nok "viewer shows the description of the track under the cursor"; echo "$screen" ;;
+esac
