@@ -13,12 +13,15 @@ T=${TT_BIN:-./termtrace}
 SAMPLES=../shared/samples
 chrome=$(ls $SAMPLES/chrome/*.json $SAMPLES/chrome/*.pftrace 2>/dev/null)
 [ -n "$chrome" ] || chrome="tests/data/chromium-tiny.json tests/data/chromium-tiny.pftrace tests/data/chromium-small.pftrace.gz"
-echo "-- coverage, bundled Chromium samples:" $chrome tests/data/chromium-window.json.gz
-"$T" describe --coverage --top 50 $chrome tests/data/chromium-window.json.gz
+names="tests/data/chromium-window.json.gz tests/data/chromium-names-all.json.gz tests/data/chromium-names-page2.json.gz"
+echo "-- coverage, bundled Chromium samples:" $chrome
+"$T" describe --coverage --top 50 $chrome
+echo "-- coverage, the bundled name samples of two recorded *-category traces (one slice per name):" $names
+"$T" describe --coverage --top 10 $names
 echo "-- coverage, all other bundled samples (uftrace, LTTng: user functions have no rule)"
 "$T" describe --coverage --top 5 tests/data/uftrace-work.json $(ls -d $SAMPLES/ctf/lttng-* 2>/dev/null)
 echo "-- lint over every bundled sample"
-"$T" describe --lint $chrome tests/data/chromium-window.json.gz tests/data/uftrace-work.json \
+"$T" describe --lint $chrome $names tests/data/uftrace-work.json \
 	$(ls -d $SAMPLES/ctf/lttng-* 2>/dev/null) | tail -1
 P=tests/data/chromium-small.pftrace.gz
 [ -f $SAMPLES/chrome/chromium-small.pftrace ] && P=$SAMPLES/chrome/chromium-small.pftrace
