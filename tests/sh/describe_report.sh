@@ -33,10 +33,13 @@ while IFS='|' read -r trace name kind file text; do
 	got_text=$(printf '%s\n' "$out" | sed -n 2p | cut -c1-${#text})
 	check_got_want "$name: $kind rule of $file" "$got_rule|$got_text" "$file $kind|$text"
 done <<'TABLE'
-tests/data/chromium-window.json.gz|TileManager::PrepareTiles|glob|descriptions/chrome-cc.rules|cc's tile manager (TileManager::PrepareTiles). Layers are cut into tiles
+tests/data/chromium-window.json.gz|TileManager::PrepareTiles|name|descriptions/chrome-names.rules|cc's tile manager decides which tiles to rasterize now
+tests/data/chromium-window.json.gz|SingleThreadProxy::SetNeedsAnimate|glob|descriptions/chrome-cc.rules|cc in single-threaded mode (SingleThreadProxy::SetNeedsAnimate)
 tests/data/chromium-window.json.gz|SingleThreadTaskGraphRunner::RunTaskWithLockAcquired|name|descriptions/chrome-cc.rules|A compositor raster worker runs one task of the task graph
-tests/data/chromium-window.json.gz|auto cc::LayerTreeHost::SetNeedsCommit(bool)::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|regex|descriptions/chrome-cc.rules|The main thread's layer tree host changed something
-tests/data/chromium-window.json.gz|SoftwareRenderer::DoDrawQuad|glob|descriptions/chrome-viz.rules|Viz's software renderer (SoftwareRenderer::DoDrawQuad)
+tests/data/chromium-window.json.gz|auto cc::LayerTreeHost::SetNeedsCommit(bool)::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|name|descriptions/chrome-names.rules|The main thread asked cc for a commit
+tests/data/chromium-window.json.gz|auto cc::LayerTreeHostImpl::PrepareTiles()::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|regex|descriptions/chrome-cc.rules|A raster or resource bookkeeping step recorded from inside the compositor
+tests/data/chromium-window.json.gz|SoftwareRenderer::DoDrawQuad|name|descriptions/chrome-names.rules|Viz's software renderer draws one quad of the frame
+tests/data/chromium-window.json.gz|DisplayDamageTracker::SetRootFrameMissing|glob|descriptions/chrome-viz.rules|Viz's damage tracker (DisplayDamageTracker::SetRootFrameMissing)
 tests/data/chromium-window.json.gz|No damage yet|name|descriptions/chrome-viz.rules|A decision of Viz's display scheduler, recorded as an instant (No damage yet)
 tests/data/chromium-window.json.gz|BlinkScheduler_PerformMicrotaskCheckpoint|name|descriptions/chrome-blink.rules|Blink runs the microtask queue at the end of a task
 tests/data/chromium-window.json.gz|ThrottlingURLLoader::Start|glob|descriptions/chrome-blink.rules|A URL load through throttles (ThrottlingURLLoader::Start)
@@ -186,7 +189,7 @@ descriptions/linux.rules: no rule matches the given traces (file not exercised)
 descriptions/lttng-ust-libs.rules: no rule matches the given traces (file not exercised)
 descriptions/termtrace.rules: no rule matches the given traces (file not exercised)
 descriptions/v8-compiler.rules: no rule matches the given traces (file not exercised)
-323 rules, 9 traces, 64 not exercised, 0 problems"
+376 rules, 9 traces, 64 not exercised, 0 problems"
 
 # ---- the viewer: with no slice selected, the track under the cursor is
 # described in the details panel
