@@ -34,10 +34,11 @@ while IFS='|' read -r trace name kind file text; do
 	check_got_want "$name: $kind rule of $file" "$got_rule|$got_text" "$file $kind|$text"
 done <<'TABLE'
 tests/data/chromium-window.json.gz|TileManager::PrepareTiles|name|descriptions/chrome-names.rules|cc's tile manager decides which tiles to rasterize now
-tests/data/chromium-window.json.gz|SingleThreadProxy::SetNeedsAnimate|glob|descriptions/chrome-cc.rules|cc in single-threaded mode (SingleThreadProxy::SetNeedsAnimate)
+tests/data/chromium-window.json.gz|Scheduler::BeginFrameDropped|glob|descriptions/chrome-cc.rules|cc's frame scheduler (Scheduler::BeginFrameDropped). The compositor thread
 tests/data/chromium-window.json.gz|SingleThreadTaskGraphRunner::RunTaskWithLockAcquired|name|descriptions/chrome-cc.rules|A compositor raster worker runs one task of the task graph
 tests/data/chromium-window.json.gz|auto cc::LayerTreeHost::SetNeedsCommit(bool)::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|name|descriptions/chrome-names.rules|The main thread asked cc for a commit
-tests/data/chromium-window.json.gz|auto cc::LayerTreeHostImpl::PrepareTiles()::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|regex|descriptions/chrome-cc.rules|A raster or resource bookkeeping step recorded from inside the compositor
+tests/data/chromium-window.json.gz|auto cc::LayerTreeHostImpl::PrepareTiles()::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|name|descriptions/chrome-names.rules|The compositor starts tile preparation
+tests/data/chromium-names-all.json.gz|auto cc::ResourcePool::NotifyOfViewportSizeChange(gfx::Size, gfx::Size)::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|regex|descriptions/chrome-cc.rules|A raster or resource bookkeeping step recorded from inside the compositor
 tests/data/chromium-window.json.gz|SoftwareRenderer::DoDrawQuad|name|descriptions/chrome-names.rules|Viz's software renderer draws one quad of the frame
 tests/data/chromium-window.json.gz|DisplayDamageTracker::SetRootFrameMissing|glob|descriptions/chrome-viz.rules|Viz's damage tracker (DisplayDamageTracker::SetRootFrameMissing)
 tests/data/chromium-window.json.gz|No damage yet|name|descriptions/chrome-viz.rules|A decision of Viz's display scheduler, recorded as an instant (No damage yet)
@@ -189,7 +190,7 @@ descriptions/linux.rules: no rule matches the given traces (file not exercised)
 descriptions/lttng-ust-libs.rules: no rule matches the given traces (file not exercised)
 descriptions/termtrace.rules: no rule matches the given traces (file not exercised)
 descriptions/v8-compiler.rules: no rule matches the given traces (file not exercised)
-376 rules, 9 traces, 64 not exercised, 0 problems"
+431 rules, 9 traces, 64 not exercised, 0 problems"
 
 # ---- the viewer: with no slice selected, the track under the cursor is
 # described in the details panel
