@@ -43,10 +43,12 @@ tests/data/chromium-window.json.gz|SoftwareRenderer::DoDrawQuad|name|description
 tests/data/chromium-window.json.gz|DisplayDamageTracker::SetRootFrameMissing|glob|descriptions/chrome-viz.rules|Viz's damage tracker (DisplayDamageTracker::SetRootFrameMissing)
 tests/data/chromium-window.json.gz|No damage yet|name|descriptions/chrome-viz.rules|A decision of Viz's display scheduler, recorded as an instant (No damage yet)
 tests/data/chromium-window.json.gz|BlinkScheduler_PerformMicrotaskCheckpoint|name|descriptions/chrome-blink.rules|Blink runs the microtask queue at the end of a task
-tests/data/chromium-window.json.gz|ThrottlingURLLoader::Start|glob|descriptions/chrome-blink.rules|A URL load through throttles (ThrottlingURLLoader::Start)
+tests/data/chromium-window.json.gz|ThrottlingURLLoader::Start|name|descriptions/chrome-names.rules|A subresource request starts through the throttling loader
+tests/data/chromium-window.json.gz|URLLoader::URLLoader|glob|descriptions/chrome-blink.rules|The renderer's side of a resource load (URLLoader::URLLoader)
 tests/data/chromium-window.json.gz|EpollEvent|name|descriptions/chrome-browser.rules|The IO thread's message pump (EpollEvent)
 tests/data/chromium-window.json.gz|WebContentsImpl::DidFinishNavigation|glob|descriptions/chrome-browser.rules|A tab's browser-side object, WebContents
-tests/data/chromium-window.json.gz|CorsURLLoader::HandleComplete|regex|descriptions/chrome-browser.rules|The network service handling a request (CorsURLLoader::HandleComplete)
+tests/data/chromium-window.json.gz|CorsURLLoader::HandleComplete|name|descriptions/chrome-names.rules|A request handled by the network service's CORS layer completed
+tests/data/chromium-window.json.gz|DocumentLoader::CommitNavigation|regex|descriptions/chrome-browser.rules|The renderer's side of loading a document (DocumentLoader::CommitNavigation)
 tests/data/chromium-window.json.gz|V8.DeserializeContext|name|descriptions/v8.rules|V8 start-up from its snapshot (V8.DeserializeContext)
 tests/data/chromium-window.json.gz|LocalWindowProxy::CreateContext|regex|descriptions/v8.rules|Blink sets up a JavaScript context for a frame or worker
 tests/data/chromium-window.json.gz|ResourceSendRequest|context|descriptions/chrome-context.rules|The renderer starts a GET request for a
