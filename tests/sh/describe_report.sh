@@ -182,7 +182,8 @@ $tmp/bad.rules:30: matches no slice of the given traces (name 'x')
 # are https, texts are short enough; packs for other systems are named
 out=$("$BIN" describe --lint $J tests/data/chromium-tiny.pftrace $S $W \
 	tests/data/chromium-names-all.json.gz tests/data/chromium-names-page2.json.gz \
-	tests/data/uftrace-work.json tests/data/ctf/lttng-ust-tiny tests/data/ctf/lttng-ust-discarded 2>&1)
+	tests/data/uftrace-work.json tests/data/ctf/lttng-ust-tiny tests/data/ctf/lttng-ust-discarded 2>&1 |
+	sed 's/^[0-9]* rules, \(.*\), [0-9]* not exercised, /N rules, \1, N not exercised, /'; exit "${PIPESTATUS[0]}")
 rc=$?
 check_got_want "shipped packs pass describe --lint on the bundled traces" "$rc
 $out" "0
@@ -192,7 +193,7 @@ descriptions/linux.rules: no rule matches the given traces (file not exercised)
 descriptions/lttng-ust-libs.rules: no rule matches the given traces (file not exercised)
 descriptions/termtrace.rules: no rule matches the given traces (file not exercised)
 descriptions/v8-compiler.rules: no rule matches the given traces (file not exercised)
-431 rules, 9 traces, 64 not exercised, 0 problems"
+N rules, 9 traces, N not exercised, 0 problems"
 
 # ---- the viewer: with no slice selected, the track under the cursor is
 # described in the details panel
