@@ -55,7 +55,8 @@ tests/data/chromium-window.json.gz|ResourceSendRequest|context|descriptions/chro
 tests/data/chromium-small.pftrace.gz|V8.BytecodeBudgetInterrupt|name|descriptions/v8.rules|A function used up its interrupt budget in the Ignition
 tests/data/chromium-small.pftrace.gz|ComputeWeaknessProcessor start|regex|descriptions/v8.rules|A marker from V8's garbage collector (ComputeWeaknessProcessor start)
 tests/data/chromium-small.pftrace.gz|Animation|name|descriptions/chrome.rules|A web animation or CSS transition/animation
-tests/data/chromium-small.pftrace.gz|Draw LazyPixelRef|fallback|descriptions/chrome.rules|Work on a renderer's main thread (Draw LazyPixelRef), where Blink
+tests/data/chromium-small.pftrace.gz|Draw LazyPixelRef|name|descriptions/chrome-names.rules|An image is drawn during paint or raster (Draw LazyPixelRef)
+tests/data/chromium-small.pftrace.gz|heavyTask 5|fallback|descriptions/chrome.rules|A User Timing entry written by the page's own script
 tests/data/uftrace-work.json|linux:schedule|name|descriptions/uftrace.rules|uftrace's kernel event: the traced thread entered the scheduler
 tests/data/ctf/lttng-ust-tiny|lttng_ust_statedump:start|glob|descriptions/lttng.rules|LTTng's userspace state dump (lttng_ust_statedump:start)
 TABLE
@@ -227,19 +228,19 @@ esac
 got=$("$BIN" describe --coverage --top 8 $J tests/data/chromium-tiny.pftrace $S $W 2>&1)
 check_got_want "describe --coverage figures on the bundled samples" "$got" "description coverage of 4 traces: 36338 slices, 496 distinct names, 1666 tracks
 kind         slices       %   names       %  tracks       %
-name          32669   89.9%     266   53.6%    1527   91.7%
-glob            308    0.8%      46    9.3%      46    2.8%
+name          32702   90.0%     284   57.3%    1527   91.7%
+glob            326    0.9%      52   10.5%      46    2.8%
 regex           503    1.4%      95   19.2%       0    0.0%
 context        2651    7.3%       2    0.4%      48    2.9%
-fallback        207    0.6%      87   17.5%      45    2.7%
+fallback        156    0.4%      63   12.7%      45    2.7%
 none              0    0.0%       0    0.0%       0    0.0%
-specific      36131   99.4%     409   82.5%    1621   97.3%
+specific      36182   99.6%     433   87.3%    1621   97.3%
 most frequent names with only a fallback or no description:
-        4  fallback  Document::shutdown
-        3  fallback  DecodedDataDocumentParser::AppendBytes
-        3  fallback  HTMLPreloadScanner::AppendToEnd
-        3  fallback  HTMLPreloadScanner::HTMLPreloadScanner
-        3  fallback  HTMLPreloadScanner::scan
-        3  fallback  NavigationBodyLoader::OnReadable
-        3  fallback  NavigationBodyLoader::ReadFromDataPipe
-        3  fallback  NavigationBodyLoader::StartLoadingBody"
+        3  fallback  heavy-end-0
+        3  fallback  heavy-end-1
+        3  fallback  heavy-end-10
+        3  fallback  heavy-end-11
+        3  fallback  heavy-end-12
+        3  fallback  heavy-end-13
+        3  fallback  heavy-end-2
+        3  fallback  heavy-end-3"
