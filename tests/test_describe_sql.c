@@ -390,6 +390,19 @@ static const struct {
 	{ "lttng_ust_tracef:event", NULL, "https://lttng.org/docs/v2.13/#doc-tracef" },
 	{ "sched_wakeup_new", NULL, "https://perfetto.dev/docs/data-sources/cpu-scheduling" },
 	{ "irq_handler_entry", NULL, "https://docs.kernel.org/core-api/genericirq.html" },
+	/* issue 19's additions, Android and kernel (no bundled trace has them) */
+	{ "ResourcesManager#getResources", NULL, AD "topic/performance/vitals/launch-time" },
+	{ "Inflate main_activity", NULL, AD "develop/ui/views/layout/improving-layouts/optimizing-layout" },
+	{ "JIT compiling void a.b.c()", NULL, AD "topic/performance/baselineprofiles/overview" },
+	{ "AIDL::java::IFoo::bar::server", NULL, "https://source.android.com/docs/core/architecture/aidl" },
+	{ "GC: Wait For Completion Alloc", NULL, "https://source.android.com/docs/core/runtime/gc-debug" },
+	{ "activityPause", NULL, AD "guide/components/activities/activity-lifecycle" },
+	{ "sched_process_exec", NULL, "https://docs.kernel.org/trace/events.html" },
+	{ "syscall_entry_openat", NULL, "https://lttng.org/docs/v2.13/#doc-enabling-disabling-events" },
+	{ "block_rq_complete", NULL, "https://docs.kernel.org/block/index.html" },
+	{ "workqueue_execute_start", NULL, "https://docs.kernel.org/core-api/workqueue.html" },
+	{ "lttng_statedump_process_state", NULL, "https://lttng.org/docs/v2.13/#doc-lttng-modules" },
+	{ "cpu_frequency", NULL, "https://docs.kernel.org/admin-guide/pm/cpufreq.html" },
 #undef AD
 #undef CR
 };
