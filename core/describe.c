@@ -323,6 +323,14 @@ static int parse_line(struct parse *p, char *line, int lineno)
 	}
 	if (*val == '\0')
 		return warnf(p->r, p->path, lineno, "empty value for '%s'", key);
+	/* "..." keeps blanks a bare value would lose: Chrome pads some names
+	 * with trailing spaces ("Frame   ") to keep parallel slices apart */
+	if (val[0] == '"' && strlen(val) >= 2 && val[strlen(val) - 1] == '"') {
+		val[strlen(val) - 1] = '\0';
+		val++;
+		if (*val == '\0')
+			return warnf(p->r, p->path, lineno, "empty value for '%s'", key);
+	}
 	if (strcmp(key, "name") == 0) {
 		char *nm = strdup(val);
 		size_t cap = u->nnames; /* exact size: names grow by one */

@@ -52,6 +52,7 @@ tests/data/chromium-window.json.gz|DocumentLoader::CommitNavigation|regex|descri
 tests/data/chromium-window.json.gz|V8.DeserializeContext|name|descriptions/v8.rules|V8 start-up from its snapshot (V8.DeserializeContext)
 tests/data/chromium-window.json.gz|LocalWindowProxy::CreateContext|regex|descriptions/v8.rules|Blink sets up a JavaScript context for a frame or worker
 tests/data/chromium-window.json.gz|ResourceSendRequest|context|descriptions/chrome-context.rules|The renderer starts a GET request for a
+tests/data/chromium-names-all.json.gz|Frame   |name|descriptions/chrome-names.rules|One frame as tracked by cc's frame sequence tracker
 tests/data/chromium-small.pftrace.gz|V8.BytecodeBudgetInterrupt|name|descriptions/v8.rules|A function used up its interrupt budget in the Ignition
 tests/data/chromium-small.pftrace.gz|ComputeWeaknessProcessor start|regex|descriptions/v8.rules|A marker from V8's garbage collector (ComputeWeaknessProcessor start)
 tests/data/chromium-small.pftrace.gz|Animation|name|descriptions/chrome.rules|A web animation or CSS transition/animation
@@ -228,9 +229,9 @@ esac
 got=$("$BIN" describe --coverage --top 8 $J tests/data/chromium-tiny.pftrace $S $W 2>&1)
 check_got_want "describe --coverage figures on the bundled samples" "$got" "description coverage of 4 traces: 36338 slices, 496 distinct names, 1666 tracks
 kind         slices       %   names       %  tracks       %
-name          32702   90.0%     284   57.3%    1527   91.7%
-glob            326    0.9%      52   10.5%      46    2.8%
-regex           503    1.4%      95   19.2%       0    0.0%
+name          32889   90.5%     300   60.5%    1527   91.7%
+glob            307    0.8%      47    9.5%      46    2.8%
+regex           335    0.9%      84   16.9%       0    0.0%
 context        2651    7.3%       2    0.4%      48    2.9%
 fallback        156    0.4%      63   12.7%      45    2.7%
 none              0    0.0%       0    0.0%       0    0.0%
