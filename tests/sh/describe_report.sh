@@ -40,11 +40,11 @@ tests/data/chromium-window.json.gz|auto cc::LayerTreeHost::SetNeedsCommit(bool):
 tests/data/chromium-window.json.gz|auto cc::LayerTreeHostImpl::PrepareTiles()::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|name|descriptions/chrome-names.rules|The compositor starts tile preparation
 tests/data/chromium-names-all.json.gz|auto cc::ResourcePool::NotifyOfViewportSizeChange(gfx::Size, gfx::Size)::(lambda)::operator()()::(lambda)::operator()(uint32_t) const|regex|descriptions/chrome-cc.rules|A raster or resource bookkeeping step recorded from inside the compositor
 tests/data/chromium-window.json.gz|SoftwareRenderer::DoDrawQuad|name|descriptions/chrome-names.rules|Viz's software renderer draws one quad of the frame
-tests/data/chromium-window.json.gz|DisplayDamageTracker::SetRootFrameMissing|glob|descriptions/chrome-viz.rules|Viz's damage tracker (DisplayDamageTracker::SetRootFrameMissing)
+tests/data/chromium-names-all.json.gz|DisplayDamageTracker::SetNewRootSurface|glob|descriptions/chrome-viz.rules|Viz's damage tracker (DisplayDamageTracker::SetNewRootSurface)
 tests/data/chromium-window.json.gz|No damage yet|name|descriptions/chrome-viz.rules|A decision of Viz's display scheduler, recorded as an instant (No damage yet)
 tests/data/chromium-window.json.gz|BlinkScheduler_PerformMicrotaskCheckpoint|name|descriptions/chrome-blink.rules|Blink runs the microtask queue at the end of a task
 tests/data/chromium-window.json.gz|ThrottlingURLLoader::Start|name|descriptions/chrome-names.rules|A subresource request starts through the throttling loader
-tests/data/chromium-window.json.gz|URLLoader::URLLoader|glob|descriptions/chrome-blink.rules|The renderer's side of a resource load (URLLoader::URLLoader)
+tests/data/chromium-names-all.json.gz|Canvas2DResourceProvider::Snapshot|glob|descriptions/chrome-blink.rules|2D canvas work in Blink (Canvas2DResourceProvider::Snapshot)
 tests/data/chromium-window.json.gz|EpollEvent|name|descriptions/chrome-browser.rules|The IO thread's message pump (EpollEvent)
 tests/data/chromium-window.json.gz|WebContentsImpl::DidFinishNavigation|glob|descriptions/chrome-browser.rules|A tab's browser-side object, WebContents
 tests/data/chromium-window.json.gz|CorsURLLoader::HandleComplete|name|descriptions/chrome-names.rules|A request handled by the network service's CORS layer completed
