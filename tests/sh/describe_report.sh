@@ -54,7 +54,7 @@ tests/data/chromium-window.json.gz|LocalWindowProxy::CreateContext|regex|descrip
 tests/data/chromium-window.json.gz|ResourceSendRequest|context|descriptions/chrome-context.rules|The renderer starts a GET request for a
 tests/data/chromium-names-all.json.gz|Frame   |name|descriptions/chrome-names.rules|One frame as tracked by cc's frame sequence tracker
 tests/data/chromium-small.pftrace.gz|V8.BytecodeBudgetInterrupt|name|descriptions/v8.rules|A function used up its interrupt budget in the Ignition
-tests/data/chromium-small.pftrace.gz|ComputeWeaknessProcessor start|regex|descriptions/v8.rules|A marker from V8's garbage collector (ComputeWeaknessProcessor start)
+tests/data/chromium-small.pftrace.gz|ComputeWeaknessProcessor start|name|descriptions/v8.rules|A V8 scavenge starts processing weak references on a helper thread (ComputeWeaknessProcessor start)
 tests/data/chromium-small.pftrace.gz|Animation|name|descriptions/chrome.rules|A web animation or CSS transition/animation
 tests/data/chromium-small.pftrace.gz|Draw LazyPixelRef|name|descriptions/chrome-names.rules|An image is drawn during paint or raster (Draw LazyPixelRef)
 tests/data/chromium-small.pftrace.gz|heavyTask 5|fallback|descriptions/chrome.rules|A User Timing entry written by the page's own script
