@@ -102,10 +102,12 @@ int tt_describe_rule_info_get(tt_describe_rules *r, size_t i, struct tt_describe
 /* For every rule, how many slices/tracks of st it matches (matcher and all
  * conditions hold), how many it wins, and how many it loses only to a
  * rule of the same rank (name kind, condition count, layer) that comes
- * later: a rule hidden by order. The arrays have tt_describe_rules_count
- * entries and are added to. TT_OK or TT_ENOMEM. */
-int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, uint64_t *matched,
-			    uint64_t *won, uint64_t *tied);
+ * later: a rule hidden by order. target < 0: every slice and track of st;
+ * otherwise only slice or track id of that target (what `describe
+ * --explain` lists). The arrays have tt_describe_rules_count entries and
+ * are added to. TT_OK or TT_ENOMEM. */
+int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, int target, int64_t id,
+			    uint64_t *matched, uint64_t *won, uint64_t *tied);
 
 /* ---- SQL glue (vtab_describe_slice.c) ----------------------------------- */
 

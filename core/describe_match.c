@@ -386,8 +386,25 @@ static int count_one(const struct rule *u, void *arg)
 	return 0; /* go on: every matching rule is counted */
 }
 
-int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, uint64_t *matched,
-			    uint64_t *won, uint64_t *tied)
+/* Adds the counts of one slice or track to the arrays. */
+static void tally_one(const tt_describe_rules *r, const tt_storage *st, int target, int64_t id,
+		      struct tally *t, uint64_t *won)
+{
+	struct sctx x;
+	const struct rule *w;
+
+	if (!sctx_fill(&x, st, target, id))
+		return;
+	w = each_match(r, &x, take_first, NULL);
+	if (!w)
+		return;
+	won[w - r->rules]++;
+	t->winner = w;
+	each_match(r, &x, count_one, t);
+}
+
+int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, int target, int64_t id,
+			    uint64_t *matched, uint64_t *won, uint64_t *tied)
 {
 	struct tally t = { r->rules, NULL, matched, tied };
 
@@ -395,22 +412,15 @@ int tt_describe_rules_tally(tt_describe_rules *r, const tt_storage *st, uint64_t
 		return TT_OK;
 	if (!r->compiled && tt_describe_compile(r) != TT_OK)
 		return TT_ENOMEM;
-	for (int target = 0; target < 2; target++) {
+	if (target >= 0) {
+		tally_one(r, st, target, id, &t, won);
+		return TT_OK;
+	}
+	for (target = 0; target < 2; target++) {
 		size_t n = target == TT_DESCRIBE_SLICE ? st->slice.n : st->track.n;
 
-		for (size_t id = 0; id < n; id++) {
-			struct sctx x;
-			const struct rule *w;
-
-			if (!sctx_fill(&x, st, target, (int64_t)id))
-				continue;
-			w = each_match(r, &x, take_first, NULL);
-			if (!w)
-				continue;
-			won[w - r->rules]++;
-			t.winner = w;
-			each_match(r, &x, count_one, &t);
-		}
+		for (size_t i = 0; i < n; i++)
+			tally_one(r, st, target, (int64_t)i, &t, won);
 	}
 	return TT_OK;
 }

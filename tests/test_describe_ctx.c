@@ -207,6 +207,24 @@ static void rule_stats(void **state)
 		    "t.rules:32\tslice\tname\tNowhere\thttp://example.org/plain\t-\t0\t0\t0\n");
 }
 
+/* describe_rules for one slice: the rules it matches, and the winner. */
+static void rule_stats_one(void **state)
+{
+	struct fx *f = *state;
+
+	expect_rows(f->tr,
+		    "select rule, matched, won, tied from describe_rules where slice_id = "
+		    "(select id from slice where name = 'RunTask' and dur = 80000000) and matched > 0",
+		    "t.rules:1\t1\t0\t0\nt.rules:4\t1\t1\t0\n");
+	expect_rows(f->tr,
+		    "select rule, won, slice_id is null, track_id from describe_rules where track_id = "
+		    "(select tt.id from thread_track tt join thread t using(utid) "
+		    "where t.name = 'Worker') and matched > 0",
+		    "t.rules:29\t1\t1\t1\n");
+	assert_int_equal(tt_test_int(f->tr, "select count(*) from describe_rules where slice_id = 'x'"),
+			 0);
+}
+
 /* Bad durations and slice-only conditions on tracks are reported. */
 static void parse_errors(void **state)
 {
@@ -238,6 +256,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(context_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(tracks, setup, teardown),
 		cmocka_unit_test_setup_teardown(rule_stats, setup, teardown),
+		cmocka_unit_test_setup_teardown(rule_stats_one, setup, teardown),
 		cmocka_unit_test(parse_errors),
 	};
 

@@ -6,7 +6,9 @@
  *   NAME  (slice ID, DURATION)
  *   the description, wrapped at 78 columns
  *   link: URL            (when the rule has one)
- *   rule: descriptions/chrome.rules:12 (name)     (with --explain)
+ *   rule: descriptions/chrome.rules:12 (name)     (with --explain, and what
+ *   seen: thread ..., parent ...                   the rules saw and which
+ *   also matched: RULE (KIND), ...                 others matched but lost)
  *
  * Options: --wrap N (0 = one line per description, for scripts),
  * --explain, --track. --coverage and --lint (several traces) are in
@@ -82,6 +84,26 @@ int tt_describe_print_warnings(tt_trace *tr)
 	}
 	tt_result_free(&r);
 	return n;
+}
+
+/* The other rules that matched, which the winner beat (--explain). */
+static void print_losers(tt_trace *tr, int track, long long id)
+{
+	tt_result r = { 0 };
+	tt_err err = { 0 };
+	char sql[200];
+
+	snprintf(sql, sizeof(sql),
+		 "select rule || ' (' || kind || ')' from describe_rules "
+		 "where %s = %lld and matched > 0 and won = 0",
+		 track ? "track_id" : "slice_id", id);
+	if (tt_query_collect(tr, sql, 0, &r, &err) == TT_OK && r.nrows) {
+		printf("also matched:");
+		for (size_t i = 0; i < r.nrows; i++)
+			printf("%s %s", i ? "," : "", r.cells[i] ? r.cells[i] : "?");
+		printf("\n");
+	}
+	tt_result_free(&r);
 }
 
 int tt_cmd_describe(int argc, char **argv)
@@ -170,6 +192,7 @@ int tt_cmd_describe(int argc, char **argv)
 				printf("seen: thread %s, parent %s\n",
 				       r.cells[6] && *r.cells[6] ? r.cells[6] : "(none)",
 				       r.cells[7] ? r.cells[7] : "(none)");
+			print_losers(tr, track, id);
 		}
 		rc = 0;
 	}

@@ -16,7 +16,11 @@
  *
  * matched and won need every rule tried on every slice: the scan runs
  * once per query of this table (seconds on a large trace), only when one
- * of those columns is read.
+ * of those columns is read. With the hidden input `slice_id = N` (or
+ * `track_id = N`) the counts are those of that one slice (track): which
+ * rules match it and which one wins, as `describe --explain` shows.
+ *
+ * idxNum: 0 whole trace, 1 slice_id = argv[0], 2 track_id = argv[0].
  */
 #include "describe_int.h"
 
@@ -25,9 +29,10 @@
 
 static const char schema[] =
 	"CREATE TABLE x(rule TEXT, target TEXT, kind TEXT, matcher TEXT, doc_link TEXT, "
-	"desc_len INTEGER, shadowed_by TEXT, matched INTEGER, won INTEGER, tied INTEGER)";
+	"desc_len INTEGER, shadowed_by TEXT, matched INTEGER, won INTEGER, tied INTEGER, "
+	"slice_id INTEGER HIDDEN, track_id INTEGER HIDDEN)";
 enum { COL_RULE, COL_TARGET, COL_KIND, COL_MATCHER, COL_LINK, COL_LEN, COL_SHADOW,
-       COL_MATCHED, COL_WON, COL_TIED };
+       COL_MATCHED, COL_WON, COL_TIED, COL_SLICE_ID, COL_TRACK_ID };
 
 struct aux {
 	tt_storage *st;
@@ -43,7 +48,8 @@ struct cursor {
 	sqlite3_vtab_cursor base;
 	size_t i, n;
 	uint64_t *matched, *won, *tied; /* NULL until a count is read */
-	int oom;
+	int target;     /* -1 whole trace, else TT_DESCRIBE_SLICE/TRACK */
+	int64_t id;     /* the one slice or track */
 };
 
 static int x_connect(sqlite3 *db, void *paux, int argc, const char *const *argv,
@@ -106,13 +112,19 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	struct cursor *c = (struct cursor *)cur;
 	struct table *t = (struct table *)cur->pVtab;
 
-	(void)idx;
 	(void)idxstr;
-	(void)argc;
-	(void)argv;
 	clear_counts(c);
 	c->i = 0;
 	c->n = tt_describe_rules_count(t->aux->rules);
+	c->target = -1;
+	c->id = 0;
+	if (idx && argc >= 1) {
+		c->target = idx == 1 ? TT_DESCRIBE_SLICE : TT_DESCRIBE_TRACK;
+		if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER)
+			c->n = 0; /* names no slice: no rows */
+		else
+			c->id = sqlite3_value_int64(argv[0]);
+	}
 	return SQLITE_OK;
 }
 
@@ -137,7 +149,8 @@ static int counts(struct cursor *c, struct aux *aux)
 	c->won = calloc(c->n + 1, sizeof(*c->won));
 	c->tied = calloc(c->n + 1, sizeof(*c->tied));
 	if (!c->matched || !c->won || !c->tied ||
-	    tt_describe_rules_tally(aux->rules, aux->st, c->matched, c->won, c->tied) != 0) {
+	    tt_describe_rules_tally(aux->rules, aux->st, c->target, c->id, c->matched, c->won,
+				    c->tied) != 0) {
 		clear_counts(c);
 		return SQLITE_NOMEM;
 	}
@@ -183,6 +196,13 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case COL_LEN:
 		sqlite3_result_int64(ctx, (sqlite3_int64)in.desc_len);
 		break;
+	case COL_SLICE_ID:
+	case COL_TRACK_ID:
+		if (c->target == (col == COL_SLICE_ID ? TT_DESCRIBE_SLICE : TT_DESCRIBE_TRACK))
+			sqlite3_result_int64(ctx, c->id);
+		else
+			sqlite3_result_null(ctx);
+		break;
 	case COL_SHADOW:
 		if (in.shadowed_by)
 			sqlite3_result_text(ctx, in.shadowed_by, -1, SQLITE_TRANSIENT);
@@ -202,8 +222,21 @@ static int x_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	(void)vt;
-	info->estimatedCost = 1000;
+	info->idxNum = 0;
+	info->estimatedCost = 1e9; /* the whole-trace counts are expensive */
 	info->estimatedRows = 1000;
+	for (int i = 0; i < info->nConstraint; i++) {
+		const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+
+		if (!k->usable || k->op != SQLITE_INDEX_CONSTRAINT_EQ ||
+		    (k->iColumn != COL_SLICE_ID && k->iColumn != COL_TRACK_ID))
+			continue;
+		info->idxNum = k->iColumn == COL_SLICE_ID ? 1 : 2;
+		info->aConstraintUsage[i].argvIndex = 1;
+		info->aConstraintUsage[i].omit = 1;
+		info->estimatedCost = 1000;
+		break;
+	}
 	return SQLITE_OK;
 }
 

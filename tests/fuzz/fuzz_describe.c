@@ -84,7 +84,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct tt_describe_rule_info in;
 
 		if (m && w && t)
-			(void)tt_describe_rules_tally(r, st, m, w, t);
+			(void)tt_describe_rules_tally(r, st, -1, 0, m, w, t);
+		if (m && w && t)
+			(void)tt_describe_rules_tally(r, st, TT_DESCRIBE_SLICE, n / 2, m, w, t);
 		for (size_t i = 0; i < nr; i++)
 			(void)tt_describe_rule_info_get(r, i, &in);
 		free(m);

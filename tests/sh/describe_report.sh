@@ -80,6 +80,11 @@ CrRendererMain	1	context	descriptions/chrome-context.rules	1"
 id=$("$BIN" query --format tsv --no-header $S "
 	select s.id from slice s join thread_track tt on tt.id = s.track_id join thread t using(utid)
 	 where s.name = 'RunTask' and t.name = 'CrRendererMain' and s.dur >= 50000000")
+got=$("$BIN" describe --explain --wrap 0 $S "$id" | sed -n '/^rule:/,$p')
+check_got_want "describe --explain lists the rules the winner beat" "$got" \
+"rule: descriptions/chrome-context.rules:6 (context)
+seen: thread CrRendererMain, parent (none)
+also matched: descriptions/chrome.rules:7 (name), descriptions/chrome.rules:288 (fallback), descriptions/chrome.rules:331 (fallback)"
 got=$("$BIN" describe --wrap 0 $S "$id" | sed -n 2p)
 check_got_want "long task names its longest child and its self time" "$got" \
 "A long task: 170 ms on the renderer's main thread, over the 50 ms budget, so input arriving meanwhile waited and frames were skipped. 471 us of it ran outside any traced child; the longest direct child is v8.evaluateModule (164 ms, 97 % of the task). Start with the bigger of the two, then split the work or move it off the main thread."
@@ -106,7 +111,8 @@ check_got_want "describe --track" "$got" \
 "CrRendererMain  (track $tid, thread)
 A renderer process's main thread: Blink and V8 run here, so the page's script, style, layout, paint and event handlers share it. Long tasks on this track are what users feel as jank and slow input; look for RunTask slices over 50 ms.
 link: https://chromium.googlesource.com/chromium/src/+/HEAD/docs/threading_and_tasks.md
-rule: descriptions/tracks.rules:10 (name)"
+rule: descriptions/tracks.rules:10 (name)
+also matched: descriptions/tracks.rules:185 (fallback)"
 
 # ---- a user rule overrides a shipped context rule with the same conditions
 mkdir -p "$XDG_CONFIG_HOME/termtrace/descriptions"
