@@ -168,14 +168,17 @@ struct kids {
 static void children_of(const tt_storage *st, int64_t id, const char *pat, size_t patlen,
 			struct kids *k)
 {
-	uint32_t t = st->slice.track[id];
+	uint32_t t = st->slice.track[id], depth = st->slice.depth[id];
 	size_t lo, hi, end;
 	int64_t ts = st->slice.ts[id], dur = st->slice.dur[id];
+	char p[256];
 
 	memset(k, 0, sizeof(*k));
 	k->longest = -1;
 	if (!st->track.row_off || t >= st->track.n)
 		return;
+	if (pat)
+		snprintf(p, sizeof(p), "%.*s", (int)(patlen < 255 ? patlen : 255), pat);
 	lo = st->track.row_off[t];
 	end = hi = st->track.row_off[t + 1];
 	/* first row with ts >= this slice's ts */
@@ -189,9 +192,12 @@ static void children_of(const tt_storage *st, int64_t id, const char *pat, size_
 	}
 	for (size_t i = lo; i < end; i++) {
 		uint32_t c = st->track.rows[i];
-		const char *nm;
 
-		if (st->slice.ts[c] > ts + dur && dur >= 0)
+		if (dur >= 0 && st->slice.ts[c] > ts + dur)
+			break;
+		/* past the subtree: a slice no deeper than this one starting
+		 * later (bounds the walk for slices that never ended) */
+		if (st->slice.ts[c] > ts && st->slice.depth[c] <= depth)
 			break;
 		if (st->slice.parent_id[c] != id)
 			continue;
@@ -200,14 +206,8 @@ static void children_of(const tt_storage *st, int64_t id, const char *pat, size_
 			k->sum += st->slice.dur[c];
 		if (k->longest < 0 || st->slice.dur[c] > st->slice.dur[k->longest])
 			k->longest = c;
-		if (pat) {
-			char p[256];
-
-			nm = tt_describe_str(st, st->slice.name[c]);
-			snprintf(p, sizeof(p), "%.*s", (int)(patlen < 255 ? patlen : 255), pat);
-			if (strcmp(p, nm) == 0)
-				k->nnamed++;
-		}
+		if (pat && strcmp(p, tt_describe_str(st, st->slice.name[c])) == 0)
+			k->nnamed++;
 	}
 }
 
