@@ -2,9 +2,14 @@
  * describe.h - slice descriptions ("what does this slice mean?"). Rules are
  * data (`descriptions/NAME.rules`, format in docs/descriptions.md), loaded per
  * opened trace and compiled into a lookup: a hash on exact slice names,
- * then the pattern rules (glob, regex, context-only) in priority order.
- * The SQL side is the eponymous table `describe_slice`
- * (core/sql/vtab_describe_slice.c) and the function `describe_warnings()`.
+ * then the pattern rules (glob, regex, context-only) in priority order,
+ * one lookup for slices (`[rule]` blocks) and one for tracks (`[track]`).
+ * The SQL side is the eponymous tables `describe_slice` and
+ * `describe_track` (core/sql/vtab_describe_slice.c), `describe_rules`
+ * (core/sql/vtab_describe_rules.c: per-rule counts for --lint and
+ * --explain) and the function `describe_warnings()`. The engine is split
+ * in describe.c (rule set, parser, loading), describe_match.c (lookup,
+ * conditions, kinds, counts) and describe_expand.c (templates).
  *
  * Where rules come from, lowest priority first (a later layer wins ties):
  *   1. shipped: TT_SRCDIR "/descriptions" when that folder exists (a build
@@ -32,7 +37,8 @@
 typedef struct tt_describe_rules tt_describe_rules;
 
 /* Loads the rules of the search path above (reads the environment) and
- * registers describe_slice and describe_warnings() on db over st. The rule
+ * registers describe_slice, describe_track, describe_rules and
+ * describe_warnings() on db over st. The rule
  * set is freed with the connection. Returns an SQLite status (only
  * SQLITE_NOMEM or a registration failure: bad rules never fail it). */
 int tt_describe_register(sqlite3 *db, tt_storage *st);
