@@ -67,6 +67,14 @@ struct tt_describe_rules {
 	int compiled;       /* lookups below are current */
 	size_t *order;      /* rule indices, best first */
 	struct lookup lk[2];
+	/* Name cache: for each slice name (interned id of one storage), a bit
+	 * per slice pattern rule (lk[0].patterns) whose glob or regex accepts
+	 * the name, so a name is tried against each pattern once, not once
+	 * per slice. Open addressing on the id; dropped with the lookups. */
+	const void *nc_st;  /* the storage the ids belong to */
+	uint32_t *nc_ids;   /* nc_cap slots, 0 = empty */
+	uint8_t *nc_bits;   /* nc_cap rows of nc_row bytes */
+	size_t nc_cap, nc_n, nc_row;
 };
 
 /* What a rule may look at; filled once per match. For a track, name is
@@ -77,6 +85,7 @@ struct sctx {
 	int64_t id;         /* slice id or track id */
 	const char *name, *cat, *thread, *process, *track, *track_type;
 	uint32_t utid, upid, track_id;
+	tt_str name_id;     /* the slice's interned name, 0 for a track */
 };
 
 /* A growing output string; oom sticks. */

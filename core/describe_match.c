@@ -50,8 +50,19 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+static void nc_drop(tt_describe_rules *r)
+{
+	free(r->nc_ids);
+	free(r->nc_bits);
+	r->nc_ids = NULL;
+	r->nc_bits = NULL;
+	r->nc_st = NULL;
+	r->nc_cap = r->nc_n = r->nc_row = 0;
+}
+
 void tt_describe_uncompile(tt_describe_rules *r)
 {
+	nc_drop(r);
 	free(r->order);
 	r->order = NULL;
 	for (int t = 0; t < 2; t++) {
@@ -195,7 +206,8 @@ static int sctx_fill(struct sctx *x, const tt_storage *st, int target, int64_t i
 	if (target == TT_DESCRIBE_SLICE) {
 		if (id < 0 || (size_t)id >= st->slice.n)
 			return 0;
-		x->name = tt_describe_str(st, st->slice.name[id]);
+		x->name_id = st->slice.name[id];
+		x->name = tt_describe_str(st, x->name_id);
 		x->cat = tt_describe_str(st, st->slice.cat[id]);
 		fill_track(x, st, st->slice.track[id]);
 		return 1;
@@ -305,13 +317,87 @@ static int name_ok(const struct rule *u, const char *name)
 	return 1;
 }
 
+enum { NC_MAX = 1 << 20 }; /* names cached at most; later ones are matched directly */
+
+static uint64_t nc_slot(uint32_t id, size_t cap)
+{
+	return (id * 0x9E3779B97F4A7C15ull >> 17) & (cap - 1);
+}
+
+static int nc_grow(tt_describe_rules *r)
+{
+	size_t ncap = r->nc_cap ? r->nc_cap * 2 : 1024;
+	uint32_t *ids = calloc(ncap, sizeof(*ids));
+	uint8_t *bits = malloc(ncap * r->nc_row);
+
+	if (!ids || !bits) {
+		free(ids);
+		free(bits);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nc_cap; i++) {
+		size_t j;
+
+		if (!r->nc_ids[i])
+			continue;
+		for (j = nc_slot(r->nc_ids[i], ncap); ids[j]; j = (j + 1) & (ncap - 1))
+			;
+		ids[j] = r->nc_ids[i];
+		memcpy(bits + j * r->nc_row, r->nc_bits + i * r->nc_row, r->nc_row);
+	}
+	free(r->nc_ids);
+	free(r->nc_bits);
+	r->nc_ids = ids;
+	r->nc_bits = bits;
+	r->nc_cap = ncap;
+	return 0;
+}
+
+/* The pattern bits of x's name, computed on first sight; NULL when there
+ * is no cache for it (a track, out of memory, too many names): the caller
+ * then tries the patterns itself. */
+static const uint8_t *nc_bits(tt_describe_rules *r, const struct sctx *x)
+{
+	const struct lookup *l = &r->lk[TT_DESCRIBE_SLICE];
+	uint8_t *row;
+	size_t j;
+
+	if (x->target != TT_DESCRIBE_SLICE || !x->name_id || !l->npatterns)
+		return NULL;
+	if (r->nc_st != x->st) {
+		nc_drop(r);
+		r->nc_st = x->st;
+		r->nc_row = (l->npatterns + 7) / 8;
+	}
+	if (r->nc_cap) {
+		for (j = nc_slot(x->name_id, r->nc_cap); r->nc_ids[j]; j = (j + 1) & (r->nc_cap - 1))
+			if (r->nc_ids[j] == x->name_id)
+				return r->nc_bits + j * r->nc_row;
+	}
+	if (r->nc_n >= NC_MAX)
+		return NULL;
+	if ((r->nc_n + 1) * 2 > r->nc_cap && nc_grow(r) < 0)
+		return NULL;
+	for (j = nc_slot(x->name_id, r->nc_cap); r->nc_ids[j]; j = (j + 1) & (r->nc_cap - 1))
+		;
+	r->nc_ids[j] = x->name_id;
+	r->nc_n++;
+	row = r->nc_bits + j * r->nc_row;
+	memset(row, 0, r->nc_row);
+	for (size_t k = 0; k < l->npatterns; k++)
+		if (name_ok(&r->rules[l->patterns[k]], x->name))
+			row[k / 8] |= (uint8_t)(1u << (k % 8));
+	return row;
+}
+
 /* Calls fn on every rule that matches x, best first, until fn returns
  * nonzero; returns that rule or NULL. */
-static const struct rule *each_match(const tt_describe_rules *r, const struct sctx *x,
+static const struct rule *each_match(tt_describe_rules *r, const struct sctx *x,
 				     int (*fn)(const struct rule *, void *), void *arg)
 {
 	const struct lookup *l = &r->lk[x->target];
 	uint64_t h = hash_str(x->name);
+	const uint8_t *bits;
 
 	for (size_t e = l->buckets[h & (l->nbuckets - 1)]; e != SIZE_MAX; e = l->ents[e].next) {
 		const struct hent *he = &l->ents[e];
@@ -320,10 +406,13 @@ static const struct rule *each_match(const tt_describe_rules *r, const struct sc
 		if (he->hash == h && strcmp(he->name, x->name) == 0 && conds_ok(u, x) && fn(u, arg))
 			return u;
 	}
+	bits = nc_bits(r, x);
 	for (size_t k = 0; k < l->npatterns; k++) {
 		const struct rule *u = &r->rules[l->patterns[k]];
 
-		if (name_ok(u, x->name) && conds_ok(u, x) && fn(u, arg))
+		if (bits ? !(bits[k / 8] & (1u << (k % 8))) : !name_ok(u, x->name))
+			continue;
+		if (conds_ok(u, x) && fn(u, arg))
 			return u;
 	}
 	return NULL;
@@ -387,7 +476,7 @@ static int count_one(const struct rule *u, void *arg)
 }
 
 /* Adds the counts of one slice or track to the arrays. */
-static void tally_one(const tt_describe_rules *r, const tt_storage *st, int target, int64_t id,
+static void tally_one(tt_describe_rules *r, const tt_storage *st, int target, int64_t id,
 		      struct tally *t, uint64_t *won)
 {
 	struct sctx x;
