@@ -52,10 +52,11 @@ PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
 PROTO_FILES = protos/perfetto_trace.proto
 CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c
-DESCRIBE_SRCS = core/describe.c core/sql/vtab_describe_slice.c
+DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
+		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
-TUI_SRCS    = tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c
+TUI_SRCS    = tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
 MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
