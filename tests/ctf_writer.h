@@ -24,6 +24,7 @@
  *                     char next_comm[16]; int32 next_tid, next_prio; }  (lttng-modules)
  *   6 syscall_entry_openat { int32 dfd; string filename; }
  *   7 syscall_exit_openat  { int64 ret; }
+ *   8 tt:zlen (see ctfw_zlen)
  * Not thread-safe; one writer per folder. Files are created in dir.
  */
 #ifndef TT_CTF_WRITER_H
@@ -42,6 +43,11 @@ typedef struct ctfw_opts {
 	int nstreams;            /* 0 = 1 */
 	int packetized_metadata;
 	int kernel;              /* no stream event context (lttng-modules) */
+	const char *attrs;       /* TSDL statements added to the trace, clock,
+				  * stream and event blocks and to the first
+				  * integer of tt:zlen (unknown attributes) */
+	const char *env;         /* statements added to the env block */
+	const char *zlen_name;   /* TSDL literal naming event 8 ("\"tt:zlen\"") */
 } ctfw_opts;
 
 typedef struct ctfw ctfw;
@@ -58,6 +64,18 @@ int ctfw_far(ctfw *w, int s, uint64_t ts, uint32_t v);
 int ctfw_sched_switch(ctfw *w, int s, uint64_t ts, const char *prev_comm, int32_t prev_tid,
 		      int64_t prev_state, const char *next_comm, int32_t next_tid);
 int ctfw_openat(ctfw *w, int s, uint64_t ts, int entry, const char *filename, int64_t ret);
+/* Event 8, tt:zlen: arrays and sequences of n (0..3) elements of every
+ * alignment (4, 16, 32, 64 bits and a struct aligned on 32), each
+ * followed by a field the array's alignment moves: {n, c0, bit, q4[n],
+ * after4, q16[n], c16, q32[n], c32, q64[n], c64, a16[0], d16, a32[0],
+ * d32, a64[0], d64, qs[n] {x}, cs, bit2, txt[0] (text), ct}; element i
+ * of every array is 100 + i, the c/d fields count up from base. (A text
+ * sequence of length 0 is left out: babeltrace2 2.0 prints the previous
+ * event's text for it.) */
+int ctfw_zlen(ctfw *w, int s, uint64_t ts, unsigned n, unsigned base);
+/* From the next packet of s on, the packet header's uuid differs from the
+ * metadata's (last byte flipped); 0 restores it. Closes the current packet. */
+void ctfw_bad_uuid(ctfw *w, int s, int bad);
 /* Closes the current packet of s and counts n discarded events in the
  * next packet's events_discarded. */
 void ctfw_discard(ctfw *w, int s, uint64_t n);

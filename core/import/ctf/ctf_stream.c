@@ -46,7 +46,7 @@ __extension__ typedef unsigned __int128 u128;
 #define MAX_VALS 1000000 /* values of one event */
 #define MAX_DEPTH 64
 
-enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3, DEC_UNKNOWN = 4 };
+enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3, DEC_UNKNOWN = 4, DEC_TS = 5 };
 
 struct ctf_stream {
 	const ctf_meta *m;
@@ -417,6 +417,12 @@ static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, 
 
 	if (t->is_text)
 		return dec_text(s, t, n, klen, dyn);
+	/* CTF 1.8 §4.2.3/4.2.4: the array or sequence field itself is aligned
+	 * on its element's alignment, whatever its length (babeltrace2 does
+	 * so): skipping it for zero elements shifts every later field */
+	s->pos = align_up(s->pos, t->align);
+	if (s->pos > s->limit)
+		return DEC_SHORT;
 	if (t->role == CTF_R_UUID) {
 		s->uuid_pos = align_up(s->pos, t->elem->align);
 		s->role_seen |= 1u << CTF_R_UUID;
@@ -658,9 +664,11 @@ static int open_packet(ctf_stream *s)
 		return 0;
 	}
 	if (SEEN(s, CTF_R_UUID) && m->has_uuid && memcmp(s->pkt + s->uuid_pos / 8, m->uuid, 16)) {
-		s->st.decode_errors++;
-		problem(s, "packet at byte %llu: uuid does not match the metadata's", (unsigned long long)off);
-		return 0;
+		/* babeltrace2 reads such packets (a metadata rewritten by hand,
+		 * streams copied between sessions): so do we, and say so */
+		s->st.uuid_mismatch++;
+		problem(s, "packet at byte %llu: uuid differs from the metadata's (read anyway)",
+			(unsigned long long)off);
 	}
 	if (SEEN(s, CTF_R_STREAM_ID)) {
 		sc = tt_ctf_meta_stream(m, s->role_val[CTF_R_STREAM_ID]);
@@ -852,7 +860,7 @@ static int decode_event(ctf_stream *s)
 	ev->offset = s->pkt_off * 8 + start;
 	ev->cycles = s->clock_val;
 	if (to_ns(s, s->clock_val, &ev->ts))
-		ev->ts = INT64_MAX;
+		return DEC_TS; /* decoded (the record's size is known): dropped */
 	if (s->nkeys) {
 		size_t i;
 
@@ -901,6 +909,14 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 		if (rc == DEC_OK) {
 			*out = &s->ev;
 			return 1;
+		}
+		if (rc == DEC_TS) {
+			/* offset + cycles past int64 ns: dropped and counted as
+			 * Perfetto does with timestamps it cannot represent */
+			s->st.ts_overflow++;
+			problem(s, "event at byte %llu: clock value %llu overflows 64-bit ns since the epoch (dropped)",
+				(unsigned long long)(s->pkt_off + at / 8), (unsigned long long)s->clock_val);
+			continue;
 		}
 		if (rc == DEC_SHORT) {
 			if (s->pkt_truncated) {

@@ -70,6 +70,8 @@ typedef struct ctf_stream_stats {
 	uint64_t decode_errors;  /* packets abandoned on a decode error */
 	uint64_t unknown_events; /* event ids not in the metadata */
 	uint64_t ts_backwards;   /* events whose ts went backwards */
+	uint64_t ts_overflow;    /* events dropped: clock value past int64 ns */
+	uint64_t uuid_mismatch;  /* packets whose uuid differs from the metadata's (read) */
 } ctf_stream_stats;
 
 typedef struct ctf_stream ctf_stream;

@@ -133,6 +133,7 @@ typedef struct ctx {
 	cpu_state *cpus;    /* per trace? kernel traces: one per cpu, shared */
 	size_t ncpus;
 	int nproblems;
+	char first_problem[512];
 	uint64_t total_bytes;
 	char **dirs;
 	size_t ndirs, cdirs;
@@ -265,6 +266,11 @@ static void note_problem(ctx *c, const char *msg)
 
 	if (!msg || !msg[0] || c->nproblems >= 100)
 		return;
+	/* the first one is the import's warning: every command prints it */
+	if (!c->nproblems) {
+		tt_storage_meta_str(c->st, "import_warning", msg);
+		snprintf(c->first_problem, sizeof(c->first_problem), "%s", msg);
+	}
 	snprintf(key, sizeof(key), "ctf.problem.%d", c->nproblems++);
 	tt_storage_meta_str(c->st, key, msg);
 }
@@ -1308,6 +1314,17 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			goto out;
 		}
 		env_meta(&c, t);
+		if (t->m->unknown_attr_line) {
+			/* babeltrace2 warns and reads on: so do we */
+			char msg[4096 + 128];
+
+			snprintf(msg, sizeof(msg), "%s/metadata:%d: unknown attribute '%s' skipped", t->dir,
+				 t->m->unknown_attr_line, t->m->unknown_attr);
+			if (t->m->skipped > 1)
+				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+					 " (%d TSDL features skipped in all: see stats)", t->m->skipped);
+			note_problem(&c, msg);
+		}
 		if ((rc = open_trace_streams(&c, t)) != TT_OK)
 			goto out;
 	}
@@ -1353,7 +1370,19 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			tt_storage_stat_add(c.st, TT_STAT_ctf_event_unknown, (int64_t)ss->unknown_events);
 		if (ss->ts_backwards)
 			tt_storage_stat_add(c.st, TT_STAT_ts_backwards, (int64_t)ss->ts_backwards);
+		if (ss->uuid_mismatch)
+			tt_storage_stat_add(c.st, TT_STAT_ctf_uuid_mismatch, (int64_t)ss->uuid_mismatch);
+		if (ss->ts_overflow)
+			tt_storage_stat_add(c.st, TT_STAT_ctf_invalid_timestamp, (int64_t)ss->ts_overflow);
 		note_problem(&c, tt_ctf_stream_problem(c.srcs[i].s));
+	}
+	if (c.nproblems > 1) {
+		/* the warning line names the first; info lists them all */
+		char buf[sizeof(c.first_problem) + 64];
+
+		snprintf(buf, sizeof(buf), "%s (and %d more problems: termtrace info lists them)",
+			 c.first_problem, c.nproblems - 1);
+		tt_storage_meta_str(c.st, "import_warning", buf);
 	}
 	progress(&rd);
 	if (tt_storage_oom(c.st))
