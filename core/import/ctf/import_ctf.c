@@ -113,6 +113,7 @@ typedef struct src {
 	uint32_t stream_track, lost_track;
 	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
 	int64_t cpu_track_cpu;
+	int64_t reg_cpu;     /* last CPU put in the cpu table */
 	int lazy;            /* its events may have lazy arg sets */
 } src;
 
@@ -121,7 +122,22 @@ typedef struct cpu_state {
 	int64_t since;
 	int64_t prio;
 	int running;
+	int64_t tid;        /* of utid, and its comm when switched in */
+	tt_str comm;
 } cpu_state;
+
+/* What ran on a CPU, for its track in the CPUs group: without scheduler
+ * events, consecutive events of one thread on a CPU make one slice named
+ * by the thread (a run); with them, sched_switch gives the exact slices. */
+typedef struct cpu_run {
+	uint32_t track;     /* TT_NONE until the CPU is seen */
+	int open;
+	uint32_t utid;
+	int64_t start, last, tid, pid;
+	uint64_t events;
+	tt_str name;
+	int sched;          /* sched_switch seen on this CPU: no more runs */
+} cpu_run;
 
 typedef struct ctx {
 	tt_import *im;
@@ -132,6 +148,8 @@ typedef struct ctx {
 	size_t nsrcs;
 	cpu_state *cpus;    /* per trace? kernel traces: one per cpu, shared */
 	size_t ncpus;
+	cpu_run *runs;      /* by CPU number */
+	size_t nruns;
 	int nproblems;
 	char first_problem[512];
 	uint64_t total_bytes;
@@ -587,6 +605,8 @@ static cpu_state *cpu_get(ctx *c, int64_t cpu)
 			nc[i].running = 0;
 			nc[i].since = 0;
 			nc[i].prio = 0;
+			nc[i].tid = 0;
+			nc[i].comm = 0;
 		}
 		c->cpus = nc;
 		c->ncpus = n;
@@ -612,6 +632,89 @@ static tt_str state_str(ctx *c, int64_t state)
 	return tt_storage_intern(c->st, buf, n);
 }
 
+/* ---- CPU tracks ---------------------------------------------------------------- */
+static cpu_run *run_get(ctx *c, int64_t cpu)
+{
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		return NULL;
+	if ((size_t)cpu >= c->nruns) {
+		size_t n = (size_t)cpu + 1;
+		cpu_run *nr = realloc(c->runs, n * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		memset(nr + c->nruns, 0, (n - c->nruns) * sizeof(*nr));
+		for (size_t i = c->nruns; i < n; i++)
+			nr[i].track = TT_NONE;
+		c->runs = nr;
+		c->nruns = n;
+	}
+	if (c->runs[cpu].track == TT_NONE) {
+		char buf[32];
+		tt_track_desc d;
+
+		snprintf(buf, sizeof(buf), "CPU %lld", (long long)cpu);
+		d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
+		c->runs[cpu].track = tt_storage_track_keyed(c->st, "ctf-cpu-run", 0, (uint64_t)cpu, 0, &d);
+	}
+	return &c->runs[cpu];
+}
+
+/* One slice of the CPU track: who ran there over [ts, ts + dur). */
+static void cpu_slice(ctx *c, uint32_t track, int64_t ts, int64_t dur, tt_str name, int64_t tid,
+		      int64_t pid, uint64_t events)
+{
+	uint32_t set;
+
+	if (track == TT_NONE)
+		return;
+	tt_storage_args_begin(c->st);
+	tt_storage_args_int(c->st, "tid", tid);
+	if (pid >= 0)
+		tt_storage_args_int(c->st, "pid", pid);
+	if (events)
+		tt_storage_args_uint(c->st, "events", events);
+	set = tt_storage_args_end(c->st);
+	tt_slice_tracker_complete(c->im->slices, track, ts, dur < 0 ? 0 : dur, 0, name, set);
+}
+
+static void run_close(ctx *c, cpu_run *r)
+{
+	if (!r->open)
+		return;
+	cpu_slice(c, r->track, r->start, r->last - r->start, r->name, r->tid, r->pid, r->events);
+	r->open = 0;
+}
+
+/* An event of utid on cpu at ts (no scheduler events in the traces). */
+static void run_note(ctx *c, const rec *ev, uint32_t utid)
+{
+	cpu_run *r = run_get(c, ev->cpu);
+
+	if (!r || r->sched)
+		return;
+	if (r->open && r->utid == utid) {
+		r->last = ev->ts;
+		r->events++;
+		return;
+	}
+	run_close(c, r);
+	r->open = 1;
+	r->utid = utid;
+	r->start = r->last = ev->ts;
+	r->events = 1;
+	r->tid = ev->tid;
+	r->pid = ev->pid;
+	if (ev->procname && ev->procname_len) {
+		r->name = tt_storage_intern(c->st, ev->procname, ev->procname_len);
+	} else {
+		char buf[40];
+
+		snprintf(buf, sizeof(buf), "tid %lld", (long long)ev->tid);
+		r->name = tt_storage_intern_cstr(c->st, buf);
+	}
+}
+
 static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 {
 	cpu_state *cs = cpu_get(c, cpu);
@@ -624,13 +727,27 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 	prev_utid = prev_tid ? tt_storage_thread(c->st, -1, val_int(prev_tid, 0)) : TT_NONE;
 	if (prev_comm && prev_comm->kind == CTF_V_STR && prev_utid != TT_NONE && val_int(prev_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, prev_utid, tt_storage_intern(c->st, prev_comm->s, prev_comm->len));
-	if (cs->running && cs->utid != TT_NONE && ev->ts >= cs->since)
+	cpu_run *r = run_get(c, cpu);
+
+	if (r && !r->sched) {
+		run_close(c, r); /* events before the CPU's first switch */
+		r->sched = 1;
+	}
+	if (cs->running && cs->utid != TT_NONE && ev->ts >= cs->since) {
 		tt_storage_sched(c->st, cs->since, ev->ts - cs->since, cpu, cs->utid,
 				 state_str(c, val_int(find_val(x, "prev_state"), 0)), cs->prio);
+		/* the idle task (tid 0) leaves the CPU track empty, as in
+		 * Perfetto */
+		if (r && cs->tid != 0)
+			cpu_slice(c, r->track, cs->since, ev->ts - cs->since, cs->comm, cs->tid, -1, 0);
+	}
 	next_utid = tt_storage_thread(c->st, -1, val_int(next_tid, 0));
 	if (next_comm && next_comm->kind == CTF_V_STR && val_int(next_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, next_utid, tt_storage_intern(c->st, next_comm->s, next_comm->len));
 	cs->utid = next_utid;
+	cs->tid = val_int(next_tid, 0);
+	cs->comm = next_comm && next_comm->kind == CTF_V_STR
+		 ? tt_storage_intern(c->st, next_comm->s, next_comm->len) : tt_storage_intern_cstr(c->st, "?");
 	cs->since = ev->ts;
 	cs->prio = val_int(find_val(x, "next_prio"), 0);
 	cs->running = 1;
@@ -810,6 +927,12 @@ static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	utid = thread_of(c, s, ev);
 	set = event_args(c, s, ev, x, kind);
 	tt_storage_raw(c->st, ev->ts, t->name[ci], cpu, utid, set);
+	if (cpu >= 0 && cpu != s->reg_cpu) {
+		tt_storage_cpu(c->st, cpu);
+		s->reg_cpu = cpu;
+	}
+	if (cpu >= 0 && utid != TT_NONE)
+		run_note(c, ev, utid);
 	if (kind == K_SCHED_SWITCH)
 		return;
 	if (utid != TT_NONE) {
@@ -938,6 +1061,7 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->stream_track = TT_NONE;
 		sp->lost_track = TT_NONE;
 		sp->cpu_track = TT_NONE;
+		sp->reg_cpu = -1;
 		/* locators hold the stream index and a bit offset */
 		if (c->lz && sp->idx <= (int)(UINT64_MAX >> LOC_BITS) &&
 		    tt_ctf_stream_size(s) <= LOC_MASK / 8) {
@@ -1356,7 +1480,10 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		goto out;
 	}
 	/* a thread still running on a CPU at the end has no known end: no
-	 * sched_slice row for it (Perfetto does the same) */
+	 * sched_slice row for it (Perfetto does the same); an event run
+	 * ends at its last event */
+	for (i = 0; i < c.nruns; i++)
+		run_close(&c, &c.runs[i]);
 	for (i = 0; i < c.nsrcs; i++) {
 		const ctf_stream_stats *ss = tt_ctf_stream_stats(c.srcs[i].s);
 
@@ -1414,6 +1541,7 @@ out:
 	free(c.traces);
 	free(c.srcs);
 	free(c.cpus);
+	free(c.runs);
 	reader_free(&rd);
 	return rc;
 }
