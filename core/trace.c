@@ -171,6 +171,7 @@ int tt_trace_track(const tt_trace *tr, uint32_t id, tt_track_info *o)
 	o->is_counter = st->track.is_counter[id];
 	o->unit = or_empty(st, st->track.unit[id]);
 	o->max_depth = st->track.max_depth[id];
+	o->cpu = st->track.cpu[id];
 	if (st->track.row_off && id + 1 <= st->track.n) {
 		o->rows = st->track.rows + st->track.row_off[id];
 		o->nrows = st->track.row_off[id + 1] - st->track.row_off[id];

@@ -943,7 +943,7 @@ static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
 			char buf[32];
 			tt_track_desc d;
 
-			snprintf(buf, sizeof(buf), "cpu %lld", (long long)cpu);
+			snprintf(buf, sizeof(buf), "CPU %lld events", (long long)cpu);
 			d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
 			s->cpu_track = tt_storage_track_keyed(c->st, "ctf-cpu", (uint64_t)t->index,
 							      (uint64_t)cpu, 0, &d);
