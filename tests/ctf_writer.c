@@ -142,6 +142,9 @@ typedef struct payload {
 	int32_t tid1, tid2;
 	int64_t state, ret;
 	unsigned n, base; /* tt:zlen */
+	uint64_t baddr, memsz, addr, call_site;
+	int is_pic, has_build_id;
+	const uint8_t *bid;
 } payload;
 
 static void pad(wstream *s, unsigned align)
@@ -289,6 +292,27 @@ static void write_body(ctfw *w, wstream *s, const payload *p)
 	case 8:
 		write_zlen(w, s, p);
 		break;
+	case 10:
+		put(w, s, p->baddr, 64, al(w, 64));
+		put(w, s, p->memsz, 64, al(w, 64));
+		n = strlen(p->msg);
+		for (i = 0; i <= n; i++)
+			put(w, s, (uint8_t)p->msg[i], 8, 8);
+		put(w, s, (uint64_t)p->is_pic, 8, 8);
+		put(w, s, (uint64_t)p->has_build_id, 8, 8);
+		put(w, s, 0, 8, 8); /* has_debug_link */
+		break;
+	case 11:
+		put(w, s, p->baddr, 64, al(w, 64));
+		put(w, s, p->n, 64, al(w, 64));
+		for (i = 0; i < p->n; i++)
+			put(w, s, p->bid[i], 8, 8);
+		break;
+	case 12:
+	case 13:
+		put(w, s, p->addr, 64, al(w, 64));
+		put(w, s, p->call_site, 64, al(w, 64));
+		break;
 	}
 }
 
@@ -298,7 +322,8 @@ static int event(ctfw *w, int idx, uint64_t ts, const payload *p)
 	/* an upper bound of the record: header 24, context 32, payload
 	 * 40 + message, alignment padding included */
 	uint64_t bound = 24 + 32 + 64 + (p->kind == 0 || p->kind == 6 ? strlen(p->msg) + 1 : 0) +
-			 (p->kind == 8 ? 160 : 0);
+			 (p->kind == 8 ? 160 : 0) + (p->kind == 10 ? strlen(p->msg) + 24 : 0) +
+			 (p->kind == 11 ? p->n + 16 : 0);
 
 	if (!w || idx < 0 || idx >= w->ns)
 		return -1;
@@ -363,6 +388,29 @@ int ctfw_openat(ctfw *w, int s, uint64_t ts, int entry, const char *filename, in
 int ctfw_zlen(ctfw *w, int s, uint64_t ts, unsigned n, unsigned base)
 {
 	payload p = { .kind = 8, .n = n > 3 ? 3 : n, .base = base };
+
+	return event(w, s, ts, &p);
+}
+
+int ctfw_bin_info(ctfw *w, int s, uint64_t ts, uint64_t baddr, uint64_t memsz, const char *path,
+		  int is_pic, int has_build_id)
+{
+	payload p = { .kind = 10, .baddr = baddr, .memsz = memsz, .msg = path, .is_pic = is_pic,
+		      .has_build_id = has_build_id };
+
+	return event(w, s, ts, &p);
+}
+
+int ctfw_build_id(ctfw *w, int s, uint64_t ts, uint64_t baddr, const uint8_t *id, unsigned n)
+{
+	payload p = { .kind = 11, .baddr = baddr, .bid = id, .n = n > 64 ? 64 : n };
+
+	return event(w, s, ts, &p);
+}
+
+int ctfw_func(ctfw *w, int s, uint64_t ts, int entry, uint64_t addr, uint64_t call_site)
+{
+	payload p = { .kind = entry ? 12 : 13, .addr = addr, .call_site = call_site };
 
 	return event(w, s, ts, &p);
 }
@@ -523,6 +571,25 @@ static int write_metadata(ctfw *w)
 		   "\t\tinteger { size = 64; align = %u; signed = 1; } ret;\n\t};\n};\n\n", a64);
 	fprintf(f, "event {\n\tname = \"tt:far_id\";\n\tid = 40;\n\tstream_id = 0;\n\tfields := struct {\n"
 		   "\t\tinteger { size = 32; align = %u; signed = false; } v;\n\t};\n};\n", a32);
+	fprintf(f, "event {\n\tname = \"lttng_ust_statedump:bin_info\";\n\tid = 10;\n\tstream_id = 0;\n\tfields := struct {\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _baddr;\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } _memsz;\n"
+		   "\t\tstring _path;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 10; } _is_pic;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 10; } _has_build_id;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 10; } _has_debug_link;\n"
+		   "\t};\n};\n\n", a64, a64);
+	fprintf(f, "event {\n\tname = \"lttng_ust_statedump:build_id\";\n\tid = 11;\n\tstream_id = 0;\n\tfields := struct {\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _baddr;\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } __build_id_length;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 16; } _build_id[ __build_id_length ];\n"
+		   "\t};\n};\n\n", a64, a64);
+	for (int e = 0; e < 2; e++)
+		fprintf(f, "event {\n\tname = \"lttng_ust_cyg_profile:func_%s\";\n\tid = %d;\n\tstream_id = 0;\n"
+			   "\tloglevel = 12;\n\tfields := struct {\n"
+			   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _addr;\n"
+			   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _call_site;\n"
+			   "\t};\n};\n\n", e ? "exit" : "entry", 12 + e, a64, a64);
 	fprintf(f, "event {\n\tname = %s;\n\tid = 8;\n\tstream_id = 0;\n%s\tfields := struct {\n"
 		   "\t\tinteger { size = 8; align = 8; signed = false; %s } n;\n"
 		   "\t\tinteger { size = 8; align = 8; signed = false; } c0;\n"

@@ -25,6 +25,7 @@
  *   6 syscall_entry_openat { int32 dfd; string filename; }
  *   7 syscall_exit_openat  { int64 ret; }
  *   8 tt:zlen (see ctfw_zlen)
+ *   10-13 statedump and cyg-profile (see ctfw_bin_info)
  * Not thread-safe; one writer per folder. Files are created in dir.
  */
 #ifndef TT_CTF_WRITER_H
@@ -73,6 +74,14 @@ int ctfw_openat(ctfw *w, int s, uint64_t ts, int entry, const char *filename, in
  * sequence of length 0 is left out: babeltrace2 2.0 prints the previous
  * event's text for it.) */
 int ctfw_zlen(ctfw *w, int s, uint64_t ts, unsigned n, unsigned base);
+/* lttng-ust statedump and cyg-profile events (ids 10-13):
+ * lttng_ust_statedump:bin_info { baddr, memsz, path, is_pic, has_build_id,
+ * has_debug_link }, lttng_ust_statedump:build_id { baddr, build_id[] },
+ * lttng_ust_cyg_profile:func_entry / func_exit { addr, call_site }. */
+int ctfw_bin_info(ctfw *w, int s, uint64_t ts, uint64_t baddr, uint64_t memsz, const char *path,
+		  int is_pic, int has_build_id);
+int ctfw_build_id(ctfw *w, int s, uint64_t ts, uint64_t baddr, const uint8_t *id, unsigned n);
+int ctfw_func(ctfw *w, int s, uint64_t ts, int entry, uint64_t addr, uint64_t call_site);
 /* From the next packet of s on, the packet header's uuid differs from the
  * metadata's (last byte flipped); 0 restores it. Closes the current packet. */
 void ctfw_bad_uuid(ctfw *w, int s, int bad);

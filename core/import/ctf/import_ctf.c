@@ -51,6 +51,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ctf_debuginfo.h"
 #include "ctf_metadata.h"
 #include "ctf_stream.h"
 #include "vec.h"
@@ -63,7 +64,8 @@
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
 
-enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH };
+enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH,
+	       K_BIN_INFO, K_BUILD_ID };
 
 typedef struct trace_ctx {
 	char *dir;
@@ -152,6 +154,7 @@ typedef struct ctx {
 	size_t nruns;
 	int nproblems;
 	char first_problem[512];
+	ctf_debuginfo *di;  /* statedump binary map, when a trace has one */
 	uint64_t total_bytes;
 	char **dirs;
 	size_t ndirs, cdirs;
@@ -346,6 +349,10 @@ static int classify(ctx *c, trace_ctx *t)
 		t->kind[i] = K_INSTANT;
 		if (!strcmp(nm, "sched_switch")) {
 			t->kind[i] = K_SCHED_SWITCH;
+		} else if (!strcmp(nm, "lttng_ust_statedump:bin_info") || !strcmp(nm, "lttng_ust_dl:dlopen")) {
+			t->kind[i] = K_BIN_INFO;
+		} else if (!strcmp(nm, "lttng_ust_statedump:build_id") || !strcmp(nm, "lttng_ust_dl:build_id")) {
+			t->kind[i] = K_BUILD_ID;
 		} else if (colon && (!strcmp(colon, ":func_entry") || !strcmp(colon, ":func_exit")) &&
 			   !strncmp(nm, "lttng_ust_cyg_profile", 21)) {
 			t->kind[i] = !strcmp(colon, ":func_entry") ? K_FUNC_ENTRY : K_FUNC_EXIT;
@@ -391,7 +398,8 @@ static int classify(ctx *c, trace_ctx *t)
 				t->shape[ci] = tt_storage_args_shape(c->st, keys.keys.v, keys.keys.n);
 				t->nkeys[ci] = (uint32_t)keys.keys.n;
 				t->skip[ci] = t->shape[ci] != TT_NONE && t->kind[ci] != K_FUNC_ENTRY &&
-					      t->kind[ci] != K_SCHED_SWITCH;
+					      t->kind[ci] != K_SCHED_SWITCH && t->kind[ci] != K_BIN_INFO &&
+					      t->kind[ci] != K_BUILD_ID;
 			}
 			TT_VEC_FREE(keys.keys);
 		}
@@ -914,6 +922,85 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 	return tt_storage_args_end(st);
 }
 
+/* ---- symbols ------------------------------------------------------------------- */
+static const ctf_val *find_any(const evals *x, const char *key)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (!strcmp(x->v[i].key, key))
+			return &x->v[i];
+	return NULL;
+}
+
+/* lttng_ust_statedump:bin_info / build_id (and lttng_ust_dl's): which
+ * binary the process has mapped where. */
+static void statedump(ctx *c, const rec *ev, const evals *x, int kind)
+{
+	const ctf_val *baddr = find_val(x, "baddr");
+
+	if (!baddr)
+		return;
+	if (!c->di && !(c->di = tt_ctf_di_new()))
+		return;
+	if (kind == K_BIN_INFO) {
+		const ctf_val *path = find_val(x, "path"), *pic = find_val(x, "is_pic");
+
+		if (path && path->kind == CTF_V_STR)
+			tt_ctf_di_bin(c->di, ev->pid, (uint64_t)val_int(baddr, 0),
+				      (uint64_t)val_int(find_val(x, "memsz"), 0), path->s, path->len,
+				      pic ? val_int(pic, 1) != 0 : 1);
+	} else {
+		uint8_t id[64];
+		size_t n = 0;
+		char key[32];
+		const ctf_val *b;
+
+		/* the sequence's elements, build_id[0], build_id[1], ... */
+		while (n < sizeof(id)) {
+			snprintf(key, sizeof(key), "build_id[%zu]", n);
+			if (!(b = find_any(x, key)))
+				break;
+			id[n++] = (uint8_t)val_int(b, 0);
+		}
+		if (n)
+			tt_ctf_di_build_id(c->di, ev->pid, (uint64_t)val_int(baddr, 0), id, n);
+	}
+}
+
+/* func_entry's function from the statedump's binaries: its name (the
+ * slice's) and an arg set of the event's fields plus debug_info.bin,
+ * .func and .src (babeltrace2's debug-info fields). 0: not resolved (the
+ * reason counted once per binary in stats). */
+static int func_name(ctx *c, const rec *ev, const evals *x, tt_str *name, uint32_t *set)
+{
+	const ctf_val *addr = find_val(x, "addr");
+	const char *why = NULL;
+	ctf_sym sym;
+	char buf[4200];
+
+	if (!addr)
+		return 0;
+	if (!tt_ctf_di_lookup(c->di, ev->pid, (uint64_t)val_int(addr, 0), &sym, &why)) {
+		if (why)
+			tt_storage_stat_named(c->st, TT_STAT_ctf_debug_info_missing, why, 1);
+		return 0;
+	}
+	*name = tt_storage_intern_cstr(c->st, sym.func);
+	tt_storage_args_begin(c->st);
+	put_vals(c->st, x->v, x->n);
+	snprintf(buf, sizeof(buf), "%s+0x%llx", sym.bin, (unsigned long long)sym.bin_off);
+	tt_storage_args_str(c->st, "debug_info.bin", buf, strlen(buf));
+	snprintf(buf, sizeof(buf), "%s+0x%llx", sym.func, (unsigned long long)sym.func_off);
+	tt_storage_args_str(c->st, "debug_info.func", buf, strlen(buf));
+	if (sym.file) {
+		const char *base = strrchr(sym.file, '/');
+
+		snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : sym.file, sym.line);
+		tt_storage_args_str(c->st, "debug_info.src", buf, strlen(buf));
+	}
+	*set = tt_storage_args_end(c->st);
+	return 1;
+}
+
 static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
 {
 	trace_ctx *t = s->tr;
@@ -921,11 +1008,17 @@ static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	int64_t cpu = ev->cpu;
 	uint32_t utid, set, track;
 	int kind = t->kind[ci];
+	tt_str fname = 0;
 
 	if (kind == K_SCHED_SWITCH)
 		sched_switch(c, ev, x, cpu);
+	else if (kind == K_BIN_INFO || kind == K_BUILD_ID)
+		statedump(c, ev, x, kind);
 	utid = thread_of(c, s, ev);
-	set = event_args(c, s, ev, x, kind);
+	if (kind == K_FUNC_ENTRY && c->di && func_name(c, ev, x, &fname, &set))
+		;
+	else
+		set = event_args(c, s, ev, x, kind);
 	tt_storage_raw(c->st, ev->ts, t->name[ci], cpu, utid, set);
 	if (cpu >= 0 && cpu != s->reg_cpu) {
 		tt_storage_cpu(c->st, cpu);
@@ -972,9 +1065,11 @@ static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
 		const ctf_val *addr = find_val(x, "addr");
 		char buf[32];
 
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)val_int(addr, 0));
-		tt_slice_tracker_begin(c->im->slices, track, ev->ts, t->cat[ci],
-				       tt_storage_intern_cstr(c->st, buf), set);
+		if (!fname) {
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)val_int(addr, 0));
+			fname = tt_storage_intern_cstr(c->st, buf);
+		}
+		tt_slice_tracker_begin(c->im->slices, track, ev->ts, t->cat[ci], fname, set);
 		break;
 	}
 	case K_FUNC_EXIT:
@@ -1542,6 +1637,7 @@ out:
 	free(c.srcs);
 	free(c.cpus);
 	free(c.runs);
+	tt_ctf_di_free(c.di);
 	reader_free(&rd);
 	return rc;
 }
