@@ -1047,6 +1047,14 @@ int tt_ctf_class_keys(const ctf_meta *m, const ctf_stream_class *sc, const ctf_e
 	return rc;
 }
 
+void tt_ctf_stream_drop_pages(ctf_stream *s)
+{
+	/* file-backed and read-only: the pages come back from the page
+	 * cache (or the disk) when a lazy set is read */
+	if (s->map && s->size)
+		madvise((void *)s->map, (size_t)s->size, MADV_DONTNEED);
+}
+
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip)
 {
 	s->skip = skip;

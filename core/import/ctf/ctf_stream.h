@@ -114,6 +114,11 @@ int tt_ctf_class_keys(const ctf_meta *m, const ctf_stream_class *sc, const ctf_e
  * NULL produces every value. */
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip);
 
+/* The mapped file's pages leave this process's resident set (they are
+ * read again when needed): the import keeps streams mapped for lazy arg
+ * sets, without holding the whole trace in memory. */
+void tt_ctf_stream_drop_pages(ctf_stream *s);
+
 /* Decodes the event record at bit offset `offset` of the file again (an
  * offset tt_ctf_stream_next gave in ev->offset, on a cursor of the same
  * file and metadata). Returns 1 with *ev (valid until the next call), 0

@@ -1615,6 +1615,7 @@ out:
 		 * moved after the import still decodes */
 		if (c.lz && c.srcs[i].lazy && !c.lz->srcs[i].s) {
 			tt_ctf_stream_skip_values(c.srcs[i].s, NULL);
+			tt_ctf_stream_drop_pages(c.srcs[i].s);
 			c.lz->srcs[i].s = c.srcs[i].s;
 		} else {
 			tt_ctf_stream_close(c.srcs[i].s);
