@@ -52,7 +52,7 @@ PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
 PROTO_FILES = protos/perfetto_trace.proto
 CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c \
-	      core/import/ctf/ctf_debuginfo.c
+	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c
 DESCRIBE_SRCS = core/describe.c core/sql/vtab_describe_slice.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
