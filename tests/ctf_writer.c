@@ -21,6 +21,7 @@ typedef struct wstream {
 	int32_t vpid, vtid;
 	char procname[17];
 	int bad_uuid;
+	uint64_t ip;
 } wstream;
 
 struct ctfw {
@@ -234,6 +235,8 @@ static void write_body(ctfw *w, wstream *s, const payload *p)
 		put(w, s, (uint32_t)s->vtid, 32, al(w, 32));
 		for (i = 0; i < 17; i++)
 			put(w, s, (uint8_t)s->procname[i], 8, 8);
+		if (w->o.ip_context)
+			put(w, s, s->ip, 64, al(w, 64));
 	}
 	switch (p->kind) {
 	case 5: {
@@ -323,7 +326,7 @@ static int event(ctfw *w, int idx, uint64_t ts, const payload *p)
 	 * 40 + message, alignment padding included */
 	uint64_t bound = 24 + 32 + 64 + (p->kind == 0 || p->kind == 6 ? strlen(p->msg) + 1 : 0) +
 			 (p->kind == 8 ? 160 : 0) + (p->kind == 10 ? strlen(p->msg) + 24 : 0) +
-			 (p->kind == 11 ? p->n + 16 : 0);
+			 (p->kind == 11 ? p->n + 16 : 0) + (w->o.ip_context ? 16 : 0);
 
 	if (!w || idx < 0 || idx >= w->ns)
 		return -1;
@@ -415,6 +418,12 @@ int ctfw_func(ctfw *w, int s, uint64_t ts, int entry, uint64_t addr, uint64_t ca
 	return event(w, s, ts, &p);
 }
 
+void ctfw_ip(ctfw *w, int s, uint64_t ip)
+{
+	if (w && s >= 0 && s < w->ns)
+		w->s[s].ip = ip;
+}
+
 void ctfw_bad_uuid(ctfw *w, int s, int bad)
 {
 	if (!w || s < 0 || s >= w->ns)
@@ -493,6 +502,10 @@ static int write_metadata(ctfw *w)
 	const char *bo = w->o.big_endian ? "be" : "le";
 	unsigned a8 = 8, a16 = al(w, 16), a32 = al(w, 32), a64 = al(w, 64);
 	const char *A = w->o.attrs ? w->o.attrs : "";
+	char ip[128];
+
+	snprintf(ip, sizeof(ip), "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _ip;\n",
+		 al(w, 64));
 
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -537,7 +550,7 @@ static int write_metadata(ctfw *w)
 			   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vpid;\n"
 			   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vtid;\n"
 			   "\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _procname[17];\n"
-			   "\t};\n", a32, a32);
+			   "%s\t};\n", a32, a32, w->o.ip_context ? ip : "");
 	fprintf(f, "};\n\n");
 	fprintf(f, "event {\n\tname = \"tt:tick\";\n\tid = 0;\n\tstream_id = 0;\n%s\tfields := struct {\n"
 		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } _seq;\n"

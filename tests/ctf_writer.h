@@ -49,6 +49,7 @@ typedef struct ctfw_opts {
 				  * integer of tt:zlen (unknown attributes) */
 	const char *env;         /* statements added to the env block */
 	const char *zlen_name;   /* TSDL literal naming event 8 ("\"tt:zlen\"") */
+	int ip_context;          /* an `ip` field ends the stream event context */
 } ctfw_opts;
 
 typedef struct ctfw ctfw;
@@ -82,6 +83,8 @@ int ctfw_bin_info(ctfw *w, int s, uint64_t ts, uint64_t baddr, uint64_t memsz, c
 		  int is_pic, int has_build_id);
 int ctfw_build_id(ctfw *w, int s, uint64_t ts, uint64_t baddr, const uint8_t *id, unsigned n);
 int ctfw_func(ctfw *w, int s, uint64_t ts, int entry, uint64_t addr, uint64_t call_site);
+/* The `ip` context of the next events of s (opts.ip_context). */
+void ctfw_ip(ctfw *w, int s, uint64_t ip);
 /* From the next packet of s on, the packet header's uuid differs from the
  * metadata's (last byte flipped); 0 restores it. Closes the current packet. */
 void ctfw_bad_uuid(ctfw *w, int s, int bad);

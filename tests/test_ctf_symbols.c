@@ -194,11 +194,50 @@ static void test_binary_missing_or_other_build(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* LTTng's `ip` context: every event's instruction pointer resolved the
+ * same way, into the event's args (its name stays). */
+static void test_ip_context(void **state)
+{
+	prog p;
+	char *dir = tt_test_mkdtemp(), cmd[1024];
+	ctfw_opts o = { .offset_s = 1700000000, .ip_context = 1 };
+	ctfw *w = ctfw_open(dir, &o);
+	tt_trace *tr;
+
+	(void)state;
+	build_prog(&p);
+	assert_non_null(w);
+	assert_int_equal(ctfw_bin_info(w, 0, 100, BADDR, 0x5000, p.path, 1, 1), 0);
+	assert_int_equal(ctfw_build_id(w, 0, 110, BADDR, p.bid, p.nbid), 0);
+	ctfw_ip(w, 0, BADDR + p.outer + 4);
+	assert_int_equal(ctfw_tick(w, 0, 200, 1, 2, "in outer"), 0);
+	ctfw_ip(w, 0, UINT64_C(0x7f0000001000));
+	assert_int_equal(ctfw_tick(w, 0, 300, 2, 3, "elsewhere"), 0);
+	assert_int_equal(ctfw_close(w), 0);
+	tr = tt_test_open(dir);
+	assert_string_equal(tt_test_str(tr, "select group_concat(name, ',') from raw where name = 'tt:tick'"),
+			    "tt:tick,tt:tick");
+	assert_string_equal(tt_test_str(tr,
+		"select string_value from args where key = 'debug_info.func' and arg_set_id = "
+		"(select arg_set_id from raw where name = 'tt:tick' order by ts limit 1)"), "outer+0x4");
+	assert_string_equal(tt_test_str(tr,
+		"select string_value from args where key = 'msg' and arg_set_id = "
+		"(select arg_set_id from raw where name = 'tt:tick' order by ts limit 1)"), "in outer");
+	assert_int_equal(tt_test_int(tr,
+		"select count(*) from args where key like 'debug_info.%' and arg_set_id = "
+		"(select arg_set_id from raw where name = 'tt:tick' order by ts limit 1 offset 1)"), 0);
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", p.dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_from_the_binary),
 		cmocka_unit_test(test_binary_missing_or_other_build),
+		cmocka_unit_test(test_ip_context),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

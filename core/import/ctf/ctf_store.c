@@ -466,13 +466,14 @@ static void statedump(ctx *c, const rec *ev, const evals *x, int kind)
 	}
 }
 
-/* func_entry's function from the statedump's binaries: its name (the
- * slice's) and an arg set of the event's fields plus debug_info.bin,
- * .func and .src (babeltrace2's debug-info fields). 0: not resolved (the
- * reason counted once per binary in stats). */
-static int func_name(ctx *c, const rec *ev, const evals *x, tt_str *name, uint32_t *set)
+/* An instruction pointer (func_entry's addr, the `ip` context) from the
+ * statedump's binaries: its function (*name, the slice's for func_entry)
+ * and an arg set of the event's fields plus debug_info.bin, .func and .src
+ * (babeltrace2's debug-info fields). 0: not resolved (the reason counted
+ * once per binary in stats). */
+static int sym_args(ctx *c, const rec *ev, const evals *x, const ctf_val *addr, tt_str *name,
+		    uint32_t *set)
 {
-	const ctf_val *addr = find_val(x, "addr");
 	const char *why = NULL;
 	ctf_sym sym;
 	char buf[4200];
@@ -501,6 +502,14 @@ static int func_name(ctx *c, const rec *ev, const evals *x, tt_str *name, uint32
 	return 1;
 }
 
+static const ctf_val *context_ip(const evals *x)
+{
+	for (size_t i = 0; i < x->ncontext; i++)
+		if (!strcmp(x->v[i].key, "context.ip") || !strcmp(x->v[i].key, "ip"))
+			return &x->v[i];
+	return NULL;
+}
+
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 {
 	trace_ctx *t = s->tr;
@@ -508,14 +517,16 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	int64_t cpu = ev->cpu;
 	uint32_t utid, set, track;
 	int kind = t->kind[ci];
-	tt_str fname = 0;
+	tt_str fname = 0, ipname = 0;
 
 	if (kind == K_SCHED_SWITCH)
 		sched_switch(c, ev, x, cpu);
 	else if (kind == K_BIN_INFO || kind == K_BUILD_ID)
 		statedump(c, ev, x, kind);
 	utid = thread_of(c, s, ev);
-	if (kind == K_FUNC_ENTRY && c->di && func_name(c, ev, x, &fname, &set))
+	if (kind == K_FUNC_ENTRY && c->di && sym_args(c, ev, x, find_val(x, "addr"), &fname, &set))
+		;
+	else if (t->has_ip && c->di && sym_args(c, ev, x, context_ip(x), &ipname, &set))
 		;
 	else
 		set = event_args(c, s, ev, x, kind);

@@ -251,6 +251,22 @@ static int classify(ctx *c, trace_ctx *t)
 			t->base[i] = tt_storage_intern(c->st, nm, len - 4);
 		}
 	}
+	/* LTTng's `ip` context (an instruction pointer in every event) is
+	 * resolved like func_entry's addr when the trace has a statedump */
+	for (size_t k = 0; k < m->nstreams; k++) {
+		const ctf_type *ec = m->streams[k].event_context;
+
+		for (size_t f = 0; ec && ec->kind == CTF_K_STRUCT && f < ec->nfields; f++)
+			if (!strcmp(ec->fields[f].key, "ip"))
+				t->has_ip = 1;
+	}
+	if (t->has_ip) {
+		int statedump = 0;
+
+		for (i = 0; i < m->nevents; i++)
+			statedump |= t->kind[i] == K_BIN_INFO;
+		t->has_ip = statedump;
+	}
 	/* Classes whose keys never vary get a shape now and lazy sets; their
 	 * values are not even produced at import unless the import reads them
 	 * (func_entry's addr, sched_switch). The event context is the stream
@@ -274,7 +290,7 @@ static int classify(ctx *c, trace_ctx *t)
 				t->nkeys[ci] = (uint32_t)keys.keys.n;
 				t->skip[ci] = t->shape[ci] != TT_NONE && t->kind[ci] != K_FUNC_ENTRY &&
 					      t->kind[ci] != K_SCHED_SWITCH && t->kind[ci] != K_BIN_INFO &&
-					      t->kind[ci] != K_BUILD_ID;
+					      t->kind[ci] != K_BUILD_ID && !t->has_ip;
 			}
 			TT_VEC_FREE(keys.keys);
 		}

@@ -35,6 +35,8 @@ typedef struct trace_ctx {
 	uint32_t *shape;  /* storage shape of the class's keys, TT_NONE when
 			   * they vary */
 	uint32_t *nkeys;
+	int has_ip;       /* an `ip` event context and a statedump: every
+			   * event's ip is looked up (no class skipped) */
 	uint8_t *skip;    /* classes whose values the import does not read:
 			   * lazy streams' cursors skip them */
 } trace_ctx;
