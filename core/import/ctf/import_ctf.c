@@ -23,21 +23,27 @@
  *     sched_switch put on their CPU;
  *   - a slice: `X_entry`/`X_exit`, `X_begin`/`X_end`, kernel
  *     `syscall_entry_X`/`syscall_exit_X` and lttng_ust_cyg_profile
- *     func_entry/func_exit open/close slices on the thread track; every
+ *     func_entry/func_exit open/close slices on the thread track (named by
+ *     function when the statedump's binary is here: ctf_debuginfo.c); every
  *     other event is an instant (dur 0) on the thread track, else on its
- *     CPU's track, else on its stream's track;
+ *     CPU's "CPU N events" track, else on its stream's track;
  *   - kernel sched_switch closes/opens `sched_slice` rows per CPU;
+ *   - the packet's cpu_id: a `cpu` table row and the "CPU N" track of what
+ *     ran there (sched_switch slices, else runs of one thread's events);
  *   - an events_discarded increase becomes the ctf_events_discarded stat
  *     and a slice "lost events (N discarded)" over [previous packet end,
  *     this packet end] on the stream's "lost events" track.
  *
- * Problems in one stream (truncated packet, bad uuid, decode error) keep
- * every event before them, are counted in stats and described in the
- * metadata table (`ctf.problem.N`); the import still succeeds. The import
- * fails only when no trace could be opened at all.
+ * Problems in one stream (truncated packet, decode error) keep every event
+ * before them, are counted in stats and described in the metadata table
+ * (`ctf.problem.N`, the first also as `import_warning`, which every command
+ * prints); the import still succeeds. A packet whose uuid differs is read
+ * (babeltrace2 reads it) and counted. The import fails only when no trace
+ * could be opened at all.
  *
  * Lazy sets keep every stream file mapped (and the metadata loaded) until
- * the trace is closed or a full read of `args` stored every set.
+ * the trace is closed or a full read of `args` stored every set; the
+ * mapped pages leave the resident set after the import.
  *
  * Known limits: lost packets (packet_seq_num gaps) are only counted; a
  * stream file cut shorter while the trace is open is not supported.
