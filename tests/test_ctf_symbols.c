@@ -194,6 +194,30 @@ static void test_binary_missing_or_other_build(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A binary whose DWARF was moved to a separate file named by its
+ * .gnu_debuglink (as distributions ship them): names from its symbol
+ * table, lines from the debug file found next to it. */
+static void test_debug_link(void **state)
+{
+	prog p;
+	char *dir, cmd[2048];
+	tt_trace *tr;
+
+	(void)state;
+	build_prog(&p);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && objcopy --only-keep-debug prog prog.debug && strip -g prog && "
+		 "objcopy --add-gnu-debuglink=prog.debug prog && ! readelf -S prog | grep -q debug_line", p.dir);
+	assert_int_equal(system(cmd), 0);
+	dir = write_trace(&p, p.path, p.bid, p.nbid);
+	tr = tt_test_open(dir);
+	assert_string_equal(tt_test_str(tr, NAMES), "outer,inner,0x7f0000001000");
+	assert_string_equal(tt_test_str(tr, ARG("inner", "debug_info.src")), p.inner_src);
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", p.dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* LTTng's `ip` context: every event's instruction pointer resolved the
  * same way, into the event's args (its name stays). */
 static void test_ip_context(void **state)
@@ -238,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_names_from_the_binary),
 		cmocka_unit_test(test_binary_missing_or_other_build),
 		cmocka_unit_test(test_ip_context),
+		cmocka_unit_test(test_debug_link),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
