@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "ctf_metadata.h"
+#include "ctf_stream.h"
 #include "ctf_writer.c"
 #include "ctf_compare.c"
 
@@ -185,6 +187,70 @@ static void test_timestamp_overflow(void **state)
 	tt_test_rm(dir);
 }
 
+/* Lazy reads find an event's packet through LTTng's index/NAME.idx when
+ * it agrees with the stream file, else by a scan of the packet headers:
+ * the same events either way; an index that does not chain (a wrong
+ * offset) is not used. */
+static int events_at(const char *dir, const char *file, int *by_file, uint64_t *sum)
+{
+	char path[1200];
+	ctf_meta *m;
+	ctf_stream *s, *r;
+	const ctf_event *ev;
+	tt_err err = { 0 };
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	assert_int_equal(tt_ctf_meta_load(dir, &m, &err), 0);
+	assert_int_equal(tt_ctf_stream_open(m, path, &s, &err), 0);
+	assert_int_equal(tt_ctf_stream_open(m, path, &r, &err), 0);
+	*sum = 0;
+	while (tt_ctf_stream_next(s, &ev) == 1) {
+		uint64_t off = ev->offset;
+		const ctf_event *again;
+
+		if (n++ % 7)
+			continue;
+		assert_int_equal(tt_ctf_stream_event_at(r, off, &again), 1);
+		assert_int_equal(again->offset, off);
+		*sum += off + again->nvals;
+	}
+	*by_file = tt_ctf_stream_indexed_by_file(r);
+	tt_ctf_stream_close(s);
+	tt_ctf_stream_close(r);
+	tt_ctf_meta_free(m);
+	return n;
+}
+
+static void test_packet_index_file(void **state)
+{
+	char *dir = tt_test_mkdtemp(), cmd[2048];
+	int by_file, n1, n2;
+	uint64_t sum1, sum2;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cp -r '%s'/* '%s'/", tt_test_data("ctf/lttng-ust-tiny/ust/uid/0/64-bit"), dir);
+	assert_int_equal(system(cmd), 0);
+	n1 = events_at(dir, "chan0_1", &by_file, &sum1);
+	assert_int_equal(n1, 2072);
+	assert_int_equal(by_file, 1);
+	/* a wrong offset in the second entry: the headers are scanned */
+	snprintf(cmd, sizeof(cmd), "printf '\\x01' | dd of='%s/index/chan0_1.idx' bs=1 seek=%d conv=notrunc 2>/dev/null",
+		 dir, 16 + 72 + 6);
+	assert_int_equal(system(cmd), 0);
+	n2 = events_at(dir, "chan0_1", &by_file, &sum2);
+	assert_int_equal(by_file, 0);
+	assert_int_equal(n2, n1);
+	assert_true(sum1 == sum2);
+	/* no index at all */
+	snprintf(cmd, sizeof(cmd), "rm -r '%s/index'", dir);
+	assert_int_equal(system(cmd), 0);
+	n2 = events_at(dir, "chan0_1", &by_file, &sum2);
+	assert_int_equal(by_file, 0);
+	assert_true(sum1 == sum2);
+	tt_test_rm(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_unicode_literals),
 		cmocka_unit_test(test_uuid_mismatch_read),
 		cmocka_unit_test(test_timestamp_overflow),
+		cmocka_unit_test(test_packet_index_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

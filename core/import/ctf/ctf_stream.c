@@ -101,7 +101,7 @@ struct ctf_stream {
 	/* tt_ctf_stream_event_at: byte offsets of the packets, in file order */
 	uint64_t *pkts;
 	size_t npkts;
-	int indexed;
+	int indexed, idx_file; /* idx_file: from LTTng's index/NAME.idx */
 	const uint8_t *skip; /* tt_ctf_stream_skip_values */
 };
 
@@ -942,13 +942,86 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 	}
 }
 
-/* Walks the packet chain once (headers and contexts only). The packets
- * found are the ones tt_ctf_stream_next opened: the walk stops where it
+static uint64_t be64(const uint8_t *b)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* LTTng's packet index (DIR/index/NAME.idx, CTF index 1.x, big endian:
+ * magic 0xC1F1DCC1, major, minor, entry size; then per packet its offset
+ * and packet size in bits first): used when its packets chain from byte 0
+ * to the end of the file, each where the previous one ends. 0 or -1. */
+static int index_from_file(ctf_stream *s)
+{
+	const char *slash = strrchr(s->path, '/');
+	char ipath[4096];
+	uint8_t *buf = NULL;
+	long len;
+	size_t elen, n, i;
+	uint64_t expect = 0;
+	FILE *f;
+	int rc = -1;
+
+	if ((size_t)snprintf(ipath, sizeof(ipath), "%.*s/index/%s.idx", slash ? (int)(slash - s->path) : 1,
+			     slash ? s->path : ".", slash ? slash + 1 : s->path) >= sizeof(ipath))
+		return -1;
+	f = fopen(ipath, "rb");
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 16 || len > (64L << 20) || fseek(f, 0, SEEK_SET) ||
+	    !(buf = malloc((size_t)len)) || fread(buf, 1, (size_t)len, f) != (size_t)len)
+		goto out;
+	elen = (size_t)(buf[12] << 24 | buf[13] << 16 | buf[14] << 8 | buf[15]);
+	if (be64(buf) >> 32 != 0xC1F1DCC1u || (be64(buf) & 0xFFFFFFFFu) != 1 || elen < 16 ||
+	    ((size_t)len - 16) % elen)
+		goto out;
+	n = ((size_t)len - 16) / elen;
+	if (!n || !(s->pkts = malloc(n * sizeof(*s->pkts))))
+		goto out;
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = buf + 16 + i * elen;
+		uint64_t off = be64(e), psize = be64(e + 8);
+
+		if (off != expect || !psize || psize % 8 || psize / 8 > s->size - off)
+			break;
+		s->pkts[i] = off;
+		expect = off + psize / 8;
+	}
+	if (i == n && expect == s->size) {
+		s->npkts = n;
+		rc = 0;
+	} else {
+		free(s->pkts);
+		s->pkts = NULL;
+	}
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int tt_ctf_stream_indexed_by_file(const ctf_stream *s)
+{
+	return s->idx_file;
+}
+
+/* The packets' offsets: from LTTng's index file when it agrees with the
+ * file, else a walk of the packet chain (headers and contexts only) that
+ * finds the packets tt_ctf_stream_next opened: it stops where that
  * stopped, on the same bytes. */
 static int index_packets(ctf_stream *s)
 {
 	size_t cap = 0;
 
+	if (!index_from_file(s)) {
+		s->indexed = s->idx_file = 1;
+		s->in_packet = 0;
+		return 0;
+	}
 	s->indexed = 1;
 	s->next_pkt_off = 0;
 	s->in_packet = 0;

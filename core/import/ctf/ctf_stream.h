@@ -128,6 +128,10 @@ void tt_ctf_stream_drop_pages(ctf_stream *s);
  * file; a cursor used this way must not be used with tt_ctf_stream_next. */
 int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **ev);
 
+/* Non-zero when tt_ctf_stream_event_at found the packets in LTTng's
+ * index/NAME.idx next to the stream (else it scanned the headers). */
+int tt_ctf_stream_indexed_by_file(const ctf_stream *s);
+
 const ctf_stream_stats *tt_ctf_stream_stats(const ctf_stream *s);
 /* First problem met ("" when none): one line naming the file and offset. */
 const char *tt_ctf_stream_problem(const ctf_stream *s);
