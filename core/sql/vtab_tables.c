@@ -362,8 +362,9 @@ static const tt_vtab_def tstate_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
-/* Perfetto's cpu table: one row per CPU the trace shows (CTF: packet
- * context cpu_id); cluster, processor and capacity are unknown. */
+/* The CPUs an importer recorded (CTF: packet context cpu_id); cluster,
+ * processor and capacity are unknown. Read through the `cpu` view of
+ * core/sql/builtins.c, which falls back to the CPUs other tables name. */
 static size_t cpu_n(const tt_storage *st) { return st->cpus.n; }
 static void cpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -375,7 +376,7 @@ static void cpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 	}
 }
 static const tt_vtab_def cpu_def = {
-	.name = "cpu",
+	.name = "__intrinsic_cpu",
 	.schema = "CREATE TABLE x(id INTEGER, ucpu INTEGER, cpu INTEGER, cluster_id INTEGER,"
 		  " processor TEXT, machine_id INTEGER, capacity INTEGER, arg_set_id INTEGER)",
 	.nrows = cpu_n, .column = cpu_col,
