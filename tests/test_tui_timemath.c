@@ -93,7 +93,7 @@ static void test_mid_len_end(void **state)
 static void test_mapping_edges(void **state)
 {
 	(void)state;
-	int64_t span = TT_TM_MAX_SPAN, t0 = MAX - span;
+	int64_t span = INT64_C(1) << 62, t0 = MAX - span;
 	for (int c = 0; c <= 300; c += 7) {
 		int64_t a = tt_timefmt_ts(c, t0, span, 300);
 		assert_true(a >= t0);

@@ -13,11 +13,11 @@
 
 #include <stdint.h>
 
-/* The widest window the view shows: 2^62 ns (about 146 years). Trace
+/* The widest window the view shows: 2^61 ns (about 73 years). Trace
  * bounds wider than this are clamped by the view, so that a window, a
  * quarter of margin on each side and a time relative to the trace start
  * all stay far from the int64 limits. */
-#define TT_TM_MAX_SPAN (INT64_C(1) << 62)
+#define TT_TM_MAX_SPAN (INT64_C(1) << 61)
 
 /* a + b, a - b, a * k, saturated to [INT64_MIN, INT64_MAX]. */
 int64_t tt_tm_add(int64_t a, int64_t b);

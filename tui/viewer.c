@@ -25,6 +25,7 @@
 #include "table.h"
 #include "termtrace.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "timeline.h"
 #include "view.h"
 #include "viewer.h"
@@ -295,7 +296,7 @@ static int run_command(viewer *vw, const char *cmd)
 			tt_view_message(v, 1, "goto: bad time '%s' (e.g. 1.5ms, 200us, 3s)", arg);
 			return TT_REDRAW;
 		}
-		return tt_view_goto(v, v->lay.start + t);
+		return tt_view_goto(v, tt_tm_add(v->lay.start, t));
 	}
 	if ((arg = word_arg(cmd, "track"))) {
 		tt_view_filter(v, arg);
@@ -436,7 +437,7 @@ static void draw_status(tt_view *v)
 	if (v->has_range) {
 		int64_t a = v->range_a < v->range_b ? v->range_a : v->range_b;
 		int64_t b = v->range_a < v->range_b ? v->range_b : v->range_a;
-		tt_timefmt_exact(b - a, v->utf8, d, sizeof d);
+		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, d, sizeof d);
 		snprintf(part, sizeof part, " | range %s", d);
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
 	}
@@ -912,8 +913,10 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	vw->v.cfg = user;
 	if (user.details >= 0)
 		vw->v.details_pos = user.details;
-	snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
-	vw->v.msg_error = saved_err;
+	if (saved_msg[0]) { /* else the view's own (clamped bounds) stays */
+		snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
+		vw->v.msg_error = saved_err;
+	}
 	tt_cmdbar_load(&vw->cb, NULL);
 	tt_view_geometry(&vw->v, LINES, COLS);
 
