@@ -112,7 +112,7 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 			tt_storage_stat_add(t->st, TT_STAT_slice_backwards, 1);
 			return -1;
 		}
-		if (end != OPEN && s->e[s->n - 1].end != OPEN && ts + dur > s->e[s->n - 1].end)
+		if (end != OPEN && s->e[s->n - 1].end != OPEN && end > s->e[s->n - 1].end)
 			tt_storage_stat_add(t->st, TT_STAT_slice_overlap, 1);
 	}
 	if (s->n >= MAX_DEPTH) {
@@ -137,9 +137,15 @@ int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts, 
 int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 				  tt_str cat, tt_str name, uint32_t arg_set_id)
 {
+	int64_t end;
+
 	if (dur < 0)
 		dur = 0;
-	return add(t, track, ts, dur, cat, name, arg_set_id, ts + dur);
+	/* an end past the last int64 (a file's absurd ts + dur; importers
+	 * that follow Perfetto drop those first) nests as ending there */
+	if (__builtin_add_overflow(ts, dur, &end))
+		end = INT64_MAX;
+	return add(t, track, ts, dur, cat, name, arg_set_id, end);
 }
 
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,
