@@ -148,6 +148,15 @@ int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t t
 	return add(t, track, ts, dur, cat, name, arg_set_id, end);
 }
 
+/* end - begin for end >= begin; a difference past INT64_MAX (a begin near
+ * -2^63, an end near 2^63) is kept at INT64_MAX instead of wrapping. */
+static int64_t dur_between(int64_t begin, int64_t end)
+{
+	int64_t d;
+
+	return __builtin_sub_overflow(end, begin, &d) ? INT64_MAX : d;
+}
+
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,
 			     uint32_t arg_set_id)
 {
@@ -186,7 +195,7 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 		int64_t in = s->e[k - 1].id;
 
 		if (st->slice.dur[in] < 0)
-			st->slice.dur[in] = ts >= st->slice.ts[in] ? ts - st->slice.ts[in] : 0;
+			st->slice.dur[in] = ts >= st->slice.ts[in] ? dur_between(st->slice.ts[in], ts) : 0;
 	}
 	id = s->e[target].id;
 	s->n = (uint32_t)target;
@@ -194,7 +203,7 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 		tt_storage_stat_add(st, TT_STAT_slice_backwards, 1);
 		ts = st->slice.ts[id];
 	}
-	st->slice.dur[id] = ts - st->slice.ts[id];
+	st->slice.dur[id] = dur_between(st->slice.ts[id], ts);
 	if (arg_set_id != TT_NONE)
 		st->slice.arg_set_id[id] = tt_storage_args_merge(st, st->slice.arg_set_id[id], arg_set_id);
 	return id;
