@@ -196,7 +196,7 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 	if (lay->end <= lay->start) {
 		lay->end = tt_tm_add(lay->start, 1);
 		if (lay->end == lay->start) /* a trace at INT64_MAX */
-			lay->start = lay->end - 1;
+			lay->start = tt_tm_sub(lay->end, 1);
 	}
 	tt_trace_slices(tr, &sc);
 	tt_trace_counters(tr, &cc);

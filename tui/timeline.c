@@ -228,7 +228,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			continue;
 		}
 		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
-		int c1 = tt_timefmt_col(end - 1, v->t0, v->span, v->tl_w);
+		int c1 = tt_timefmt_col(tt_tm_sub(end, 1), v->t0, v->span, v->tl_w);
 		if (c1 >= v->tl_w)
 			c1 = v->tl_w - 1;
 		if (c1 < c)
@@ -256,7 +256,8 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		int d = t->pdepth ? (int)t->pdepth[v->sel_id] : (int)v->sc.depth[v->sel_id];
 		if (d == depth) {
 			int c0 = tt_timefmt_col(s->ts[v->sel_id], v->t0, v->span, v->tl_w);
-			int c1 = tt_timefmt_col(tt_lod_end(s, (uint32_t)v->sel_id) - 1, v->t0, v->span, v->tl_w);
+			int c1 = tt_timefmt_col(tt_tm_sub(tt_lod_end(s, (uint32_t)v->sel_id), 1), v->t0, v->span,
+						v->tl_w);
 			if (c1 >= 0 && c0 < v->tl_w) {
 				if (c0 < 0)
 					c0 = 0;

@@ -200,10 +200,12 @@ static void pan(tt_view *v, int dir)
 	int64_t step = v->span / 8 ? v->span / 8 : 1;
 	int64_t old = v->t0;
 
-	tt_view_set_window(v, tt_tm_add(v->t0, dir * step), v->span);
+	step = dir < 0 ? -step : step;
+
+	tt_view_set_window(v, tt_tm_add(v->t0, step), v->span);
 	v->cursor = tt_tm_add(v->cursor, tt_tm_sub(v->t0, old));
 	if (v->t0 == old) /* at the edge: the cursor still moves */
-		v->cursor = tt_tm_add(v->cursor, dir * step);
+		v->cursor = tt_tm_add(v->cursor, step);
 	if (v->cursor < v->lay.start)
 		v->cursor = v->lay.start;
 	if (v->cursor > v->lay.end)
