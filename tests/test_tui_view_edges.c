@@ -91,7 +91,7 @@ static void test_bounds_from_min_to_max(void **state)
 	assert_true(v.lay.start == -TT_TM_MAX_SPAN / 2);
 	assert_true(v.lay.end == TT_TM_MAX_SPAN / 2);
 	assert_true(v.span == TT_TM_MAX_SPAN);
-	assert_non_null(strstr(v.msg, "too far apart: showing 73 years around the median slice"));
+	assert_non_null(strstr(v.msg, "too wide: showing 73 years around the median slice"));
 	assert_int_equal(v.msg_error, 1);
 	tt_view_geometry(&v, 24, 80);
 	assert_window(&v);

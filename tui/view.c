@@ -43,7 +43,7 @@ int tt_view_init(tt_view *v, tt_trace *tr)
 		char a[48], b[48];
 		tt_timefmt_exact(v->lay.trace_start, 0, a, sizeof a);
 		tt_timefmt_exact(v->lay.trace_end, 0, b, sizeof b);
-		tt_view_message(v, 1, "trace bounds %s..%s too far apart: showing %.0f years around the median slice",
+		tt_view_message(v, 1, "trace spans %s..%s, too wide: showing %.0f years around the median slice",
 				a, b, (double)TT_TM_MAX_SPAN / 1e9 / 86400 / 365.25);
 	}
 	return 0;
