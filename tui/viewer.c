@@ -536,7 +536,7 @@ static void draw_cmdline(viewer *vw)
 		size_t off = 0;
 		int w = v->cols - 2;
 		while (w > 0 && (int)(vw->cb.pos - off) >= w)
-			off += (size_t)w / 2;
+			off += w > 1 ? (size_t)w / 2 : 1; /* w 1: a 3-column terminal */
 		mvaddch(y, 0, (chtype)vw->editing);
 		mvaddnstr(y, 1, vw->cb.buf + off, w);
 		move(y, 1 + (int)(vw->cb.pos - off));

@@ -7,7 +7,7 @@
 # or delta timestamps overflow), with one fixed key script that touches
 # every action of the key table (read from tui/keys.c, so new actions are
 # swept too): zoom to the limits both ways, pan past both ends, select,
-# search, the command bar, help, a resize to 20x5 and to 300x100. A trace
+# search, the command bar, help, a resize to 20x5, 3x3 and 300x100. A trace
 # fails on a sanitizer report, on a hang (no exit within a few seconds of
 # q, nor of Ctrl-C after it), or on an exit status other than 0 or 1.
 #
@@ -174,6 +174,8 @@ $BIN '$tr' 2>$err; echo \$? >$rc_file; sleep 120"
 		send "$t" "${script[@]}"
 		tmux -L $S resize-window -t "$t" -x 20 -y 5
 		send "$t" "${sizekeys[@]}"
+		tmux -L $S resize-window -t "$t" -x 3 -y 3
+		send "$t" "${sizekeys[@]}" : -l abc Escape
 		tmux -L $S resize-window -t "$t" -x 300 -y 100
 		send "$t" "${sizekeys[@]}"
 		tmux -L $S resize-window -t "$t" -x 80 -y 24
