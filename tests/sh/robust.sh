@@ -41,7 +41,10 @@ if [ -z "$BIN" ]; then
 fi
 echo "# viewer: $BIN"
 # a hang is no exit this many seconds after q (the ASan build is slow)
-QUIT_SECS=${TT_ROBUST_QUIT_SECS:-20}
+QUIT_SECS=${TT_ROBUST_QUIT_SECS:-10}
+# the longest the whole key script may take (a loaded machine is slow; a
+# viewer that stopped answering never gets there)
+KEYS_SECS=${TT_ROBUST_KEYS_SECS:-60}
 # the longest a trace may take to open (the timeline drawn)
 LOAD_SECS=${TT_ROBUST_LOAD_SECS:-30}
 
@@ -182,7 +185,7 @@ $BIN '$tr' 2>$err; echo \$? >$rc_file; sleep 120"
 		# keys are read in order: once this query's result shows, the
 		# viewer went through the whole script and still answers
 		send "$t" Escape "$(tkey "${key_of[command]:-:}")" -l "select 'end of the key script' as m" Enter
-		for ((i = 0; i < QUIT_SECS * 10; i++)); do
+		for ((i = 0; i < KEYS_SECS * 10; i++)); do
 			[ -f "$rc_file" ] && break
 			tmux -L $S capture-pane -p -t "$t" | grep -qF 'end of the key script' && break
 			sleep 0.1
@@ -218,7 +221,7 @@ $BIN '$tr' 2>$err; echo \$? >$rc_file; sleep 120"
 		bad="exit status $rc"
 	fi
 	[ $early = 1 ] && bad="${bad:+$bad, }exited before the end of the key script"
-	[ $stuck = 1 ] && bad="${bad:+$bad, }did not answer the key script within $QUIT_SECS s"
+	[ $stuck = 1 ] && bad="${bad:+$bad, }did not answer the key script within $KEYS_SECS s"
 	if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer|SUMMARY: ' "$err" 2>/dev/null; then
 		bad="${bad:+$bad, }sanitizer report"
 	fi
