@@ -1256,7 +1256,11 @@ static int index_table(tt_storage *st, struct csr *c, size_t n, const int64_t *t
 
 	for (size_t i = 0; i < n; i++) {
 		uint32_t t = track[i];
-		int64_t e = ts[i] + (dur && dur[i] > 0 ? dur[i] : 0);
+		int64_t e;
+
+		/* saturated: a slice whose end passes INT64_MAX ends there */
+		if (__builtin_add_overflow(ts[i], dur && dur[i] > 0 ? dur[i] : 0, &e))
+			e = INT64_MAX;
 
 		if (i && ts[i] < ts[i - 1])
 			sorted = 0;
@@ -1351,8 +1355,11 @@ void tt_storage_finalize(tt_storage *st)
 	for (size_t i = 0; i < st->sched.n; i++) {
 		if (st->sched.ts[i] < c.lo)
 			c.lo = st->sched.ts[i];
-		if (st->sched.ts[i] + st->sched.dur[i] > c.hi)
-			c.hi = st->sched.ts[i] + st->sched.dur[i];
+		int64_t e;
+		if (__builtin_add_overflow(st->sched.ts[i], st->sched.dur[i], &e))
+			e = st->sched.dur[i] > 0 ? INT64_MAX : INT64_MIN;
+		if (e > c.hi)
+			c.hi = e;
 	}
 	if (c.lo > c.hi)
 		c.lo = c.hi = 0;
