@@ -217,14 +217,53 @@ static void async_and_instants(void **state)
 	tsv = tt_test_tsv(tr, "select s.name, s.ts, s.dur, s.depth, t.type, t.name from slice s"
 			      " join track t on s.track_id = t.id order by s.ts");
 	assert_string_equal(tsv,
-		"load\t1000\t8000\t0\tprocess\tload\n"
-		"parse\t2000\t2000\t1\tprocess\tload\n"
-		"step\t3000\t0\t2\tprocess\tload\n"
+		"load\t1000\t8000\t0\tlegacy_async_global_slice\tload\n"
+		"parse\t2000\t2000\t1\tlegacy_async_global_slice\tload\n"
+		"step\t3000\t0\t2\tlegacy_async_global_slice\tload\n"
 		"g\t5000\t0\t0\tglobal\tGlobal instants\n"
 		"p\t6000\t0\t0\tprocess\tProcess instants\n"
 		"t\t7000\t0\t0\tthread\tNULL\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "async_unmatched"), 1);
+	close_text(tr, p);
+}
+
+/* Async tracks as trace processor groups them: ids whose slices do not
+ * overlap share one track per (name, scope); an overlapping id gets a
+ * second track; an id keeps the name of its first event; id2.local is
+ * scoped to the process, plain ids and id2.global to the trace. */
+static void async_track_grouping(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"e\",\"name\":\"anim\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":2,\"pid\":1,\"tid\":1,\"ts\":3},"
+		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":3,\"pid\":2,\"tid\":2,\"ts\":4},"
+		"{\"ph\":\"e\",\"name\":\"other\",\"cat\":\"c\",\"id\":2,\"pid\":1,\"tid\":1,\"ts\":5},"
+		"{\"ph\":\"e\",\"name\":\"anim\",\"cat\":\"c\",\"id\":3,\"pid\":2,\"tid\":2,\"ts\":6},"
+		"{\"ph\":\"b\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":1,\"tid\":1,\"ts\":7},"
+		"{\"ph\":\"e\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":1,\"tid\":1,\"ts\":8},"
+		"{\"ph\":\"b\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":2,\"tid\":2,\"ts\":9},"
+		"{\"ph\":\"e\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":2,\"tid\":2,\"ts\":10},"
+		"{\"ph\":\"n\",\"name\":\"g\",\"cat\":\"c\",\"id2\":{\"global\":\"x\"},\"pid\":2,\"tid\":2,\"ts\":11}"
+		"]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.ts, s.dur, s.track_id, t.name, t.type, p.pid from slice s"
+			      " join track t on s.track_id = t.id left join process p on t.upid = p.id"
+			      " order by s.ts");
+	assert_string_equal(tsv,
+		"1000\t1000\t0\tanim\tlegacy_async_global_slice\tNULL\n"
+		"3000\t2000\t0\tanim\tlegacy_async_global_slice\tNULL\n"
+		"4000\t2000\t1\tanim\tlegacy_async_global_slice\tNULL\n"
+		"7000\t1000\t2\tw\tlegacy_async_process_slice\t1\n"
+		"9000\t1000\t3\tw\tlegacy_async_process_slice\t2\n"
+		"11000\t0\t4\tg\tlegacy_async_global_slice\tNULL\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 1);
 	close_text(tr, p);
 }
 
@@ -443,6 +482,7 @@ int main(void)
 		cmocka_unit_test(complete_same_ts_shorter_first),
 		cmocka_unit_test(counters_several_series),
 		cmocka_unit_test(async_and_instants),
+		cmocka_unit_test(async_track_grouping),
 		cmocka_unit_test(flows_v1_and_v2),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
