@@ -1022,7 +1022,9 @@ static void test_debug_annotations(void **state)
 	tb_close(tr, path, &b);
 }
 
-static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
+/* id: an unscoped id; local_id: a process-scoped one (both 0: none). */
+static void put_legacy_ids(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us,
+			   uint64_t id, uint64_t local_id)
 {
 	Pkt p = pkt(1, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -1042,11 +1044,19 @@ static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_
 	if (id) {
 		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
 		le.unscoped_id = id;
+	} else if (local_id) {
+		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID;
+		le.local_id = local_id;
 	}
 	te.legacy_event = &le;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
 	p.track_event = &te;
 	tb_packet(b, &p);
+}
+
+static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
+{
+	put_legacy_ids(b, ts, phase, name, dur_us, id, 0);
 }
 
 static void test_legacy_events(void **state)
@@ -1062,6 +1072,13 @@ static void test_legacy_events(void **state)
 	put_legacy(&b, 3000, 'b', "async", 0, 9);
 	put_legacy(&b, 4000, 'e', "async", 0, 9);
 	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* not imported, counted */
+	/* ids 10 and 11 do not overlap: one track; 12 overlaps 11: a second */
+	put_legacy_ids(&b, 5000, 'b', "local", 0, 0, 10);
+	put_legacy_ids(&b, 6000, 'e', "local", 0, 0, 10);
+	put_legacy_ids(&b, 7000, 'b', "local", 0, 0, 11);
+	put_legacy_ids(&b, 7500, 'b', "local", 0, 0, 12);
+	put_legacy_ids(&b, 8000, 'e', "local", 0, 0, 11);
+	put_legacy_ids(&b, 8500, 'e', "local", 0, 0, 12);
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where tt.id = (select id from thread_track order by id limit 1) "
@@ -1069,9 +1086,16 @@ static void test_legacy_events(void **state)
 		   "1000\t5000\tcomplete\t21\n2000\t0\tmark\t21\n");
 	assert_string_equal(tt_test_str(tr, "select a.string_value from slice s join args a using(arg_set_id) "
 					    "where s.name = 'mark' and a.key = 'legacy_event.phase'"), "R");
-	assert_tsv(tr, "select s.ts, s.dur, t.type, p.pid from slice s join track t on s.track_id = t.id "
-		       "join process p on p.upid = t.upid where s.name = 'async'",
-		   "3000\t1000\tprocess\t20\n");
+	/* an unscoped id is global in trace processor, a local_id per process */
+	assert_tsv(tr, "select s.ts, s.dur, t.type, t.name, t.upid from slice s join track t on s.track_id = t.id "
+		       "where s.name = 'async'",
+		   "3000\t1000\tlegacy_async_global_slice\tasync\tNULL\n");
+	assert_tsv(tr, "select s.ts, s.dur, s.track_id - (select min(track_id) from slice where name = 'local'),"
+		       " t.type, p.pid from slice s join track t on s.track_id = t.id"
+		       " join process p on p.upid = t.upid where s.name = 'local' order by s.ts",
+		   "5000\t1000\t0\tlegacy_async_process_slice\t20\n"
+		   "7000\t1000\t0\tlegacy_async_process_slice\t20\n"
+		   "7500\t1000\t1\tlegacy_async_process_slice\t20\n");
 	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 1);
 	tb_close(tr, path, &b);
 }

@@ -77,7 +77,9 @@
 
 #include "perfetto_trace.pb-c.h"
 
+#include "async_tracker.h"
 #include "import_int.h"
+#include "keymap.h"
 #include "proto_atrace.h"
 #include "proto_clock.h"
 #include "proto_read.h"
@@ -94,6 +96,7 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 
 #define MAX_INFLATED (64u << 20)    /* one compressed_packets blob */
 #define TRACK_UUID 0x80000000u      /* record track: uuid table index */
+#define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
 enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER };
@@ -174,6 +177,14 @@ typedef struct pseq {
 	int sorted;
 } pseq;
 
+/* A legacy async event's track key; its track is chosen when the sorted
+ * events are fed (async_tracker.h: which track depends on what is open). */
+typedef struct akey {
+	uint32_t upid;               /* TT_NONE: a global id */
+	tt_str scope, name;
+	uint64_t id;
+} akey;
+
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
@@ -188,6 +199,9 @@ typedef struct pctx {
 	TT_VEC(sched_rec) sched;
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
 	tt_pmap named_procs;         /* upid -> 2 named by process_name, 1 by cmdline */
+	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
+	TT_VEC(akey) akeys;
+	tt_async_tracker *async;
 	int threaded;                /* may start threads (tt_import_proto_opts) */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
@@ -839,24 +853,25 @@ static uint32_t track_upid(pctx *c, uint32_t track)
 static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int phase,
 				   tt_str name, tt_str cat)
 {
-	uint32_t upid = track_upid(c, track);
-	uint64_t id, scope_a;
+	uint32_t upid = track_upid(c, track), ai;
+	uint64_t id;
+	int local = 0;
 	tt_str scope = (phase == 'S' || phase == 'T' || phase == 'p' || phase == 'F') ? name : cat;
-	tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
-			    .parent_id = TT_NONE, .cpu = -1 };
 
 	switch (le->id_case) {
 	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID:
 		id = le->unscoped_id;
-		scope_a = 0;
 		break;
 	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID:
 		id = le->global_id;
-		scope_a = 0;
 		break;
 	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID:
 		id = le->local_id;
-		scope_a = (1ULL << 32) | upid;
+		local = 1;
+		if (upid == TT_NONE) { /* trace processor: a parser error */
+			stat(c, TT_STAT_proto_legacy_unsupported);
+			return TT_NONE;
+		}
 		break;
 	default:
 		stat(c, TT_STAT_proto_legacy_unsupported);
@@ -867,10 +882,20 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 		size_t n = (size_t)snprintf(c->catbuf, sizeof(c->catbuf), "%s:%s", cs ? cs : "", le->id_scope);
 		scope = intern(c, c->catbuf, n < sizeof(c->catbuf) ? n : sizeof(c->catbuf) - 1);
 	}
-	if (upid == TT_NONE)
-		d.type = "global";
-	return tt_storage_track_keyed(c->st, "proto-legacy-async", scope_a | ((uint64_t)(upid == TT_NONE) << 33),
-				      id, scope, &d);
+	if (!local)
+		upid = TT_NONE;
+	ai = tt_keymap_get(&c->akey_index, upid, scope, id, name);
+	if (ai == TT_KEYMAP_NONE) {
+		akey k = { upid, scope, name, id };
+
+		ai = (uint32_t)c->akeys.n;
+		if (ai >= TRACK_ASYNC || TT_VEC_PUSH(c->akeys, k) ||
+		    tt_keymap_put(&c->akey_index, upid, scope, id, name, ai)) {
+			c->oom = 1;
+			return TT_NONE;
+		}
+	}
+	return TRACK_ASYNC | ai;
 }
 
 static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
@@ -1507,6 +1532,15 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth)
 
 static uint32_t rec_track(pctx *c, const prec *r)
 {
+	if ((r->track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_ASYNC) {
+		const akey *k = &c->akeys.v[r->track & ~TRACK_ASYNC];
+		uint32_t t = tt_async_track(c->async, k->upid, k->scope, k->id, k->name,
+					    r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
+					    r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT);
+		if (t == TT_NONE)
+			c->oom = 1;
+		return t;
+	}
 	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0) : r->track;
 }
 
@@ -1984,6 +2018,9 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->named_procs);
 	TT_VEC_FREE(c->utracks);
+	tt_keymap_free(&c->akey_index);
+	TT_VEC_FREE(c->akeys);
+	tt_async_tracker_free(c->async);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
 	tt_proto_arena_destroy(&c->ar);
@@ -2012,8 +2049,9 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 	c->st = im->st;
 	c->threaded = threaded;
 	c->clock = tt_proto_clock_new();
+	c->async = tt_async_tracker_new(c->st);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !(rdr = tt_proto_reader_new(src, im->path, threaded, batch_packets))) {
+	if (!c->clock || !c->async || !(rdr = tt_proto_reader_new(src, im->path, threaded, batch_packets))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
 	}
