@@ -267,6 +267,39 @@ static void async_track_grouping(void **state)
 	close_text(tr, p);
 }
 
+/* A complete event that starts inside another one of its thread and ends
+ * after it goes to an overflow track of the thread, as trace processor
+ * spills it; a second one overlapping both goes to a second lane. */
+static void overlapping_complete_spilled(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
+		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":100},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":160,\"dur\":10},"
+		"{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":165,\"dur\":200},"
+		"{},"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"dur\":5}"
+		"]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.depth, t.type, t.utid, t.id from slice s"
+			      " join track t on s.track_id = t.id order by s.ts");
+	assert_string_equal(tsv,
+		"outer\t0\tthread\t0\t0\n"
+		"a\t0\tthread_overlapping_slice\t0\t1\n"
+		"b\t1\tthread\t0\t0\n"
+		"c\t0\tthread_overlapping_slice\t0\t2\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "slice_spill_overlapping_complete_event"), 2);
+	assert_int_equal(stat_value(tr, "slice_drop_overlapping_complete_event"), 0);
+	/* {} is tolerated; an event without ts is not */
+	assert_int_equal(stat_value(tr, "json_tokenizer_failure"), 1);
+	close_text(tr, p);
+}
+
 static void flows_v1_and_v2(void **state)
 {
 	char *p;
@@ -483,6 +516,7 @@ int main(void)
 		cmocka_unit_test(counters_several_series),
 		cmocka_unit_test(async_and_instants),
 		cmocka_unit_test(async_track_grouping),
+		cmocka_unit_test(overlapping_complete_spilled),
 		cmocka_unit_test(flows_v1_and_v2),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),

@@ -22,8 +22,16 @@ struct aset {
 	TT_VEC(struct lane) lanes;
 };
 
+/* A lane of a thread's overflow tracks: the ends of its open slices,
+ * innermost last. */
+struct olane {
+	uint32_t utid, track;
+	TT_VEC(int64_t) ends;
+};
+
 struct tt_async_tracker {
 	tt_storage *st;
+	TT_VEC(struct olane) olanes; /* all threads' lanes, in creation order */
 	tt_keymap root;  /* (upid, scope, cookie) -> root name */
 	tt_keymap sets;  /* (upid, scope, root name) -> set index */
 	TT_VEC(struct aset) v;
@@ -45,6 +53,9 @@ void tt_async_tracker_free(tt_async_tracker *t)
 	for (size_t i = 0; i < t->v.n; i++)
 		TT_VEC_FREE(t->v.v[i].lanes);
 	TT_VEC_FREE(t->v);
+	for (size_t i = 0; i < t->olanes.n; i++)
+		TT_VEC_FREE(t->olanes.v[i].ends);
+	TT_VEC_FREE(t->olanes);
 	tt_keymap_free(&t->root);
 	tt_keymap_free(&t->sets);
 	free(t);
@@ -106,4 +117,29 @@ uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64
 	else if (kind == TT_ASYNC_END && l->open > 0)
 		l->open--;
 	return l->track;
+}
+
+uint32_t tt_async_overlap_track(tt_async_tracker *t, uint32_t utid, int64_t ts, int64_t dur)
+{
+	int64_t end = dur > 0 && ts > INT64_MAX - dur ? INT64_MAX : ts + (dur > 0 ? dur : 0);
+	struct olane nl = { .utid = utid, .track = TT_NONE };
+	tt_track_desc d = { .type = "thread_overlapping_slice", .utid = utid,
+			    .upid = tt_storage_thread_upid(t->st, utid), .parent_id = TT_NONE, .cpu = -1 };
+	struct olane *l;
+
+	/* spills are rare: a scan over every thread's lanes is cheap */
+	for (size_t i = 0; i < t->olanes.n; i++) {
+		l = &t->olanes.v[i];
+		if (l->utid != utid)
+			continue;
+		while (l->ends.n && l->ends.v[l->ends.n - 1] <= ts)
+			l->ends.n--;
+		if (!l->ends.n || end <= l->ends.v[l->ends.n - 1])
+			return TT_VEC_PUSH(l->ends, end) ? TT_NONE : l->track;
+	}
+	nl.track = tt_storage_track_new(t->st, &d);
+	if (nl.track == TT_NONE || TT_VEC_PUSH(t->olanes, nl))
+		return TT_NONE;
+	l = &t->olanes.v[t->olanes.n - 1];
+	return TT_VEC_PUSH(l->ends, end) ? TT_NONE : l->track;
 }

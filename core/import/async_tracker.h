@@ -37,4 +37,12 @@ void tt_async_tracker_free(tt_async_tracker *t);
 uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
 			tt_str name, enum tt_async_kind kind);
 
+/* The overflow track of a thread for a complete slice that partly overlaps
+ * one on the thread's own track (trace processor spills a JSON X event so
+ * rather than dropping it): the first of the thread's
+ * "thread_overlapping_slice" tracks where [ts, ts + dur) nests inside the
+ * innermost slice still open there or follows them all; a new one when
+ * none fits. TT_NONE when memory ran out. */
+uint32_t tt_async_overlap_track(tt_async_tracker *t, uint32_t utid, int64_t ts, int64_t dur);
+
 #endif

@@ -194,6 +194,22 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 	return id;
 }
 
+int tt_slice_tracker_overlaps(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur)
+{
+	struct stack *s = stack_of(t, track);
+
+	if (!s || dur <= 0)
+		return 0;
+	pop_ended(s, ts);
+	for (uint32_t k = s->n; k > 0; k--) {
+		int64_t end = s->e[k - 1].end;
+
+		if (end != OPEN && ts < end && ts + dur > end)
+			return 1;
+	}
+	return 0;
+}
+
 int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts)
 {
 	struct stack *s = stack_of(t, track);

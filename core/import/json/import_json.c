@@ -987,7 +987,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	if (!ph) {
 		/* {} elements are tolerated (some writers end with one). */
 		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
-			tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
+			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
 	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
@@ -998,7 +998,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		return 0;
 	}
 	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
-		tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
 	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
@@ -1381,6 +1381,15 @@ static void feed_one(struct feed *f, const struct rec *r)
 		break;
 	case 'X':
 		track = tt_storage_thread_track(st, r->utid);
+		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.dur)) {
+			/* trace processor spills it onto an overflow track */
+			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
+			track = tt_async_overlap_track(f->async, r->utid, r->ts, r->u.dur);
+			if (track == TT_NONE) {
+				j->oom = 1;
+				break;
+			}
+		}
 		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.dur, r->cat, r->name, r->args);
 		if (id >= 0 && tt)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, tt->tdur);
