@@ -1240,6 +1240,40 @@ static void test_legacy_delta_timestamps(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* Times out of range drop the event, counted as trace processor counts
+ * them: an absolute time whose ns overflow, a delta that takes the running
+ * sum below zero (saturating, so the sum stays below zero after). */
+static void test_timestamp_overflow(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	(void)state;
+	th.has_pid = th.has_tid = th.has_reference_timestamp_us = 1;
+	th.pid = 5;
+	th.tid = 6;
+	th.reference_timestamp_us = 1000;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+	p.thread_descriptor = &th;
+	tb_packet(&b, &p);
+	put_old_chrome(&b, 'I', "good", 0, 1000, 0);
+	put_old_chrome(&b, 'I', "abs_overflow", 0, -9223372036854776LL, 0);
+	put_old_chrome(&b, 'I', "neg", -2000, 0, 0);      /* sum -1000 us */
+	put_old_chrome(&b, 'I', "still_neg", 500, 0, 0);  /* sum -500 us */
+	put_old_chrome(&b, 'I', "back", 1500, 0, 0);      /* sum 1000 us */
+	th.reference_timestamp_us = -9223372036854775LL;
+	tb_packet(&b, &p);
+	put_old_chrome(&b, 'I', "delta_overflow", -10, 0, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select ts, name from slice order by ts, name",
+		   "1000000\tback\n1000000\tgood\n");
+	assert_int_equal(stat_value(tr, "track_event_invalid_timestamp"), 4);
+	tb_close(tr, path, &b);
+}
+
 /* compact_sched: lockstep arrays, first timestamp absolute then deltas,
  * the switched-out thread is whoever ran before on that cpu. */
 static void test_compact_sched(void **state)
@@ -1404,6 +1438,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_legacy_delta_timestamps),
+		cmocka_unit_test(test_timestamp_overflow),
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
 		cmocka_unit_test(test_cancel),

@@ -392,6 +392,25 @@ static int push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t 
 }
 
 /* Converts a timestamp; counts failures. */
+/* Saturating int64 arithmetic (trace processor's base::Saturating*). */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
 static int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_t raw)
 {
 	int64_t out;
@@ -629,8 +648,8 @@ static void on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__Threa
 	if (t->thread_name)
 		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
 	s->fallback_track = tt_storage_thread_track(c->st, utid);
-	s->legacy_ts = t->reference_timestamp_us * 1000;
-	s->legacy_tts = t->reference_thread_time_us * 1000;
+	s->legacy_ts = sat_mul(t->reference_timestamp_us, 1000);
+	s->legacy_tts = sat_mul(t->reference_thread_time_us, 1000);
 }
 
 static void on_process_tree(pctx *c, const Perfetto__Protos__ProcessTree *pt)
@@ -910,12 +929,28 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 	int64_t tts = 0;
 
 	(void)p;
-	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us) */
-	if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US) {
-		s->legacy_ts = (int64_t)((uint64_t)s->legacy_ts + (uint64_t)te->timestamp_delta_us * 1000);
-		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)s->legacy_ts);
-	} else if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US) {
-		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)te->timestamp_absolute_us * 1000);
+	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us), with
+	 * trace processor's saturating arithmetic: a time out of range
+	 * (negative, or wrapped by the clock conversion) drops the event */
+	if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US ||
+	    te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US) {
+		int64_t raw;
+
+		if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US) {
+			s->legacy_ts = sat_add(s->legacy_ts, sat_mul(te->timestamp_delta_us, 1000));
+			raw = s->legacy_ts;
+		} else {
+			raw = sat_mul(te->timestamp_absolute_us, 1000);
+		}
+		if (raw < 0) {
+			stat(c, TT_STAT_track_event_invalid_timestamp);
+			return;
+		}
+		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)raw);
+		if (ts < 0) {
+			stat(c, TT_STAT_track_event_invalid_timestamp);
+			return;
+		}
 	}
 	if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US) {
 		s->legacy_tts = (int64_t)((uint64_t)s->legacy_tts + (uint64_t)te->thread_time_delta_us * 1000);
