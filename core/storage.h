@@ -50,6 +50,13 @@ uint32_t tt_storage_process(tt_storage *st, int64_t pid);
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name);
 void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t parent_upid);
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
+void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdline);
+void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid);
+tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid);
+/* Adds the rows of arg_set_id to the process's (thread's) args, the new
+ * keys winning: process.arg_set_id / thread.arg_set_id. */
+void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id);
+void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_id);
 /* Widens [start_ts, end_ts] of the process to include ts. */
 void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
 
@@ -96,6 +103,9 @@ uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a,
 /* The thread's slice track (created on first use). */
 uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid);
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name);
+/* track.source_arg_set_id: what the trace said about the track (TT_NONE
+ * until set). */
+void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
 uint32_t tt_storage_track_count(const tt_storage *st);
 
 /* ---- args ---------------------------------------------------------------
