@@ -224,6 +224,22 @@ void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdlin
 		st->process.cmdline[upid] = cmdline;
 }
 
+tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.cmdline[upid] : 0;
+}
+
+int tt_storage_process_start(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n && st->process.start_ts[upid] != TT_TS_NONE;
+}
+
+void tt_storage_process_set_start(tt_storage *st, uint32_t upid, int64_t ts)
+{
+	if (upid < st->process.n)
+		st->process.start_ts[upid] = ts;
+}
+
 void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid)
 {
 	if (upid < st->process.n)
@@ -245,6 +261,24 @@ void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_
 {
 	if (utid < st->thread.n)
 		st->thread.arg_set_id[utid] = tt_storage_args_merge(st, st->thread.arg_set_id[utid], arg_set_id);
+}
+
+void tt_storage_sort_index_args(tt_storage *st)
+{
+	for (size_t i = 0; i < st->process.n; i++) {
+		if (st->process.sort_index[i] == TT_TS_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_int(st, "process_sort_index_hint", st->process.sort_index[i]);
+		tt_storage_process_set_args(st, (uint32_t)i, tt_storage_args_end(st));
+	}
+	for (size_t i = 0; i < st->thread.n; i++) {
+		if (st->thread.sort_index[i] == TT_TS_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_int(st, "thread_sort_index_hint", st->thread.sort_index[i]);
+		tt_storage_thread_set_args(st, (uint32_t)i, tt_storage_args_end(st));
+	}
 }
 
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx)

@@ -52,11 +52,18 @@ void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t paren
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
 void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdline);
 void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid);
+tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid);
+/* Non-zero when the process has a start_ts. */
+int tt_storage_process_start(const tt_storage *st, uint32_t upid);
+void tt_storage_process_set_start(tt_storage *st, uint32_t upid, int64_t ts);
 tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid);
 /* Adds the rows of arg_set_id to the process's (thread's) args, the new
  * keys winning: process.arg_set_id / thread.arg_set_id. */
 void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id);
 void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_id);
+/* End of import: the sort indexes as process_sort_index_hint /
+ * thread_sort_index_hint args, as trace processor gives them. */
+void tt_storage_sort_index_args(tt_storage *st);
 /* Widens [start_ts, end_ts] of the process to include ts. */
 void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
 

@@ -300,6 +300,28 @@ static void overlapping_complete_spilled(void **state)
 	close_text(tr, p);
 }
 
+/* Sort indexes are also process/thread args, as trace processor gives
+ * them (process_sort_index_hint, thread_sort_index_hint). */
+static void sort_index_hints(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":4,\"args\":{\"sort_index\":-5}},"
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":7}},"
+		"{\"ph\":\"X\",\"name\":\"x\",\"pid\":4,\"tid\":6,\"ts\":1,\"dur\":1}"
+		"]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select 'p', p.pid, a.key, a.int_value from process p join args a using(arg_set_id)"
+			      " union all select 't', t.tid, a.key, a.int_value from thread t"
+			      " join args a using(arg_set_id)");
+	assert_string_equal(tsv, "p\t4\tprocess_sort_index_hint\t-5\nt\t6\tthread_sort_index_hint\t7\n");
+	free(tsv);
+	close_text(tr, p);
+}
+
 static void flows_v1_and_v2(void **state)
 {
 	char *p;
@@ -517,6 +539,7 @@ int main(void)
 		cmocka_unit_test(async_and_instants),
 		cmocka_unit_test(async_track_grouping),
 		cmocka_unit_test(overlapping_complete_spilled),
+		cmocka_unit_test(sort_index_hints),
 		cmocka_unit_test(flows_v1_and_v2),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),

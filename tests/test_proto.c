@@ -1174,6 +1174,112 @@ static void test_process_stats(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A process track descriptor with the Chrome fields. */
+static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *name, int chrome_type,
+			     const char *label, char **cmdline, size_t ncmd)
+{
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	Perfetto__Protos__ChromeProcessDescriptor cp = PERFETTO__PROTOS__CHROME_PROCESS_DESCRIPTOR__INIT;
+	char *labels[1] = { (char *)label };
+
+	td.has_uuid = 1;
+	td.uuid = uuid;
+	pd.has_pid = 1;
+	pd.pid = pid;
+	pd.process_name = (char *)name;
+	pd.n_cmdline = ncmd;
+	pd.cmdline = cmdline;
+	if (label) {
+		pd.n_process_labels = 1;
+		pd.process_labels = labels;
+	}
+	td.process = &pd;
+	if (chrome_type) {
+		cp.has_process_type = 1;
+		cp.process_type = chrome_type;
+		td.chrome_process = &cp;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+}
+
+/* Process names by trace processor's priorities (system > Chrome renderer
+ * type > descriptor name > other Chrome types), whatever the order; the
+ * command line in process.cmdline, never the name; Chrome type and labels
+ * as process args; process tree rules (argv0, kworker suffix, uid,
+ * cmdline_is_comm); sort indexes as *_sort_index_hint args. */
+static void test_process_naming(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *renderer_cmd[] = { "/usr/lib/chromium/chromium --type=renderer --x=1" };
+	char *app_cmd[] = { "/bin/app", "--flag" };
+	char *one_cmd[] = { "/bin/one two" };
+	char *kw_cmd[] = { "kworker/1:0-events" };
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__ProcessTree pt = PERFETTO__PROTOS__PROCESS_TREE__INIT;
+	Perfetto__Protos__ProcessTree__Process pr[3], *prp[3];
+	Perfetto__Protos__ProcessTree__Thread th = PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT, *thp = &th;
+
+	(void)state;
+	/* a renderer: the type wins over the descriptor's name, in either order */
+	put_process_desc(&b, 1, 100, NULL, 2, "page", renderer_cmd, 1);
+	put_process_desc(&b, 1, 100, "chromium --type=renderer", 0, NULL, NULL, 0);
+	/* a GPU process: its descriptor's name wins over the Chrome type */
+	put_process_desc(&b, 2, 101, "GPU Process", 6, NULL, NULL, 0);
+	/* a descriptor's command line alone names nothing */
+	put_process_desc(&b, 3, 102, NULL, 0, NULL, app_cmd, 2);
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__process_tree__process__init(&pr[i]);
+		prp[i] = &pr[i];
+		pr[i].has_pid = pr[i].has_ppid = 1;
+	}
+	pr[0].pid = 102; /* the process tree (system) wins over the descriptor */
+	pr[0].ppid = 1;
+	pr[0].n_cmdline = 2;
+	pr[0].cmdline = app_cmd;
+	pr[0].has_uid = 1;
+	pr[0].uid = 10001;
+	pr[1].pid = 103;
+	pr[1].ppid = 1;
+	pr[1].n_cmdline = 1;
+	pr[1].cmdline = one_cmd;
+	pr[2].pid = 104;
+	pr[2].ppid = 2;
+	pr[2].n_cmdline = 1;
+	pr[2].cmdline = kw_cmd;
+	pr[2].has_cmdline_is_comm = 1;
+	pr[2].cmdline_is_comm = 1;
+	th.has_tid = th.has_tgid = 1;
+	th.tid = th.tgid = 104;
+	th.name = "kworker/1:0-events";
+	pt.n_processes = 3;
+	pt.processes = prp;
+	pt.n_threads = 1;
+	pt.threads = &thp;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
+	p.process_tree = &pt;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
+		   "100\tRenderer\t/usr/lib/chromium/chromium --type=renderer --x=1\tNULL\n"
+		   "101\tGPU Process\tNULL\tNULL\n"
+		   "102\t/bin/app\t/bin/app --flag\t10001\n"
+		   "103\t/bin/one\t/bin/one two\tNULL\n"
+		   "104\tkworker/1:0\tkworker/1:0\tNULL\n");
+	assert_tsv(tr, "select p.pid, a.key, a.display_value from process p join args a using(arg_set_id)"
+		       " order by p.pid, a.key",
+		   "100\tchrome.process_label[0]\tpage\n"
+		   "100\tchrome.process_type\tRenderer\n"
+		   "101\tchrome.process_type\tGpu\n");
+	assert_tsv(tr, "select tid, name from thread where tid = 104", "104\tkworker/1:0\n");
+	tb_close(tr, path, &b);
+}
+
 static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_us, int64_t abs_us, int64_t tt_delta_us)
 {
 	Pkt p = pkt(1, 0);
@@ -1437,6 +1543,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
+		cmocka_unit_test(test_process_naming),
 		cmocka_unit_test(test_legacy_delta_timestamps),
 		cmocka_unit_test(test_timestamp_overflow),
 		cmocka_unit_test(test_compact_sched),

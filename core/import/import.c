@@ -105,6 +105,7 @@ int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const
 		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
 	rc = sniff_and_import(&im, format);
 	tt_slice_tracker_flush(im.slices);
+	tt_storage_sort_index_args(st);
 	tt_slice_tracker_free(im.slices);
 	if (rc == TT_OK && tt_storage_oom(st))
 		rc = tt_err_set(err, TT_ENOMEM, "%s: out of memory while importing", path);

@@ -177,6 +177,17 @@ typedef struct pseq {
 	int sorted;
 } pseq;
 
+/* A process's args from its latest descriptor (Chrome labels, type). */
+#define PARGS_LABELS 8
+typedef struct pargs {
+	uint32_t upid;
+	tt_str type, pkg;
+	tt_str labels[PARGS_LABELS];
+	size_t nlabels;
+	int has_crash;
+	uint64_t crash;
+} pargs;
+
 /* A legacy async event's track key; its track is chosen when the sorted
  * events are fed (async_tracker.h: which track depends on what is open). */
 typedef struct akey {
@@ -198,7 +209,9 @@ typedef struct pctx {
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
-	tt_pmap named_procs;         /* upid -> 2 named by process_name, 1 by cmdline */
+	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
+	tt_pmap proc_args;           /* upid -> index in pargs */
+	TT_VEC(pargs) pargs;
 	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
@@ -580,7 +593,11 @@ static uint32_t event_args(pctx *c, pseq *s, const TEv *te, int phase)
 
 /* ---- descriptors ----------------------------------------------------------- */
 
-static void name_process(pctx *c, uint32_t upid, const char *process_name, const char *cmdline0);
+static void on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
+				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
+static void set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
+static void process_args_flush(pctx *c);
+enum { PN_OTHER = 1, PN_CHROME_LABEL, PN_TRACK_DESCRIPTOR, PN_CHROME_RENDERER, PN_SYSTEM };
 
 static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 {
@@ -617,7 +634,7 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		const Perfetto__Protos__ProcessDescriptor *p = td->process;
 		u->kind = UT_PROCESS;
 		u->upid = tt_storage_process(c->st, p->pid);
-		name_process(c, u->upid, p->process_name, p->n_cmdline ? p->cmdline[0] : NULL);
+		on_process_descriptor(c, u->upid, p, td->chrome_process);
 	} else if (td->counter) {
 		const Perfetto__Protos__CounterDescriptor *cd = td->counter;
 		u->kind = UT_COUNTER;
@@ -652,38 +669,244 @@ static void on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__Threa
 	s->legacy_tts = sat_mul(t->reference_thread_time_us, 1000);
 }
 
-static void on_process_tree(pctx *c, const Perfetto__Protos__ProcessTree *pt)
+/* "kworker/45:2-mm_percpu_wq" names the last workqueue the worker ran:
+ * trace processor keeps "kworker/45:2" (the worker), and so do we. */
+static size_t kworker_len(const char *s, size_t n)
+{
+	if (n > 8 && strncmp(s, "kworker/", 8) == 0)
+		for (size_t i = 8; i < n; i++)
+			if (s[i] == '-' || s[i] == '+')
+				return i;
+	return n;
+}
+
+/* ProcessTree as trace processor reads it: only processes with a cmdline;
+ * the name is argv0 (up to a space when the cmdline is one element), the
+ * cmdline the elements joined by spaces; kernel threads (parent kthreadd,
+ * pid 2) lose their kworker suffix. */
+static void on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt)
 {
 	size_t i;
+	TT_VEC(int32_t) kthreads = {0};
 
 	for (i = 0; i < pt->n_processes; i++) {
 		const Perfetto__Protos__ProcessTree__Process *p = pt->processes[i];
-		uint32_t upid = tt_storage_process(c->st, p->pid);
-		name_process(c, upid, NULL, p->n_cmdline ? p->cmdline[0] : NULL);
-		if (p->has_ppid && p->ppid > 0 && p->ppid != p->pid)
+		const char *argv0;
+		size_t n0, n = 0;
+		uint32_t upid;
+		tt_str cmdline;
+
+		if (!p->n_cmdline)
+			continue;
+		argv0 = p->cmdline[0];
+		n0 = strlen(argv0);
+		upid = tt_storage_process(c->st, p->pid);
+		if (upid == TT_NONE)
+			continue;
+		if (p->ppid != p->pid)
 			tt_storage_process_set_parent(c->st, upid, tt_storage_process(c->st, p->ppid));
+		if (p->ppid == 2 && TT_VEC_PUSH(kthreads, p->pid))
+			c->oom = 1;
+		if (p->ppid == 2 && kworker_len(argv0, n0) != n0) {
+			n0 = kworker_len(argv0, n0);
+			cmdline = intern(c, argv0, n0);
+		} else {
+			if (p->n_cmdline == 1 && memchr(argv0, ' ', n0))
+				n0 = (size_t)((const char *)memchr(argv0, ' ', n0) - argv0);
+			for (size_t k = 0; k < p->n_cmdline && n < sizeof(c->key) - 1; k++)
+				n += (size_t)snprintf(c->key + n, sizeof(c->key) - n, "%s%s", k ? " " : "",
+						      p->cmdline[k]);
+			cmdline = intern(c, c->key, n < sizeof(c->key) ? n : sizeof(c->key) - 1);
+		}
+		set_process_name(c, upid, intern(c, argv0, n0), PN_SYSTEM);
+		tt_storage_process_set_cmdline(c->st, upid, cmdline);
+		if (p->cmdline_is_comm)
+			tt_storage_thread_set_name(c->st, tt_storage_thread(c->st, p->pid, p->pid), cmdline);
+		if (p->has_uid)
+			tt_storage_process_set_uid(c->st, upid, p->uid);
+		if (p->has_process_start_from_boot && !tt_storage_process_start(c->st, upid)) {
+			int64_t t;
+
+			if (tt_proto_clock_to_trace(c->clock, s ? s->id : 0, TT_CLOCK_BOOTTIME,
+						    p->process_start_from_boot, &t) == 0)
+				tt_storage_process_set_start(c->st, upid, t);
+		}
+		if (p->has_is_kthread) {
+			tt_storage_args_begin(c->st);
+			tt_storage_args_bool(c->st, "is_kthread", p->is_kthread);
+			tt_storage_process_set_args(c->st, upid, tt_storage_args_end(c->st));
+		}
 	}
 	for (i = 0; i < pt->n_threads; i++) {
 		const Perfetto__Protos__ProcessTree__Thread *t = pt->threads[i];
 		uint32_t utid = tt_storage_thread(c->st, t->has_tgid ? t->tgid : -1, t->tid);
-		if (t->name && t->name[0])
-			tt_storage_thread_set_name(c->st, utid, intern_c(c, t->name));
+		size_t n;
+		int kthread = 0;
+
+		if (!t->name || !t->name[0])
+			continue;
+		n = strlen(t->name);
+		for (size_t k = 0; k < kthreads.n && t->tid == t->tgid; k++)
+			kthread |= kthreads.v[k] == t->tid;
+		if (kthread)
+			n = kworker_len(t->name, n);
+		tt_storage_thread_set_name(c->st, utid, intern(c, t->name, n));
+	}
+	TT_VEC_FREE(kthreads);
+}
+
+/* Process names by trace processor's priorities: a higher one replaces a
+ * lower or equal one, whatever order the packets come in. */
+
+static void set_process_name(pctx *c, uint32_t upid, tt_str name, int prio)
+{
+	uint64_t *cur = tt_pmap_find(&c->named_procs, upid);
+
+	if (!name || upid == TT_NONE || (cur && (int)*cur > prio))
+		return;
+	tt_storage_process_set_name(c->st, upid, name);
+	if (tt_pmap_put(&c->named_procs, upid, (uint64_t)prio))
+		c->oom = 1;
+}
+
+/* Chrome's process types (chrome_enums.ProcessType) as trace processor
+ * names them; types without a name here are named by their enum name. */
+static const char *const chrome_process_names[] = {
+	[1] = "Browser", [2] = "Renderer", [3] = "Utility", [4] = "SandboxHelper",
+	[5] = "PROCESS_SANDBOX_HELPER", [6] = "Gpu", [7] = "PpapiPlugin", [8] = "PpapiBroker",
+	[9] = "Service: network.mojom.NetworkService",
+	[10] = "Service: tracing.mojom.TracingService",
+	[11] = "Service: storage.mojom.StorageService",
+	[12] = "Service: audio.mojom.AudioService",
+	[13] = "Service: data_decoder.mojom.DataDecoderService",
+	[14] = "Service: chrome.mojom.UtilWin",
+	[15] = "Service: proxy_resolver.mojom.ProxyResolverFactory",
+	[16] = "Service: media.mojom.CdmServiceBroker",
+	[17] = "Service: video_capture.mojom.VideoCaptureService",
+	[18] = "Service: unzip.mojom.Unzipper",
+	[19] = "Service: mirroring.mojom.MirroringService",
+	[20] = "Service: patch.mojom.FilePatcher",
+	[21] = "Service: chromeos.tts.mojom.TtsService",
+	[22] = "Service: printing.mojom.PrintingService",
+	[23] = "Service: quarantine.mojom.Quarantine",
+	[24] = "Service: chromeos.local_search_service.mojom.LocalSearchService",
+	[25] = "Service: chromeos.assistant.mojom.AssistantAudioDecoderFactory",
+	[26] = "Service: chrome.mojom.FileUtilService",
+	[27] = "Service: printing.mojom.PrintCompositor",
+	[28] = "Service: paint_preview.mojom.PaintPreviewCompositorCollection",
+	[29] = "Service: media.mojom.SpeechRecognitionService",
+	[30] = "Service: device.mojom.XRDeviceService",
+	[31] = "Service: chrome.mojom.UtilReadIcon",
+	[32] = "Service: language_detection.mojom.LanguageDetectionService",
+	[33] = "Service: sharing.mojom.Sharing",
+	[34] = "Service: chrome.mojom.MediaParserFactory",
+	[35] = "Service: qrcode_generator.mojom.QRCodeService",
+	[36] = "Service: chrome.mojom.ProfileImport",
+	[37] = "Service: chromeos.ime.mojom.ImeService",
+	[38] = "Service: recording.mojom.RecordingService",
+	[39] = "Service: shape_detection.mojom.ShapeDetectionService",
+	[40] = "Extension Renderer",
+	[41] = "Service: media.mojom.MediaFoundationServiceBroker",
+	[42] = "PROCESS_RENDERER_TOP_WEBUI",
+};
+
+static tt_str chrome_process_name(pctx *c, int32_t type)
+{
+	if (type <= 0 || (size_t)type >= sizeof(chrome_process_names) / sizeof(chrome_process_names[0]))
+		return 0;
+	return intern_c(c, chrome_process_names[type]);
+}
+
+/* A ProcessDescriptor (and the TrackDescriptor's ChromeProcessDescriptor):
+ * names, Chrome labels and type as process args, the command line. */
+static void on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
+				  const Perfetto__Protos__ChromeProcessDescriptor *cp)
+{
+	tt_str type_name = 0;
+
+	if (upid == TT_NONE)
+		return;
+	if (p->process_name && p->process_name[0])
+		set_process_name(c, upid, intern_c(c, p->process_name), PN_TRACK_DESCRIPTOR);
+	if (p->has_chrome_process_type)
+		set_process_name(c, upid, chrome_process_name(c, p->chrome_process_type),
+				 p->chrome_process_type == 2 ? PN_CHROME_RENDERER : PN_CHROME_LABEL);
+	if (cp) {
+		type_name = chrome_process_name(c, cp->process_type);
+		set_process_name(c, upid, type_name,
+				 cp->process_type == 2 || cp->process_type == 40 ? PN_CHROME_RENDERER
+										 : PN_CHROME_LABEL);
+	}
+	if (p->n_cmdline && !tt_storage_process_cmdline(c->st, upid)) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->n_cmdline && n < sizeof(c->key) - 1; i++)
+			n += (size_t)snprintf(c->key + n, sizeof(c->key) - n, "%s%s", i ? " " : "",
+					      p->cmdline[i]);
+		tt_storage_process_set_cmdline(c->st, upid, intern(c, c->key, n < sizeof(c->key) ? n : sizeof(c->key) - 1));
+	}
+	if (p->n_process_labels || type_name || (cp && (cp->host_app_package_name || cp->has_crash_trace_id))) {
+		/* stored at the end of the import (process_args_flush), as trace
+		 * processor does: descriptors repeat on every sequence, and the
+		 * latest one's args are the process's */
+		uint64_t *at = tt_pmap_find(&c->proc_args, upid);
+		pargs a = { .upid = upid, .type = type_name };
+
+		if (cp && cp->host_app_package_name)
+			a.pkg = intern_c(c, cp->host_app_package_name);
+		if (cp && cp->has_crash_trace_id) {
+			a.has_crash = 1;
+			a.crash = cp->crash_trace_id;
+		}
+		for (size_t i = 0; i < p->n_process_labels && a.nlabels < PARGS_LABELS; i++)
+			a.labels[a.nlabels++] = intern_c(c, p->process_labels[i]);
+		if (at) {
+			/* keys add up over descriptors, the latest value winning */
+			pargs *o = &c->pargs.v[*at];
+
+			if (a.type)
+				o->type = a.type;
+			if (a.pkg)
+				o->pkg = a.pkg;
+			if (a.has_crash) {
+				o->has_crash = 1;
+				o->crash = a.crash;
+			}
+			for (size_t i = 0; i < a.nlabels; i++)
+				o->labels[i] = a.labels[i];
+			if (a.nlabels > o->nlabels)
+				o->nlabels = a.nlabels;
+		} else if (tt_pmap_put(&c->proc_args, upid, c->pargs.n) || TT_VEC_PUSH(c->pargs, a)) {
+			c->oom = 1;
+		}
 	}
 }
 
-/* process_name wins over cmdline[0], whatever order descriptors come in. */
-static void name_process(pctx *c, uint32_t upid, const char *process_name, const char *cmdline0)
+static void process_args_flush(pctx *c)
 {
-	uint64_t *named = tt_pmap_find(&c->named_procs, upid);
+	char key[48];
 
-	if (process_name) {
-		tt_storage_process_set_name(c->st, upid, intern_c(c, process_name));
-		if (tt_pmap_put(&c->named_procs, upid, 2))
-			c->oom = 1;
-	} else if (cmdline0 && cmdline0[0] && !named) {
-		tt_storage_process_set_name(c->st, upid, intern_c(c, cmdline0));
-		if (tt_pmap_put(&c->named_procs, upid, 1))
-			c->oom = 1;
+	for (size_t k = 0; k < c->pargs.n; k++) {
+		const pargs *a = &c->pargs.v[k];
+
+		tt_storage_args_begin(c->st);
+		for (size_t i = 0; i < a->nlabels; i++) {
+			const char *t = tt_storage_str(c->st, a->labels[i]);
+
+			snprintf(key, sizeof(key), "chrome.process_label[%zu]", i);
+			tt_storage_args_str(c->st, key, t, strlen(t));
+		}
+		if (a->type) {
+			const char *t = tt_storage_str(c->st, a->type);
+			tt_storage_args_str(c->st, "chrome.process_type", t, strlen(t));
+		}
+		if (a->pkg) {
+			const char *t = tt_storage_str(c->st, a->pkg);
+			tt_storage_args_str(c->st, "chrome.host_app_package_name", t, strlen(t));
+		}
+		if (a->has_crash)
+			tt_storage_args_uint(c->st, "chrome.crash_trace_id", a->crash);
+		tt_storage_process_set_args(c->st, a->upid, tt_storage_args_end(c->st));
 	}
 }
 
@@ -1414,12 +1637,11 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
 		const Perfetto__Protos__ProcessDescriptor *pd = p->process_descriptor;
-		name_process(c, tt_storage_process(c->st, pd->pid), pd->process_name,
-			     pd->n_cmdline ? pd->cmdline[0] : NULL);
+		on_process_descriptor(c, tt_storage_process(c->st, pd->pid), pd, NULL);
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-		on_process_tree(c, p->process_tree);
+		on_process_tree(c, s, p->process_tree);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		on_ftrace(c, p->ftrace_events);
@@ -2052,6 +2274,8 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->named_procs);
+	tt_pmap_free(&c->proc_args);
+	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
 	TT_VEC_FREE(c->akeys);
@@ -2146,6 +2370,7 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 		goto out;
 	}
 	build_sched(c);
+	process_args_flush(c);
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))
