@@ -1280,6 +1280,60 @@ static void test_process_naming(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void put_track_merge(tbuf *b, uint64_t uuid, uint64_t parent, const char *name, int merge)
+{
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+
+	td.has_uuid = 1;
+	td.uuid = uuid;
+	td.name = (char *)name;
+	if (parent) {
+		td.has_parent_uuid = 1;
+		td.parent_uuid = parent;
+	}
+	if (merge >= 0) {
+		td.has_sibling_merge_behavior = 1;
+		td.sibling_merge_behavior = merge;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+}
+
+/* Track names as trace processor gives them: a track that must not merge
+ * with its siblings takes its latest name, one that may keeps its first,
+ * one never named takes the name of its first event; whenever the
+ * descriptors come. */
+static void test_track_names(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track_merge(&b, 1, 0, "first", 2);
+	put_event(&b, 1, 100, 3, 1, "e1");
+	put_track_merge(&b, 1, 0, "second", 2);
+	put_track_merge(&b, 2, 0, "kept", -1);
+	put_event(&b, 1, 200, 3, 2, "e2");
+	put_track_merge(&b, 2, 0, "ignored", -1);
+	put_track_merge(&b, 3, 0, NULL, -1);
+	put_event(&b, 1, 300, 3, 3, "from event");
+	put_event(&b, 1, 310, 3, 3, "later event");
+	put_track_merge(&b, 4, 0, NULL, -1);
+	put_event(&b, 1, 400, 3, 4, "before name");
+	put_track_merge(&b, 4, 0, "named later", -1);
+	put_track_merge(&b, 5, 0, "parent", -1);
+	put_track_merge(&b, 6, 5, NULL, -1);
+	put_event(&b, 1, 500, 3, 6, "child event");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.name, p.name from track t left join track p on t.parent_id = p.id order by t.name",
+		   "child event\tparent\nfrom event\tNULL\nkept\tNULL\nnamed later\tNULL\n"
+		   "parent\tNULL\nsecond\tNULL\n");
+	tb_close(tr, path, &b);
+}
+
 static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_us, int64_t abs_us, int64_t tt_delta_us)
 {
 	Pkt p = pkt(1, 0);
@@ -1543,6 +1597,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
+		cmocka_unit_test(test_track_names),
 		cmocka_unit_test(test_process_naming),
 		cmocka_unit_test(test_legacy_delta_timestamps),
 		cmocka_unit_test(test_timestamp_overflow),

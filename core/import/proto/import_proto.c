@@ -616,7 +616,10 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		u->has_parent = 1;
 		u->parent = td->parent_uuid;
 	}
-	if (nm)
+	/* trace processor: a track that may merge with its siblings keeps its
+	 * first name, one that may not (SIBLING_MERGE_BEHAVIOR_NONE) the
+	 * latest; descriptors are all read before any event is fed */
+	if (nm && nm[0] && (!u->name || (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2)))
 		u->name = intern_c(c, nm);
 	if (td->description)
 		u->desc = intern_c(c, td->description);
@@ -1705,7 +1708,7 @@ static int rec_cmp(const void *a, const void *b)
 	return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
-static uint32_t resolve(pctx *c, uint32_t i, int depth);
+static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name);
 
 /* Resolves the parent track first (its scope is inherited). */
 static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
@@ -1715,11 +1718,13 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 	if (!u->has_parent)
 		return TT_NONE;
 	pi = tt_pmap_find(&c->uuid_index, u->parent);
-	return pi ? resolve(c, (uint32_t)*pi, depth + 1) : TT_NONE;
+	return pi ? resolve(c, (uint32_t)*pi, depth + 1, 0) : TT_NONE;
 }
 
-/* Storage track of uuid entry i (created on first use). */
-static uint32_t resolve(pctx *c, uint32_t i, int depth)
+/* Storage track of uuid entry i (created on first use). A slice track
+ * with no name of its own is named by the first event fed onto it, as
+ * trace processor names it. */
+static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name)
 {
 	utrack *u = &c->utracks.v[i];
 	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
@@ -1773,6 +1778,8 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth)
 			else
 				stat(c, TT_STAT_proto_track_undescribed);
 		}
+		if (!d.name)
+			d.name = event_name;
 		if (sutid != TT_NONE) {
 			d.type = "thread";
 			d.utid = sutid;
@@ -1798,7 +1805,8 @@ static uint32_t rec_track(pctx *c, const prec *r)
 			c->oom = 1;
 		return t;
 	}
-	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0) : r->track;
+	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0,
+						  r->kind == R_COUNTER ? 0 : r->name) : r->track;
 }
 
 static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
