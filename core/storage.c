@@ -179,13 +179,11 @@ int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s)
 
 /* ---- processes and threads ------------------------------------------------ */
 
-uint32_t tt_storage_process(tt_storage *st, int64_t pid)
+/* A new process row for pid; later lookups of pid find it. */
+static uint32_t process_append(tt_storage *st, int64_t pid)
 {
-	uint32_t upid = tt_keymap_get(&st->process_by_pid, (uint64_t)pid, 0, 0, 0);
 	size_t n = st->process.n;
 
-	if (upid != TT_NONE)
-		return upid;
 	if (GROW(st, st->process, COL(st->process.pid), COL(st->process.start_ts),
 		 COL(st->process.end_ts), COL(st->process.sort_index), COL(st->process.name),
 		 COL(st->process.parent_upid), COL(st->process.uid), COL(st->process.cmdline),
@@ -206,6 +204,18 @@ uint32_t tt_storage_process(tt_storage *st, int64_t pid)
 	return (uint32_t)n;
 }
 
+uint32_t tt_storage_process(tt_storage *st, int64_t pid)
+{
+	uint32_t upid = tt_keymap_get(&st->process_by_pid, (uint64_t)pid, 0, 0, 0);
+
+	return upid != TT_NONE ? upid : process_append(st, pid);
+}
+
+uint32_t tt_storage_process_new(tt_storage *st, int64_t pid)
+{
+	return process_append(st, pid);
+}
+
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name)
 {
 	if (upid < st->process.n)
@@ -222,6 +232,11 @@ void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdlin
 {
 	if (upid < st->process.n)
 		st->process.cmdline[upid] = cmdline;
+}
+
+int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.pid[upid] : -1;
 }
 
 tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid)
@@ -301,14 +316,13 @@ void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts)
 		widen(&st->process.start_ts[upid], &st->process.end_ts[upid], ts);
 }
 
-uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
+/* A new thread row for (pid, tid); later lookups of (pid, tid) and of tid
+ * find it. */
+static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid)
 {
-	uint32_t utid = tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0);
 	uint32_t upid = TT_NONE;
 	size_t n = st->thread.n;
 
-	if (utid != TT_NONE)
-		return utid;
 	if (pid != -1) {
 		upid = tt_storage_process(st, pid);
 		if (upid == TT_NONE)
@@ -331,6 +345,18 @@ uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
 		return TT_NONE;
 	st->thread.n++;
 	return (uint32_t)n;
+}
+
+uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
+{
+	uint32_t utid = tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0);
+
+	return utid != TT_NONE ? utid : thread_append(st, pid, tid);
+}
+
+uint32_t tt_storage_thread_new(tt_storage *st, int64_t pid, int64_t tid)
+{
+	return thread_append(st, pid, tid);
 }
 
 uint32_t tt_storage_thread_by_tid(const tt_storage *st, int64_t tid)
@@ -397,6 +423,11 @@ uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d)
 	st->track.is_counter[n] = d->is_counter ? 1 : 0;
 	st->track.n++;
 	return (uint32_t)n;
+}
+
+uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.upid[track] : TT_NONE;
 }
 
 void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id)

@@ -1334,6 +1334,56 @@ static void test_track_names(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* One descriptor track per thread and per process: a second uuid for the
+ * same (pid, tid) or pid is a reused id, so a new thread / process; events
+ * stay with the one their track described. A tid override puts a legacy
+ * event on that thread of the sequence's process. */
+static void test_descriptor_id_reuse(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p;
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	(void)state;
+	put_thread_track(&b, 1, 1, 5, 1, "t1");
+	put_process_desc(&b, 10, 5, "p1", 0, NULL, NULL, 0);
+	put_event(&b, 1, 100, 3, 1, "on_t1");
+	put_event(&b, 1, 200, 3, 10, "on_p1");
+	put_thread_track(&b, 1, 3, 5, 1, "t3");
+	put_event(&b, 1, 300, 3, 3, "on_t3");
+	put_process_desc(&b, 20, 5, "p2", 0, NULL, NULL, 0);
+	put_event(&b, 1, 400, 3, 20, "on_p2");
+	put_thread_track(&b, 1, 21, 5, 4, "t4");
+	p = pkt(1, 500);
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 0;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "override";
+	le.has_tid_override = 1;
+	le.tid_override = 4;
+	te.legacy_event = &le;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, coalesce(th.name, '-'), coalesce(pr.name, tp.name), coalesce(pr.pid, tp.pid)"
+		       " from slice s join track t on s.track_id = t.id left join thread th on t.utid = th.utid"
+		       " left join process tp on th.upid = tp.upid left join process pr on t.utid is null and"
+		       " t.upid = pr.upid order by s.ts",
+		   "on_t1\tt1\tp1\t5\n"
+		   "on_p1\t-\tp1\t5\n"
+		   "on_t3\tt3\tp1\t5\n"
+		   "on_p2\t-\tp2\t5\n"
+		   "override\tt4\tp2\t5\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where tid = 1"), 2);
+	tb_close(tr, path, &b);
+}
+
 static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_us, int64_t abs_us, int64_t tt_delta_us)
 {
 	Pkt p = pkt(1, 0);
@@ -1598,6 +1648,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),
+		cmocka_unit_test(test_descriptor_id_reuse),
 		cmocka_unit_test(test_process_naming),
 		cmocka_unit_test(test_legacy_delta_timestamps),
 		cmocka_unit_test(test_timestamp_overflow),

@@ -172,6 +172,7 @@ typedef struct pseq {
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
+	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
 	TT_VEC(prec) recs;
 	int sorted;
@@ -211,6 +212,7 @@ typedef struct pctx {
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
 	tt_pmap proc_args;           /* upid -> index in pargs */
+	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
 	TT_VEC(pargs) pargs;
 	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
 	TT_VEC(akey) akeys;
@@ -626,17 +628,41 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	if (td->thread) {
 		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
 		int64_t pid = t->has_pid ? t->pid : -1;
+		/* trace processor: one descriptor track per thread, so another
+		 * uuid for a (pid, tid) already described means the tid was
+		 * reused: a new thread (likewise for processes below) */
+		if (u->kind != UT_THREAD || u->utid == TT_NONE) {
+			uint32_t utid = tt_storage_thread(c->st, pid, t->tid);
+			uint64_t *owner = tt_pmap_find(&c->desc_by_utid, utid);
+
+			if (owner && *owner != td->uuid)
+				utid = tt_storage_thread_new(c->st, pid, t->tid);
+			if (tt_pmap_put(&c->desc_by_utid, utid, td->uuid))
+				c->oom = 1;
+			u->utid = utid;
+		}
 		u->kind = UT_THREAD;
-		u->utid = tt_storage_thread(c->st, pid, t->tid);
 		if (t->thread_name)
 			tt_storage_thread_set_name(c->st, u->utid, intern_c(c, t->thread_name));
 		u->upid = tt_storage_thread_upid(c->st, u->utid);
-		if (s && s->fallback_track == TT_NONE)
+		if (s && s->fallback_track == TT_NONE) {
 			s->fallback_track = TRACK_UUID | i;
+			s->thr_pid = pid;
+			s->thr_tid = t->tid;
+		}
 	} else if (td->process) {
 		const Perfetto__Protos__ProcessDescriptor *p = td->process;
+		if (u->kind != UT_PROCESS || u->upid == TT_NONE) {
+			uint32_t upid = tt_storage_process(c->st, p->pid);
+			uint64_t *owner = tt_pmap_find(&c->desc_by_upid, upid);
+
+			if (owner && *owner != td->uuid)
+				upid = tt_storage_process_new(c->st, p->pid);
+			if (tt_pmap_put(&c->desc_by_upid, upid, td->uuid))
+				c->oom = 1;
+			u->upid = upid;
+		}
 		u->kind = UT_PROCESS;
-		u->upid = tt_storage_process(c->st, p->pid);
 		on_process_descriptor(c, u->upid, p, td->chrome_process);
 	} else if (td->counter) {
 		const Perfetto__Protos__CounterDescriptor *cd = td->counter;
@@ -668,6 +694,8 @@ static void on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__Threa
 	if (t->thread_name)
 		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
 	s->fallback_track = tt_storage_thread_track(c->st, utid);
+	s->thr_pid = t->has_pid ? t->pid : -1;
+	s->thr_tid = t->tid;
 	s->legacy_ts = sat_mul(t->reference_timestamp_us, 1000);
 	s->legacy_tts = sat_mul(t->reference_thread_time_us, 1000);
 }
@@ -1092,7 +1120,7 @@ static uint32_t track_upid(pctx *c, uint32_t track)
 		const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
 		return u->upid;
 	}
-	return TT_NONE;
+	return track == TT_NONE || (track & TRACK_ASYNC) ? TT_NONE : tt_storage_track_upid(c->st, track);
 }
 
 static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int phase,
@@ -1189,7 +1217,17 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 
 	/* track: explicit uuid, sequence default, or the sequence's thread
 	 * for legacy/typeless events on uuid 0 (trace_processor's fallback) */
-	if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
+	if (uuid == 0 && le && (le->has_pid_override || (le->has_tid_override && s->fallback_track != TT_NONE))) {
+		/* trace processor: a pid override puts the event on a synthetic
+		 * thread of that process ((pid << 32) | -1, i.e. -1), a tid
+		 * override on that thread of the sequence's process */
+		int64_t pid = le->has_pid_override ? le->pid_override : s->thr_pid;
+		int64_t tid = le->has_tid_override ? le->tid_override : le->has_pid_override ? -1 : s->thr_tid;
+
+		track = tt_storage_thread_track(c->st, tt_storage_thread(c->st, pid, tid));
+		if (track == TT_NONE)
+			return;
+	} else if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
 		track = s->fallback_track;
 	} else {
 		/* a sequence's events mostly stay on one track */
@@ -1252,7 +1290,11 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 					    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
 			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 0, 0, 0, &d);
 		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 2) {
+			/* the process its pid names now (a reused pid: the new one) */
 			uint32_t upid = track_upid(c, track);
+
+			if (upid != TT_NONE)
+				upid = tt_storage_process(c->st, tt_storage_process_pid(c->st, upid));
 			tt_track_desc d = { .type = "process", .name = 0, .utid = TT_NONE, .upid = upid,
 					    .parent_id = TT_NONE, .cpu = -1 };
 			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 1, upid, 0, &d);
@@ -2283,6 +2325,8 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->named_procs);
 	tt_pmap_free(&c->proc_args);
+	tt_pmap_free(&c->desc_by_upid);
+	tt_pmap_free(&c->desc_by_utid);
 	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
