@@ -425,6 +425,11 @@ uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d)
 	return (uint32_t)n;
 }
 
+uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.utid[track] : TT_NONE;
+}
+
 uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track)
 {
 	return track < st->track.n ? st->track.upid[track] : TT_NONE;

@@ -116,6 +116,7 @@ uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a,
 uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid);
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name);
 uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track);
+uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);
 /* track.source_arg_set_id: what the trace said about the track (TT_NONE
  * until set). */
 void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);

@@ -513,6 +513,48 @@ static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int
 	tb_packet(b, &p);
 }
 
+/* Counter units as trace processor picks them: a built-in type's unit,
+ * then the unit enum, then unit_name. */
+static void test_counter_units(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+
+	(void)state;
+	td.has_uuid = 1;
+	td.uuid = 40;
+	td.name = "tt";
+	cd.has_type = 1;
+	cd.type = 1; /* COUNTER_THREAD_TIME_NS */
+	cd.unit_name = "ignored";
+	td.counter = &cd;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(&b, &p);
+	td.uuid = 41;
+	td.name = "named";
+	cd.has_type = 0;
+	cd.type = 0;
+	cd.unit_name = "frames";
+	tb_packet(&b, &p);
+	td.uuid = 42;
+	td.name = "sized";
+	cd.has_unit = 1;
+	cd.unit = 3;
+	tb_packet(&b, &p);
+	put_counter(&b, 10, 0, 40, 0, 1);
+	put_counter(&b, 10, 0, 41, 0, 1);
+	put_counter(&b, 10, 0, 42, 0, 1);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select name, unit from counter_track order by name",
+		   "named\tframes\nsized\tbytes\ntt\tns\n");
+	tb_close(tr, path, &b);
+}
+
 static void test_counters(void **state)
 {
 	tbuf b = {0};
@@ -1447,6 +1489,11 @@ static void test_legacy_delta_timestamps(void **state)
 		   "1005000\t10000\ta\t52000\t3000\t6\told\n"
 		   "1016000\t1000\tb\t-1\t-1\t6\told\n"
 		   "2000000\t0\tabs\t-1\t-1\t6\told\n");
+	/* the thread times are also a counter of the thread */
+	assert_tsv(tr, "select t.name, t.type, th.tid, c.ts, c.value from counter c join track t on c.track_id = t.id"
+		       " join thread th using(utid) order by c.ts",
+		   "thread_time\tthread_time\t6\t1005000\t52000.0\n"
+		   "thread_time\tthread_time\t6\t1015000\t55000.0\n");
 	tb_close(tr, path, &b);
 }
 
@@ -1648,6 +1695,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),
+		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_descriptor_id_reuse),
 		cmocka_unit_test(test_process_naming),
 		cmocka_unit_test(test_legacy_delta_timestamps),

@@ -172,6 +172,7 @@ typedef struct pseq {
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
+	int64_t legacy_tic;          /* thread instruction count (delta-encoded) */
 	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
 	TT_VEC(prec) recs;
@@ -670,14 +671,16 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		u->counter_type = cd->type;
 		u->incremental = cd->is_incremental;
 		u->mult = cd->has_unit_multiplier && cd->unit_multiplier ? cd->unit_multiplier : 1;
-		if (cd->unit_name)
-			u->unit = intern_c(c, cd->unit_name);
-		else if (cd->unit == 1)
+		/* trace processor: the built-in types' units first, then the
+		 * unit enum, then unit_name */
+		if (cd->type == 1 || (cd->type != 2 && cd->unit == 1))
 			u->unit = intern_c(c, "ns");
-		else if (cd->unit == 2)
+		else if (cd->type == 2 || cd->unit == 2)
 			u->unit = intern_c(c, "count");
 		else if (cd->unit == 3)
 			u->unit = intern_c(c, "bytes");
+		else if (cd->unit_name && cd->unit_name[0])
+			u->unit = intern_c(c, cd->unit_name);
 		if (!u->name && cd->type == 1)
 			u->name = intern_c(c, "thread_time");
 		else if (!u->name && cd->type == 2)
@@ -1239,6 +1242,44 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 		if (track == TT_NONE)
 			return;
 		track |= TRACK_UUID;
+	}
+
+	/* legacy thread time and instruction count fields: also counters of
+	 * the event's thread, as trace processor imports them */
+	if (type != 4 && (te->thread_time_case != PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME__NOT_SET ||
+			  te->thread_instruction_count_case !=
+				  PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET)) {
+		uint32_t utid = TT_NONE;
+
+		if (track & TRACK_UUID) {
+			const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+			if (u->kind == UT_THREAD)
+				utid = u->utid;
+		} else {
+			utid = tt_storage_track_utid(c->st, track);
+		}
+		if (utid != TT_NONE && has_tts) {
+			tt_track_desc d = { .type = "thread_time", .name = intern_c(c, "thread_time"), .utid = utid,
+					    .upid = tt_storage_thread_upid(c->st, utid), .parent_id = TT_NONE,
+					    .is_counter = 1, .cpu = -1 };
+			push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-time", utid, 0, 0, &d),
+				 0, 0, TT_NONE, 0, (double)tts);
+		}
+		if (utid != TT_NONE && te->thread_instruction_count_case !=
+					       PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET) {
+			tt_track_desc d = { .type = "thread_instructions", .name = intern_c(c, "thread_instruction_count"),
+					    .utid = utid, .upid = tt_storage_thread_upid(c->st, utid),
+					    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+			int64_t v;
+
+			if (te->thread_instruction_count_case ==
+			    PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA)
+				v = s->legacy_tic = sat_add(s->legacy_tic, te->thread_instruction_count_delta);
+			else
+				v = te->thread_instruction_count_absolute;
+			push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-tic", utid, 0, 0, &d),
+				 0, 0, TT_NONE, 0, (double)v);
+		}
 	}
 
 	if (type == 4) { /* COUNTER */
