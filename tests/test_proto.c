@@ -1113,7 +1113,9 @@ static void test_legacy_events(void **state)
 	put_legacy(&b, 2000, 'R', "mark", 0, 0);
 	put_legacy(&b, 3000, 'b', "async", 0, 9);
 	put_legacy(&b, 4000, 'e', "async", 0, 9);
-	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* not imported, counted */
+	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* v1 flow out of "complete" */
+	put_legacy(&b, 6500, 'f', "flow-v1", 0, 9);   /* into the next slice there */
+	put_legacy(&b, 7000, 'X', "next", 1, 0);
 	/* ids 10 and 11 do not overlap: one track; 12 overlaps 11: a second */
 	put_legacy_ids(&b, 5000, 'b', "local", 0, 0, 10);
 	put_legacy_ids(&b, 6000, 'e', "local", 0, 0, 10);
@@ -1125,7 +1127,7 @@ static void test_legacy_events(void **state)
 	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where tt.id = (select id from thread_track order by id limit 1) "
 		       "order by s.ts",
-		   "1000\t5000\tcomplete\t21\n2000\t0\tmark\t21\n");
+		   "1000\t5000\tcomplete\t21\n2000\t0\tmark\t21\n7000\t1000\tnext\t21\n");
 	assert_string_equal(tt_test_str(tr, "select a.string_value from slice s join args a using(arg_set_id) "
 					    "where s.name = 'mark' and a.key = 'legacy_event.phase'"), "R");
 	/* an unscoped id is global in trace processor, a local_id per process */
@@ -1138,7 +1140,9 @@ static void test_legacy_events(void **state)
 		   "5000\t1000\t0\tlegacy_async_process_slice\t20\n"
 		   "7000\t1000\t0\tlegacy_async_process_slice\t20\n"
 		   "7500\t1000\t1\tlegacy_async_process_slice\t20\n");
-	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 1);
+	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 0);
+	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
 	tb_close(tr, path, &b);
 }
 

@@ -99,7 +99,9 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1 };
+/* R_FLOW_V1 records: flags say which step, u.i the flow's key */
+enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 enum { F_FLOWS = 1, F_TTS = 2 };
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
@@ -216,6 +218,7 @@ typedef struct pctx {
 	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
 	TT_VEC(pargs) pargs;
 	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
+	tt_pmap v1_pending;          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
 	int threaded;                /* may start threads (tt_import_proto_opts) */
@@ -1309,6 +1312,21 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 			tts = t2;
 	}
 
+	if (phase == 's' || phase == 't' || phase == 'f') {
+		/* v1 flow ids are scoped by (id, category, name), as trace
+		 * processor keys them */
+		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
+			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :
+			      le->local_id;
+		uint64_t key = ((id * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)cat << 32 | name)) | (1ULL << 63);
+		int step = phase == 's' ? V1_START : phase == 't' ? V1_STEP :
+			   le->bind_to_enclosing ? V1_END_ENCLOSING : V1_END;
+
+		if (track & TRACK_ASYNC)
+			return;
+		push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
+		return;
+	}
 	if (phase) {
 		switch (phase) {
 		case 'B': type = 1; break;
@@ -1923,15 +1941,66 @@ static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
 				c->oom = 1;
 			break;
 		case FL_TERM:
-		case FL_IN:
 			if (live) {
 				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
 				*last = 0;
-			} else if (f->kind == FL_IN) {
-				stat(c, TT_STAT_flow_unmatched);
 			}
 			break;
+		case FL_IN:
+			/* trace processor: a legacy FLOW_IN links from the flow's
+			 * last slice and leaves the flow open (more may come in) */
+			if (live)
+				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+			else
+				stat(c, TT_STAT_flow_unmatched);
+			break;
 		}
+	}
+}
+
+/* A v1 flow event (legacy 's' / 't' / 'f'): binds to the slice enclosing
+ * it on its track; an 'f' without bind_to_enclosing binds to the next
+ * slice that begins there. */
+static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active)
+{
+	int64_t slice = tt_slice_tracker_enclosing(c->im->slices, track, r->ts);
+	uint64_t key = (uint64_t)r->u.i, *last = tt_pmap_find(active, key);
+	int live = last && *last;
+
+	switch (r->flags) {
+	case V1_START:
+		if (slice < 0) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		if (tt_pmap_put(active, key, (uint64_t)slice + 1))
+			c->oom = 1;
+		return;
+	case V1_STEP:
+		if (slice < 0 || !live) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+		*last = (uint64_t)slice + 1;
+		return;
+	case V1_END_ENCLOSING:
+		if (slice < 0 || !live) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+		*last = 0;
+		return;
+	case V1_END:
+		if (!live) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		if (tt_pmap_put(&c->v1_pending, track, *last))
+			c->oom = 1;
+		*last = 0;
+		return;
 	}
 }
 
@@ -1942,6 +2011,10 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 
 	if (track == TT_NONE)
 		return;
+	if (r->kind == R_FLOW_V1) {
+		feed_flow_v1(c, r, track, active);
+		return;
+	}
 	switch (r->kind) {
 	case R_BEGIN:
 		id = tt_slice_tracker_begin(c->im->slices, track, r->ts, r->cat, r->name, r->args);
@@ -1973,6 +2046,14 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 	}
 	if (id >= 0 && (r->flags & F_FLOWS))
 		feed_flows(c, active, r, id);
+	if (id >= 0 && c->v1_pending.n && r->kind != R_END) {
+		uint64_t *src = tt_pmap_find(&c->v1_pending, track);
+
+		if (src && *src) {
+			tt_storage_flow(c->st, (int64_t)(*src - 1), id, TT_NONE);
+			*src = 0;
+		}
+	}
 }
 
 /* Tournament ("loser") tree over the sequences' record lists: t[0] holds
@@ -2371,6 +2452,7 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
+	tt_pmap_free(&c->v1_pending);
 	TT_VEC_FREE(c->akeys);
 	tt_async_tracker_free(c->async);
 	TT_VEC_FREE(c->flows);
