@@ -204,16 +204,40 @@ static uint32_t process_append(tt_storage *st, int64_t pid)
 	return (uint32_t)n;
 }
 
+static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid);
+
+/* A new process (reused: its pid's previous process exists); with
+ * main_threads, its main thread (tid = pid) too: an existing thread of that
+ * tid with no process becomes it. */
+static uint32_t process_append_main(tt_storage *st, int64_t pid, int reused)
+{
+	uint32_t upid = process_append(st, pid), utid;
+
+	if (upid == TT_NONE || !st->main_threads)
+		return upid;
+	utid = tt_keymap_get(&st->thread_by_tid, (uint64_t)pid, 0, 0, 0);
+	if (!reused && utid != TT_NONE && st->thread.upid[utid] == TT_NONE)
+		tt_storage_thread_set_pid(st, utid, pid);
+	else if (reused || tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)pid, 0, 0) == TT_NONE)
+		thread_append(st, pid, pid);
+	return upid;
+}
+
 uint32_t tt_storage_process(tt_storage *st, int64_t pid)
 {
 	uint32_t upid = tt_keymap_get(&st->process_by_pid, (uint64_t)pid, 0, 0, 0);
 
-	return upid != TT_NONE ? upid : process_append(st, pid);
+	return upid != TT_NONE ? upid : process_append_main(st, pid, 0);
 }
 
 uint32_t tt_storage_process_new(tt_storage *st, int64_t pid)
 {
-	return process_append(st, pid);
+	return process_append_main(st, pid, 1);
+}
+
+void tt_storage_main_threads(tt_storage *st, int on)
+{
+	st->main_threads = on;
 }
 
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name)
@@ -321,13 +345,19 @@ void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts)
 static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid)
 {
 	uint32_t upid = TT_NONE;
-	size_t n = st->thread.n;
+	size_t n;
 
 	if (pid != -1) {
+		size_t before = st->thread.n;
+
 		upid = tt_storage_process(st, pid);
 		if (upid == TT_NONE)
 			return TT_NONE;
+		/* a new process made its main thread: that is this one */
+		if (tid == pid && st->thread.n > before && st->thread.tid[st->thread.n - 1] == tid)
+			return (uint32_t)(st->thread.n - 1);
 	}
+	n = st->thread.n; /* (after the process, which may have added its main thread) */
 	if (GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
 		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
 		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))

@@ -72,6 +72,10 @@ void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
  * -1 when unknown (the thread then has upid TT_NONE until
  * tt_storage_thread_set_pid). Returns its utid. */
 uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid);
+/* From now on a new process gets its main thread (tid = pid) at once, as
+ * trace processor's process tracker makes it (JSON and Perfetto imports;
+ * CTF follows babeltrace2 and has only the threads it saw). */
+void tt_storage_main_threads(tt_storage *st, int on);
 /* A new process (thread) even when one with this pid ((pid, tid)) exists:
  * the id was reused; later lookups find the new one. */
 uint32_t tt_storage_process_new(tt_storage *st, int64_t pid);

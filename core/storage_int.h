@@ -28,6 +28,7 @@ enum tt_arg_type {
 struct tt_storage {
 	tt_strpool *strs;
 	int oom;
+	int main_threads; /* tt_storage_main_threads */
 
 	struct {
 		size_t n, cap;

@@ -2124,6 +2124,9 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	struct jparse *p = calloc(1, sizeof(*p));
 	struct pipe *q;
 	pthread_t th;
+
+	/* trace processor's process tracker: a process has its main thread */
+	tt_storage_main_threads(im->st, 1);
 	char msg[200];
 	int rc = TT_OK, truncated;
 
