@@ -91,15 +91,17 @@ static int sniff_and_import(tt_import *im, const char **format)
 }
 
 /* Declared in trace.c's view of the world: imports into st. */
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
-		  tt_err *err);
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
-		  tt_err *err)
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
+		  const tt_import_opts *opts, const char **format, tt_err *err);
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
+		  const tt_import_opts *opts, const char **format, tt_err *err)
 {
 	tt_import im = { .st = st, .progress = progress, .path = path, .err = err };
 	int rc;
 
 	*format = "unknown";
+	if (opts)
+		im.opts = *opts;
 	im.slices = tt_slice_tracker_new(st);
 	if (!im.slices)
 		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);

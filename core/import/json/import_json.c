@@ -2097,14 +2097,11 @@ static int chunk_depth(tt_bytesrc *src, size_t size, int *nl)
 	return depth;
 }
 
-/* Bytes per chunk: TT_JSON_CHUNK in the environment (tests cut small
- * files into many chunks with it), else 1 MiB. */
-static size_t chunk_size(void)
+/* Bytes per chunk: the import options' (tests cut small files into many
+ * chunks with TT_JSON_CHUNK), else 1 MiB. */
+static size_t chunk_size(const tt_import *im)
 {
-	const char *e = getenv("TT_JSON_CHUNK");
-	long v = e ? atol(e) : 0;
-
-	return v >= 16 ? (size_t)v : CHUNK_DEFAULT;
+	return im->opts.json_chunk >= 16 ? im->opts.json_chunk : CHUNK_DEFAULT;
 }
 
 static void json_free(struct json *j)
@@ -2143,7 +2140,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 		goto done;
 	}
 	{
-		size_t size = chunk_size();
+		size_t size = chunk_size(im);
 		int nl, depth = chunk_depth(src, size, &nl);
 		uint64_t events = 0, unit_at;
 		int64_t resume = depth ? parse_chunks(j, p, src, size, depth, nl, &events) : 0;
