@@ -2022,7 +2022,7 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 			c->oom = 1;
 		break;
 	case R_END:
-		id = tt_slice_tracker_end(c->im->slices, track, r->ts, r->name, r->args);
+		id = tt_slice_tracker_end_match(c->im->slices, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && (r->flags & F_TTS)) {
 			uint64_t *b = tt_pmap_find(open_tts, (uint64_t)id);
 			if (b)
