@@ -1432,6 +1432,38 @@ static void test_descriptor_id_reuse(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* Sibling tracks of one parent with one name share tracks while their
+ * slices do not overlap, as trace processor merges them (by name, the
+ * default); SIBLING_MERGE_BEHAVIOR_NONE keeps a track per uuid. */
+static void test_merged_sibling_tracks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_process_desc(&b, 1, 10, "p", 0, NULL, NULL, 0);
+	for (uint64_t u = 2; u <= 4; u++)
+		put_track_merge(&b, u, 1, "anim", -1);
+	put_track_merge(&b, 5, 1, "solo", 2);
+	put_track_merge(&b, 6, 1, "solo", 2);
+	put_event(&b, 1, 100, 1, 2, "a");
+	put_event(&b, 1, 200, 2, 2, NULL);
+	put_event(&b, 1, 300, 1, 3, "b");   /* after a: a's track */
+	put_event(&b, 1, 350, 1, 4, "c");   /* overlaps b: a second track */
+	put_event(&b, 1, 400, 2, 3, NULL);
+	put_event(&b, 1, 450, 2, 4, NULL);
+	put_event(&b, 1, 500, 3, 5, "s1");
+	put_event(&b, 1, 600, 3, 6, "s2");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, s.dur, t.name, s.track_id - (select min(track_id) from slice) from slice s"
+		       " join track t on s.track_id = t.id order by s.ts",
+		   "a\t100\tanim\t0\nb\t100\tanim\t0\nc\t100\tanim\t1\n"
+		   "s1\t0\tsolo\t2\ns2\t0\tsolo\t3\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where name = 'anim'"), 2);
+	tb_close(tr, path, &b);
+}
+
 static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_us, int64_t abs_us, int64_t tt_delta_us)
 {
 	Pkt p = pkt(1, 0);
@@ -1701,6 +1733,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),
+		cmocka_unit_test(test_merged_sibling_tracks),
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_descriptor_id_reuse),
 		cmocka_unit_test(test_process_naming),

@@ -17,8 +17,7 @@ struct lane {
 };
 
 struct aset {
-	uint32_t upid;
-	tt_str name;
+	tt_track_desc d;   /* of the set's tracks */
 	TT_VEC(struct lane) lanes;
 };
 
@@ -80,43 +79,62 @@ static struct lane *lane_for(struct aset *s, uint64_t cookie)
 	return &s->lanes.v[s->lanes.n - 1];
 }
 
+/* The track of cookie in set si. */
+static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
+{
+	struct aset *s = &t->v.v[si];
+	struct lane *l = lane_for(s, cookie);
+
+	if (!l)
+		return TT_NONE;
+	if (l->track == TT_NONE)
+		l->track = tt_storage_track_new(t->st, &s->d);
+	if (kind == TT_ASYNC_BEGIN)
+		l->open++;
+	else if (kind == TT_ASYNC_END && l->open > 0)
+		l->open--;
+	return l->track;
+}
+
+/* Set (k1, k2, k3) of key space tag, made with d on first use. */
+static uint32_t set_of(tt_async_tracker *t, uint64_t tag, uint64_t k1, uint64_t k2, uint64_t k3,
+		       const tt_track_desc *d)
+{
+	uint32_t si = tt_keymap_get(&t->sets, k1, k2, k3, tag);
+
+	if (si == TT_KEYMAP_NONE) {
+		struct aset ns = { .d = *d };
+
+		si = (uint32_t)t->v.n;
+		if (TT_VEC_PUSH(t->v, ns) || tt_keymap_put(&t->sets, k1, k2, k3, tag, si))
+			return TT_NONE;
+	}
+	return si;
+}
+
 uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
 			tt_str name, enum tt_async_kind kind)
 {
-	uint32_t root = tt_keymap_get(&t->root, upid, scope, cookie, 0);
-	uint32_t si;
-	struct aset *s;
-	struct lane *l;
+	uint32_t root = tt_keymap_get(&t->root, upid, scope, cookie, 0), si;
+	tt_track_desc d = { .utid = TT_NONE, .upid = upid, .parent_id = TT_NONE, .cpu = -1 };
 
 	if (root == TT_KEYMAP_NONE) {
 		root = name;
 		if (tt_keymap_put(&t->root, upid, scope, cookie, 0, root))
 			return TT_NONE;
 	}
-	si = tt_keymap_get(&t->sets, upid, scope, root, 0);
-	if (si == TT_KEYMAP_NONE) {
-		struct aset ns = { .upid = upid, .name = root };
+	d.type = upid == TT_NONE ? "legacy_async_global_slice" : "legacy_async_process_slice";
+	d.name = root;
+	si = set_of(t, 0, upid, scope, root, &d);
+	return si == TT_NONE ? TT_NONE : set_track(t, si, cookie, kind);
+}
 
-		si = (uint32_t)t->v.n;
-		if (TT_VEC_PUSH(t->v, ns) || tt_keymap_put(&t->sets, upid, scope, root, 0, si))
-			return TT_NONE;
-	}
-	s = &t->v.v[si];
-	l = lane_for(s, cookie);
-	if (!l)
-		return TT_NONE;
-	if (l->track == TT_NONE) {
-		tt_track_desc d = {
-			.type = upid == TT_NONE ? "legacy_async_global_slice" : "legacy_async_process_slice",
-			.name = s->name, .utid = TT_NONE, .upid = upid, .parent_id = TT_NONE, .cpu = -1,
-		};
-		l->track = tt_storage_track_new(t->st, &d);
-	}
-	if (kind == TT_ASYNC_BEGIN)
-		l->open++;
-	else if (kind == TT_ASYNC_END && l->open > 0)
-		l->open--;
-	return l->track;
+uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
+			    uint64_t cookie, const tt_track_desc *d, enum tt_async_kind kind)
+{
+	uint32_t si = set_of(t, 1, k1, k2, k3, d);
+
+	return si == TT_NONE ? TT_NONE : set_track(t, si, cookie, kind);
 }
 
 uint32_t tt_async_overlap_track(tt_async_tracker *t, uint32_t utid, int64_t ts, int64_t dur)

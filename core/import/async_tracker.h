@@ -24,7 +24,9 @@
 
 typedef struct tt_async_tracker tt_async_tracker;
 
-enum tt_async_kind { TT_ASYNC_BEGIN, TT_ASYNC_END, TT_ASYNC_INSTANT };
+/* PEEK: the cookie's track without opening or closing anything (a parent
+ * track, a flow binding). */
+enum tt_async_kind { TT_ASYNC_BEGIN, TT_ASYNC_END, TT_ASYNC_INSTANT, TT_ASYNC_PEEK };
 
 tt_async_tracker *tt_async_tracker_new(tt_storage *st);
 void tt_async_tracker_free(tt_async_tracker *t);
@@ -36,6 +38,13 @@ void tt_async_tracker_free(tt_async_tracker *t);
  * Returns TT_NONE when memory ran out. */
 uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
 			tt_str name, enum tt_async_kind kind);
+
+/* The same lanes for any set of sibling tracks that may merge (Perfetto's
+ * descriptor tracks with SIBLING_MERGE_BEHAVIOR_BY_TRACK_NAME): the set is
+ * (k1, k2, k3), the cookie the track's uuid, d describes the tracks made
+ * for the set (copied at the set's first use). */
+uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
+			    uint64_t cookie, const tt_track_desc *d, enum tt_async_kind kind);
 
 /* The overflow track of a thread for a complete slice that partly overlaps
  * one on the thread's own track (trace processor spills a JSON X event so

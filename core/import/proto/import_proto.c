@@ -139,6 +139,11 @@ typedef struct sched_rec {
 typedef struct utrack {
 	uint64_t uuid, parent;
 	int has_parent, described, kind, resolving;
+	int merge;                   /* sibling_merge_behavior: 0/1 by name, 2 none, 3 by key */
+	tt_str merge_key;
+	int merged;                  /* resolved to a set of merged sibling tracks */
+	uint64_t mk1, mk2, mk3;      /* the set */
+	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
 	int counter_type, incremental;
@@ -627,6 +632,11 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	 * latest; descriptors are all read before any event is fed */
 	if (nm && nm[0] && (!u->name || (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2)))
 		u->name = intern_c(c, nm);
+	if (td->has_sibling_merge_behavior) {
+		u->merge = td->sibling_merge_behavior;
+		if (u->merge == 3 && td->sibling_merge_key)
+			u->merge_key = intern_c(c, td->sibling_merge_key);
+	}
 	if (td->description)
 		u->desc = intern_c(c, td->description);
 	if (td->thread) {
@@ -1809,7 +1819,7 @@ static int rec_cmp(const void *a, const void *b)
 	return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
-static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name);
+static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
 
 /* Resolves the parent track first (its scope is inherited). */
 static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
@@ -1819,13 +1829,23 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 	if (!u->has_parent)
 		return TT_NONE;
 	pi = tt_pmap_find(&c->uuid_index, u->parent);
-	return pi ? resolve(c, (uint32_t)*pi, depth + 1, 0) : TT_NONE;
+	return pi ? resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK) : TT_NONE;
 }
 
 /* Storage track of uuid entry i (created on first use). A slice track
  * with no name of its own is named by the first event fed onto it, as
  * trace processor names it. */
-static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name)
+/* The track of a merged sibling set for one event (or a parent: PEEK). */
+static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
+{
+	uint32_t t = tt_async_track_set(c->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, kind);
+
+	if (t == TT_NONE)
+		c->oom = 1;
+	return t;
+}
+
+static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
 {
 	utrack *u = &c->utracks.v[i];
 	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
@@ -1834,6 +1854,8 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name)
 
 	if (u->track != TT_NONE)
 		return u->track;
+	if (u->merged)
+		return merged_track(c, u, kind);
 	if (u->resolving || depth > 32)
 		return TT_NONE;
 	u->resolving = 1;
@@ -1889,6 +1911,18 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name)
 			d.type = "process";
 			d.upid = supid;
 		}
+		/* trace processor: sibling slice tracks of one parent that may
+		 * merge (by name, the default, or by key) share tracks while
+		 * their slices do not overlap, as async ids do: a thousand
+		 * tracks of one name are not a thousand rows in the viewer */
+		if (u->merge != 2 && u->uuid != 0) {
+			u->merged = 1;
+			u->mdesc = d;
+			u->mk1 = sutid != TT_NONE ? (1ULL << 32) | sutid : supid != TT_NONE ? (2ULL << 32) | supid : 0;
+			u->mk2 = u->has_parent ? u->parent : 0;
+			u->mk3 = u->merge == 3 ? (1ULL << 32) | u->merge_key : d.name;
+			return merged_track(c, u, kind);
+		}
 		break;
 	}
 	u->track = tt_storage_track_new(c->st, &d);
@@ -1907,7 +1941,10 @@ static uint32_t rec_track(pctx *c, const prec *r)
 		return t;
 	}
 	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0,
-						  r->kind == R_COUNTER ? 0 : r->name) : r->track;
+						  r->kind == R_COUNTER ? 0 : r->name,
+						  r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
+						  r->kind == R_END ? TT_ASYNC_END :
+						  r->kind == R_COMPLETE ? TT_ASYNC_INSTANT : TT_ASYNC_PEEK) : r->track;
 }
 
 static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
