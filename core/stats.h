@@ -53,7 +53,6 @@
 	X(json_parser_failure, "json_parser_failure", "error", "trace", "JSON trace events whose fields do not make an event of their phase, skipped") \
 	X(track_event_parser_errors, "track_event_parser_errors", "info", "analysis", "track events that could not be placed (state value on a track that is not a state track, ...), skipped") \
 	X(track_event_invalid_timestamp, "track_event_invalid_timestamp", "error", "analysis", "track events whose timestamp is out of range (absolute or delta overflow, clock conversion overflow), dropped") \
-	X(streaming_profile_invalid_timestamp, "streaming_profile_invalid_timestamp", "error", "analysis", "streaming profile samples whose timestamp delta overflows, dropped") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
 
 typedef enum tt_stat {

@@ -151,6 +151,7 @@ static void complete_unsorted_children(void **state)
 	assert_string_equal(tsv, "root\t0\t-\nmid\t1\troot\nleaf\t2\tmid\nlate\t1\troot\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "json_x_no_dur"), 1);
+	assert_int_equal(stat_value(tr, "json_parser_failure"), 1); /* trace processor's name for it */
 	assert_int_equal(stat_value(tr, "json_x_negative_dur"), 1);
 	close_text(tr, p);
 }

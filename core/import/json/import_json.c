@@ -1040,6 +1040,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 				;
 			else {
 				tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 				continue;
 			}
 			if (e->flags & EV_HAS_ID)
@@ -1057,6 +1058,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	if (ph == 'X') {
 		if (!(e->flags & EV_HAS_DUR)) {
 			tt_storage_stat_add(st, TT_STAT_json_x_no_dur, 1);
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 			return 0;
 		}
 		if (e->dur < 0) {

@@ -1159,11 +1159,13 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 		local = 1;
 		if (upid == TT_NONE) { /* trace processor: a parser error */
 			stat(c, TT_STAT_proto_legacy_unsupported);
+			stat(c, TT_STAT_track_event_parser_errors);
 			return TT_NONE;
 		}
 		break;
-	default:
+	default: /* an async legacy event without an id */
 		stat(c, TT_STAT_proto_legacy_unsupported);
+		stat(c, TT_STAT_track_event_parser_errors);
 		return TT_NONE;
 	}
 	if (le->id_scope) {
