@@ -46,7 +46,8 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c
-SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c
+SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
+              core/sql/perfetto_sql.c core/sql/psql_func.c core/sql/modules.c
 JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
@@ -185,6 +186,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/termtrace
 	install -m 755 termtrace $(DESTDIR)$(PREFIX)/bin/termtrace
 	cp -r themes $(DESTDIR)$(PREFIX)/share/termtrace/
+	cp -r core/sql/modules $(DESTDIR)$(PREFIX)/share/termtrace/
 	[ ! -d descriptions ] || cp -r descriptions $(DESTDIR)$(PREFIX)/share/termtrace/
 	[ ! -d metrics ] || { install -d $(DESTDIR)$(PREFIX)/share/termtrace/metrics; \
 		cp metrics/*.sql $(DESTDIR)$(PREFIX)/share/termtrace/metrics/ 2>/dev/null || true; }

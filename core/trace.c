@@ -6,6 +6,7 @@
 #include "trace_int.h"
 #include "describe.h"
 #include "vtab.h"
+#include "perfetto_sql.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -100,6 +101,7 @@ void tt_trace_close(tt_trace *tr)
 {
 	if (!tr)
 		return;
+	tt_psql_free(tr->psql); /* its statements go before the connection */
 	if (tr->db)
 		sqlite3_close_v2(tr->db);
 	tt_storage_free(tr->st);

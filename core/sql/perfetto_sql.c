@@ -1,0 +1,1112 @@
+/*
+ * perfetto_sql.c - the PerfettoSQL preprocessor (see perfetto_sql.h): a
+ * small SQL tokenizer, the statement splitter, the PERFETTO statements
+ * (TABLE, VIEW, INDEX, MACRO; FUNCTION is parsed here and built in
+ * psql_func.c) and macro expansion.
+ *
+ * Only PerfettoSQL's own statements are parsed; everything else reaches
+ * SQLite as written, so SQLite's errors and semantics stay SQLite's.
+ */
+#include "perfetto_sql.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Macro invocations inside macro bodies, nested: a recursive macro stops
+ * here with an error instead of exhausting the stack. */
+#define MACRO_DEPTH_MAX 64
+/* Modules including modules. */
+#define RUN_DEPTH_MAX 64
+
+/* ---- tokens ---------------------------------------------------------------- */
+
+enum { T_END, T_SPACE, T_ID, T_STR, T_NUM, T_VAR, T_PUNCT };
+
+static int id_char(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+/* Returns the end of the token starting at s[i] and its kind. An
+ * unterminated string or comment runs to the end (SQLite reports it). */
+static size_t lex(const char *s, size_t i, int *kind)
+{
+	unsigned char c = (unsigned char)s[i];
+	size_t j = i + 1;
+
+	if (!c) {
+		*kind = T_END;
+		return i;
+	}
+	if (isspace(c) || (c == '-' && s[j] == '-') || (c == '/' && s[j] == '*')) {
+		*kind = T_SPACE;
+		for (j = i; s[j];) {
+			if (isspace((unsigned char)s[j])) {
+				j++;
+			} else if (s[j] == '-' && s[j + 1] == '-') {
+				while (s[j] && s[j] != '\n')
+					j++;
+			} else if (s[j] == '/' && s[j + 1] == '*') {
+				const char *e = strstr(s + j + 2, "*/");
+
+				j = e ? (size_t)(e - s) + 2 : strlen(s);
+			} else {
+				break;
+			}
+		}
+		return j;
+	}
+	if (c == '\'' || c == '"' || c == '`' || c == '[') {
+		char close = c == '[' ? ']' : (char)c;
+
+		*kind = c == '\'' ? T_STR : T_ID;
+		for (; s[j]; j++) {
+			if (s[j] == close) {
+				if (close != ']' && s[j + 1] == close) {
+					j++;
+					continue;
+				}
+				return j + 1;
+			}
+		}
+		return j;
+	}
+	if ((c == '$' || c == ':' || c == '@') && id_char((unsigned char)s[j]) && s[j] != '$') {
+		*kind = T_VAR;
+		while (id_char((unsigned char)s[j]))
+			j++;
+		return j;
+	}
+	if (isalpha(c) || c == '_' || c >= 0x80) {
+		*kind = T_ID;
+		while (id_char((unsigned char)s[j]))
+			j++;
+		return j;
+	}
+	if (isdigit(c) || (c == '.' && isdigit((unsigned char)s[j]))) {
+		*kind = T_NUM;
+		while (isalnum((unsigned char)s[j]) || s[j] == '.' ||
+		       ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E')))
+			j++;
+		return j;
+	}
+	*kind = T_PUNCT;
+	return j;
+}
+
+/* A cursor over the tokens of s[.. end) that skips blanks and comments. */
+struct cur {
+	const char *s;
+	size_t i, end;
+	/* the last token */
+	size_t ts, te;
+	int kind;
+};
+
+static int next(struct cur *c)
+{
+	for (;;) {
+		int k;
+		size_t e;
+
+		if (c->i >= c->end) {
+			c->ts = c->te = c->end;
+			return c->kind = T_END;
+		}
+		e = lex(c->s, c->i, &k);
+		if (e > c->end)
+			e = c->end;
+		c->ts = c->i;
+		c->te = e;
+		c->i = e;
+		if (k != T_SPACE)
+			return c->kind = k;
+	}
+}
+
+static int is_kw(const struct cur *c, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return c->kind == T_ID && c->te - c->ts == n && strncasecmp(c->s + c->ts, kw, n) == 0;
+}
+
+static int is_punct(const struct cur *c, char ch)
+{
+	return c->kind == T_PUNCT && c->s[c->ts] == ch;
+}
+
+static char *dup_range(const char *s, size_t a, size_t b)
+{
+	char *r = malloc(b - a + 1);
+
+	if (r) {
+		memcpy(r, s + a, b - a);
+		r[b - a] = '\0';
+	}
+	return r;
+}
+
+/* Trims blanks and comments at both ends of s[*a, *b). */
+static void trim(const char *s, size_t *a, size_t *b)
+{
+	int k;
+
+	while (*a < *b) {
+		size_t e = lex(s, *a, &k);
+
+		if (k != T_SPACE)
+			break;
+		*a = e;
+	}
+	while (*b > *a && isspace((unsigned char)s[*b - 1]))
+		(*b)--;
+}
+
+/* ---- a growing string ------------------------------------------------------ */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+	int oom;
+};
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 256;
+		char *np;
+
+		while (nc < b->n + n + 1)
+			nc *= 2;
+		np = realloc(b->p, nc);
+		if (!np) {
+			b->oom = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = nc;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+/* ---- positions ------------------------------------------------------------- */
+
+static void line_col(const char *s, size_t off, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off && s[i]; i++) {
+		if (s[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+/* ---- macros ---------------------------------------------------------------- */
+
+static struct psql_macro *find_macro(tt_psql *ps, const char *name, size_t len)
+{
+	for (size_t i = 0; i < ps->nmacros; i++)
+		if (strlen(ps->macros[i].name) == len && strncasecmp(ps->macros[i].name, name, len) == 0)
+			return &ps->macros[i];
+	return NULL;
+}
+
+static void macro_clear(struct psql_macro *m)
+{
+	for (int i = 0; i < m->nparams; i++)
+		free(m->params[i]);
+	free(m->params);
+	free(m->name);
+	free(m->body);
+	memset(m, 0, sizeof(*m));
+}
+
+struct expand {
+	tt_psql *ps;
+	tt_err *err;
+	size_t err_off; /* where in the top text an error points */
+};
+
+static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int depth,
+		       struct buf *out);
+
+/* Splits the arguments of an invocation: s[open] is '('. Returns the
+ * offset after the matching ')', or 0 when there is none. */
+static size_t split_args(const char *s, size_t open, size_t end, size_t *starts, size_t *ends,
+			 int max, int *nargs)
+{
+	struct cur c = { .s = s, .i = open + 1, .end = end };
+	int depth = 0, n = 0;
+	size_t arg_start = open + 1;
+
+	*nargs = 0;
+	while (next(&c) != T_END) {
+		if (is_punct(&c, '(')) {
+			depth++;
+		} else if (is_punct(&c, ')') && depth) {
+			depth--;
+		} else if ((is_punct(&c, ',') || is_punct(&c, ')')) && depth == 0) {
+			size_t as = arg_start, ae = c.ts;
+
+			trim(s, &as, &ae);
+			if (n < max) {
+				starts[n] = as;
+				ends[n] = ae;
+			}
+			/* "m!()" has no argument, not one empty one */
+			if (!(n == 0 && as == ae && is_punct(&c, ')')))
+				n++;
+			arg_start = c.te;
+			if (is_punct(&c, ')')) {
+				*nargs = n;
+				return c.te;
+			}
+		}
+	}
+	return 0;
+}
+
+static int expand_err(struct expand *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int expand_err(struct expand *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	x->err->code = TT_EINVAL;
+	vsnprintf(x->err->msg, sizeof(x->err->msg), fmt, ap);
+	va_end(ap);
+	return TT_EINVAL;
+}
+
+#define MAX_ARGS 64
+
+/* One invocation name!(args) at s[ns, ne) with '(' at s[open]; *after is
+ * set past the ')'. */
+static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, size_t open,
+		       size_t end, int depth, struct buf *out, size_t *after)
+{
+	size_t as[MAX_ARGS], ae[MAX_ARGS];
+	int nargs, rc;
+	struct psql_macro *m;
+	struct buf body = { 0 };
+
+	if (depth == 0)
+		x->err_off = ns;
+	*after = split_args(s, open, end, as, ae, MAX_ARGS, &nargs);
+	if (!*after)
+		return expand_err(x, "unterminated macro invocation '%.*s!(': no closing ')'",
+				  (int)(ne - ns), s + ns);
+	if (nargs > MAX_ARGS)
+		return expand_err(x, "macro '%.*s': more than %d arguments", (int)(ne - ns), s + ns,
+				  MAX_ARGS);
+	if (depth >= MACRO_DEPTH_MAX)
+		return expand_err(x, "macro '%.*s': expansion nested deeper than %d (recursive macro?)",
+				  (int)(ne - ns), s + ns, MACRO_DEPTH_MAX);
+	if (ne - ns == 20 && strncasecmp(s + ns, "__intrinsic_stringify", 20) == 0) {
+		/* the arguments' text as a string literal, as Perfetto writes it */
+		put(out, "'", 1);
+		if (nargs)
+			put(out, s + as[0], ae[nargs - 1] - as[0]);
+		put(out, "'", 1);
+		return TT_OK;
+	}
+	m = find_macro(x->ps, s + ns, ne - ns);
+	if (!m)
+		return expand_err(x, "no macro '%.*s'", (int)(ne - ns), s + ns);
+	if (nargs != m->nparams)
+		return expand_err(x, "macro '%s' takes %d argument%s, given %d", m->name, m->nparams,
+				  m->nparams == 1 ? "" : "s", nargs);
+	/* Substitute $param by the argument's text, then expand the result:
+	 * macro calls in the arguments and in the body alike. */
+	{
+		struct cur c = { .s = m->body, .i = 0, .end = strlen(m->body) };
+		size_t last = 0;
+
+		while (next(&c) != T_END) {
+			if (c.kind != T_VAR || m->body[c.ts] != '$')
+				continue;
+			for (int i = 0; i < m->nparams; i++) {
+				if (strlen(m->params[i]) == c.te - c.ts &&
+				    strncasecmp(m->params[i], m->body + c.ts, c.te - c.ts) == 0) {
+					put(&body, m->body + last, c.ts - last);
+					put(&body, s + as[i], ae[i] - as[i]);
+					last = c.te;
+					break;
+				}
+			}
+		}
+		put(&body, m->body + last, strlen(m->body) - last);
+	}
+	if (body.oom) {
+		free(body.p);
+		return expand_err(x, "out of memory expanding macro '%s'", m->name);
+	}
+	rc = expand_text(x, body.p ? body.p : "", 0, body.n, depth + 1, out);
+	free(body.p);
+	return rc;
+}
+
+static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int depth,
+		       struct buf *out)
+{
+	struct cur c = { .s = s, .i = a, .end = b };
+	size_t last = a;
+
+	while (next(&c) != T_END) {
+		size_t ns = c.ts, ne = c.te, after;
+		struct cur p;
+		int rc;
+
+		if (c.kind != T_ID || s[ne] != '!')
+			continue;
+		p = c;
+		p.i = ne + 1;
+		if (next(&p) == T_END || !is_punct(&p, '('))
+			continue;
+		put(out, s + last, ns - last);
+		rc = expand_call(x, s, ns, ne, p.ts, b, depth, out, &after);
+		if (rc != TT_OK)
+			return rc;
+		c.i = last = after;
+	}
+	put(out, s + last, b - last);
+	return out->oom ? expand_err(x, "out of memory expanding macros") : TT_OK;
+}
+
+/* Expands s[a, b): *out malloc'd. On error err_off is the invocation. */
+static int expand_range(tt_psql *ps, const char *s, size_t a, size_t b, char **out,
+			size_t *err_off, tt_err *err)
+{
+	struct expand x = { .ps = ps, .err = err, .err_off = a };
+	struct buf o = { 0 };
+	int rc = expand_text(&x, s, a, b, 0, &o);
+
+	*err_off = x.err_off;
+	if (rc != TT_OK) {
+		free(o.p);
+		return rc;
+	}
+	*out = o.p ? o.p : strdup("");
+	return *out ? TT_OK : tt_err_set(err, TT_ENOMEM, "out of memory");
+}
+
+int tt_psql_expand(tt_psql *ps, const char *text, char **out, tt_err *err)
+{
+	size_t off;
+
+	return expand_range(ps, text, 0, strlen(text), out, &off, err);
+}
+
+/* ---- types ----------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int type;
+} type_names[] = {
+	{ "INT", TT_PT_INT }, { "LONG", TT_PT_INT }, { "UINT", TT_PT_INT },
+	{ "BOOL", TT_PT_BOOL }, { "DOUBLE", TT_PT_DOUBLE }, { "FLOAT", TT_PT_DOUBLE },
+	{ "STRING", TT_PT_STRING }, { "BYTES", TT_PT_BYTES }, { "PROTO", TT_PT_BYTES },
+	{ "TIMESTAMP", TT_PT_INT }, { "DURATION", TT_PT_INT }, { "ARGSETID", TT_PT_INT },
+	{ "ID", TT_PT_INT }, { "JOINID", TT_PT_INT }, { "ANY", TT_PT_ANY },
+};
+
+int tt_psql_type(const char *name, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && (isalnum((unsigned char)name[n]) || name[n] == '_'))
+		n++;
+	/* ID(table.col) and JOINID(table.col) name what they refer to */
+	if (n < len) {
+		size_t i = n;
+
+		while (i < len && isspace((unsigned char)name[i]))
+			i++;
+		if (name[i] != '(' || name[len - 1] != ')')
+			return -1;
+		if (!((n == 2 && strncasecmp(name, "ID", 2) == 0) ||
+		      (n == 6 && strncasecmp(name, "JOINID", 6) == 0)))
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (strlen(type_names[i].name) == n && strncasecmp(type_names[i].name, name, n) == 0)
+			return type_names[i].type;
+	return -1;
+}
+
+int tt_psql_type_ok(int pt, int t)
+{
+	switch (pt) {
+	case TT_PT_INT:
+	case TT_PT_BOOL:
+		return t == SQLITE_INTEGER || t == SQLITE_NULL;
+	case TT_PT_DOUBLE:
+		return t == SQLITE_FLOAT || t == SQLITE_INTEGER || t == SQLITE_NULL;
+	case TT_PT_STRING:
+		return t == SQLITE_TEXT || t == SQLITE_NULL;
+	case TT_PT_BYTES:
+		return t == SQLITE_BLOB || t == SQLITE_NULL;
+	default:
+		return 1;
+	}
+}
+
+const char *tt_psql_type_name(int pt)
+{
+	static const char *names[] = { "ANY", "INT", "BOOL", "DOUBLE", "STRING", "BYTES" };
+
+	return pt >= 0 && pt <= TT_PT_BYTES ? names[pt] : "?";
+}
+
+static const char *sqlite_type_name(int t)
+{
+	switch (t) {
+	case SQLITE_INTEGER: return "INT";
+	case SQLITE_FLOAT: return "DOUBLE";
+	case SQLITE_TEXT: return "STRING";
+	case SQLITE_BLOB: return "BYTES";
+	default: return "NULL";
+	}
+}
+
+/* ---- statements ------------------------------------------------------------ */
+
+/* One script being run. */
+struct run {
+	tt_psql *ps;
+	const char *s;
+	const char *module, *path;
+	tt_psql_exec_fn fn;
+	void *ctx;
+	tt_err *err;
+	int multi; /* more than one statement: errors say where */
+};
+
+/* Sets err to msg at offset off of the script, naming the module. */
+static int fail_at(struct run *r, size_t off, const char *msg)
+{
+	int line, col;
+	char tmp[sizeof(r->err->msg)];
+
+	snprintf(tmp, sizeof(tmp), "%s", msg);
+	line_col(r->s, off, &line, &col);
+	if (r->module)
+		return tt_err_set(r->err, TT_EINVAL, "module '%s' (%s) line %d col %d: %s", r->module,
+				  r->path ? r->path : "?", line, col, tmp);
+	if (r->multi)
+		return tt_err_set(r->err, TT_EINVAL, "line %d col %d: %s", line, col, tmp);
+	return tt_err_set(r->err, TT_EINVAL, "%s", tmp);
+}
+
+static int failf(struct run *r, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int failf(struct run *r, size_t off, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return fail_at(r, off, msg);
+}
+
+/* Runs sql on the connection, no rows wanted. */
+static int exec_sql(struct run *r, size_t off, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(r->ps->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = failf(r, off, "%s", msg ? msg : sqlite3_errmsg(r->ps->db));
+
+		sqlite3_free(msg);
+		return rc;
+	}
+	return TT_OK;
+}
+
+/* What an object called name is now: "table", "view", "index" or NULL. */
+static const char *object_type(sqlite3 *db, const char *name, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+	const char *t = NULL;
+
+	if (sqlite3_prepare_v2(db, "select type from sqlite_master where name = ?1 collate nocase",
+			       -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		t = buf;
+	}
+	sqlite3_finalize(st);
+	return t;
+}
+
+/* A parsed "(col TYPE, ...)" list. */
+struct schema {
+	int n;
+	char *names[MAX_ARGS];
+	int types[MAX_ARGS];
+};
+
+static void schema_free(struct schema *sc)
+{
+	for (int i = 0; i < sc->n; i++)
+		free(sc->names[i]);
+	sc->n = 0;
+}
+
+/* Parses "name TYPE, ..." from c (just after the '(') to the matching
+ * ')'. types: check type names (macros take any identifier). */
+static int parse_schema(struct run *r, struct cur *c, struct schema *sc, int types)
+{
+	sc->n = 0;
+	if (next(c) == T_END)
+		return failf(r, c->ts, "unterminated parameter list");
+	if (is_punct(c, ')'))
+		return TT_OK;
+	for (;;) {
+		size_t ts, te;
+		int depth = 0;
+
+		if (c->kind != T_ID && c->kind != T_VAR)
+			return failf(r, c->ts, "expected a name, found '%.*s'", (int)(c->te - c->ts),
+				     c->s + c->ts);
+		if (sc->n == MAX_ARGS)
+			return failf(r, c->ts, "more than %d names in a list", MAX_ARGS);
+		/* $x in Perfetto's older spelling is the same x */
+		sc->names[sc->n] = c->kind == T_VAR ? dup_range(c->s, c->ts + 1, c->te)
+						    : dup_range(c->s, c->ts, c->te);
+		sc->types[sc->n] = TT_PT_ANY;
+		sc->n++;
+		ts = c->te;
+		for (;;) {
+			if (next(c) == T_END)
+				return failf(r, ts, "unterminated list: no closing ')'");
+			if (is_punct(c, '('))
+				depth++;
+			else if (is_punct(c, ')') && depth)
+				depth--;
+			else if (depth == 0 && (is_punct(c, ',') || is_punct(c, ')')))
+				break;
+		}
+		te = c->ts;
+		trim(c->s, &ts, &te);
+		if (ts == te)
+			return failf(r, c->ts, "'%s' has no type", sc->names[sc->n - 1]);
+		if (types) {
+			int t = tt_psql_type(c->s + ts, te - ts);
+
+			if (t < 0)
+				return failf(r, ts, "unknown type '%.*s' for '%s'", (int)(te - ts),
+					     c->s + ts, sc->names[sc->n - 1]);
+			sc->types[sc->n - 1] = t;
+		}
+		if (is_punct(c, ')'))
+			return TT_OK;
+		next(c);
+	}
+}
+
+/* Checks that the columns of `select * from name` are those of sc (when
+ * given) and, for a table, that the values have the declared types. */
+static int check_columns(struct run *r, size_t off, const char *name, const struct schema *sc,
+			 int is_table)
+{
+	sqlite3_stmt *st;
+	char sql[512];
+	int n, rc = TT_OK;
+
+	snprintf(sql, sizeof(sql), "select * from \"%s\" limit 0", name);
+	if (sqlite3_prepare_v2(r->ps->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return failf(r, off, "%s", sqlite3_errmsg(r->ps->db));
+	n = sqlite3_column_count(st);
+	for (int i = 0; i < n && rc == TT_OK; i++) {
+		const char *cn = sqlite3_column_name(st, i);
+		int found = 0;
+
+		for (int k = 0; k < sc->n; k++)
+			found |= strcasecmp(sc->names[k], cn) == 0;
+		if (!found)
+			rc = failf(r, off, "'%s': column '%s' is not in the declared schema", name, cn);
+	}
+	for (int k = 0; k < sc->n && rc == TT_OK; k++) {
+		int found = 0;
+
+		for (int i = 0; i < n; i++)
+			found |= strcasecmp(sc->names[k], sqlite3_column_name(st, i)) == 0;
+		if (!found)
+			rc = failf(r, off, "'%s': declared column '%s' is not in the result", name,
+				   sc->names[k]);
+	}
+	sqlite3_finalize(st);
+	if (rc != TT_OK || !is_table)
+		return rc;
+	/* One scan for every typed column: the first value of a wrong type. */
+	for (int k = 0; k < sc->n && rc == TT_OK; k++) {
+		const char *want = NULL;
+
+		switch (sc->types[k]) {
+		case TT_PT_INT:
+		case TT_PT_BOOL: want = "'integer','null'"; break;
+		case TT_PT_DOUBLE: want = "'integer','real','null'"; break;
+		case TT_PT_STRING: want = "'text','null'"; break;
+		case TT_PT_BYTES: want = "'blob','null'"; break;
+		default: continue;
+		}
+		snprintf(sql, sizeof(sql),
+			 "select typeof(\"%s\") from \"%s\" where typeof(\"%s\") not in (%s) limit 1",
+			 sc->names[k], name, sc->names[k], want);
+		if (sqlite3_prepare_v2(r->ps->db, sql, -1, &st, NULL) != SQLITE_OK)
+			return failf(r, off, "%s", sqlite3_errmsg(r->ps->db));
+		if (sqlite3_step(st) == SQLITE_ROW)
+			rc = failf(r, off, "'%s': column '%s' is declared %s but holds a %s value", name,
+				   sc->names[k], tt_psql_type_name(sc->types[k]),
+				   (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	return rc;
+}
+
+/* CREATE [OR REPLACE] PERFETTO TABLE|VIEW name [(schema)] AS body */
+static int create_table_or_view(struct run *r, struct cur *c, size_t stmt_off, int replace,
+				int is_table)
+{
+	struct schema sc = { 0 };
+	char *name = NULL, *body = NULL, *sql = NULL, tbuf[16];
+	const char *old;
+	size_t err_off;
+	int rc;
+
+	if (next(c) != T_ID)
+		return failf(r, c->ts, "expected a %s name", is_table ? "table" : "view");
+	name = dup_range(c->s, c->ts, c->te);
+	if (!name)
+		return tt_err_set(r->err, TT_ENOMEM, "out of memory");
+	next(c);
+	if (is_punct(c, '(')) {
+		rc = parse_schema(r, c, &sc, 1);
+		if (rc != TT_OK)
+			goto out;
+		next(c);
+	}
+	if (!is_kw(c, "AS")) {
+		rc = failf(r, c->ts, "expected AS after the %s name", is_table ? "table" : "view");
+		goto out;
+	}
+	rc = expand_range(r->ps, c->s, c->te, c->end, &body, &err_off, r->err);
+	if (rc != TT_OK) {
+		rc = fail_at(r, err_off, r->err->msg);
+		goto out;
+	}
+	old = object_type(r->ps->db, name, tbuf, sizeof(tbuf));
+	if (old && !replace) {
+		rc = failf(r, stmt_off, "%s '%s' already exists (CREATE OR REPLACE PERFETTO %s replaces it)",
+			   old, name, is_table ? "TABLE" : "VIEW");
+		goto out;
+	}
+	if (old)
+		sql = sqlite3_mprintf("DROP %s \"%w\"; CREATE %s \"%w\" AS %s", old, name,
+				      is_table ? "TABLE" : "VIEW", name, body);
+	else
+		sql = sqlite3_mprintf("CREATE %s \"%w\" AS %s", is_table ? "TABLE" : "VIEW", name, body);
+	if (!sql) {
+		rc = tt_err_set(r->err, TT_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = exec_sql(r, stmt_off, sql);
+	if (rc == TT_OK && sc.n) {
+		rc = check_columns(r, stmt_off, name, &sc, is_table);
+		if (rc != TT_OK) {
+			char *drop = sqlite3_mprintf("DROP %s \"%w\"", is_table ? "TABLE" : "VIEW", name);
+
+			if (drop)
+				sqlite3_exec(r->ps->db, drop, NULL, NULL, NULL);
+			sqlite3_free(drop);
+		}
+	}
+out:
+	sqlite3_free(sql);
+	schema_free(&sc);
+	free(name);
+	free(body);
+	return rc;
+}
+
+/* CREATE [OR REPLACE] PERFETTO INDEX name ON table(cols) */
+static int create_index(struct run *r, struct cur *c, size_t stmt_off, int replace)
+{
+	char *rest, *sql;
+	int rc;
+	size_t a = c->i, b = c->end;
+
+	trim(c->s, &a, &b);
+	if (next(c) != T_ID)
+		return failf(r, c->ts, "expected an index name");
+	rest = dup_range(c->s, a, b);
+	if (!rest)
+		return tt_err_set(r->err, TT_ENOMEM, "out of memory");
+	sql = replace ? sqlite3_mprintf("DROP INDEX IF EXISTS %.*s; CREATE INDEX %s",
+					(int)(c->te - c->ts), c->s + c->ts, rest)
+		      : sqlite3_mprintf("CREATE INDEX %s", rest);
+	rc = sql ? exec_sql(r, stmt_off, sql) : tt_err_set(r->err, TT_ENOMEM, "out of memory");
+	sqlite3_free(sql);
+	free(rest);
+	return rc;
+}
+
+/* CREATE [OR REPLACE] PERFETTO MACRO name(p Type, ...) RETURNS Type AS body */
+static int create_macro(struct run *r, struct cur *c, size_t stmt_off, int replace)
+{
+	struct schema sc = { 0 };
+	struct psql_macro m = { 0 }, *old;
+	tt_psql *ps = r->ps;
+	size_t a, b;
+	int rc;
+
+	if (next(c) != T_ID)
+		return failf(r, c->ts, "expected a macro name");
+	m.name = dup_range(c->s, c->ts, c->te);
+	if (next(c) != T_PUNCT || !is_punct(c, '(')) {
+		rc = failf(r, c->ts, "expected '(' after macro '%s'", m.name);
+		goto bad;
+	}
+	rc = parse_schema(r, c, &sc, 0);
+	if (rc != TT_OK)
+		goto bad;
+	next(c);
+	if (!is_kw(c, "RETURNS")) {
+		rc = failf(r, c->ts, "macro '%s': expected RETURNS", m.name);
+		goto bad;
+	}
+	if (next(c) != T_ID) {
+		rc = failf(r, c->ts, "macro '%s': expected a return type", m.name);
+		goto bad;
+	}
+	next(c);
+	if (!is_kw(c, "AS")) {
+		rc = failf(r, c->ts, "macro '%s': expected AS", m.name);
+		goto bad;
+	}
+	a = c->te;
+	b = c->end;
+	trim(c->s, &a, &b);
+	m.body = dup_range(c->s, a, b);
+	m.nparams = sc.n;
+	m.params = calloc((size_t)(sc.n ? sc.n : 1), sizeof(char *));
+	for (int i = 0; m.params && i < sc.n; i++) {
+		m.params[i] = malloc(strlen(sc.names[i]) + 2);
+		if (m.params[i])
+			sprintf(m.params[i], "$%s", sc.names[i]);
+	}
+	schema_free(&sc);
+	old = find_macro(ps, m.name, strlen(m.name));
+	if (old && !replace) {
+		rc = failf(r, stmt_off, "macro '%s' already exists (CREATE OR REPLACE PERFETTO MACRO replaces it)",
+			   m.name);
+		goto bad;
+	}
+	if (old) {
+		macro_clear(old);
+		*old = m;
+		return TT_OK;
+	}
+	if (ps->nmacros == ps->cap_macros) {
+		size_t nc = ps->cap_macros ? ps->cap_macros * 2 : 16;
+		struct psql_macro *nm = realloc(ps->macros, nc * sizeof(*nm));
+
+		if (!nm) {
+			rc = tt_err_set(r->err, TT_ENOMEM, "out of memory");
+			goto bad;
+		}
+		ps->macros = nm;
+		ps->cap_macros = nc;
+	}
+	ps->macros[ps->nmacros++] = m;
+	return TT_OK;
+bad:
+	schema_free(&sc);
+	macro_clear(&m);
+	return rc;
+}
+
+/* CREATE [OR REPLACE] PERFETTO FUNCTION name(args) RETURNS type|TABLE(cols) AS body */
+static int create_function(struct run *r, struct cur *c, size_t stmt_off, int replace)
+{
+	char *name = NULL, *args = NULL, *ret = NULL, *cols = NULL, *body = NULL;
+	size_t a, err_off;
+	int rc, depth = 0;
+
+	if (next(c) != T_ID)
+		return failf(r, c->ts, "expected a function name");
+	name = dup_range(c->s, c->ts, c->te);
+	if (next(c) != T_PUNCT || !is_punct(c, '(')) {
+		rc = failf(r, c->ts, "expected '(' after function '%s'", name);
+		goto out;
+	}
+	a = c->te;
+	for (;;) {
+		if (next(c) == T_END) {
+			rc = failf(r, a, "function '%s': unterminated argument list", name);
+			goto out;
+		}
+		if (is_punct(c, '('))
+			depth++;
+		else if (is_punct(c, ')') && depth-- == 0)
+			break;
+	}
+	args = dup_range(c->s, a, c->ts);
+	next(c);
+	if (!is_kw(c, "RETURNS")) {
+		rc = failf(r, c->ts, "function '%s': expected RETURNS", name);
+		goto out;
+	}
+	next(c);
+	if (is_kw(c, "TABLE")) {
+		if (next(c) != T_PUNCT || !is_punct(c, '(')) {
+			rc = failf(r, c->ts, "function '%s': expected '(' after RETURNS TABLE", name);
+			goto out;
+		}
+		a = c->te;
+		depth = 0;
+		for (;;) {
+			if (next(c) == T_END) {
+				rc = failf(r, a, "function '%s': unterminated column list", name);
+				goto out;
+			}
+			if (is_punct(c, '('))
+				depth++;
+			else if (is_punct(c, ')') && depth-- == 0)
+				break;
+		}
+		cols = dup_range(c->s, a, c->ts);
+	} else {
+		a = c->ts;
+		depth = 0;
+		while (c->kind != T_END && !(depth == 0 && is_kw(c, "AS"))) {
+			if (is_punct(c, '('))
+				depth++;
+			else if (is_punct(c, ')'))
+				depth--;
+			next(c);
+		}
+		ret = dup_range(c->s, a, c->ts);
+		if (ret) {
+			size_t x = 0, y = strlen(ret);
+
+			trim(ret, &x, &y);
+			ret[y] = '\0';
+			memmove(ret, ret + x, y - x + 1);
+		}
+	}
+	if (!is_kw(c, "AS"))
+		next(c);
+	if (!is_kw(c, "AS")) {
+		rc = failf(r, c->ts, "function '%s': expected AS", name);
+		goto out;
+	}
+	rc = expand_range(r->ps, c->s, c->te, c->end, &body, &err_off, r->err);
+	if (rc != TT_OK) {
+		rc = fail_at(r, err_off, r->err->msg);
+		goto out;
+	}
+	rc = tt_psql_define_fn(r->ps, name, args, ret, cols, body, replace, r->err);
+	if (rc != TT_OK)
+		rc = fail_at(r, stmt_off, r->err->msg);
+out:
+	free(name);
+	free(args);
+	free(ret);
+	free(cols);
+	free(body);
+	return rc;
+}
+
+/* INCLUDE PERFETTO MODULE a.b.c */
+static int include(struct run *r, struct cur *c, size_t stmt_off)
+{
+	struct buf name = { 0 };
+	int rc;
+
+	while (next(c) != T_END)
+		put(&name, c->s + c->ts, c->te - c->ts);
+	if (!name.p)
+		return failf(r, stmt_off, "INCLUDE PERFETTO MODULE needs a module name");
+	rc = tt_psql_include(r->ps, name.p, r->err);
+	free(name.p);
+	if (rc != TT_OK && !r->module && r->multi)
+		return fail_at(r, stmt_off, r->err->msg);
+	return rc;
+}
+
+static int run_stmt(struct run *r, size_t a, size_t b, int last)
+{
+	struct cur c = { .s = r->s, .i = a, .end = b };
+	size_t off, err_off;
+	char *sql;
+	int rc;
+
+	next(&c);
+	off = c.ts;
+	if (is_kw(&c, "INCLUDE")) {
+		struct cur p = c;
+
+		next(&p);
+		if (is_kw(&p, "PERFETTO")) {
+			next(&p);
+			if (!is_kw(&p, "MODULE"))
+				return failf(r, p.ts, "expected INCLUDE PERFETTO MODULE");
+			return include(r, &p, off);
+		}
+	} else if (is_kw(&c, "CREATE")) {
+		struct cur p = c;
+		int replace = 0;
+
+		next(&p);
+		if (is_kw(&p, "OR")) {
+			next(&p);
+			if (is_kw(&p, "REPLACE")) {
+				replace = 1;
+				next(&p);
+			}
+		}
+		if (is_kw(&p, "PERFETTO")) {
+			next(&p);
+			if (is_kw(&p, "TABLE"))
+				return create_table_or_view(r, &p, off, replace, 1);
+			if (is_kw(&p, "VIEW"))
+				return create_table_or_view(r, &p, off, replace, 0);
+			if (is_kw(&p, "FUNCTION"))
+				return create_function(r, &p, off, replace);
+			if (is_kw(&p, "MACRO"))
+				return create_macro(r, &p, off, replace);
+			if (is_kw(&p, "INDEX"))
+				return create_index(r, &p, off, replace);
+			return failf(r, p.ts, "unknown CREATE PERFETTO '%.*s' (TABLE, VIEW, FUNCTION, MACRO, INDEX)",
+				     (int)(p.te - p.ts), p.s + p.ts);
+		}
+	}
+	rc = expand_range(r->ps, r->s, a, b, &sql, &err_off, r->err);
+	if (rc != TT_OK)
+		return fail_at(r, err_off, r->err->msg);
+	rc = r->fn(r->ctx, r->ps->db, sql, last, r->err);
+	free(sql);
+	if (rc != TT_OK && rc != TT_ENOMEM)
+		return fail_at(r, off, r->err->msg);
+	return rc;
+}
+
+/* Splits s into statements at top-level ';' (a trigger's body keeps its
+ * own); calls run_stmt on each. */
+int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char *path,
+		tt_psql_exec_fn fn, void *ctx, tt_err *err)
+{
+	struct run r = { .ps = ps, .s = script, .module = module, .path = path, .fn = fn, .ctx = ctx,
+			 .err = err };
+	size_t n = strlen(script), nst = 0, cap = 0, *st = NULL;
+	struct cur c = { .s = script, .i = 0, .end = n };
+	size_t start = 0;
+	int has_trigger = 0, any = 0, rc = TT_OK;
+
+	if (ps->depth >= RUN_DEPTH_MAX)
+		return tt_err_set(err, TT_EINVAL, "modules nested deeper than %d", RUN_DEPTH_MAX);
+	/* statement bounds first: errors then say whether there were several */
+	for (;;) {
+		int k = next(&c);
+
+		if (k != T_END && !is_punct(&c, ';')) {
+			if (is_kw(&c, "TRIGGER"))
+				has_trigger = 1;
+			any = 1;
+			continue;
+		}
+		if (k != T_END && has_trigger) {
+			char *part = dup_range(script, start, c.te);
+			int complete = part && sqlite3_complete(part);
+
+			free(part);
+			if (!complete)
+				continue;
+		}
+		if (any) {
+			if (nst + 2 > cap) {
+				size_t nc = cap ? cap * 2 : 32, *ns = realloc(st, nc * sizeof(*ns));
+
+				if (!ns) {
+					free(st);
+					return tt_err_set(err, TT_ENOMEM, "out of memory");
+				}
+				st = ns;
+				cap = nc;
+			}
+			st[nst++] = start;
+			st[nst++] = c.ts;
+		}
+		if (k == T_END)
+			break;
+		start = c.te;
+		has_trigger = any = 0;
+	}
+	if (!nst) {
+		free(st);
+		return module ? TT_OK : tt_err_set(err, TT_EINVAL, "no SQL statement given");
+	}
+	r.multi = nst > 2;
+	ps->depth++;
+	for (size_t i = 0; i < nst && rc == TT_OK; i += 2)
+		rc = run_stmt(&r, st[i], st[i + 1], i + 2 == nst);
+	ps->depth--;
+	free(st);
+	return rc;
+}
+
+/* ---- state ----------------------------------------------------------------- */
+
+tt_psql *tt_psql_new(sqlite3 *db)
+{
+	tt_psql *ps = calloc(1, sizeof(*ps));
+
+	if (!ps)
+		return NULL;
+	ps->db = db;
+	if (tt_psql_register_legacy(ps) != TT_OK) {
+		free(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+void tt_psql_free(tt_psql *ps)
+{
+	if (!ps)
+		return;
+	for (size_t i = 0; i < ps->nmacros; i++)
+		macro_clear(&ps->macros[i]);
+	free(ps->macros);
+	tt_psql_fns_free(ps);
+	tt_psql_modules_free(ps);
+	free(ps);
+}
+
+/* The name of a value's type as Perfetto says it (for psql_func.c). */
+const char *tt_psql_value_type_name(int sqlite_type);
+const char *tt_psql_value_type_name(int sqlite_type)
+{
+	return sqlite_type_name(sqlite_type);
+}
