@@ -316,7 +316,7 @@ static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, si
 	if (depth >= MACRO_DEPTH_MAX)
 		return expand_err(x, "macro '%.*s': expansion nested deeper than %d (recursive macro?)",
 				  (int)(ne - ns), s + ns, MACRO_DEPTH_MAX);
-	if (ne - ns == 20 && strncasecmp(s + ns, "__intrinsic_stringify", 20) == 0) {
+	if (ne - ns == 21 && strncasecmp(s + ns, "__intrinsic_stringify", 21) == 0) {
 		/* the arguments' text as a string literal, as Perfetto writes it */
 		put(out, "'", 1);
 		if (nargs)
@@ -540,18 +540,24 @@ static int exec_sql(struct run *r, size_t off, const char *sql)
 	return TT_OK;
 }
 
-/* What an object called name is now: "table", "view", "index" or NULL. */
-static const char *object_type(sqlite3 *db, const char *name, char *buf, size_t len)
+/* What an object called name is now: "table", "view", "index" or NULL,
+ * and its schema: temp first, as SQLite resolves names (the built-in
+ * convenience views are temp views a module may replace). */
+static const char *object_type(sqlite3 *db, const char *name, char *buf, size_t len,
+			       const char **schema)
 {
 	sqlite3_stmt *st;
 	const char *t = NULL;
 
-	if (sqlite3_prepare_v2(db, "select type from sqlite_master where name = ?1 collate nocase",
+	if (sqlite3_prepare_v2(db,
+			       "select type, 'temp' from sqlite_temp_master where name = ?1 collate nocase "
+			       "union all select type, 'main' from sqlite_master where name = ?1 collate nocase",
 			       -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		*schema = strcmp((const char *)sqlite3_column_text(st, 1), "temp") == 0 ? "temp" : "main";
 		t = buf;
 	}
 	sqlite3_finalize(st);
@@ -684,13 +690,15 @@ static int check_columns(struct run *r, size_t off, const char *name, const stru
 	return rc;
 }
 
-/* CREATE [OR REPLACE] PERFETTO TABLE|VIEW name [(schema)] AS body */
+/* CREATE [OR REPLACE] PERFETTO TABLE|VIEW name [(schema)] AS body. A view
+ * is a TEMP view: the built-in views it may read (thread_track, ...) are
+ * temp ones, which a view in main cannot name. */
 static int create_table_or_view(struct run *r, struct cur *c, size_t stmt_off, int replace,
 				int is_table)
 {
 	struct schema sc = { 0 };
 	char *name = NULL, *body = NULL, *sql = NULL, tbuf[16];
-	const char *old;
+	const char *old, *schema = "main";
 	size_t err_off;
 	int rc;
 
@@ -715,17 +723,18 @@ static int create_table_or_view(struct run *r, struct cur *c, size_t stmt_off, i
 		rc = fail_at(r, err_off, r->err->msg);
 		goto out;
 	}
-	old = object_type(r->ps->db, name, tbuf, sizeof(tbuf));
+	old = object_type(r->ps->db, name, tbuf, sizeof(tbuf), &schema);
 	if (old && !replace) {
 		rc = failf(r, stmt_off, "%s '%s' already exists (CREATE OR REPLACE PERFETTO %s replaces it)",
 			   old, name, is_table ? "TABLE" : "VIEW");
 		goto out;
 	}
 	if (old)
-		sql = sqlite3_mprintf("DROP %s \"%w\"; CREATE %s \"%w\" AS %s", old, name,
-				      is_table ? "TABLE" : "VIEW", name, body);
+		sql = sqlite3_mprintf("DROP %s %s.\"%w\"; CREATE %s \"%w\" AS %s", old, schema, name,
+				      is_table ? "TABLE" : "TEMP VIEW", name, body);
 	else
-		sql = sqlite3_mprintf("CREATE %s \"%w\" AS %s", is_table ? "TABLE" : "VIEW", name, body);
+		sql = sqlite3_mprintf("CREATE %s \"%w\" AS %s", is_table ? "TABLE" : "TEMP VIEW", name,
+				      body);
 	if (!sql) {
 		rc = tt_err_set(r->err, TT_ENOMEM, "out of memory");
 		goto out;
@@ -899,7 +908,7 @@ static int create_function(struct run *r, struct cur *c, size_t stmt_off, int re
 	} else {
 		a = c->ts;
 		depth = 0;
-		while (c->kind != T_END && !(depth == 0 && is_kw(c, "AS"))) {
+		while (c->kind != T_END && !(depth == 0 && (is_kw(c, "AS") || is_kw(c, "DELEGATES")))) {
 			if (is_punct(c, '('))
 				depth++;
 			else if (is_punct(c, ')'))
@@ -915,8 +924,21 @@ static int create_function(struct run *r, struct cur *c, size_t stmt_off, int re
 			memmove(ret, ret + x, y - x + 1);
 		}
 	}
-	if (!is_kw(c, "AS"))
+	if (!is_kw(c, "AS") && !is_kw(c, "DELEGATES"))
 		next(c);
+	if (is_kw(c, "DELEGATES")) {
+		/* f(args) RETURNS t DELEGATES TO g: f is g under another name */
+		next(c);
+		if (!is_kw(c, "TO") || next(c) != T_ID) {
+			rc = failf(r, c->ts, "function '%s': expected DELEGATES TO name", name);
+			goto out;
+		}
+		body = dup_range(c->s, c->ts, c->te);
+		rc = tt_psql_define_delegate(r->ps, name, args, ret, body, replace, r->err);
+		if (rc != TT_OK)
+			rc = fail_at(r, stmt_off, r->err->msg);
+		goto out;
+	}
 	if (!is_kw(c, "AS")) {
 		rc = failf(r, c->ts, "function '%s': expected AS", name);
 		goto out;

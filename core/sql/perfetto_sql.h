@@ -50,6 +50,9 @@ typedef struct tt_psql_fn tt_psql_fn;
  * cols "a INT, b STRING" for a table function. */
 int tt_psql_define_fn(tt_psql *ps, const char *name, const char *args, const char *ret,
 		      const char *cols, const char *body, int replace, tt_err *err);
+/* f(args) RETURNS t DELEGATES TO target: calls target with f's arguments. */
+int tt_psql_define_delegate(tt_psql *ps, const char *name, const char *args, const char *ret,
+			    const char *target, int replace, tt_err *err);
 /* create_function(), create_view_function(), experimental_memoize(). */
 int tt_psql_register_legacy(tt_psql *ps);
 void tt_psql_fns_free(tt_psql *ps);

@@ -136,7 +136,7 @@ void tt_psql_fns_free(tt_psql *ps)
 /* Parses "x INT, y STRING" into names (prefixed with dollar when
  * dollar) and types. Returns the count, or -1 with err set. */
 static int parse_list(const char *what, const char *fname, const char *s, int dollar,
-		      char **names, int *types, int max, tt_err *err)
+		      char **names, int *types, int max, int *variadic, tt_err *err)
 {
 	int n = 0;
 
@@ -177,6 +177,10 @@ static int parse_list(const char *what, const char *fname, const char *s, int do
 		if (n == max) {
 			tt_err_set(err, TT_EINVAL, "function '%s': more than %d %ss", fname, max, what);
 			goto bad;
+		}
+		if (variadic && te - ts > 3 && strncmp(te - 3, "...", 3) == 0) {
+			*variadic = 1; /* "args ANY...": any number of arguments */
+			te -= 3;
 		}
 		types[n] = tt_psql_type(ts, (size_t)(te - ts));
 		if (types[n] < 0) {
@@ -597,14 +601,14 @@ int tt_psql_define_fn(tt_psql *ps, const char *name, const char *args, const cha
 	}
 	f->ps = ps;
 	f->is_table = cols != NULL;
-	f->nargs = parse_list("argument", name, args, 1, f->args, f->arg_types, FN_ARGS_MAX, err);
+	f->nargs = parse_list("argument", name, args, 1, f->args, f->arg_types, FN_ARGS_MAX, NULL, err);
 	if (f->nargs < 0) {
 		f->nargs = 0;
 		fn_free(f);
 		return err->code;
 	}
 	if (cols) {
-		f->ncols = parse_list("column", name, cols, 0, f->cols, f->col_types, FN_COLS_MAX, err);
+		f->ncols = parse_list("column", name, cols, 0, f->cols, f->col_types, FN_COLS_MAX, NULL, err);
 		if (f->ncols <= 0) {
 			if (f->ncols == 0)
 				tt_err_set(err, TT_EINVAL, "function '%s': RETURNS TABLE() has no column", name);
@@ -652,6 +656,94 @@ int tt_psql_define_fn(tt_psql *ps, const char *name, const char *args, const cha
 	}
 	ps->fns[ps->nfns++] = f; /* kept until the connection closes */
 	return check_body(f, err);
+}
+
+/* ---- delegates ---------------------------------------------------------------- */
+
+static void call_delegate(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	tt_psql_fn *f = sqlite3_user_data(ctx);
+	sqlite3_str *q = sqlite3_str_new(f->ps->db);
+	sqlite3_stmt *st = NULL;
+	char *sql, msg[256];
+
+	if (!f->memoize && check_args(f, argv, msg, sizeof(msg))) {
+		sqlite3_free(sqlite3_str_finish(q));
+		sqlite3_result_error(ctx, msg, -1);
+		return;
+	}
+	sqlite3_str_appendf(q, "SELECT \"%w\"(", f->body);
+	for (int i = 0; i < argc; i++)
+		sqlite3_str_appendf(q, "%s?%d", i ? ", " : "", i + 1);
+	sqlite3_str_appendall(q, ")");
+	sql = sqlite3_str_finish(q);
+	if (!sql || sqlite3_prepare_v2(f->ps->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(msg, sizeof(msg), "%s: %s", f->name, sqlite3_errmsg(f->ps->db));
+		sqlite3_result_error(ctx, msg, -1);
+		sqlite3_free(sql);
+		return;
+	}
+	sqlite3_free(sql);
+	for (int i = 0; i < argc; i++)
+		sqlite3_bind_value(st, i + 1, argv[i]);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_result_value(ctx, sqlite3_column_value(st, 0));
+	} else {
+		snprintf(msg, sizeof(msg), "%s: %s", f->name, sqlite3_errmsg(f->ps->db));
+		sqlite3_result_error(ctx, msg, -1);
+	}
+	sqlite3_finalize(st);
+}
+
+int tt_psql_define_delegate(tt_psql *ps, const char *name, const char *args, const char *ret,
+			    const char *target, int replace, tt_err *err)
+{
+	tt_psql_fn *f = calloc(1, sizeof(*f));
+	int variadic = 0;
+
+	if (!f || !(f->name = strdup(name)) || !(f->body = strdup(target))) {
+		fn_free(f);
+		return tt_err_set(err, TT_ENOMEM, "out of memory");
+	}
+	f->ps = ps;
+	f->nargs = parse_list("argument", name, args, 1, f->args, f->arg_types, FN_ARGS_MAX,
+			      &variadic, err);
+	f->ret = tt_psql_type(ret ? ret : "", ret ? strlen(ret) : 0);
+	if (f->nargs < 0 || f->ret < 0) {
+		if (f->nargs >= 0)
+			tt_err_set(err, TT_EINVAL, "function '%s': unknown return type '%s'", name,
+				   ret ? ret : "");
+		f->nargs = f->nargs < 0 ? 0 : f->nargs;
+		fn_free(f);
+		return TT_EINVAL;
+	}
+	if (find_fn(ps, name, 0) && !replace) {
+		fn_free(f);
+		return tt_err_set(err, TT_EINVAL,
+				  "function '%s' already exists (CREATE OR REPLACE PERFETTO FUNCTION replaces it)",
+				  name);
+	}
+	/* variadic: the argument checks do not apply (memoize flags it) */
+	f->memoize = variadic;
+	if (ps->nfns == ps->cap_fns) {
+		size_t nc = ps->cap_fns ? ps->cap_fns * 2 : 16;
+		tt_psql_fn **nf = realloc(ps->fns, nc * sizeof(*nf));
+
+		if (!nf) {
+			fn_free(f);
+			return tt_err_set(err, TT_ENOMEM, "out of memory");
+		}
+		ps->fns = nf;
+		ps->cap_fns = nc;
+	}
+	if (sqlite3_create_function_v2(ps->db, name, variadic ? -1 : f->nargs, SQLITE_UTF8, f,
+				       call_delegate, NULL, NULL, NULL) != SQLITE_OK) {
+		tt_err_set(err, TT_EINVAL, "function '%s': %s", name, sqlite3_errmsg(ps->db));
+		fn_free(f);
+		return TT_EINVAL;
+	}
+	ps->fns[ps->nfns++] = f;
+	return TT_OK;
 }
 
 /* ---- the older spellings ---------------------------------------------------------- */
@@ -759,8 +851,25 @@ static void memoize(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_null(ctx);
 }
 
+/* import('a.b'): INCLUDE PERFETTO MODULE a.b in Perfetto's older spelling */
+static void import_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	tt_psql *ps = sqlite3_user_data(ctx);
+	const char *name = (const char *)sqlite3_value_text(argv[0]);
+	tt_err err = { 0 };
+
+	(void)argc;
+	if (tt_psql_include(ps, name ? name : "", &err) != TT_OK)
+		sqlite3_result_error(ctx, err.msg, -1);
+	else
+		sqlite3_result_null(ctx);
+}
+
 int tt_psql_register_legacy(tt_psql *ps)
 {
+	if (sqlite3_create_function_v2(ps->db, "import", 1, SQLITE_UTF8, ps, import_fn, NULL, NULL,
+				       NULL) != SQLITE_OK)
+		return TT_ENOMEM;
 	if (sqlite3_create_function_v2(ps->db, "create_function", 3, SQLITE_UTF8, ps, legacy_define,
 				       NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function_v2(ps->db, "create_view_function", 3, SQLITE_UTF8, ps,
