@@ -305,6 +305,21 @@ int tt_psql_include(tt_psql *ps, const char *name, tt_err *err)
 	return rc;
 }
 
+int tt_psql_prelude(tt_psql *ps, tt_err *err)
+{
+	struct names all = { 0 };
+	int rc = TT_OK;
+
+	if (ps->prelude_done)
+		return TT_OK;
+	ps->prelude_done = 1;
+	known(ps, "prelude.", &all);
+	for (size_t i = 0; i < all.n && rc == TT_OK; i++)
+		rc = include_one(ps, all.v[i], err);
+	free_list(all.v, all.n);
+	return rc;
+}
+
 /* ---- the public entry points ----------------------------------------------------------- */
 
 /* The trace's PerfettoSQL state, made on first use. */

@@ -61,6 +61,8 @@ void tt_psql_fns_free(tt_psql *ps);
 int tt_psql_add_dir(tt_psql *ps, const char *dir);
 int tt_psql_include(tt_psql *ps, const char *name, tt_err *err);
 void tt_psql_modules_free(tt_psql *ps);
+/* Includes the prelude.* modules once (none shipped: nothing to do). */
+int tt_psql_prelude(tt_psql *ps, tt_err *err);
 
 /* The shared state. */
 struct psql_macro {
@@ -83,6 +85,7 @@ struct tt_psql {
 	char **stack; /* modules being included (cycle check) */
 	size_t nstack;
 	int depth; /* nested runs (modules including modules) */
+	int prelude_done;
 };
 
 #endif

@@ -90,6 +90,8 @@ static int run_script(tt_trace *tr, const char *sql, row_fn header, row_fn row, 
 
 	if (!ps)
 		return tt_err_set(err, TT_ENOMEM, "out of memory");
+	if (tt_psql_prelude(ps, err) != TT_OK)
+		return err->code;
 	return tt_psql_run(ps, sql, NULL, NULL, run_one, &s, err);
 }
 
