@@ -503,6 +503,7 @@ static int fail_at(struct run *r, size_t off, const char *msg)
 	char tmp[sizeof(r->err->msg)];
 
 	snprintf(tmp, sizeof(tmp), "%s", msg);
+	tt_err_clear(r->err); /* this message replaces the inner one */
 	line_col(r->s, off, &line, &col);
 	if (r->module)
 		return tt_err_set(r->err, TT_EINVAL, "module '%s' (%s) line %d col %d: %s", r->module,
