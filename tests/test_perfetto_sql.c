@@ -348,7 +348,7 @@ static void user_modules(void **state)
 		   "module 'broken.m' (");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE broken.m", "m.sql) line 3 col 3: no such table: no_such_thing");
 	/* unknown: the known ones are listed (shipped and the user's) */
-	assert_err(f->tr, "INCLUDE PERFETTO MODULE x.y", "no module 'x.y' (known: broken.m, cyc.a");
+	assert_err(f->tr, "INCLUDE PERFETTO MODULE x.y", "no module 'x.y' (known: broken.m, counters.intervals, cyc.a");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE ../etc", "bad module name '../etc'");
 	/* the older spelling */
 	assert_tsv(f->tr, "SELECT import('mine.base'); SELECT x FROM mine_base", "1\n");
@@ -404,11 +404,6 @@ static void shipped_hierarchy_and_self_dur(void **state)
 		   "(SELECT id, parent_id, depth, IIF(name = 'B', NULL, name) AS name FROM slice), name) r "
 		   "LEFT JOIN slice p ON p.id = r.parent_id WHERE r.name IN ('A', 'C') ORDER BY r.id",
 		   "A\tNULL\t0\nC\tA\t0\nA\tNULL\t0\n");
-	assert_tsv(tr, "SELECT slice_is_ancestor((SELECT id FROM slice WHERE name = 'A' AND ts = 0),"
-		       " (SELECT id FROM slice WHERE name = 'C')),"
-		       " slice_is_ancestor((SELECT id FROM slice WHERE name = 'C'),"
-		       " (SELECT id FROM slice WHERE name = 'A' AND ts = 0))",
-		   "1\t0\n");
 }
 
 static void shipped_time_conversion(void **state)
@@ -420,6 +415,60 @@ static void shipped_time_conversion(void **state)
 		   "SELECT time_from_us(3), time_from_ms(2), time_from_s(1), time_from_min(1), "
 		   "time_from_hours(1), time_from_days(1), time_to_ms(2500000), time_to_s(-1500000000)",
 		   "3000\t2000000\t1000000000\t60000000000\t3600000000000\t86400000000000\t2\t-1\n");
+}
+
+static void shipped_intervals(void **state)
+{
+	tt_trace *tr = ((struct fx *)*state)->tr;
+
+	/* [0,10) [5,7) [10,15) [20,25) [26,27): open counts and merged runs */
+	static const char ivals[] =
+		"(SELECT 0 AS ts, 10 AS dur UNION ALL SELECT 5, 2 UNION ALL SELECT 10, 5 "
+		"UNION ALL SELECT 20, 5 UNION ALL SELECT 26, 1)";
+	char q[1024];
+
+	snprintf(q, sizeof(q),
+		 "INCLUDE PERFETTO MODULE intervals.overlap;"
+		 "SELECT group_concat(ts || '=' || value, ' ') FROM intervals_overlap_count!(%s, ts, dur)",
+		 ivals);
+	assert_tsv(tr, q, "0=1 5=2 7=1 10=1 15=0 20=1 25=0 26=1 27=0\n");
+	snprintf(q, sizeof(q),
+		 "INCLUDE PERFETTO MODULE intervals.overlap;"
+		 "SELECT group_concat(ts || '+' || dur, ' ') FROM interval_merge_overlapping!(%s, 0)", ivals);
+	assert_tsv(tr, q, "0+15 20+5 26+1\n");
+	/* with epsilon 1 the gap of 1 at 25..26 closes */
+	snprintf(q, sizeof(q),
+		 "INCLUDE PERFETTO MODULE intervals.overlap;"
+		 "SELECT group_concat(ts || '+' || dur, ' ') FROM interval_merge_overlapping!(%s, 1)", ivals);
+	assert_tsv(tr, q, "0+15 20+7\n");
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE intervals.overlap;"
+		   "SELECT group_concat(group_name || '@' || ts || '=' || value, ' ') FROM "
+		   "intervals_overlap_count_by_group!((SELECT ts, dur, name FROM slice WHERE name IN ('B', 'C')), ts, dur, name)",
+		   "B@10000=1 B@40000=0 B@50000=1 B@90000=0 C@15000=1 C@25000=0\n");
+}
+
+static void shipped_counter_intervals(void **state)
+{
+	tt_trace *tr = ((struct fx *)*state)->tr;
+
+	/* the trace ends at 260000 (worker's A); track 3 has a run of four
+	 * equal values: first, one merged middle row, last */
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE counters.intervals;"
+		   "SELECT id, ts, dur, track_id, value, next_value, delta_value FROM counter_leading_intervals!("
+		   "(SELECT 0 AS id, 0 AS ts, 1 AS track_id, 10.0 AS value UNION ALL SELECT 1, 10, 1, 10.0 "
+		   "UNION ALL SELECT 2, 20, 1, 30.0 UNION ALL SELECT 3, 0, 2, 10.0 UNION ALL SELECT 4, 10, 2, 20.0 "
+		   "UNION ALL SELECT 5, 0, 3, 5.0 UNION ALL SELECT 6, 1, 3, 5.0 UNION ALL SELECT 7, 2, 3, 5.0 "
+		   "UNION ALL SELECT 8, 3, 3, 5.0))",
+		   "0\t0\t10\t1\t10.0\t10.0\tNULL\n"
+		   "1\t10\t10\t1\t10.0\t30.0\t0.0\n"
+		   "2\t20\t259980\t1\t30.0\tNULL\t20.0\n"
+		   "3\t0\t10\t2\t10.0\t20.0\tNULL\n"
+		   "4\t10\t259990\t2\t20.0\tNULL\t10.0\n"
+		   "5\t0\t1\t3\t5.0\t5.0\tNULL\n"
+		   "6\t1\t2\t3\t5.0\t5.0\t0.0\n"
+		   "8\t3\t259997\t3\t5.0\tNULL\t0.0\n");
 }
 
 static void empty_trace(void **state)
@@ -449,6 +498,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(shipped_with_context, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_hierarchy_and_self_dur, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_time_conversion, setup, teardown),
+		cmocka_unit_test_setup_teardown(shipped_intervals, setup, teardown),
+		cmocka_unit_test_setup_teardown(shipped_counter_intervals, setup, teardown),
 		cmocka_unit_test(empty_trace),
 	};
 

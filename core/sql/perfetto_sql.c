@@ -371,10 +371,12 @@ static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int 
 		struct cur p;
 		int rc;
 
-		if (c.kind != T_ID || s[ne] != '!')
+		if (c.kind != T_ID)
 			continue;
+		/* name!( with blanks allowed around the '!' (not "a != b") */
 		p = c;
-		p.i = ne + 1;
+		if (next(&p) == T_END || !is_punct(&p, '!') || s[p.te] == '=')
+			continue;
 		if (next(&p) == T_END || !is_punct(&p, '('))
 			continue;
 		put(out, s + last, ns - last);
