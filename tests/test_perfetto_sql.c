@@ -24,6 +24,7 @@
  *               > B [50, 90)
  * and thread 12 "worker" with A [200, 260). Process 2 "svc": thread 21
  * with D [5, 15), and an async (process-scoped) slice E [30, 70).
+ * Flows go B(10) -> B(50) -> A(200).
  * Timestamps are in us in the JSON, so ns values are x1000. */
 static const char trace_json[] =
 	"{\"traceEvents\":["
@@ -38,7 +39,11 @@ static const char trace_json[] =
 	"{\"ph\":\"X\",\"name\":\"A\",\"cat\":\"c\",\"ts\":200,\"dur\":60,\"pid\":1,\"tid\":12},"
 	"{\"ph\":\"X\",\"name\":\"D\",\"cat\":\"c\",\"ts\":5,\"dur\":10,\"pid\":2,\"tid\":21},"
 	"{\"ph\":\"b\",\"name\":\"E\",\"cat\":\"c\",\"id\":\"0x1\",\"ts\":30,\"pid\":2,\"tid\":21},"
-	"{\"ph\":\"e\",\"name\":\"E\",\"cat\":\"c\",\"id\":\"0x1\",\"ts\":70,\"pid\":2,\"tid\":21}"
+	"{\"ph\":\"e\",\"name\":\"E\",\"cat\":\"c\",\"id\":\"0x1\",\"ts\":70,\"pid\":2,\"tid\":21},"
+	"{\"ph\":\"s\",\"name\":\"f\",\"cat\":\"c\",\"id\":7,\"ts\":12,\"pid\":1,\"tid\":11},"
+	"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"f\",\"cat\":\"c\",\"id\":7,\"ts\":60,\"pid\":1,\"tid\":11},"
+	"{\"ph\":\"s\",\"name\":\"g\",\"cat\":\"c\",\"id\":8,\"ts\":70,\"pid\":1,\"tid\":11},"
+	"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"g\",\"cat\":\"c\",\"id\":8,\"ts\":210,\"pid\":1,\"tid\":12}"
 	"]}";
 
 struct fx {
@@ -471,6 +476,35 @@ static void shipped_counter_intervals(void **state)
 		   "8\t3\t259997\t3\t5.0\tNULL\t0.0\n");
 }
 
+static void shipped_intersect_and_flow(void **state)
+{
+	tt_trace *tr = ((struct fx *)*state)->tr;
+
+	/* thread 11's slices against two windows of the same thread */
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE intervals.intersect;"
+		   "SELECT i.ts, i.dur, s.name, i.id_1, i.track_id FROM _interval_intersect!(("
+		   "(SELECT id, ts, dur, track_id FROM slice WHERE depth > 0),"
+		   "(SELECT 100 AS id, 20000 AS ts, 40000 AS dur, track_id FROM slice WHERE name = 'C')"
+		   "), (track_id)) i JOIN slice s ON s.id = i.id_0 ORDER BY i.ts",
+		   "20000\t20000\tB\t100\t0\n20000\t5000\tC\t100\t0\n50000\t10000\tB\t100\t0\n");
+	assert_err(tr, "INCLUDE PERFETTO MODULE intervals.intersect; SELECT * FROM _interval_intersect!((slice), ())",
+		   "interval intersect needs 2 to 64 tables, given 1");
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE intervals.intersect;"
+		   "SELECT group_concat(name || ':' || i.ts || '+' || i.dur, ' ') FROM "
+		   "_interval_intersect_single!(20000, 75000, (SELECT id, ts, dur FROM slice WHERE track_id = 0)) i "
+		   "JOIN slice USING (id)",
+		   "A:20000+75000 B:20000+20000 C:20000+5000 B:50000+40000\n");
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE slices.flow;"
+		   "SELECT r.name || '@' || r.ts, n.name || '@' || n.ts, ifnull(p.name || '@' || p.ts, '-') "
+		   "FROM _slice_following_flow!((SELECT id FROM slice WHERE name = 'B' AND ts = 10000)) f "
+		   "JOIN slice r ON r.id = f.root_node_id JOIN slice n ON n.id = f.node_id "
+		   "LEFT JOIN slice p ON p.id = f.parent_node_id ORDER BY n.ts",
+		   "B@10000\tB@10000\t-\nB@10000\tB@50000\tB@10000\nB@10000\tA@200000\tB@50000\n");
+}
+
 static void empty_trace(void **state)
 {
 	char *p = tt_test_write_tmp("", 0, ".pb");
@@ -500,6 +534,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(shipped_time_conversion, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_intervals, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_counter_intervals, setup, teardown),
+		cmocka_unit_test_setup_teardown(shipped_intersect_and_flow, setup, teardown),
 		cmocka_unit_test(empty_trace),
 	};
 

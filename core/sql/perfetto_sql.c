@@ -294,6 +294,100 @@ static int expand_err(struct expand *x, const char *fmt, ...)
 
 #define MAX_ARGS 64
 
+/* Splits "(a, b, c)" (or "a") at its top-level commas. */
+static int split_list(const char *s, size_t a, size_t b, size_t *st, size_t *en, int max)
+{
+	int n = 0;
+
+	trim(s, &a, &b);
+	if (b > a + 1 && s[a] == '(' && s[b - 1] == ')') {
+		int nargs;
+		size_t end = split_args(s, a, b, st, en, max, &nargs);
+
+		if (end == b)
+			return nargs;
+	}
+	if (a < b && max > 0) {
+		st[0] = a;
+		en[0] = b;
+		n = 1;
+	}
+	return n;
+}
+
+/* __intrinsic_interval_intersect_sql!((t0, t1, ...), (p, ...)): the SQL of
+ * the intersection of the (id, ts, dur) intervals of every table, rows of
+ * equal partition columns only: (ts, dur, id_0, id_1, ..., p, ...), where
+ * dur > 0. (intervals.intersect builds _interval_intersect on it.) */
+static int interval_intersect_sql(struct expand *x, const char *s, int nargs, const size_t *as,
+				  const size_t *ae, struct buf *out, size_t ns, size_t ne)
+{
+	size_t ts[MAX_ARGS], te[MAX_ARGS], ps_[MAX_ARGS], pe[MAX_ARGS];
+	int nt, np;
+	char tmp[64];
+	struct buf lo = { 0 }, hi = { 0 };
+
+	if (nargs != 2)
+		return expand_err(x, "macro '%.*s' takes 2 arguments, given %d", (int)(ne - ns), s + ns, nargs);
+	nt = split_list(s, as[0], ae[0], ts, te, MAX_ARGS);
+	np = split_list(s, as[1], ae[1], ps_, pe, MAX_ARGS);
+	if (nt < 2 || nt > MAX_ARGS)
+		return expand_err(x, "interval intersect needs 2 to %d tables, given %d", MAX_ARGS, nt);
+	for (int i = 0; i < nt; i++) {
+		snprintf(tmp, sizeof(tmp), "%s_ii%d.ts", i ? ", " : "", i);
+		put(&lo, tmp, strlen(tmp));
+		snprintf(tmp, sizeof(tmp), "%s_ii%d.ts + _ii%d.dur", i ? ", " : "", i, i);
+		put(&hi, tmp, strlen(tmp));
+	}
+	if (lo.oom || hi.oom) {
+		free(lo.p);
+		free(hi.p);
+		return expand_err(x, "out of memory expanding macros");
+	}
+#define PUTS(str) put(out, (str), strlen(str))
+	PUTS("(SELECT max(");
+	PUTS(lo.p);
+	PUTS(") AS ts, min(");
+	PUTS(hi.p);
+	PUTS(") - max(");
+	PUTS(lo.p);
+	PUTS(") AS dur");
+	for (int i = 0; i < nt; i++) {
+		snprintf(tmp, sizeof(tmp), ", _ii%d.id AS id_%d", i, i);
+		PUTS(tmp);
+	}
+	for (int k = 0; k < np; k++) {
+		PUTS(", _ii0.");
+		put(out, s + ps_[k], pe[k] - ps_[k]);
+	}
+	PUTS(" FROM ");
+	for (int i = 0; i < nt; i++) {
+		PUTS(i ? " JOIN (SELECT * FROM " : "(SELECT * FROM ");
+		put(out, s + ts[i], te[i] - ts[i]);
+		snprintf(tmp, sizeof(tmp), ") _ii%d", i);
+		PUTS(tmp);
+		for (int k = 0; i && k < np; k++) {
+			PUTS(k ? " AND " : " ON ");
+			snprintf(tmp, sizeof(tmp), "_ii%d.", i);
+			PUTS(tmp);
+			put(out, s + ps_[k], pe[k] - ps_[k]);
+			PUTS(" = _ii0.");
+			put(out, s + ps_[k], pe[k] - ps_[k]);
+		}
+		if (i && !np)
+			PUTS(" ON 1");
+	}
+	PUTS(" WHERE max(");
+	PUTS(lo.p);
+	PUTS(") < min(");
+	PUTS(hi.p);
+	PUTS("))");
+#undef PUTS
+	free(lo.p);
+	free(hi.p);
+	return out->oom ? expand_err(x, "out of memory expanding macros") : TT_OK;
+}
+
 /* One invocation name!(args) at s[ns, ne) with '(' at s[open]; *after is
  * set past the ')'. */
 static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, size_t open,
@@ -324,6 +418,8 @@ static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, si
 		put(out, "'", 1);
 		return TT_OK;
 	}
+	if (ne - ns == 34 && strncasecmp(s + ns, "__intrinsic_interval_intersect_sql", 34) == 0)
+		return interval_intersect_sql(x, s, nargs, as, ae, out, ns, ne);
 	m = find_macro(x->ps, s + ns, ne - ns);
 	if (!m)
 		return expand_err(x, "no macro '%.*s'", (int)(ne - ns), s + ns);
