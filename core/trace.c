@@ -85,7 +85,8 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 	tr->import_seconds = now_s() - t0;
 	if (sqlite3_open_v2(":memory:", &tr->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
 	    tt_vtab_register_core(tr->db, tr->st) != SQLITE_OK ||
-	    tt_describe_register(tr->db, tr->st) != SQLITE_OK) {
+	    tt_describe_register(tr->db, tr->st) != SQLITE_OK ||
+	    !(tr->psql = tt_psql_new(tr->db))) {
 		tt_err_set(err, TT_ENOMEM, "%s: cannot set up SQL: %s", path,
 			   tr->db ? sqlite3_errmsg(tr->db) : "out of memory");
 		tt_trace_close(tr);
