@@ -199,6 +199,13 @@ static void perfetto_functions(void **state)
 		   "SELECT IIF($n < 2, $n, fib($n - 1) + fib($n - 2));"
 		   "SELECT fib(15)",
 		   "610\n");
+	/* endless recursion: an error, not a crash */
+	assert_err(tr, "CREATE PERFETTO FUNCTION forever(x INT) RETURNS INT AS SELECT forever($x + 1);"
+		       "SELECT forever(1)",
+		   "forever: calls nested deeper than 400 (endless recursion?)");
+	assert_tsv(tr, "CREATE PERFETTO FUNCTION depth(x INT) RETURNS INT AS "
+		       "SELECT IIF($x = 0, 0, 1 + depth($x - 1)); SELECT depth(399)",
+		   "399\n");
 	/* a function over the trace */
 	assert_tsv(tr,
 		   "CREATE PERFETTO FUNCTION slices_named(n STRING) RETURNS LONG AS "
@@ -253,6 +260,9 @@ static void perfetto_table_functions(void **state)
 	assert_err(tr, "CREATE PERFETTO FUNCTION badt2() RETURNS TABLE(a INT) AS SELECT 'x' AS a;"
 		       "SELECT * FROM badt2()",
 		   "column a is declared INT but holds a STRING value");
+	assert_err(tr, "CREATE PERFETTO FUNCTION tforever(x INT) RETURNS TABLE(y INT) AS "
+		       "SELECT y FROM tforever($x + 1); SELECT * FROM tforever(1)",
+		   "col 98: tforever: calls nested deeper than 400 (endless recursion?)");
 	/* the older spelling */
 	assert_tsv(tr,
 		   "SELECT create_view_function('sq(n INT)', 'v INT', 'WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < $n) SELECT x * x AS v FROM g');"
@@ -300,7 +310,7 @@ static void macro_errors(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	tt_test_tsv(tr, "CREATE PERFETTO MACRO pair(a Expr, b Expr) RETURNS Expr AS ($a, $b)");
+	free(tt_test_tsv(tr, "CREATE PERFETTO MACRO pair(a Expr, b Expr) RETURNS Expr AS ($a, $b)"));
 	/* wrong arity, at line 2 col 8 of a two-statement script */
 	assert_err(tr, "SELECT 1;\nSELECT pair!(1)", "line 2 col 8: macro 'pair' takes 2 arguments, given 1");
 	/* unterminated invocation */

@@ -86,6 +86,7 @@ struct tt_psql {
 	size_t nstack;
 	int depth; /* nested runs (modules including modules) */
 	int prelude_done;
+	int call_depth; /* nested calls of PerfettoSQL functions */
 };
 
 #endif

@@ -20,6 +20,10 @@
 #include <string.h>
 
 #define FN_ARGS_MAX 32
+/* Nested calls of functions written in SQL: each level is a few SQLite VM
+ * frames on the C stack; a function that calls itself forever stops here
+ * with an error instead of overflowing the stack. */
+#define CALL_DEPTH_MAX 400
 #define FN_COLS_MAX 64
 
 const char *tt_psql_value_type_name(int sqlite_type);
@@ -269,13 +273,21 @@ static void call_scalar(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			return;
 		}
 	}
+	if (f->ps->call_depth >= CALL_DEPTH_MAX) {
+		snprintf(msg, sizeof(msg), "%s: calls nested deeper than %d (endless recursion?)", f->name,
+			 CALL_DEPTH_MAX);
+		sqlite3_result_error(ctx, msg, -1);
+		return;
+	}
 	st = take_stmt(f, argv, &em);
 	if (!st) {
 		snprintf(msg, sizeof(msg), "%s: %s", f->name, em);
 		sqlite3_result_error(ctx, msg, -1);
 		return;
 	}
+	f->ps->call_depth++;
 	rc = sqlite3_step(st);
+	f->ps->call_depth--;
 	if (rc == SQLITE_ROW) {
 		sqlite3_value *v = sqlite3_column_value(st, 0);
 		int t = sqlite3_value_type(v);
@@ -417,10 +429,34 @@ static int t_close(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
+/* The error of a table function: "f: msg", once (nested calls of f
+ * already said it). */
+static void vt_error(struct tvtab *v, const char *msg)
+{
+	size_t n = strlen(v->f->name);
+	char *m = strncmp(msg, v->f->name, n) == 0 && msg[n] == ':'
+			  ? sqlite3_mprintf("%s", msg)
+			  : sqlite3_mprintf("%s: %s", v->f->name, msg);
+
+	sqlite3_free(v->base.zErrMsg);
+	v->base.zErrMsg = m;
+}
+
 static int t_step(struct tcur *c)
 {
-	int rc = sqlite3_step(c->st);
 	struct tvtab *v = (struct tvtab *)c->base.pVtab;
+	int rc;
+
+	if (v->f->ps->call_depth >= CALL_DEPTH_MAX) {
+		c->eof = 1;
+		sqlite3_free(v->base.zErrMsg);
+		v->base.zErrMsg = sqlite3_mprintf("%s: calls nested deeper than %d (endless recursion?)",
+						  v->f->name, CALL_DEPTH_MAX);
+		return SQLITE_ERROR;
+	}
+	v->f->ps->call_depth++;
+	rc = sqlite3_step(c->st);
+	v->f->ps->call_depth--;
 
 	if (rc == SQLITE_ROW) {
 		c->row++;
@@ -429,8 +465,7 @@ static int t_step(struct tcur *c)
 	c->eof = 1;
 	if (rc == SQLITE_DONE)
 		return SQLITE_OK;
-	sqlite3_free(v->base.zErrMsg);
-	v->base.zErrMsg = sqlite3_mprintf("%s: %s", v->f->name, sqlite3_errmsg(v->f->ps->db));
+	vt_error(v, sqlite3_errmsg(v->f->ps->db));
 	return rc;
 }
 
@@ -459,8 +494,7 @@ static int t_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
 		c->args[i] = sqlite3_value_dup(argv[i]);
 	/* its own statement: the same function may be scanned twice at once */
 	if (sqlite3_prepare_v2(f->ps->db, f->body, -1, &c->st, NULL) != SQLITE_OK) {
-		sqlite3_free(v->base.zErrMsg);
-		v->base.zErrMsg = sqlite3_mprintf("%s: %s", f->name, sqlite3_errmsg(f->ps->db));
+		vt_error(v, sqlite3_errmsg(f->ps->db));
 		return SQLITE_ERROR;
 	}
 	for (int i = 0; i < f->nargs; i++) {
