@@ -210,7 +210,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate
+FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate perfetto_sql
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60
