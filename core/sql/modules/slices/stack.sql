@@ -1,7 +1,8 @@
 -- slices.stack: a stack id per slice, equal for slices whose chains of
 -- (category, name) from the root down are equal, and the slices of a stack.
 --
--- A slice's stack id is hash() of the text "h0|h1|...|hN": h0 the hash of
+-- A slice's stack id is hash() of the text "h0|h1|...|hN" (decimal
+-- numbers, also for a root's lone "h0"): h0 the hash of
 -- the slice's own "category|name" (category '' when NULL), then its
 -- ancestors' from the root down (the same value Perfetto's stdlib gives).
 -- parent_stack_id is the parent's stack id, 0 for a root.
@@ -29,7 +30,7 @@ WITH RECURSIVE
   _chain(id, self_hash, chain, stack) AS (
     SELECT id, hash(ifnull(category, '') || '|' || name),
            hash(ifnull(category, '') || '|' || name),
-           hash(hash(ifnull(category, '') || '|' || name))
+           hash(CAST(hash(ifnull(category, '') || '|' || name) AS TEXT))
     FROM slice WHERE parent_id IS NULL
     UNION ALL
     SELECT s.id, hash(ifnull(s.category, '') || '|' || s.name),
