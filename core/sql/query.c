@@ -186,6 +186,7 @@ struct printer {
 	tt_query_format fmt;
 	int header;
 	size_t nrows;
+	int opened; /* the JSON array's '[' is out */
 };
 
 static void put_csv(FILE *f, const char *s)
@@ -237,6 +238,7 @@ static int print_header(void *ctx, sqlite3_stmt *s)
 
 	if (p->fmt == TT_FMT_JSON) {
 		fputc('[', p->out);
+		p->opened = 1;
 		return 0;
 	}
 	if (!p->header)
@@ -367,7 +369,8 @@ int tt_query_print(tt_trace *tr, const char *sql, tt_query_format fmt, int heade
 		return rc;
 	}
 	rc = run_script(tr, sql, print_header, print_row, &p, err);
+	/* a script ending in CREATE PERFETTO ... has no result: an empty array */
 	if (rc == TT_OK && fmt == TT_FMT_JSON)
-		fputs(p.nrows ? "\n]\n" : "]\n", out);
+		fputs(p.nrows ? "\n]\n" : p.opened ? "]\n" : "[]\n", out);
 	return rc;
 }
