@@ -515,6 +515,59 @@ static void shipped_intersect_and_flow(void **state)
 		   "B@10000\tB@10000\t-\nB@10000\tB@50000\tB@10000\nB@10000\tA@200000\tB@50000\n");
 }
 
+static void module_docs(void **state)
+{
+	struct fx *f = *state;
+	tt_err err = { 0 };
+
+	put_file(f->dir, "team/docs.sql",
+		 "-- team.docs: things for the docs test.\n"
+		 "\n"
+		 "-- Busy slices. Longer than a frame.\n"
+		 "CREATE PERFETTO TABLE _busy(\n"
+		 "  -- The slice.\n"
+		 "  id ID(slice.id),\n"
+		 "  -- How long.\n"
+		 "  dur DURATION\n"
+		 ") AS SELECT id, dur FROM slice WHERE dur > 16000000;\n"
+		 "-- Twice x.\n"
+		 "CREATE PERFETTO FUNCTION team_twice(\n"
+		 "  -- The number.\n"
+		 "  x LONG)\n"
+		 "-- x + x.\n"
+		 "RETURNS LONG AS SELECT $x * 2;\n");
+	assert_int_equal(tt_sql_add_module_dir(f->tr, f->dir, &err), TT_OK);
+	/* documented without being included */
+	assert_tsv(f->tr,
+		   "SELECT object_type, qualified_name, exposed, short_description, description FROM "
+		   "__intrinsic_stdlib_objects WHERE module = 'team.docs' ORDER BY rowid",
+		   "MODULE\tteam.docs\t1\tthings for the docs test.\tthings for the docs test.\n"
+		   "TABLE\tteam.docs._busy\t0\tBusy slices.\tBusy slices. Longer than a frame.\n"
+		   "FUNCTION\tteam.docs.team_twice\t1\tTwice x.\tTwice x.\n");
+	assert_tsv(f->tr,
+		   "SELECT cols FROM __intrinsic_stdlib_objects WHERE name = '_busy'",
+		   "[{\"name\":\"id\",\"type\":\"ID(slice.id)\",\"description\":\"The slice.\"},"
+		   "{\"name\":\"dur\",\"type\":\"DURATION\",\"description\":\"How long.\"}]\n");
+	assert_tsv(f->tr,
+		   "SELECT return_type, return_description, a.value ->> 'name', a.value ->> 'description' "
+		   "FROM __intrinsic_stdlib_objects, json_each(args) a WHERE name = 'team_twice'",
+		   "LONG\tx + x.\tx\tThe number.\n");
+	assert_tsv(f->tr,
+		   "SELECT replace(summary, char(10), '|') FROM __intrinsic_stdlib_objects WHERE name = 'team_twice'",
+		   "Kind: public FUNCTION|Module: team.docs|Name: team.docs.team_twice|"
+		   "Arguments: x (LONG)|Returns: LONG - x + x.|Search aliases: team team docs team twice|"
+		   "Twice x.\n");
+	/* the shipped library is listed too, each kind of object */
+	assert_tsv(f->tr,
+		   "SELECT group_concat(object_type, ' ') FROM (SELECT DISTINCT object_type FROM "
+		   "__intrinsic_stdlib_objects ORDER BY 1)",
+		   "FUNCTION MACRO MODULE TABLE TABLE_FUNCTION VIEW\n");
+	assert_tsv(f->tr,
+		   "SELECT object_type, return_type FROM __intrinsic_stdlib_objects "
+		   "WHERE qualified_name = 'slices.hierarchy._slice_ancestor_and_self'",
+		   "TABLE_FUNCTION\tTABLE\n");
+}
+
 static void empty_trace(void **state)
 {
 	char *p = tt_test_write_tmp("", 0, ".pb");
@@ -545,6 +598,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(shipped_intervals, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_counter_intervals, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_intersect_and_flow, setup, teardown),
+		cmocka_unit_test_setup_teardown(module_docs, setup, teardown),
 		cmocka_unit_test(empty_trace),
 	};
 

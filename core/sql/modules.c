@@ -74,6 +74,18 @@ static int search_dirs(const tt_psql *ps, char dirs[][PATH_LEN])
 	return n + 1;
 }
 
+int tt_psql_search_dirs(const tt_psql *ps, char dirs[][4096], int max)
+{
+	char all[DIRS_MAX][PATH_LEN];
+	int n = search_dirs(ps, all);
+
+	if (n > max)
+		n = max;
+	for (int i = 0; i < n; i++)
+		memcpy(dirs[i], all[i], PATH_LEN);
+	return n;
+}
+
 /* A module name: dot-separated words of [A-Za-z0-9_], maybe ending ".*". */
 static int valid_name(const char *name, int *wildcard)
 {

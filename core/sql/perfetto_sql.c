@@ -23,7 +23,8 @@
 
 /* ---- tokens ---------------------------------------------------------------- */
 
-enum { T_END, T_SPACE, T_ID, T_STR, T_NUM, T_VAR, T_PUNCT };
+enum { T_END = TT_TOK_END, T_SPACE = TT_TOK_SPACE, T_ID = TT_TOK_ID, T_STR = TT_TOK_STR,
+       T_NUM = TT_TOK_NUM, T_VAR = TT_TOK_VAR, T_PUNCT = TT_TOK_PUNCT };
 
 static int id_char(unsigned char c)
 {
@@ -1197,6 +1198,11 @@ int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char 
 	return rc;
 }
 
+size_t tt_psql_lex(const char *s, size_t i, int *kind)
+{
+	return lex(s, i, kind);
+}
+
 /* ---- state ----------------------------------------------------------------- */
 
 tt_psql *tt_psql_new(sqlite3 *db)
@@ -1206,7 +1212,7 @@ tt_psql *tt_psql_new(sqlite3 *db)
 	if (!ps)
 		return NULL;
 	ps->db = db;
-	if (tt_psql_register_legacy(ps) != TT_OK) {
+	if (tt_psql_register_legacy(ps) != TT_OK || tt_psql_register_docs(ps) != TT_OK) {
 		free(ps);
 		return NULL;
 	}

@@ -32,6 +32,17 @@ int tt_psql_expand(tt_psql *ps, const char *text, char **out, tt_err *err);
 
 /* ---- between perfetto_sql.c, psql_func.c and modules.c ---- */
 
+/* SQL tokens: the end of the token at s[i] and its kind (blanks and
+ * comments are one TT_TOK_SPACE token). */
+enum { TT_TOK_END, TT_TOK_SPACE, TT_TOK_ID, TT_TOK_STR, TT_TOK_NUM, TT_TOK_VAR, TT_TOK_PUNCT };
+size_t tt_psql_lex(const char *s, size_t i, int *kind);
+
+/* The module folders, in search order; returns their count (modules.c). */
+int tt_psql_search_dirs(const tt_psql *ps, char dirs[][4096], int max);
+/* Registers __intrinsic_stdlib_objects, the documentation of the modules
+ * (modules_docs.c). */
+int tt_psql_register_docs(tt_psql *ps);
+
 /* Parameter and column types, as Perfetto checks them. */
 typedef enum {
 	TT_PT_ANY, TT_PT_INT, TT_PT_BOOL, TT_PT_DOUBLE, TT_PT_STRING, TT_PT_BYTES,
