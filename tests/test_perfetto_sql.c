@@ -320,6 +320,13 @@ static void macro_errors(void **state)
 	assert_err(tr, "CREATE PERFETTO MACRO forever(x Expr) RETURNS Expr AS forever!($x);"
 		       "SELECT forever!(1)",
 		   "macro 'forever': expansion nested deeper than 64");
+	/* exponential expansion: an error, not all the memory */
+	assert_err(tr, "CREATE PERFETTO MACRO d0(x Expr) RETURNS Expr AS ($x + $x + $x + $x);"
+		       "CREATE PERFETTO MACRO d1(x Expr) RETURNS Expr AS d0!(d0!(d0!($x)));"
+		       "CREATE PERFETTO MACRO d2(x Expr) RETURNS Expr AS d1!(d1!(d1!($x)));"
+		       "CREATE PERFETTO MACRO d3(x Expr) RETURNS Expr AS d2!(d2!(d2!($x)));"
+		       "SELECT d3!(1)",
+		   "expands to more than 8 MiB of SQL");
 	/* bad definitions */
 	assert_err(tr, "CREATE PERFETTO MACRO m(a Expr RETURNS Expr AS $a", "unterminated list");
 	assert_err(tr, "CREATE PERFETTO MACRO m(a Expr) AS $a", "macro 'm': expected RETURNS");

@@ -18,6 +18,9 @@
 /* Macro invocations inside macro bodies, nested: a recursive macro stops
  * here with an error instead of exhausting the stack. */
 #define MACRO_DEPTH_MAX 64
+/* Text one statement's macros may expand to: a macro that calls another
+ * twice, 40 deep, would otherwise fill the memory. */
+#define EXPANSION_MAX (8u << 20)
 /* Modules including modules. */
 #define RUN_DEPTH_MAX 64
 
@@ -454,6 +457,9 @@ static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, si
 	}
 	rc = expand_text(x, body.p ? body.p : "", 0, body.n, depth + 1, out);
 	free(body.p);
+	if (rc == TT_OK && out->n > EXPANSION_MAX)
+		return expand_err(x, "macro '%s': expands to more than %u MiB of SQL", m->name,
+				  EXPANSION_MAX >> 20);
 	return rc;
 }
 
