@@ -21,7 +21,7 @@
  * return_type, return_description, summary (all of it as text, for
  * searching).
  */
-#include "perfetto_sql.h"
+#include "psql_tok.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -46,36 +46,12 @@ struct objs {
 
 /* ---- text helpers ------------------------------------------------------------ */
 
-struct sb {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_put(struct sb *b, const char *s, size_t n)
+static void put_str(struct buf *b, const char *s)
 {
-	if (b->n + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 128;
-		char *np;
-
-		while (nc < b->n + n + 1)
-			nc *= 2;
-		np = realloc(b->p, nc);
-		if (!np)
-			return;
-		b->p = np;
-		b->cap = nc;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
+	put(b, s, strlen(s));
 }
 
-static void sb_str(struct sb *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
-
-static char *sb_take(struct sb *b)
+static char *buf_take(struct buf *b)
 {
 	char *p = b->p ? b->p : strdup("");
 
@@ -83,31 +59,31 @@ static char *sb_take(struct sb *b)
 	return p;
 }
 
-static void json_str(struct sb *b, const char *s)
+static void json_str(struct buf *b, const char *s)
 {
-	sb_put(b, "\"", 1);
+	put(b, "\"", 1);
 	for (; *s; s++) {
 		char esc[8];
 
 		if (*s == '"' || *s == '\\') {
 			esc[0] = '\\';
 			esc[1] = *s;
-			sb_put(b, esc, 2);
+			put(b, esc, 2);
 		} else if ((unsigned char)*s < 0x20) {
 			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned char)*s);
-			sb_str(b, esc);
+			put_str(b, esc);
 		} else {
-			sb_put(b, s, 1);
+			put(b, s, 1);
 		}
 	}
-	sb_put(b, "\"", 1);
+	put(b, "\"", 1);
 }
 
 /* The last block of `--` lines in s[a, b) (a blank line ends a block), as
  * one line of text. */
 static char *comment_block(const char *s, size_t a, size_t b)
 {
-	struct sb out = { 0 };
+	struct buf out = { 0 };
 	size_t i = a;
 
 	while (i < b) {
@@ -125,8 +101,8 @@ static char *comment_block(const char *s, size_t a, size_t b)
 				while (x < e && s[x] == ' ')
 					x++;
 				if (out.n && x < e)
-					sb_put(&out, " ", 1);
-				sb_put(&out, s + x, e - x);
+					put(&out, " ", 1);
+				put(&out, s + x, e - x);
 			} else if (x == e && e < b) {
 				/* a blank line: what came before is another block */
 				out.n = 0;
@@ -136,7 +112,7 @@ static char *comment_block(const char *s, size_t a, size_t b)
 		}
 		i = e + 1;
 	}
-	return sb_take(&out);
+	return buf_take(&out);
 }
 
 /* The first sentence of text. */
@@ -152,99 +128,60 @@ static char *first_sentence(const char *t)
 }
 
 /* "a.b_c" -> "a b c" */
-static void spaced(struct sb *b, const char *s)
+static void spaced(struct buf *b, const char *s)
 {
 	for (; *s; s++)
-		sb_put(b, *s == '.' || *s == '_' ? " " : s, 1);
+		put(b, *s == '.' || *s == '_' ? " " : s, 1);
 }
 
-/* ---- a cursor that remembers the blanks and comments before a token ---------- */
-
-struct dc {
-	const char *s;
-	size_t i, n;
-	size_t ts, te, gap; /* the token; where the blanks before it start */
-	int kind;
-};
-
-static int dnext(struct dc *c)
-{
-	c->gap = c->i;
-	for (;;) {
-		int k;
-		size_t e;
-
-		if (c->i >= c->n) {
-			c->ts = c->te = c->n;
-			return c->kind = TT_TOK_END;
-		}
-		e = tt_psql_lex(c->s, c->i, &k);
-		c->ts = c->i;
-		c->te = e;
-		c->i = e;
-		if (k != TT_TOK_SPACE)
-			return c->kind = k;
-	}
-}
-
-static int dkw(const struct dc *c, const char *kw)
-{
-	size_t n = strlen(kw);
-
-	return c->kind == TT_TOK_ID && c->te - c->ts == n && strncasecmp(c->s + c->ts, kw, n) == 0;
-}
-
-static int dpunct(const struct dc *c, char ch)
-{
-	return c->kind == TT_TOK_PUNCT && c->s[c->ts] == ch;
-}
+/* ---- lists ------------------------------------------------------------------- */
 
 /* Parses "(name TYPE, ...)" from just after its '(' to the matching ')':
  * a JSON array into json, "name (TYPE), ..." into plain. */
-static void parse_list(struct dc *c, struct sb *json, struct sb *plain)
+static void parse_list(struct cur *c, struct buf *json, struct buf *plain)
 {
 	int first = 1;
 
-	sb_str(json, "[");
-	dnext(c);
-	while (c->kind != TT_TOK_END && !dpunct(c, ')')) {
+	put_str(json, "[");
+	next(c);
+	while (c->kind != TT_TOK_END && !is_punct(c, ')')) {
 		char *doc = comment_block(c->s, c->gap, c->ts);
 		size_t ns = c->ts, ne = c->te;
-		struct sb type = { 0 };
+		struct buf type = { 0 };
 		int depth = 0;
 
 		if (c->kind == TT_TOK_VAR)
 			ns++; /* $x */
-		for (dnext(c); c->kind != TT_TOK_END; dnext(c)) {
-			if (depth == 0 && (dpunct(c, ',') || dpunct(c, ')')))
+		for (next(c); c->kind != TT_TOK_END; next(c)) {
+			if (depth == 0 && (is_punct(c, ',') || is_punct(c, ')')))
 				break;
-			depth += dpunct(c, '(') - dpunct(c, ')');
-			sb_put(&type, c->s + c->ts, c->te - c->ts);
+			depth += is_punct(c, '(') - is_punct(c, ')');
+			put(&type, c->s + c->ts, c->te - c->ts);
 		}
-		sb_str(json, first ? "{\"name\":" : ",{\"name\":");
+		put_str(json, first ? "{\"name\":" : ",{\"name\":");
 		{
 			char *nm = strndup(c->s + ns, ne - ns);
 
 			json_str(json, nm ? nm : "");
-			sb_str(plain, first ? "" : ", ");
-			sb_str(plain, nm ? nm : "");
+			put_str(plain, first ? "" : ", ");
+			put_str(plain, nm ? nm : "");
 			free(nm);
 		}
-		sb_str(json, ",\"type\":");
+		put_str(json, ",\"type\":");
 		json_str(json, type.p ? type.p : "");
-		sb_str(json, ",\"description\":");
+		put_str(json, ",\"description\":");
 		json_str(json, doc ? doc : "");
-		sb_str(json, "}");
-		sb_str(plain, " (");
-		sb_str(plain, type.p ? type.p : "");
-		sb_str(plain, ")");
+		put_str(json, "}");
+		put_str(plain, " (");
+		put_str(plain, type.p ? type.p : "");
+		put_str(plain, ")");
 		free(type.p);
 		free(doc);
 		first = 0;
-		if (dpunct(c, ','))
-			dnext(c);
+		if (is_punct(c, ','))
+			next(c);
 	}
-	sb_str(json, "]");
+	put_str(json, "]");
 }
 
 /* ---- one module file ------------------------------------------------------------- */
@@ -273,93 +210,93 @@ static char *package_of(const char *module)
 
 static void fill_summary(struct obj *ob, const char *plain_args, const char *plain_cols)
 {
-	struct sb s = { 0 };
+	struct buf s = { 0 };
 
-	sb_str(&s, "Kind: ");
-	sb_str(&s, ob->f[C_EXPOSED][0] == '1' ? "public " : "internal ");
-	sb_str(&s, ob->f[C_TYPE]);
-	sb_str(&s, "\nModule: ");
-	sb_str(&s, ob->f[C_MODULE]);
-	sb_str(&s, "\nName: ");
-	sb_str(&s, ob->f[C_QNAME]);
+	put_str(&s, "Kind: ");
+	put_str(&s, ob->f[C_EXPOSED][0] == '1' ? "public " : "internal ");
+	put_str(&s, ob->f[C_TYPE]);
+	put_str(&s, "\nModule: ");
+	put_str(&s, ob->f[C_MODULE]);
+	put_str(&s, "\nName: ");
+	put_str(&s, ob->f[C_QNAME]);
 	if (plain_args && *plain_args) {
-		sb_str(&s, "\nArguments: ");
-		sb_str(&s, plain_args);
+		put_str(&s, "\nArguments: ");
+		put_str(&s, plain_args);
 	}
 	if (ob->f[C_RET]) {
-		sb_str(&s, "\nReturns: ");
-		sb_str(&s, ob->f[C_RET]);
+		put_str(&s, "\nReturns: ");
+		put_str(&s, ob->f[C_RET]);
 		if (ob->f[C_RET_DESC] && *ob->f[C_RET_DESC]) {
-			sb_str(&s, " - ");
-			sb_str(&s, ob->f[C_RET_DESC]);
+			put_str(&s, " - ");
+			put_str(&s, ob->f[C_RET_DESC]);
 		}
 	}
 	if (plain_cols && *plain_cols) {
-		sb_str(&s, "\nColumns: ");
-		sb_str(&s, plain_cols);
+		put_str(&s, "\nColumns: ");
+		put_str(&s, plain_cols);
 	}
-	sb_str(&s, "\nSearch aliases: ");
+	put_str(&s, "\nSearch aliases: ");
 	spaced(&s, ob->f[C_PACKAGE]);
-	sb_str(&s, " ");
+	put_str(&s, " ");
 	spaced(&s, ob->f[C_MODULE]);
 	if (ob->f[C_TYPE][0] != 'M' || strcmp(ob->f[C_TYPE], "MODULE") != 0) {
-		sb_str(&s, " ");
+		put_str(&s, " ");
 		spaced(&s, ob->f[C_NAME]);
 	}
 	if (ob->f[C_DESC] && *ob->f[C_DESC]) {
-		sb_str(&s, "\n");
-		sb_str(&s, ob->f[C_DESC]);
+		put_str(&s, "\n");
+		put_str(&s, ob->f[C_DESC]);
 	}
-	ob->f[C_SUMMARY] = sb_take(&s);
+	ob->f[C_SUMMARY] = buf_take(&s);
 }
 
 /* One CREATE PERFETTO statement at the cursor (just after PERFETTO). */
-static void parse_object(struct objs *o, const char *module, struct dc *c, const char *doc)
+static void parse_object(struct objs *o, const char *module, struct cur *c, const char *doc)
 {
-	struct sb cols = { 0 }, args = { 0 }, pc = { 0 }, pa = { 0 }, ret = { 0 };
+	struct buf cols = { 0 }, args = { 0 }, pc = { 0 }, pa = { 0 }, ret = { 0 };
 	const char *type;
 	struct obj *ob;
 	char *ret_desc = NULL;
 	int is_fn = 0, is_macro = 0;
 
-	if (dkw(c, "TABLE"))
+	if (is_kw(c, "TABLE"))
 		type = "TABLE";
-	else if (dkw(c, "VIEW"))
+	else if (is_kw(c, "VIEW"))
 		type = "VIEW";
-	else if (dkw(c, "FUNCTION"))
+	else if (is_kw(c, "FUNCTION"))
 		type = "FUNCTION", is_fn = 1;
-	else if (dkw(c, "MACRO"))
+	else if (is_kw(c, "MACRO"))
 		type = "MACRO", is_macro = 1;
 	else
 		return;
-	if (dnext(c) != TT_TOK_ID)
+	if (next(c) != TT_TOK_ID)
 		return;
 	ob = add(o);
 	if (!ob)
 		return;
 	ob->f[C_NAME] = strndup(c->s + c->ts, c->te - c->ts);
-	dnext(c);
-	if (dpunct(c, '(')) {
+	next(c);
+	if (is_punct(c, '(')) {
 		parse_list(c, is_fn || is_macro ? &args : &cols, is_fn || is_macro ? &pa : &pc);
-		dnext(c);
+		next(c);
 	}
-	if (dkw(c, "RETURNS")) {
+	if (is_kw(c, "RETURNS")) {
 		ret_desc = comment_block(c->s, c->gap, c->ts);
-		dnext(c);
-		if (is_fn && dkw(c, "TABLE")) {
+		next(c);
+		if (is_fn && is_kw(c, "TABLE")) {
 			type = "TABLE_FUNCTION";
-			sb_str(&ret, "TABLE");
-			if (dnext(c) == TT_TOK_PUNCT && dpunct(c, '('))
+			put_str(&ret, "TABLE");
+			if (next(c) == TT_TOK_PUNCT && is_punct(c, '('))
 				parse_list(c, &cols, &pc);
 		} else {
 			int depth = 0;
 
 			/* the type, up to AS or DELEGATES */
-			for (; c->kind != TT_TOK_END; dnext(c)) {
-				if (depth == 0 && (dkw(c, "AS") || dkw(c, "DELEGATES")))
+			for (; c->kind != TT_TOK_END; next(c)) {
+				if (depth == 0 && (is_kw(c, "AS") || is_kw(c, "DELEGATES")))
 					break;
-				depth += dpunct(c, '(') - dpunct(c, ')');
-				sb_put(&ret, c->s + c->ts, c->te - c->ts);
+				depth += is_punct(c, '(') - is_punct(c, ')');
+				put(&ret, c->s + c->ts, c->te - c->ts);
 			}
 		}
 	}
@@ -367,19 +304,19 @@ static void parse_object(struct objs *o, const char *module, struct dc *c, const
 	ob->f[C_PACKAGE] = package_of(module);
 	ob->f[C_TYPE] = strdup(type);
 	{
-		struct sb q = { 0 };
+		struct buf q = { 0 };
 
-		sb_str(&q, module);
-		sb_str(&q, ".");
-		sb_str(&q, ob->f[C_NAME] ? ob->f[C_NAME] : "");
-		ob->f[C_QNAME] = sb_take(&q);
+		put_str(&q, module);
+		put_str(&q, ".");
+		put_str(&q, ob->f[C_NAME] ? ob->f[C_NAME] : "");
+		ob->f[C_QNAME] = buf_take(&q);
 	}
 	ob->f[C_EXPOSED] = strdup(ob->f[C_NAME] && ob->f[C_NAME][0] == '_' ? "0" : "1");
 	ob->f[C_DESC] = strdup(doc);
 	ob->f[C_SHORT] = first_sentence(doc);
-	ob->f[C_COLS] = cols.p ? sb_take(&cols) : NULL;
-	ob->f[C_ARGS] = args.p ? sb_take(&args) : (is_fn || is_macro ? strdup("[]") : NULL);
-	ob->f[C_RET] = ret.p ? sb_take(&ret) : NULL;
+	ob->f[C_COLS] = cols.p ? buf_take(&cols) : NULL;
+	ob->f[C_ARGS] = args.p ? buf_take(&args) : (is_fn || is_macro ? strdup("[]") : NULL);
+	ob->f[C_RET] = ret.p ? buf_take(&ret) : NULL;
 	ob->f[C_RET_DESC] = ret_desc && *ret_desc ? ret_desc : NULL;
 	if (ob->f[C_RET_DESC] != ret_desc)
 		free(ret_desc);
@@ -390,7 +327,7 @@ static void parse_object(struct objs *o, const char *module, struct dc *c, const
 
 static void parse_module(struct objs *o, const char *module, const char *text)
 {
-	struct dc c = { .s = text, .n = strlen(text) };
+	struct cur c = { .s = text, .end = strlen(text) };
 	struct obj *mod = add(o);
 	int at_start = 1;
 
@@ -426,24 +363,24 @@ static void parse_module(struct objs *o, const char *module, const char *text)
 		mod->f[C_SHORT] = first_sentence(doc ? doc : "");
 		fill_summary(mod, NULL, NULL);
 	}
-	while (dnext(&c) != TT_TOK_END) {
-		if (dpunct(&c, ';')) {
+	while (next(&c) != TT_TOK_END) {
+		if (is_punct(&c, ';')) {
 			at_start = 1;
 			continue;
 		}
 		if (!at_start)
 			continue;
 		at_start = 0;
-		if (dkw(&c, "CREATE")) {
+		if (is_kw(&c, "CREATE")) {
 			char *doc = comment_block(text, c.gap, c.ts);
 
-			dnext(&c);
-			if (dkw(&c, "OR")) {
-				dnext(&c);
-				dnext(&c);
+			next(&c);
+			if (is_kw(&c, "OR")) {
+				next(&c);
+				next(&c);
 			}
-			if (dkw(&c, "PERFETTO")) {
-				dnext(&c);
+			if (is_kw(&c, "PERFETTO")) {
+				next(&c);
 				parse_object(o, module, &c, doc ? doc : "");
 			}
 			free(doc);

@@ -1,13 +1,13 @@
 /*
- * perfetto_sql.c - the PerfettoSQL preprocessor (see perfetto_sql.h): a
- * small SQL tokenizer, the statement splitter, the PERFETTO statements
- * (TABLE, VIEW, INDEX, MACRO; FUNCTION is parsed here and built in
- * psql_func.c) and macro expansion.
+ * perfetto_sql.c - the PerfettoSQL preprocessor (see perfetto_sql.h): the
+ * statement splitter, the PERFETTO statements (TABLE, VIEW, INDEX, MACRO;
+ * FUNCTION is parsed here and built in psql_func.c) and the types. Macro
+ * expansion is psql_macro.c, the tokenizer psql_tok.h.
  *
  * Only PerfettoSQL's own statements are parsed; everything else reaches
  * SQLite as written, so SQLite's errors and semantics stay SQLite's.
  */
-#include "perfetto_sql.h"
+#include "psql_tok.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -15,506 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Macro invocations inside macro bodies, nested: a recursive macro stops
- * here with an error instead of exhausting the stack. */
-#define MACRO_DEPTH_MAX 64
-/* Text one statement's macros may expand to: a macro that calls another
- * twice, 40 deep, would otherwise fill the memory. */
-#define EXPANSION_MAX (8u << 20)
 /* Modules including modules. */
 #define RUN_DEPTH_MAX 64
-
-/* ---- tokens ---------------------------------------------------------------- */
-
-enum { T_END = TT_TOK_END, T_SPACE = TT_TOK_SPACE, T_ID = TT_TOK_ID, T_STR = TT_TOK_STR,
-       T_NUM = TT_TOK_NUM, T_VAR = TT_TOK_VAR, T_PUNCT = TT_TOK_PUNCT };
-
-static int id_char(unsigned char c)
-{
-	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
-}
-
-/* Returns the end of the token starting at s[i] and its kind. An
- * unterminated string or comment runs to the end (SQLite reports it). */
-static size_t lex(const char *s, size_t i, int *kind)
-{
-	unsigned char c = (unsigned char)s[i];
-	size_t j = i + 1;
-
-	if (!c) {
-		*kind = T_END;
-		return i;
-	}
-	if (isspace(c) || (c == '-' && s[j] == '-') || (c == '/' && s[j] == '*')) {
-		*kind = T_SPACE;
-		for (j = i; s[j];) {
-			if (isspace((unsigned char)s[j])) {
-				j++;
-			} else if (s[j] == '-' && s[j + 1] == '-') {
-				while (s[j] && s[j] != '\n')
-					j++;
-			} else if (s[j] == '/' && s[j + 1] == '*') {
-				const char *e = strstr(s + j + 2, "*/");
-
-				j = e ? (size_t)(e - s) + 2 : strlen(s);
-			} else {
-				break;
-			}
-		}
-		return j;
-	}
-	if (c == '\'' || c == '"' || c == '`' || c == '[') {
-		char close = c == '[' ? ']' : (char)c;
-
-		*kind = c == '\'' ? T_STR : T_ID;
-		for (; s[j]; j++) {
-			if (s[j] == close) {
-				if (close != ']' && s[j + 1] == close) {
-					j++;
-					continue;
-				}
-				return j + 1;
-			}
-		}
-		return j;
-	}
-	if ((c == '$' || c == ':' || c == '@') && id_char((unsigned char)s[j]) && s[j] != '$') {
-		*kind = T_VAR;
-		while (id_char((unsigned char)s[j]))
-			j++;
-		return j;
-	}
-	if (isalpha(c) || c == '_' || c >= 0x80) {
-		*kind = T_ID;
-		while (id_char((unsigned char)s[j]))
-			j++;
-		return j;
-	}
-	if (isdigit(c) || (c == '.' && isdigit((unsigned char)s[j]))) {
-		*kind = T_NUM;
-		while (isalnum((unsigned char)s[j]) || s[j] == '.' ||
-		       ((s[j] == '+' || s[j] == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E')))
-			j++;
-		return j;
-	}
-	*kind = T_PUNCT;
-	return j;
-}
-
-/* A cursor over the tokens of s[.. end) that skips blanks and comments. */
-struct cur {
-	const char *s;
-	size_t i, end;
-	/* the last token */
-	size_t ts, te;
-	int kind;
-};
-
-static int next(struct cur *c)
-{
-	for (;;) {
-		int k;
-		size_t e;
-
-		if (c->i >= c->end) {
-			c->ts = c->te = c->end;
-			return c->kind = T_END;
-		}
-		e = lex(c->s, c->i, &k);
-		if (e > c->end)
-			e = c->end;
-		c->ts = c->i;
-		c->te = e;
-		c->i = e;
-		if (k != T_SPACE)
-			return c->kind = k;
-	}
-}
-
-static int is_kw(const struct cur *c, const char *kw)
-{
-	size_t n = strlen(kw);
-
-	return c->kind == T_ID && c->te - c->ts == n && strncasecmp(c->s + c->ts, kw, n) == 0;
-}
-
-static int is_punct(const struct cur *c, char ch)
-{
-	return c->kind == T_PUNCT && c->s[c->ts] == ch;
-}
-
-static char *dup_range(const char *s, size_t a, size_t b)
-{
-	char *r = malloc(b - a + 1);
-
-	if (r) {
-		memcpy(r, s + a, b - a);
-		r[b - a] = '\0';
-	}
-	return r;
-}
-
-/* Trims blanks and comments at both ends of s[*a, *b). */
-static void trim(const char *s, size_t *a, size_t *b)
-{
-	int k;
-
-	while (*a < *b) {
-		size_t e = lex(s, *a, &k);
-
-		if (k != T_SPACE)
-			break;
-		*a = e;
-	}
-	while (*b > *a && isspace((unsigned char)s[*b - 1]))
-		(*b)--;
-}
-
-/* ---- a growing string ------------------------------------------------------ */
-
-struct buf {
-	char *p;
-	size_t n, cap;
-	int oom;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 256;
-		char *np;
-
-		while (nc < b->n + n + 1)
-			nc *= 2;
-		np = realloc(b->p, nc);
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = nc;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-/* ---- positions ------------------------------------------------------------- */
-
-static void line_col(const char *s, size_t off, int *line, int *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off && s[i]; i++) {
-		if (s[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-/* ---- macros ---------------------------------------------------------------- */
-
-static struct psql_macro *find_macro(tt_psql *ps, const char *name, size_t len)
-{
-	for (size_t i = 0; i < ps->nmacros; i++)
-		if (strlen(ps->macros[i].name) == len && strncasecmp(ps->macros[i].name, name, len) == 0)
-			return &ps->macros[i];
-	return NULL;
-}
-
-static void macro_clear(struct psql_macro *m)
-{
-	for (int i = 0; i < m->nparams; i++)
-		free(m->params[i]);
-	free(m->params);
-	free(m->name);
-	free(m->body);
-	memset(m, 0, sizeof(*m));
-}
-
-struct expand {
-	tt_psql *ps;
-	tt_err *err;
-	size_t err_off; /* where in the top text an error points */
-};
-
-static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int depth,
-		       struct buf *out);
-
-/* Splits the arguments of an invocation: s[open] is '('. Returns the
- * offset after the matching ')', or 0 when there is none. */
-static size_t split_args(const char *s, size_t open, size_t end, size_t *starts, size_t *ends,
-			 int max, int *nargs)
-{
-	struct cur c = { .s = s, .i = open + 1, .end = end };
-	int depth = 0, n = 0;
-	size_t arg_start = open + 1;
-
-	*nargs = 0;
-	while (next(&c) != T_END) {
-		if (is_punct(&c, '(')) {
-			depth++;
-		} else if (is_punct(&c, ')') && depth) {
-			depth--;
-		} else if ((is_punct(&c, ',') || is_punct(&c, ')')) && depth == 0) {
-			size_t as = arg_start, ae = c.ts;
-
-			trim(s, &as, &ae);
-			if (n < max) {
-				starts[n] = as;
-				ends[n] = ae;
-			}
-			/* "m!()" has no argument, not one empty one */
-			if (!(n == 0 && as == ae && is_punct(&c, ')')))
-				n++;
-			arg_start = c.te;
-			if (is_punct(&c, ')')) {
-				*nargs = n;
-				return c.te;
-			}
-		}
-	}
-	return 0;
-}
-
-static int expand_err(struct expand *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int expand_err(struct expand *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	x->err->code = TT_EINVAL;
-	vsnprintf(x->err->msg, sizeof(x->err->msg), fmt, ap);
-	va_end(ap);
-	return TT_EINVAL;
-}
-
-#define MAX_ARGS 64
-
-/* Splits "(a, b, c)" (or "a") at its top-level commas. */
-static int split_list(const char *s, size_t a, size_t b, size_t *st, size_t *en, int max)
-{
-	int n = 0;
-
-	trim(s, &a, &b);
-	if (b > a + 1 && s[a] == '(' && s[b - 1] == ')') {
-		int nargs;
-		size_t end = split_args(s, a, b, st, en, max, &nargs);
-
-		if (end == b)
-			return nargs;
-	}
-	if (a < b && max > 0) {
-		st[0] = a;
-		en[0] = b;
-		n = 1;
-	}
-	return n;
-}
-
-/* __intrinsic_interval_intersect_sql!((t0, t1, ...), (p, ...)): the SQL of
- * the intersection of the (id, ts, dur) intervals of every table, rows of
- * equal partition columns only: (ts, dur, id_0, id_1, ..., p, ...), where
- * dur > 0. (intervals.intersect builds _interval_intersect on it.) */
-static int interval_intersect_sql(struct expand *x, const char *s, int nargs, const size_t *as,
-				  const size_t *ae, struct buf *out, size_t ns, size_t ne)
-{
-	size_t ts[MAX_ARGS], te[MAX_ARGS], ps_[MAX_ARGS], pe[MAX_ARGS];
-	int nt, np;
-	char tmp[64];
-	struct buf lo = { 0 }, hi = { 0 };
-
-	if (nargs != 2)
-		return expand_err(x, "macro '%.*s' takes 2 arguments, given %d", (int)(ne - ns), s + ns, nargs);
-	nt = split_list(s, as[0], ae[0], ts, te, MAX_ARGS);
-	np = split_list(s, as[1], ae[1], ps_, pe, MAX_ARGS);
-	if (nt < 2 || nt > MAX_ARGS)
-		return expand_err(x, "interval intersect needs 2 to %d tables, given %d", MAX_ARGS, nt);
-	for (int i = 0; i < nt; i++) {
-		snprintf(tmp, sizeof(tmp), "%s_ii%d.ts", i ? ", " : "", i);
-		put(&lo, tmp, strlen(tmp));
-		snprintf(tmp, sizeof(tmp), "%s_ii%d.ts + _ii%d.dur", i ? ", " : "", i, i);
-		put(&hi, tmp, strlen(tmp));
-	}
-	if (lo.oom || hi.oom) {
-		free(lo.p);
-		free(hi.p);
-		return expand_err(x, "out of memory expanding macros");
-	}
-#define PUTS(str) put(out, (str), strlen(str))
-	PUTS("(SELECT max(");
-	PUTS(lo.p);
-	PUTS(") AS ts, min(");
-	PUTS(hi.p);
-	PUTS(") - max(");
-	PUTS(lo.p);
-	PUTS(") AS dur");
-	for (int i = 0; i < nt; i++) {
-		snprintf(tmp, sizeof(tmp), ", _ii%d.id AS id_%d", i, i);
-		PUTS(tmp);
-	}
-	for (int k = 0; k < np; k++) {
-		PUTS(", _ii0.");
-		put(out, s + ps_[k], pe[k] - ps_[k]);
-	}
-	PUTS(" FROM ");
-	for (int i = 0; i < nt; i++) {
-		PUTS(i ? " JOIN (SELECT * FROM " : "(SELECT * FROM ");
-		put(out, s + ts[i], te[i] - ts[i]);
-		snprintf(tmp, sizeof(tmp), ") _ii%d", i);
-		PUTS(tmp);
-		for (int k = 0; i && k < np; k++) {
-			PUTS(k ? " AND " : " ON ");
-			snprintf(tmp, sizeof(tmp), "_ii%d.", i);
-			PUTS(tmp);
-			put(out, s + ps_[k], pe[k] - ps_[k]);
-			PUTS(" = _ii0.");
-			put(out, s + ps_[k], pe[k] - ps_[k]);
-		}
-		if (i && !np)
-			PUTS(" ON 1");
-	}
-	PUTS(" WHERE max(");
-	PUTS(lo.p);
-	PUTS(") < min(");
-	PUTS(hi.p);
-	PUTS("))");
-#undef PUTS
-	free(lo.p);
-	free(hi.p);
-	return out->oom ? expand_err(x, "out of memory expanding macros") : TT_OK;
-}
-
-/* One invocation name!(args) at s[ns, ne) with '(' at s[open]; *after is
- * set past the ')'. */
-static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, size_t open,
-		       size_t end, int depth, struct buf *out, size_t *after)
-{
-	size_t as[MAX_ARGS], ae[MAX_ARGS];
-	int nargs, rc;
-	struct psql_macro *m;
-	struct buf body = { 0 };
-
-	if (depth == 0)
-		x->err_off = ns;
-	*after = split_args(s, open, end, as, ae, MAX_ARGS, &nargs);
-	if (!*after)
-		return expand_err(x, "unterminated macro invocation '%.*s!(': no closing ')'",
-				  (int)(ne - ns), s + ns);
-	if (nargs > MAX_ARGS)
-		return expand_err(x, "macro '%.*s': more than %d arguments", (int)(ne - ns), s + ns,
-				  MAX_ARGS);
-	if (depth >= MACRO_DEPTH_MAX)
-		return expand_err(x, "macro '%.*s': expansion nested deeper than %d (recursive macro?)",
-				  (int)(ne - ns), s + ns, MACRO_DEPTH_MAX);
-	if (ne - ns == 21 && strncasecmp(s + ns, "__intrinsic_stringify", 21) == 0) {
-		/* the arguments' text as a string literal, as Perfetto writes it */
-		put(out, "'", 1);
-		if (nargs)
-			put(out, s + as[0], ae[nargs - 1] - as[0]);
-		put(out, "'", 1);
-		return TT_OK;
-	}
-	if (ne - ns == 34 && strncasecmp(s + ns, "__intrinsic_interval_intersect_sql", 34) == 0)
-		return interval_intersect_sql(x, s, nargs, as, ae, out, ns, ne);
-	m = find_macro(x->ps, s + ns, ne - ns);
-	if (!m)
-		return expand_err(x, "no macro '%.*s'", (int)(ne - ns), s + ns);
-	if (nargs != m->nparams)
-		return expand_err(x, "macro '%s' takes %d argument%s, given %d", m->name, m->nparams,
-				  m->nparams == 1 ? "" : "s", nargs);
-	/* Substitute $param by the argument's text, then expand the result:
-	 * macro calls in the arguments and in the body alike. */
-	{
-		struct cur c = { .s = m->body, .i = 0, .end = strlen(m->body) };
-		size_t last = 0;
-
-		while (next(&c) != T_END) {
-			if (c.kind != T_VAR || m->body[c.ts] != '$')
-				continue;
-			for (int i = 0; i < m->nparams; i++) {
-				if (strlen(m->params[i]) == c.te - c.ts &&
-				    strncasecmp(m->params[i], m->body + c.ts, c.te - c.ts) == 0) {
-					put(&body, m->body + last, c.ts - last);
-					put(&body, s + as[i], ae[i] - as[i]);
-					last = c.te;
-					break;
-				}
-			}
-		}
-		put(&body, m->body + last, strlen(m->body) - last);
-	}
-	if (body.oom) {
-		free(body.p);
-		return expand_err(x, "out of memory expanding macro '%s'", m->name);
-	}
-	rc = expand_text(x, body.p ? body.p : "", 0, body.n, depth + 1, out);
-	free(body.p);
-	if (rc == TT_OK && out->n > EXPANSION_MAX)
-		return expand_err(x, "macro '%s': expands to more than %u MiB of SQL", m->name,
-				  EXPANSION_MAX >> 20);
-	return rc;
-}
-
-static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int depth,
-		       struct buf *out)
-{
-	struct cur c = { .s = s, .i = a, .end = b };
-	size_t last = a;
-
-	while (next(&c) != T_END) {
-		size_t ns = c.ts, ne = c.te, after;
-		struct cur p;
-		int rc;
-
-		if (c.kind != T_ID)
-			continue;
-		/* name!( with blanks allowed around the '!' (not "a != b") */
-		p = c;
-		if (next(&p) == T_END || !is_punct(&p, '!') || s[p.te] == '=')
-			continue;
-		if (next(&p) == T_END || !is_punct(&p, '('))
-			continue;
-		put(out, s + last, ns - last);
-		rc = expand_call(x, s, ns, ne, p.ts, b, depth, out, &after);
-		if (rc != TT_OK)
-			return rc;
-		c.i = last = after;
-	}
-	put(out, s + last, b - last);
-	return out->oom ? expand_err(x, "out of memory expanding macros") : TT_OK;
-}
-
-/* Expands s[a, b): *out malloc'd. On error err_off is the invocation. */
-static int expand_range(tt_psql *ps, const char *s, size_t a, size_t b, char **out,
-			size_t *err_off, tt_err *err)
-{
-	struct expand x = { .ps = ps, .err = err, .err_off = a };
-	struct buf o = { 0 };
-	int rc = expand_text(&x, s, a, b, 0, &o);
-
-	*err_off = x.err_off;
-	if (rc != TT_OK) {
-		free(o.p);
-		return rc;
-	}
-	*out = o.p ? o.p : strdup("");
-	return *out ? TT_OK : tt_err_set(err, TT_ENOMEM, "out of memory");
-}
-
-int tt_psql_expand(tt_psql *ps, const char *text, char **out, tt_err *err)
-{
-	size_t off;
-
-	return expand_range(ps, text, 0, strlen(text), out, &off, err);
-}
 
 /* ---- types ----------------------------------------------------------------- */
 
@@ -824,7 +326,7 @@ static int create_table_or_view(struct run *r, struct cur *c, size_t stmt_off, i
 		rc = failf(r, c->ts, "expected AS after the %s name", is_table ? "table" : "view");
 		goto out;
 	}
-	rc = expand_range(r->ps, c->s, c->te, c->end, &body, &err_off, r->err);
+	rc = tt_psql_expand_range(r->ps, c->s, c->te, c->end, &body, &err_off, r->err);
 	if (rc != TT_OK) {
 		rc = fail_at(r, err_off, r->err->msg);
 		goto out;
@@ -931,14 +433,14 @@ static int create_macro(struct run *r, struct cur *c, size_t stmt_off, int repla
 			sprintf(m.params[i], "$%s", sc.names[i]);
 	}
 	schema_free(&sc);
-	old = find_macro(ps, m.name, strlen(m.name));
+	old = tt_psql_find_macro(ps, m.name, strlen(m.name));
 	if (old && !replace) {
 		rc = failf(r, stmt_off, "macro '%s' already exists (CREATE OR REPLACE PERFETTO MACRO replaces it)",
 			   m.name);
 		goto bad;
 	}
 	if (old) {
-		macro_clear(old);
+		tt_psql_macro_clear(old);
 		*old = m;
 		return TT_OK;
 	}
@@ -957,7 +459,7 @@ static int create_macro(struct run *r, struct cur *c, size_t stmt_off, int repla
 	return TT_OK;
 bad:
 	schema_free(&sc);
-	macro_clear(&m);
+	tt_psql_macro_clear(&m);
 	return rc;
 }
 
@@ -1049,7 +551,7 @@ static int create_function(struct run *r, struct cur *c, size_t stmt_off, int re
 		rc = failf(r, c->ts, "function '%s': expected AS", name);
 		goto out;
 	}
-	rc = expand_range(r->ps, c->s, c->te, c->end, &body, &err_off, r->err);
+	rc = tt_psql_expand_range(r->ps, c->s, c->te, c->end, &body, &err_off, r->err);
 	if (rc != TT_OK) {
 		rc = fail_at(r, err_off, r->err->msg);
 		goto out;
@@ -1130,7 +632,7 @@ static int run_stmt(struct run *r, size_t a, size_t b, int last)
 				     (int)(p.te - p.ts), p.s + p.ts);
 		}
 	}
-	rc = expand_range(r->ps, r->s, a, b, &sql, &err_off, r->err);
+	rc = tt_psql_expand_range(r->ps, r->s, a, b, &sql, &err_off, r->err);
 	if (rc != TT_OK)
 		return fail_at(r, err_off, r->err->msg);
 	rc = r->fn(r->ctx, r->ps->db, sql, last, r->err);
@@ -1230,7 +732,7 @@ void tt_psql_free(tt_psql *ps)
 	if (!ps)
 		return;
 	for (size_t i = 0; i < ps->nmacros; i++)
-		macro_clear(&ps->macros[i]);
+		tt_psql_macro_clear(&ps->macros[i]);
 	free(ps->macros);
 	tt_psql_fns_free(ps);
 	tt_psql_modules_free(ps);

@@ -29,6 +29,12 @@ int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char 
 
 /* Expands every macro invocation of text; *out is malloc'd. */
 int tt_psql_expand(tt_psql *ps, const char *text, char **out, tt_err *err);
+/* The same for s[a, b); on error *err_off is where the failing call is. */
+int tt_psql_expand_range(tt_psql *ps, const char *s, size_t a, size_t b, char **out,
+			 size_t *err_off, tt_err *err);
+struct psql_macro;
+struct psql_macro *tt_psql_find_macro(tt_psql *ps, const char *name, size_t len);
+void tt_psql_macro_clear(struct psql_macro *m);
 
 /* ---- between perfetto_sql.c, psql_func.c and modules.c ---- */
 
