@@ -428,6 +428,24 @@ static void shipped_hierarchy_and_self_dur(void **state)
 		   "A\tNULL\t0\nC\tA\t0\nA\tNULL\t0\n");
 }
 
+static void shipped_flat_slices(void **state)
+{
+	tt_trace *tr = ((struct fx *)*state)->tr;
+
+	/* thread 11's stack A > B > C, B flattened; roots are A (or D) */
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE slices.flat_slices;"
+		   "SELECT group_concat(f.name || '@' || (f.ts / 1000) || '+' || (f.dur / 1000) || '^' || r.name, ' ') "
+		   "FROM _slice_flattened f JOIN slice r ON r.id = f.root_id GROUP BY f.utid ORDER BY min(f.ts)",
+		   "A@0+10^A B@10+5^A C@15+10^A B@25+15^A A@40+10^A B@50+40^A A@90+10^A\n"
+		   "D@5+10^D\n"
+		   "A@200+60^A\n");
+	assert_tsv(tr,
+		   "INCLUDE PERFETTO MODULE slices.flat_slices;"
+		   "SELECT DISTINCT thread_name, tid, process_name, pid FROM _slice_flattened WHERE name = 'C'",
+		   "main\t11\tapp\t1\n");
+}
+
 static void shipped_time_conversion(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
@@ -601,6 +619,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(user_modules, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_with_context, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_hierarchy_and_self_dur, setup, teardown),
+		cmocka_unit_test_setup_teardown(shipped_flat_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_time_conversion, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_intervals, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_counter_intervals, setup, teardown),
