@@ -304,6 +304,12 @@ static void perfetto_macros(void **state)
 	/* text in strings and comments is not a macro call */
 	assert_tsv(tr, "SELECT 'one!()' -- one!()\n", "one!()\n");
 	assert_tsv(tr, "SELECT __intrinsic_stringify!(a + b)", "a + b\n");
+	/* splitting: a trigger body's ';' and quoted ones do not end a statement */
+	assert_tsv(tr,
+		   "CREATE TABLE tg(x); CREATE TABLE tg2(y);"
+		   "CREATE TRIGGER tgt AFTER INSERT ON tg BEGIN INSERT INTO tg2 VALUES (new.x * 2); END;"
+		   "INSERT INTO tg VALUES (21); SELECT y, 'a;b', \"c;d\" FROM tg2, (SELECT 1 AS \"c;d\") -- ;x\n",
+		   "42\ta;b\t1\n");
 }
 
 static void macro_errors(void **state)
