@@ -32,10 +32,12 @@ SELECT s.id, s.ts, s.dur, s.category, s.name, s.track_id,
        t.name AS thread_name, t.utid, t.tid, t.is_main_thread,
        p.name AS process_name, t.upid, p.pid,
        s.depth, s.parent_id, s.arg_set_id, s.thread_ts, s.thread_dur
-FROM slice s
-JOIN thread_track tt ON tt.id = s.track_id
+FROM thread_track tt
 JOIN thread t ON t.utid = tt.utid
-LEFT JOIN process p ON p.upid = t.upid;
+LEFT JOIN process p ON p.upid = t.upid
+-- the slices innermost: read per track from the track index, with the
+-- track's thread and process looked up once per track, not once per slice
+CROSS JOIN slice s ON s.track_id = tt.id;
 
 -- Slices of process-scoped tracks (async slices).
 CREATE OR REPLACE PERFETTO VIEW process_slice(
@@ -59,9 +61,9 @@ SELECT s.id, s.ts, s.dur, s.category, s.name, s.track_id,
        pt.name AS track_name,
        p.name AS process_name, p.upid, p.pid,
        s.depth, s.parent_id, s.arg_set_id, s.thread_ts, s.thread_dur
-FROM slice s
-JOIN process_track pt ON pt.id = s.track_id
-JOIN process p ON p.upid = pt.upid;
+FROM process_track pt
+JOIN process p ON p.upid = pt.upid
+CROSS JOIN slice s ON s.track_id = pt.id;
 
 -- Thread slices then process slices.
 CREATE OR REPLACE PERFETTO VIEW thread_or_process_slice(
