@@ -219,6 +219,8 @@ static int cmd_query(int argc, char **argv)
 	rc = tt_query_print(tr, sql, fmt, header, stdout, &err);
 	if (rc != TT_OK && timeout > 0 && tt_query_timed_out(tr))
 		fprintf(stderr, "termtrace: query error: stopped after the %g s --timeout\n", timeout);
+	else if (rc != TT_OK && sqlfile && strcmp(sqlfile, "-") != 0)
+		fprintf(stderr, "termtrace: query error: %s: %s\n", sqlfile, err.msg); /* the file, then where in it */
 	else if (rc != TT_OK)
 		fprintf(stderr, "termtrace: query error: %s\n", err.msg);
 	tt_trace_close(tr);

@@ -120,6 +120,6 @@ err=$($T query -f "$tmp/p.sql" --modules /nonexistent $D/chromium-tiny.json 2>&1
 check "--modules on a missing folder" "1 termtrace: --modules /nonexistent: not a folder" "$rc $err"
 printf 'SELECT 1;\nCREATE PERFETTO TABLE x AS SELECT * FROM nowhere;\n' > "$tmp/bad.sql"
 err=$($T query -f "$tmp/bad.sql" $D/chromium-tiny.json 2>&1); rc=$?
-check "a script error names line and column" "1 termtrace: query error: line 2 col 1: no such table: nowhere" "$rc $err"
+check "a script error names the file, line and column" "1 termtrace: query error: $tmp/bad.sql: line 2 col 1: no such table: nowhere" "$rc $err"
 check "a script ending in CREATE PERFETTO: an empty JSON array" "[]" \
 	"$($T query --format json $D/chromium-tiny.json 'CREATE PERFETTO TABLE t AS SELECT 1 AS a')"
