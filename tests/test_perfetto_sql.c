@@ -371,7 +371,10 @@ static void user_modules(void **state)
 		   "2\n");
 	/* wildcard: every module below mine, sub-folders too */
 	assert_tsv(f->tr, "INCLUDE PERFETTO MODULE mine.*; SELECT mine_m!()", "77\n");
-	assert_err(f->tr, "INCLUDE PERFETTO MODULE cyc.a", "include cycle: cyc.a -> cyc.b -> cyc.a");
+	/* the cycle is found at cyc.b's INCLUDE, line 1 col 1 of cyc/b.sql */
+	assert_err(f->tr, "INCLUDE PERFETTO MODULE cyc.a", "module 'cyc.b' (");
+	assert_err(f->tr, "INCLUDE PERFETTO MODULE cyc.a",
+		   "b.sql) line 1 col 1: include cycle: cyc.a -> cyc.b -> cyc.a");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE broken.m",
 		   "module 'broken.m' (");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE broken.m", "m.sql) line 3 col 3: no such table: no_such_thing");

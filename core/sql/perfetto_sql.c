@@ -580,7 +580,9 @@ static int include(struct run *r, struct cur *c, size_t stmt_off)
 		return failf(r, stmt_off, "INCLUDE PERFETTO MODULE needs a module name");
 	rc = tt_psql_include(r->ps, name.p, r->err);
 	free(name.p);
-	if (rc != TT_OK && !r->module && r->multi)
+	/* the innermost INCLUDE says where: an error from a module's own
+	 * statements already names that module, line and column */
+	if (rc != TT_OK && rc != TT_ENOMEM && strncmp(r->err->msg, "module '", 8) != 0)
 		return fail_at(r, stmt_off, r->err->msg);
 	return rc;
 }
