@@ -2,8 +2,8 @@
  * psql_macro.c - PerfettoSQL macros: name!(args) is replaced by the macro's
  * body with each $param replaced by the argument's text, then expanded
  * again (nested calls, in bodies and in arguments), to a depth and a size
- * limit. Built in: __intrinsic_stringify!(text) and
- * __intrinsic_interval_intersect_sql!((t0, t1, ...), (cols)).
+ * limit. Built in: __intrinsic_stringify!(text), __intrinsic_sql_string!(sql)
+ * and __intrinsic_interval_intersect_sql!((t0, t1, ...), (cols)).
  * Strings and comments are never expanded.
  */
 #include "psql_tok.h"
@@ -119,12 +119,30 @@ static int split_list(const char *s, size_t a, size_t b, size_t *st, size_t *en,
 	return n;
 }
 
+/* Expands s[a, b) into out as an SQL string literal ('' for '). */
+static int put_quoted(struct expand *x, const char *s, size_t a, size_t b, int depth, struct buf *out)
+{
+	struct buf t = { 0 };
+	int rc = expand_text(x, s, a, b, depth + 1, &t);
+
+	if (rc == TT_OK) {
+		put(out, "'", 1);
+		for (size_t i = 0; i < t.n; i++)
+			put(out, t.p[i] == '\'' ? "''" : t.p + i, t.p[i] == '\'' ? 2 : 1);
+		put(out, "'", 1);
+	}
+	free(t.p);
+	return rc;
+}
+
 /* __intrinsic_interval_intersect_sql!((t0, t1, ...), (p, ...)): the SQL of
  * the intersection of the (id, ts, dur) intervals of every table, rows of
  * equal partition columns only: (ts, dur, id_0, id_1, ..., p, ...), where
- * dur > 0. (intervals.intersect builds _interval_intersect on it.) */
+ * dur > 0. (intervals.intersect builds _interval_intersect on it.) Two
+ * tables without partition go to __intrinsic_interval_intersect (a sweep,
+ * intervals.c); otherwise it is a join on overlap and equal partitions. */
 static int interval_intersect_sql(struct expand *x, const char *s, int nargs, const size_t *as,
-				  const size_t *ae, struct buf *out, size_t ns, size_t ne)
+				  const size_t *ae, struct buf *out, size_t ns, size_t ne, int depth)
 {
 	size_t ts[MAX_ARGS], te[MAX_ARGS], ps_[MAX_ARGS], pe[MAX_ARGS];
 	int nt, np;
@@ -137,6 +155,17 @@ static int interval_intersect_sql(struct expand *x, const char *s, int nargs, co
 	np = split_list(s, as[1], ae[1], ps_, pe, MAX_ARGS);
 	if (nt < 2 || nt > MAX_ARGS)
 		return expand_err(x, "interval intersect needs 2 to %d tables, given %d", MAX_ARGS, nt);
+	if (nt == 2 && np == 0) {
+		int rc;
+
+		put(out, "(SELECT ts, dur, id_0, id_1 FROM __intrinsic_interval_intersect(", strlen("(SELECT ts, dur, id_0, id_1 FROM __intrinsic_interval_intersect("));
+		rc = put_quoted(x, s, ts[0], te[0], depth, out);
+		put(out, ", ", 2);
+		if (rc == TT_OK)
+			rc = put_quoted(x, s, ts[1], te[1], depth, out);
+		put(out, "))", 2);
+		return rc != TT_OK ? rc : out->oom ? expand_err(x, "out of memory expanding macros") : TT_OK;
+	}
 	for (int i = 0; i < nt; i++) {
 		snprintf(tmp, sizeof(tmp), "%s_ii%d.ts", i ? ", " : "", i);
 		put(&lo, tmp, strlen(tmp));
@@ -167,7 +196,11 @@ static int interval_intersect_sql(struct expand *x, const char *s, int nargs, co
 	PUTS(" FROM ");
 	for (int i = 0; i < nt; i++) {
 		PUTS(i ? " JOIN (SELECT * FROM " : "(SELECT * FROM ");
-		put(out, s + ts[i], te[i] - ts[i]);
+		if (expand_text(x, s, ts[i], te[i], depth + 1, out) != TT_OK) {
+			free(lo.p);
+			free(hi.p);
+			return TT_EINVAL;
+		}
 		snprintf(tmp, sizeof(tmp), ") _ii%d", i);
 		PUTS(tmp);
 		for (int k = 0; i && k < np; k++) {
@@ -223,7 +256,14 @@ static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, si
 		return TT_OK;
 	}
 	if (ne - ns == 34 && strncasecmp(s + ns, "__intrinsic_interval_intersect_sql", 34) == 0)
-		return interval_intersect_sql(x, s, nargs, as, ae, out, ns, ne);
+		return interval_intersect_sql(x, s, nargs, as, ae, out, ns, ne, depth);
+	if (ne - ns == 22 && strncasecmp(s + ns, "__intrinsic_sql_string", 22) == 0) {
+		/* the arguments, expanded, as a string literal (quotes doubled):
+		 * SQL text for the intrinsics that take it (intervals.c) */
+		if (!nargs)
+			return expand_err(x, "__intrinsic_sql_string!() needs some SQL");
+		return put_quoted(x, s, as[0], ae[nargs - 1], depth, out);
+	}
 	m = tt_psql_find_macro(x->ps, s + ns, ne - ns);
 	if (!m)
 		return expand_err(x, "no macro '%.*s'", (int)(ne - ns), s + ns);

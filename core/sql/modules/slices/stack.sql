@@ -6,6 +6,8 @@
 -- the slice's own "category|name" (category '' when NULL), then its
 -- ancestors' from the root down (the same value Perfetto's stdlib gives).
 -- parent_stack_id is the parent's stack id, 0 for a root.
+-- ancestor_slice_by_stack() and descendant_slice_by_stack() are built in
+-- (core/sql/vtab_ancestor.c) and use the same stack ids.
 
 -- Every slice with stack_id and parent_stack_id.
 CREATE PERFETTO VIEW slice_with_stack_id(
@@ -45,39 +47,3 @@ SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, s.depth, s.parent_id,
 FROM slice s
 LEFT JOIN _chain c ON c.id = s.id
 LEFT JOIN _chain p ON p.id = s.parent_id;
-
--- The slices whose stack id is stack_hash and all their ancestors, each
--- once, in ts order.
-CREATE PERFETTO FUNCTION ancestor_slice_by_stack(stack_hash LONG)
-RETURNS TABLE(
-  id JOINID(slice.id), ts TIMESTAMP, dur DURATION, track_id JOINID(track.id),
-  category STRING, name STRING, depth LONG, parent_id JOINID(slice.id),
-  arg_set_id ARGSETID, thread_ts TIMESTAMP, thread_dur LONG
-) AS
-WITH RECURSIVE up(sid) AS (
-  SELECT id FROM slice_with_stack_id WHERE stack_id = $stack_hash
-  UNION
-  SELECT s.parent_id FROM up JOIN slice s ON s.id = up.sid WHERE s.parent_id IS NOT NULL
-)
-SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, s.depth, s.parent_id,
-       s.arg_set_id, s.thread_ts, s.thread_dur
-FROM up JOIN slice s ON s.id = up.sid
-ORDER BY s.ts, s.depth;
-
--- The slices whose stack id is stack_hash and all their descendants, each
--- once, in ts order.
-CREATE PERFETTO FUNCTION descendant_slice_by_stack(stack_hash LONG)
-RETURNS TABLE(
-  id JOINID(slice.id), ts TIMESTAMP, dur DURATION, track_id JOINID(track.id),
-  category STRING, name STRING, depth LONG, parent_id JOINID(slice.id),
-  arg_set_id ARGSETID, thread_ts TIMESTAMP, thread_dur LONG
-) AS
-WITH RECURSIVE down(sid) AS (
-  SELECT id FROM slice_with_stack_id WHERE stack_id = $stack_hash
-  UNION
-  SELECT s.id FROM down JOIN slice s ON s.parent_id = down.sid
-)
-SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, s.depth, s.parent_id,
-       s.arg_set_id, s.thread_ts, s.thread_dur
-FROM down JOIN slice s ON s.id = down.sid
-ORDER BY s.ts, s.depth;
