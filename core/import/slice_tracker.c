@@ -188,8 +188,10 @@ int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t 
 	struct stack *s = stack_of(t, track);
 	const tt_storage *st = t->st;
 
-	if (!s)
+	if (!s) {
+		tt_storage_stat_add(t->st, TT_STAT_slice_end_unmatched, 1);
 		return -1;
+	}
 	pop_ended(s, ts);
 	for (uint32_t k = s->n; k > 0; k--) {
 		int64_t id = s->e[k - 1].id;

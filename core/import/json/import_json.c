@@ -1376,7 +1376,10 @@ static void feed_one(struct feed *f, const struct rec *r)
 		break;
 	case 'E':
 		track = tt_storage_thread_track(st, r->utid);
-		id = tt_slice_tracker_end(sl, track, r->ts, r->name, r->args);
+		/* trace processor closes the innermost open slice whose
+		 * category (when E has one) and name (when both have one)
+		 * match; an E matching none leaves the stack as it is. */
+		id = tt_slice_tracker_end_match(sl, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && tt && tt->tts != TT_TS_NONE && st->slice.thread_ts &&
 		    st->slice.thread_ts[id] != TT_TS_NONE)
 			st->slice.thread_dur[id] = tt->tts - st->slice.thread_ts[id];
