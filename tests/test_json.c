@@ -451,6 +451,29 @@ static void end_matches_name_and_category(void **state)
 	close_text(tr, p);
 }
 
+/* The top-level "metadata" object: each scalar field as metadata
+ * json_metadata.<key> (bools as 0/1, integral numbers as ints, others as
+ * text); nulls left out; "metadata" inside an event is an arg, not this. */
+static void top_level_metadata(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"metadata\":{\"source\":\"DevTools\",\"cpus\":12,\"on\":true,\"f\":3.0,"
+		"\"g\":0.25,\"z\":null},\"traceEvents\":[{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,"
+		"\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"metadata\":{\"q\":1}}}]}", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select name, int_value, str_value from metadata"
+			      " where name glob 'json_metadata.*' order by name");
+	assert_string_equal(tsv, "json_metadata.cpus\t12\tNULL\njson_metadata.f\t3\tNULL\n"
+				 "json_metadata.g\tNULL\t0.25\njson_metadata.on\t1\tNULL\n"
+				 "json_metadata.source\tNULL\tDevTools\n");
+	free(tsv);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
+	close_text(tr, p);
+}
+
 static void gzip_same_as_plain(void **state)
 {
 	const char *text = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]}";
@@ -578,6 +601,7 @@ int main(void)
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),
+		cmocka_unit_test(top_level_metadata),
 		cmocka_unit_test(gzip_same_as_plain),
 		cmocka_unit_test(truncated_keeps_prefix),
 		cmocka_unit_test(bad_inputs),

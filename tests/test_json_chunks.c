@@ -179,6 +179,29 @@ static void array_and_object_forms(void **state)
 	}
 }
 
+/* The top-level metadata object's fields (json_metadata.*), before and
+ * after the event array, come out once each whatever the chunks. */
+static void metadata_object_in_chunks(void **state)
+{
+	char *o = events_text("{\"metadata\":{\"a\":1,\"s\":\"x\"},\"traceEvents\":[\n", 60, ",\n",
+			      "\n],\"metadata\":{\"b\":2.5,\"n\":null,\"o\":{\"c\":3}}}");
+	char *path = tt_test_write_tmp(o, strlen(o), ".json");
+	tt_trace *tr;
+	char *tsv;
+
+	(void)state;
+	assert_true(same_in_chunks(o, strlen(o)) > (int64_t)strlen(o) / 2);
+	tr = tt_test_open(path);
+	tsv = tt_test_tsv(tr, "select name, int_value, str_value from metadata"
+			      " where name glob 'json_metadata.*' order by name");
+	assert_string_equal(tsv, "json_metadata.a\t1\tNULL\njson_metadata.b\tNULL\t2.5\n"
+				 "json_metadata.s\tNULL\tx\n");
+	free(tsv);
+	tt_trace_close(tr);
+	tt_test_rm(path);
+	free(o);
+}
+
 /* Minified text whose events end in long arrays of objects that start
  * with an event's key: most cuts land inside an array. Each such chunk is
  * used up to its last whole event and cutting starts again there. */
@@ -303,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(array_and_object_forms),
 		cmocka_unit_test(wrong_cuts_recovered),
+		cmocka_unit_test(metadata_object_in_chunks),
 		cmocka_unit_test(truncated_anywhere),
 		cmocka_unit_test(syntax_error_later),
 		cmocka_unit_test(odd_elements_and_depth),

@@ -141,6 +141,9 @@ struct jparse {
 	int ev_array_depth; /* depth of the event array, 0 = not in one */
 	int top_key_events; /* last top-level key was traceEvents */
 	int top_key_unit;
+	int top_key_meta;   /* last top-level key was metadata */
+	int in_meta;        /* inside the top-level metadata object */
+	char meta_key[128];
 	char unit[17];      /* displayTimeUnit, "" = none */
 
 	/* the event being read */
@@ -194,6 +197,15 @@ struct pipe {
 };
 
 /* The import thread's state. */
+/* One field of the top-level "metadata" object: trace processor keeps it
+ * as metadata "json_metadata.<key>" (ints, bools as 0/1, integral doubles
+ * as ints, other doubles as %g text, strings as text; null is left out). */
+struct json_meta {
+	char *key, *str;   /* str NULL: an int */
+	int64_t i;
+	uint64_t at;       /* file offset of the value, to drop re-read ones */
+};
+
 struct json {
 	tt_import *im;
 	tt_storage *st;
@@ -207,6 +219,8 @@ struct json {
 	int recs_unsorted;   /* a record went back in time, or an X must move */
 	TT_VEC(struct last_x) last_x; /* by utid: the thread's last X */
 	TT_VEC(struct thread_time) ttimes;
+	/* the top-level "metadata" object's scalar fields, in file order */
+	TT_VEC(struct json_meta) meta;
 	int oom, cancelled;
 };
 
@@ -492,6 +506,29 @@ static int in_args(const struct jparse *p)
 	return p->args_depth > 0;
 }
 
+/* A scalar field of the top-level metadata object (str NULL: an int). */
+static int meta_add(struct jparse *p, const char *str, size_t len, int64_t i)
+{
+	struct json *j = p->j;
+	struct json_meta m = { 0 };
+
+	m.key = strdup(p->meta_key);
+	m.str = str ? strndup(str, len) : NULL;
+	m.i = i;
+	m.at = p->base + yajl_get_bytes_consumed(p->yh);
+	if (!m.key || (str && !m.str) || TT_VEC_PUSH(j->meta, m)) {
+		free(m.key);
+		free(m.str);
+		return parse_oom(p);
+	}
+	return 1;
+}
+
+static int meta_here(const struct jparse *p)
+{
+	return !p->in_event && p->in_meta && p->depth == 2;
+}
+
 static int cb_null(void *ctx)
 {
 	struct jparse *p = ctx;
@@ -511,6 +548,8 @@ static int cb_bool(void *ctx, int b)
 
 	p->ncb++;
 
+	if (meta_here(p))
+		return meta_add(p, NULL, 0, b ? 1 : 0);
 	if (p->skip_depth || !p->in_event)
 		return 1;
 	if (in_args(p))
@@ -611,6 +650,23 @@ static int cb_number(void *ctx, const char *s, size_t len)
 
 	p->ncb++;
 
+	if (meta_here(p)) {
+		int64_t i;
+		size_t k = 0;
+		char buf[64];
+		double d;
+
+		while (k < len && s[k] != '.' && s[k] != 'e' && s[k] != 'E')
+			k++;
+		if (k == len && parse_int_text(s, len, &i) == 0)
+			return meta_add(p, NULL, 0, i);
+		snprintf(buf, sizeof(buf), "%.*s", (int)(len < 63 ? len : 63), s);
+		d = strtod(buf, NULL);
+		if (d == trunc(d) && fabs(d) < 9.2e18)
+			return meta_add(p, NULL, 0, (int64_t)d);
+		snprintf(buf, sizeof(buf), "%g", d);
+		return meta_add(p, buf, strlen(buf), 0);
+	}
 	if (p->skip_depth || !p->in_event)
 		return 1;
 	if (p->id2_depth) {
@@ -644,6 +700,8 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	struct pev *e = &p->ev;
 
 	p->ncb++;
+	if (meta_here(p))
+		return meta_add(p, t, len, 0);
 	if (!p->in_event) {
 		if (p->top_key_unit && p->depth == 1 && p->top_is_map) {
 			snprintf(p->unit, sizeof(p->unit), "%.*s", (int)(len < 16 ? len : 16), t);
@@ -706,6 +764,12 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 		if (p->depth == 1 && p->top_is_map) {
 			p->top_key_events = len == 11 && memcmp(k, "traceEvents", 11) == 0;
 			p->top_key_unit = len == 15 && memcmp(k, "displayTimeUnit", 15) == 0;
+			p->top_key_meta = len == 8 && memcmp(k, "metadata", 8) == 0;
+		} else if (p->in_meta && p->depth == 2) {
+			size_t n = len < sizeof(p->meta_key) - 1 ? len : sizeof(p->meta_key) - 1;
+
+			memcpy(p->meta_key, k, n);
+			p->meta_key[n] = '\0';
 		}
 		return 1;
 	}
@@ -748,6 +812,8 @@ static int open_container(struct jparse *p, int is_array)
 		} else if (p->depth == 2 && p->top_is_map && p->top_key_events && is_array &&
 			   !p->ev_array_depth) {
 			p->ev_array_depth = 2;
+		} else if (p->depth == 2 && p->top_is_map && p->top_key_meta && !is_array) {
+			p->in_meta = 1;
 		} else if (p->ev_array_depth && p->depth == p->ev_array_depth + 1 && !is_array) {
 			p->in_event = 1;
 			event_reset(p);
@@ -823,6 +889,8 @@ static int close_container(struct jparse *p)
 	p->ncb++;
 	p->depth--;
 	if (!p->in_event) {
+		if (p->depth < 2)
+			p->in_meta = 0;
 		if (p->ev_array_depth && p->depth < p->ev_array_depth)
 			p->ev_array_depth = -1; /* events array closed: ignore later arrays */
 		return 1;
@@ -2117,6 +2185,11 @@ static void json_free(struct json *j)
 	TT_VEC_FREE(j->recs);
 	TT_VEC_FREE(j->last_x);
 	TT_VEC_FREE(j->ttimes);
+	for (size_t i = 0; i < j->meta.n; i++) {
+		free(j->meta.v[i].key);
+		free(j->meta.v[i].str);
+	}
+	TT_VEC_FREE(j->meta);
 	free(j);
 }
 
@@ -2155,6 +2228,12 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 			goto parsed; /* out of memory or cancelled */
 		snprintf(unit, sizeof(unit), "%s", p->unit);
 		unit_at = p->unit_at;
+		/* the metadata fields the parse from there reads again */
+		while (j->meta.n && (resume <= 0 || j->meta.v[j->meta.n - 1].at > (uint64_t)resume)) {
+			j->meta.n--;
+			free(j->meta.v[j->meta.n].key);
+			free(j->meta.v[j->meta.n].str);
+		}
 		/* nothing proved: from the start, alone; else on from the last
 		 * proved place */
 		if (depth && (resume == 0 ? top_init(p, j, src) :
@@ -2209,6 +2288,15 @@ parsed:
 	}
 	if (p->unit[0])
 		tt_storage_meta_str(im->st, "display_time_unit", p->unit);
+	for (size_t i = 0; i < j->meta.n; i++) {
+		char key[160];
+
+		snprintf(key, sizeof(key), "json_metadata.%s", j->meta.v[i].key);
+		if (j->meta.v[i].str)
+			tt_storage_meta_str(im->st, key, j->meta.v[i].str);
+		else
+			tt_storage_meta_int(im->st, key, j->meta.v[i].i);
+	}
 	truncated = p->truncated;
 	if (p->read_failed) {
 		/* corrupt gzip: keep what came before if it was a trace */
