@@ -260,7 +260,7 @@ static void shipped_rules(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join describe_slice d "
 					 "on d.slice_id = s.id where s.name = 'RunMicrotasks' and "
 					 "d.description like '%' || (select display_value from args a "
-					 "where a.arg_set_id = s.arg_set_id and a.key = 'microtask_count') "
+					 "where a.arg_set_id = s.arg_set_id and a.key = 'args.microtask_count') "
 					 "|| ' microtasks%'"),
 			 59);
 	tt_trace_close(tr);

@@ -132,7 +132,7 @@ static void nested_be_two_threads(void **state)
 	/* E's args merge into B's, E winning on clashes */
 	tsv = tt_test_tsv(tr, "select key, display_value from args where arg_set_id ="
 			      " (select arg_set_id from slice where name = 'inner') order by key");
-	assert_string_equal(tsv, "a\t2\nb\tx\n");
+	assert_string_equal(tsv, "args.a\t2\nargs.b\tx\n");
 	free(tsv);
 	close_text(tr, p);
 }
@@ -386,14 +386,14 @@ static void metadata_and_ids(void **state)
 					    " join thread using (utid) join process p using (upid) where s.name = 'gpu'"),
 			    "GPU Process");
 	assert_int_equal(tt_test_int(tr, "select ts from slice where name = 'gpu'"), 1000000);
+	/* keyed "args.<path>" as trace processor has them; the null left out */
 	tsv = tt_test_tsv(tr, "select key, flat_key, value_type, display_value from args where arg_set_id ="
 			      " (select arg_set_id from slice where name = 'nopid') order by id");
 	assert_string_equal(tsv,
-		"o.l[0]\to.l\tint\t1\n"
-		"o.l[1].k\to.l.k\tbool\ttrue\n"
-		"o.n\to.n\tnull\tNULL\n"
-		"s\ts\tstring\t__x\n"
-		"r\tr\treal\t0.25\n");
+		"args.o.l[0]\targs.o.l\tint\t1\n"
+		"args.o.l[1].k\targs.o.l.k\tbool\ttrue\n"
+		"args.s\targs.s\tstring\t__x\n"
+		"args.r\targs.r\treal\t0.25\n");
 	free(tsv);
 	close_text(tr, p);
 }

@@ -995,17 +995,23 @@ static uint32_t build_args(struct json *j, const struct batch *b, const struct p
 
 	if (!e->nargs)
 		return TT_NONE;
+	/* trace processor keys an event's args "args.<path>" and leaves
+	 * nulls out */
 	tt_storage_args_begin(st);
 	for (uint32_t i = 0; i < e->nargs; i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
-		const char *k = btext(b, a->key);
+		char kbuf[PATH_MAX_LEN + 8];
+		const char *k = kbuf;
 
+		if (a->type != TT_ARG_INT && a->type != TT_ARG_REAL && a->type != TT_ARG_BOOL &&
+		    a->type != TT_ARG_STRING)
+			continue;
+		snprintf(kbuf, sizeof(kbuf), "args.%s", btext(b, a->key));
 		switch (a->type) {
 		case TT_ARG_INT: tt_storage_args_int(st, k, a->v.i); break;
 		case TT_ARG_REAL: tt_storage_args_real(st, k, a->v.d); break;
 		case TT_ARG_BOOL: tt_storage_args_bool(st, k, (int)a->v.i); break;
-		case TT_ARG_STRING: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
-		default: tt_storage_args_null(st, k); break;
+		default: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
 		}
 	}
 	return tt_storage_args_end(st);
