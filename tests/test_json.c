@@ -474,6 +474,28 @@ static void top_level_metadata(void **state)
 	close_text(tr, p);
 }
 
+/* Async b/e/n need a pid and an id: "id", or id2's "global" (before its
+ * "local"); an id2 with neither key (or no id at all) gives no slice and
+ * counts json_parser_failure, as in trace processor. */
+static void async_id2_keys(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"[{\"ph\":\"b\",\"name\":\"g\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":1,\"id2\":{\"local\":\"0x1\",\"global\":\"0x2\"}},"
+		"{\"ph\":\"e\",\"name\":\"g\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":2,\"id2\":{\"global\":\"0x2\"}},"
+		"{\"ph\":\"b\",\"name\":\"x\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":3,\"id2\":{\"\":\"k\"}},"
+		"{\"ph\":\"e\",\"name\":\"x\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":4,\"id2\":{\"\":\"k\"}},"
+		"{\"ph\":\"n\",\"name\":\"y\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":5}]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.ts, s.dur, t.type from slice s join track t on s.track_id = t.id");
+	assert_string_equal(tsv, "g\t1000\t1000\tlegacy_async_global_slice\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "json_parser_failure"), 3);
+	close_text(tr, p);
+}
+
 static void gzip_same_as_plain(void **state)
 {
 	const char *text = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]}";
@@ -602,6 +624,7 @@ int main(void)
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),
 		cmocka_unit_test(top_level_metadata),
+		cmocka_unit_test(async_id2_keys),
 		cmocka_unit_test(gzip_same_as_plain),
 		cmocka_unit_test(truncated_keeps_prefix),
 		cmocka_unit_test(bad_inputs),

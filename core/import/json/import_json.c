@@ -161,7 +161,7 @@ struct jparse {
 	int64_t arr_idx[MAX_ARG_DEPTH + 2];
 	int skip_depth;      /* >0: inside an ignored container */
 	int id2_depth;
-	int id2_global;      /* the id2 key being read is "global" */
+	int id2_global;      /* the id2 key being read: 1 "global", 0 "local", -1 other */
 
 	/* token length guard (see MAX_TOKEN): callbacks so far */
 	uint64_t ncb;
@@ -644,6 +644,18 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 	return 1;
 }
 
+/* A value in id2: trace processor reads only its "global" and "local"
+ * keys (global first; no cookie, so no async slice, without either) and
+ * a plain "id" before either. */
+static void id2_value(struct jparse *p, const char *s, size_t len)
+{
+	if (p->id2_global < 0)
+		return;
+	if (!p->id2_global && (p->ev.flags & EV_HAS_ID))
+		return;
+	set_id_text(p, s, len, !p->id2_global);
+}
+
 static int cb_number(void *ctx, const char *s, size_t len)
 {
 	struct jparse *p = ctx;
@@ -670,7 +682,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	if (p->skip_depth || !p->in_event)
 		return 1;
 	if (p->id2_depth) {
-		set_id_text(p, s, len, p->field == F_ID2 && !p->id2_global);
+		id2_value(p, s, len);
 		return 1;
 	}
 	if (in_args(p)) {
@@ -712,7 +724,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	if (p->skip_depth)
 		return 1;
 	if (p->id2_depth) {
-		set_id_text(p, t, len, !p->id2_global);
+		id2_value(p, t, len);
 		return 1;
 	}
 	if (in_args(p))
@@ -776,7 +788,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 	if (p->skip_depth)
 		return 1;
 	if (p->id2_depth) {
-		p->id2_global = len && k[0] == 'g'; /* 'l'ocal or 'g'lobal */
+		p->id2_global = len == 6 && memcmp(k, "global", 6) == 0 ? 1 :
+				len == 5 && memcmp(k, "local", 5) == 0 ? 0 : -1;
 		return 1;
 	}
 	if (in_args(p)) {
@@ -1139,6 +1152,13 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			tt_storage_stat_add(st, TT_STAT_json_x_negative_dur, 1);
 			return 0;
 		}
+	}
+	if ((ph == 'b' || ph == 'e' || ph == 'n') &&
+	    (e->flags & (EV_HAS_ID | EV_HAS_PID)) != (EV_HAS_ID | EV_HAS_PID)) {
+		/* trace processor: no async slice without a pid and an id
+		 * (id, id2.global or id2.local) */
+		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+		return 0;
 	}
 	r.u.dur = e->flags & EV_HAS_DUR ? e->dur : 0;
 	if (e->flags & EV_HAS_BIND)
