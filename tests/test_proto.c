@@ -1382,6 +1382,47 @@ static void test_track_names(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A TrackDescriptor's description: the track's source arg "description"
+ * (thread tracks and plain ones alike); none without one. */
+static void test_track_descriptions(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	(void)state;
+	td.has_uuid = 1;
+	td.uuid = 7;
+	td.description = (char *)"Worker thread";
+	th.has_pid = 1;
+	th.pid = 3;
+	th.has_tid = 1;
+	th.tid = 4;
+	th.thread_name = (char *)"w";
+	td.thread = &th;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(&b, &p);
+	td = (TDesc)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	td.has_uuid = 1;
+	td.uuid = 8;
+	td.name = (char *)"jobs";
+	td.description = (char *)"Queued jobs";
+	tb_packet(&b, &p);
+	put_track(&b, 9, "plain");
+	put_event(&b, 1, 100, 3, 7, "a");
+	put_event(&b, 1, 200, 3, 8, "b");
+	put_event(&b, 1, 300, 3, 9, "c");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, extract_arg(t.source_arg_set_id, 'description') from slice s"
+		       " join track t on s.track_id = t.id order by s.ts",
+		   "a\tWorker thread\nb\tQueued jobs\nc\tNULL\n");
+	tb_close(tr, path, &b);
+}
+
 /* One descriptor track per thread and per process: a second uuid for the
  * same (pid, tid) or pid is a reused id, so a new thread / process; events
  * stay with the one their track described. A tid override puts a legacy
@@ -1733,6 +1774,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),
+		cmocka_unit_test(test_track_descriptions),
 		cmocka_unit_test(test_merged_sibling_tracks),
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_descriptor_id_reuse),

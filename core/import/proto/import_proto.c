@@ -150,6 +150,7 @@ typedef struct utrack {
 	int64_t mult;
 	tt_str unit;
 	uint32_t track;              /* storage track once resolved */
+	uint32_t desc_track;         /* the track its description went to */
 	uint32_t scope_utid, scope_upid;
 } utrack;
 
@@ -1847,7 +1848,27 @@ static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 	return t;
 }
 
+static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
+
+/* The track of descriptor i; trace processor keeps the descriptor's
+ * description as the track's source arg "description". */
 static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
+{
+	uint32_t t = resolve_track(c, i, depth, event_name, kind);
+	utrack *u = &c->utracks.v[i];
+
+	if (t != TT_NONE && u->desc && u->desc_track != t + 1) {
+		const char *text = tt_storage_str(c->st, u->desc);
+
+		u->desc_track = t + 1;
+		tt_storage_args_begin(c->st);
+		tt_storage_args_str(c->st, "description", text, strlen(text));
+		tt_storage_track_set_source_args(c->st, t, tt_storage_args_end(c->st));
+	}
+	return t;
+}
+
+static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
 {
 	utrack *u = &c->utracks.v[i];
 	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
