@@ -1423,6 +1423,66 @@ static void test_track_descriptions(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* sibling_order_rank of process and thread descriptors is their sort
+ * index (process_sort_index_hint / thread_sort_index_hint) only when the
+ * root descriptor (uuid 0) asks for explicit process / thread ordering. */
+static void put_ranked(tbuf *b, uint64_t uuid, int32_t pid, int64_t tid, int32_t rank)
+{
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pr = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+	td.has_uuid = 1;
+	td.uuid = uuid;
+	td.has_sibling_order_rank = 1;
+	td.sibling_order_rank = rank;
+	if (tid) {
+		th.has_pid = th.has_tid = 1;
+		th.pid = pid;
+		th.tid = tid;
+		td.thread = &th;
+	} else {
+		pr.has_pid = 1;
+		pr.pid = pid;
+		td.process = &pr;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+}
+
+static void test_descriptor_sort_index(void **state)
+{
+	for (int explicit_order = 0; explicit_order < 2; explicit_order++) {
+		tbuf b = {0};
+		char *path;
+		tt_trace *tr;
+		Pkt p = pkt(1, 0);
+		TDesc root = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+
+		(void)state;
+		root.has_uuid = 1;
+		root.uuid = 0;
+		root.has_process_ordering = 1;
+		root.process_ordering = explicit_order;
+		root.has_thread_ordering = 1;
+		root.thread_ordering = explicit_order;
+		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+		p.track_descriptor = &root;
+		tb_packet(&b, &p);
+		put_ranked(&b, 1, 100, 0, 5);
+		put_ranked(&b, 2, 100, 101, -3);
+		put_event(&b, 1, 100, 3, 2, "e");
+		tr = tb_open(&b, &path);
+		assert_tsv(tr, "select extract_arg(p.arg_set_id, 'process_sort_index_hint'),"
+			       " extract_arg(t.arg_set_id, 'thread_sort_index_hint')"
+			       " from thread t join process p using (upid) where t.tid = 101",
+			   explicit_order ? "5\t-3\n" : "NULL\tNULL\n");
+		tb_close(tr, path, &b);
+	}
+}
+
 /* One descriptor track per thread and per process: a second uuid for the
  * same (pid, tid) or pid is a reused id, so a new thread / process; events
  * stay with the one their track described. A tid override puts a legacy
@@ -1775,6 +1835,7 @@ int main(void)
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),
 		cmocka_unit_test(test_track_descriptions),
+		cmocka_unit_test(test_descriptor_sort_index),
 		cmocka_unit_test(test_merged_sibling_tracks),
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_descriptor_id_reuse),

@@ -151,6 +151,8 @@ typedef struct utrack {
 	tt_str unit;
 	uint32_t track;              /* storage track once resolved */
 	uint32_t desc_track;         /* the track its description went to */
+	int has_rank;                /* sibling_order_rank */
+	int32_t rank;
 	uint32_t scope_utid, scope_upid;
 } utrack;
 
@@ -228,6 +230,7 @@ typedef struct pctx {
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
 	int threaded;                /* may start threads (tt_import_proto_opts) */
+	int process_order_explicit, thread_order_explicit; /* root descriptor's */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
 	int have_ts;
@@ -640,6 +643,16 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	}
 	if (td->description)
 		u->desc = intern_c(c, td->description);
+	if (td->has_sibling_order_rank) {
+		u->has_rank = 1;
+		u->rank = td->sibling_order_rank;
+	}
+	if (td->uuid == 0) {
+		if (td->has_process_ordering)
+			c->process_order_explicit = td->process_ordering == 1;
+		if (td->has_thread_ordering)
+			c->thread_order_explicit = td->thread_ordering == 1;
+	}
 	if (td->thread) {
 		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
 		int64_t pid = t->has_pid ? t->pid : -1;
@@ -2609,6 +2622,19 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 		goto out;
 	}
 	build_sched(c);
+	/* trace processor: with explicit process / thread ordering on the
+	 * root descriptor, a process or thread descriptor's
+	 * sibling_order_rank is its sort index (process_sort_index_hint) */
+	for (size_t k = 0; k < c->utracks.n; k++) {
+		const utrack *u = &c->utracks.v[k];
+
+		if (!u->has_rank)
+			continue;
+		if (u->kind == UT_THREAD && c->thread_order_explicit && u->utid != TT_NONE)
+			tt_storage_thread_set_sort_index(c->st, u->utid, u->rank);
+		else if (u->kind == UT_PROCESS && c->process_order_explicit && u->upid != TT_NONE)
+			tt_storage_process_set_sort_index(c->st, u->upid, u->rank);
+	}
 	process_args_flush(c);
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
