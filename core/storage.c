@@ -868,6 +868,15 @@ static int key_in(const tt_storage *st, tt_str key, size_t first, size_t end)
 	return 0;
 }
 
+/* The row of key in [first, end), or end. */
+static size_t key_row(const tt_storage *st, tt_str key, size_t first, size_t end)
+{
+	for (size_t q = first; q < end; q++)
+		if (st->args.key[q] == key)
+			return q;
+	return end;
+}
+
 /* Rows of a merged set: what tt_storage_args_merge would have appended. */
 static int store_merged(tt_storage *st, uint64_t loc, size_t first, size_t end)
 {
@@ -880,11 +889,15 @@ static int store_merged(tt_storage *st, uint64_t loc, size_t first, size_t end)
 	be = set_end(st, b);
 	ef = st->args.set_first.v[e];
 	ee = set_end(st, e);
-	for (size_t q = bf; q < be && r < end; q++)
-		if (!key_in(st, st->args.key[q], ef, ee))
-			put_row(st, r++, st->args.key[q], st->args.type[q], st->args.val[q]);
+	for (size_t q = bf; q < be && r < end; q++) {
+		size_t w = key_row(st, st->args.key[q], ef, ee);
+
+		w = w < ee ? w : q;
+		put_row(st, r++, st->args.key[w], st->args.type[w], st->args.val[w]);
+	}
 	for (size_t q = ef; q < ee && r < end; q++)
-		put_row(st, r++, st->args.key[q], st->args.type[q], st->args.val[q]);
+		if (!key_in(st, st->args.key[q], bf, be))
+			put_row(st, r++, st->args.key[q], st->args.type[q], st->args.val[q]);
 	for (; r < end; r++)
 		put_row(st, r, 0, TT_ARG_NULL, (union tt_arg_val){ .i = 0 });
 	return 0;
@@ -1032,11 +1045,15 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 		size_t ef = st->args.set_first.v[end], ee = set_end(st, end);
 
 		tt_storage_args_begin(st);
-		for (size_t r = bf; r < be; r++)
-			if (!key_in(st, st->args.key[r], ef, ee))
-				append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
+		for (size_t r = bf; r < be; r++) {
+			size_t w = key_row(st, st->args.key[r], ef, ee);
+
+			w = w < ee ? w : r;
+			append_row(st, st->args.key[w], st->args.type[w], st->args.val[w]);
+		}
 		for (size_t r = ef; r < ee; r++)
-			append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
+			if (!key_in(st, st->args.key[r], bf, be))
+				append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
 		return tt_storage_args_end(st);
 	}
 	/* decode what has no known keys first: storing moves the columns */

@@ -144,8 +144,9 @@ void tt_storage_args_null(tt_storage *st, const char *key);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 uint32_t tt_storage_args_end(tt_storage *st);
-/* begin's rows whose key is not in end, then end's rows (the end of a
- * slice wins over its beginning). Returns a new set, or the other set when
+/* begin's rows, each with end's value where end has its key (updated in
+ * place, as trace processor's args tracker), then end's rows with new keys
+ * (the end of a slice wins over its beginning). Returns a new set, or the other set when
  * one is TT_NONE. Lazy sets stay lazy: the new set is decoded when read. */
 uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end);
 

@@ -134,6 +134,11 @@ static void nested_be_two_threads(void **state)
 			      " (select arg_set_id from slice where name = 'inner') order by key");
 	assert_string_equal(tsv, "args.a\t2\nargs.b\tx\n");
 	free(tsv);
+	/* in trace processor's order: the B's keys first, updated in place */
+	tsv = tt_test_tsv(tr, "select key, display_value from args where arg_set_id ="
+			      " (select arg_set_id from slice where name = 'inner') order by id");
+	assert_string_equal(tsv, "args.a\t2\nargs.b\tx\n");
+	free(tsv);
 	close_text(tr, p);
 }
 

@@ -1143,6 +1143,12 @@ static void test_legacy_events(void **state)
 		   "7000\t1000\t0\tlegacy_async_process_slice\t20\n"
 		   "7500\t1000\t1\tlegacy_async_process_slice\t20\n");
 	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 0);
+	/* a legacy async event's id is its slice's legacy_trace_source_id arg
+	 * (the end's value updates it in place); none on other phases */
+	assert_tsv(tr, "select s.name, a.key, a.int_value from slice s join args a using(arg_set_id)"
+		       " where a.key = 'legacy_trace_source_id' order by s.ts",
+		   "async\tlegacy_trace_source_id\t9\nlocal\tlegacy_trace_source_id\t10\n"
+		   "local\tlegacy_trace_source_id\t11\nlocal\tlegacy_trace_source_id\t12\n");
 	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
 		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
 	tb_close(tr, path, &b);

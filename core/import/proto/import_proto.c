@@ -585,14 +585,26 @@ static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
 }
 
 /* Builds the arg set of a TrackEvent (debug annotations under "debug.",
- * plus legacy_event.phase for R / S / T / p as trace_processor does). */
+ * plus legacy_event.phase for R / S / T / p as trace_processor does, and
+ * before them legacy_trace_source_id: the id of a legacy async event). */
 static uint32_t event_args(pctx *c, pseq *s, const TEv *te, int phase)
 {
 	size_t i;
+	const LEv *le = te->legacy_event;
+	int has_src = le && phase && strchr("beSFnTp", phase) &&
+		      le->id_case != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID__NOT_SET;
 
-	if (!te->n_debug_annotations && phase != 'R' && phase != 'S' && phase != 'T' && phase != 'p')
+	if (!te->n_debug_annotations && !has_src && phase != 'R' && phase != 'S' && phase != 'T' &&
+	    phase != 'p')
 		return TT_NONE;
 	tt_storage_args_begin(c->st);
+	if (has_src) {
+		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
+			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :
+			      le->local_id;
+
+		tt_storage_args_int(c->st, "legacy_trace_source_id", (int64_t)id);
+	}
 	for (i = 0; i < te->n_debug_annotations; i++) {
 		size_t nlen, kl;
 		const char *n = annot_name(c, s, te->debug_annotations[i], &nlen);
