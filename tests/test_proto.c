@@ -1458,6 +1458,49 @@ static void put_ranked(tbuf *b, uint64_t uuid, int32_t pid, int64_t tid, int32_t
 	tb_packet(b, &p);
 }
 
+/* child_ordering and sibling_order_rank as the track's source args; a
+ * child of a thread (or process) track has no parent_id, a child of a
+ * plain track has it. */
+static void test_track_ordering_args(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+
+	(void)state;
+	put_thread_track(&b, 1, 1, 5, 6, "t");
+	td.has_uuid = 1;
+	td.uuid = 2;
+	td.name = (char *)"parent";
+	td.has_child_ordering = 1;
+	td.child_ordering = 3;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(&b, &p);
+	td = (TDesc)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	td.has_uuid = 1;
+	td.uuid = 3;
+	td.name = (char *)"ranked";
+	td.has_parent_uuid = 1;
+	td.parent_uuid = 2;
+	td.has_sibling_order_rank = 1;
+	td.sibling_order_rank = -4;
+	tb_packet(&b, &p);
+	put_track_merge(&b, 4, 1, "under thread", -1);
+	put_event(&b, 1, 100, 3, 3, "a");
+	put_event(&b, 1, 200, 3, 4, "b");
+	put_event(&b, 1, 300, 3, 2, "c");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.name, p.name, extract_arg(t.source_arg_set_id, 'child_ordering'),"
+		       " extract_arg(t.source_arg_set_id, 'sibling_order_rank'), t.utid is not null"
+		       " from track t left join track p on t.parent_id = p.id where t.name != 't' order by t.name",
+		   "parent\tNULL\texplicit\tNULL\t0\nranked\tparent\tNULL\t-4\t0\n"
+		   "under thread\tNULL\tNULL\tNULL\t1\n");
+	tb_close(tr, path, &b);
+}
+
 static void test_descriptor_sort_index(void **state)
 {
 	for (int explicit_order = 0; explicit_order < 2; explicit_order++) {
@@ -1842,6 +1885,7 @@ int main(void)
 		cmocka_unit_test(test_track_names),
 		cmocka_unit_test(test_track_descriptions),
 		cmocka_unit_test(test_descriptor_sort_index),
+		cmocka_unit_test(test_track_ordering_args),
 		cmocka_unit_test(test_merged_sibling_tracks),
 		cmocka_unit_test(test_counter_units),
 		cmocka_unit_test(test_descriptor_id_reuse),

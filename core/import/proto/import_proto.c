@@ -153,6 +153,7 @@ typedef struct utrack {
 	uint32_t desc_track;         /* the track its description went to */
 	int has_rank;                /* sibling_order_rank */
 	int32_t rank;
+	int child_ordering;          /* 1 lexicographic, 2 chronological, 3 explicit */
 	uint32_t scope_utid, scope_upid;
 } utrack;
 
@@ -655,6 +656,8 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	}
 	if (td->description)
 		u->desc = intern_c(c, td->description);
+	if (td->has_child_ordering)
+		u->child_ordering = td->child_ordering;
 	if (td->has_sibling_order_rank) {
 		u->has_rank = 1;
 		u->rank = td->sibling_order_rank;
@@ -1857,7 +1860,15 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 	if (!u->has_parent)
 		return TT_NONE;
 	pi = tt_pmap_find(&c->uuid_index, u->parent);
-	return pi ? resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK) : TT_NONE;
+	if (!pi)
+		return TT_NONE;
+	/* trace processor: a child of a process or thread track (a root in
+	 * its scope) has no parent_id; it is scoped to that process/thread */
+	if (c->utracks.v[*pi].kind == UT_PROCESS || c->utracks.v[*pi].kind == UT_THREAD) {
+		resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK);
+		return TT_NONE;
+	}
+	return resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK);
 }
 
 /* Storage track of uuid entry i (created on first use). A slice track
@@ -1876,18 +1887,27 @@ static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
 
 /* The track of descriptor i; trace processor keeps the descriptor's
- * description as the track's source arg "description". */
+ * child_ordering, sibling_order_rank and description as the track's
+ * source args. */
 static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
 {
+	static const char *const orderings[] = { NULL, "lexicographic", "chronological", "explicit" };
 	uint32_t t = resolve_track(c, i, depth, event_name, kind);
 	utrack *u = &c->utracks.v[i];
+	const char *ord = u->child_ordering >= 1 && u->child_ordering <= 3 ? orderings[u->child_ordering] : NULL;
 
-	if (t != TT_NONE && u->desc && u->desc_track != t + 1) {
-		const char *text = tt_storage_str(c->st, u->desc);
-
+	if (t != TT_NONE && (u->desc || ord || u->has_rank) && u->desc_track != t + 1) {
 		u->desc_track = t + 1;
 		tt_storage_args_begin(c->st);
-		tt_storage_args_str(c->st, "description", text, strlen(text));
+		if (ord)
+			tt_storage_args_str(c->st, "child_ordering", ord, strlen(ord));
+		if (u->has_rank)
+			tt_storage_args_int(c->st, "sibling_order_rank", u->rank);
+		if (u->desc) {
+			const char *text = tt_storage_str(c->st, u->desc);
+
+			tt_storage_args_str(c->st, "description", text, strlen(text));
+		}
 		tt_storage_track_set_source_args(c->st, t, tt_storage_args_end(c->st));
 	}
 	return t;
