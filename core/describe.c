@@ -26,6 +26,7 @@
 #include "describe.h"
 #include "err.h"
 #include "storage_int.h"
+#include "termtrace.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -824,31 +825,13 @@ static void out_str(struct out *o, const char *s)
 	out_add(o, s, strlen(s));
 }
 
-/* Durations in the unit that keeps 1-3 integer digits: "830 ns", "1.5 ms". */
+/* Durations as everywhere else (tt_dur_text): "21.195ms". */
 static void human_dur(int64_t ns, char *buf, size_t len)
 {
-	static const char *const units[] = { "ns", "us", "ms", "s" };
-	double v = (double)ns;
-	int u = 0;
-	char *e;
-
-	if (ns < 0) {
+	if (ns < 0)
 		snprintf(buf, len, "unfinished");
-		return;
-	}
-	while (u < 3 && v >= 1000.0) {
-		v /= 1000.0;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f" : v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
-	if (strchr(buf, '.')) {
-		e = buf + strlen(buf);
-		while (e[-1] == '0')
-			*--e = '\0';
-		if (e[-1] == '.')
-			*--e = '\0';
-	}
-	snprintf(buf + strlen(buf), len - strlen(buf), " %s", units[u]);
+	else
+		tt_dur_text(ns, 1, buf, len);
 }
 
 /* The value of args.KEY: the arg whose key is KEY (else "args.KEY"). */

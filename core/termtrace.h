@@ -109,6 +109,12 @@ int tt_trace_process(const tt_trace *tr, uint32_t upid, tt_process_info *out);
 /* Interned string text ("" for id 0). */
 const char *tt_trace_str(const tt_trace *tr, uint32_t id);
 
+/* A duration as every part of termtrace shows it (the viewer's panel,
+ * status line and tables, the descriptions): exact to the nanosecond in
+ * the largest unit <= |ns|, trailing zeros dropped, no space:
+ * 21195000 -> "21.195ms", 17000 -> "17µs" ("17us" when !utf8), 0 -> "0ns". */
+void tt_dur_text(int64_t ns, int utf8, char *buf, size_t n);
+
 /* Calls fn for each arg of the set, in order; value as display text. */
 typedef void (*tt_arg_fn)(void *ctx, const char *key, const char *value_text);
 void tt_trace_args(const tt_trace *tr, uint32_t arg_set_id, tt_arg_fn fn, void *ctx);

@@ -21,6 +21,7 @@
 #include "cmdbar.h"
 #include "details.h"
 #include "metrics.h"
+#include "osc.h"
 #include "help.h"
 #include "table.h"
 #include "termtrace.h"
@@ -394,29 +395,14 @@ static void open_link(viewer *vw)
 
 static void copy_link(viewer *vw)
 {
-	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *s = (const unsigned char *)vw->v.doc_link;
-	char out[2048];
-	size_t len, o = 0;
-
-	if (!s) {
+	if (!vw->v.doc_link) {
 		tt_view_message(&vw->v, 1, "the selection has no doc link");
 		return;
 	}
-	len = strlen((const char *)s);
-	for (size_t i = 0; i < len && o + 5 < sizeof out; i += 3) {
-		unsigned v = (unsigned)s[i] << 16 | (i + 1 < len ? (unsigned)s[i + 1] << 8 : 0) |
-			     (i + 2 < len ? s[i + 2] : 0);
-		out[o++] = b64[v >> 18 & 63];
-		out[o++] = b64[v >> 12 & 63];
-		out[o++] = i + 1 < len ? b64[v >> 6 & 63] : '=';
-		out[o++] = i + 2 < len ? b64[v & 63] : '=';
-	}
-	out[o] = 0;
-	/* OSC 52: the terminal (or tmux) puts it on the clipboard */
-	printf("\033]52;c;%s\a", out);
-	fflush(stdout);
-	tt_view_message(&vw->v, 0, "copied %s", vw->v.doc_link);
+	if (tt_osc_clipboard(vw->v.doc_link) < 0)
+		tt_view_message(&vw->v, 1, "copy: out of memory");
+	else
+		tt_view_message(&vw->v, 0, "copied %s", vw->v.doc_link);
 }
 
 /* ---- drawing -------------------------------------------------------------- */
@@ -429,7 +415,7 @@ static void draw_status(tt_view *v)
 	mvhline(y, 0, ' ', v->cols);
 	buf[0] = 0;
 	if (v->sel_id >= 0) {
-		tt_timefmt_short(tt_view_item_dur(v, v->sel_track, v->sel_id), v->utf8, d, sizeof d);
+		tt_timefmt_exact(tt_view_item_dur(v, v->sel_track, v->sel_id), v->utf8, d, sizeof d);
 		snprintf(part, sizeof part, " sel: %.60s (%s)", tt_view_item_name(v, v->sel_track, v->sel_id), d);
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
 	}
@@ -514,23 +500,15 @@ typedef struct screen_ops {
 } screen_ops;
 static const screen_ops *screen_of(const viewer *vw);
 
-/* OSC 8: ncurses cannot put the escape inside a cell, so once the frame
- * is on the terminal the link's text is written again, wrapped in the
- * hyperlink escape, at the same place; then the cursor goes back where
- * ncurses believes it is. Only for terminals known to show OSC 8
- * (TT_HYPERLINKS=1 forces it, =0 disables it). */
+/* OSC 8 over the doc link once the frame is on the terminal (osc.c):
+ * ncurses cannot put the escape inside a cell. */
 static void draw_hyperlink(viewer *vw)
 {
 	tt_view *v = &vw->v;
-	int cy, cx;
 
-	if (!vw->hyperlinks || !v->doc_link || v->link_w <= 0 || v->mode != TT_MODE_TIMELINE)
+	if (!vw->hyperlinks || !v->doc_link || v->link_nseg <= 0 || v->mode != TT_MODE_TIMELINE)
 		return;
-	getyx(stdscr, cy, cx);
-	mvcur(cy, cx, v->link_y, v->link_x);
-	printf("\033]8;;%s\033\\%s\033]8;;\033\\", v->doc_link, v->doc_link);
-	fflush(stdout);
-	mvcur(v->link_y, v->link_x + v->link_w, cy, cx);
+	tt_osc_hyperlinks(v->doc_link, v->link_seg, v->link_nseg);
 }
 
 static void draw_frame(viewer *vw)
@@ -810,12 +788,7 @@ static int setup_terminal(viewer *vw, SCREEN **scr)
 	curs_set(0);
 	mousemask(ALL_MOUSE_EVENTS, NULL);
 	mouseinterval(0);
-	/* terminals that show OSC 8 hyperlinks (others may print junk) */
-	const char *hl = getenv("TT_HYPERLINKS"), *tp = getenv("TERM_PROGRAM");
-	vw->hyperlinks = hl ? !strcmp(hl, "1") :
-			 (getenv("VTE_VERSION") && atoi(getenv("VTE_VERSION")) >= 5000) ||
-			 getenv("KITTY_WINDOW_ID") || getenv("WEZTERM_EXECUTABLE") ||
-			 (tp && (!strcmp(tp, "iTerm.app") || !strcmp(tp, "WezTerm") || !strcmp(tp, "vscode")));
+	vw->hyperlinks = tt_osc_hyperlinks_supported();
 	vw->ncolors = 0;
 	if (has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"))) {
 		start_color();

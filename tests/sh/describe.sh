@@ -61,7 +61,7 @@ got=$("$BIN" query --format tsv --no-header $TRACE \
 	"select description, doc_link from describe_slice where slice_id = $id")
 dur=$("$BIN" query --format tsv --no-header $TRACE "select dur from slice where id = $id")
 check_got_want "user rule overrides the shipped one" "$got" \
-	"my words for V8.StackGuard (83 us)	https://example.org/stackguard"
+	"my words for V8.StackGuard (83µs)	https://example.org/stackguard"
 check_got_want "the sample slice is 83 us long" "$dur" "83000"
 got=$("$BIN" query --format tsv --no-header $TRACE "select describe_warnings()")
 check_got_want "bad rule line reported as path:line" "$got" \
