@@ -72,7 +72,7 @@ rm -rf "$XDG_CONFIG_HOME/termtrace"
 out=$(timeout 10 "$BIN" describe $TRACE "$id" </dev/null 2>"$tmp/err")
 rc=$?
 if grep -q 'tt_cmd_describe' tui/main.c 2>/dev/null; then
-	want="V8.StackGuard  (slice $id, 83us)
+	want="V8.StackGuard  (slice $id, 83µs)
 V8 stopped at a stack-guard check to handle pending interrupts
 (V8.StackGuard): requests to terminate, to install optimized code, to run a GC
 or to service the debugger or profiler.
