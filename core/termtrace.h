@@ -135,11 +135,17 @@ typedef struct tt_result {
 	size_t nrows;
 	char **cols;  /* ncols names */
 	char **cells; /* nrows * ncols; NULL for SQL NULL */
+	size_t total_rows; /* rows the statement returned, kept or not */
 } tt_result;
 /* Runs every statement of sql; keeps the last one's rows (at most
  * max_rows, 0 = all). */
 int tt_query_collect(tt_trace *tr, const char *sql, size_t max_rows,
 		     tt_result *out, tt_err *err);
+/* The next pages of a result: runs only the last statement of sql again
+ * (the earlier ones ran with the first page) and keeps its rows
+ * [offset, offset + max_rows); total_rows counts them all. */
+int tt_query_collect_page(tt_trace *tr, const char *sql, size_t offset, size_t max_rows,
+			  tt_result *out, tt_err *err);
 void tt_result_free(tt_result *r);
 /* Makes a running query (on another thread) stop with an error. */
 void tt_query_interrupt(tt_trace *tr);

@@ -21,6 +21,7 @@
 #include "cmdbar.h"
 #include "details.h"
 #include "metrics.h"
+#include "mouse.h"
 #include "osc.h"
 #include "help.h"
 #include "table.h"
@@ -37,6 +38,7 @@ typedef struct viewer {
 	tt_view v;
 	tt_table table;
 	int has_table;
+	char *table_sql;    /* the query of the table, for its next pages */
 	int help_scroll, help_lines;
 	tt_cmdbar cb;
 	int editing;        /* 0, ':' or '/' */
@@ -137,6 +139,8 @@ static void draw_progress(const char *path, const tt_progress *p, int utf8, cons
 typedef struct query_job {
 	tt_trace *tr;
 	const char *sql;
+	int page;           /* a page of the last statement from offset */
+	size_t offset;
 	tt_result res;
 	tt_err err;
 	int rc;
@@ -147,7 +151,8 @@ static void *query_main(void *arg)
 {
 	query_job *q = arg;
 
-	q->rc = tt_query_collect(q->tr, q->sql, 100000, &q->res, &q->err);
+	q->rc = q->page ? tt_query_collect_page(q->tr, q->sql, q->offset, TT_TABLE_PAGE_ROWS, &q->res, &q->err)
+			: tt_query_collect(q->tr, q->sql, TT_TABLE_PAGE_ROWS, &q->res, &q->err);
 	atomic_store(&q->finished, 1);
 	return NULL;
 }
@@ -155,16 +160,18 @@ static void *query_main(void *arg)
 static void draw_frame(viewer *vw);
 static void draw_message(const tt_view *v);
 
-/* Runs sql; returns TT_OK with *res filled, or an error with err set. */
-static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
+/* Runs sql (page: only its last statement, rows from offset); returns
+ * TT_OK with *res filled, or an error with err set. */
+static int run_query_page(viewer *vw, const char *sql, int page, size_t offset, tt_result *res,
+			  tt_err *err)
 {
-	query_job q = {.tr = vw->v.tr, .sql = sql};
+	query_job q = {.tr = vw->v.tr, .sql = sql, .page = page, .offset = offset};
 	pthread_t th;
 	int cancelled = 0, resized = 0;
 
 	memset(res, 0, sizeof *res);
 	if (pthread_create(&th, NULL, query_main, &q) != 0) {
-		q.rc = tt_query_collect(vw->v.tr, sql, 100000, &q.res, &q.err);
+		query_main(&q);
 	} else {
 		timeout(50);
 		for (int spins = 0; !atomic_load(&q.finished); spins++) {
@@ -195,6 +202,11 @@ static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 	if (q.rc != TT_OK && cancelled)
 		tt_err_set(err, TT_ECANCEL, "query cancelled");
 	return q.rc;
+}
+
+static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
+{
+	return run_query_page(vw, sql, 0, 0, res, err);
 }
 
 /* Builds the view again after the trace grew (metrics appended annotation
@@ -245,6 +257,10 @@ static int run_sql_to_table(viewer *vw, const char *sql, const char *title)
 	if (vw->has_table)
 		tt_table_free(&vw->table);
 	tt_table_open(&vw->table, &res, title);
+	vw->table.start = vw->v.lay.start;
+	vw->table.utf8 = vw->v.utf8;
+	free(vw->table_sql);
+	vw->table_sql = strdup(sql);
 	vw->has_table = 1;
 	vw->v.mode = TT_MODE_TABLE;
 	vw->v.msg[0] = 0;
@@ -261,6 +277,21 @@ static const char *word_arg(const char *cmd, const char *word)
 	while (*cmd == ' ')
 		cmd++;
 	return cmd;
+}
+
+/* :goto TIME: times past the trace go to its end (or start), and say so. */
+static int goto_clamped(tt_view *v, int64_t t, const char *text)
+{
+	int64_t len = v->lay.end - v->lay.start;
+	char a[48];
+
+	if (t > len || t < 0) {
+		tt_timefmt_exact(len, v->utf8, a, sizeof a);
+		tt_view_message(v, 0, t < 0 ? "goto: %s is before the trace start: cursor at the start" :
+					"goto: %s is past the trace end (%s): cursor at the end", text, a);
+		t = t < 0 ? 0 : len;
+	}
+	return tt_view_goto(v, v->lay.start + t);
 }
 
 static int run_command(viewer *vw, const char *cmd)
@@ -296,14 +327,21 @@ static int run_command(viewer *vw, const char *cmd)
 			tt_view_message(v, 1, "goto: bad time '%s' (e.g. 1.5ms, 200us, 3s)", arg);
 			return TT_REDRAW;
 		}
-		return tt_view_goto(v, v->lay.start + t);
+		return goto_clamped(v, t, arg);
 	}
 	if ((arg = word_arg(cmd, "track"))) {
+		char old[sizeof v->lay.filter];
+		snprintf(old, sizeof old, "%s", v->lay.filter);
 		tt_view_filter(v, arg);
-		if (*arg)
+		if (*arg && v->lay.nlines == 0) {
+			/* nothing matches: keep the tracks that were shown */
+			tt_view_filter(v, old);
+			tt_view_message(v, 1, "no track matches '%s'", arg);
+		} else if (*arg) {
 			tt_view_message(v, 0, "tracks matching '%s' (:track alone shows all)", arg);
-		else
+		} else {
 			v->msg[0] = 0;
+		}
 		return TT_REDRAW | TT_RELAYOUT;
 	}
 	if ((arg = word_arg(cmd, "metrics")) || (arg = word_arg(cmd, "metric"))) {
@@ -537,20 +575,23 @@ static int in_timeline(const tt_view *v, int x, int y)
 	return x >= v->tl_x && x < v->tl_x + v->tl_w && y < v->tl_y + v->tl_h;
 }
 
-static int timeline_mouse(viewer *vw)
+static int timeline_mouse(viewer *vw, int ch)
 {
 	tt_view *v = &vw->v;
 	MEVENT ev;
 
-	if (getmouse(&ev) != OK)
+	if (tt_mouse_event(ch, &ev) < 0)
 		return 0;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		int up = (ev.bstate & BUTTON4_PRESSED) != 0;
-		if (ev.bstate & (BUTTON_CTRL | BUTTON_SHIFT)) {
+		/* Ctrl-wheel zooms around the pointer, Shift-wheel pans */
+		if (ev.bstate & BUTTON_CTRL) {
 			if (in_timeline(v, ev.x, ev.y))
 				v->cursor = tt_view_col_time(v, ev.x - v->tl_x);
 			return tt_view_action(v, up ? TT_ACT_ZOOM_IN : TT_ACT_ZOOM_OUT);
 		}
+		if (ev.bstate & BUTTON_SHIFT)
+			return tt_view_action(v, up ? TT_ACT_PAN_LEFT : TT_ACT_PAN_RIGHT);
 		for (int i = 0; i < 3; i++)
 			tt_view_action(v, up ? TT_ACT_TRACK_UP : TT_ACT_TRACK_DOWN);
 		return TT_REDRAW;
@@ -628,8 +669,8 @@ static int timeline_key(viewer *vw, int ch)
 	tt_view *v = &vw->v;
 	int rc, act;
 
-	if (ch == KEY_MOUSE)
-		return timeline_mouse(vw);
+	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE)
+		return timeline_mouse(vw, ch);
 	act = tt_config_action(&v->cfg, ch);
 	if (act == TT_ACT_OPEN_LINK) {
 		open_link(vw);
@@ -666,8 +707,10 @@ static int table_key(viewer *vw, int ch)
 		v->mode = TT_MODE_TIMELINE;
 		return TT_REDRAW;
 	}
-	if (ch == KEY_MOUSE) {
-		if (getmouse(&ev) == OK && (ev.bstate & BUTTON4_PRESSED))
+	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE) {
+		if (tt_mouse_event(ch, &ev) < 0)
+			return 0;
+		if (ev.bstate & BUTTON4_PRESSED)
 			vw->table.row -= 3;
 		else if (ev.bstate & BUTTON5_PRESSED)
 			vw->table.row += 3;
@@ -678,6 +721,21 @@ static int table_key(viewer *vw, int ch)
 		return TT_REDRAW;
 	}
 	switch (tt_table_key(&vw->table, ch, &id, &ts)) {
+	case TT_TABLE_NEXT_PAGE:
+	case TT_TABLE_PREV_PAGE: {
+		tt_table *t = &vw->table;
+		size_t off = t->offset;
+		tt_result res;
+		tt_err err = {0};
+		off = ch == 'n' ? off + t->res.nrows : off > TT_TABLE_PAGE_ROWS ? off - TT_TABLE_PAGE_ROWS : 0;
+		if (!vw->table_sql || run_query_page(vw, vw->table_sql, 1, off, &res, &err) != TT_OK) {
+			tt_view_message(v, 1, "%s", err.msg[0] ? err.msg : "no query to page");
+			return TT_REDRAW;
+		}
+		tt_table_page(t, &res, off);
+		v->msg[0] = 0;
+		return TT_REDRAW;
+	}
 	case TT_TABLE_CLOSE:
 		v->mode = TT_MODE_TIMELINE;
 		return TT_REDRAW;
@@ -786,8 +844,7 @@ static int setup_terminal(viewer *vw, SCREEN **scr)
 	keypad(stdscr, TRUE);
 	set_escdelay(100); /* long enough for escape sequences over SSH */
 	curs_set(0);
-	mousemask(ALL_MOUSE_EVENTS, NULL);
-	mouseinterval(0);
+	tt_mouse_setup();
 	vw->hyperlinks = tt_osc_hyperlinks_supported();
 	vw->ncolors = 0;
 	if (has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"))) {
@@ -849,6 +906,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 		timeout(IDLE_MS);
 	}
 	if (quit || !ld->tr) {
+		tt_mouse_end();
 		endwin();
 		delscreen(scr);
 		if (ld->tr)
@@ -873,6 +931,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	snprintf(saved_msg, sizeof saved_msg, "%s", vw->v.msg);
 	int utf8 = vw->v.utf8;
 	if (tt_view_init(&vw->v, ld->tr) < 0) {
+		tt_mouse_end();
 		endwin();
 		delscreen(scr);
 		fprintf(stderr, "termtrace: out of memory building the timeline\n");
@@ -906,10 +965,12 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 		int ch = getch();
 		flags = ch == ERR ? 0 : handle_key(vw, ch);
 	}
+	tt_mouse_end();
 	endwin();
 	delscreen(scr);
 	if (vw->has_table)
 		tt_table_free(&vw->table);
+	free(vw->table_sql);
 	tt_cmdbar_free(&vw->cb);
 	tt_view_free(&vw->v);
 	tt_trace_close(ld->tr);
