@@ -23,18 +23,16 @@ static int ucols(const char *s)
 	return n;
 }
 
-void tt_table_open(tt_table *t, tt_result *res, const char *title)
+/* Column widths fitted to the header and the first rows (a million-row
+ * result must open fast), capped. */
+static void fit_widths(tt_table *t)
 {
-	memset(t, 0, sizeof *t);
-	t->res = *res;
-	memset(res, 0, sizeof *res);
-	snprintf(t->title, sizeof t->title, "%s", title);
+	free(t->widths);
 	t->widths = calloc(t->res.ncols ? (size_t)t->res.ncols : 1, sizeof *t->widths);
 	if (!t->widths)
 		return;
 	for (int c = 0; c < t->res.ncols; c++) {
 		int w = ucols(t->res.cols[c] ? t->res.cols[c] : "");
-		/* fit to the first rows: a million-row result must open fast */
 		for (size_t r = 0; r < t->res.nrows && r < 2000; r++) {
 			const char *s = t->res.cells[r * (size_t)t->res.ncols + c];
 			int cw = ucols(s ? s : "NULL");
@@ -45,6 +43,15 @@ void tt_table_open(tt_table *t, tt_result *res, const char *title)
 	}
 }
 
+void tt_table_open(tt_table *t, tt_result *res, const char *title)
+{
+	memset(t, 0, sizeof *t);
+	t->res = *res;
+	memset(res, 0, sizeof *res);
+	snprintf(t->title, sizeof t->title, "%s", title);
+	fit_widths(t);
+}
+
 void tt_table_page(tt_table *t, tt_result *res, size_t offset)
 {
 	tt_result_free(&t->res);
@@ -52,6 +59,7 @@ void tt_table_page(tt_table *t, tt_result *res, size_t offset)
 	memset(res, 0, sizeof *res);
 	t->offset = offset;
 	t->row = t->top = 0;
+	fit_widths(t);
 }
 
 void tt_table_count(size_t n, char *buf, size_t len)
@@ -130,8 +138,8 @@ void tt_table_draw(tt_table *t, int y, int h, int cols)
 		tt_table_count(t->offset + 1, a, sizeof a);
 		tt_table_count(t->offset + t->res.nrows, b, sizeof b);
 		tt_table_count(t->res.total_rows, c, sizeof c);
-		snprintf(buf, sizeof buf, " %.120s  showing %s-%s of %s rows  (n/p: next/previous page,"
-			 " t: times, Enter: jump, q: close)", t->title, a, b, c);
+		snprintf(buf, sizeof buf, " showing %s-%s of %s rows (n/p: next/previous page, t: times,"
+			 " Enter: jump, q: close)  %.200s", a, b, c, t->title);
 	} else {
 		snprintf(buf, sizeof buf, " %.200s  %zu row%s  (t: times, Enter: jump, Left/Right: columns, q: close)",
 			 t->title, t->res.nrows, t->res.nrows == 1 ? "" : "s");

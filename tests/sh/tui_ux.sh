@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# tui_ux.sh - the viewer's rough edges a new user hits (issue 15), through
+# tmux on real samples and small traces written here: the args tree with
+# full keys, one duration text, OSC 8/52 that leave the screen as it is,
+# :goto and :track that say what they did, paged SQL results, the mouse
+# in SGR 1006 encoding.
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${TT_BIN:-./termtrace}
+S=ttux$$
+TMP=$(mktemp -d)
+TINY=tests/data/chromium-tiny.json
+trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+. "$(dirname "$0")/../tuilib.sh"
+
+# a Chrome task with nested args (the keys Chrome writes), and a GC slice
+cat > "$TMP/args.json" <<'JSON'
+{"traceEvents":[
+{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"CrRendererMain"}},
+{"ph":"M","pid":1,"name":"process_name","args":{"name":"Renderer"}},
+{"ph":"X","pid":1,"tid":1,"ts":1000,"dur":21195,"name":"ThreadControllerImpl::RunTask","cat":"toplevel",
+ "args":{"chrome_task_annotator":{"delay_policy":"FLEXIBLE_NO_SOONER","task_delay_us":49341},
+         "src":{"file":"../../third_party/blink/renderer/platform/scheduler/main_thread/main_thread_scheduler_impl.cc","line":1234}}},
+{"ph":"X","pid":1,"tid":1,"ts":30000,"dur":500,"name":"V8.GC","cat":"v8"}
+]}
+JSON
+
+# ---- details: args as a tree of full keys; one duration text -------------
+start args 100 40 -- "$TMP/args.json"
+wait_for args "▾ Renderer 1"
+keys / RunTask Enter ">" ">" ">" ">" ">" ">" ">" ">" ">" ">" J J J J J J J J J J J J
+check "arg keys are whole: the group key" wait_for args "   chrome_task_annotator"
+check "arg keys are whole, indented under their group, values aligned" \
+	wait_for args "     delay_policy  FLEXIBLE_NO_SOONER"
+check "the second key of the group, value in the same column" \
+	wait_for args "     task_delay_us 49341"
+check "a long value wraps instead of being cut" \
+	wait_for args "     file          ../../third_party/blink/renderer/platform/scheduler/main_thread/main_thread_sched"
+check "the wrapped value goes on under its column" wait_re args "^ {19}uler_impl\\.cc$"
+check "the status line shows the one duration text" wait_for args " sel: ThreadControllerImpl::RunTask (21.195ms)"
+check "the description shows the same text" wait_re args "took 21\\.195ms"
+keys K K K K K K K K K K K K
+check "the panel's dur is the same text" wait_for args " dur         21.195ms"
+keys q
+
+# ---- OSC 8 / OSC 52: the screen after o and y is the screen without links -
+# the same keys with links forced off and on; the right-hand layout wraps
+# the link, so both layouts are compared
+osc_screen() { # NAME HYPERLINKS KEYS... (ending in y)
+	local name=$1 hl=$2
+	shift 2
+	start "$name" 120 40 TT_HYPERLINKS=$hl BROWSER=true -- $TINY
+	wait_for "$name" "▾ Renderer 9186"
+	keys / RunMicro Enter
+	wait_for "$name" "match 33/59"
+	keys "$@"
+	wait_for "$name" "copied https://v8.dev/blog/fast-async"
+	sleep 0.3
+	screen "$name"
+}
+off=$(osc_screen osc0 0 J J J J J J o y)
+on=$(osc_screen osc1 1 J J J J J J o y)
+check_got_want() { if [ "$2" == "$3" ]; then ok "$1"; else notok "$1"; diff <(echo "$3") <(echo "$2") | sed 's/^/#   /'; fi; }
+check_got_want "with OSC 8 links on, the screen after o, y is the screen without links" "$on" "$off"
+case "$on" in *"copied https://v8.dev/blog/fast-async"*) ok "y copies the doc link";; *) notok "y copies the doc link";; esac
+off=$(osc_screen osc2 0 m "<" "<" "<" J J J J J J J J J J J J o y)
+on=$(osc_screen osc3 1 m "<" "<" "<" J J J J J J J J J J J J o y)
+check_got_want "links on, details on the right: same screen as links off" "$on" "$off"
+case "$on" in *" doc link    https://v8.dev/blog"*"            /fast-async"*) ok "the doc link wraps on the right";;
+*) notok "the doc link wraps on the right"; echo "$on" | sed 's/^/# /';; esac
+
+# ---- :goto clamps; :track without a match keeps the tracks ------------------
+start cmd 120 30 -- $TINY
+wait_for cmd "▾ Renderer 9186"
+keys : "goto 99s" Enter
+check ":goto past the end says so" wait_for cmd "goto: 99s is past the trace end (2.226212s): cursor at the end"
+check ":goto past the end puts the cursor at the end" wait_for cmd " @2.226212s"
+keys : "goto 1s" Enter
+check ":goto inside the trace" wait_for cmd " @1s "
+keys : "track zzz" Enter
+check ":track with no match says so" wait_for cmd "no track matches 'zzz'"
+check ":track with no match keeps the tracks" wait_for cmd "▾ Renderer 9186"
+
+# ---- SQL results: paged, counted, times on demand ---------------------------
+keys : "with recursive c(x) as (select 1 union all select x + 1 from c where x < 150000) select x, x * 1000 as dur from c" Enter
+check "a big result says how much is shown" \
+	wait_for cmd "showing 1-100,000 of 150,000 rows (n/p: next/previous page" 100
+keys n
+check "n shows the next page" wait_for cmd "showing 100,001-150,000 of 150,000 rows" 100
+check "the next page starts at row 100,001" wait_re cmd "^100001 +100001000 *$"
+keys p
+check "p goes back" wait_for cmd "showing 1-100,000 of 150,000 rows" 100
+keys t
+check "t shows dur columns as durations" wait_re cmd "^1 +1µs *$"
+keys q
+keys : "select ts, dur, name from slice order by ts limit 2" Enter
+wait_for cmd "2 rows"
+keys t
+check "t shows ts as time since the trace start" wait_re cmd "^0ns +[0-9.]+(µs|ms|ns) +"
+keys q q
+
+# ---- mouse: SGR 1006 also where terminfo says X10 (tmux/screen TERMs) -------
+for term in xterm-256color screen-256color; do
+	start m$term 250 30 TERM=$term -- $TINY
+	WIN=m$term
+	wait_for m$term "▾ Renderer 9186"
+	keys -l $'\e[<80;60;10M'
+	check "Ctrl-wheel zooms in ($term)" wait_re m$term "^ view 1\\.48s "
+	keys -l $'\e[<68;60;10M'
+	check "Shift-wheel pans ($term)" wait_re m$term "^ @81\\.217413ms "
+	keys -l $'\e[<0;240;7M\e[<0;240;7m'
+	check "a click past column 223 moves the cursor there ($term)" wait_re m$term "^ @1\\.312302391s "
+done
