@@ -358,7 +358,13 @@ static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, 
 
 	fill(y, 0, v->name_w, ATTR(is_cursor ? TT_AREA_TRACK_SEL : TT_AREA_TRACK_NAME));
 	if (l->depth == 0) {
-		put_text(y, 1, t->name, v->name_w - 1);
+		/* a name cut says so */
+		if (text_cols(t->name) > v->name_w - 1 && v->name_w > 3) {
+			put_text(y, 1, t->name, v->name_w - 2);
+			put_glyph(g, y, v->name_w - 1, G_ELLIPSIS);
+		} else {
+			put_text(y, 1, t->name, v->name_w - 1);
+		}
 	} else if (t->kind == TT_LT_COUNTER) {
 		char lo[32], hi[32];
 		fmt_value(t->vmin, lo, sizeof lo);

@@ -22,7 +22,7 @@ check "process groups are shown, biggest first" \
 check "thread tracks are shown by name and tid" \
 	wait_for tl " CrRendererMain 9186    │"
 check "a thread without slices of its own name shows its track" \
-	wait_for tl " DedicatedWorker thread │"
+	wait_for tl " DedicatedWorker thread…│"
 check "global instant track in its own group" \
 	wait_for tl "▾ Global  (1 track)"
 check "cursor time shown under the ruler" wait_for tl " @1.113106s "
