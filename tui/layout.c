@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "layout.h"
+#include "tracktree.h"
 
 /* Per-track ordering key inside a group. */
 typedef struct track_key {
 	int idx;
-	int rank;          /* 0 process-scoped, 1 thread, 2 counter, 3 other */
+	int rank;          /* 0 thread (with its tracks), 1 process-scoped, 2 counter */
+	int sub;           /* in a thread: its track, its async tracks, its counters */
 	int64_t sort_index, tid;
 	uint32_t id;
 } track_key;
@@ -25,6 +27,8 @@ static int cmp_track_key(const void *pa, const void *pb)
 		return a->sort_index < b->sort_index ? -1 : 1;
 	if (a->tid != b->tid)
 		return a->tid < b->tid ? -1 : 1;
+	if (a->sub != b->sub)
+		return a->sub - b->sub;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
@@ -174,6 +178,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		tt_ltrack *t = &lay->tracks[lay->ntracks];
 		memset(t, 0, sizeof *t);
 		t->track_id = id;
+		t->parent = -1;
+		t->utid = ti.utid;
 		t->kind = ti.is_counter ? TT_LT_COUNTER : TT_LT_SLICE;
 		t->nitems = ti.nrows;
 		t->is_annotation = ti.type && !strcmp(ti.type, "annotation");
@@ -184,7 +190,15 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 			if (upid == UINT32_MAX)
 				upid = th.upid;
 		}
-		if (ti.name && *ti.name && t->is_annotation && have_thread)
+		t->upid = upid;
+		/* named slice tracks other than a thread's own merge by name */
+		t->mergeable = !ti.is_counter && !t->is_annotation && ti.name && *ti.name &&
+			       !(have_thread && ti.parent_id == UINT32_MAX && ti.type && !strcmp(ti.type, "thread"));
+		if (ti.name && *ti.name && ti.is_counter && have_thread && !t->is_annotation)
+			/* a thread's counter sits under it and says whose it is */
+			snprintf(t->name, sizeof t->name, "%s \xc2\xb7 %s %lld", ti.name,
+				 *th.name ? th.name : "thread", (long long)th.tid);
+		else if (ti.name && *ti.name && t->is_annotation && have_thread)
 			/* several threads may each have a "Long tasks" track */
 			snprintf(t->name, sizeof t->name, "%s: %s %lld", ti.name,
 				 *th.name ? th.name : "thread", (long long)th.tid);
@@ -204,7 +218,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		/* threads first (a process may have thousands of one-slice
 		 * async tracks that would bury them), then async/process
 		 * tracks, then counters */
-		keys[lay->ntracks].rank = t->kind == TT_LT_COUNTER ? 2 : have_thread ? 0 : 1;
+		keys[lay->ntracks].rank = have_thread ? 0 : t->kind == TT_LT_COUNTER ? 2 : 1;
+		keys[lay->ntracks].sub = t->kind == TT_LT_COUNTER ? 2 : t->mergeable ? 1 : 0;
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 
@@ -249,12 +264,27 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 	/* order groups; fix the group index of each track */
 	if (lay->ngroups > 1)
 		qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
-	for (int g = 0; g < lay->ngroups; g++) {
+	for (int g = 0; g < lay->ngroups; g++)
 		for (int i = 0; i < lay->groups[g].ntracks; i++)
 			lay->tracks[lay->groups[g].tracks[i]].group = g;
-		/* small traces open fully; big ones with the biggest group open */
-		lay->groups[g].expanded = lay->ntracks <= 48 || g == 0 ||
-					  lay->groups[g].kind == TT_LG_ANNOTATIONS;
+	if (tt_tracktree_build(lay) < 0)
+		goto out;
+	/* the most active groups open while they leave room for the others'
+	 * headers on a first screen; the rest stay collapsed (their summary
+	 * shows on the header line) */
+	int budget = 24;
+	for (int g = 0; g < lay->ngroups; g++) {
+		tt_lgroup *gr = &lay->groups[g];
+		int lines = 1;
+		for (int i = 0; i < gr->ntracks; i++) {
+			const tt_ltrack *t = &lay->tracks[gr->tracks[i]];
+			if (t->parent < 0)
+				lines += tt_layout_shown_rows(t);
+		}
+		gr->expanded = gr->kind == TT_LG_ANNOTATIONS || lines <= budget;
+		budget -= gr->expanded ? lines : 1;
+		if (budget < 0)
+			budget = 0;
 	}
 	tt_layout_relines(lay);
 	rc = lay->nlines >= 0 ? 0 : -1;
@@ -275,14 +305,17 @@ static void free_track(tt_ltrack *t)
 	free(t->pts);
 	free(t->pdur);
 	free(t->pdepth);
+	tt_tracktree_free_track(t);
 }
 
 void tt_layout_free(tt_layout *lay)
 {
 	for (int i = 0; i < lay->ntracks; i++)
 		free_track(&lay->tracks[i]);
-	for (int g = 0; g < lay->ngroups; g++)
+	for (int g = 0; g < lay->ngroups; g++) {
 		free(lay->groups[g].tracks);
+		tt_tracktree_free_group(&lay->groups[g]);
+	}
 	free(lay->tracks);
 	free(lay->groups);
 	free(lay->lines);
@@ -322,14 +355,14 @@ void tt_layout_relines(tt_layout *lay)
 		if (!shown)
 			continue;
 		push_line(lay, g, -1, 0);
-		if (!gr->expanded)
+		if (!gr->expanded && !lay->filter[0]) /* a filter shows its matches */
 			continue;
 		for (int i = 0; i < gr->ntracks; i++) {
 			int ti = gr->tracks[i];
 			tt_ltrack *t = &lay->tracks[ti];
-			if (t->hidden)
+			if (t->hidden || (t->parent >= 0 && !lay->tracks[t->parent].expanded))
 				continue;
-			int rows = t->kind == TT_LT_COUNTER ? 2 : t->ndepth;
+			int rows = tt_layout_shown_rows(t);
 			for (int d = 0; d < rows; d++)
 				push_line(lay, g, ti, d);
 		}
@@ -339,9 +372,39 @@ void tt_layout_relines(tt_layout *lay)
 int tt_layout_find_track(const tt_layout *lay, uint32_t track_id)
 {
 	for (int i = 0; i < lay->ntracks; i++)
-		if (lay->tracks[i].track_id == track_id)
-			return i;
+		if (lay->tracks[i].track_id == track_id) {
+			int p = lay->tracks[i].parent;
+			/* a member of a collapsed merged track: the merged one */
+			return p >= 0 && !lay->tracks[p].expanded ? p : i;
+		}
 	return -1;
+}
+
+int tt_layout_shown_rows(const tt_ltrack *t)
+{
+	if (t->kind == TT_LT_COUNTER)
+		return 2;
+	return t->expanded || t->ndepth <= TT_LAYOUT_FOLD_DEPTH ? t->ndepth : TT_LAYOUT_FOLD_DEPTH;
+}
+
+int tt_layout_item_row(const tt_layout *lay, int track, int64_t id, const uint32_t *depth)
+{
+	const tt_ltrack *t = &lay->tracks[track];
+
+	if (t->pdepth)
+		return (int)t->pdepth[id];
+	if (t->mids) {
+		size_t lo = 0, hi = t->mn;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->mids[mid] < (uint32_t)id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < t->mn && t->mids[lo] == (uint32_t)id ? (int)t->mrows[lo] : 0;
+	}
+	return (int)depth[id];
 }
 
 int tt_layout_line_of(const tt_layout *lay, int track)
@@ -427,6 +490,8 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	t->track_id = UINT32_MAX;
 	t->kind = TT_LT_SLICE;
 	t->group = g;
+	t->parent = -1;
+	t->utid = t->upid = UINT32_MAX;
 	if (ctrack >= 0 && res->nrows > 0 && res->cells[ctrack])
 		snprintf(t->name, sizeof t->name, "%s", res->cells[ctrack]);
 	else

@@ -41,7 +41,18 @@ typedef struct tt_ltrack {
 	char **pnames;
 	uint32_t *pdepth;
 	size_t pn;
+	/* track tree (tracktree.c) */
+	uint32_t utid, upid;  /* UINT32_MAX when none */
+	int mergeable;      /* a named async slice track: merges by name */
+	int parent;         /* merged track holding this one, -1 = none */
+	int nchildren;      /* merged track: its member tracks follow it */
+	int expanded;       /* children / all depth rows shown */
+	uint32_t *mids, *mrows; /* merged: row of each slice id (sorted by id) */
+	size_t mn;
 } tt_ltrack;
+
+/* Rows a slice track shows until it is expanded. */
+#define TT_LAYOUT_FOLD_DEPTH 6
 
 typedef struct tt_lgroup {
 	char name[160];
@@ -50,6 +61,11 @@ typedef struct tt_lgroup {
 	int64_t weight;
 	int *tracks;
 	int ntracks;
+	/* process summary (tracktree.c): threads inside a top-level slice */
+	int nthreads;
+	tt_lod_row summary;  /* counter row over sum_ts/sum_val */
+	int64_t *sum_ts;
+	double *sum_val;
 } tt_lgroup;
 
 typedef struct tt_line {
@@ -83,6 +99,11 @@ int tt_layout_find_track(const tt_layout *lay, uint32_t track_id);
 /* First line of a track (its depth 0 row, or its group header when the
  * group is collapsed), -1 when hidden. */
 int tt_layout_line_of(const tt_layout *lay, int track);
+/* Row (screen line under the track's first) of item id of a track:
+ * its nesting depth, or its packed row in a merged track. */
+int tt_layout_item_row(const tt_layout *lay, int track, int64_t id, const uint32_t *depth);
+/* Depth rows a track shows now (folded deep tracks show fewer). */
+int tt_layout_shown_rows(const tt_ltrack *t);
 /* Source columns of a track's items (for slices: ts/dur by id). */
 const tt_lod_src *tt_layout_src(const tt_layout *lay, int track);
 

@@ -8,6 +8,7 @@
 
 #include "timefmt.h"
 #include "timeline.h"
+#include "tracktree.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
@@ -244,7 +245,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 	 * owns its cell */
 	if (track == v->sel_track && v->sel_id >= 0) {
 		const tt_lod_src *s = &row->src;
-		int d = t->pdepth ? (int)t->pdepth[v->sel_id] : (int)v->sc.depth[v->sel_id];
+		int d = tt_layout_item_row(&v->lay, track, v->sel_id, v->sc.depth);
 		if (d == depth) {
 			int c0 = tt_timefmt_col(s->ts[v->sel_id], v->t0, v->span, v->tl_w);
 			int c1 = tt_timefmt_col(tt_lod_end(s, (uint32_t)v->sel_id) - 1, v->t0, v->span, v->tl_w);
@@ -358,13 +359,25 @@ static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, 
 
 	fill(y, 0, v->name_w, ATTR(is_cursor ? TT_AREA_TRACK_SEL : TT_AREA_TRACK_NAME));
 	if (l->depth == 0) {
-		/* a name cut says so */
-		if (text_cols(t->name) > v->name_w - 1 && v->name_w > 3) {
-			put_text(y, 1, t->name, v->name_w - 2);
+		/* members of a merged track are indented under it; a merged
+		 * track shows whether it is open; a name cut says so */
+		int x = t->parent >= 0 ? 3 : 1;
+		if (t->nchildren) {
+			put_text(y, 1, t->expanded ? g->open : g->closed, 1);
+			x = 3;
+		}
+		int room = v->name_w - x;
+		if (text_cols(t->name) > room && room > 2) {
+			put_text(y, x, t->name, room - 1);
 			put_glyph(g, y, v->name_w - 1, G_ELLIPSIS);
 		} else {
-			put_text(y, 1, t->name, v->name_w - 1);
+			put_text(y, x, t->name, room);
 		}
+	} else if (t->kind == TT_LT_SLICE && !t->expanded && t->ndepth > TT_LAYOUT_FOLD_DEPTH &&
+		   l->depth == TT_LAYOUT_FOLD_DEPTH - 1) {
+		/* the last row of a folded deep track: how much is hidden */
+		snprintf(buf, sizeof buf, "  +%d rows (Space)", t->ndepth - TT_LAYOUT_FOLD_DEPTH);
+		put_text(y, 1, buf, v->name_w - 1);
 	} else if (t->kind == TT_LT_COUNTER) {
 		char lo[32], hi[32];
 		fmt_value(t->vmin, lo, sizeof lo);
@@ -378,6 +391,46 @@ static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, 
 	}
 	attrset(ATTR(TT_AREA_TRACK_NAME));
 	put_glyph(g, y, v->name_w, G_VLINE);
+}
+
+/* A collapsed group's header in the name column: glyph, name (cut with
+ * an ellipsis), the track count when it fits. */
+static void draw_header_name(const tt_view *v, const glyphs *g, int y, const tt_lgroup *gr,
+			     const char *count)
+{
+	char buf[240];
+	int w = v->name_w;
+
+	snprintf(buf, sizeof buf, "%s %s", g->closed, gr->name);
+	if (text_cols(buf) + (int)strlen(count) <= w)
+		strncat(buf, count, sizeof buf - strlen(buf) - 1);
+	if (text_cols(buf) > w && w > 2) {
+		put_text(y, 0, buf, w - 1);
+		put_glyph(g, y, w - 1, G_ELLIPSIS);
+	} else {
+		put_text(y, 0, buf, w);
+	}
+	put_glyph(g, y, w, G_VLINE);
+}
+
+/* The process summary: in each cell, the most threads inside a top-level
+ * slice at once, as a bar of 8 levels over the group's thread count. */
+static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgroup *gr)
+{
+	int nt = gr->nthreads > 0 ? gr->nthreads : 1;
+
+	attrset(ATTR(TT_AREA_COUNTER));
+	for (int c = 0; c < v->tl_w; c++) {
+		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+		double val;
+		if (b <= a)
+			b = a + 1;
+		if (a > v->lay.end || !tt_lod_value(&gr->summary, a, b, &val) || val <= 0)
+			continue;
+		int level = (int)(val * 8 / nt + 0.999);
+		put_glyph(g, y, v->tl_x + c, G_BAR0 + (level < 1 ? 1 : level > 8 ? 8 : level));
+	}
 }
 
 void tt_timeline_draw(const tt_view *v)
@@ -403,7 +456,8 @@ void tt_timeline_draw(const tt_view *v)
 			 * are cut first */
 			char count[32];
 			int room;
-			snprintf(count, sizeof count, "  (%d track%s)", gr->ntracks, gr->ntracks == 1 ? "" : "s");
+			int ntop = tt_tracktree_top_count(&v->lay, gr);
+			snprintf(count, sizeof count, "  (%d track%s)", ntop, ntop == 1 ? "" : "s");
 			room = v->tl_x + v->tl_w - 3 - (int)strlen(count);
 			if (room < 8)
 				room = 8;
@@ -415,7 +469,13 @@ void tt_timeline_draw(const tt_view *v)
 					 gr->name, count);
 			}
 			fill(y, 0, v->tl_x + v->tl_w, ATTR(li == v->line ? TT_AREA_GROUP_SEL : TT_AREA_GROUP));
-			put_text(y, 0, buf, v->tl_x + v->tl_w);
+			if (!gr->expanded && !v->lay.filter[0] && gr->summary.n > 0) {
+				/* collapsed process: its summary beside the name */
+				draw_header_name(v, g, y, gr, count);
+				draw_summary(v, g, y, gr);
+			} else {
+				put_text(y, 0, buf, v->tl_x + v->tl_w);
+			}
 			continue;
 		}
 		attrset(ATTR(TT_AREA_DEFAULT));

@@ -209,11 +209,7 @@ int64_t tt_view_item_dur(const tt_view *v, int track, int64_t id)
 
 static int item_depth(const tt_view *v, int track, int64_t id)
 {
-	const tt_ltrack *t = &v->lay.tracks[track];
-
-	if (t->pdepth)
-		return (int)t->pdepth[id];
-	return (int)v->sc.depth[id];
+	return tt_layout_item_row(&v->lay, track, id, v->sc.depth);
 }
 
 int64_t tt_view_slice_at(const tt_view *v, int line, int64_t t)
@@ -248,8 +244,9 @@ int tt_view_select(tt_view *v, int track, int64_t id)
 	if (id < 0)
 		return TT_REDRAW | TT_SEL_CHANGED;
 	depth = item_depth(v, track, id);
-	if (!v->lay.groups[t->group].expanded || t->hidden) {
+	if (!v->lay.groups[t->group].expanded || t->hidden || depth >= tt_layout_shown_rows(t)) {
 		v->lay.groups[t->group].expanded = 1;
+		t->expanded |= depth >= tt_layout_shown_rows(t); /* a folded deep row */
 		if (t->hidden)
 			tt_view_filter(v, "");
 		tt_layout_relines(&v->lay);
@@ -671,6 +668,16 @@ static int toggle_group(tt_view *v)
 {
 	if (v->line < 0 || v->line >= v->lay.nlines)
 		return 0;
+	int tr = v->lay.lines[v->line].track;
+	if (tr >= 0 && (v->lay.tracks[tr].nchildren ||
+			(v->lay.tracks[tr].kind == TT_LT_SLICE && v->lay.tracks[tr].ndepth > TT_LAYOUT_FOLD_DEPTH))) {
+		/* a merged or deep track: its members / all its rows */
+		v->lay.tracks[tr].expanded = !v->lay.tracks[tr].expanded;
+		tt_layout_relines(&v->lay);
+		v->line = tt_layout_line_of(&v->lay, tr);
+		keep_line_visible(v);
+		return TT_REDRAW | TT_RELAYOUT;
+	}
 	int g = v->lay.lines[v->line].group;
 	v->lay.groups[g].expanded = !v->lay.groups[g].expanded;
 	tt_layout_relines(&v->lay);

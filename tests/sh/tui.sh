@@ -198,7 +198,7 @@ mouse "80;60;8M"
 check "ctrl-wheel zooms around the pointer" wait_for mouse " view 1.48s "
 mouse "0;10;6M"
 mouse "0;10;6m"
-check "a click on a group header closes it" wait_for mouse "▸ Renderer 9186  (3 tracks)"
+check "a click on a group header closes it (its summary shows)" wait_for mouse "▸ Renderer 9186         │   ▄▄▄▄▄ ▄  ▄▄  ▄  ▄ ▄▄  ▄  ▄▄       ▄"
 mouse "0;10;6M"
 mouse "0;10;6m"
 wait_for mouse "▾ Renderer 9186  (3 tracks)"
@@ -237,8 +237,8 @@ keys q
 check "q exits 0 (uftrace)" wait_for uf "EXIT=0"
 
 start pf 120 40 -- tests/data/chromium-tiny.pftrace
-check "Perfetto sample: counter track drawn as bars" \
-	wait_line pf 5 " thread_time            │                              ▂▃▄▄▄▅▅▆▆▆▇██████████████████████████████████████████████████████"
+check "Perfetto sample: a thread's counter under it, named with it, drawn as bars" \
+	wait_line pf 5 " thread_time · CrRender…│                              ▂▃▄▄▄▅▅▆▆▆▇██████████████████████████████████████████████████████"
 check "counter track shows its value range" \
 	wait_line pf 6 "              0..325.5M │                              █████████████████████████████████████████████████████████████████"
 keys q
