@@ -112,3 +112,24 @@ for term in xterm-256color screen-256color; do
 	keys -l $'\e[<0;240;7M\e[<0;240;7m'
 	check "a click past column 223 moves the cursor there ($term)" wait_re m$term "^ @1\\.312302391s "
 done
+
+# ---- the track tree on the real Perfetto sample ------------------------------
+PF=tests/data/chromium-small.pftrace.gz
+start tree 160 45 -- $PF
+check "first screen: several processes, collapsed ones with their summary" \
+	wait_re tree "^▸ Browser 8721  \\(17 tracks\\)     │▂ ▁▁▁▁▂▂▁▂▂▂▂▃"
+check "first screen: the renderer too" wait_re tree "^▸ Renderer 8824  \\(8 tracks\\)     │ "
+check "the group that fits is open" wait_for tree "▾ GPU Process 8776  (10 tracks)"
+check "a thread's counter sits right under it, named with it" \
+	bash -c "tmux -L $S capture-pane -p -t tree | grep -A1 '^ CrGpuMain 8776 ' | tail -1 | grep -q '^ thread_time · CrGpuMain 8776   │'"
+keys : "track blink::Animation" Enter
+check "1477 blink::Animation tracks of a renderer are one merged track" \
+	bash -c "tmux -L $S capture-pane -p -t tree | sed -n 4p | grep -qE '^ ▸ blink::Animation +│ +░ +░░░░'"
+check "a merged track folds its rows" wait_re tree "^   \\+18 rows \\(Space\\) +│"
+n=$(screen tree | grep -c '^ ▸ blink::Animation ')
+check_got_want "two renderers, two blink::Animation tracks on screen" "$n" "2"
+keys j Space
+check "Space opens the merged track" wait_re tree "^ ▾ blink::Animation +│"
+keys G
+check "its members follow it, indented" wait_re tree "^   blink::Animation +│"
+keys q
