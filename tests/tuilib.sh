@@ -53,7 +53,13 @@ start() {
 	else
 		tmux -L $S -f /dev/null new-session -d -s main -n "$name" -x "$w" -y "$h" "$cmd"
 	fi
-	tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
+	# the size is checked: a resize can be lost under load
+	local i
+	for ((i = 0; i < 20; i++)); do
+		tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
+		[ "$(tmux -L $S display -p -t "$name" '#{window_width}x#{window_height}')" = "${w}x${h}" ] && break
+		sleep 0.05
+	done
 	WIN=$name
 }
 

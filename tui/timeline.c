@@ -196,12 +196,32 @@ static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64
 	}
 }
 
+/* Of the `count` items of a row from position i on, sharing the cell
+ * [a, b): the one covering at least half of the cell, or -1. Checks the
+ * first few (an item inside the cell can only cover half of it when the
+ * cell holds few). */
+static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b)
+{
+	int64_t half = (b - a + 1) / 2;
+
+	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
+		uint32_t id = row->ids[k];
+		int64_t s = row->ts[k] > a ? row->ts[k] : a;
+		int64_t e = tt_lod_end(&row->src, id);
+		if ((e < b ? e : b) - s >= half)
+			return id;
+	}
+	return -1;
+}
+
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
 	const tt_lod_row *row = &t->rows[depth];
 	size_t hint = 0;
 	int c = 0;
+	int64_t last_dom = -1;
+	attr_t last_attr = 0;
 
 	while (c < v->tl_w) {
 		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
@@ -227,14 +247,28 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			c1 = c;
 		int covers = ts <= a && end >= b;
 		if (count >= 2) {
-			/* several slices share the cell, so none owns it: one
-			 * neutral "busy" mark (by-name colours per busy cell
-			 * are noise at this zoom, and cost a colour change per
-			 * cell on the terminal); a slice that goes on is drawn
-			 * from the next cell, where it is alone */
-			attrset(ATTR(row->nmarks && tt_lod_marked(row, hint, hint + count)
-					     ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
-			put_glyph(g, y, v->tl_x + c, G_BUSY);
+			/* several slices share the cell. The one covering most
+			 * of it (at least half: slices of a row do not overlap,
+			 * so no other can) gives the cell its colour, as
+			 * Perfetto merges tiny slices into coloured blocks;
+			 * only a genuinely mixed cell gets the neutral "busy"
+			 * mark. A slice that goes on is drawn from the next
+			 * cell, where it is alone. */
+			int marked = row->nmarks && tt_lod_marked(row, hint, hint + count);
+			int64_t dom = marked ? -1 : dominant(row, hint, count, a, b);
+			if (dom >= 0) {
+				/* neighbouring cells often share a name: one
+				 * attribute lookup per run */
+				if (dom != last_dom) {
+					last_attr = slice_attr(v, track, dom);
+					last_dom = dom;
+				}
+				attrset(last_attr);
+				put_glyph(g, y, v->tl_x + c, G_BAR0);
+			} else {
+				attrset(ATTR(marked ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
+				put_glyph(g, y, v->tl_x + c, G_BUSY);
+			}
 			c++;
 			continue;
 		}

@@ -231,7 +231,7 @@ keys q
 check "q exits 0 (ASCII, NO_COLOR)" wait_for ascii "EXIT=0"
 
 start uf 120 40 -- tests/data/uftrace-work.json
-check "uftrace sample: nested slice names are drawn" wait_for uf "░      main       pthread_join                              usleep"
+check "uftrace sample: nested slice names are drawn" wait_for uf "       main       pthread_join                              usleep"
 check "uftrace sample: thread track" wait_for uf " thread 9900            │                  thread_main"
 keys q
 check "q exits 0 (uftrace)" wait_for uf "EXIT=0"

@@ -13,6 +13,9 @@ TINY=tests/data/chromium-tiny.json
 trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
 . "$(dirname "$0")/../tuilib.sh"
+# one window per server: a new session has exactly the size asked, where
+# tmux may resize a window among others once some of them exit
+start1() { tmux -L $S kill-server 2>/dev/null; start "$@"; }
 
 # a Chrome task with nested args (the keys Chrome writes), and a GC slice
 cat > "$TMP/args.json" <<'JSON'
@@ -27,7 +30,7 @@ cat > "$TMP/args.json" <<'JSON'
 JSON
 
 # ---- details: args as a tree of full keys; one duration text -------------
-start args 100 40 -- "$TMP/args.json"
+start1 args 100 40 -- "$TMP/args.json"
 wait_for args "▾ Renderer 1"
 keys / RunTask Enter ">" ">" ">" ">" ">" ">" ">" ">" ">" ">" J J J J J J J J J J J J
 check "arg keys are whole: the group key" wait_for args "   chrome_task_annotator"
@@ -48,8 +51,9 @@ keys q
 # the same keys with links forced off and on; the right-hand layout wraps
 # the link, so both layouts are compared
 osc_screen() { # NAME HYPERLINKS KEYS... (ending in y)
-	local name=$1 hl=$2
+	local name=$1 hl=$2 S=$S$1
 	shift 2
+	# a server of its own: its one window has exactly the size asked
 	start "$name" 120 40 TT_HYPERLINKS=$hl BROWSER=true -- $TINY
 	wait_for "$name" "▾ Renderer 9186"
 	keys / RunMicro Enter
@@ -58,6 +62,7 @@ osc_screen() { # NAME HYPERLINKS KEYS... (ending in y)
 	wait_for "$name" "copied https://v8.dev/blog/fast-async"
 	sleep 0.3
 	screen "$name"
+	tmux -L $S kill-server
 }
 off=$(osc_screen osc0 0 J J J J J J o y)
 on=$(osc_screen osc1 1 J J J J J J o y)
@@ -71,7 +76,7 @@ case "$on" in *" doc link    https://v8.dev/blog"*"            /fast-async"*) ok
 *) notok "the doc link wraps on the right"; echo "$on" | sed 's/^/# /';; esac
 
 # ---- :goto clamps; :track without a match keeps the tracks ------------------
-start cmd 120 30 -- $TINY
+start1 cmd 120 30 -- $TINY
 wait_for cmd "▾ Renderer 9186"
 keys : "goto 99s" Enter
 check ":goto past the end says so" wait_for cmd "goto: 99s is past the trace end (2.226212s): cursor at the end"
@@ -102,7 +107,7 @@ keys q q
 
 # ---- mouse: SGR 1006 also where terminfo says X10 (tmux/screen TERMs) -------
 for term in xterm-256color screen-256color; do
-	start m$term 250 30 TERM=$term -- $TINY
+	start1 m$term 250 30 TERM=$term -- $TINY
 	WIN=m$term
 	wait_for m$term "▾ Renderer 9186"
 	keys -l $'\e[<80;60;10M'
@@ -115,7 +120,7 @@ done
 
 # ---- the track tree on the real Perfetto sample ------------------------------
 PF=tests/data/chromium-small.pftrace.gz
-start tree 160 45 -- $PF
+start1 tree 160 45 -- $PF
 check "first screen: several processes, collapsed ones with their summary" \
 	wait_re tree "^▸ Browser 8721  \\(17 tracks\\)     │▂ ▁▁▁▁▂▂▁▂▂▂▂▃"
 check "first screen: the renderer too" wait_re tree "^▸ Renderer 8824  \\(8 tracks\\)     │ "
@@ -124,7 +129,7 @@ check "a thread's counter sits right under it, named with it" \
 	bash -c "tmux -L $S capture-pane -p -t tree | grep -A1 '^ CrGpuMain 8776 ' | tail -1 | grep -q '^ thread_time · CrGpuMain 8776   │'"
 keys : "track blink::Animation" Enter
 check "1477 blink::Animation tracks of a renderer are one merged track" \
-	bash -c "tmux -L $S capture-pane -p -t tree | sed -n 4p | grep -qE '^ ▸ blink::Animation +│ +░ +░░░░'"
+	wait_re tree "^ ▸ blink::Animation +│ "
 check "a merged track folds its rows" wait_re tree "^   \\+18 rows \\(Space\\) +│"
 n=$(screen tree | grep -c '^ ▸ blink::Animation ')
 check_got_want "two renderers, two blink::Animation tracks on screen" "$n" "2"
