@@ -12,6 +12,23 @@
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
+/* The core slice the panel describes: the selection, or for a pinned
+ * row the slice of its slice_id column (-1: none). */
+static int64_t source_of(const tt_view *v)
+{
+	const tt_ltrack *t;
+
+	if (v->sel_id < 0)
+		return -1;
+	t = &v->lay.tracks[v->sel_track];
+	if (!t->pnames)
+		return v->sel_id;
+	if (!t->pslice || (size_t)v->sel_id >= t->pn || t->pslice[v->sel_id] < 0 ||
+	    (size_t)t->pslice[v->sel_id] >= v->sc.n)
+		return -1;
+	return t->pslice[v->sel_id];
+}
+
 void tt_details_fetch(tt_view *v)
 {
 	tt_result r = {0};
@@ -21,11 +38,12 @@ void tt_details_fetch(tt_view *v)
 	free(v->desc);
 	free(v->doc_link);
 	v->desc = v->doc_link = NULL;
-	if (v->sel_id < 0 || v->lay.tracks[v->sel_track].pnames)
+	int64_t id = source_of(v);
+	if (id < 0)
 		return;
 	snprintf(sql, sizeof sql,
 		 "select description, doc_link from describe_slice where slice_id = %lld",
-		 (long long)v->sel_id);
+		 (long long)id);
 	/* the table arrives with the descriptions issue: an error = nothing */
 	if (tt_query_collect(v->tr, sql, 1, &r, &err) == TT_OK && r.nrows > 0 && r.ncols >= 2) {
 		if (r.cells[0] && *r.cells[0])
@@ -81,7 +99,22 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 		tt_timefmt_exact(dur, v->utf8, buf, sizeof buf);
 	fn(ctx, "dur", buf);
 	if (v->lay.tracks[tr].pnames) {
+		int64_t src = source_of(v);
 		fn(ctx, "track", v->lay.tracks[tr].name);
+		if (src < 0)
+			return;
+		/* a pinned row of a slice: that slice's details */
+		snprintf(buf, sizeof buf, "%s (id %lld)  Enter/e: go there", tt_trace_str(v->tr, v->sc.name[src]),
+			 (long long)src);
+		fn(ctx, "slice", buf);
+		tt_track_info sti;
+		if (tt_trace_track(v->tr, v->sc.track_id[src], &sti) == 0)
+			fn(ctx, "on track", *sti.name ? sti.name : "(thread track)");
+		if (v->desc)
+			fn(ctx, "description", v->desc);
+		if (v->doc_link)
+			fn(ctx, "doc link", v->doc_link);
+		args_section(v, v->sc.arg_set_id[src], fn, ctx);
 		return;
 	}
 	tt_track_info ti;

@@ -158,6 +158,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		lay->end = lay->start + 1;
 	tt_trace_slices(tr, &sc);
 	tt_trace_counters(tr, &cc);
+	lay->sc_track = sc.track_id;
+	lay->sc_n = sc.n;
 	lay->tracks = calloc(ntr ? ntr : 1, sizeof *lay->tracks);
 	proc_group = malloc((nproc ? nproc : 1) * sizeof *proc_group);
 	keys = calloc(ntr ? ntr : 1, sizeof *keys);
@@ -305,6 +307,7 @@ static void free_track(tt_ltrack *t)
 	free(t->pts);
 	free(t->pdur);
 	free(t->pdepth);
+	free(t->pslice);
 	tt_tracktree_free_track(t);
 }
 
@@ -360,7 +363,7 @@ void tt_layout_relines(tt_layout *lay)
 		for (int i = 0; i < gr->ntracks; i++) {
 			int ti = gr->tracks[i];
 			tt_ltrack *t = &lay->tracks[ti];
-			if (t->hidden || (t->parent >= 0 && !lay->tracks[t->parent].expanded))
+			if (t->hidden || t->removed || (t->parent >= 0 && !lay->tracks[t->parent].expanded))
 				continue;
 			int rows = tt_layout_shown_rows(t);
 			for (int d = 0; d < rows; d++)
@@ -439,16 +442,59 @@ static int find_col(const tt_result *res, const char *name)
 /* Pinned rows get depths by nesting: a slice inside the previous open one
  * goes one row deeper (rows sorted by ts, then longest first). */
 static const tt_ltrack *pin_sort;
+static const int64_t *pin_band;
 static int cmp_pin(const void *pa, const void *pb)
 {
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const tt_ltrack *t = pin_sort;
 
+	if (pin_band[a] != pin_band[b])
+		return pin_band[a] < pin_band[b] ? -1 : 1;
 	if (t->pts[a] != t->pts[b])
 		return t->pts[a] < t->pts[b] ? -1 : 1;
 	if (t->pdur[a] != t->pdur[b])
 		return t->pdur[a] > t->pdur[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
+}
+
+/* Whether every row has the same non-NULL name. */
+static int same_name(const tt_result *res, int cname)
+{
+	const char *first = res->nrows ? res->cells[cname] : NULL;
+
+	if (!first)
+		return 0;
+	for (size_t r = 1; r < res->nrows; r++) {
+		const char *s = res->cells[r * (size_t)res->ncols + cname];
+		if (!s || strcmp(s, first))
+			return 0;
+	}
+	return 1;
+}
+
+int tt_layout_unpin(tt_layout *lay, const char *name)
+{
+	int n = 0;
+
+	for (int g = 0; g < lay->ngroups; g++) {
+		tt_lgroup *gr = &lay->groups[g];
+		if (gr->kind != TT_LG_PINNED)
+			continue;
+		int k = 0;
+		for (int i = 0; i < gr->ntracks; i++) {
+			tt_ltrack *t = &lay->tracks[gr->tracks[i]];
+			if (t->pnames && (!strcmp(name, "all") || !strcmp(t->name, name))) {
+				t->removed = 1;
+				n++;
+			} else {
+				gr->tracks[k++] = gr->tracks[i];
+			}
+		}
+		gr->ntracks = k;
+	}
+	if (n)
+		tt_layout_relines(lay);
+	return n;
 }
 
 int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_err *err)
@@ -458,12 +504,17 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	int g = -1, idx;
 	tt_ltrack *t;
 	uint32_t *order = NULL, **byd = NULL;
+	int64_t *pband = NULL;
 	size_t *nbyd = NULL;
 	int64_t stack_end[TT_LAYOUT_MAX_DEPTH];
 	int sp = 0, maxd = 0;
 
+	int cslice = find_col(res, "slice_id"), cutid = find_col(res, "utid");
+
 	if (cts < 0 || cdur < 0 || cname < 0)
 		return tt_err_set(err, TT_EINVAL, "pin: the query needs columns ts, dur and name"), -1;
+	if (res->nrows == 0)
+		return tt_err_set(err, TT_EINVAL, "pin: the query returned no rows (no track made)"), -1;
 	for (int i = 0; i < lay->ngroups; i++)
 		if (lay->groups[i].kind == TT_LG_PINNED)
 			g = i;
@@ -494,8 +545,12 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	t->utid = t->upid = UINT32_MAX;
 	if (ctrack >= 0 && res->nrows > 0 && res->cells[ctrack])
 		snprintf(t->name, sizeof t->name, "%s", res->cells[ctrack]);
+	else if (same_name(res, cname))
+		snprintf(t->name, sizeof t->name, "%s", res->cells[cname]);
 	else
 		snprintf(t->name, sizeof t->name, "%s", title);
+	t->parent = -1;
+	t->utid = t->upid = UINT32_MAX;
 	t->pn = res->nrows;
 	t->nitems = res->nrows;
 	size_t n = res->nrows ? res->nrows : 1;
@@ -503,10 +558,12 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	t->pdur = calloc(n, sizeof *t->pdur);
 	t->pnames = calloc(n, sizeof *t->pnames);
 	t->pdepth = calloc(n, sizeof *t->pdepth);
+	t->pslice = malloc(n * sizeof *t->pslice);
+	pband = calloc(n, sizeof *pband);
 	order = malloc(n * sizeof *order);
 	nbyd = calloc(TT_LAYOUT_MAX_DEPTH, sizeof *nbyd);
 	byd = calloc(TT_LAYOUT_MAX_DEPTH, sizeof *byd);
-	if (!t->pts || !t->pdur || !t->pnames || !t->pdepth || !order || !nbyd || !byd)
+	if (!t->pts || !t->pdur || !t->pnames || !t->pdepth || !t->pslice || !pband || !order || !nbyd || !byd)
 		goto oom_track;
 	for (size_t r = 0; r < res->nrows; r++) {
 		char **row = res->cells + r * (size_t)res->ncols;
@@ -515,21 +572,41 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 		t->pnames[r] = strdup(row[cname] ? row[cname] : "NULL");
 		if (!t->pnames[r])
 			goto oom_track;
+		t->pslice[r] = cslice >= 0 && row[cslice] ? strtoll(row[cslice], NULL, 10) : -1;
+		/* the band: the source slice's track, else the thread */
+		if (t->pslice[r] >= 0 && (size_t)t->pslice[r] < lay->sc_n)
+			pband[r] = (int64_t)lay->sc_track[t->pslice[r]];
+		else if (cutid >= 0 && row[cutid])
+			pband[r] = strtoll(row[cutid], NULL, 10);
+		else
+			pband[r] = -1;
 		order[r] = (uint32_t)r;
 	}
 	pin_sort = t;
+	pin_band = pband;
 	if (res->nrows > 1)
 		qsort(order, res->nrows, sizeof *order, cmp_pin);
+	/* rows sorted by band, then ts: each band nests on its own, below
+	 * the rows of the bands before it */
+	int base = 0, bandmax = 0;
 	for (size_t i = 0; i < res->nrows; i++) {
 		uint32_t id = order[i];
 		int64_t end = t->pts[id] + (t->pdur[id] > 0 ? t->pdur[id] : 0);
+		if (i > 0 && pband[id] != pband[order[i - 1]]) {
+			base += bandmax;
+			bandmax = 0;
+			sp = 0;
+		}
 		while (sp > 0 && stack_end[sp - 1] <= t->pts[id])
 			sp--;
 		if (sp >= TT_LAYOUT_MAX_DEPTH)
 			sp = TT_LAYOUT_MAX_DEPTH - 1;
-		t->pdepth[id] = (uint32_t)sp;
-		if (sp + 1 > maxd)
-			maxd = sp + 1;
+		int d = base + sp < TT_LAYOUT_MAX_DEPTH ? base + sp : TT_LAYOUT_MAX_DEPTH - 1;
+		t->pdepth[id] = (uint32_t)d;
+		if (d + 1 > maxd)
+			maxd = d + 1;
+		if (sp + 1 > bandmax)
+			bandmax = sp + 1;
 		stack_end[sp++] = end;
 	}
 	t->ndepth = maxd ? maxd : 1;
@@ -559,6 +636,7 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	free(byd);
 	free(nbyd);
 	free(order);
+	free(pband);
 	return idx;
 oom_track:
 	free_track(&lay->tracks[lay->ntracks]);
@@ -569,6 +647,7 @@ oom:
 	free(byd);
 	free(nbyd);
 	free(order);
+	free(pband);
 	tt_err_set(err, TT_ENOMEM, "pin: out of memory");
 	return -1;
 }

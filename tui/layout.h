@@ -40,7 +40,9 @@ typedef struct tt_ltrack {
 	int64_t *pts, *pdur;
 	char **pnames;
 	uint32_t *pdepth;
+	int64_t *pslice;    /* source slice of each row (slice_id column), -1 */
 	size_t pn;
+	int removed;        /* :unpin: gone from its group */
 	/* track tree (tracktree.c) */
 	uint32_t utid, upid;  /* UINT32_MAX when none */
 	int mergeable;      /* a named async slice track: merges by name */
@@ -83,6 +85,8 @@ typedef struct tt_layout {
 	int nlines, cap_lines;
 	int64_t start, end; /* trace bounds */
 	char filter[128];   /* :track filter, "" = all */
+	const uint32_t *sc_track; /* track of each slice (tt_slice_cols) */
+	size_t sc_n;
 } tt_layout;
 
 /* Builds the layout of an opened trace. Returns 0, -1 on OOM. */
@@ -91,9 +95,14 @@ void tt_layout_free(tt_layout *lay);
 /* Recomputes lines after a change of expansion, filter or tracks. */
 void tt_layout_relines(tt_layout *lay);
 /* Adds a pinned slice track from a query result with columns ts, dur,
- * name (and optional track_name for the title). Returns the track index,
- * or -1 with a message in err (missing columns, OOM). */
+ * name, optional track_name (the title; else the slices' name when they
+ * share one, else `title`), slice_id (kept: the source of each row) and
+ * utid. Rows of different source tracks (or threads) get rows of their
+ * own: nesting is only within one. Returns the track index, or -1 with a
+ * message in err (missing columns, no rows, OOM). */
 int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_err *err);
+/* Removes pinned tracks named name ("all": every one). Returns how many. */
+int tt_layout_unpin(tt_layout *lay, const char *name);
 /* Layout track index of a core track id, -1 if not shown. */
 int tt_layout_find_track(const tt_layout *lay, uint32_t track_id);
 /* First line of a track (its depth 0 row, or its group header when the

@@ -76,7 +76,10 @@ void tt_view_geometry(tt_view *v, int rows, int cols)
 	avail_h = rows - 2; /* status line + command line */
 	avail_w = cols;
 	v->det_x = v->det_y = v->det_w = v->det_h = 0;
-	if (v->details_pos == TT_DETAILS_BOTTOM) {
+	/* a small terminal keeps the bottom panel folded until something
+	 * is selected: the rows go to the tracks */
+	int folded = v->details_pos == TT_DETAILS_BOTTOM && v->sel_id < 0 && rows < 30;
+	if (v->details_pos == TT_DETAILS_BOTTOM && !folded) {
 		int h = v->details_h;
 		if (h > (avail_h - 2) / 2)
 			h = (avail_h - 2) / 2;
@@ -374,10 +377,24 @@ int64_t tt_view_source_slice(const tt_view *v, int64_t id)
 	return f.found && f.value >= 0 && (size_t)f.value < v->sc.n ? f.value : -1;
 }
 
+/* The source slice of the selection: a pinned row's slice_id, an
+ * annotation's source_slice_id. */
+static int64_t selection_source(const tt_view *v)
+{
+	const tt_ltrack *t;
+
+	if (v->sel_id < 0)
+		return -1;
+	t = &v->lay.tracks[v->sel_track];
+	if (t->pnames)
+		return t->pslice && (size_t)v->sel_id < t->pn && t->pslice[v->sel_id] >= 0 &&
+		       (size_t)t->pslice[v->sel_id] < v->sc.n ? t->pslice[v->sel_id] : -1;
+	return tt_view_source_slice(v, v->sel_id);
+}
+
 static int select_source(tt_view *v)
 {
-	int64_t src = v->sel_id < 0 || v->lay.tracks[v->sel_track].pnames
-		      ? -1 : tt_view_source_slice(v, v->sel_id);
+	int64_t src = selection_source(v);
 
 	if (src < 0) {
 		tt_view_message(v, 1, "the selection has no source slice");
@@ -658,6 +675,9 @@ static int select_at_cursor(tt_view *v)
 		tt_view_message(v, 0, "no slice under the cursor");
 		return TT_REDRAW;
 	}
+	if (l->track == v->sel_track && id == v->sel_id && v->lay.tracks[l->track].pnames &&
+	    selection_source(v) >= 0)
+		return select_source(v); /* Enter again on a pinned row: its slice */
 	int64_t keep = v->cursor;
 	int rc = tt_view_select(v, l->track, id);
 	v->cursor = keep; /* selecting by cursor does not move it */

@@ -39,6 +39,7 @@ typedef struct viewer {
 	tt_table table;
 	int has_table;
 	char *table_sql;    /* the query of the table, for its next pages */
+	int npins;          /* pins made: their default titles */
 	int help_scroll, help_lines;
 	tt_cmdbar cb;
 	int editing;        /* 0, ':' or '/' */
@@ -371,6 +372,25 @@ static int run_command(viewer *vw, const char *cmd)
 		}
 		return run_sql_to_table(vw, "select * from alert order by ts", "alerts");
 	}
+	if ((arg = word_arg(cmd, "unpin"))) {
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :unpin NAME|all");
+			return TT_REDRAW;
+		}
+		if (v->sel_id >= 0 && v->lay.tracks[v->sel_track].pnames &&
+		    (!strcmp(arg, "all") || !strcmp(arg, v->lay.tracks[v->sel_track].name))) {
+			v->sel_id = -1; /* its track goes */
+			v->sel_track = -1;
+		}
+		int n = tt_layout_unpin(&v->lay, arg);
+		if (n == 0)
+			tt_view_message(v, 1, "unpin: no pinned track named '%s'", arg);
+		else
+			tt_view_message(v, 0, "unpinned %d track%s", n, n == 1 ? "" : "s");
+		v->line = v->top = 0;
+		tt_view_geometry(v, v->rows, v->cols);
+		return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+	}
 	if ((arg = word_arg(cmd, "pin"))) {
 		tt_result res;
 		tt_err err = {0};
@@ -384,8 +404,9 @@ static int run_command(viewer *vw, const char *cmd)
 			return TT_REDRAW;
 		}
 		char title[64];
-		snprintf(title, sizeof title, "pin %.50s", arg);
+		snprintf(title, sizeof title, "pin %d", vw->npins + 1);
 		int t = tt_layout_pin(&v->lay, &res, title, &err);
+		vw->npins += t >= 0;
 		if (t < 0)
 			tt_view_message(v, 1, "%s", err.msg);
 		else
@@ -955,8 +976,11 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	int flags = TT_REDRAW;
 	timeout(IDLE_MS);
 	while (!(flags & TT_QUIT)) {
-		if (flags & TT_SEL_CHANGED)
+		if (flags & TT_SEL_CHANGED) {
 			tt_details_fetch(&vw->v);
+			/* the panel unfolds on a selection (small terminals) */
+			tt_view_geometry(&vw->v, LINES, COLS);
+		}
 		if (flags & (TT_REDRAW | TT_RELAYOUT))
 			draw_frame(vw);
 		/* a timeout, not a blocking read: a SIGWINCH that lands just

@@ -138,3 +138,35 @@ check "Space opens the merged track" wait_re tree "^ ▾ blink::Animation +│"
 keys G
 check "its members follow it, indented" wait_re tree "^   blink::Animation +│"
 keys q
+
+# ---- pins: slice_id kept, no fake nesting, empty result, :unpin --------------
+start1 pins 120 40 -- $TINY
+wait_for pins "▾ Renderer 9186"
+keys : "pin select 1 as ts, 2 as dur, 'x' as name where 0" Enter
+check "an empty pin result makes no track" wait_for pins "pin: the query returned no rows (no track made)"
+keys : "pin select s.ts, s.dur, s.name, s.id as slice_id from slice s where s.dur > 3000000 and s.ts < 958900000000" Enter
+check "a pin without track_name gets a short title" wait_for pins "pinned 5 slices as track 'pin 1'"
+check "rows of two threads are two rows, not nested" wait_line pins 3 " pin 1                  │                            ▏                  │"
+check "the other thread's row" wait_line pins 4 "                        │                         ▏                     │"
+keys : "goto 326.677ms" Enter g j j Enter
+check "a pinned row keeps its slice: details show it" wait_for pins " slice       heavyTask 0 (id 64)  Enter/e: go there"
+keys e
+check "e goes to the source slice" wait_for pins " sel: heavyTask 0 (16.255ms)"
+check "on its own track" wait_for pins " track       heavyTask 0"
+keys : "pin select ts, dur, name, 'GC pins' as track_name from slice where name = 'RunMicrotasks' limit 3" Enter
+check "a track_name column titles the pin" wait_for pins "pinned 3 slices as track 'GC pins'"
+keys : "unpin nope" Enter
+check ":unpin of an unknown name says so" wait_for pins "unpin: no pinned track named 'nope'"
+keys : "unpin GC pins" Enter
+check ":unpin NAME removes that pin" wait_for pins "unpinned 1 track"
+check "the other pin stays" wait_re pins "^ pin 1 +│"
+keys : "unpin all" Enter
+check ":unpin all removes every pin" wait_line pins 2 "▾ /usr/lib/chromium/chromium --type=renderer --top-chrome-webui --crashpad-handler-pid=0 --enable-crash-rep…  (1 track)"
+
+# ---- 80x24: the details panel stays folded until a selection ------------------
+start1 small 80 24 -- $TINY
+check "80x24: no empty details panel before a selection" wait_line small 12 " Global instants│         ◆             ◆       │     ◆              ◆"
+keys / RunMicro Enter
+check "80x24: the panel opens on a selection" wait_line small 13 " RunMicrotasks  ⓘ                                                      1/17 J/K"
+keys Escape
+check "80x24: Esc folds it again" wait_line small 13 ""
