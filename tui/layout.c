@@ -128,6 +128,7 @@ static int add_group(tt_layout *lay, int kind, const char *name, int64_t weight)
 	memset(g, 0, sizeof *g);
 	g->kind = kind;
 	g->weight = weight;
+	g->uid = lay->ngroups;
 	snprintf(g->name, sizeof g->name, "%s", name);
 	return lay->ngroups++;
 }
@@ -181,6 +182,7 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		memset(t, 0, sizeof *t);
 		t->track_id = id;
 		t->parent = -1;
+		t->home_uid = -1;
 		t->utid = ti.utid;
 		t->kind = ti.is_counter ? TT_LT_COUNTER : TT_LT_SLICE;
 		t->nitems = ti.nrows;
@@ -353,7 +355,7 @@ void tt_layout_relines(tt_layout *lay)
 		for (int i = 0; i < gr->ntracks; i++) {
 			tt_ltrack *t = &lay->tracks[gr->tracks[i]];
 			t->hidden = !matches_filter(lay, t);
-			shown += !t->hidden;
+			shown += !t->hidden && !t->user_hidden;
 		}
 		if (!shown)
 			continue;
@@ -363,7 +365,8 @@ void tt_layout_relines(tt_layout *lay)
 		for (int i = 0; i < gr->ntracks; i++) {
 			int ti = gr->tracks[i];
 			tt_ltrack *t = &lay->tracks[ti];
-			if (t->hidden || t->removed || (t->parent >= 0 && !lay->tracks[t->parent].expanded))
+			if (t->hidden || t->removed || t->user_hidden ||
+			    (t->parent >= 0 && !lay->tracks[t->parent].expanded))
 				continue;
 			int rows = tt_layout_shown_rows(t);
 			for (int d = 0; d < rows; d++)
@@ -457,6 +460,27 @@ static int cmp_pin(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+int tt_layout_pinned_group(tt_layout *lay)
+{
+	int g = -1;
+
+	for (int i = 0; i < lay->ngroups; i++)
+		if (lay->groups[i].kind == TT_LG_PINNED)
+			return i;
+	/* new group goes after the annotations, before the processes */
+	if (add_group(lay, TT_LG_PINNED, "Pinned", 0) < 0)
+		return -1;
+	qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
+	for (int i = 0; i < lay->ngroups; i++) {
+		if (lay->groups[i].kind == TT_LG_PINNED)
+			g = i;
+		for (int k = 0; k < lay->groups[i].ntracks; k++)
+			lay->tracks[lay->groups[i].tracks[k]].group = i;
+	}
+	lay->groups[g].expanded = 1;
+	return g;
+}
+
 /* Whether every row has the same non-NULL name. */
 static int same_name(const tt_result *res, int cname)
 {
@@ -515,22 +539,8 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 		return tt_err_set(err, TT_EINVAL, "pin: the query needs columns ts, dur and name"), -1;
 	if (res->nrows == 0)
 		return tt_err_set(err, TT_EINVAL, "pin: the query returned no rows (no track made)"), -1;
-	for (int i = 0; i < lay->ngroups; i++)
-		if (lay->groups[i].kind == TT_LG_PINNED)
-			g = i;
-	if (g < 0) {
-		/* new group goes after the annotations, before the processes */
-		if ((g = add_group(lay, TT_LG_PINNED, "Pinned", 0)) < 0)
-			goto oom;
-		qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
-		for (int i = 0; i < lay->ngroups; i++) {
-			if (lay->groups[i].kind == TT_LG_PINNED)
-				g = i;
-			for (int k = 0; k < lay->groups[i].ntracks; k++)
-				lay->tracks[lay->groups[i].tracks[k]].group = i;
-		}
-		lay->groups[g].expanded = 1;
-	}
+	if ((g = tt_layout_pinned_group(lay)) < 0)
+		goto oom;
 	t = realloc(lay->tracks, (size_t)(lay->ntracks + 1) * sizeof *t);
 	if (!t)
 		goto oom;
@@ -542,6 +552,7 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	t->kind = TT_LT_SLICE;
 	t->group = g;
 	t->parent = -1;
+	t->home_uid = -1;
 	t->utid = t->upid = UINT32_MAX;
 	if (ctrack >= 0 && res->nrows > 0 && res->cells[ctrack])
 		snprintf(t->name, sizeof t->name, "%s", res->cells[ctrack]);
@@ -550,6 +561,7 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	else
 		snprintf(t->name, sizeof t->name, "%s", title);
 	t->parent = -1;
+	t->home_uid = -1;
 	t->utid = t->upid = UINT32_MAX;
 	t->pn = res->nrows;
 	t->nitems = res->nrows;

@@ -43,6 +43,8 @@ typedef struct tt_ltrack {
 	int64_t *pslice;    /* source slice of each row (slice_id column), -1 */
 	size_t pn;
 	int removed;        /* :unpin: gone from its group */
+	int user_hidden;    /* x (trackops.c) */
+	int home_uid;       /* P: the group it came from (uid), -1 = not moved */
 	/* track tree (tracktree.c) */
 	uint32_t utid, upid;  /* UINT32_MAX when none */
 	int mergeable;      /* a named async slice track: merges by name */
@@ -63,6 +65,7 @@ typedef struct tt_lgroup {
 	int64_t weight;
 	int *tracks;
 	int ntracks;
+	int uid;             /* stays with the group when groups are sorted */
 	/* process summary (tracktree.c): threads inside a top-level slice */
 	int nthreads;
 	tt_lod_row summary;  /* counter row over sum_ts/sum_val */
@@ -101,6 +104,8 @@ void tt_layout_relines(tt_layout *lay);
  * own: nesting is only within one. Returns the track index, or -1 with a
  * message in err (missing columns, no rows, OOM). */
 int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_err *err);
+/* The "Pinned" group (made at the top when missing), -1 on OOM. */
+int tt_layout_pinned_group(tt_layout *lay);
 /* Removes pinned tracks named name ("all": every one). Returns how many. */
 int tt_layout_unpin(tt_layout *lay, const char *name);
 /* Layout track index of a core track id, -1 if not shown. */

@@ -190,6 +190,7 @@ static int merge_group(tt_layout *lay, int g, int *set_of, int *buf)
 			m->utid = a->utid;
 			m->upid = a->upid;
 			m->parent = -1;
+			m->home_uid = -1;
 			m->nchildren = j - i;
 			for (int k = i; k < j; k++) {
 				lay->tracks[buf[k]].parent = lay->ntracks;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "timefmt.h"
+#include "trackops.h"
 #include "view.h"
 
 void tt_view_message(tt_view *v, int error, const char *fmt, ...)
@@ -708,6 +709,39 @@ static int toggle_group(tt_view *v)
 	return TT_REDRAW | TT_RELAYOUT;
 }
 
+/* P and x on the track of the cursor (trackops.c). */
+static int track_op(tt_view *v, int action)
+{
+	int tr = v->line >= 0 && v->line < v->lay.nlines ? v->lay.lines[v->line].track : -1;
+	tt_err err = {0};
+
+	if (tr < 0) {
+		tt_view_message(v, 1, "%s: put the cursor on a track", tt_action_name(action));
+		return TT_REDRAW;
+	}
+	if (action == TT_ACT_HIDE_TRACK) {
+		if (v->sel_track == tr) {
+			v->sel_track = -1;
+			v->sel_id = -1;
+		}
+		tt_trackops_hide(&v->lay, tr);
+		tt_view_message(v, 0, "hid '%s' (:show %s brings it back)", v->lay.tracks[tr].name,
+				v->lay.tracks[tr].name);
+		keep_line_visible(v);
+		return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+	}
+	int rc = tt_trackops_pin(&v->lay, tr, &err);
+	if (rc < 0) {
+		tt_view_message(v, 1, "%s", err.msg);
+		return TT_REDRAW;
+	}
+	tt_view_message(v, 0, rc ? "pinned '%s' to the top (P again: back)" : "'%s' is back in its group",
+			v->lay.tracks[tr].name);
+	v->line = tt_layout_line_of(&v->lay, tr);
+	keep_line_visible(v);
+	return TT_REDRAW | TT_RELAYOUT;
+}
+
 int tt_view_action(tt_view *v, int action)
 {
 	int page = v->tl_h > 1 ? v->tl_h - 1 : 1;
@@ -843,6 +877,9 @@ int tt_view_action(tt_view *v, int action)
 		return TT_REDRAW | TT_SEL_CHANGED;
 	case TT_ACT_REDRAW:
 		return TT_REDRAW | TT_RELAYOUT;
+	case TT_ACT_PIN_TRACK:
+	case TT_ACT_HIDE_TRACK:
+		return track_op(v, action);
 	default:
 		return 0; /* open-link, copy-link: handled by the viewer */
 	}

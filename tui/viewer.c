@@ -28,6 +28,7 @@
 #include "termtrace.h"
 #include "timefmt.h"
 #include "timeline.h"
+#include "trackops.h"
 #include "view.h"
 #include "viewer.h"
 
@@ -295,6 +296,8 @@ static int goto_clamped(tt_view *v, int64_t t, const char *text)
 	return tt_view_goto(v, v->lay.start + t);
 }
 
+static int timeline_key_action(viewer *vw, int act);
+
 static int run_command(viewer *vw, const char *cmd)
 {
 	tt_view *v = &vw->v;
@@ -313,7 +316,9 @@ static int run_command(viewer *vw, const char *cmd)
 	}
 	if ((arg = word_arg(cmd, "theme"))) {
 		if (!*arg) {
-			tt_view_message(v, 1, "usage: :theme NAME");
+			char names[400];
+			tt_theme_list(names, sizeof names);
+			tt_view_message(v, 0, "themes: %s (:theme NAME)", names);
 			return TT_REDRAW;
 		}
 		v->msg[0] = 0;
@@ -371,6 +376,43 @@ static int run_command(viewer *vw, const char *cmd)
 			return TT_REDRAW;
 		}
 		return run_sql_to_table(vw, "select * from alert order by ts", "alerts");
+	}
+	if ((arg = word_arg(cmd, "tracks"))) {
+		tt_result res;
+		if (tt_trackops_list(&v->lay, arg, &res) < 0) {
+			tt_view_message(v, 1, "tracks: out of memory");
+			return TT_REDRAW;
+		}
+		if (res.nrows == 0) {
+			tt_result_free(&res);
+			tt_view_message(v, 1, "no track matches '%s'", arg);
+			return TT_REDRAW;
+		}
+		if (vw->has_table)
+			tt_table_free(&vw->table);
+		tt_table_open(&vw->table, &res, *arg ? "tracks (filtered)" : "tracks");
+		free(vw->table_sql);
+		vw->table_sql = NULL;
+		vw->has_table = 1;
+		v->mode = TT_MODE_TABLE;
+		return TT_REDRAW;
+	}
+	if ((arg = word_arg(cmd, "show"))) {
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :show NAME|all (tracks hidden with x)");
+			return TT_REDRAW;
+		}
+		int n = tt_trackops_show(&v->lay, arg);
+		if (n == 0)
+			tt_view_message(v, 1, "show: no hidden track named '%s'", arg);
+		else
+			tt_view_message(v, 0, "%d track%s shown again", n, n == 1 ? "" : "s");
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	if (tt_action_lookup(cmd) != TT_ACT_NONE) {
+		/* every action of the key table is a command too */
+		int rc = timeline_key_action(vw, tt_action_lookup(cmd));
+		return rc;
 	}
 	if ((arg = word_arg(cmd, "unpin"))) {
 		if (!*arg) {
@@ -688,11 +730,19 @@ static void timeline_draw(viewer *vw)
 static int timeline_key(viewer *vw, int ch)
 {
 	tt_view *v = &vw->v;
-	int rc, act;
+	int act;
 
 	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE)
 		return timeline_mouse(vw, ch);
 	act = tt_config_action(&v->cfg, ch);
+	return timeline_key_action(vw, act);
+}
+
+static int timeline_key_action(viewer *vw, int act)
+{
+	tt_view *v = &vw->v;
+	int rc;
+
 	if (act == TT_ACT_OPEN_LINK) {
 		open_link(vw);
 		return TT_REDRAW;

@@ -95,7 +95,7 @@ check ":theme switches theme" wait_for tl "theme light"
 keys ?
 check "? shows the help with every action" wait_for tl "w W + =            zoom-in          zoom in around the cursor"
 keys PgDn
-check "help scrolls to the commands" wait_for tl ":pin SQL           pin a query with columns ts, dur, name [, track_name] as a slice track"
+check "help scrolls to the commands" wait_for tl ":pin SQL           pin a query with columns ts, dur, name [, track_name, slice_id, utid] as a slice track"
 keys q
 
 # ---- groups ------------------------------------------------------------------

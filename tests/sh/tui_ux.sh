@@ -170,3 +170,31 @@ keys / RunMicro Enter
 check "80x24: the panel opens on a selection" wait_line small 13 " RunMicrotasks  ⓘ                                                      1/17 J/K"
 keys Escape
 check "80x24: Esc folds it again" wait_line small 13 ""
+
+# ---- tracks: P pins to the top, x hides, :tracks lists, :show; :ACTION ---------
+start1 ops 120 40 -- $TINY
+wait_for ops "▾ Renderer 9186"
+keys G
+keys P
+check "P pins the track of the cursor to the top" wait_for ops "pinned 'Global instants' to the top (P again: back)"
+check "the pinned track heads the screen" wait_line ops 2 "▾ Pinned  (1 track)"
+check "under the Pinned header" wait_re ops "^ Global instants +│"
+keys P
+check "P again puts it back" wait_for ops "'Global instants' is back in its group"
+check "its group is back" wait_for ops "▾ Global  (1 track)"
+keys g j x
+check "x hides the track of the cursor" wait_for ops "hid 'CrRendererMain 9174' (:show CrRendererMain 9174 brings it back)"
+keys : "tracks Cr" Enter
+check ":tracks lists the tracks with their state" wait_re ops "^CrRendererMain 9174 +/usr/lib/chromium/chromium --type=renderer --top +slice +309 +hidden \\(:show\\)$"
+check ":tracks filters by name" wait_for ops "tracks (filtered)  2 rows"
+keys q
+keys : "show all" Enter
+check ":show brings hidden tracks back" wait_for ops "1 track shown again"
+keys : "zoom-in" Enter
+check ":ACTION runs the action of that name" wait_for ops " view 1.48s "
+keys : theme Enter
+check ":theme alone lists the themes" wait_re ops "^themes: dark monochrome .*high-contrast.* \\(:theme NAME\\)"
+keys "?" PgDn
+check "? shows the new actions with their keys" wait_re ops "^  P +pin-track +pin the track of the cursor to the top"
+check "? shows x" wait_re ops "^  x +hide-track +hide the track of the cursor"
+keys q
