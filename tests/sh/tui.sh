@@ -86,7 +86,7 @@ check ":track filters the tracks" \
 keys : track Enter
 check ":track alone shows every track" wait_for tl "Global instants"
 keys : "pin select ts, dur, name from slice where name = 'RunMicrotasks'" Enter
-check ":pin adds a pinned track" wait_for tl "pinned 59 slices as track 'pin select ts, dur, name from slice where name = "
+check ":pin adds a pinned track, titled by its slices' one name" wait_for tl "pinned 59 slices as track 'RunMicrotasks'"
 check "the pinned group is at the top" wait_line tl 2 "▾ Pinned  (1 track)"
 keys : "theme nosuchtheme" Enter
 check ":theme with an unknown name says so" wait_for tl "no theme 'nosuchtheme'"
