@@ -743,6 +743,8 @@ static int timeline_key_action(viewer *vw, int act)
 	tt_view *v = &vw->v;
 	int rc;
 
+	if (act == TT_ACT_REDRAW)
+		clearok(curscr, TRUE); /* the next frame repaints every cell */
 	if (act == TT_ACT_OPEN_LINK) {
 		open_link(vw);
 		return TT_REDRAW;

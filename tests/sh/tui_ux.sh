@@ -198,3 +198,13 @@ keys "?" PgDn
 check "? shows the new actions with their keys" wait_re ops "^  P +pin-track +pin the track of the cursor to the top"
 check "? shows x" wait_re ops "^  x +hide-track +hide the track of the cursor"
 keys q
+
+# ---- C-l repaints a screen garbled behind the viewer's back --------------------
+start1 redraw 100 30 -- $TINY
+wait_for redraw "▾ Renderer 9186"
+before=$(screen redraw)
+printf '\033[5;10HGARBAGE GARBAGE\033[20;1Hmore garbage' > "$(tmux -L $S display -p -t redraw '#{pane_tty}')"
+wait_for redraw "GARBAGE GARBAGE"
+keys C-l
+sleep 0.5
+check_got_want "C-l repaints every cell" "$(screen redraw)" "$before"
