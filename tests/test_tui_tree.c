@@ -113,9 +113,22 @@ static void test_merged_tracks(void **state)
 	for (size_t k = 0; k < m->rows[row].n; k++)
 		found |= m->rows[row].ids[k] == (uint32_t)id;
 	assert_true(found);
-	/* the process has a summary: its threads, busy over time */
+	/* the process has a summary: its threads, busy over time; read cell
+	 * by cell with a hint it gives what the plain lookup gives */
 	assert_true(g->nthreads > 0);
 	assert_true(g->summary.n > 0);
+	for (int w = 1; w <= 997; w += 331) {
+		size_t hint = 0;
+		int64_t span = (v.lay.end - v.lay.start) / w + 1;
+		for (int64_t a = v.lay.start - span; a < v.lay.end + span; a += span) {
+			double x = -1, y = -1;
+			int r1 = tt_lod_value(&g->summary, a, a + span, &x);
+			int r2 = tt_lod_value_from(&g->summary, a, a + span, &hint, &y);
+			assert_int_equal(r1, r2);
+			assert_true(x == y);
+			assert_true(x <= g->nthreads);
+		}
+	}
 	tt_view_free(&v);
 	tt_trace_close(tr);
 }

@@ -342,6 +342,7 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 	const tt_ltrack *t = &v->lay.tracks[track];
 	const tt_lod_row *row = &t->rows[0];
 	double range = t->vmax - t->vmin;
+	size_t hint = 0;
 
 	attrset(ATTR(TT_AREA_COUNTER));
 	for (int c = 0; c < v->tl_w; c++) {
@@ -350,7 +351,7 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 		double val;
 		if (b <= a)
 			b = a + 1;
-		if (a > v->lay.end || !tt_lod_value(row, a, b, &val))
+		if (a > v->lay.end || !tt_lod_value_from(row, a, b, &hint, &val))
 			continue;
 		int level = range > 0 ? (int)((val - t->vmin) / range * 16 + 0.5) : 16;
 		if (level < 1 && val != t->vmin)
@@ -452,6 +453,7 @@ static void draw_header_name(const tt_view *v, const glyphs *g, int y, const tt_
 static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgroup *gr)
 {
 	int nt = gr->nthreads > 0 ? gr->nthreads : 1;
+	size_t hint = 0;
 
 	attrset(ATTR(TT_AREA_COUNTER));
 	for (int c = 0; c < v->tl_w; c++) {
@@ -460,7 +462,7 @@ static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgro
 		double val;
 		if (b <= a)
 			b = a + 1;
-		if (a > v->lay.end || !tt_lod_value(&gr->summary, a, b, &val) || val <= 0)
+		if (a > v->lay.end || !tt_lod_value_from(&gr->summary, a, b, &hint, &val) || val <= 0)
 			continue;
 		int level = (int)(val * 8 / nt + 0.999);
 		put_glyph(g, y, v->tl_x + c, G_BAR0 + (level < 1 ? 1 : level > 8 ? 8 : level));
