@@ -129,6 +129,18 @@ static void test_merged_tracks(void **state)
 			assert_true(x <= g->nthreads);
 		}
 	}
+	/* the coarse copy: each bucket is the most threads busy in its span */
+	for (int k = 0; k < TT_SUMMARY_BUCKETS; k += 97) {
+		int64_t a = v.lay.start + (int64_t)k * g->coarse_w;
+		double x = 0;
+		size_t hint = 0;
+		tt_lod_value_from(&g->summary, a, a + g->coarse_w, &hint, &x);
+		assert_true(g->coarse[k] >= x);
+		/* the level in effect at the bucket's start counts too */
+		double at = 0;
+		tt_lod_value(&g->summary, a, a + 1, &at);
+		assert_true(g->coarse[k] >= at);
+	}
 	tt_view_free(&v);
 	tt_trace_close(tr);
 }

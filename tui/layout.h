@@ -55,6 +55,8 @@ typedef struct tt_ltrack {
 	size_t mn;
 } tt_ltrack;
 
+#define TT_SUMMARY_BUCKETS 4096
+
 /* Rows a slice track shows until it is expanded. */
 #define TT_LAYOUT_FOLD_DEPTH 6
 
@@ -71,6 +73,10 @@ typedef struct tt_lgroup {
 	tt_lod_row summary;  /* counter row over sum_ts/sum_val */
 	int64_t *sum_ts;
 	double *sum_val;
+	/* the same at a fixed resolution, for wide cells: the most threads
+	 * busy in each of TT_SUMMARY_BUCKETS equal spans of the trace */
+	uint16_t *coarse;
+	int64_t coarse_w;  /* ns per bucket */
 } tt_lgroup;
 
 typedef struct tt_line {

@@ -462,7 +462,20 @@ static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgro
 		double val;
 		if (b <= a)
 			b = a + 1;
-		if (a > v->lay.end || !tt_lod_value_from(&gr->summary, a, b, &hint, &val) || val <= 0)
+		if (a > v->lay.end)
+			break;
+		if (gr->coarse && b - a >= gr->coarse_w) {
+			/* a wide cell: the buckets it covers (few, in cache) */
+			int64_t k0 = (a - v->lay.start) / gr->coarse_w, k1 = (b - 1 - v->lay.start) / gr->coarse_w;
+			if (k1 < 0 || k0 >= TT_SUMMARY_BUCKETS)
+				continue;
+			val = 0;
+			for (int64_t k = k0 < 0 ? 0 : k0; k <= k1 && k < TT_SUMMARY_BUCKETS; k++)
+				val = gr->coarse[k] > val ? gr->coarse[k] : val;
+		} else if (!tt_lod_value_from(&gr->summary, a, b, &hint, &val)) {
+			continue;
+		}
+		if (val <= 0)
 			continue;
 		int level = (int)(val * 8 / nt + 0.999);
 		put_glyph(g, y, v->tl_x + c, G_BAR0 + (level < 1 ? 1 : level > 8 ? 8 : level));

@@ -307,6 +307,29 @@ static int build_summary(tt_layout *lay, tt_lgroup *gr)
 		m++;
 	}
 	free(e);
+	/* the coarse copy: a bucket holds the most threads busy in its span
+	 * (the level in effect at its start, and every step inside it) */
+	int64_t len = lay->end - lay->start;
+	gr->coarse_w = len / TT_SUMMARY_BUCKETS + 1;
+	gr->coarse = calloc(TT_SUMMARY_BUCKETS, sizeof *gr->coarse);
+	if (!gr->coarse) {
+		free(ids);
+		return -1;
+	}
+	double in_effect = 0;
+	size_t s = 0;
+	for (int bk = 0; bk < TT_SUMMARY_BUCKETS; bk++) {
+		int64_t b0 = lay->start + (int64_t)bk * gr->coarse_w, b1 = b0 + gr->coarse_w;
+		double mx = in_effect;
+		while (s < m && gr->sum_ts[s] < b1) {
+			if (gr->sum_ts[s] >= b0 && gr->sum_val[s] > mx)
+				mx = gr->sum_val[s];
+			in_effect = gr->sum_val[s++];
+		}
+		if (in_effect > mx)
+			mx = in_effect;
+		gr->coarse[bk] = (uint16_t)(mx > 65535 ? 65535 : mx);
+	}
 	tt_lod_src src = {gr->sum_ts, NULL, gr->sum_val, 0};
 	int rc = tt_lod_build(&gr->summary, &src, ids, m);
 	free(ids);
@@ -348,6 +371,7 @@ void tt_tracktree_free_group(tt_lgroup *g)
 	tt_lod_free(&g->summary);
 	free(g->sum_ts);
 	free(g->sum_val);
+	free(g->coarse);
 }
 
 int tt_tracktree_top_count(const tt_layout *lay, const tt_lgroup *g)
