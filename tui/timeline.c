@@ -205,11 +205,16 @@ static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a
 	int64_t half = (b - a + 1) / 2;
 
 	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
-		uint32_t id = row->ids[k];
 		int64_t s = row->ts[k] > a ? row->ts[k] : a;
-		int64_t e = tt_lod_end(&row->src, id);
+		/* the row's own running maximum of ends first (read in
+		 * order, in cache; >= the item's end): most cells are
+		 * settled without reading the slice columns at random */
+		int64_t e = row->maxend[k];
+		if ((e < b ? e : b) - s < half)
+			continue;
+		e = tt_lod_end(&row->src, row->ids[k]);
 		if ((e < b ? e : b) - s >= half)
-			return id;
+			return row->ids[k];
 	}
 	return -1;
 }
