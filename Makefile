@@ -35,13 +35,13 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED 
 	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
 CFLAGS  ?=
 ALLCFLAGS = $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
-LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -lz -lpthread -lm
+LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -ldw -lelf -lz -lpthread -lm
 TUI_LDLIBS = -lncursesw
 
 # Debian packages that `make deps` installs when missing.
 DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   protobuf-c-compiler libcmocka-dev zlib1g-dev libyajl-dev tmux \
-	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3
+	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
@@ -51,15 +51,21 @@ JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c
-DESCRIBE_SRCS = core/describe.c core/sql/vtab_describe_slice.c
+CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c \
+	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c
+DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
+		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
-TUI_SRCS    = tui/argtree.c tui/osc.c tui/mouse.c tui/tracktree.c tui/trackops.c tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c
+TUI_SRCS    = tui/argtree.c tui/osc.c tui/mouse.c tui/tracktree.c tui/trackops.c tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
 MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
 GEN_HDRS = $(GEN_SRCS:.c=.h)
+# Perfetto's built-in functions and tables (core/sql/builtins.h)
+SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/functions_window.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
+	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c \
+	      core/sql/flamegraph.c core/sql/flamegraph_build.c
 LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
 TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))

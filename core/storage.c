@@ -103,6 +103,7 @@ void tt_storage_free(tt_storage *st)
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state);
+	F(cpus, st->cpus.cpu);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
@@ -1014,6 +1015,20 @@ int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu, u
 	st->sched.end_state[n] = end_state;
 	st->sched.n++;
 	return (int64_t)n;
+}
+
+uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu)
+{
+	size_t n = st->cpus.n;
+
+	for (size_t i = 0; i < n; i++)
+		if (st->cpus.cpu[i] == cpu)
+			return (uint32_t)i;
+	if (GROW(st, st->cpus, COL(st->cpus.cpu)))
+		return TT_NONE;
+	st->cpus.cpu[n] = cpu;
+	st->cpus.n++;
+	return (uint32_t)n;
 }
 
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,

@@ -287,6 +287,8 @@ void tt_details_draw(tt_view *v)
 	attrset(ATTR(TT_AREA_DETAILS_TITLE));
 	mvhline(v->det_y, v->det_x, ' ', v->det_w);
 	mvaddnstr(v->det_y, v->det_x, title, ubytes(title, v->det_w));
+	if (v->sel_id < 0 && tt_details_draw_track(v))
+		return;
 	if (v->sel_id < 0) {
 		attrset(ATTR(TT_AREA_DETAILS));
 		mvaddnstr(v->det_y + 1, v->det_x + 1, "No slice selected: Enter selects the slice under the cursor.",

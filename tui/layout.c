@@ -32,6 +32,11 @@ static int cmp_track_key(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+static int cpu_track(const tt_track_info *ti)
+{
+	return ti->type && !strcmp(ti->type, "cpu") && ti->cpu >= 0 && ti->utid == UINT32_MAX;
+}
+
 static int cmp_group(const void *pa, const void *pb)
 {
 	const tt_lgroup *a = pa, *b = pb;
@@ -149,7 +154,7 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 	uint32_t ntr = tt_trace_track_count(tr), nproc = tt_trace_process_count(tr);
 	tt_slice_cols sc;
 	tt_counter_cols cc;
-	int *proc_group = NULL, annot = -1, other = -1, orphan = -1;
+	int *proc_group = NULL, annot = -1, other = -1, orphan = -1, cpus = -1;
 	track_key *keys = NULL;
 	int rc = -1;
 
@@ -227,8 +232,16 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 
-		/* annotations scoped to a thread or process stay with it */
-		if (t->is_annotation && upid == UINT32_MAX) {
+		/* CPU tracks (what ran on each CPU) above the processes, by
+		 * CPU number, as Perfetto and Trace Compass show them */
+		if (cpu_track(&ti)) {
+			if (cpus < 0 && (cpus = add_group(lay, TT_LG_CPUS, "CPUs", 0)) < 0)
+				goto out;
+			g = cpus;
+			keys[lay->ntracks].rank = 0;
+			keys[lay->ntracks].sort_index = ti.cpu;
+			keys[lay->ntracks].tid = 0;
+		} else if (t->is_annotation && upid == UINT32_MAX) {
 			if (annot < 0 && (annot = add_group(lay, TT_LG_ANNOTATIONS, "Annotations", 0)) < 0)
 				goto out;
 			g = annot;

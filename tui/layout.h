@@ -22,7 +22,7 @@
 #define TT_LAYOUT_MAX_DEPTH 64 /* rows drawn per track; deeper slices are not */
 
 enum { TT_LT_SLICE, TT_LT_COUNTER };
-enum { TT_LG_ANNOTATIONS, TT_LG_PINNED, TT_LG_PROCESS, TT_LG_OTHER };
+enum { TT_LG_ANNOTATIONS, TT_LG_PINNED, TT_LG_CPUS, TT_LG_PROCESS, TT_LG_OTHER };
 
 typedef struct tt_ltrack {
 	uint32_t track_id;  /* core track id; UINT32_MAX for a pinned track */

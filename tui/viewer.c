@@ -51,6 +51,21 @@ typedef struct viewer {
 	const char *path;
 } viewer;
 
+/* Data lost or skipped at import (a cut stream, an unknown TSDL
+ * attribute): the message line says it, as the command line does. */
+static void import_warning_msg(tt_view *v, tt_trace *tr)
+{
+	tt_result r;
+	tt_err err = { 0 };
+
+	if (tt_query_collect(tr, "select str_value from metadata where name = 'import_warning'", 1, &r,
+			     &err) != TT_OK)
+		return;
+	if (r.nrows && r.cells[0])
+		tt_view_message(v, 1, "warning: %s", r.cells[0]);
+	tt_result_free(&r);
+}
+
 /* ---- warnings from theme/config parsing go to the message line ------ */
 static void warn_msg(void *ctx, const char *msg)
 {
@@ -1019,6 +1034,8 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 		vw->v.details_pos = user.details;
 	snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
 	vw->v.msg_error = saved_err;
+	if (!saved_msg[0])
+		import_warning_msg(&vw->v, ld->tr);
 	tt_cmdbar_load(&vw->cb, NULL);
 	tt_view_geometry(&vw->v, LINES, COLS);
 

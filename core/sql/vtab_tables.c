@@ -13,6 +13,7 @@
  * over `track`, created in tt_vtab_register_core.
  */
 #include "vtab.h"
+#include "builtins.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -88,6 +89,10 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
 	case SL_TYPE: r_text(ctx, "slice"); break;
 	}
+}
+void tt_vtab_slice_column(const tt_storage *st, size_t row, int col, sqlite3_context *ctx)
+{
+	slice_col(st, row, col, ctx);
 }
 static const tt_vtab_def slice_def = {
 	.name = "slice",
@@ -357,6 +362,26 @@ static const tt_vtab_def tstate_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* Perfetto's cpu table: one row per CPU the trace shows (CTF: packet
+ * context cpu_id); cluster, processor and capacity are unknown. */
+static size_t cpu_n(const tt_storage *st) { return st->cpus.n; }
+static void cpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: case 1: r_int(ctx, (int64_t)r); break;
+	case 2: r_int(ctx, st->cpus.cpu[r]); break;
+	case 3: r_int(ctx, 0); break;
+	default: sqlite3_result_null(ctx); break;
+	}
+}
+static const tt_vtab_def cpu_def = {
+	.name = "cpu",
+	.schema = "CREATE TABLE x(id INTEGER, ucpu INTEGER, cpu INTEGER, cluster_id INTEGER,"
+		  " processor TEXT, machine_id INTEGER, capacity INTEGER, arg_set_id INTEGER)",
+	.nrows = cpu_n, .column = cpu_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 /* ---- stats, metadata, trace_bounds --------------------------------------------------- */
 
 static const struct { const char *name, *severity, *source, *description; } stat_info[] = {
@@ -437,7 +462,7 @@ static const tt_vtab_def bounds_def = {
 
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
-	&flow_def, &raw_def, &sched_def, &tstate_def, &stats_def, &detail_def, &meta_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &detail_def, &meta_def,
 	&bounds_def,
 };
 
