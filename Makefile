@@ -45,7 +45,8 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
-IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c
+IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c \
+	      core/import/async_tracker.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c
 JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
@@ -57,7 +58,7 @@ DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
 		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
-TUI_SRCS    = tui/argtree.c tui/osc.c tui/mouse.c tui/tracktree.c tui/trackops.c tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
+TUI_SRCS    = tui/argtree.c tui/osc.c tui/mouse.c tui/tracktree.c tui/trackops.c tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/timemath.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
 MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
@@ -214,7 +215,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate
+FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60

@@ -9,6 +9,7 @@
 #include "argtree.h"
 #include "details.h"
 #include "timefmt.h"
+#include "timemath.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
@@ -90,7 +91,7 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 	fn(ctx, "name", tt_view_item_name(v, tr, id));
 	if (!v->lay.tracks[tr].pnames)
 		fn(ctx, "category", tt_trace_str(v->tr, v->sc.cat[id]));
-	tt_timefmt_exact(ts - v->lay.start, v->utf8, b2, sizeof b2);
+	tt_timefmt_exact(tt_tm_sub(ts, v->lay.start), v->utf8, b2, sizeof b2);
 	snprintf(buf, sizeof buf, "%s  (%lld ns)", b2, (long long)ts);
 	fn(ctx, "ts", buf);
 	if (dur < 0)

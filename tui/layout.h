@@ -92,7 +92,9 @@ typedef struct tt_layout {
 	int ngroups;
 	tt_line *lines;
 	int nlines, cap_lines;
-	int64_t start, end; /* trace bounds */
+	int64_t start, end; /* trace bounds, clamped to what the view shows */
+	int64_t trace_start, trace_end; /* the trace's own bounds */
+	int clamped;        /* start/end were narrowed (TT_TM_MAX_SPAN) */
 	char filter[128];   /* :track filter, "" = all */
 	const uint32_t *sc_track; /* track of each slice (tt_slice_cols) */
 	size_t sc_n;

@@ -27,6 +27,7 @@
 #include "table.h"
 #include "termtrace.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "timeline.h"
 #include "trackops.h"
 #include "view.h"
@@ -115,39 +116,78 @@ static void human_bytes(uint64_t b, char *buf, size_t n)
 		snprintf(buf, n, "%llu B", (unsigned long long)b);
 }
 
+/* Writes s at (y, x), cut to the screen's width (UTF-8: one column per
+ * character), so that no line of the loading screen wraps. */
+static void put_clipped(int y, int x, const char *s)
+{
+	int room = COLS - x, cols = 0;
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (room <= 0 || y < 0 || y >= LINES)
+		return;
+	while (*p && cols < room) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+		cols++;
+	}
+	mvaddnstr(y, x, s, (int)((const char *)p - s));
+}
+
 static void draw_progress(const char *path, const tt_progress *p, int utf8, const char *what)
 {
 	uint64_t done = atomic_load(&p->bytes_done), total = atomic_load(&p->bytes_total);
 	uint64_t events = atomic_load(&p->events);
 	int w = COLS - 12, y = LINES / 2 - 2;
-	char a[32], b[32], line[256];
+	char a[32], b[32], line[512];
 
 	erase();
 	if (w > 60)
 		w = 60;
-	if (w < 10)
-		w = 10;
 	if (y < 0)
 		y = 0;
 	attrset(ATTR(TT_AREA_DEFAULT) | A_BOLD);
-	mvprintw(y, 2, "termtrace: %s %.*s", what, COLS - 24 > 0 ? COLS - 24 : 0, path);
-	int fillw = total ? (int)((double)done / (double)total * w) : 0;
-	if (fillw > w)
-		fillw = w;
+	/* the path keeps its end (the file name) when the line is short */
+	snprintf(line, sizeof line, "termtrace: %s ", what);
+	int room = COLS - 2 - (int)strlen(line), plen = 0;
+	for (const unsigned char *q = (const unsigned char *)path; *q; q++)
+		plen += (*q & 0xc0) != 0x80;
+	const char *tail = path;
+	if (room > 1 && plen > room) {
+		int skip = plen - room + 1;
+		while (*tail && skip > 0) {
+			tail++;
+			while ((*(const unsigned char *)tail & 0xc0) == 0x80)
+				tail++;
+			skip--;
+		}
+		strncat(line, utf8 ? "\xe2\x80\xa6" : "~", sizeof line - strlen(line) - 1);
+	}
+	strncat(line, tail, sizeof line - strlen(line) - 1);
+	put_clipped(y, 2, line);
 	attrset(ATTR(TT_AREA_DEFAULT));
-	mvaddstr(y + 1, 2, "[");
-	attrset(ATTR(TT_AREA_PROGRESS));
-	for (int i = 0; i < fillw; i++)
-		mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x88" : "#");
-	attrset(ATTR(TT_AREA_DEFAULT));
-	for (int i = fillw; i < w; i++)
-		mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x91" : ".");
-	mvprintw(y + 1, 3 + w, "] %3d%%", total ? (int)(done * 100 / total) : 0);
+	if (w >= 1) {
+		int fillw = total ? (int)((double)done / (double)total * w) : 0;
+		if (fillw > w)
+			fillw = w;
+		mvaddstr(y + 1, 2, "[");
+		attrset(ATTR(TT_AREA_PROGRESS));
+		for (int i = 0; i < fillw; i++)
+			mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x88" : "#");
+		attrset(ATTR(TT_AREA_DEFAULT));
+		for (int i = fillw; i < w; i++)
+			mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x91" : ".");
+		snprintf(line, sizeof line, "] %3d%%", total ? (int)(done * 100 / total) : 0);
+		put_clipped(y + 1, 3 + w, line);
+	} else {
+		snprintf(line, sizeof line, "%d%%", total ? (int)(done * 100 / total) : 0);
+		put_clipped(y + 1, 0, line);
+	}
 	human_bytes(done, a, sizeof a);
 	human_bytes(total, b, sizeof b);
 	snprintf(line, sizeof line, "%s of %s, %llu events", a, b, (unsigned long long)events);
-	mvaddstr(y + 2, 2, line);
-	mvaddstr(y + 4, 2, "q: cancel and quit");
+	put_clipped(y + 2, 2, line);
+	put_clipped(y + 4, 2, "q: cancel and quit");
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -299,7 +339,7 @@ static const char *word_arg(const char *cmd, const char *word)
 /* :goto TIME: times past the trace go to its end (or start), and say so. */
 static int goto_clamped(tt_view *v, int64_t t, const char *text)
 {
-	int64_t len = v->lay.end - v->lay.start;
+	int64_t len = tt_tm_sub(v->lay.end, v->lay.start);
 	char a[48];
 
 	if (t > len || t < 0) {
@@ -308,7 +348,7 @@ static int goto_clamped(tt_view *v, int64_t t, const char *text)
 					"goto: %s is past the trace end (%s): cursor at the end", text, a);
 		t = t < 0 ? 0 : len;
 	}
-	return tt_view_goto(v, v->lay.start + t);
+	return tt_view_goto(v, tt_tm_add(v->lay.start, t));
 }
 
 static int timeline_key_action(viewer *vw, int act);
@@ -538,7 +578,7 @@ static void draw_status(tt_view *v)
 	if (v->has_range) {
 		int64_t a = v->range_a < v->range_b ? v->range_a : v->range_b;
 		int64_t b = v->range_a < v->range_b ? v->range_b : v->range_a;
-		tt_timefmt_exact(b - a, v->utf8, d, sizeof d);
+		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, d, sizeof d);
 		snprintf(part, sizeof part, " | range %s", d);
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
 	}
@@ -598,7 +638,7 @@ static void draw_cmdline(viewer *vw)
 		size_t off = 0;
 		int w = v->cols - 2;
 		while (w > 0 && (int)(vw->cb.pos - off) >= w)
-			off += (size_t)w / 2;
+			off += w > 1 ? (size_t)w / 2 : 1; /* w 1: a 3-column terminal */
 		mvaddch(y, 0, (chtype)vw->editing);
 		mvaddnstr(y, 1, vw->cb.buf + off, w);
 		move(y, 1 + (int)(vw->cb.pos - off));
@@ -911,6 +951,8 @@ static int handle_key(viewer *vw, int ch)
 		v->msg[0] = 0;
 		return run_command(vw, line) | TT_SEL_CHANGED;
 	}
+	if (ch == 3) /* Ctrl-C quits from every screen (raw mode: no SIGINT) */
+		return TT_QUIT;
 	return screen_of(vw)->key(vw, ch);
 }
 
@@ -979,6 +1021,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	if (pthread_create(&th, NULL, load_main, ld) != 0) {
 		load_main(ld);
 	} else {
+		int waited = 0;
 		timeout(50);
 		while (!atomic_load(&ld->finished)) {
 			draw_progress(opts->path, &ld->prog, vw->v.utf8, "loading");
@@ -988,6 +1031,17 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 				quit = 1;
 			} else if (ch != ERR && ch != KEY_RESIZE && ntyped < (int)(sizeof typed / sizeof typed[0])) {
 				typed[ntyped++] = ch; /* typed ahead: replayed once loaded */
+			}
+			/* a read that never returns (a FIFO nobody writes, a
+			 * stalled network file) cannot see the cancel: after a
+			 * second the viewer leaves it behind and quits; the
+			 * worker still owns ld, which is not freed */
+			if (quit && ++waited > 20) {
+				pthread_detach(th);
+				endwin();
+				delscreen(scr);
+				free(vw);
+				return 0;
 			}
 		}
 		pthread_join(th, NULL);
@@ -1032,10 +1086,14 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	vw->v.cfg = user;
 	if (user.details >= 0)
 		vw->v.details_pos = user.details;
-	snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
-	vw->v.msg_error = saved_err;
-	if (!saved_msg[0])
+	if (saved_msg[0]) {
+		snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
+		vw->v.msg_error = saved_err;
+	} else {
+		/* else the view's own message (clamped bounds) stays unless the
+		 * import left a warning */
 		import_warning_msg(&vw->v, ld->tr);
+	}
 	tt_cmdbar_load(&vw->cb, NULL);
 	tt_view_geometry(&vw->v, LINES, COLS);
 

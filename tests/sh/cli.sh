@@ -38,7 +38,7 @@ check "json format" '[
 {"n":514}
 ]' "$($T query --format=json $D/chromium-tiny.json 'select count(*) n from slice')"
 echo "select count(*) from thread;" > "$tmp/q.sql"
-check "sql from -f" "5" "$($T query --no-header --format tsv -f "$tmp/q.sql" $D/chromium-tiny.json)"
+check "sql from -f" "6" "$($T query --no-header --format tsv -f "$tmp/q.sql" $D/chromium-tiny.json)"
 check "sql from stdin" "3" "$(echo 'select 1; select count(*) from process where pid > 0' | $T query --no-header --format tsv $D/chromium-tiny.json)"
 
 err=$($T query $D/chromium-tiny.json "select * from nope" 2>&1 >/dev/null); rc=$?
