@@ -80,22 +80,31 @@ static void test_merged_tracks(void **state)
 	assert_int_equal(tt_view_init(&v, tr), 0);
 	for (int i = 0; i < v.lay.ntracks; i++) {
 		const tt_ltrack *t = &v.lay.tracks[i];
-		if (!strcmp(t->name, "blink::Animation") && t->nchildren > 1000)
+		if (!strcmp(t->name, "blink::Animation") && (merged < 0 || t->nchildren > v.lay.tracks[merged].nchildren))
 			merged = i;
 	}
 	assert_true(merged >= 0);
 	const tt_ltrack *m = &v.lay.tracks[merged];
-	/* 1477 per-id tracks in one process become one, its slices packed */
-	assert_int_equal(m->nchildren, 1477);
+	/* the per-id tracks of one process (as many as the importer made:
+	 * the core reuses a track once its slices ended) become one, its
+	 * slices packed */
+	int64_t want = tt_test_int(tr, "select count(*) from track where name = 'blink::Animation' and upid = "
+				  "(select upid from track where name = 'blink::Animation' group by upid "
+				  "order by count(*) desc limit 1)");
+	assert_true(want > 100);
+	assert_int_equal(m->nchildren, want);
 	assert_int_equal(m->track_id, UINT32_MAX - 1);
 	for (int i = 0; i < v.lay.ntracks; i++)
 		members += v.lay.tracks[i].parent == merged;
-	assert_int_equal(members, 1477);
+	assert_int_equal(members, want);
 	const tt_lgroup *g = &v.lay.groups[m->group];
-	/* the group header counts 19 tracks (it holds 1477 + 14 members of
-	 * merged tracks besides) */
+	/* the group header counts its top-level tracks: members are not */
+	int inner = 0;
+	for (int i = 0; i < g->ntracks; i++)
+		inner += v.lay.tracks[g->tracks[i]].nchildren;
 	top = tt_tracktree_top_count(&v.lay, g);
-	assert_int_equal(top, 19);
+	assert_int_equal(top, g->ntracks - inner);
+	assert_true(top < 40);
 	/* every member slice has a row; rows never overlap inside a member */
 	assert_int_equal(m->mn, (size_t)m->nitems);
 	assert_true(m->ndepth <= TT_TRACKTREE_MAX_ROWS);

@@ -128,7 +128,7 @@ check "the group that fits is open" wait_for tree "▾ GPU Process 8776  (10 tra
 check "a thread's counter sits right under it, named with it" \
 	bash -c "tmux -L $S capture-pane -p -t tree | grep -A1 '^ CrGpuMain 8776 ' | tail -1 | grep -q '^ thread_time · CrGpuMain 8776   │'"
 keys : "track blink::Animation" Enter
-check "1477 blink::Animation tracks of a renderer are one merged track" \
+check "the blink::Animation tracks of a renderer are one merged track" \
 	wait_re tree "^ ▸ blink::Animation +│ "
 check "a merged track folds its rows" wait_re tree "^   \\+18 rows \\(Space\\) +│"
 n=$(screen tree | grep -c '^ ▸ blink::Animation ')
