@@ -482,7 +482,8 @@ static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgro
 			break;
 		if (gr->coarse && b - a >= gr->coarse_w) {
 			/* a wide cell: the buckets it covers (few, in cache) */
-			int64_t k0 = (a - v->lay.start) / gr->coarse_w, k1 = (b - 1 - v->lay.start) / gr->coarse_w;
+			int64_t k0 = tt_tm_sub(a, v->lay.start) / gr->coarse_w;
+			int64_t k1 = tt_tm_sub(tt_tm_sub(b, 1), v->lay.start) / gr->coarse_w;
 			if (k1 < 0 || k0 >= TT_SUMMARY_BUCKETS)
 				continue;
 			val = 0;

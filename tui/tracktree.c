@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timemath.h"
 #include "tracktree.h"
 
 /* ---- merging ------------------------------------------------------------- */
@@ -309,7 +310,7 @@ static int build_summary(tt_layout *lay, tt_lgroup *gr)
 	free(e);
 	/* the coarse copy: a bucket holds the most threads busy in its span
 	 * (the level in effect at its start, and every step inside it) */
-	int64_t len = lay->end - lay->start;
+	int64_t len = tt_tm_sub(lay->end, lay->start);
 	gr->coarse_w = len / TT_SUMMARY_BUCKETS + 1;
 	gr->coarse = calloc(TT_SUMMARY_BUCKETS, sizeof *gr->coarse);
 	if (!gr->coarse) {
@@ -319,7 +320,8 @@ static int build_summary(tt_layout *lay, tt_lgroup *gr)
 	double in_effect = 0;
 	size_t s = 0;
 	for (int bk = 0; bk < TT_SUMMARY_BUCKETS; bk++) {
-		int64_t b0 = lay->start + (int64_t)bk * gr->coarse_w, b1 = b0 + gr->coarse_w;
+		/* bk * coarse_w < len: no overflow; the sums saturate */
+		int64_t b0 = tt_tm_add(lay->start, (int64_t)bk * gr->coarse_w), b1 = tt_tm_add(b0, gr->coarse_w);
 		double mx = in_effect;
 		while (s < m && gr->sum_ts[s] < b1) {
 			if (gr->sum_ts[s] >= b0 && gr->sum_val[s] > mx)
