@@ -8,6 +8,7 @@
 #include "import_int.h"
 #include "describe.h"
 #include "vtab.h"
+#include "perfetto_sql.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -103,7 +104,8 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 	if (sqlite3_open_v2(":memory:", &tr->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
 	    tt_sql_register_builtins(tr->db, tr->st) != SQLITE_OK ||
 	    tt_vtab_register_core(tr->db, tr->st) != SQLITE_OK ||
-	    tt_describe_register(tr->db, tr->st) != SQLITE_OK) {
+	    tt_describe_register(tr->db, tr->st) != SQLITE_OK ||
+	    !(tr->psql = tt_psql_new(tr->db))) {
 		tt_err_set(err, TT_ENOMEM, "%s: cannot set up SQL: %s", path,
 			   tr->db ? sqlite3_errmsg(tr->db) : "out of memory");
 		tt_trace_close(tr);
@@ -119,6 +121,7 @@ void tt_trace_close(tt_trace *tr)
 {
 	if (!tr)
 		return;
+	tt_psql_free(tr->psql); /* its statements go before the connection */
 	if (tr->db)
 		sqlite3_close_v2(tr->db);
 	tt_storage_free(tr->st);

@@ -57,8 +57,12 @@ static int sniff_and_import(tt_import *im, const char **format)
 		atomic_store(&im->progress->bytes_total, tt_bytesrc_size(src));
 	n = tt_bytesrc_peek(src, head, sizeof(head));
 	if (n == 0) {
+		/* Perfetto opens a 0-byte file as a trace with no data; so do we
+		 * (SQL-only scripts use one), but the user hears of it. */
 		tt_bytesrc_close(src);
-		return tt_err_set(im->err, TT_EINVAL, "%s: empty file, not a trace", im->path);
+		*format = "empty";
+		tt_storage_meta_str(im->st, "import_warning", "empty file: the trace holds no data");
+		return TT_OK;
 	}
 	while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
 		i++;

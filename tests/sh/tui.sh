@@ -60,6 +60,10 @@ check "SQL result opens in a table with the exact count" wait_line tl 2 "514"
 check "table header names the column" wait_line tl 1 "count(*)"
 keys q
 check "q closes the table" wait_for tl "▾ Renderer 9186  (3 tracks)"
+keys : "INCLUDE PERFETTO MODULE slices.with_context; CREATE PERFETTO MACRO n_of(c ColumnName) RETURNS Expr AS count(distinct \$c); select n_of!(thread_name) as threads from thread_slice" Enter
+check "the command bar runs PerfettoSQL scripts" wait_line tl 2 "2"
+check "... the last statement's column" wait_line tl 1 "threads"
+keys q
 keys : "selec nonsense" Enter
 check "a bad query shows the error in the bar" wait_for tl 'near "selec": syntax error'
 keys w
