@@ -9,6 +9,7 @@
  * walk covers the slice's own subtree only, and only when a template asks.
  */
 #include "describe_int.h"
+#include "termtrace.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -82,28 +83,11 @@ const char *tt_describe_tmpl_check(const char *t, char *bad, size_t badlen)
 
 void tt_describe_human_dur(int64_t ns, char *buf, size_t len)
 {
-	static const char *const units[] = { "ns", "us", "ms", "s" };
-	double v = (double)ns;
-	int u = 0;
-	char *e;
-
-	if (ns < 0) {
+	/* as everywhere else (tt_dur_text): "21.195ms" */
+	if (ns < 0)
 		snprintf(buf, len, "unfinished");
-		return;
-	}
-	while (u < 3 && v >= 1000.0) {
-		v /= 1000.0;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f" : v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
-	if (strchr(buf, '.')) {
-		e = buf + strlen(buf);
-		while (e[-1] == '0')
-			*--e = '\0';
-		if (e[-1] == '.')
-			*--e = '\0';
-	}
-	snprintf(buf + strlen(buf), len - strlen(buf), " %s", units[u]);
+	else
+		tt_dur_text(ns, 1, buf, len);
 }
 
 int64_t tt_describe_parse_dur(const char *s)

@@ -114,7 +114,7 @@ char *tt_describe_expand(const char *t, const struct sctx *x);
 /* The display text of arg key of slice x->id; 0 when absent. */
 int tt_describe_arg_text(const struct sctx *x, const char *key, size_t klen, char *buf,
 			 size_t len);
-/* Durations in the unit that keeps 1-3 integer digits: "830 ns", "1.5 ms". */
+/* Durations as everywhere else (tt_dur_text): "830ns", "1.5ms". */
 void tt_describe_human_dur(int64_t ns, char *buf, size_t len);
 /* Parses "50ms", "1.5 s", "200us", "800ns", "3" (ns); -1 when bad. */
 int64_t tt_describe_parse_dur(const char *s);

@@ -110,6 +110,12 @@ int tt_trace_process(const tt_trace *tr, uint32_t upid, tt_process_info *out);
 /* Interned string text ("" for id 0). */
 const char *tt_trace_str(const tt_trace *tr, uint32_t id);
 
+/* A duration as every part of termtrace shows it (the viewer's panel,
+ * status line and tables, the descriptions): exact to the nanosecond in
+ * the largest unit <= |ns|, trailing zeros dropped, no space:
+ * 21195000 -> "21.195ms", 17000 -> "17µs" ("17us" when !utf8), 0 -> "0ns". */
+void tt_dur_text(int64_t ns, int utf8, char *buf, size_t n);
+
 /* Calls fn for each arg of the set, in order; value as display text. */
 typedef void (*tt_arg_fn)(void *ctx, const char *key, const char *value_text);
 void tt_trace_args(const tt_trace *tr, uint32_t arg_set_id, tt_arg_fn fn, void *ctx);
@@ -130,11 +136,17 @@ typedef struct tt_result {
 	size_t nrows;
 	char **cols;  /* ncols names */
 	char **cells; /* nrows * ncols; NULL for SQL NULL */
+	size_t total_rows; /* rows the statement returned, kept or not */
 } tt_result;
 /* Runs every statement of sql; keeps the last one's rows (at most
  * max_rows, 0 = all). */
 int tt_query_collect(tt_trace *tr, const char *sql, size_t max_rows,
 		     tt_result *out, tt_err *err);
+/* The next pages of a result: runs only the last statement of sql again
+ * (the earlier ones ran with the first page) and keeps its rows
+ * [offset, offset + max_rows); total_rows counts them all. */
+int tt_query_collect_page(tt_trace *tr, const char *sql, size_t offset, size_t max_rows,
+			  tt_result *out, tt_err *err);
 void tt_result_free(tt_result *r);
 /* Adds a folder of PerfettoSQL modules (a/b.sql is module a.b), searched
  * before $XDG_DATA_HOME/termtrace/modules and the shipped library. */

@@ -241,6 +241,29 @@ int tt_trace_process(const tt_trace *tr, uint32_t upid, tt_process_info *o)
 	return 0;
 }
 
+void tt_dur_text(int64_t ns, int utf8, char *buf, size_t n)
+{
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	uint64_t unit = a >= 1000000000 ? 1000000000 : a >= 1000000 ? 1000000 : a >= 1000 ? 1000 : 1;
+	const char *name = unit == 1000000000 ? "s" : unit == 1000000 ? "ms" :
+			   unit == 1000 ? (utf8 ? "\xc2\xb5s" : "us") : "ns";
+	char frac[16] = "";
+	int digits = unit == 1000000000 ? 9 : unit == 1000000 ? 6 : unit == 1000 ? 3 : 0;
+	uint64_t f = a % unit;
+
+	if (f) {
+		/* the fraction's digits, most significant first, zeros dropped */
+		frac[0] = '.';
+		for (int i = digits; i >= 1; i--, f /= 10)
+			frac[i] = (char)('0' + f % 10);
+		int len = digits;
+		while (frac[len] == '0')
+			len--;
+		frac[len + 1] = 0;
+	}
+	snprintf(buf, n, "%s%" PRIu64 "%s%s", ns < 0 ? "-" : "", a / unit, frac, name);
+}
+
 const char *tt_trace_str(const tt_trace *tr, uint32_t id)
 {
 	return or_empty(tr->st, id);

@@ -409,11 +409,11 @@ static void templates(void **state)
 	assert_string_equal(tt_test_str(tr, "select doc_link from describe_slice where slice_id = "
 					    "(select id from slice where name = 'inflate')"),
 			    "https://example.org/main_activity?t=main");
-	assert_string_equal(desc_of(tr, "name = 'measure' and depth = 2"), "under traversal, depth 2, 100 us");
-	assert_string_equal(desc_of(tr, "name = 'measure' and depth = 0"), "under , depth 0, 1.5 us");
-	assert_string_equal(desc_of(tr, "name = 'foo_bar'"), "2.5 s in 1/1");
-	assert_string_equal(desc_of(tr, "name = 'flush'"), "30 ns on RenderThread");
-	assert_string_equal(desc_of(tr, "name = 'DrawFrame 42'"), "300 us");
+	assert_string_equal(desc_of(tr, "name = 'measure' and depth = 2"), "under traversal, depth 2, 100µs");
+	assert_string_equal(desc_of(tr, "name = 'measure' and depth = 0"), "under , depth 0, 1.5µs");
+	assert_string_equal(desc_of(tr, "name = 'foo_bar'"), "2.5s in 1/1");
+	assert_string_equal(desc_of(tr, "name = 'flush'"), "30ns on RenderThread");
+	assert_string_equal(desc_of(tr, "name = 'DrawFrame 42'"), "300µs");
 	/* no link in the rule: NULL doc_link, the row still exists */
 	assert_string_equal(tt_test_str(tr, "select coalesce(doc_link, 'NULL') from describe_slice "
 					    "where slice_id = (select id from slice where name = 'flush')"),

@@ -101,7 +101,7 @@ static void describe_cli(void **state)
 		assert_string_equal(r.out,
 			"measure  (slice 0, 1.5ms)\n"
 			"The measure pass: each view is asked how big it wants to be given its parent's\n"
-			"constraints. This pass took 1.5 ms, which is a long time for a pass.\n"
+			"constraints. This pass took 1.5ms, which is a long time for a pass.\n"
 			"link: https://example.org/measure\n");
 		assert_string_equal(r.err, want_err);
 		free_out(&r);
@@ -114,7 +114,7 @@ static void describe_cli(void **state)
 		assert_string_equal(r.out,
 			"measure  (slice 0, 1.5ms)\n"
 			"The measure pass: each view is asked how big it wants to be given its parent's "
-			"constraints. This pass took 1.5 ms, which is a long time for a pass.\n"
+			"constraints. This pass took 1.5ms, which is a long time for a pass.\n"
 			"link: https://example.org/measure\n");
 		free_out(&r);
 	}
@@ -129,7 +129,7 @@ static void describe_cli(void **state)
 			"asked how big it wants to be\n"
 			"given its parent's\n"
 			"constraints. This pass took\n"
-			"1.5 ms, which is a long time\n"
+			"1.5ms, which is a long time\n"
 			"for a pass.\n"
 			"link: https://example.org/measure\n");
 		free_out(&r);

@@ -137,15 +137,15 @@ static void slices_by_kind(void **state)
 	expect_rows(f->tr,
 		    "select s.name, d.kind, d.rule, d.description from slice s "
 		    "left join describe_slice d on d.slice_id = s.id order by s.ts, s.track_id, s.depth",
-		    "RunTask\tcontext\tt.rules:4\tlong task 80 ms: longest B 30 ms 38 %, self 35 ms, "
+		    "RunTask\tcontext\tt.rules:4\tlong task 80ms: longest B 30ms 38 %, self 35ms, "
 		    "3 children, 2 B\n"
-		    "RunTask\tname\tt.rules:1\ta task of 70 ms\n"
+		    "RunTask\tname\tt.rules:1\ta task of 70ms\n"
 		    "Zed\tfallback\tt.rules:22\tworker fallback again\n"
 		    "A\tregex\tt.rules:16\tany A\n"
-		    "B\tname\tt.rules:9\tB is 38 % of RunTask (80 ms), url https://a.test/, 0 same\n"
-		    "B\tname\tt.rules:9\tB is 6 % of RunTask (80 ms), url , 0 same\n"
-		    "RunTask\tname\tt.rules:1\ta task of 10 ms\n"
-		    "A\tcontext\tt.rules:12\tshort A 2 ms\n");
+		    "B\tname\tt.rules:9\tB is 38 % of RunTask (80ms), url https://a.test/, 0 same\n"
+		    "B\tname\tt.rules:9\tB is 6 % of RunTask (80ms), url , 0 same\n"
+		    "RunTask\tname\tt.rules:1\ta task of 10ms\n"
+		    "A\tcontext\tt.rules:12\tshort A 2ms\n");
 }
 
 /* The long main-thread RunTask takes the context rule, the short one and
@@ -159,10 +159,10 @@ static void context_variants(void **state)
 		    "select t.name, s.dur, d.kind, d.description from slice s join thread_track tt "
 		    "on tt.id = s.track_id join thread t using(utid) join describe_slice d "
 		    "on d.slice_id = s.id where s.name = 'RunTask' order by t.name, s.ts",
-		    "CrRendererMain\t80000000\tcontext\tlong task 80 ms: longest B 30 ms 38 %, "
-		    "self 35 ms, 3 children, 2 B\n"
-		    "CrRendererMain\t10000000\tname\ta task of 10 ms\n"
-		    "Worker\t70000000\tname\ta task of 70 ms\n");
+		    "CrRendererMain\t80000000\tcontext\tlong task 80ms: longest B 30ms 38 %, "
+		    "self 35ms, 3 children, 2 B\n"
+		    "CrRendererMain\t10000000\tname\ta task of 10ms\n"
+		    "Worker\t70000000\tname\ta task of 70ms\n");
 	/* glob and regex rank alike; the glob has a condition (max_dur), so it
 	 * wins where the condition holds: the 2 ms A, not the 10 ms one */
 	expect_rows(f->tr,

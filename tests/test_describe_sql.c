@@ -105,13 +105,13 @@ static void by_slice_id(void **state)
 
 	snprintf(sql, sizeof(sql), "select description, doc_link from describe_slice where slice_id = %lld",
 		 (long long)id);
-	expect_tsv(f->tr, sql, "measure in a frame for 100 us\thttps://example.org/f\n");
+	expect_tsv(f->tr, sql, "measure in a frame for 100µs\thttps://example.org/f\n");
 	/* table-valued form and the hidden column */
 	snprintf(sql, sizeof(sql), "select slice_id, description from describe_slice(%lld)", (long long)id);
 	{
 		char want[100];
 
-		snprintf(want, sizeof(want), "%lld\tmeasure in a frame for 100 us\n", (long long)id);
+		snprintf(want, sizeof(want), "%lld\tmeasure in a frame for 100µs\n", (long long)id);
 		expect_tsv(f->tr, sql, want);
 	}
 	/* a rule without a link: doc_link is NULL */
@@ -128,8 +128,8 @@ static void join_on_name(void **state)
 	expect_tsv(f->tr,
 		   "select ts, dur, description from slice s join describe_slice d on s.id = d.slice_id "
 		   "where s.name = 'measure' order by ts",
-		   "20000\t100000\tmeasure in a frame for 100 us\n"
-		   "2000000\t1500\tmeasure for 1.5 us\n");
+		   "20000\t100000\tmeasure in a frame for 100µs\n"
+		   "2000000\t1500\tmeasure for 1.5µs\n");
 	/* the plan: slice scanned by name, describe_slice looked up per row
 	 * with slice_id = ? (idxNum 1), never a scan */
 	expect_plan(f->tr,
@@ -510,7 +510,7 @@ static void annotation_pack(void **state)
 		   "slow V8.StackGuard. It is derived data, not an event of the traced program; the "
 		   "metric's SQL file says exactly what it means.\thttps://perfetto.dev/docs/analysis/metrics\n"
 		   "slow V8.StackGuard\tAn alert (error) raised by the termtrace metric slow: its SQL "
-		   "flagged this interval (slow V8.StackGuard, 4.15 ms) as worth looking at. Alerts are "
+		   "flagged this interval (slow V8.StackGuard, 4.154ms) as worth looking at. Alerts are "
 		   "listed by `select * from alert`; jump between them with ] and [ in the viewer."
 		   "\thttps://perfetto.dev/docs/analysis/metrics\n");
 	tt_trace_close(tr);

@@ -77,8 +77,8 @@ static void test_chromium_tiny_json(void **state)
 	Termtrace__ThreadUtilization *tu = m->thread_utilization;
 
 	(void)state;
-	/* metrics_check.py: task_count 319, long_task_count 0 */
-	assert_int_equal(lt->task_count, 319);
+	/* metrics_check.py: main_task_count 312, main_long_task_count 0 */
+	assert_int_equal(lt->task_count, 312);
 	assert_int_equal(lt->long_task_count, 0);
 	assert_int_equal(lt->n_task, 0);
 	assert_int_equal(lt->n_thread, 0);
@@ -121,7 +121,7 @@ static void test_chromium_tiny_pftrace(void **state)
 	(void)state;
 	/* metrics_check.py: 343 tasks, none long; performance.measure async
 	 * slices on thread-scoped tracks are not tasks */
-	assert_int_equal(m->chrome_long_tasks->task_count, 343);
+	assert_int_equal(m->chrome_long_tasks->task_count, 314);
 	assert_int_equal(m->chrome_long_tasks->long_task_count, 0);
 	assert_int_equal(tu->total_busy_ns, 59105000);
 	assert_int_equal(tu->n_thread, 3);
@@ -144,33 +144,25 @@ static void test_chromium_small_pftrace(void **state)
 	Termtrace__TraceMetrics *m = compute(tr, "chrome_long_tasks,thread_utilization");
 	Termtrace__ChromeLongTasks *lt = m->chrome_long_tasks;
 	Termtrace__ThreadUtilization *tu = m->thread_utilization;
-	static const int64_t want[6][3] = { /* ts, dur, tid from metrics_check.py */
-		{ 944266812016, 274871718, 8861 }, { 944741812734, 169919000, 8861 },
-		{ 944751115457, 170201000, 8797 }, { 945128326639, 146682000, 8861 },
-		{ 945484566639, 132488272, 8861 }, { 945827279911, 187759981, 8861 },
-	};
-
 	(void)state;
-	assert_int_equal(lt->task_count, 14546);
-	assert_int_equal(lt->long_task_count, 6);
-	assert_int_equal(lt->warning_count, 5);
-	assert_int_equal(lt->error_count, 1);
-	assert_int_equal(lt->long_task_dur_ns, 1081921971);
-	assert_int_equal(lt->n_task, 6);
-	for (int i = 0; i < 6; i++) {
-		assert_int_equal(lt->task[i]->ts, want[i][0]);
-		assert_int_equal(lt->task[i]->dur, want[i][1]);
-		assert_int_equal(lt->task[i]->tid, want[i][2]);
-		assert_string_equal(lt->task[i]->name, "RunTask");
-		assert_string_equal(lt->task[i]->severity, i == 0 ? "error" : "warning");
-	}
-	assert_int_equal(lt->n_thread, 2);
+	/* metrics_check.py: main_task_count 7185, one main_long_task; the
+	 * five long RunTasks of the DedicatedWorker thread (8861) are not
+	 * main-thread tasks */
+	assert_int_equal(lt->task_count, 7185);
+	assert_int_equal(lt->long_task_count, 1);
+	assert_int_equal(lt->warning_count, 1);
+	assert_int_equal(lt->error_count, 0);
+	assert_int_equal(lt->long_task_dur_ns, 170201000);
+	assert_int_equal(lt->n_task, 1);
+	assert_int_equal(lt->task[0]->ts, 944751115457);
+	assert_int_equal(lt->task[0]->dur, 170201000);
+	assert_int_equal(lt->task[0]->tid, 8797);
+	assert_string_equal(lt->task[0]->name, "RunTask");
+	assert_string_equal(lt->task[0]->thread_name, "CrRendererMain");
+	assert_string_equal(lt->task[0]->severity, "warning");
+	assert_int_equal(lt->n_thread, 1);
 	assert_int_equal(lt->thread[0]->tid, 8797);
 	assert_int_equal(lt->thread[0]->long_task_count, 1);
-	assert_int_equal(lt->thread[1]->tid, 8861);
-	assert_int_equal(lt->thread[1]->long_task_count, 5);
-	assert_int_equal(lt->thread[1]->task_count, 11);
-	assert_int_equal(lt->thread[1]->max_task_dur_ns, 274871718);
 	assert_int_equal(tu->total_busy_ns, 4129463700);
 	assert_int_equal(tu->thread[0]->tid, 8825);
 	assert_int_equal(tu->thread[0]->slice_count, 1023);
@@ -179,15 +171,13 @@ static void test_chromium_small_pftrace(void **state)
 	assert_int_equal(tu->thread[1]->busy_ns, 944946971);
 	assert_int_equal(tu->thread[2]->tid, 8797);
 	assert_int_equal(tu->thread[2]->busy_ns, 830759994);
-	/* six alerts, each linked to its RunTask slice, on "Long tasks"
-	 * tracks inside the two threads */
-	check_tsv(tr, "select severity, count(*), count(distinct track_id) from alert group by 1 order by 1",
-		  "error\t1\t1\nwarning\t5\t2\n");
-	check_tsv(tr, "select count(*) from alert a join slice s on s.id = a.source_slice_id"
-		      " where s.name = 'RunTask' and s.ts = a.ts and s.dur = a.dur", "6\n");
-	check_tsv(tr, "select t.name, th.tid from track t join thread th using (utid)"
+	/* one alert, linked to its RunTask slice, on a "Long tasks" track of
+	 * the renderer's main thread */
+	check_tsv(tr, "select a.severity, s.id, s.name, s.ts, s.dur from alert a"
+		      " join slice s on s.id = a.source_slice_id", "warning\t17047\tRunTask\t944751115457\t170201000\n");
+	check_tsv(tr, "select t.name, th.tid, th.name from track t join thread th using (utid)"
 		      " where t.type = 'annotation' order by th.tid",
-		  "Long tasks\t8797\nLong tasks\t8861\n");
+		  "Long tasks\t8797\tCrRendererMain\n");
 	protobuf_c_message_free_unpacked(&m->base, NULL);
 	tt_trace_close(tr);
 }
@@ -262,7 +252,7 @@ static void test_lost_events_json(void **state)
  * (not long) holding a 12 ms V8.GCScavenger. */
 static const char tasks_json[] =
 	"{\"traceEvents\":[\n"
-	"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":10,\"args\":{\"name\":\"Main\"}},\n"
+	"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":10,\"args\":{\"name\":\"CrRendererMain\"}},\n"
 	"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":11,\"args\":{\"name\":\"Worker\"}},\n"
 	"{\"name\":\"TaskA\",\"ph\":\"X\",\"pid\":1,\"tid\":10,\"ts\":1000,\"dur\":60000},\n"
 	"{\"name\":\"TaskB\",\"ph\":\"X\",\"pid\":1,\"tid\":10,\"ts\":100000,\"dur\":300000},\n"
@@ -285,16 +275,16 @@ static void test_long_tasks_and_gc_synthetic(void **state)
 	Termtrace__ThreadUtilization *tu = m->thread_utilization;
 
 	(void)state;
-	assert_int_equal(lt->task_count, 5);
-	assert_int_equal(lt->long_task_count, 3);
-	assert_int_equal(lt->warning_count, 2);
+	/* main threads only: TaskD (50 ms) on Worker is not a long task */
+	assert_int_equal(lt->task_count, 3);
+	assert_int_equal(lt->long_task_count, 2);
+	assert_int_equal(lt->warning_count, 1);
 	assert_int_equal(lt->error_count, 1);
-	assert_int_equal(lt->long_task_dur_ns, 410000000);
+	assert_int_equal(lt->long_task_dur_ns, 360000000);
 	assert_string_equal(lt->task[0]->name, "TaskA");
-	assert_string_equal(lt->task[1]->name, "TaskD");
-	assert_string_equal(lt->task[2]->name, "TaskB");
-	assert_string_equal(lt->task[2]->severity, "error");
-	assert_string_equal(lt->task[2]->thread_name, "Main");
+	assert_string_equal(lt->task[1]->name, "TaskB");
+	assert_string_equal(lt->task[1]->severity, "error");
+	assert_string_equal(lt->task[1]->thread_name, "CrRendererMain");
 	assert_int_equal(gc->gc_count, 2);
 	assert_int_equal(gc->gc_dur_ns, 72000000);
 	assert_int_equal(gc->max_gc_dur_ns, 60000000);
@@ -311,22 +301,21 @@ static void test_long_tasks_and_gc_synthetic(void **state)
 	check_tsv(tr, "select a.id, a.severity, a.metric, s.name, a.ts, a.dur, t.name, th.name"
 		      " from alert a join slice s on s.id = a.source_slice_id"
 		      " join track t on t.id = a.track_id join thread th on th.utid = t.utid order by a.id",
-		  "0\twarning\tchrome_long_tasks\tTaskA\t1000000\t60000000\tLong tasks\tMain\n"
-		  "1\twarning\tchrome_long_tasks\tTaskD\t2000000\t50000000\tLong tasks\tWorker\n"
-		  "2\terror\tchrome_long_tasks\tTaskB\t100000000\t300000000\tLong tasks\tMain\n"
-		  "3\twarning\tlong_gc\tV8.GCScavenger\t61000000\t12000000\tLong GC\tWorker\n"
-		  "4\terror\tlong_gc\tMajorGC\t120000000\t60000000\tLong GC\tMain\n");
-	check_tsv(tr, "select severity, count(*) from alert group by 1 order by 1", "error\t2\nwarning\t3\n");
+		  "0\twarning\tchrome_long_tasks\tTaskA\t1000000\t60000000\tLong tasks\tCrRendererMain\n"
+		  "1\terror\tchrome_long_tasks\tTaskB\t100000000\t300000000\tLong tasks\tCrRendererMain\n"
+		  "2\twarning\tlong_gc\tV8.GCScavenger\t61000000\t12000000\tLong GC\tWorker\n"
+		  "3\terror\tlong_gc\tMajorGC\t120000000\t60000000\tLong GC\tCrRendererMain\n");
+	check_tsv(tr, "select severity, count(*) from alert group by 1 order by 1", "error\t2\nwarning\t2\n");
 	/* alert.slice_id is the annotation slice, with the alert args */
 	check_tsv(tr, "select s.name, t.type, a2.display_value from alert a join slice s on s.id = a.slice_id"
 		      " join track t on t.id = s.track_id join args a2 on a2.arg_set_id = s.arg_set_id"
-		      " and a2.key = 'alert_type' where a.id = 2", "TaskB\tannotation\terror\n");
+		      " and a2.key = 'alert_type' where a.id = 1", "TaskB\tannotation\terror\n");
 	/* running the same metric again adds nothing */
 	{
 		tt_err err = { 0 };
 
 		assert_int_equal(tt_metrics_run_names(tr, "chrome_long_tasks", &err), TT_OK);
-		assert_int_equal(tt_test_int(tr, "select count(*) from alert"), 5);
+		assert_int_equal(tt_test_int(tr, "select count(*) from alert"), 4);
 	}
 	protobuf_c_message_free_unpacked(&m->base, NULL);
 	tt_trace_close(tr);

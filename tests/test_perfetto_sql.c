@@ -23,7 +23,8 @@
  *   A [0, 100)  > B [10, 40) > C [15, 25)
  *               > B [50, 90)
  * and thread 12 "worker" with A [200, 260). Process 2 "svc": thread 21
- * with D [5, 15), and an async (process-scoped) slice E [30, 70).
+ * with D [5, 15), and an async slice E [30, 70), process-scoped by an id2.local
+ * id (a plain id is trace-wide, as trace processor has it).
  * Flows go B(10) -> B(50) -> A(200).
  * Timestamps are in us in the JSON, so ns values are x1000. */
 static const char trace_json[] =
@@ -38,8 +39,8 @@ static const char trace_json[] =
 	"{\"ph\":\"X\",\"name\":\"B\",\"cat\":\"c\",\"ts\":50,\"dur\":40,\"pid\":1,\"tid\":11},"
 	"{\"ph\":\"X\",\"name\":\"A\",\"cat\":\"c\",\"ts\":200,\"dur\":60,\"pid\":1,\"tid\":12},"
 	"{\"ph\":\"X\",\"name\":\"D\",\"cat\":\"c\",\"ts\":5,\"dur\":10,\"pid\":2,\"tid\":21},"
-	"{\"ph\":\"b\",\"name\":\"E\",\"cat\":\"c\",\"id\":\"0x1\",\"ts\":30,\"pid\":2,\"tid\":21},"
-	"{\"ph\":\"e\",\"name\":\"E\",\"cat\":\"c\",\"id\":\"0x1\",\"ts\":70,\"pid\":2,\"tid\":21},"
+	"{\"ph\":\"b\",\"name\":\"E\",\"cat\":\"c\",\"id2\":{\"local\":\"0x1\"},\"ts\":30,\"pid\":2,\"tid\":21},"
+	"{\"ph\":\"e\",\"name\":\"E\",\"cat\":\"c\",\"id2\":{\"local\":\"0x1\"},\"ts\":70,\"pid\":2,\"tid\":21},"
 	"{\"ph\":\"s\",\"name\":\"f\",\"cat\":\"c\",\"id\":7,\"ts\":12,\"pid\":1,\"tid\":11},"
 	"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"f\",\"cat\":\"c\",\"id\":7,\"ts\":60,\"pid\":1,\"tid\":11},"
 	"{\"ph\":\"s\",\"name\":\"g\",\"cat\":\"c\",\"id\":8,\"ts\":70,\"pid\":1,\"tid\":11},"

@@ -178,8 +178,7 @@ int tt_cmd_describe(int argc, char **argv)
 		if (track) {
 			printf("%s  (track %lld, %s)\n", r.cells[0], id, r.cells[6] ? r.cells[6] : "");
 		} else {
-			tt_timefmt_short(r.cells[1] ? strtoll(r.cells[1], NULL, 10) : 0, 0, dur,
-					 sizeof(dur));
+			tt_timefmt_exact(r.cells[1] ? strtoll(r.cells[1], NULL, 10) : 0, 1, dur, sizeof(dur));
 			printf("%s  (slice %lld, %s)\n", r.cells[0] ? r.cells[0] : "", id, dur);
 		}
 		tt_describe_print_wrapped(r.cells[2], wrap, stdout);

@@ -6,11 +6,29 @@
 #include <string.h>
 #include <curses.h>
 
+#include "argtree.h"
 #include "details.h"
 #include "timefmt.h"
 #include "timemath.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
+
+/* The core slice the panel describes: the selection, or for a pinned
+ * row the slice of its slice_id column (-1: none). */
+static int64_t source_of(const tt_view *v)
+{
+	const tt_ltrack *t;
+
+	if (v->sel_id < 0)
+		return -1;
+	t = &v->lay.tracks[v->sel_track];
+	if (!t->pnames)
+		return v->sel_id;
+	if (!t->pslice || (size_t)v->sel_id >= t->pn || t->pslice[v->sel_id] < 0 ||
+	    (size_t)t->pslice[v->sel_id] >= v->sc.n)
+		return -1;
+	return t->pslice[v->sel_id];
+}
 
 void tt_details_fetch(tt_view *v)
 {
@@ -21,11 +39,12 @@ void tt_details_fetch(tt_view *v)
 	free(v->desc);
 	free(v->doc_link);
 	v->desc = v->doc_link = NULL;
-	if (v->sel_id < 0 || v->lay.tracks[v->sel_track].pnames)
+	int64_t id = source_of(v);
+	if (id < 0)
 		return;
 	snprintf(sql, sizeof sql,
 		 "select description, doc_link from describe_slice where slice_id = %lld",
-		 (long long)v->sel_id);
+		 (long long)id);
 	/* the table arrives with the descriptions issue: an error = nothing */
 	if (tt_query_collect(v->tr, sql, 1, &r, &err) == TT_OK && r.nrows > 0 && r.ncols >= 2) {
 		if (r.cells[0] && *r.cells[0])
@@ -44,10 +63,20 @@ typedef struct arg_ctx {
 static void on_arg(void *ctx, const char *key, const char *value)
 {
 	arg_ctx *a = ctx;
-	char k[160];
 
-	snprintf(k, sizeof k, "  %s", key);
-	a->fn(a->ctx, k, value);
+	a->fn(a->ctx, key, value ? value : "");
+}
+
+/* The args of a slice as a tree of full keys (argtree.c); kept apart from
+ * the other sections of the panel. */
+static void args_section(const tt_view *v, uint32_t arg_set_id, tt_details_line_fn fn, void *ctx)
+{
+	arg_ctx a = {fn, ctx};
+
+	if (arg_set_id == UINT32_MAX)
+		return;
+	fn(ctx, "args", "");
+	tt_argtree_lines(v->tr, arg_set_id, on_arg, &a);
 }
 
 void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
@@ -71,7 +100,22 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 		tt_timefmt_exact(dur, v->utf8, buf, sizeof buf);
 	fn(ctx, "dur", buf);
 	if (v->lay.tracks[tr].pnames) {
+		int64_t src = source_of(v);
 		fn(ctx, "track", v->lay.tracks[tr].name);
+		if (src < 0)
+			return;
+		/* a pinned row of a slice: that slice's details */
+		snprintf(buf, sizeof buf, "%s (id %lld)  Enter/e: go there", tt_trace_str(v->tr, v->sc.name[src]),
+			 (long long)src);
+		fn(ctx, "slice", buf);
+		tt_track_info sti;
+		if (tt_trace_track(v->tr, v->sc.track_id[src], &sti) == 0)
+			fn(ctx, "on track", *sti.name ? sti.name : "(thread track)");
+		if (v->desc)
+			fn(ctx, "description", v->desc);
+		if (v->doc_link)
+			fn(ctx, "doc link", v->doc_link);
+		args_section(v, v->sc.arg_set_id[src], fn, ctx);
 		return;
 	}
 	tt_track_info ti;
@@ -111,93 +155,125 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 		fn(ctx, "description", v->desc);
 	if (v->doc_link)
 		fn(ctx, "doc link", v->doc_link);
-	if (v->sc.arg_set_id[id] != UINT32_MAX) {
-		arg_ctx a = {fn, ctx};
-		fn(ctx, "args", "");
-		tt_trace_args(v->tr, v->sc.arg_set_id[id], on_arg, &a);
-	}
+	args_section(v, v->sc.arg_set_id[id], fn, ctx);
 }
 
 typedef struct draw_ctx {
 	tt_view *v;
 	int line;    /* logical line counter (after wrapping) */
 	int y0, x0, w, h, keyw;
+	int argw;    /* key column of the args tree */
 } draw_ctx;
 
-static void put_line(draw_ctx *d, attr_t ka, const char *key, attr_t va, const char *val, int first)
+/* Display columns of UTF-8 text (one per character). */
+static int ucols(const char *s)
 {
-	int row = d->line - d->v->details_scroll;
+	int n = 0;
 
-	d->line++;
-	if (row < 0 || row >= d->h)
-		return;
-	attrset(ka);
-	if (first)
-		mvaddnstr(d->y0 + row, d->x0 + 1, key, d->keyw);
-	attrset(va);
-	/* UTF-8: count characters, not bytes, for the width */
-	int cols = 0;
-	const unsigned char *p = (const unsigned char *)val;
-	while (*p && cols < d->w - d->keyw - 2) {
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (*p & 0xc0) != 0x80;
+	return n;
+}
+
+/* Bytes of the first `cols` characters of s. */
+static int ubytes(const char *s, int cols)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p && cols > 0) {
 		p++;
 		while ((*p & 0xc0) == 0x80)
 			p++;
-		cols++;
+		cols--;
 	}
-	mvaddnstr(d->y0 + row, d->x0 + 2 + d->keyw, val, (int)((const char *)p - val));
-	if (d->v->doc_link && val == d->v->doc_link && !*p) {
-		/* the whole link is on screen: the viewer may make it an
-		 * OSC 8 hyperlink after the frame */
-		d->v->link_y = d->y0 + row;
-		d->v->link_x = d->x0 + 2 + d->keyw;
-		d->v->link_w = cols;
-	}
+	return (int)((const char *)p - s);
+}
+
+/* Row on screen of the next logical line, -1 when scrolled away. */
+static int next_row(draw_ctx *d)
+{
+	int row = d->line++ - d->v->details_scroll;
+
+	return row >= 0 && row < d->h ? d->y0 + row : -1;
+}
+
+/* Draws text wrapped into w columns from x, on as many lines as it needs
+ * (the first one is the current line): at spaces when `words`, else at
+ * the width. The doc link's pieces are remembered for OSC 8. */
+static void put_wrapped(draw_ctx *d, int y, int x, int w, attr_t a, const char *text, int words)
+{
+	const char *p = text;
+	int first = 1;
+
+	if (w < 4)
+		w = 4;
+	attrset(a);
+	do {
+		int n = ubytes(p, w), len = n;
+		if (words && p[n]) {
+			while (len > 0 && p[len] != ' ')
+				len--;
+			if (len == 0)
+				len = n;
+		}
+		if (!first)
+			y = next_row(d);
+		first = 0;
+		if (y >= 0) {
+			mvaddnstr(y, x, p, len);
+			if (d->v->doc_link && text == d->v->doc_link && d->v->link_nseg < TT_LINK_SEGS) {
+				tt_link_seg *sg = &d->v->link_seg[d->v->link_nseg++];
+				sg->y = y;
+				sg->x = x;
+				sg->off = (int)(p - text);
+				sg->len = len;
+			}
+		}
+		p += len;
+		while (words && *p == ' ')
+			p++;
+	} while (*p);
 }
 
 static void on_line(void *ctx, const char *key, const char *value)
 {
 	draw_ctx *d = ctx;
-	int vw = d->w - d->keyw - 2;
-	int is_desc = !strcmp(key, "description");
+	int is_arg = key[0] == ' ';
+	int keyw = is_arg ? d->argw : d->keyw;
+	int vx = d->x0 + 2 + keyw, vw = d->w - keyw - 2;
 	attr_t va = ATTR(!strcmp(key, "doc link") ? TT_AREA_DETAILS_LINK : TT_AREA_DETAILS);
+	int y = next_row(d);
 
-	if (vw < 4)
-		vw = 4;
-	if (!is_desc) {
-		put_line(d, ATTR(TT_AREA_DETAILS_KEY), key, va, value, 1);
-		return;
+	if (is_arg && ucols(key) > keyw) {
+		/* a key longer than its column: whole on its line (wrapped
+		 * when wider than the panel), the value under it */
+		put_wrapped(d, y, d->x0 + 1, d->w - 2, ATTR(TT_AREA_DETAILS_KEY), key, 0);
+		if (!*value)
+			return;
+		y = next_row(d);
+	} else if (y >= 0) {
+		attrset(ATTR(TT_AREA_DETAILS_KEY));
+		mvaddnstr(y, d->x0 + 1, key, ubytes(key, keyw));
 	}
-	/* wrap the description at spaces */
-	const char *p = value;
-	int first = 1;
-	while (*p) {
-		int len = (int)strlen(p);
-		char seg[512];
-		if (len > vw) {
-			len = vw;
-			while (len > 0 && p[len] != ' ')
-				len--;
-			if (len == 0)
-				len = vw;
-		}
-		if (len >= (int)sizeof seg)
-			len = (int)sizeof seg - 1;
-		memcpy(seg, p, (size_t)len);
-		seg[len] = 0;
-		put_line(d, ATTR(TT_AREA_DETAILS_KEY), key, va, seg, first);
-		first = 0;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
+	if (*value)
+		put_wrapped(d, y, vx, vw, va, value, !strcmp(key, "description"));
+}
+
+/* Widest arg key with a value: the args' value column. */
+static void measure_arg(void *ctx, const char *key, const char *value)
+{
+	int *w = ctx;
+
+	if (key[0] == ' ' && *value && ucols(key) > *w)
+		*w = ucols(key);
 }
 
 void tt_details_draw(tt_view *v)
 {
-	draw_ctx d = {v, 0, v->det_y + 1, v->det_x, v->det_w, v->det_h - 1, 11};
+	draw_ctx d = {v, 0, v->det_y + 1, v->det_x, v->det_w, v->det_h - 1, 11, 0};
 	char title[200];
 
-	v->link_w = 0;
+	v->link_nseg = 0;
 	if (v->det_w <= 0 || v->det_h <= 0)
 		return;
 	attrset(ATTR(TT_AREA_DETAILS));
@@ -211,7 +287,7 @@ void tt_details_draw(tt_view *v)
 	}
 	attrset(ATTR(TT_AREA_DETAILS_TITLE));
 	mvhline(v->det_y, v->det_x, ' ', v->det_w);
-	mvaddnstr(v->det_y, v->det_x, title, v->det_w);
+	mvaddnstr(v->det_y, v->det_x, title, ubytes(title, v->det_w));
 	if (v->sel_id < 0 && tt_details_draw_track(v))
 		return;
 	if (v->sel_id < 0) {
@@ -222,6 +298,9 @@ void tt_details_draw(tt_view *v)
 	}
 	if (v->det_w < 30)
 		d.keyw = 8;
+	tt_details_lines(v, measure_arg, &d.argw);
+	if (d.argw > (d.w - 2) * 3 / 5)
+		d.argw = (d.w - 2) * 3 / 5;
 	tt_details_lines(v, on_line, &d);
 	if (v->details_scroll > 0 && v->details_scroll >= d.line)
 		v->details_scroll = d.line > 0 ? d.line - 1 : 0;

@@ -10,10 +10,14 @@
 
 static const char *const commands[][2] = {
 	{":SQL", "run a SQL statement; the result opens in a table"},
-	{":theme NAME", "switch theme (dark, light, high-contrast, monochrome, or a path)"},
+	{":ACTION", "run any action of the table above by its name (e.g. :zoom-in, :pin-track)"},
+	{":theme [NAME]", "switch theme (a name or a path); alone: list the themes"},
 	{":goto TIME", "move the cursor to TIME after the trace start (e.g. 1.5ms, 200us, 3s)"},
 	{":track TEXT", "show only the tracks whose name contains TEXT (:track alone: all)"},
-	{":pin SQL", "pin a query with columns ts, dur, name [, track_name] as a slice track"},
+	{":pin SQL", "pin a query with columns ts, dur, name [, track_name, slice_id, utid] as a slice track"},
+	{":unpin NAME|all", "remove pinned query tracks"},
+	{":tracks [TEXT]", "list the tracks (whose name contains TEXT) with their state"},
+	{":show NAME|all", "show tracks hidden with x again"},
 	{":metrics A,B", "run metrics: their annotation tracks and alerts appear"},
 	{":alerts", "list the alerts (SQL table alert)"},
 	{":help", "this screen"},
@@ -26,7 +30,7 @@ void tt_help_lines(const tt_config *cfg, tt_help_line_fn fn, void *ctx)
 {
 	char line[400], keys[128];
 
-	fn(ctx, "termtrace keys (q or Esc closes this help)");
+	fn(ctx, "termtrace keys (q or Esc closes this help); :ACTION runs an action by name");
 	fn(ctx, "");
 	for (int a = 1; a < TT_ACT_COUNT; a++) {
 		tt_config_keys_of(cfg, a, keys, sizeof keys);

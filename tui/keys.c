@@ -123,6 +123,7 @@ const char tt_keys_default_config[] =
 	"bind > details-grow\n" "bind < details-shrink\n"
 	"bind J details-down\n" "bind K details-up\n"
 	"bind o open-link\n" "bind y copy-link\n"
+	"bind P pin-track\n" "bind x hide-track\n"
 	"bind Esc clear\n" "bind C-l redraw\n";
 
 static void set_binding(tt_config *cfg, int key, int action)

@@ -57,6 +57,8 @@
 	X(DETAILS_UP, "details-up", "scroll the details up") \
 	X(OPEN_LINK, "open-link", "open the description's doc link with $BROWSER") \
 	X(COPY_LINK, "copy-link", "copy the doc link (OSC 52)") \
+	X(PIN_TRACK, "pin-track", "pin the track of the cursor to the top (again: back to its group)") \
+	X(HIDE_TRACK, "hide-track", "hide the track of the cursor (:show NAME|all brings it back)") \
 	X(CLEAR, "clear", "clear the selection, time range and search") \
 	X(REDRAW, "redraw", "redraw the screen")
 

@@ -7,11 +7,13 @@
 
 #include "layout.h"
 #include "timemath.h"
+#include "tracktree.h"
 
 /* Per-track ordering key inside a group. */
 typedef struct track_key {
 	int idx;
-	int rank;          /* 0 process-scoped, 1 thread, 2 counter, 3 other */
+	int rank;          /* 0 thread (with its tracks), 1 process-scoped, 2 counter */
+	int sub;           /* in a thread: its track, its async tracks, its counters */
 	int64_t sort_index, tid;
 	uint32_t id;
 } track_key;
@@ -26,6 +28,8 @@ static int cmp_track_key(const void *pa, const void *pb)
 		return a->sort_index < b->sort_index ? -1 : 1;
 	if (a->tid != b->tid)
 		return a->tid < b->tid ? -1 : 1;
+	if (a->sub != b->sub)
+		return a->sub - b->sub;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
@@ -130,6 +134,7 @@ static int add_group(tt_layout *lay, int kind, const char *name, int64_t weight)
 	memset(g, 0, sizeof *g);
 	g->kind = kind;
 	g->weight = weight;
+	g->uid = lay->ngroups;
 	snprintf(g->name, sizeof g->name, "%s", name);
 	return lay->ngroups++;
 }
@@ -205,6 +210,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 	}
 	tt_trace_slices(tr, &sc);
 	tt_trace_counters(tr, &cc);
+	lay->sc_track = sc.track_id;
+	lay->sc_n = sc.n;
 	clamp_bounds(lay, &sc, &cc);
 	lay->tracks = calloc(ntr ? ntr : 1, sizeof *lay->tracks);
 	proc_group = malloc((nproc ? nproc : 1) * sizeof *proc_group);
@@ -226,6 +233,9 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		tt_ltrack *t = &lay->tracks[lay->ntracks];
 		memset(t, 0, sizeof *t);
 		t->track_id = id;
+		t->parent = -1;
+		t->home_uid = -1;
+		t->utid = ti.utid;
 		t->kind = ti.is_counter ? TT_LT_COUNTER : TT_LT_SLICE;
 		t->nitems = ti.nrows;
 		t->is_annotation = ti.type && !strcmp(ti.type, "annotation");
@@ -236,7 +246,15 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 			if (upid == UINT32_MAX)
 				upid = th.upid;
 		}
-		if (ti.name && *ti.name && t->is_annotation && have_thread)
+		t->upid = upid;
+		/* named slice tracks other than a thread's own merge by name */
+		t->mergeable = !ti.is_counter && !t->is_annotation && ti.name && *ti.name &&
+			       !(have_thread && ti.parent_id == UINT32_MAX && ti.type && !strcmp(ti.type, "thread"));
+		if (ti.name && *ti.name && ti.is_counter && have_thread && !t->is_annotation)
+			/* a thread's counter sits under it and says whose it is */
+			snprintf(t->name, sizeof t->name, "%s \xc2\xb7 %s %lld", ti.name,
+				 *th.name ? th.name : "thread", (long long)th.tid);
+		else if (ti.name && *ti.name && t->is_annotation && have_thread)
 			/* several threads may each have a "Long tasks" track */
 			snprintf(t->name, sizeof t->name, "%s: %s %lld", ti.name,
 				 *th.name ? th.name : "thread", (long long)th.tid);
@@ -256,7 +274,8 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		/* threads first (a process may have thousands of one-slice
 		 * async tracks that would bury them), then async/process
 		 * tracks, then counters */
-		keys[lay->ntracks].rank = t->kind == TT_LT_COUNTER ? 2 : have_thread ? 0 : 1;
+		keys[lay->ntracks].rank = have_thread ? 0 : t->kind == TT_LT_COUNTER ? 2 : 1;
+		keys[lay->ntracks].sub = t->kind == TT_LT_COUNTER ? 2 : t->mergeable ? 1 : 0;
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 
@@ -309,12 +328,27 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 	/* order groups; fix the group index of each track */
 	if (lay->ngroups > 1)
 		qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
-	for (int g = 0; g < lay->ngroups; g++) {
+	for (int g = 0; g < lay->ngroups; g++)
 		for (int i = 0; i < lay->groups[g].ntracks; i++)
 			lay->tracks[lay->groups[g].tracks[i]].group = g;
-		/* small traces open fully; big ones with the biggest group open */
-		lay->groups[g].expanded = lay->ntracks <= 48 || g == 0 ||
-					  lay->groups[g].kind == TT_LG_ANNOTATIONS;
+	if (tt_tracktree_build(lay) < 0)
+		goto out;
+	/* the most active groups open while they leave room for the others'
+	 * headers on a first screen; the rest stay collapsed (their summary
+	 * shows on the header line) */
+	int budget = 24;
+	for (int g = 0; g < lay->ngroups; g++) {
+		tt_lgroup *gr = &lay->groups[g];
+		int lines = 1;
+		for (int i = 0; i < gr->ntracks; i++) {
+			const tt_ltrack *t = &lay->tracks[gr->tracks[i]];
+			if (t->parent < 0)
+				lines += tt_layout_shown_rows(t);
+		}
+		gr->expanded = gr->kind == TT_LG_ANNOTATIONS || lines <= budget;
+		budget -= gr->expanded ? lines : 1;
+		if (budget < 0)
+			budget = 0;
 	}
 	tt_layout_relines(lay);
 	rc = lay->nlines >= 0 ? 0 : -1;
@@ -335,14 +369,18 @@ static void free_track(tt_ltrack *t)
 	free(t->pts);
 	free(t->pdur);
 	free(t->pdepth);
+	free(t->pslice);
+	tt_tracktree_free_track(t);
 }
 
 void tt_layout_free(tt_layout *lay)
 {
 	for (int i = 0; i < lay->ntracks; i++)
 		free_track(&lay->tracks[i]);
-	for (int g = 0; g < lay->ngroups; g++)
+	for (int g = 0; g < lay->ngroups; g++) {
 		free(lay->groups[g].tracks);
+		tt_tracktree_free_group(&lay->groups[g]);
+	}
 	free(lay->tracks);
 	free(lay->groups);
 	free(lay->lines);
@@ -377,19 +415,20 @@ void tt_layout_relines(tt_layout *lay)
 		for (int i = 0; i < gr->ntracks; i++) {
 			tt_ltrack *t = &lay->tracks[gr->tracks[i]];
 			t->hidden = !matches_filter(lay, t);
-			shown += !t->hidden;
+			shown += !t->hidden && !t->user_hidden;
 		}
 		if (!shown)
 			continue;
 		push_line(lay, g, -1, 0);
-		if (!gr->expanded)
+		if (!gr->expanded && !lay->filter[0]) /* a filter shows its matches */
 			continue;
 		for (int i = 0; i < gr->ntracks; i++) {
 			int ti = gr->tracks[i];
 			tt_ltrack *t = &lay->tracks[ti];
-			if (t->hidden)
+			if (t->hidden || t->removed || t->user_hidden ||
+			    (t->parent >= 0 && !lay->tracks[t->parent].expanded))
 				continue;
-			int rows = t->kind == TT_LT_COUNTER ? 2 : t->ndepth;
+			int rows = tt_layout_shown_rows(t);
 			for (int d = 0; d < rows; d++)
 				push_line(lay, g, ti, d);
 		}
@@ -399,9 +438,39 @@ void tt_layout_relines(tt_layout *lay)
 int tt_layout_find_track(const tt_layout *lay, uint32_t track_id)
 {
 	for (int i = 0; i < lay->ntracks; i++)
-		if (lay->tracks[i].track_id == track_id)
-			return i;
+		if (lay->tracks[i].track_id == track_id) {
+			int p = lay->tracks[i].parent;
+			/* a member of a collapsed merged track: the merged one */
+			return p >= 0 && !lay->tracks[p].expanded ? p : i;
+		}
 	return -1;
+}
+
+int tt_layout_shown_rows(const tt_ltrack *t)
+{
+	if (t->kind == TT_LT_COUNTER)
+		return 2;
+	return t->expanded || t->ndepth <= TT_LAYOUT_FOLD_DEPTH ? t->ndepth : TT_LAYOUT_FOLD_DEPTH;
+}
+
+int tt_layout_item_row(const tt_layout *lay, int track, int64_t id, const uint32_t *depth)
+{
+	const tt_ltrack *t = &lay->tracks[track];
+
+	if (t->pdepth)
+		return (int)t->pdepth[id];
+	if (t->mids) {
+		size_t lo = 0, hi = t->mn;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->mids[mid] < (uint32_t)id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < t->mn && t->mids[lo] == (uint32_t)id ? (int)t->mrows[lo] : 0;
+	}
+	return (int)depth[id];
 }
 
 int tt_layout_line_of(const tt_layout *lay, int track)
@@ -436,16 +505,80 @@ static int find_col(const tt_result *res, const char *name)
 /* Pinned rows get depths by nesting: a slice inside the previous open one
  * goes one row deeper (rows sorted by ts, then longest first). */
 static const tt_ltrack *pin_sort;
+static const int64_t *pin_band;
 static int cmp_pin(const void *pa, const void *pb)
 {
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	const tt_ltrack *t = pin_sort;
 
+	if (pin_band[a] != pin_band[b])
+		return pin_band[a] < pin_band[b] ? -1 : 1;
 	if (t->pts[a] != t->pts[b])
 		return t->pts[a] < t->pts[b] ? -1 : 1;
 	if (t->pdur[a] != t->pdur[b])
 		return t->pdur[a] > t->pdur[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
+}
+
+int tt_layout_pinned_group(tt_layout *lay)
+{
+	int g = -1;
+
+	for (int i = 0; i < lay->ngroups; i++)
+		if (lay->groups[i].kind == TT_LG_PINNED)
+			return i;
+	/* new group goes after the annotations, before the processes */
+	if (add_group(lay, TT_LG_PINNED, "Pinned", 0) < 0)
+		return -1;
+	qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
+	for (int i = 0; i < lay->ngroups; i++) {
+		if (lay->groups[i].kind == TT_LG_PINNED)
+			g = i;
+		for (int k = 0; k < lay->groups[i].ntracks; k++)
+			lay->tracks[lay->groups[i].tracks[k]].group = i;
+	}
+	lay->groups[g].expanded = 1;
+	return g;
+}
+
+/* Whether every row has the same non-NULL name. */
+static int same_name(const tt_result *res, int cname)
+{
+	const char *first = res->nrows ? res->cells[cname] : NULL;
+
+	if (!first)
+		return 0;
+	for (size_t r = 1; r < res->nrows; r++) {
+		const char *s = res->cells[r * (size_t)res->ncols + cname];
+		if (!s || strcmp(s, first))
+			return 0;
+	}
+	return 1;
+}
+
+int tt_layout_unpin(tt_layout *lay, const char *name)
+{
+	int n = 0;
+
+	for (int g = 0; g < lay->ngroups; g++) {
+		tt_lgroup *gr = &lay->groups[g];
+		if (gr->kind != TT_LG_PINNED)
+			continue;
+		int k = 0;
+		for (int i = 0; i < gr->ntracks; i++) {
+			tt_ltrack *t = &lay->tracks[gr->tracks[i]];
+			if (t->pnames && (!strcmp(name, "all") || !strcmp(t->name, name))) {
+				t->removed = 1;
+				n++;
+			} else {
+				gr->tracks[k++] = gr->tracks[i];
+			}
+		}
+		gr->ntracks = k;
+	}
+	if (n)
+		tt_layout_relines(lay);
+	return n;
 }
 
 int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_err *err)
@@ -455,28 +588,19 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	int g = -1, idx;
 	tt_ltrack *t;
 	uint32_t *order = NULL, **byd = NULL;
+	int64_t *pband = NULL;
 	size_t *nbyd = NULL;
 	int64_t stack_end[TT_LAYOUT_MAX_DEPTH];
 	int sp = 0, maxd = 0;
 
+	int cslice = find_col(res, "slice_id"), cutid = find_col(res, "utid");
+
 	if (cts < 0 || cdur < 0 || cname < 0)
 		return tt_err_set(err, TT_EINVAL, "pin: the query needs columns ts, dur and name"), -1;
-	for (int i = 0; i < lay->ngroups; i++)
-		if (lay->groups[i].kind == TT_LG_PINNED)
-			g = i;
-	if (g < 0) {
-		/* new group goes after the annotations, before the processes */
-		if ((g = add_group(lay, TT_LG_PINNED, "Pinned", 0)) < 0)
-			goto oom;
-		qsort(lay->groups, (size_t)lay->ngroups, sizeof *lay->groups, cmp_group);
-		for (int i = 0; i < lay->ngroups; i++) {
-			if (lay->groups[i].kind == TT_LG_PINNED)
-				g = i;
-			for (int k = 0; k < lay->groups[i].ntracks; k++)
-				lay->tracks[lay->groups[i].tracks[k]].group = i;
-		}
-		lay->groups[g].expanded = 1;
-	}
+	if (res->nrows == 0)
+		return tt_err_set(err, TT_EINVAL, "pin: the query returned no rows (no track made)"), -1;
+	if ((g = tt_layout_pinned_group(lay)) < 0)
+		goto oom;
 	t = realloc(lay->tracks, (size_t)(lay->ntracks + 1) * sizeof *t);
 	if (!t)
 		goto oom;
@@ -487,10 +611,18 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	t->track_id = UINT32_MAX;
 	t->kind = TT_LT_SLICE;
 	t->group = g;
+	t->parent = -1;
+	t->home_uid = -1;
+	t->utid = t->upid = UINT32_MAX;
 	if (ctrack >= 0 && res->nrows > 0 && res->cells[ctrack])
 		snprintf(t->name, sizeof t->name, "%s", res->cells[ctrack]);
+	else if (same_name(res, cname))
+		snprintf(t->name, sizeof t->name, "%s", res->cells[cname]);
 	else
 		snprintf(t->name, sizeof t->name, "%s", title);
+	t->parent = -1;
+	t->home_uid = -1;
+	t->utid = t->upid = UINT32_MAX;
 	t->pn = res->nrows;
 	t->nitems = res->nrows;
 	size_t n = res->nrows ? res->nrows : 1;
@@ -498,10 +630,12 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	t->pdur = calloc(n, sizeof *t->pdur);
 	t->pnames = calloc(n, sizeof *t->pnames);
 	t->pdepth = calloc(n, sizeof *t->pdepth);
+	t->pslice = malloc(n * sizeof *t->pslice);
+	pband = calloc(n, sizeof *pband);
 	order = malloc(n * sizeof *order);
 	nbyd = calloc(TT_LAYOUT_MAX_DEPTH, sizeof *nbyd);
 	byd = calloc(TT_LAYOUT_MAX_DEPTH, sizeof *byd);
-	if (!t->pts || !t->pdur || !t->pnames || !t->pdepth || !order || !nbyd || !byd)
+	if (!t->pts || !t->pdur || !t->pnames || !t->pdepth || !t->pslice || !pband || !order || !nbyd || !byd)
 		goto oom_track;
 	for (size_t r = 0; r < res->nrows; r++) {
 		char **row = res->cells + r * (size_t)res->ncols;
@@ -510,21 +644,41 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 		t->pnames[r] = strdup(row[cname] ? row[cname] : "NULL");
 		if (!t->pnames[r])
 			goto oom_track;
+		t->pslice[r] = cslice >= 0 && row[cslice] ? strtoll(row[cslice], NULL, 10) : -1;
+		/* the band: the source slice's track, else the thread */
+		if (t->pslice[r] >= 0 && (size_t)t->pslice[r] < lay->sc_n)
+			pband[r] = (int64_t)lay->sc_track[t->pslice[r]];
+		else if (cutid >= 0 && row[cutid])
+			pband[r] = strtoll(row[cutid], NULL, 10);
+		else
+			pband[r] = -1;
 		order[r] = (uint32_t)r;
 	}
 	pin_sort = t;
+	pin_band = pband;
 	if (res->nrows > 1)
 		qsort(order, res->nrows, sizeof *order, cmp_pin);
+	/* rows sorted by band, then ts: each band nests on its own, below
+	 * the rows of the bands before it */
+	int base = 0, bandmax = 0;
 	for (size_t i = 0; i < res->nrows; i++) {
 		uint32_t id = order[i];
 		int64_t end = tt_tm_end(t->pts[id], t->pdur[id]);
+		if (i > 0 && pband[id] != pband[order[i - 1]]) {
+			base += bandmax;
+			bandmax = 0;
+			sp = 0;
+		}
 		while (sp > 0 && stack_end[sp - 1] <= t->pts[id])
 			sp--;
 		if (sp >= TT_LAYOUT_MAX_DEPTH)
 			sp = TT_LAYOUT_MAX_DEPTH - 1;
-		t->pdepth[id] = (uint32_t)sp;
-		if (sp + 1 > maxd)
-			maxd = sp + 1;
+		int d = base + sp < TT_LAYOUT_MAX_DEPTH ? base + sp : TT_LAYOUT_MAX_DEPTH - 1;
+		t->pdepth[id] = (uint32_t)d;
+		if (d + 1 > maxd)
+			maxd = d + 1;
+		if (sp + 1 > bandmax)
+			bandmax = sp + 1;
 		stack_end[sp++] = end;
 	}
 	t->ndepth = maxd ? maxd : 1;
@@ -554,6 +708,7 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 	free(byd);
 	free(nbyd);
 	free(order);
+	free(pband);
 	return idx;
 oom_track:
 	free_track(&lay->tracks[lay->ntracks]);
@@ -564,6 +719,7 @@ oom:
 	free(byd);
 	free(nbyd);
 	free(order);
+	free(pband);
 	tt_err_set(err, TT_ENOMEM, "pin: out of memory");
 	return -1;
 }

@@ -75,6 +75,9 @@ int tt_lod_marked(const tt_lod_row *row, size_t i, size_t j);
 /* Counters: the largest value sampled in [a, b); when none, the value in
  * effect at a (the last sample before a). Returns 0 when there is none. */
 int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out);
+/* The same for cells visited left to right: *hint (start at 0) keeps the
+ * position between calls, so a row of cells costs O(log gap) per cell. */
+int tt_lod_value_from(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, double *out);
 /* Index in ids of the first item starting at or after t. */
 size_t tt_lod_lower(const tt_lod_row *row, int64_t t);
 /* The item containing t (largest key if several), or -1. */

@@ -7,6 +7,7 @@
 #include <curses.h>
 
 #include "table.h"
+#include "timefmt.h"
 #include "theme.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
@@ -22,18 +23,16 @@ static int ucols(const char *s)
 	return n;
 }
 
-void tt_table_open(tt_table *t, tt_result *res, const char *title)
+/* Column widths fitted to the header and the first rows (a million-row
+ * result must open fast), capped. */
+static void fit_widths(tt_table *t)
 {
-	memset(t, 0, sizeof *t);
-	t->res = *res;
-	memset(res, 0, sizeof *res);
-	snprintf(t->title, sizeof t->title, "%s", title);
+	free(t->widths);
 	t->widths = calloc(t->res.ncols ? (size_t)t->res.ncols : 1, sizeof *t->widths);
 	if (!t->widths)
 		return;
 	for (int c = 0; c < t->res.ncols; c++) {
 		int w = ucols(t->res.cols[c] ? t->res.cols[c] : "");
-		/* fit to the first rows: a million-row result must open fast */
 		for (size_t r = 0; r < t->res.nrows && r < 2000; r++) {
 			const char *s = t->res.cells[r * (size_t)t->res.ncols + c];
 			int cw = ucols(s ? s : "NULL");
@@ -42,6 +41,52 @@ void tt_table_open(tt_table *t, tt_result *res, const char *title)
 		}
 		t->widths[c] = w > MAX_COL_W ? MAX_COL_W : w < 1 ? 1 : w;
 	}
+}
+
+void tt_table_open(tt_table *t, tt_result *res, const char *title)
+{
+	memset(t, 0, sizeof *t);
+	t->res = *res;
+	memset(res, 0, sizeof *res);
+	snprintf(t->title, sizeof t->title, "%s", title);
+	fit_widths(t);
+}
+
+void tt_table_page(tt_table *t, tt_result *res, size_t offset)
+{
+	tt_result_free(&t->res);
+	t->res = *res;
+	memset(res, 0, sizeof *res);
+	t->offset = offset;
+	t->row = t->top = 0;
+	fit_widths(t);
+}
+
+void tt_table_count(size_t n, char *buf, size_t len)
+{
+	char tmp[32];
+	int l = snprintf(tmp, sizeof tmp, "%zu", n), o = 0;
+
+	for (int i = 0; i < l && o + 2 < (int)len; i++) {
+		if (i > 0 && (l - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+/* ts-like and dur-like columns, shown as times when t->rel. */
+static int time_kind(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (!n)
+		return 0;
+	if (!strcmp(name, "ts") || (n > 3 && !strcmp(name + n - 3, "_ts")))
+		return 1;
+	if (!strcmp(name, "dur") || (n > 4 && !strcmp(name + n - 4, "_dur")))
+		return 2;
+	return 0;
 }
 
 void tt_table_free(tt_table *t)
@@ -88,8 +133,17 @@ void tt_table_draw(tt_table *t, int y, int h, int cols)
 		t->top = t->row - t->height + 1;
 	attrset(ATTR(TT_AREA_STATUS));
 	mvhline(y, 0, ' ', cols);
-	snprintf(buf, sizeof buf, " %.200s  %zu row%s  (Enter: jump, Left/Right: columns, q: close)",
-		 t->title, t->res.nrows, t->res.nrows == 1 ? "" : "s");
+	if (t->res.total_rows > t->res.nrows) {
+		char a[32], b[32], c[32];
+		tt_table_count(t->offset + 1, a, sizeof a);
+		tt_table_count(t->offset + t->res.nrows, b, sizeof b);
+		tt_table_count(t->res.total_rows, c, sizeof c);
+		snprintf(buf, sizeof buf, " showing %s-%s of %s rows (n/p: next/previous page, t: times,"
+			 " Enter: jump, q: close)  %.200s", a, b, c, t->title);
+	} else {
+		snprintf(buf, sizeof buf, " %.200s  %zu row%s  (t: times, Enter: jump, Left/Right: columns, q: close)",
+			 t->title, t->res.nrows, t->res.nrows == 1 ? "" : "s");
+	}
 	cell(y, 0, buf, cols, cols);
 	attrset(ATTR(TT_AREA_TABLE_HEADER));
 	mvhline(y + 1, 0, ' ', cols);
@@ -107,6 +161,14 @@ void tt_table_draw(tt_table *t, int y, int h, int cols)
 		x = 0;
 		for (int c = t->col; c < t->res.ncols && x < cols; c++) {
 			const char *s = t->res.cells[r * (size_t)t->res.ncols + c];
+			char tb[48];
+			int k = t->rel && s ? time_kind(t->res.cols[c]) : 0;
+			if (k) {
+				/* relative to the trace start; durations as they are */
+				int64_t val = strtoll(s, NULL, 10);
+				tt_timefmt_exact(k == 1 ? val - t->start : val, t->utf8, tb, sizeof tb);
+				s = tb;
+			}
 			cell(y + 2 + i, x, s ? s : "NULL", t->widths[c], cols);
 			x += t->widths[c] + 2;
 		}
@@ -153,6 +215,17 @@ int tt_table_key(tt_table *t, int key, int64_t *slice_id, int64_t *ts)
 	case KEY_RIGHT: case 'l':
 		if (t->col + 1 < t->res.ncols)
 			t->col++;
+		break;
+	case 't':
+		t->rel = !t->rel;
+		break;
+	case 'n':
+		if (t->offset + t->res.nrows < t->res.total_rows)
+			return TT_TABLE_NEXT_PAGE;
+		break;
+	case 'p':
+		if (t->offset > 0)
+			return TT_TABLE_PREV_PAGE;
 		break;
 	case '\n': case '\r': case KEY_ENTER: {
 		int cid = find_col(t, "slice_id"), cts = find_col(t, "ts");

@@ -4,6 +4,7 @@
  * touch ncurses.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,49 @@ missing:
 		warn(ctx, msg);
 	}
 	return -1;
+}
+
+static int has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; (p = strstr(p, w)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+			return 1;
+	return 0;
+}
+
+void tt_theme_list(char *buf, size_t n)
+{
+	char cfg[900];
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *dirs[3];
+
+	snprintf(buf, n, "dark monochrome");
+	if (xdg && *xdg)
+		snprintf(cfg, sizeof cfg, "%s/termtrace/themes", xdg);
+	else
+		snprintf(cfg, sizeof cfg, "%s/.config/termtrace/themes", home ? home : ".");
+	dirs[0] = cfg;
+	dirs[1] = TT_DATADIR "/themes";
+	dirs[2] = TT_SRCDIR "/themes";
+	for (int i = 0; i < 3; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			char name[256];
+			if (len <= 6 || len - 6 >= sizeof name || strcmp(e->d_name + len - 6, ".theme"))
+				continue;
+			memcpy(name, e->d_name, len - 6);
+			name[len - 6] = 0;
+			if (!has_word(buf, name) && strlen(buf) + len < n)
+				strncat(strncat(buf, " ", n - strlen(buf) - 1), name, n - strlen(buf) - 1);
+		}
+		closedir(d);
+	}
 }
 
 int tt_theme_palette(const char *name)

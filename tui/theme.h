@@ -88,6 +88,9 @@ int tt_theme_parse(tt_theme *th, const char *text, const char *path,
  * starts from the built-in dark theme. Returns 0, or -1 (message in warn)
  * when no such theme. */
 int tt_theme_load(tt_theme *th, const char *name, tt_theme_warn_fn warn, void *ctx);
+/* The theme names :theme can load (built-in and found in the theme
+ * folders), space-separated. */
+void tt_theme_list(char *buf, size_t n);
 /* Area by name, -1 when unknown. */
 int tt_theme_area(const char *name);
 const char *tt_theme_area_name(int area);

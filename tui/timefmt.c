@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "termtrace.h"
 #include "timefmt.h"
 #include "timemath.h"
 
@@ -138,9 +139,7 @@ void tt_timefmt_label(int64_t t, int64_t step, int utf8, char *buf, size_t n)
 
 void tt_timefmt_exact(int64_t ns, int utf8, char *buf, size_t n)
 {
-	int64_t mag = ns < 0 ? tt_tm_sub(0, ns) : ns;
-
-	put(ns, unit_for(mag), 9, utf8, buf, n);
+	tt_dur_text(ns, utf8, buf, n);
 }
 
 void tt_timefmt_short(int64_t ns, int utf8, char *buf, size_t n)

@@ -9,6 +9,7 @@
 #include "timefmt.h"
 #include "timemath.h"
 #include "timeline.h"
+#include "tracktree.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
@@ -202,12 +203,37 @@ static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64
 	}
 }
 
+/* Of the `count` items of a row from position i on, sharing the cell
+ * [a, b): the one covering at least half of the cell, or -1. Checks the
+ * first few (an item inside the cell can only cover half of it when the
+ * cell holds few). */
+static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b)
+{
+	int64_t half = (b - a + 1) / 2;
+
+	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
+		int64_t s = row->ts[k] > a ? row->ts[k] : a;
+		/* the row's own running maximum of ends first (read in
+		 * order, in cache; >= the item's end): most cells are
+		 * settled without reading the slice columns at random */
+		int64_t e = row->maxend[k];
+		if ((e < b ? e : b) - s < half)
+			continue;
+		e = tt_lod_end(&row->src, row->ids[k]);
+		if ((e < b ? e : b) - s >= half)
+			return row->ids[k];
+	}
+	return -1;
+}
+
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
 	const tt_lod_row *row = &t->rows[depth];
 	size_t hint = 0;
 	int c = 0;
+	int64_t last_dom = -1;
+	attr_t last_attr = 0;
 
 	while (c < v->tl_w) {
 		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
@@ -235,14 +261,28 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			c1 = c;
 		int covers = ts <= a && end >= b;
 		if (count >= 2) {
-			/* several slices share the cell, so none owns it: one
-			 * neutral "busy" mark (by-name colours per busy cell
-			 * are noise at this zoom, and cost a colour change per
-			 * cell on the terminal); a slice that goes on is drawn
-			 * from the next cell, where it is alone */
-			attrset(ATTR(row->nmarks && tt_lod_marked(row, hint, hint + count)
-					     ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
-			put_glyph(g, y, v->tl_x + c, G_BUSY);
+			/* several slices share the cell. The one covering most
+			 * of it (at least half: slices of a row do not overlap,
+			 * so no other can) gives the cell its colour, as
+			 * Perfetto merges tiny slices into coloured blocks;
+			 * only a genuinely mixed cell gets the neutral "busy"
+			 * mark. A slice that goes on is drawn from the next
+			 * cell, where it is alone. */
+			int marked = row->nmarks && tt_lod_marked(row, hint, hint + count);
+			int64_t dom = marked ? -1 : dominant(row, hint, count, a, b);
+			if (dom >= 0) {
+				/* neighbouring cells often share a name: one
+				 * attribute lookup per run */
+				if (dom != last_dom) {
+					last_attr = slice_attr(v, track, dom);
+					last_dom = dom;
+				}
+				attrset(last_attr);
+				put_glyph(g, y, v->tl_x + c, G_BAR0);
+			} else {
+				attrset(ATTR(marked ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
+				put_glyph(g, y, v->tl_x + c, G_BUSY);
+			}
 			c++;
 			continue;
 		}
@@ -253,7 +293,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 	 * owns its cell */
 	if (track == v->sel_track && v->sel_id >= 0) {
 		const tt_lod_src *s = &row->src;
-		int d = t->pdepth ? (int)t->pdepth[v->sel_id] : (int)v->sc.depth[v->sel_id];
+		int d = tt_layout_item_row(&v->lay, track, v->sel_id, v->sc.depth);
 		if (d == depth) {
 			int c0 = tt_timefmt_col(s->ts[v->sel_id], v->t0, v->span, v->tl_w);
 			int c1 = tt_timefmt_col(tt_tm_sub(tt_lod_end(s, (uint32_t)v->sel_id), 1), v->t0, v->span,
@@ -318,6 +358,7 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 	const tt_ltrack *t = &v->lay.tracks[track];
 	const tt_lod_row *row = &t->rows[0];
 	double range = t->vmax - t->vmin;
+	size_t hint = 0;
 
 	attrset(ATTR(TT_AREA_COUNTER));
 	for (int c = 0; c < v->tl_w; c++) {
@@ -326,7 +367,7 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 		double val;
 		if (b <= a)
 			b = tt_tm_add(a, 1);
-		if (a > v->lay.end || !tt_lod_value(row, a, b, &val))
+		if (a > v->lay.end || !tt_lod_value_from(row, a, b, &hint, &val))
 			continue;
 		int level = range > 0 ? (int)((val - t->vmin) / range * 16 + 0.5) : 16;
 		if (level < 1 && val != t->vmin)
@@ -369,7 +410,25 @@ static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, 
 
 	fill(y, 0, v->name_w, ATTR(is_cursor ? TT_AREA_TRACK_SEL : TT_AREA_TRACK_NAME));
 	if (l->depth == 0) {
-		put_text(y, 1, t->name, v->name_w - 1);
+		/* members of a merged track are indented under it; a merged
+		 * track shows whether it is open; a name cut says so */
+		int x = t->parent >= 0 ? 3 : 1;
+		if (t->nchildren) {
+			put_text(y, 1, t->expanded ? g->open : g->closed, 1);
+			x = 3;
+		}
+		int room = v->name_w - x;
+		if (text_cols(t->name) > room && room > 2) {
+			put_text(y, x, t->name, room - 1);
+			put_glyph(g, y, v->name_w - 1, G_ELLIPSIS);
+		} else {
+			put_text(y, x, t->name, room);
+		}
+	} else if (t->kind == TT_LT_SLICE && !t->expanded && t->ndepth > TT_LAYOUT_FOLD_DEPTH &&
+		   l->depth == TT_LAYOUT_FOLD_DEPTH - 1) {
+		/* the last row of a folded deep track: how much is hidden */
+		snprintf(buf, sizeof buf, "  +%d rows (Space)", t->ndepth - TT_LAYOUT_FOLD_DEPTH);
+		put_text(y, 1, buf, v->name_w - 1);
 	} else if (t->kind == TT_LT_COUNTER) {
 		char lo[32], hi[32];
 		fmt_value(t->vmin, lo, sizeof lo);
@@ -383,6 +442,61 @@ static void draw_name(const tt_view *v, int y, const tt_line *l, int is_cursor, 
 	}
 	attrset(ATTR(TT_AREA_TRACK_NAME));
 	put_glyph(g, y, v->name_w, G_VLINE);
+}
+
+/* A collapsed group's header in the name column: glyph, name (cut with
+ * an ellipsis), the track count when it fits. */
+static void draw_header_name(const tt_view *v, const glyphs *g, int y, const tt_lgroup *gr,
+			     const char *count)
+{
+	char buf[240];
+	int w = v->name_w;
+
+	snprintf(buf, sizeof buf, "%s %s", g->closed, gr->name);
+	if (text_cols(buf) + (int)strlen(count) <= w)
+		strncat(buf, count, sizeof buf - strlen(buf) - 1);
+	if (text_cols(buf) > w && w > 2) {
+		put_text(y, 0, buf, w - 1);
+		put_glyph(g, y, w - 1, G_ELLIPSIS);
+	} else {
+		put_text(y, 0, buf, w);
+	}
+	put_glyph(g, y, w, G_VLINE);
+}
+
+/* The process summary: in each cell, the most threads inside a top-level
+ * slice at once, as a bar of 8 levels over the group's thread count. */
+static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgroup *gr)
+{
+	int nt = gr->nthreads > 0 ? gr->nthreads : 1;
+	size_t hint = 0;
+
+	attrset(ATTR(TT_AREA_COUNTER));
+	for (int c = 0; c < v->tl_w; c++) {
+		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+		double val;
+		if (b <= a)
+			b = a + 1;
+		if (a > v->lay.end)
+			break;
+		if (gr->coarse && b - a >= gr->coarse_w) {
+			/* a wide cell: the buckets it covers (few, in cache) */
+			int64_t k0 = tt_tm_sub(a, v->lay.start) / gr->coarse_w;
+			int64_t k1 = tt_tm_sub(tt_tm_sub(b, 1), v->lay.start) / gr->coarse_w;
+			if (k1 < 0 || k0 >= TT_SUMMARY_BUCKETS)
+				continue;
+			val = 0;
+			for (int64_t k = k0 < 0 ? 0 : k0; k <= k1 && k < TT_SUMMARY_BUCKETS; k++)
+				val = gr->coarse[k] > val ? gr->coarse[k] : val;
+		} else if (!tt_lod_value_from(&gr->summary, a, b, &hint, &val)) {
+			continue;
+		}
+		if (val <= 0)
+			continue;
+		int level = (int)(val * 8 / nt + 0.999);
+		put_glyph(g, y, v->tl_x + c, G_BAR0 + (level < 1 ? 1 : level > 8 ? 8 : level));
+	}
 }
 
 void tt_timeline_draw(const tt_view *v)
@@ -408,7 +522,8 @@ void tt_timeline_draw(const tt_view *v)
 			 * are cut first */
 			char count[32];
 			int room;
-			snprintf(count, sizeof count, "  (%d track%s)", gr->ntracks, gr->ntracks == 1 ? "" : "s");
+			int ntop = tt_tracktree_top_count(&v->lay, gr);
+			snprintf(count, sizeof count, "  (%d track%s)", ntop, ntop == 1 ? "" : "s");
 			room = v->tl_x + v->tl_w - 3 - (int)strlen(count);
 			if (room < 8)
 				room = 8;
@@ -420,7 +535,13 @@ void tt_timeline_draw(const tt_view *v)
 					 gr->name, count);
 			}
 			fill(y, 0, v->tl_x + v->tl_w, ATTR(li == v->line ? TT_AREA_GROUP_SEL : TT_AREA_GROUP));
-			put_text(y, 0, buf, v->tl_x + v->tl_w);
+			if (!gr->expanded && !v->lay.filter[0] && gr->summary.n > 0) {
+				/* collapsed process: its summary beside the name */
+				draw_header_name(v, g, y, gr, count);
+				draw_summary(v, g, y, gr);
+			} else {
+				put_text(y, 0, buf, v->tl_x + v->tl_w);
+			}
 			continue;
 		}
 		attrset(ATTR(TT_AREA_DEFAULT));

@@ -8,6 +8,7 @@
 
 #include "timefmt.h"
 #include "timemath.h"
+#include "trackops.h"
 #include "view.h"
 
 void tt_view_message(tt_view *v, int error, const char *fmt, ...)
@@ -85,7 +86,10 @@ void tt_view_geometry(tt_view *v, int rows, int cols)
 	avail_h = rows - 2; /* status line + command line */
 	avail_w = cols;
 	v->det_x = v->det_y = v->det_w = v->det_h = 0;
-	if (v->details_pos == TT_DETAILS_BOTTOM) {
+	/* a small terminal keeps the bottom panel folded until something
+	 * is selected: the rows go to the tracks */
+	int folded = v->details_pos == TT_DETAILS_BOTTOM && v->sel_id < 0 && rows < 30;
+	if (v->details_pos == TT_DETAILS_BOTTOM && !folded) {
 		int h = v->details_h;
 		if (h > (avail_h - 2) / 2)
 			h = (avail_h - 2) / 2;
@@ -238,11 +242,7 @@ int64_t tt_view_item_dur(const tt_view *v, int track, int64_t id)
 
 static int item_depth(const tt_view *v, int track, int64_t id)
 {
-	const tt_ltrack *t = &v->lay.tracks[track];
-
-	if (t->pdepth)
-		return (int)t->pdepth[id];
-	return (int)v->sc.depth[id];
+	return tt_layout_item_row(&v->lay, track, id, v->sc.depth);
 }
 
 int64_t tt_view_slice_at(const tt_view *v, int line, int64_t t)
@@ -278,8 +278,9 @@ int tt_view_select(tt_view *v, int track, int64_t id)
 	if (id < 0)
 		return TT_REDRAW | TT_SEL_CHANGED;
 	depth = item_depth(v, track, id);
-	if (!v->lay.groups[t->group].expanded || t->hidden) {
+	if (!v->lay.groups[t->group].expanded || t->hidden || depth >= tt_layout_shown_rows(t)) {
 		v->lay.groups[t->group].expanded = 1;
+		t->expanded |= depth >= tt_layout_shown_rows(t); /* a folded deep row */
 		if (t->hidden)
 			tt_view_filter(v, "");
 		tt_layout_relines(&v->lay);
@@ -407,10 +408,24 @@ int64_t tt_view_source_slice(const tt_view *v, int64_t id)
 	return f.found && f.value >= 0 && (size_t)f.value < v->sc.n ? f.value : -1;
 }
 
+/* The source slice of the selection: a pinned row's slice_id, an
+ * annotation's source_slice_id. */
+static int64_t selection_source(const tt_view *v)
+{
+	const tt_ltrack *t;
+
+	if (v->sel_id < 0)
+		return -1;
+	t = &v->lay.tracks[v->sel_track];
+	if (t->pnames)
+		return t->pslice && (size_t)v->sel_id < t->pn && t->pslice[v->sel_id] >= 0 &&
+		       (size_t)t->pslice[v->sel_id] < v->sc.n ? t->pslice[v->sel_id] : -1;
+	return tt_view_source_slice(v, v->sel_id);
+}
+
 static int select_source(tt_view *v)
 {
-	int64_t src = v->sel_id < 0 || v->lay.tracks[v->sel_track].pnames
-		      ? -1 : tt_view_source_slice(v, v->sel_id);
+	int64_t src = selection_source(v);
 
 	if (src < 0) {
 		tt_view_message(v, 1, "the selection has no source slice");
@@ -691,6 +706,9 @@ static int select_at_cursor(tt_view *v)
 		tt_view_message(v, 0, "no slice under the cursor");
 		return TT_REDRAW;
 	}
+	if (l->track == v->sel_track && id == v->sel_id && v->lay.tracks[l->track].pnames &&
+	    selection_source(v) >= 0)
+		return select_source(v); /* Enter again on a pinned row: its slice */
 	int64_t keep = v->cursor;
 	int rc = tt_view_select(v, l->track, id);
 	v->cursor = keep; /* selecting by cursor does not move it */
@@ -701,12 +719,55 @@ static int toggle_group(tt_view *v)
 {
 	if (v->line < 0 || v->line >= v->lay.nlines)
 		return 0;
+	int tr = v->lay.lines[v->line].track;
+	if (tr >= 0 && (v->lay.tracks[tr].nchildren ||
+			(v->lay.tracks[tr].kind == TT_LT_SLICE && v->lay.tracks[tr].ndepth > TT_LAYOUT_FOLD_DEPTH))) {
+		/* a merged or deep track: its members / all its rows */
+		v->lay.tracks[tr].expanded = !v->lay.tracks[tr].expanded;
+		tt_layout_relines(&v->lay);
+		v->line = tt_layout_line_of(&v->lay, tr);
+		keep_line_visible(v);
+		return TT_REDRAW | TT_RELAYOUT;
+	}
 	int g = v->lay.lines[v->line].group;
 	v->lay.groups[g].expanded = !v->lay.groups[g].expanded;
 	tt_layout_relines(&v->lay);
 	for (int i = 0; i < v->lay.nlines; i++)
 		if (v->lay.lines[i].group == g && v->lay.lines[i].track < 0)
 			v->line = i;
+	keep_line_visible(v);
+	return TT_REDRAW | TT_RELAYOUT;
+}
+
+/* P and x on the track of the cursor (trackops.c). */
+static int track_op(tt_view *v, int action)
+{
+	int tr = v->line >= 0 && v->line < v->lay.nlines ? v->lay.lines[v->line].track : -1;
+	tt_err err = {0};
+
+	if (tr < 0) {
+		tt_view_message(v, 1, "%s: put the cursor on a track", tt_action_name(action));
+		return TT_REDRAW;
+	}
+	if (action == TT_ACT_HIDE_TRACK) {
+		if (v->sel_track == tr) {
+			v->sel_track = -1;
+			v->sel_id = -1;
+		}
+		tt_trackops_hide(&v->lay, tr);
+		tt_view_message(v, 0, "hid '%s' (:show %s brings it back)", v->lay.tracks[tr].name,
+				v->lay.tracks[tr].name);
+		keep_line_visible(v);
+		return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+	}
+	int rc = tt_trackops_pin(&v->lay, tr, &err);
+	if (rc < 0) {
+		tt_view_message(v, 1, "%s", err.msg);
+		return TT_REDRAW;
+	}
+	tt_view_message(v, 0, rc ? "pinned '%s' to the top (P again: back)" : "'%s' is back in its group",
+			v->lay.tracks[tr].name);
+	v->line = tt_layout_line_of(&v->lay, tr);
 	keep_line_visible(v);
 	return TT_REDRAW | TT_RELAYOUT;
 }
@@ -846,6 +907,9 @@ int tt_view_action(tt_view *v, int action)
 		return TT_REDRAW | TT_SEL_CHANGED;
 	case TT_ACT_REDRAW:
 		return TT_REDRAW | TT_RELAYOUT;
+	case TT_ACT_PIN_TRACK:
+	case TT_ACT_HIDE_TRACK:
+		return track_op(v, action);
 	default:
 		return 0; /* open-link, copy-link: handled by the viewer */
 	}

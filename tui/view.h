@@ -36,6 +36,8 @@ typedef struct tt_alert {
 	int error; /* 1 = 'error', 0 = 'warning' */
 } tt_alert;
 
+typedef struct tt_link_seg tt_link_seg;
+
 typedef struct tt_view {
 	tt_trace *tr;
 	tt_layout lay;
@@ -71,7 +73,11 @@ typedef struct tt_view {
 	int details_h, details_w; /* sizes at the bottom / on the right */
 	int details_scroll;
 	char *desc, *doc_link; /* description of the selection, or NULL */
-	int link_y, link_x, link_w; /* where the link was drawn (link_w 0: not) */
+	/* where the doc link was drawn, piece by piece when wrapped (for
+	 * OSC 8 hyperlinks over the same cells) */
+#define TT_LINK_SEGS 8
+	int link_nseg;
+	struct tt_link_seg { int y, x, off, len; } link_seg[TT_LINK_SEGS];
 
 	/* alerts (SQL table `alert`; none when it does not exist) */
 	tt_alert *alerts;

@@ -21,12 +21,15 @@
 #include "cmdbar.h"
 #include "details.h"
 #include "metrics.h"
+#include "mouse.h"
+#include "osc.h"
 #include "help.h"
 #include "table.h"
 #include "termtrace.h"
 #include "timefmt.h"
 #include "timemath.h"
 #include "timeline.h"
+#include "trackops.h"
 #include "view.h"
 #include "viewer.h"
 
@@ -37,6 +40,8 @@ typedef struct viewer {
 	tt_view v;
 	tt_table table;
 	int has_table;
+	char *table_sql;    /* the query of the table, for its next pages */
+	int npins;          /* pins made: their default titles */
 	int help_scroll, help_lines;
 	tt_cmdbar cb;
 	int editing;        /* 0, ':' or '/' */
@@ -191,6 +196,8 @@ static void draw_progress(const char *path, const tt_progress *p, int utf8, cons
 typedef struct query_job {
 	tt_trace *tr;
 	const char *sql;
+	int page;           /* a page of the last statement from offset */
+	size_t offset;
 	tt_result res;
 	tt_err err;
 	int rc;
@@ -201,7 +208,8 @@ static void *query_main(void *arg)
 {
 	query_job *q = arg;
 
-	q->rc = tt_query_collect(q->tr, q->sql, 100000, &q->res, &q->err);
+	q->rc = q->page ? tt_query_collect_page(q->tr, q->sql, q->offset, TT_TABLE_PAGE_ROWS, &q->res, &q->err)
+			: tt_query_collect(q->tr, q->sql, TT_TABLE_PAGE_ROWS, &q->res, &q->err);
 	atomic_store(&q->finished, 1);
 	return NULL;
 }
@@ -209,16 +217,18 @@ static void *query_main(void *arg)
 static void draw_frame(viewer *vw);
 static void draw_message(const tt_view *v);
 
-/* Runs sql; returns TT_OK with *res filled, or an error with err set. */
-static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
+/* Runs sql (page: only its last statement, rows from offset); returns
+ * TT_OK with *res filled, or an error with err set. */
+static int run_query_page(viewer *vw, const char *sql, int page, size_t offset, tt_result *res,
+			  tt_err *err)
 {
-	query_job q = {.tr = vw->v.tr, .sql = sql};
+	query_job q = {.tr = vw->v.tr, .sql = sql, .page = page, .offset = offset};
 	pthread_t th;
 	int cancelled = 0, resized = 0;
 
 	memset(res, 0, sizeof *res);
 	if (pthread_create(&th, NULL, query_main, &q) != 0) {
-		q.rc = tt_query_collect(vw->v.tr, sql, 100000, &q.res, &q.err);
+		query_main(&q);
 	} else {
 		timeout(50);
 		for (int spins = 0; !atomic_load(&q.finished); spins++) {
@@ -249,6 +259,11 @@ static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 	if (q.rc != TT_OK && cancelled)
 		tt_err_set(err, TT_ECANCEL, "query cancelled");
 	return q.rc;
+}
+
+static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
+{
+	return run_query_page(vw, sql, 0, 0, res, err);
 }
 
 /* Builds the view again after the trace grew (metrics appended annotation
@@ -299,6 +314,10 @@ static int run_sql_to_table(viewer *vw, const char *sql, const char *title)
 	if (vw->has_table)
 		tt_table_free(&vw->table);
 	tt_table_open(&vw->table, &res, title);
+	vw->table.start = vw->v.lay.start;
+	vw->table.utf8 = vw->v.utf8;
+	free(vw->table_sql);
+	vw->table_sql = strdup(sql);
 	vw->has_table = 1;
 	vw->v.mode = TT_MODE_TABLE;
 	vw->v.msg[0] = 0;
@@ -316,6 +335,23 @@ static const char *word_arg(const char *cmd, const char *word)
 		cmd++;
 	return cmd;
 }
+
+/* :goto TIME: times past the trace go to its end (or start), and say so. */
+static int goto_clamped(tt_view *v, int64_t t, const char *text)
+{
+	int64_t len = tt_tm_sub(v->lay.end, v->lay.start);
+	char a[48];
+
+	if (t > len || t < 0) {
+		tt_timefmt_exact(len, v->utf8, a, sizeof a);
+		tt_view_message(v, 0, t < 0 ? "goto: %s is before the trace start: cursor at the start" :
+					"goto: %s is past the trace end (%s): cursor at the end", text, a);
+		t = t < 0 ? 0 : len;
+	}
+	return tt_view_goto(v, tt_tm_add(v->lay.start, t));
+}
+
+static int timeline_key_action(viewer *vw, int act);
 
 static int run_command(viewer *vw, const char *cmd)
 {
@@ -335,7 +371,9 @@ static int run_command(viewer *vw, const char *cmd)
 	}
 	if ((arg = word_arg(cmd, "theme"))) {
 		if (!*arg) {
-			tt_view_message(v, 1, "usage: :theme NAME");
+			char names[400];
+			tt_theme_list(names, sizeof names);
+			tt_view_message(v, 0, "themes: %s (:theme NAME)", names);
 			return TT_REDRAW;
 		}
 		v->msg[0] = 0;
@@ -350,14 +388,21 @@ static int run_command(viewer *vw, const char *cmd)
 			tt_view_message(v, 1, "goto: bad time '%s' (e.g. 1.5ms, 200us, 3s)", arg);
 			return TT_REDRAW;
 		}
-		return tt_view_goto(v, tt_tm_add(v->lay.start, t));
+		return goto_clamped(v, t, arg);
 	}
 	if ((arg = word_arg(cmd, "track"))) {
+		char old[sizeof v->lay.filter];
+		snprintf(old, sizeof old, "%s", v->lay.filter);
 		tt_view_filter(v, arg);
-		if (*arg)
+		if (*arg && v->lay.nlines == 0) {
+			/* nothing matches: keep the tracks that were shown */
+			tt_view_filter(v, old);
+			tt_view_message(v, 1, "no track matches '%s'", arg);
+		} else if (*arg) {
 			tt_view_message(v, 0, "tracks matching '%s' (:track alone shows all)", arg);
-		else
+		} else {
 			v->msg[0] = 0;
+		}
 		return TT_REDRAW | TT_RELAYOUT;
 	}
 	if ((arg = word_arg(cmd, "metrics")) || (arg = word_arg(cmd, "metric"))) {
@@ -387,6 +432,62 @@ static int run_command(viewer *vw, const char *cmd)
 		}
 		return run_sql_to_table(vw, "select * from alert order by ts", "alerts");
 	}
+	if ((arg = word_arg(cmd, "tracks"))) {
+		tt_result res;
+		if (tt_trackops_list(&v->lay, arg, &res) < 0) {
+			tt_view_message(v, 1, "tracks: out of memory");
+			return TT_REDRAW;
+		}
+		if (res.nrows == 0) {
+			tt_result_free(&res);
+			tt_view_message(v, 1, "no track matches '%s'", arg);
+			return TT_REDRAW;
+		}
+		if (vw->has_table)
+			tt_table_free(&vw->table);
+		tt_table_open(&vw->table, &res, *arg ? "tracks (filtered)" : "tracks");
+		free(vw->table_sql);
+		vw->table_sql = NULL;
+		vw->has_table = 1;
+		v->mode = TT_MODE_TABLE;
+		return TT_REDRAW;
+	}
+	if ((arg = word_arg(cmd, "show"))) {
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :show NAME|all (tracks hidden with x)");
+			return TT_REDRAW;
+		}
+		int n = tt_trackops_show(&v->lay, arg);
+		if (n == 0)
+			tt_view_message(v, 1, "show: no hidden track named '%s'", arg);
+		else
+			tt_view_message(v, 0, "%d track%s shown again", n, n == 1 ? "" : "s");
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	if (tt_action_lookup(cmd) != TT_ACT_NONE) {
+		/* every action of the key table is a command too */
+		int rc = timeline_key_action(vw, tt_action_lookup(cmd));
+		return rc;
+	}
+	if ((arg = word_arg(cmd, "unpin"))) {
+		if (!*arg) {
+			tt_view_message(v, 1, "usage: :unpin NAME|all");
+			return TT_REDRAW;
+		}
+		if (v->sel_id >= 0 && v->lay.tracks[v->sel_track].pnames &&
+		    (!strcmp(arg, "all") || !strcmp(arg, v->lay.tracks[v->sel_track].name))) {
+			v->sel_id = -1; /* its track goes */
+			v->sel_track = -1;
+		}
+		int n = tt_layout_unpin(&v->lay, arg);
+		if (n == 0)
+			tt_view_message(v, 1, "unpin: no pinned track named '%s'", arg);
+		else
+			tt_view_message(v, 0, "unpinned %d track%s", n, n == 1 ? "" : "s");
+		v->line = v->top = 0;
+		tt_view_geometry(v, v->rows, v->cols);
+		return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
+	}
 	if ((arg = word_arg(cmd, "pin"))) {
 		tt_result res;
 		tt_err err = {0};
@@ -400,8 +501,9 @@ static int run_command(viewer *vw, const char *cmd)
 			return TT_REDRAW;
 		}
 		char title[64];
-		snprintf(title, sizeof title, "pin %.50s", arg);
+		snprintf(title, sizeof title, "pin %d", vw->npins + 1);
 		int t = tt_layout_pin(&v->lay, &res, title, &err);
+		vw->npins += t >= 0;
 		if (t < 0)
 			tt_view_message(v, 1, "%s", err.msg);
 		else
@@ -449,29 +551,14 @@ static void open_link(viewer *vw)
 
 static void copy_link(viewer *vw)
 {
-	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *s = (const unsigned char *)vw->v.doc_link;
-	char out[2048];
-	size_t len, o = 0;
-
-	if (!s) {
+	if (!vw->v.doc_link) {
 		tt_view_message(&vw->v, 1, "the selection has no doc link");
 		return;
 	}
-	len = strlen((const char *)s);
-	for (size_t i = 0; i < len && o + 5 < sizeof out; i += 3) {
-		unsigned v = (unsigned)s[i] << 16 | (i + 1 < len ? (unsigned)s[i + 1] << 8 : 0) |
-			     (i + 2 < len ? s[i + 2] : 0);
-		out[o++] = b64[v >> 18 & 63];
-		out[o++] = b64[v >> 12 & 63];
-		out[o++] = i + 1 < len ? b64[v >> 6 & 63] : '=';
-		out[o++] = i + 2 < len ? b64[v & 63] : '=';
-	}
-	out[o] = 0;
-	/* OSC 52: the terminal (or tmux) puts it on the clipboard */
-	printf("\033]52;c;%s\a", out);
-	fflush(stdout);
-	tt_view_message(&vw->v, 0, "copied %s", vw->v.doc_link);
+	if (tt_osc_clipboard(vw->v.doc_link) < 0)
+		tt_view_message(&vw->v, 1, "copy: out of memory");
+	else
+		tt_view_message(&vw->v, 0, "copied %s", vw->v.doc_link);
 }
 
 /* ---- drawing -------------------------------------------------------------- */
@@ -484,7 +571,7 @@ static void draw_status(tt_view *v)
 	mvhline(y, 0, ' ', v->cols);
 	buf[0] = 0;
 	if (v->sel_id >= 0) {
-		tt_timefmt_short(tt_view_item_dur(v, v->sel_track, v->sel_id), v->utf8, d, sizeof d);
+		tt_timefmt_exact(tt_view_item_dur(v, v->sel_track, v->sel_id), v->utf8, d, sizeof d);
 		snprintf(part, sizeof part, " sel: %.60s (%s)", tt_view_item_name(v, v->sel_track, v->sel_id), d);
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
 	}
@@ -569,23 +656,15 @@ typedef struct screen_ops {
 } screen_ops;
 static const screen_ops *screen_of(const viewer *vw);
 
-/* OSC 8: ncurses cannot put the escape inside a cell, so once the frame
- * is on the terminal the link's text is written again, wrapped in the
- * hyperlink escape, at the same place; then the cursor goes back where
- * ncurses believes it is. Only for terminals known to show OSC 8
- * (TT_HYPERLINKS=1 forces it, =0 disables it). */
+/* OSC 8 over the doc link once the frame is on the terminal (osc.c):
+ * ncurses cannot put the escape inside a cell. */
 static void draw_hyperlink(viewer *vw)
 {
 	tt_view *v = &vw->v;
-	int cy, cx;
 
-	if (!vw->hyperlinks || !v->doc_link || v->link_w <= 0 || v->mode != TT_MODE_TIMELINE)
+	if (!vw->hyperlinks || !v->doc_link || v->link_nseg <= 0 || v->mode != TT_MODE_TIMELINE)
 		return;
-	getyx(stdscr, cy, cx);
-	mvcur(cy, cx, v->link_y, v->link_x);
-	printf("\033]8;;%s\033\\%s\033]8;;\033\\", v->doc_link, v->doc_link);
-	fflush(stdout);
-	mvcur(v->link_y, v->link_x + v->link_w, cy, cx);
+	tt_osc_hyperlinks(v->doc_link, v->link_seg, v->link_nseg);
 }
 
 static void draw_frame(viewer *vw)
@@ -614,20 +693,23 @@ static int in_timeline(const tt_view *v, int x, int y)
 	return x >= v->tl_x && x < v->tl_x + v->tl_w && y < v->tl_y + v->tl_h;
 }
 
-static int timeline_mouse(viewer *vw)
+static int timeline_mouse(viewer *vw, int ch)
 {
 	tt_view *v = &vw->v;
 	MEVENT ev;
 
-	if (getmouse(&ev) != OK)
+	if (tt_mouse_event(ch, &ev) < 0)
 		return 0;
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		int up = (ev.bstate & BUTTON4_PRESSED) != 0;
-		if (ev.bstate & (BUTTON_CTRL | BUTTON_SHIFT)) {
+		/* Ctrl-wheel zooms around the pointer, Shift-wheel pans */
+		if (ev.bstate & BUTTON_CTRL) {
 			if (in_timeline(v, ev.x, ev.y))
 				v->cursor = tt_view_col_time(v, ev.x - v->tl_x);
 			return tt_view_action(v, up ? TT_ACT_ZOOM_IN : TT_ACT_ZOOM_OUT);
 		}
+		if (ev.bstate & BUTTON_SHIFT)
+			return tt_view_action(v, up ? TT_ACT_PAN_LEFT : TT_ACT_PAN_RIGHT);
 		for (int i = 0; i < 3; i++)
 			tt_view_action(v, up ? TT_ACT_TRACK_UP : TT_ACT_TRACK_DOWN);
 		return TT_REDRAW;
@@ -703,11 +785,21 @@ static void timeline_draw(viewer *vw)
 static int timeline_key(viewer *vw, int ch)
 {
 	tt_view *v = &vw->v;
-	int rc, act;
+	int act;
 
-	if (ch == KEY_MOUSE)
-		return timeline_mouse(vw);
+	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE)
+		return timeline_mouse(vw, ch);
 	act = tt_config_action(&v->cfg, ch);
+	return timeline_key_action(vw, act);
+}
+
+static int timeline_key_action(viewer *vw, int act)
+{
+	tt_view *v = &vw->v;
+	int rc;
+
+	if (act == TT_ACT_REDRAW)
+		clearok(curscr, TRUE); /* the next frame repaints every cell */
 	if (act == TT_ACT_OPEN_LINK) {
 		open_link(vw);
 		return TT_REDRAW;
@@ -743,8 +835,10 @@ static int table_key(viewer *vw, int ch)
 		v->mode = TT_MODE_TIMELINE;
 		return TT_REDRAW;
 	}
-	if (ch == KEY_MOUSE) {
-		if (getmouse(&ev) == OK && (ev.bstate & BUTTON4_PRESSED))
+	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE) {
+		if (tt_mouse_event(ch, &ev) < 0)
+			return 0;
+		if (ev.bstate & BUTTON4_PRESSED)
 			vw->table.row -= 3;
 		else if (ev.bstate & BUTTON5_PRESSED)
 			vw->table.row += 3;
@@ -755,6 +849,21 @@ static int table_key(viewer *vw, int ch)
 		return TT_REDRAW;
 	}
 	switch (tt_table_key(&vw->table, ch, &id, &ts)) {
+	case TT_TABLE_NEXT_PAGE:
+	case TT_TABLE_PREV_PAGE: {
+		tt_table *t = &vw->table;
+		size_t off = t->offset;
+		tt_result res;
+		tt_err err = {0};
+		off = ch == 'n' ? off + t->res.nrows : off > TT_TABLE_PAGE_ROWS ? off - TT_TABLE_PAGE_ROWS : 0;
+		if (!vw->table_sql || run_query_page(vw, vw->table_sql, 1, off, &res, &err) != TT_OK) {
+			tt_view_message(v, 1, "%s", err.msg[0] ? err.msg : "no query to page");
+			return TT_REDRAW;
+		}
+		tt_table_page(t, &res, off);
+		v->msg[0] = 0;
+		return TT_REDRAW;
+	}
 	case TT_TABLE_CLOSE:
 		v->mode = TT_MODE_TIMELINE;
 		return TT_REDRAW;
@@ -865,14 +974,8 @@ static int setup_terminal(viewer *vw, SCREEN **scr)
 	keypad(stdscr, TRUE);
 	set_escdelay(100); /* long enough for escape sequences over SSH */
 	curs_set(0);
-	mousemask(ALL_MOUSE_EVENTS, NULL);
-	mouseinterval(0);
-	/* terminals that show OSC 8 hyperlinks (others may print junk) */
-	const char *hl = getenv("TT_HYPERLINKS"), *tp = getenv("TERM_PROGRAM");
-	vw->hyperlinks = hl ? !strcmp(hl, "1") :
-			 (getenv("VTE_VERSION") && atoi(getenv("VTE_VERSION")) >= 5000) ||
-			 getenv("KITTY_WINDOW_ID") || getenv("WEZTERM_EXECUTABLE") ||
-			 (tp && (!strcmp(tp, "iTerm.app") || !strcmp(tp, "WezTerm") || !strcmp(tp, "vscode")));
+	tt_mouse_setup();
+	vw->hyperlinks = tt_osc_hyperlinks_supported();
 	vw->ncolors = 0;
 	if (has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"))) {
 		start_color();
@@ -945,6 +1048,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 		timeout(IDLE_MS);
 	}
 	if (quit || !ld->tr) {
+		tt_mouse_end();
 		endwin();
 		delscreen(scr);
 		if (ld->tr)
@@ -974,6 +1078,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	snprintf(saved_msg, sizeof saved_msg, "%s", vw->v.msg);
 	int utf8 = vw->v.utf8;
 	if (tt_view_init(&vw->v, ld->tr) < 0) {
+		tt_mouse_end();
 		endwin();
 		delscreen(scr);
 		fprintf(stderr, "termtrace: out of memory building the timeline\n");
@@ -1003,8 +1108,11 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	int flags = TT_REDRAW;
 	timeout(IDLE_MS);
 	while (!(flags & TT_QUIT)) {
-		if (flags & TT_SEL_CHANGED)
+		if (flags & TT_SEL_CHANGED) {
 			tt_details_fetch(&vw->v);
+			/* the panel unfolds on a selection (small terminals) */
+			tt_view_geometry(&vw->v, LINES, COLS);
+		}
 		if (flags & (TT_REDRAW | TT_RELAYOUT))
 			draw_frame(vw);
 		/* a timeout, not a blocking read: a SIGWINCH that lands just
@@ -1013,10 +1121,12 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 		int ch = getch();
 		flags = ch == ERR ? 0 : handle_key(vw, ch);
 	}
+	tt_mouse_end();
 	endwin();
 	delscreen(scr);
 	if (vw->has_table)
 		tt_table_free(&vw->table);
+	free(vw->table_sql);
 	tt_cmdbar_free(&vw->cb);
 	tt_view_free(&vw->v);
 	tt_trace_close(ld->tr);

@@ -100,6 +100,7 @@ static int run_script(tt_trace *tr, const char *sql, row_fn header, row_fn row, 
 struct collect {
 	tt_result *r;
 	size_t max_rows, cap;
+	size_t skip; /* rows before the kept ones (paging) */
 };
 
 static int collect_header(void *ctx, sqlite3_stmt *s)
@@ -125,7 +126,8 @@ static int collect_row(void *ctx, sqlite3_stmt *s)
 	tt_result *r = c->r;
 	size_t base;
 
-	if (c->max_rows && r->nrows >= c->max_rows)
+	r->total_rows++;
+	if (r->total_rows <= c->skip || (c->max_rows && r->nrows >= c->max_rows))
 		return 0;
 	if ((r->nrows + 1) * (size_t)r->ncols > c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 64 * (size_t)(r->ncols ? r->ncols : 1);
@@ -155,6 +157,35 @@ int tt_query_collect(tt_trace *tr, const char *sql, size_t max_rows, tt_result *
 
 	memset(out, 0, sizeof(*out));
 	rc = run_script(tr, sql, collect_header, collect_row, &c, err);
+	if (rc != TT_OK)
+		tt_result_free(out);
+	return rc;
+}
+
+int tt_query_collect_page(tt_trace *tr, const char *sql, size_t offset, size_t max_rows,
+			  tt_result *out, tt_err *err)
+{
+	struct collect c = { .r = out, .max_rows = max_rows, .skip = offset };
+	const char *tail = sql, *last = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	/* find the last statement without running any: the earlier ones
+	 * ran with the first page, and what they made (views, tables) is
+	 * still there */
+	memset(out, 0, sizeof(*out));
+	while (!only_blank(tail)) {
+		const char *at = tail;
+		if (sqlite3_prepare_v2(tr->db, tail, -1, &st, &tail) != SQLITE_OK)
+			return tt_err_set(err, TT_EINVAL, "%s", sqlite3_errmsg(tr->db));
+		if (st)
+			last = at;
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (!last)
+		return tt_err_set(err, TT_EINVAL, "no SQL statement given");
+	rc = run_script(tr, last, collect_header, collect_row, &c, err);
 	if (rc != TT_OK)
 		tt_result_free(out);
 	return rc;

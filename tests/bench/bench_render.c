@@ -2,6 +2,7 @@
  * bench_render.c - headless render benchmark of the viewer (figures, not
  * pass/fail). For synthetic traces of 100k, 1M and 10M slices on 64
  * threads (8 processes x 8 threads, nested 3 deep), written as Chrome JSON
+ * plus a process of 5,000 one-slice async tracks of one name,
  * and opened through tt_trace_open like any trace, it prints:
  *   - import time, level-of-detail/layout build time, first frame time
  *     (import-to-interactive = their sum);
@@ -90,6 +91,17 @@ static int write_trace(const char *path, long n)
 			t += d0 + unit * (long)((seed >> 4) % 3);
 		}
 	}
+	/* a process with 5,000 one-slice async tracks of one name (as Chrome
+	 * writes blink::Animation, one track per id): the viewer merges them
+	 * into one track packed in rows */
+	long len = per_thread * 8 * 200; /* within every thread's span */
+	fprintf(f, "{\"ph\":\"M\",\"pid\":200,\"tid\":200,\"name\":\"process_name\",\"args\":{\"name\":\"anim\"}},\n");
+	for (long k = 0; k < 5000; k++) {
+		long ts = len / 5000 * k, dur = len / 500 + 1000;
+		fprintf(f, "{\"ph\":\"b\",\"pid\":200,\"tid\":200,\"id\":\"0x%lx\",\"ts\":%ld.%03ld,\"name\":\"blink::Animation\",\"cat\":\"blink\"},\n"
+			   "{\"ph\":\"e\",\"pid\":200,\"tid\":200,\"id\":\"0x%lx\",\"ts\":%ld.%03ld,\"name\":\"blink::Animation\",\"cat\":\"blink\"},\n",
+			k + 1, ts / 1000, ts % 1000, k + 1, (ts + dur) / 1000, (ts + dur) % 1000);
+	}
 	/* a closing event without a trailing comma */
 	fputs("{\"ph\":\"M\",\"pid\":100,\"tid\":100,\"name\":\"thread_name\",\"args\":{\"name\":\"main\"}}\n]}\n", f);
 	return fclose(f);
@@ -173,12 +185,30 @@ static void bench_size(long n, int frames)
 	if (v.sc.n > 0)
 		tt_view_select_slice(&v, (int64_t)(v.sc.n / 2));
 	static const int sizes[2][2] = {{24, 80}, {80, 300}};
+	/* three screens: the first one (collapsed groups draw their process
+	 * summary), every group open, and the merged async track on top */
+	static const char *const screens[3] = {"first screen (summaries)", "groups open",
+					       "merged 5,000 async tracks"};
+	int merged_line = -1;
+	for (int i = 0; i < v.lay.ntracks && merged_line < 0; i++)
+		if (v.lay.tracks[i].nchildren)
+			merged_line = i;
+	for (int sc = 0; sc < 3; sc++)
 	for (int s = 0; s < 2; s++) {
 		resizeterm(sizes[s][0], sizes[s][1]);
+		if (sc >= 1)
+			for (int g = 0; g < v.lay.ngroups; g++)
+				v.lay.groups[g].expanded = 1;
+		tt_layout_relines(&v.lay);
 		tt_view_geometry(&v, sizes[s][0], sizes[s][1]);
 		v.line = 0;
 		v.top = 0;
-		if (s == 0) {
+		if (sc == 2 && merged_line >= 0) {
+			v.line = v.top = tt_layout_line_of(&v.lay, merged_line);
+			if (v.top < 0)
+				v.line = v.top = 0;
+		}
+		if (s == 0 && sc == 0) {
 			tt_view_set_window(&v, v.lay.start, v.lay.end - v.lay.start);
 			a = now();
 			erase();
@@ -189,7 +219,7 @@ static void bench_size(long n, int frames)
 			printf("  first frame %.3f ms; import-to-interactive %.2f s\n", t_first * 1e3,
 			       t_import + t_view + t_first);
 		}
-		printf("  %dx%d:\n", sizes[s][1], sizes[s][0]);
+		printf("  %dx%d, %s:\n", sizes[s][1], sizes[s][0], screens[sc]);
 		int64_t len = v.lay.end - v.lay.start;
 		run_frames(&v, "whole", v.lay.start, len, frames);
 		run_frames(&v, "mid", v.lay.start + len / 2, len / 1000 > v.tl_w ? len / 1000 : v.tl_w, frames);

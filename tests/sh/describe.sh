@@ -61,7 +61,7 @@ got=$("$BIN" query --format tsv --no-header $TRACE \
 	"select description, doc_link from describe_slice where slice_id = $id")
 dur=$("$BIN" query --format tsv --no-header $TRACE "select dur from slice where id = $id")
 check_got_want "user rule overrides the shipped one" "$got" \
-	"my words for V8.StackGuard (83 us)	https://example.org/stackguard"
+	"my words for V8.StackGuard (83µs)	https://example.org/stackguard"
 check_got_want "the sample slice is 83 us long" "$dur" "83000"
 got=$("$BIN" query --format tsv --no-header $TRACE "select describe_warnings()")
 check_got_want "bad rule line reported as path:line" "$got" \
@@ -72,7 +72,7 @@ rm -rf "$XDG_CONFIG_HOME/termtrace"
 out=$(timeout 10 "$BIN" describe $TRACE "$id" </dev/null 2>"$tmp/err")
 rc=$?
 if grep -q 'tt_cmd_describe' tui/main.c 2>/dev/null; then
-	want="V8.StackGuard  (slice $id, 83us)
+	want="V8.StackGuard  (slice $id, 83µs)
 V8 stopped at a stack-guard check to handle pending interrupts
 (V8.StackGuard): requests to terminate, to install optimized code, to run a GC
 or to service the debugger or profiler.

@@ -87,7 +87,7 @@ seen: thread CrRendererMain, parent (none)
 also matched: descriptions/chrome.rules:7 (name), descriptions/chrome.rules:288 (fallback), descriptions/chrome.rules:331 (fallback)"
 got=$("$BIN" describe --wrap 0 $S "$id" | sed -n 2p)
 check_got_want "long task names its longest child and its self time" "$got" \
-"A long task: 170 ms on the renderer's main thread, over the 50 ms budget, so input arriving meanwhile waited and frames were skipped. 471 us of it ran outside any traced child; the longest direct child is v8.evaluateModule (164 ms, 97 % of the task). Start with the bigger of the two, then split the work or move it off the main thread."
+"A long task: 170.201ms on the renderer's main thread, over the 50 ms budget, so input arriving meanwhile waited and frames were skipped. 471µs of it ran outside any traced child; the longest direct child is v8.evaluateModule (164.413ms, 97 % of the task). Start with the bigger of the two, then split the work or move it off the main thread."
 got=$("$BIN" query --format tsv --no-header $S "
 	select p.name, d.kind, substr(d.description, 1, 28), count(*)
 	  from slice s join describe_slice d on d.slice_id = s.id join slice p on p.id = s.parent_id
@@ -129,7 +129,7 @@ id=$("$BIN" query --format tsv --no-header $S "
 	 where s.name = 'RunTask' and t.name = 'CrRendererMain' and s.dur >= 50000000")
 got=$("$BIN" describe --explain --wrap 0 $S "$id" | sed -n '2p;/^rule:/p')
 check_got_want "user rule in XDG_CONFIG_HOME overrides the shipped one" "$got" \
-"my long task note: 170 ms, longest child v8.evaluateModule
+"my long task note: 170.201ms, longest child v8.evaluateModule
 rule: $XDG_CONFIG_HOME/termtrace/descriptions/mine.rules:1 (context)"
 rm -rf "$XDG_CONFIG_HOME/termtrace"
 

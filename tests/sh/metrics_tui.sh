@@ -16,8 +16,8 @@ trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
 cat >"$TMP/tasks.json" <<'JSON'
 {"traceEvents":[
-{"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"Main"}},
-{"name":"thread_name","ph":"M","pid":1,"tid":11,"args":{"name":"Worker"}},
+{"name":"thread_name","ph":"M","pid":1,"tid":10,"args":{"name":"CrRendererMain"}},
+{"name":"thread_name","ph":"M","pid":1,"tid":11,"args":{"name":"CrBrowserMain"}},
 {"name":"TaskA","ph":"X","pid":1,"tid":10,"ts":1000,"dur":60000},
 {"name":"TaskB","ph":"X","pid":1,"tid":10,"ts":100000,"dur":300000},
 {"name":"Nested","ph":"X","pid":1,"tid":10,"ts":110000,"dur":80000},
@@ -56,10 +56,10 @@ tmux -L $S -f /dev/null new-session -d -s main -x 120 -y 30 \
 # chrome_long_tasks scopes its tracks to threads: they sit in the process
 # group, beside their thread (issue 7: "shown inside its group")
 check "--metrics adds thread-scoped tracks to their process group" wait_for "▾ process 1  (4 tracks)"
-check "the Long tasks track of Main holds its long tasks" wait_for " Long tasks: Main 10    │   TaskA"
-check "the Long tasks track of Worker follows its thread" wait_for " Long tasks: Worker 11  │  TaskD"
+check "the Long tasks track of CrRendererMain holds its long tasks" wait_for " Long tasks: CrRenderer…│   TaskA"
+check "the Long tasks track of CrBrowserMain follows its thread" wait_for " Long tasks: CrBrowserM…│  TaskD"
 check "status line counts the alerts" wait_for "alerts: 2 warnings, 1 error"
-row=$(escaped_row " Long tasks: Main")
+row=$(escaped_row " Long tasks: CrRenderer")
 case "$row" in
 *"48;5;214m   TaskA"*"48;5;160m"*) ok "warning and error alerts drawn in the theme's alert colours" ;;
 *) notok "warning and error alerts drawn in the theme's alert colours"; echo "# $row" | cat -v ;;
@@ -87,8 +87,8 @@ tmux -L $S new-window -d -n mono \
 	"env LANG=C.UTF-8 TERM=xterm-256color NO_COLOR=1 XDG_CONFIG_HOME=$TMP/cfg XDG_STATE_HOME=$TMP/state TT_METRICS_PATH=$TMP/none $BIN --metrics chrome_long_tasks $TMP/tasks.json; echo EXIT=\$?; sleep 60"
 tmux -L $S resize-window -t mono -x 120 -y 30 2>/dev/null
 WIN=mono
-check "monochrome: the Long tasks tracks" wait_for " Long tasks: Main 10    │   TaskA"
-row=$(escaped_row " Long tasks: Main")
+check "monochrome: the Long tasks tracks" wait_for " Long tasks: CrRenderer…│   TaskA"
+row=$(escaped_row " Long tasks: CrRenderer")
 case "$row" in
 *"[1;4m   TaskA"*"[1;4;7m"*"TaskB"*) ok "monochrome alerts: bold/underline warning, reverse error" ;;
 *) notok "monochrome alerts: bold/underline warning, reverse error"; echo "# $row" | cat -v ;;

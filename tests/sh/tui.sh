@@ -11,60 +11,7 @@ TMP=$(mktemp -d)
 TINY=tests/data/chromium-tiny.json
 trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
-. "$(dirname "$0")/../shlib.sh"
-screen() { tmux -L $S capture-pane -p -t "$1"; }
-line() { screen "$1" | sed -n "$(($2 + 1))p"; }
-
-# wait_for WIN TEXT [TIMEOUT_TENTHS]: polls until the pane holds TEXT.
-wait_for() {
-	local i
-	for ((i = 0; i < ${3:-50}; i++)); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# wait_re WIN REGEX: polls until a line of the pane matches REGEX (grep -E).
-wait_re() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		screen "$1" | grep -qE -- "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# wait_line WIN N TEXT: polls until line N (0-based) is exactly TEXT.
-wait_line() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[ "$(line "$1" "$2")" = "$3" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-check() { # check WHAT COMMAND...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else notok "$what"; screen "$WIN" | sed 's/^/# /'; fi
-}
-keys() { tmux -L $S send-keys -t "$WIN" "$@"; }
-# start NAME W H ENV... -- ARGS: a window running the viewer; when the
-# viewer exits the pane prints its exit status and the terminal modes.
-start() {
-	local name=$1 w=$2 h=$3
-	shift 3
-	local envs=()
-	while [ "$1" != -- ]; do envs+=("$1"); shift; done
-	shift
-	local cmd="env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=$TMP/state XDG_CONFIG_HOME=$TMP/cfg ${envs[*]} $BIN $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo; sleep 60"
-	if tmux -L $S has-session 2>/dev/null; then
-		tmux -L $S new-window -d -n "$name" "$cmd"
-	else
-		tmux -L $S -f /dev/null new-session -d -s main -n "$name" -x "$w" -y "$h" "$cmd"
-	fi
-	tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
-	WIN=$name
-}
+. "$(dirname "$0")/../tuilib.sh"
 
 # ---- the timeline of the real sample ------------------------------------
 start tl 120 40 -- $TINY
@@ -75,7 +22,7 @@ check "process groups are shown, biggest first" \
 check "thread tracks are shown by name and tid" \
 	wait_for tl " CrRendererMain 9186    │"
 check "a thread without slices of its own name shows its track" \
-	wait_for tl " DedicatedWorker thread │"
+	wait_for tl " DedicatedWorker thread…│"
 check "global instant track in its own group" \
 	wait_for tl "▾ Global  (1 track)"
 check "cursor time shown under the ruler" wait_for tl " @1.113106s "
@@ -143,7 +90,7 @@ check ":track filters the tracks" \
 keys : track Enter
 check ":track alone shows every track" wait_for tl "Global instants"
 keys : "pin select ts, dur, name from slice where name = 'RunMicrotasks'" Enter
-check ":pin adds a pinned track" wait_for tl "pinned 59 slices as track 'pin select ts, dur, name from slice where name = "
+check ":pin adds a pinned track, titled by its slices' one name" wait_for tl "pinned 59 slices as track 'RunMicrotasks'"
 check "the pinned group is at the top" wait_line tl 2 "▾ Pinned  (1 track)"
 keys : "theme nosuchtheme" Enter
 check ":theme with an unknown name says so" wait_for tl "no theme 'nosuchtheme'"
@@ -152,7 +99,7 @@ check ":theme switches theme" wait_for tl "theme light"
 keys ?
 check "? shows the help with every action" wait_for tl "w W + =            zoom-in          zoom in around the cursor"
 keys PgDn
-check "help scrolls to the commands" wait_for tl ":pin SQL           pin a query with columns ts, dur, name [, track_name] as a slice track"
+check "help scrolls to the commands" wait_for tl ":pin SQL           pin a query with columns ts, dur, name [, track_name, slice_id, utid] as a slice track"
 keys q
 
 # ---- groups ------------------------------------------------------------------
@@ -255,7 +202,7 @@ mouse "80;60;8M"
 check "ctrl-wheel zooms around the pointer" wait_for mouse " view 1.48s "
 mouse "0;10;6M"
 mouse "0;10;6m"
-check "a click on a group header closes it" wait_for mouse "▸ Renderer 9186  (3 tracks)"
+check "a click on a group header closes it (its summary shows)" wait_for mouse "▸ Renderer 9186         │   ▄▄▄▄▄ ▄  ▄▄  ▄  ▄ ▄▄ ▄▄  ▄▄       ▄"
 mouse "0;10;6M"
 mouse "0;10;6m"
 wait_for mouse "▾ Renderer 9186  (3 tracks)"
@@ -290,14 +237,14 @@ check "q exits 0 (ASCII, NO_COLOR)" wait_for ascii "EXIT=0"
 start uf 120 40 -- tests/data/uftrace-work.json
 # main lasts to its own E at the end (uftrace's stray "linux:schedule" E
 # closes nothing, as in trace processor): the calls nest under it
-check "uftrace sample: nested slice names are drawn" wait_for uf "░░░pthread_create pthread_join                              usleep"
+check "uftrace sample: nested slice names are drawn" wait_for uf " pthread_create pthread_join                              usleep"
 check "uftrace sample: thread track" wait_for uf " thread 9900            │                  thread_main"
 keys q
 check "q exits 0 (uftrace)" wait_for uf "EXIT=0"
 
 start pf 120 40 -- tests/data/chromium-tiny.pftrace
-check "Perfetto sample: counter track drawn as bars" \
-	wait_line pf 5 " thread_time            │                              ▂▃▄▄▄▅▅▆▆▆▇██████████████████████████████████████████████████████"
+check "Perfetto sample: a thread's counter under it, named with it, drawn as bars" \
+	wait_line pf 5 " thread_time · CrRender…│                              ▂▃▄▄▄▅▅▆▆▆▇██████████████████████████████████████████████████████"
 check "counter track shows its value range" \
 	wait_line pf 6 "           0..325.5M ns │                              █████████████████████████████████████████████████████████████████"
 keys q

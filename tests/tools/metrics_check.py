@@ -13,7 +13,21 @@ first; an event ending at or before ts no longer encloses) and has dur > 0;
 long = dur >= 50 ms, error = dur >= 250 ms; busy_ns = sum of task durations
 per thread; trace duration = last event end - first event ts over events
 that become slices or counters (metadata M events excluded).
+chrome_long_tasks counts only the tasks of main threads (thread named
+CrBrowserMain or CrRendererMain): "main_task_count", "main_long_task".
 """
+
+MAIN_THREADS = ("CrBrowserMain", "CrRendererMain")
+
+
+def print_main(tasks, name_of):
+    """The long-task lines of chrome_long_tasks: main threads only."""
+    main = [t for t in tasks if name_of(t[3]) in MAIN_THREADS]
+    lng = [t for t in main if t[1] >= 50_000_000]
+    print("main_task_count", len(main))
+    print("main_long_task_count", len(lng))
+    for t in sorted(lng):
+        print("main_long_task", t[0], t[1], t[2], t[3])
 import json
 import sys
 from collections import defaultdict
@@ -25,8 +39,11 @@ def main(path):
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
     lo, hi = None, None
     per_thread = defaultdict(list)
+    tnames = {}
     for e in events:
         ph = e.get("ph")
+        if ph == "M" and e.get("name") == "thread_name":
+            tnames[(e.get("pid"), e.get("tid"))] = e.get("args", {}).get("name")
         if ph == "M" or "ts" not in e:
             continue
         ts = int(round(float(e["ts"]) * 1000))
@@ -64,6 +81,7 @@ def main(path):
     print("total_busy_ns", sum(v[1] for v in busy.values()))
     for key, (n, total) in sorted(busy.items(), key=lambda kv: (-kv[1][1], kv[0])):
         print("thread pid=%s tid=%s slice_count=%d busy_ns=%d" % (key[0], key[1], n, total))
+    print_main(tasks, lambda key: tnames.get(key))
 
 
 def main_pftrace(path):
@@ -76,11 +94,13 @@ def main_pftrace(path):
     rows, tracks, _ = pftrace_walk.slices(path)
     busy = defaultdict(lambda: [0, 0])
     tasks = []
-    for ts, dur, track, name, depth in rows:
+    tname_of = {}
+    for ts, dur, track, name, depth, *_ in rows:
         kind = tracks.get(track, ("other",))[0]
         if kind != "thread" or depth != 0 or dur <= 0:
             continue
         tasks.append((ts, dur, name, tracks[track][2]))
+        tname_of[tracks[track][2]] = tracks[track][1]
         busy[tracks[track][2]][0] += 1
         busy[tracks[track][2]][1] += dur
     long_tasks = [t for t in tasks if t[1] >= 50_000_000]
@@ -93,6 +113,7 @@ def main_pftrace(path):
     print("total_busy_ns", sum(v[1] for v in busy.values()))
     for tid, (n, total) in sorted(busy.items(), key=lambda kv: (-kv[1][1], kv[0])):
         print("thread tid=%s slice_count=%d busy_ns=%d" % (tid, n, total))
+    print_main(tasks, lambda tid: tname_of.get(tid))
 
 
 if __name__ == "__main__":
