@@ -1458,9 +1458,7 @@ static void put_ranked(tbuf *b, uint64_t uuid, int32_t pid, int64_t tid, int32_t
 	tb_packet(b, &p);
 }
 
-/* child_ordering and sibling_order_rank as the track's source args; a
- * child of a thread (or process) track has no parent_id, a child of a
- * plain track has it. */
+/* child_ordering and sibling_order_rank as the track's source args. */
 static void test_track_ordering_args(void **state)
 {
 	tbuf b = {0};

@@ -6,7 +6,7 @@
  *   tid 1: A [0,100) > B [10,60) > C [20,30); A > D [70,90); E [200,210);
  *          G, an instant at 210 (E's end: not E's child)
  *   tid 2: F [40,90)
- *   flows: C -> F, F -> D        A's args: k, n, r, nested.{x,y}, arr[0..1]
+ *   flows: C -> F, F -> D        A's args: args.{k, n, r, nested.{x,y}, arr[0..1]}
  *
  * (times in us in the JSON, ns in SQL). Span joins run on tables the
  * tests create in SQL. Plans are checked with EXPLAIN QUERY PLAN.
@@ -191,15 +191,17 @@ static void args_functions(void **state)
 {
 	tt_trace *tr = *state;
 
-	expect(tr, "select extract_arg(arg_set_id, 'k'), extract_arg(arg_set_id, 'n'),"
-		   " extract_arg(arg_set_id, 'r'), extract_arg(arg_set_id, 'nested.y'),"
-		   " extract_arg(arg_set_id, 'arr[1]'), extract_arg(arg_set_id, 'nope') is null"
+	/* JSON args are keyed args.<path>, as trace processor has them */
+
+	expect(tr, "select extract_arg(arg_set_id, 'args.k'), extract_arg(arg_set_id, 'args.n'),"
+		   " extract_arg(arg_set_id, 'args.r'), extract_arg(arg_set_id, 'args.nested.y'),"
+		   " extract_arg(arg_set_id, 'args.arr[1]'), extract_arg(arg_set_id, 'args.nope') is null"
 		   " from slice where name = 'A'", "v\t42\t1.5\tz\t2\t1\n");
-	expect(tr, "select extract_arg(arg_set_id, 'k') is null from slice where name = 'B'", "1\n");
-	expect(tr, "select typeof(extract_arg(arg_set_id, 'n')), typeof(extract_arg(arg_set_id, 'r'))"
+	expect(tr, "select extract_arg(arg_set_id, 'args.k') is null from slice where name = 'B'", "1\n");
+	expect(tr, "select typeof(extract_arg(arg_set_id, 'args.n')), typeof(extract_arg(arg_set_id, 'args.r'))"
 		   " from slice where name = 'A'", "integer\treal\n");
 	expect(tr, "select __intrinsic_arg_set_to_json(arg_set_id) from slice where name = 'A'",
-	       "{\"k\":\"v\",\"n\":42,\"r\":1.5,\"nested\":{\"x\":1,\"y\":\"z\"},\"arr\":[1,2]}\n");
+	       "{\"args\":{\"k\":\"v\",\"n\":42,\"r\":1.5,\"nested\":{\"x\":1,\"y\":\"z\"},\"arr\":[1,2]}}\n");
 	expect(tr, "select __intrinsic_arg_set_to_json(NULL) is null", "1\n");
 	expect_error(tr, "select extract_arg('x', 'k')", "1st argument should be arg set id");
 }

@@ -56,16 +56,18 @@ static void test_argtree(void **state)
 	assert_int_equal(sc.n, 1);
 	tt_argtree_lines(tr, sc.arg_set_id[0], collect, &l);
 	/* full keys, one line per component, children indented under their
-	 * parent; "a" and "ab" share no component */
-	assert_int_equal(l.n, 8);
-	assert_string_equal(l.text[0], "  chrome_task_annotator=(node)");
-	assert_string_equal(l.text[1], "    delay_policy=FLEXIBLE_NO_SOONER");
-	assert_string_equal(l.text[2], "    task_delay_us=49341");
-	assert_string_equal(l.text[3], "  a=1");
-	assert_string_equal(l.text[4], "  ab=(node)");
-	assert_string_equal(l.text[5], "    c=(node)");
-	assert_string_equal(l.text[6], "      d=2");
-	assert_string_equal(l.text[7], "      e=3");
+	 * parent; "a" and "ab" share no component; JSON args are keyed
+	 * args.<path> (as trace processor), so all hang under "args" */
+	assert_int_equal(l.n, 9);
+	assert_string_equal(l.text[0], "  args=(node)");
+	assert_string_equal(l.text[1], "    chrome_task_annotator=(node)");
+	assert_string_equal(l.text[2], "      delay_policy=FLEXIBLE_NO_SOONER");
+	assert_string_equal(l.text[3], "      task_delay_us=49341");
+	assert_string_equal(l.text[4], "    a=1");
+	assert_string_equal(l.text[5], "    ab=(node)");
+	assert_string_equal(l.text[6], "      c=(node)");
+	assert_string_equal(l.text[7], "        d=2");
+	assert_string_equal(l.text[8], "        e=3");
 	tt_trace_close(tr);
 	tt_test_rm(path);
 }

@@ -1860,15 +1860,7 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 	if (!u->has_parent)
 		return TT_NONE;
 	pi = tt_pmap_find(&c->uuid_index, u->parent);
-	if (!pi)
-		return TT_NONE;
-	/* trace processor: a child of a process or thread track (a root in
-	 * its scope) has no parent_id; it is scoped to that process/thread */
-	if (c->utracks.v[*pi].kind == UT_PROCESS || c->utracks.v[*pi].kind == UT_THREAD) {
-		resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK);
-		return TT_NONE;
-	}
-	return resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK);
+	return pi ? resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK) : TT_NONE;
 }
 
 /* Storage track of uuid entry i (created on first use). A slice track
