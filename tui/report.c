@@ -733,7 +733,7 @@ int tt_report_range_panel(tt_view *v)
 		mvhline(y + r, x, ' ', wd);
 	tt_timefmt_exact(g->b - g->a, v->utf8, len, sizeof len);
 	tt_range_scope_text(v, scope, sizeof scope);
-	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names   x table  T tree  Z flame  V scope",
+	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names   x table  T tree  z flame  V scope",
 		 len, scope, g->nslices, g->nrows);
 	attrset(ATTR(TT_AREA_DETAILS_TITLE));
 	mvhline(y, x, ' ', wd);

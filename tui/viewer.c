@@ -294,7 +294,7 @@ static int run_command_ext(viewer *vw, const char *cmd)
 		v->cursor = ra;
 		char len[64];
 		tt_timefmt_exact(rb - ra, v->utf8, len, sizeof len);
-		tt_view_message(v, 0, "range %s (x: table, T: call tree, Z: flame graph, Esc clears)", len);
+		tt_view_message(v, 0, "range %s (x: table, T: call tree, z: flame graph, Esc clears)", len);
 		return TT_REDRAW | TT_SEL_CHANGED;
 	}
 	if ((arg = word_arg(cmd, "mark")) && *arg)
