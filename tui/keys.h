@@ -45,7 +45,7 @@
 	X(CHILD, "child", "select the first child slice") \
 	X(NEXT_ALERT, "next-alert", "jump to the next alert") \
 	X(SOURCE, "source", "jump to the slice an annotation came from (its source_slice_id)") \
-	X(SEARCH, "search", "search slice names (substring)") \
+	X(SEARCH, "search", "search slice names (smartcase; /@ args, /% threads, /N slice id)") \
 	X(SEARCH_NEXT, "search-next", "next match in time") \
 	X(SEARCH_PREV, "search-prev", "previous match in time") \
 	X(COMMAND, "command", "open the command bar (SQL or a command)") \

@@ -500,7 +500,7 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 			tt_table_free(t);
 			tt_table_open(t, &res, title);
 			t->row = row;
-			tt_view_message(v, 0, "sorted by %s%s", res.ncols ? t->res.cols[col] : "",
+			tt_view_message(v, 0, "sorted by %s%s", col < t->res.ncols ? t->res.cols[col] : "",
 					desc ? ", largest first" : "");
 			return TT_REDRAW;
 		}
