@@ -606,12 +606,15 @@ static void flame_node(flame_ctx *f, uint32_t k, int x, int w, int row)
 				    : ATTR(TT_AREA_SLICE0 + (k == 0 ? 0 : tt_theme_palette(name)));
 	attrset(a);
 	mvhline(f->y0 + row, x, ' ', w);
-	if (w >= 2) {
-		int len = (int)strlen(name);
-		if (len <= w - 1)
-			mvaddnstr(f->y0 + row, x + (w - len) / 2, name, len);
-		else if (w >= 4) {
-			mvaddnstr(f->y0 + row, x, name, w - 1);
+	/* a frame starts with a block edge, so that frames stay apart in
+	 * any theme (monochrome too); the name follows when it fits */
+	mvaddstr(f->y0 + row, x, f->v->utf8 ? "\xe2\x96\x8f" : "|");
+	if (w >= 3) {
+		int len = tt_view_text_cols(name);
+		if (len <= w - 2)
+			mvaddnstr(f->y0 + row, x + 1 + (w - 1 - len) / 2, name, (int)strlen(name));
+		else if (w >= 5) {
+			mvaddnstr(f->y0 + row, x + 1, name, w - 2);
 			mvaddstr(f->y0 + row, x + w - 1, f->v->utf8 ? "\xe2\x80\xa6" : "~");
 		}
 	}
@@ -725,6 +728,21 @@ int tt_report_range_panel(tt_view *v)
 
 	if (!v->has_range || wd <= 0 || h <= 0)
 		return 0;
+	if (v->visual && v->sc.n > 1000000) {
+		/* a key costs an aggregation of the range (~18 ns a slice):
+		 * on big traces it waits until the range is made */
+		int64_t a, b;
+		tt_range_get(v, &a, &b);
+		tt_timefmt_exact(b - a, v->utf8, len, sizeof len);
+		attrset(ATTR(TT_AREA_DETAILS));
+		for (int r = 0; r < h; r++)
+			mvhline(y + r, x, ' ', wd);
+		snprintf(title, sizeof title, " Range %s: move to extend it; v ends it and shows what ran in it", len);
+		attrset(ATTR(TT_AREA_DETAILS_TITLE));
+		mvhline(y, x, ' ', wd);
+		mvaddnstr(y, x, title, wd);
+		return 1;
+	}
 	g = range_agg(v);
 	if (!g)
 		return 0;
@@ -738,9 +756,11 @@ int tt_report_range_panel(tt_view *v)
 	attrset(ATTR(TT_AREA_DETAILS_TITLE));
 	mvhline(y, x, ' ', wd);
 	mvaddnstr(y, x, title, wd);
-	int nw = wd - 56;
+	int nw = wd - 62; /* name, count 7, four times 10, share 6, spaces */
 	if (nw < 12)
 		nw = 12;
+	if (nw > 60)
+		nw = 60;
 	snprintf(line, sizeof line, " %-*s %7s %10s %10s %10s %10s %6s", nw, "name", "count", "wall", "self", "avg",
 		 "max", "share");
 	attrset(ATTR(TT_AREA_DETAILS_KEY));
