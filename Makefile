@@ -26,8 +26,12 @@ OPT     = -O2 -g
 LDSAN   =
 endif
 WARN     = -std=c11 -Wall -Wextra -Werror
+# Include paths are per folder (INC below), so that a forbidden include fails
+# the build: tui/ and metrics/ see only the public API (copied into
+# $(B)/api), importers see core/ and core/import/ but not core/sql/, and a
+# format's folder sees only its own headers besides those.
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED \
-	   -Icore -Imetrics -Itui -I$(B)/gen -MMD -MP \
+	   $(INC) -MMD -MP \
 	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
 CFLAGS  ?=
 ALLCFLAGS = $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
@@ -40,14 +44,15 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3
 
 # ---- sources: one list per component -----------------------------------
-CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/slice_tracker.c \
-	      core/bytesrc.c core/import.c core/trace.c core/query.c \
-	      core/vtab.c core/vtab_tables.c core/textfile.c core/query_limit.c
-JSON_SRCS   = core/import_json.c
-PROTO_SRCS  = core/import_proto.c core/proto_clock.c core/proto_atrace.c core/proto_read.c
+CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
+IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c
+SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c
+JSON_SRCS   = core/import/json/import_json.c
+PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
+	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import_ctf.c core/ctf_metadata.c core/ctf_stream.c
-DESCRIBE_SRCS = core/describe.c core/vtab_describe_slice.c
+CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c
+DESCRIBE_SRCS = core/describe.c core/sql/vtab_describe_slice.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
 TUI_SRCS    = tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c
@@ -56,7 +61,7 @@ MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
 GEN_HDRS = $(GEN_SRCS:.c=.h)
-LIB_SRCS = $(CORE_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
+LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
 TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))
 MAIN_OBJ = $(patsubst %.c,$(B)/%.o,$(MAIN_SRC))
@@ -91,6 +96,30 @@ run: deps
 	./termtrace info $(TRACE)
 	./termtrace $(TRACE)
 
+# ---- include paths, per folder -------------------------------------------
+# GNU make picks the most specific pattern, so core/import/json/ gets its own.
+API_HDRS = $(B)/api/termtrace.h $(B)/api/err.h $(B)/api/metrics.h
+CORE_INC = -Icore -Icore/import -Icore/sql -I$(B)/gen
+IMP_INC  = -Icore -Icore/import -I$(B)/gen
+ALL_INC  = $(CORE_INC) $(patsubst %,-I%,$(wildcard core/import/*/)) -Imetrics -Itui -Itests -I$(B)/gen
+$(B)/core/%.o:              INC = $(CORE_INC)
+$(B)/core/import/%.o:       INC = $(IMP_INC)
+$(B)/core/import/json/%.o:  INC = $(IMP_INC) -Icore/import/json
+$(B)/core/import/proto/%.o: INC = $(IMP_INC) -Icore/import/proto
+$(B)/core/import/ctf/%.o:   INC = $(IMP_INC) -Icore/import/ctf
+$(B)/metrics/%.o:           INC = -Imetrics -I$(B)/api -I$(B)/gen
+$(B)/tui/%.o:               INC = -Itui -I$(B)/api
+$(B)/gen/%.o:               INC = -I$(B)/gen
+INC ?= $(ALL_INC)
+
+# The public API, as tui/ and metrics/ see it.
+$(B)/api/%.h: core/%.h
+	@mkdir -p $(B)/api
+	$(Q)cp $< $@
+$(B)/api/metrics.h: metrics/metrics.h
+	@mkdir -p $(B)/api
+	$(Q)cp $< $@
+
 # ---- build rules ----------------------------------------------------------
 # Generated sources are kept (not deleted as intermediates) so that a second
 # make does nothing.
@@ -104,7 +133,7 @@ $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: protos/%.proto
 $(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c
 	$(Q)$(CC) -std=c11 $(OPT) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/%.o: %.c | $(GEN_HDRS)
+$(B)/%.o: %.c | $(GEN_HDRS) $(API_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  CC    $<')
 	$(Q)$(CC) $(ALLCFLAGS) -c $< -o $@
@@ -122,12 +151,12 @@ $(BIN): $(MAIN_OBJ) $(B)/libtermtrace_tui.a $(B)/libtermtrace.a
 $(B)/tests/%: tests/%.c $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  TEST  $@')
-	$(Q)$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a \
+	$(Q)$(CC) $(ALLCFLAGS) -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a \
 		$(LDSAN) -lcmocka $(TUI_LDLIBS) $(LDLIBS)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALLCFLAGS) -Itests -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(ALLCFLAGS) -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
 
 tests-build: $(BIN) $(TEST_BINS)
 
@@ -167,10 +196,10 @@ clean:
 	rm -rf build build-asan build-bench build-fuzz termtrace
 
 # ---- fuzzing ----------------------------------------------------------------
-# libFuzzer targets (fuzz/fuzz_<target>.c), built with clang into build-fuzz/:
+# libFuzzer targets (tests/fuzz/fuzz_<target>.c), built with clang into build-fuzz/:
 # the library with -fsanitize=fuzzer-no-link,address,undefined (a recursive
 # make of the ordinary rules with CC/OPT swapped), each target linked with
-# -fsanitize=fuzzer,address,undefined. fuzz/run.sh replays the seed corpus
+# -fsanitize=fuzzer,address,undefined. tests/fuzz/run.sh replays the seed corpus
 # tests/fuzz/corpus/<target>/ and fuzzes; new inputs go to
 # build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/.
 #   make fuzz-smoke                     every target, ~60 s in total (make test)
@@ -191,16 +220,16 @@ fuzz-build:
 
 fuzz-bins: $(FUZZ_BINS)
 
-$(FUZZ_B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_B)/libtermtrace_tui.a $(FUZZ_B)/libtermtrace.a | $(GEN_HDRS)
+$(FUZZ_B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_B)/libtermtrace_tui.a $(FUZZ_B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  FUZZ  $@')
 	$(Q)$(CC) $(ALLCFLAGS) -o $@ $< $(FUZZ_B)/libtermtrace_tui.a $(FUZZ_B)/libtermtrace.a \
 		$(FUZZ_LDSAN) $(TUI_LDLIBS) $(LDLIBS)
 
 fuzz-smoke: fuzz-build
-	@fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+	@tests/fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 fuzz: fuzz-build
-	@fuzz/run.sh long $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@tests/fuzz/run.sh long $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -4,7 +4,7 @@
  * opened trace and compiled into a lookup: a hash on exact slice names,
  * then the pattern rules (glob, regex, context-only) in priority order.
  * The SQL side is the eponymous table `describe_slice`
- * (core/vtab_describe_slice.c) and the function `describe_warnings()`.
+ * (core/sql/vtab_describe_slice.c) and the function `describe_warnings()`.
  *
  * Where rules come from, lowest priority first (a later layer wins ties):
  *   1. shipped: TT_SRCDIR "/descriptions" when that folder exists (a build

@@ -145,6 +145,17 @@ void tt_result_free(tt_result *r);
 /* Makes a running query (on another thread) stop with an error. */
 void tt_query_interrupt(tt_trace *tr);
 
+/* A time limit on SQL run over a trace (a runaway query such as a cross
+ * join of slice with itself must not hang `termtrace query`), on SQLite's
+ * progress handler. From now on, statements run on tr stop with an error
+ * once `seconds` (wall clock, counted from this call) have passed; 0 or
+ * less removes the limit; calling it again re-arms it. TT_OK or TT_ENOMEM. */
+int tt_query_set_timeout(tt_trace *tr, double seconds);
+
+/* Non-zero when a statement was stopped by the limit since it was armed
+ * (so that callers can say "timed out" instead of SQLite's "interrupted"). */
+int tt_query_timed_out(tt_trace *tr);
+
 /* ---- small text files (SQL, metrics, themes, config) -----------------
  * The rest of f / the file at path as one NUL-terminated malloc'ed buffer,
  * at most max bytes (0 = all; the rest is ignored). NULL when the file

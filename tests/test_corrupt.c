@@ -36,7 +36,6 @@
 
 #include "ctf_metadata.h"
 #include "import_int.h"
-#include "query_limit.h"
 #include "storage_int.h"
 #include "testutil.h"
 

@@ -137,7 +137,7 @@ static char *write_trace(void)
 		th[i].name = i ? "example.app" : "system_server";
 		thp[i] = &th[i];
 	}
-	/* A tiny first packet: core/import.c skips a leading 0x0a as JSON
+	/* A tiny first packet: core/import/import.c skips a leading 0x0a as JSON
 	 * whitespace, so a first packet of 91 or 123 bytes (length byte '['
 	 * or '{') would be taken for JSON (reported to the lead). */
 	put_packet(&b, &p);

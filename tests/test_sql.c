@@ -1,6 +1,6 @@
 /*
  * test_sql.c - SQL over the storage: push-down plans (the idxNum that
- * EXPLAIN QUERY PLAN shows, see core/vtab.h), results with and without
+ * EXPLAIN QUERY PLAN shows, see core/sql/vtab.h), results with and without
  * push-down agree, joins, user views, errors and output formats.
  */
 #include <setjmp.h>

@@ -11,7 +11,6 @@
 #include "cmd_describe.h"
 #include "cmd_metrics.h"
 #include "metrics.h"
-#include "query_limit.h"
 #include "termtrace.h"
 #include "viewer.h"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pftrace_walk.py - an independent wire-format walker for Perfetto traces.
 
-It shares no code with core/import_proto.c (no protobuf library either: a
+It shares no code with core/import/proto/import_proto.c (no protobuf library either: a
 hand-rolled varint/tag reader), so the counts and rows it prints are an
 oracle for tests/test_proto.c.
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_json_chunks.c - libFuzzer target, differential: the JSON importer
- * parsing in parallel chunks (core/import_json.c, TT_JSON_CHUNK) must
+ * parsing in parallel chunks (core/import/json/import_json.c, TT_JSON_CHUNK) must
  * store exactly what one parser stores, for any text. Each input is
  * imported with chunks off and with chunks of 16 bytes and of an eighth of
  * the input; a difference in any stored column, stat, metadata or in the

@@ -1,6 +1,6 @@
 /*
  * fuzz_json.c - libFuzzer target: Chrome JSON trace text through
- * tt_import_json (core/import_json.c), from memory. Dictionary: json.dict.
+ * tt_import_json (core/import/json/import_json.c), from memory. Dictionary: json.dict.
  */
 #include "fuzz_common.h"
 

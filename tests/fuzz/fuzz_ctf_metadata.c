@@ -1,7 +1,7 @@
 /*
  * fuzz_ctf_metadata.c - libFuzzer target: CTF metadata bytes (plain TSDL
  * or LTTng's packetized form) through tt_ctf_meta_unpack and
- * tt_ctf_meta_parse (core/ctf_metadata.c), from memory.
+ * tt_ctf_meta_parse (core/import/ctf/ctf_metadata.c), from memory.
  * Dictionary: tsdl.dict.
  */
 #include <stdint.h>

@@ -1,8 +1,8 @@
 #!/bin/sh
-# report.sh - sums build-fuzz/stats.tsv (written by fuzz/run.sh) per target
+# report.sh - sums build-fuzz/stats.tsv (written by tests/fuzz/run.sh) per target
 # as the markdown table of docs/reliability.md: seconds fuzzed, executions,
 # and the largest edge count reached (libFuzzer's "cov").
-#   fuzz/report.sh [stats.tsv]
+#   tests/fuzz/report.sh [stats.tsv]
 f=${1:-build-fuzz/stats.tsv}
 printf '| target | runs | seconds fuzzed | executions | edges (max) |\n'
 printf '| --- | ---: | ---: | ---: | ---: |\n'

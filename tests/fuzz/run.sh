@@ -1,9 +1,9 @@
 #!/bin/sh
 # run.sh - runs the libFuzzer targets built in build-fuzz/fuzz/.
 #
-#   fuzz/run.sh smoke TOTAL_SECONDS target...   replay each seed corpus and
+#   tests/fuzz/run.sh smoke TOTAL_SECONDS target...   replay each seed corpus and
 #       fuzz briefly; TOTAL_SECONDS is shared by all targets (make test)
-#   fuzz/run.sh long SECONDS target...          SECONDS per target
+#   tests/fuzz/run.sh long SECONDS target...          SECONDS per target
 #
 # Seeds are read from tests/fuzz/corpus/<target>/ and never written; new
 # inputs go to build-fuzz/corpus/<target>/ (long runs, kept from run to
@@ -28,11 +28,11 @@ for t in "$@"; do
 	bin=$B/fuzz/fuzz_$t
 	seeds=tests/fuzz/corpus/$t
 	case $t in
-	proto|proto_packet) dict=fuzz/proto.dict ;;
-	json_chunks) dict=fuzz/json.dict ;;
-	ctf_trace) dict=fuzz/ctf_stream.dict ;;
-	ctf_metadata) dict=fuzz/tsdl.dict ;;
-	*) dict=fuzz/$t.dict ;;
+	proto|proto_packet) dict=tests/fuzz/proto.dict ;;
+	json_chunks) dict=tests/fuzz/json.dict ;;
+	ctf_trace) dict=tests/fuzz/ctf_stream.dict ;;
+	ctf_metadata) dict=tests/fuzz/tsdl.dict ;;
+	*) dict=tests/fuzz/$t.dict ;;
 	esac
 	# smoke: a fresh output folder each time, so that the replay is the
 	# committed seeds only and its time does not grow run after run

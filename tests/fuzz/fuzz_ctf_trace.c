@@ -1,6 +1,6 @@
 /*
  * fuzz_ctf_trace.c - libFuzzer target: a whole CTF trace folder through
- * tt_trace_open (core/import_ctf.c: streams merged, lazy args), then the
+ * tt_trace_open (core/import/ctf/import_ctf.c: streams merged, lazy args), then the
  * reads that decode the lazy arg sets again from the stream
  * (tt_ctf_stream_event_at): point lookups by arg_set_id, a full scan of
  * args, and describe_slice. The folder holds the metadata of

@@ -8,7 +8,6 @@
  * when the connection closes or when a new limit replaces the function.
  * The same function reads the state back for tt_query_timed_out().
  */
-#include "query_limit.h"
 #include "trace_int.h"
 
 #include <stdlib.h>
