@@ -16,7 +16,7 @@ typedef struct namemap {
 	size_t cap;
 } namemap;
 
-static int64_t clip(int64_t ts, int64_t dur, int64_t a, int64_t b, int64_t open_end, int *in)
+int64_t tt_agg_clip(int64_t ts, int64_t dur, int64_t a, int64_t b, int64_t open_end, int *in)
 {
 	int64_t end = dur < 0 ? open_end : ts + dur;
 	if (end < ts)
@@ -111,7 +111,7 @@ int tt_agg_slices(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, siz
 		uint32_t t = sc->track_id[i];
 		if (tracks && (t >= ntracks || !tracks[t]))
 			continue;
-		int64_t w = clip(sc->ts[i], sc->dur[i], a, b, open_end, &in);
+		int64_t w = tt_agg_clip(sc->ts[i], sc->dur[i], a, b, open_end, &in);
 		if (!in)
 			continue;
 		long r = row_of(g, &m, &cap, sc->name[i]);

@@ -16,6 +16,11 @@
 
 #include "termtrace.h"
 
+/* The part of a slice inside [a, b): *in says whether the slice is in the
+ * range (intersects it; an instant when a <= ts < b), the return value is
+ * its clipped wall time. dur < 0: the slice ends at open_end. */
+int64_t tt_agg_clip(int64_t ts, int64_t dur, int64_t a, int64_t b, int64_t open_end, int *in);
+
 typedef struct tt_agg_row {
 	uint32_t name;       /* string id */
 	int64_t count, wall, self, max;

@@ -4,21 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "calltree.h"
-
-static int64_t clipped(const tt_slice_cols *sc, size_t i, int64_t a, int64_t b, int64_t open_end, int *in)
-{
-	int64_t ts = sc->ts[i], dur = sc->dur[i];
-	int64_t end = dur < 0 ? open_end : ts + dur;
-
-	if (end < ts)
-		end = ts;
-	*in = dur == 0 ? (ts >= a && ts < b) : (ts < b && end > a);
-	if (!*in)
-		return 0;
-	int64_t s = ts > a ? ts : a, e = end < b ? end : b;
-	return e > s ? e - s : 0;
-}
 
 static uint64_t hkey(uint32_t parent, uint32_t name)
 {
@@ -160,7 +147,7 @@ int tt_calltree_build(tt_calltree *ct, const tt_slice_cols *sc, const uint8_t *t
 		w[i] = -1;
 		if (sc->depth[i] < min_depth || (tracks && (t >= ntracks || !tracks[t])))
 			continue;
-		int64_t x = clipped(sc, i, a, b, open_end, &in);
+		int64_t x = tt_agg_clip(sc->ts[i], sc->dur[i], a, b, open_end, &in);
 		if (in) {
 			w[i] = x;
 			ct->nslices++;

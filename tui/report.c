@@ -447,6 +447,21 @@ void tt_report_free(tt_report *rep)
 	free(rep);
 }
 
+/* Appends slice id s to a growing id list; 0, -1 on OOM. */
+static int push_id(int64_t **ids, size_t *n, size_t *cap, size_t s)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		int64_t *ni = realloc(*ids, nc * sizeof *ni);
+		if (!ni)
+			return -1;
+		*ids = ni;
+		*cap = nc;
+	}
+	(*ids)[(*n)++] = (int64_t)s;
+	return 0;
+}
+
 /* Highlights the slices of a call tree node on the timeline (as search
  * matches: n/N step through them). */
 static int show_node(tt_report *rep, tt_view *v, uint32_t node)
@@ -464,16 +479,8 @@ static int show_node(tt_report *rep, tt_view *v, uint32_t node)
 		else /* bottom-up: the slices of that name in the range */
 			hit = v->sc.name[s] == ct->nodes[node].name && v->sc.ts[s] < rep->b &&
 			      (v->sc.dur[s] < 0 || v->sc.ts[s] + v->sc.dur[s] > rep->a || v->sc.ts[s] >= rep->a);
-		if (!hit)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			int64_t *ni = realloc(ids, cap * sizeof *ni);
-			if (!ni)
-				break;
-			ids = ni;
-		}
-		ids[n++] = (int64_t)s;
+		if (hit && push_id(&ids, &n, &cap, s) < 0)
+			break;
 	}
 	v->mode = TT_MODE_TIMELINE;
 	tt_view_set_matches(v, ids, n, tt_trace_str(v->tr, ct->nodes[node].name));
@@ -516,14 +523,8 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 					continue;
 				if (dur == 0 ? !(ts >= g->a && ts < g->b) : !(ts < g->b && end > g->a))
 					continue;
-				if (n == cap) {
-					cap = cap ? cap * 2 : 64;
-					int64_t *ni = realloc(ids, cap * sizeof *ni);
-					if (!ni)
-						break;
-					ids = ni;
-				}
-				ids[n++] = (int64_t)s;
+				if (push_id(&ids, &n, &cap, s) < 0)
+					break;
 			}
 			free(tracks);
 			v->mode = TT_MODE_TIMELINE;

@@ -16,39 +16,23 @@ trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/../shlib.sh"
 screen() { tmux -L $S capture-pane -p -t "$WIN"; }
 line() { screen | sed -n "$(($1 + 1))p"; }
-wait_for() {
-	local i
-	for ((i = 0; i < ${2:-50}; i++)); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-wait_re() {
+# poll COMMAND...: retries for 5 s until COMMAND succeeds.
+poll() {
 	local i
 	for ((i = 0; i < 50; i++)); do
-		screen | grep -qE -- "$1" && return 0
+		"$@" && return 0
 		sleep 0.1
 	done
 	return 1
 }
-# wait_gone REGEX: polls until no line matches.
-wait_gone() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		screen | grep -qE -- "$1" || return 0
-		sleep 0.1
-	done
-	return 1
-}
-wait_line() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[ "$(line "$1")" = "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+has() { screen | grep -qF -- "$1"; }
+has_re() { screen | grep -qE -- "$1"; }
+lacks_re() { ! screen | grep -qE -- "$1"; }
+line_is() { [ "$(line "$1")" = "$2" ]; }
+wait_for() { poll has "$1"; }
+wait_re() { poll has_re "$1"; }
+wait_gone() { poll lacks_re "$1"; }
+wait_line() { poll line_is "$1" "$2"; }
 is() { # is WHAT COMMAND...: runs a check, shows the pane on failure
 	local what=$1
 	shift
@@ -75,7 +59,7 @@ table_row() { line $(($1 + 1)) | sed -E 's/ {2,}/\n/g'; }
 # ---- flows ---------------------------------------------------------------
 SEL=18758 # V8.GC_MINOR_MS_BACKGROUND_SWEEPING: one flow in, one out
 start flows 120 60 $SMALL
-wait_for "(1508 tracks)" 100
+poll has "(1508 tracks)" || poll has "(1508 tracks)"
 keys "/$SEL" Enter
 keys '>' '>' '>' '>' '>' '>' '>' '>' '>' '>'
 n=$(sql $SMALL "select count(*) from flow where slice_out = $SEL or slice_in = $SEL")
