@@ -124,6 +124,21 @@ void tt_range_follow(tt_view *v)
 		v->range_b = v->cursor;
 }
 
+/* Blanks ruler cells [x0, x1) of line 0 and the rest of any tick label
+ * they cut (up to the spaces around it). */
+static void clear_cut(const tt_view *v, int x0, int x1)
+{
+	while (x0 > 0 && (mvinch(0, v->tl_x + x0 - 1) & A_CHARTEXT) != ' ')
+		x0--;
+	while (x1 < v->tl_w && (mvinch(0, v->tl_x + x1) & A_CHARTEXT) != ' ')
+		x1++;
+	if (x0 < 0)
+		x0 = 0;
+	attrset(ATTR(TT_AREA_RULER));
+	if (x1 > x0)
+		mvhline(0, v->tl_x + x0, ' ', x1 - x0);
+}
+
 void tt_range_draw_ruler(const tt_view *v)
 {
 	int64_t a, b;
@@ -138,21 +153,27 @@ void tt_range_draw_ruler(const tt_view *v)
 	int l = c0 < 0 ? 0 : c0, r = c1 >= v->tl_w ? v->tl_w - 1 : c1;
 	int w = r - l + 1;
 	tt_timefmt_exact(b - a, v->utf8, len, sizeof len);
-	attrset(ATTR(TT_AREA_RANGE) | A_REVERSE);
-	mvhline(0, v->tl_x + l, ' ', w);
-	/* |<- length ->| when it fits, else the length alone */
-	int lw = (int)strlen(len);
-	if (w >= lw + 4)
-		snprintf(label, sizeof label, "%s %s %s", c0 >= 0 ? "|<" : "<<", len, c1 < v->tl_w ? ">|" : ">>");
-	else
-		snprintf(label, sizeof label, "%s", len);
-	int tw = (int)strlen(label);
-	if (tw > v->tl_w)
-		return;
+	snprintf(label, sizeof label, " %s ", len);
+	int tw = tt_view_text_cols(label);
 	int x = l + (w - tw) / 2;
 	if (x + tw > v->tl_w)
 		x = v->tl_w - tw;
 	if (x < 0)
 		x = 0;
-	mvaddstr(0, v->tl_x + x, label);
+	/* the ends and the length go over the tick labels; a label they cut
+	 * goes, the others stay */
+	int left = c0 >= 0, right = c1 < v->tl_w && w >= 4;
+	if (left)
+		clear_cut(v, c0, c0 + 2);
+	if (right)
+		clear_cut(v, c1 - 1, c1 + 1);
+	if (tw <= v->tl_w)
+		clear_cut(v, x, x + tw);
+	attrset(ATTR(TT_AREA_RANGE) | A_REVERSE);
+	if (left)
+		mvaddstr(0, v->tl_x + c0, w >= 2 ? "|<" : "|");
+	if (right)
+		mvaddstr(0, v->tl_x + c1 - 1, ">|");
+	if (tw <= v->tl_w)
+		mvaddstr(0, v->tl_x + x, label);
 }
