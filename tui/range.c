@@ -39,6 +39,7 @@ void tt_range_set(tt_view *v, int64_t a, int64_t b)
 	v->range_b = a < b ? b : a;
 	v->has_range = 1;
 	v->range_track = cursor_track(v);
+	v->range_panel = 1;
 }
 
 int tt_range_track_in(const tt_view *v, int t)
@@ -97,6 +98,7 @@ int tt_range_action(tt_view *v, int action)
 		return TT_REDRAW;
 	case TT_ACT_RANGE_SCOPE:
 		v->range_scope = (v->range_scope + 1) % TT_SCOPE_COUNT;
+		v->range_panel = 1;
 		if (v->range_track < 0)
 			v->range_track = cursor_track(v);
 		tt_range_scope_text(v, scope, sizeof scope);

@@ -727,7 +727,7 @@ int tt_report_range_panel(tt_view *v)
 	tt_agg *g;
 	int x = v->det_x, y = v->det_y, h = v->det_h, wd = v->det_w;
 
-	if (!v->has_range || wd <= 0 || h <= 0)
+	if (!v->has_range || wd <= 0 || h <= 0 || (!v->range_panel && v->sel_id >= 0))
 		return 0;
 	if (v->visual && v->sc.n > 1000000) {
 		/* a key costs an aggregation of the range (~18 ns a slice):

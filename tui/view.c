@@ -256,6 +256,7 @@ int tt_view_select(tt_view *v, int track, int64_t id)
 	v->sel_id = id;
 	v->details_scroll = 0;
 	v->flow_pos = 0;
+	v->range_panel = v->visual; /* a slice picked after the range shows itself */
 	if (id < 0)
 		return TT_REDRAW | TT_SEL_CHANGED;
 	depth = item_depth(v, track, id);

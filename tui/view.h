@@ -88,6 +88,8 @@ typedef struct tt_view {
 	int report;          /* TT_REPORT_* to open (TT_OPEN_REPORT) */
 	struct tt_agg *agg;  /* aggregation of the range (cached) */
 	int search_kind;     /* TT_SEARCH_* of the current search */
+	int range_panel;     /* the details panel shows the range (set with
+			      * the range; a later selection shows itself) */
 
 	/* message line */
 	char msg[512];
