@@ -752,8 +752,11 @@ int tt_report_range_panel(tt_view *v)
 		mvhline(y + r, x, ' ', wd);
 	tt_timefmt_exact(g->b - g->a, v->utf8, len, sizeof len);
 	tt_range_scope_text(v, scope, sizeof scope);
-	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names   x table  T tree  z flame  V scope",
-		 len, scope, g->nslices, g->nrows);
+	static const char *const by[TT_AGG_NCOLS] = {"name", "count", "wall", "self", "avg", "max", "share"};
+	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names%s%s%s   x table  T tree  z flame  V scope",
+		 len, scope, g->nslices, g->nrows, g->sort_col != TT_AGG_WALL || !g->sort_desc ? " (by " : "",
+		 g->sort_col != TT_AGG_WALL || !g->sort_desc ? by[g->sort_col % TT_AGG_NCOLS] : "",
+		 g->sort_col != TT_AGG_WALL || !g->sort_desc ? (g->sort_desc ? ")" : ", ascending)") : "");
 	attrset(ATTR(TT_AREA_DETAILS_TITLE));
 	mvhline(y, x, ' ', wd);
 	mvaddnstr(y, x, title, wd);

@@ -163,6 +163,7 @@ int tt_view_goto(tt_view *v, int64_t t)
 {
 	v->cursor = t;
 	follow_cursor(v);
+	tt_range_follow(v);
 	return TT_REDRAW;
 }
 

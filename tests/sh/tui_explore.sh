@@ -139,6 +139,17 @@ is "call tree: the root's total is the sum of the depth-0 slices ($root)" wait_r
 r0=$(sql $TINY "select name, sum(dur), count(*) from slice where depth = 0 group by name order by 2 desc limit 1")
 n0=$(echo "$r0" | cut -f1) t0=$(echo "$r0" | cut -f2) c0=$(echo "$r0" | cut -f3)
 is "call tree: the heaviest root ($n0) has SQL's total and calls" wait_re "^$t0 +[0-9]+ +$c0 +[0-9.]+% +. $n0\$"
+keys q B
+bu=$(sql $TINY "select s.name, sum(s.dur) - coalesce(sum((select sum(c.dur) from slice c where c.parent_id = s.id)), 0) self
+	from slice s group by s.name order by self desc limit 1")
+is "bottom-up: the root's total is the same sum ($root)" wait_re "^$root +NULL +NULL +100\.00% +▾ range 3s on all tracks"
+is "bottom-up: the heaviest name by self time is SQL's ($(echo "$bu" | cut -f1))" \
+	wait_re "^$(echo "$bu" | cut -f2) +NULL +[0-9]+ +[0-9.]+% +. $(echo "$bu" | cut -f1)\$"
+keys q X
+th=$(sql $TINY "select th.tid, sum(s.dur) b from slice s join thread_track t on t.id = s.track_id join thread th using (utid)
+	where s.depth = 0 group by t.utid order by b desc limit 1")
+is "threads: the busiest thread and its busy time are SQL's (depth-0 walls)" \
+	wait_re "^[0-9]+ +$(echo "$th" | cut -f1) +.* $(echo "$th" | cut -f2) +[0-9.]+%$"
 keys q z
 is "the flame graph opens on the range" wait_for " flame graph of range 3s on all tracks | all: total"
 keys Down
@@ -151,6 +162,22 @@ keys q V
 is "V cycles the range's scope" wait_re "range spans group "
 keys Escape
 is "Esc clears the range" wait_gone '^ Range ' 
+# the call tree of a slice (no range): its descendants
+keys : "range 0 3s" Enter Escape
+p=$(sql $TINY "select id, name, dur from slice where id in (select parent_id from slice where parent_id is not null) order by dur desc limit 1")
+pid=$(echo "$p" | cut -f1) pname=$(echo "$p" | cut -f2) pdur=$(echo "$p" | cut -f3)
+keys "/$pid" Enter T
+is "T on a slice: the call tree of $pname (id $pid), its duration at the root" \
+	wait_re "^$pdur +NULL +NULL +100\.00% +▾ slice $pname \(id $pid\)$"
+kids=$(sql $TINY "select count(*) from slice where parent_id = $pid")
+is "T on a slice: it is the one root, with its $kids children's calls under it" \
+	wait_re "^$pdur +[0-9]+ +1 +100\.00% +▾ $pname$"
+keys q
+# v: the range follows the cursor
+keys : "goto 1s" Enter v : "goto 1.5s" Enter
+is "v: moving the cursor extends the range" wait_for " | range 500ms"
+keys v
+is "v again ends it, the panel shows what ran in it" wait_re "^ Range 500ms on .*: [0-9]+ slices, [0-9]+ names \(by count\)"
 keys q
 
 # ---- marks ----------------------------------------------------------------------
