@@ -94,6 +94,16 @@ keys : "flow 1" Enter
 is ":flow 1 jumps along flow 1" wait_for "followed the flow to V8.GC_MINOR_MS_SWEEP (id 17187)"
 # both ends on screen: a connector from the end of the source to the
 # start of the destination (slice 2521 -> 3666 on one thread)
+# counters over a range holding the whole trace: every sample counts
+keys Escape : "range 0 3s" Enter C
+c=$(sql $SMALL "select track_id, count(*), min(value), max(value),
+	(select value from counter where track_id = 2 order by ts desc limit 1) -
+	(select value from counter where track_id = 2 order by ts limit 1)
+	from counter where track_id = 2")
+exp=$(echo "$c" | awk -F'\t' '{printf "%s %s %g %g %g", $1, $2, $3, $4, $5}')
+is "counters: samples, min, max, delta of track 2 are SQL's ($exp)" \
+	poll bash -c "tmux -L $S capture-pane -p -t flows | awk '\$1 == 2 {printf \"%s %s %g %g %g\", \$1, \$3, \$4, \$5, \$7}' | grep -qx '$exp'"
+keys q Escape
 keys Escape "/2521" Enter f s s
 is "a connector joins the selection to its partner, a marker shows the flow" \
 	wait_re "→─+╮"
