@@ -523,7 +523,8 @@ static void draw_status(tt_view *v)
 		int64_t a = v->range_a < v->range_b ? v->range_a : v->range_b;
 		int64_t b = v->range_a < v->range_b ? v->range_b : v->range_a;
 		tt_timefmt_exact(b - a, v->utf8, d, sizeof d);
-		snprintf(part, sizeof part, " | range %s", d);
+		snprintf(part, sizeof part, " | range %s%s", d,
+			 v->range_scope == TT_SCOPE_ALL ? "" : v->range_scope == TT_SCOPE_GROUP ? " (group)" : " (track)");
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
 	}
 	if (v->search[0]) {
@@ -693,6 +694,7 @@ static int timeline_mouse(viewer *vw)
 		}
 		if (in_timeline(v, ev.x, ev.y)) {
 			v->cursor = tt_view_col_time(v, ev.x - v->tl_x);
+			tt_range_follow(v); /* a click extends a range being made (v) */
 			if (li >= 0) {
 				v->line = li;
 				int64_t keep = v->cursor;
