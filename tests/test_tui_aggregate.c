@@ -99,6 +99,14 @@ static void test_clipped(void **state)
 	expect_row(&g, C, 1, 5, 5, 5);
 	assert_null(row_named(&g, D));
 	assert_null(row_named(&g, E));
+	/* the same from candidate ids (a superset: the out ones are left out) */
+	uint32_t cand[] = {7, 0, 1, 2, 3, 4, 5};
+	assert_int_equal(tt_agg_slices_ids(&g, &sc, cand, 7, 2, 20, 55, 200), 0);
+	assert_int_equal(g.nslices, 5);
+	expect_row(&g, A, 2, 65, 65 - 20 - 5, 35);
+	expect_row(&g, B, 2, 25, 20, 20);
+	assert_int_equal(g.busy[0], 35);
+	assert_int_equal(g.busy[1], 30);
 	/* one track */
 	assert_int_equal(tt_agg_slices(&g, &sc, only1, 2, 20, 55, 200), 0);
 	assert_int_equal(g.nrows, 1);

@@ -92,11 +92,13 @@ static long row_of(tt_agg *g, namemap *m, size_t *cap, uint32_t name)
 	return (long)g->nrows++;
 }
 
-int tt_agg_slices(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, size_t ntracks,
-		  int64_t a, int64_t b, int64_t open_end)
+/* The pass over the slices: ids[0..nids) when ids, else every slice on
+ * the tracks set in tracks (NULL: all). */
+static int agg_pass(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, const uint32_t *ids, size_t nids,
+		    size_t ntracks, int64_t a, int64_t b, int64_t open_end)
 {
 	namemap m = {0};
-	size_t cap = 0;
+	size_t cap = 0, count = ids ? nids : sc->n;
 	int in;
 
 	tt_agg_free(g);
@@ -107,9 +109,10 @@ int tt_agg_slices(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, siz
 	g->busy = calloc(ntracks ? ntracks : 1, sizeof *g->busy);
 	if (!g->busy || map_grow(&m) < 0)
 		goto oom;
-	for (size_t i = 0; i < sc->n; i++) {
+	for (size_t k = 0; k < count; k++) {
+		size_t i = ids ? ids[k] : k;
 		uint32_t t = sc->track_id[i];
-		if (tracks && (t >= ntracks || !tracks[t]))
+		if (i >= sc->n || (tracks && (t >= ntracks || !tracks[t])))
 			continue;
 		int64_t w = tt_agg_clip(sc->ts[i], sc->dur[i], a, b, open_end, &in);
 		if (!in)
@@ -151,6 +154,18 @@ oom:
 	free(m.vals);
 	tt_agg_free(g);
 	return -1;
+}
+
+int tt_agg_slices(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, size_t ntracks,
+		  int64_t a, int64_t b, int64_t open_end)
+{
+	return agg_pass(g, sc, tracks, NULL, 0, ntracks, a, b, open_end);
+}
+
+int tt_agg_slices_ids(tt_agg *g, const tt_slice_cols *sc, const uint32_t *ids, size_t nids, size_t ntracks,
+		      int64_t a, int64_t b, int64_t open_end)
+{
+	return agg_pass(g, sc, NULL, ids, nids, ntracks, a, b, open_end);
 }
 
 void tt_agg_free(tt_agg *g)

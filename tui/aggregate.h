@@ -45,6 +45,10 @@ typedef struct tt_agg {
  * Returns 0, -1 on OOM. */
 int tt_agg_slices(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, size_t ntracks,
 		  int64_t a, int64_t b, int64_t open_end);
+/* The same over the slices ids (the candidates a caller found with an
+ * index: slices that do not intersect [a, b) are left out here). */
+int tt_agg_slices_ids(tt_agg *g, const tt_slice_cols *sc, const uint32_t *ids, size_t nids, size_t ntracks,
+		      int64_t a, int64_t b, int64_t open_end);
 void tt_agg_free(tt_agg *g);
 /* Sorts the rows by column TT_AGG_* (names by text through names(ctx, id)). */
 void tt_agg_sort(tt_agg *g, int col, int desc, const char *(*names)(void *ctx, uint32_t id), void *ctx);

@@ -127,6 +127,60 @@ static const char *name_of(void *ctx, uint32_t id)
 	return tt_trace_str(ctx, id);
 }
 
+/* Aggregates [a, b) on the range's tracks. A short range of a big trace
+ * takes its candidates from the level-of-detail rows (per row: from the
+ * first slice ending after a, by the running max of ends, to the last
+ * starting before b), so its cost follows the slices in the range; a
+ * range holding much of the trace is one pass over the columns. */
+static int range_candidates_agg(tt_view *v, tt_agg *g, int64_t a, int64_t b)
+{
+	size_t total = 0, ntr = tt_trace_track_count(v->tr);
+	uint32_t *ids = NULL;
+	int rc;
+
+	for (int pass = 0; pass < 2; pass++) {
+		size_t k = 0;
+		for (int t = 0; t < v->lay.ntracks; t++) {
+			const tt_ltrack *lt = &v->lay.tracks[t];
+			if (lt->kind != TT_LT_SLICE || lt->pnames || lt->track_id == UINT32_MAX || !tt_range_track_in(v, t))
+				continue;
+			for (int d = 0; d < lt->ndepth; d++) {
+				const tt_lod_row *row = &lt->rows[d];
+				size_t lo = 0, hi = row->n;
+				while (lo < hi) { /* first item whose running max end passes a */
+					size_t mid = lo + (hi - lo) / 2;
+					if (row->maxend[mid] > a)
+						hi = mid;
+					else
+						lo = mid + 1;
+				}
+				for (size_t i = lo; i < row->n && row->ts[i] < b; i++, k++)
+					if (pass == 1)
+						ids[k] = row->ids[i];
+			}
+		}
+		if (pass == 0) {
+			total = k;
+			if (total > v->sc.n / 4)
+				break; /* most of the trace: the plain pass */
+			ids = malloc((total ? total : 1) * sizeof *ids);
+			if (!ids)
+				return -1;
+		}
+	}
+	if (ids) {
+		rc = tt_agg_slices_ids(g, &v->sc, ids, total, ntr, a, b, v->lay.end);
+		free(ids);
+		return rc;
+	}
+	uint8_t *tracks = tt_range_core_tracks(v);
+	if (!tracks)
+		return -1;
+	rc = tt_agg_slices(g, &v->sc, tracks, ntr, a, b, v->lay.end);
+	free(tracks);
+	return rc;
+}
+
 /* The aggregation of the current range, computed when the range or its
  * scope changed. NULL when there is no range (or OOM). */
 static tt_agg *range_agg(tt_view *v)
@@ -142,14 +196,10 @@ static tt_agg *range_agg(tt_view *v)
 		return g;
 	if (!g && !(g = v->agg = calloc(1, sizeof *g)))
 		return NULL;
-	uint8_t *tracks = tt_range_core_tracks(v);
 	int sc = g->sort_col, sd = g->sort_desc, had = g->valid;
 	g->valid = 0;
-	if (!tracks || tt_agg_slices(g, &v->sc, tracks, tt_trace_track_count(v->tr), a, b, v->lay.end) < 0) {
-		free(tracks);
+	if (range_candidates_agg(v, g, a, b) < 0)
 		return NULL;
-	}
-	free(tracks);
 	if (had && (sc != TT_AGG_WALL || !sd))
 		tt_agg_sort(g, sc, sd, name_of, v->tr);
 	g->scope = v->range_scope;

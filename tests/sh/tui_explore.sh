@@ -111,7 +111,7 @@ keys q
 
 # ---- range and aggregation -------------------------------------------------
 read -r A0 B0 < <($BIN info $TINY | sed -n 's/^time range: *\([0-9]*\) \.\. \([0-9]*\) ns.*/\1 \2/p')
-start range 120 40 $TINY
+start range 120 60 $TINY
 wait_for "▾ Renderer 9186"
 keys : "range 0 3s" Enter
 is ":range opens the range panel with the slice count of the trace" \
@@ -191,7 +191,7 @@ is "v again ends it, the panel shows what ran in it" wait_re "^ Range 500ms on .
 keys q
 
 # ---- marks ----------------------------------------------------------------------
-start marks 120 40 $TINY
+start marks 120 60 $TINY
 wait_for "▾ Renderer 9186"
 keys : "goto 1s" Enter m a
 is "m a marks the cursor time" wait_for "mark 'a' at 1s: cursor ('a goes back)"
@@ -211,7 +211,7 @@ is "Enter on a mark goes there" wait_for "mark 'b': slice RunMicrotasks"
 keys q
 
 # ---- search --------------------------------------------------------------------------
-start search 120 40 $TINY
+start search 120 60 $TINY
 wait_for "▾ Renderer 9186"
 n=$(sql $TINY "select count(*) from slice where name like '%v8.%'")
 keys "/v8." Enter
