@@ -339,6 +339,22 @@ static void bench_frames(long n, int frames)
 		/* both ends of the flow on screen: the connector is drawn */
 		run_frames(&v, "flow", ts - 20000, 80000, frames);
 		run_frames(&v, "deep", mid, v.tl_w, frames);
+		/* a new short range (a mouse drag at a closer zoom): the
+		 * frame that aggregates it */
+		if (s == 0) {
+			double ms[10];
+			for (int k = 0; k < 10; k++) {
+				tt_range_set(&v, mid + (k + 1) * (len / 1000), mid + (k + 2) * (len / 1000));
+				a = cpu_now();
+				erase();
+				tt_viewer_draw_timeline(&v);
+				ms[k] = (cpu_now() - a) * 1e3;
+			}
+			qsort(ms, 10, sizeof *ms, cmp_double);
+			printf("    a new range of 1/1000 of the trace (~%ld slices), 10 of them: the frame that aggregates it, cpu median %.2f ms, max %.2f ms\n",
+			       (long)(v.sc.n / 1000), ms[5], ms[9]);
+			tt_range_set(&v, v.lay.start + len / 3, v.lay.start + 2 * len / 3);
+		}
 	}
 	tt_view_free(&v);
 	tt_trace_close(tr);
