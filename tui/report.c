@@ -13,21 +13,11 @@
 #include "marks.h"
 #include "range.h"
 #include "report.h"
+#include "report_int.h"
 #include "theme.h"
 #include "timefmt.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
-
-struct tt_report {
-	int kind;                /* TT_ACT_* that made it */
-	tt_calltree ct;
-	uint8_t *open;           /* call tree: expanded nodes */
-	uint32_t *rowmap;        /* call tree table row -> node */
-	size_t nrows;
-	int64_t a, b;
-	char what[240];          /* "range 1.2ms on all tracks" */
-	uint32_t focus, cur;     /* flame graph: zoomed frame, selected frame */
-};
 
 /* ---- result building ---------------------------------------------------- */
 typedef struct rb {
@@ -122,93 +112,7 @@ static int range_or_selection(tt_view *v, int64_t *a, int64_t *b, uint8_t **trac
 	return -1;
 }
 
-static const char *name_of(void *ctx, uint32_t id)
-{
-	return tt_trace_str(ctx, id);
-}
-
-/* Aggregates [a, b) on the range's tracks. A short range of a big trace
- * takes its candidates from the level-of-detail rows (per row: from the
- * first slice ending after a, by the running max of ends, to the last
- * starting before b), so its cost follows the slices in the range; a
- * range holding much of the trace is one pass over the columns. */
-static int range_candidates_agg(tt_view *v, tt_agg *g, int64_t a, int64_t b)
-{
-	size_t total = 0, ntr = tt_trace_track_count(v->tr);
-	uint32_t *ids = NULL;
-	int rc;
-
-	for (int pass = 0; pass < 2; pass++) {
-		size_t k = 0;
-		for (int t = 0; t < v->lay.ntracks; t++) {
-			const tt_ltrack *lt = &v->lay.tracks[t];
-			if (lt->kind != TT_LT_SLICE || lt->pnames || lt->track_id == UINT32_MAX || !tt_range_track_in(v, t))
-				continue;
-			for (int d = 0; d < lt->ndepth; d++) {
-				const tt_lod_row *row = &lt->rows[d];
-				size_t lo = 0, hi = row->n;
-				while (lo < hi) { /* first item whose running max end passes a */
-					size_t mid = lo + (hi - lo) / 2;
-					if (row->maxend[mid] > a)
-						hi = mid;
-					else
-						lo = mid + 1;
-				}
-				for (size_t i = lo; i < row->n && row->ts[i] < b; i++, k++)
-					if (pass == 1)
-						ids[k] = row->ids[i];
-			}
-		}
-		if (pass == 0) {
-			total = k;
-			if (total > v->sc.n / 4)
-				break; /* most of the trace: the plain pass */
-			ids = malloc((total ? total : 1) * sizeof *ids);
-			if (!ids)
-				return -1;
-		}
-	}
-	if (ids) {
-		rc = tt_agg_slices_ids(g, &v->sc, ids, total, ntr, a, b, v->lay.end);
-		free(ids);
-		return rc;
-	}
-	uint8_t *tracks = tt_range_core_tracks(v);
-	if (!tracks)
-		return -1;
-	rc = tt_agg_slices(g, &v->sc, tracks, ntr, a, b, v->lay.end);
-	free(tracks);
-	return rc;
-}
-
-/* The aggregation of the current range, computed when the range or its
- * scope changed. NULL when there is no range (or OOM). */
-static tt_agg *range_agg(tt_view *v)
-{
-	int64_t a, b;
-
-	if (!tt_range_get(v, &a, &b))
-		return NULL;
-	if (b <= a)
-		b = a + 1;
-	tt_agg *g = v->agg;
-	if (g && g->valid && g->a == a && g->b == b && g->scope == v->range_scope && g->track == v->range_track)
-		return g;
-	if (!g && !(g = v->agg = calloc(1, sizeof *g)))
-		return NULL;
-	int sc = g->sort_col, sd = g->sort_desc, had = g->valid;
-	g->valid = 0;
-	if (range_candidates_agg(v, g, a, b) < 0)
-		return NULL;
-	if (had && (sc != TT_AGG_WALL || !sd))
-		tt_agg_sort(g, sc, sd, name_of, v->tr);
-	g->scope = v->range_scope;
-	g->track = v->range_track;
-	g->valid = 1;
-	return g;
-}
-
-static void share_text(int64_t part, int64_t whole, char *buf, size_t n)
+void tt_report_share_text(int64_t part, int64_t whole, char *buf, size_t n)
 {
 	snprintf(buf, n, "%.2f%%", whole > 0 ? (double)part * 100.0 / (double)whole : 0.0);
 }
@@ -228,7 +132,7 @@ static void agg_table(tt_view *v, tt_agg *g, tt_result *res)
 		cells[3] = fmt(c[3], 64, "%lld", (long long)r->self);
 		cells[4] = fmt(c[4], 64, "%lld", (long long)(r->count ? r->wall / r->count : 0));
 		cells[5] = fmt(c[5], 64, "%lld", (long long)r->max);
-		share_text(r->wall, g->b - g->a, c[6], 64);
+		tt_report_share_text(r->wall, g->b - g->a, c[6], 64);
 		cells[6] = c[6];
 		rb_row(&b, cells);
 	}
@@ -266,7 +170,7 @@ static void threads_table(tt_view *v, tt_agg *g, tt_result *res)
 		cells[3] = th.upid != UINT32_MAX && tt_trace_process(v->tr, th.upid, &pi) == 0
 			   ? fmt(c[3], 160, "%s %lld", pi.name, (long long)pi.pid) : NULL;
 		cells[4] = fmt(c[4], 160, "%lld", (long long)busy[best]);
-		share_text(busy[best], g->b - g->a, c[5], 160);
+		tt_report_share_text(busy[best], g->b - g->a, c[5], 160);
 		cells[5] = c[5];
 		rb_row(&b, cells);
 		busy[best] = 0;
@@ -330,7 +234,7 @@ static void tree_rows(tt_report *rep, tt_view *v, tt_result *res)
 		cells[0] = fmt(c[0], 64, "%lld", (long long)nd->total);
 		cells[1] = k == 0 || ct->bottom_up ? NULL : fmt(c[1], 64, "%lld", (long long)nd->self);
 		cells[2] = k == 0 ? NULL : fmt(c[2], 64, "%lld", (long long)nd->calls);
-		share_text(nd->total, ct->nodes[0].total, c[3], 64);
+		tt_report_share_text(nd->total, ct->nodes[0].total, c[3], 64);
 		cells[3] = c[3];
 		const char *mark = !has_kids ? " " : rep->open[k] ? (v->utf8 ? "\xe2\x96\xbe" : "-")
 								  : (v->utf8 ? "\xe2\x96\xb8" : "+");
@@ -433,7 +337,7 @@ int tt_report_open(tt_report **out, tt_view *v, tt_result *res, char *title, siz
 			tt_view_message(v, 1, "no range: v, a mouse drag or :range T1 T2 makes one");
 			goto fail;
 		}
-		if (!(g = range_agg(v))) {
+		if (!(g = tt_report_range_agg(v))) {
 			tt_view_message(v, 1, "aggregate: out of memory");
 			goto fail;
 		}
@@ -514,7 +418,7 @@ static int push_id(int64_t **ids, size_t *n, size_t *cap, size_t s)
 
 /* Highlights the slices of a call tree node on the timeline (as search
  * matches: n/N step through them). */
-static int show_node(tt_report *rep, tt_view *v, uint32_t node)
+int tt_report_show_node(tt_report *rep, tt_view *v, uint32_t node)
 {
 	const tt_calltree *ct = &rep->ct;
 	int64_t *ids = NULL;
@@ -548,7 +452,7 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 			int col = key - '1';
 			/* the same column again turns the order round */
 			int desc = g->sort_col == col ? !g->sort_desc : col != TT_AGG_NAME;
-			tt_agg_sort(g, col, desc, name_of, v->tr);
+			tt_agg_sort(g, col, desc, tt_report_name_of, v->tr);
 			tt_result res;
 			char title[256];
 			snprintf(title, sizeof title, "%s", t->title);
@@ -622,7 +526,7 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 				}
 			return TT_REDRAW;
 		case 't':
-			return show_node(rep, v, k);
+			return tt_report_show_node(rep, v, k);
 		default:
 			return -1;
 		}
@@ -636,218 +540,4 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 		return TT_REDRAW;
 	}
 	return -1;
-}
-
-/* ---- flame graph ---------------------------------------------------------------- */
-typedef struct flame_ctx {
-	tt_report *rep;
-	tt_view *v;
-	int y0, h, w;
-} flame_ctx;
-
-static void flame_node(flame_ctx *f, uint32_t k, int x, int w, int row)
-{
-	const tt_calltree *ct = &f->rep->ct;
-	const tt_ct_node *nd = &ct->nodes[k];
-
-	if (row >= f->h || w <= 0)
-		return;
-	const char *name = k == 0 ? f->rep->what : tt_trace_str(f->v->tr, nd->name);
-	attr_t a = k == f->rep->cur ? ATTR(TT_AREA_SLICE_SEL)
-				    : ATTR(TT_AREA_SLICE0 + (k == 0 ? 0 : tt_theme_palette(name)));
-	attrset(a);
-	mvhline(f->y0 + row, x, ' ', w);
-	/* a frame starts with a block edge, so that frames stay apart in
-	 * any theme (monochrome too); the name follows when it fits */
-	mvaddstr(f->y0 + row, x, f->v->utf8 ? "\xe2\x96\x8f" : "|");
-	if (w >= 3) {
-		int len = tt_view_text_cols(name);
-		if (len <= w - 2)
-			mvaddnstr(f->y0 + row, x + 1 + (w - 1 - len) / 2, name, (int)strlen(name));
-		else if (w >= 5) {
-			mvaddnstr(f->y0 + row, x + 1, name, w - 2);
-			mvaddstr(f->y0 + row, x + w - 1, f->v->utf8 ? "\xe2\x80\xa6" : "~");
-		}
-	}
-	/* children: width = share of this node's total, left to right by
-	 * total (cumulative rounding so that widths add up) */
-	int64_t cum = 0;
-	for (uint32_t c = nd->child; c != TT_CT_NONE; c = ct->nodes[c].next) {
-		int64_t t = nd->total > 0 ? nd->total : 1;
-		int cx0 = x + (int)((__int128)cum * w / t);
-		cum += ct->nodes[c].total;
-		int cx1 = x + (int)((__int128)cum * w / t);
-		if (cx1 > cx0)
-			flame_node(f, c, cx0, cx1 - cx0, row + 1);
-	}
-}
-
-void tt_report_flame_draw(tt_report *rep, tt_view *v)
-{
-	char buf[700], tot[64], self[64];
-
-	attrset(ATTR(TT_AREA_STATUS));
-	mvhline(0, 0, ' ', v->cols);
-	if (!rep)
-		return;
-	const tt_ct_node *cur = &rep->ct.nodes[rep->cur];
-	tt_timefmt_exact(cur->total, v->utf8, tot, sizeof tot);
-	tt_timefmt_exact(cur->self, v->utf8, self, sizeof self);
-	snprintf(buf, sizeof buf, " flame graph of %s | %s: total %s, self %s, %lld calls, %.2f%%", rep->what,
-		 rep->cur == 0 ? "all" : tt_trace_str(v->tr, cur->name), tot, self, (long long)cur->calls,
-		 rep->ct.nodes[0].total ? (double)cur->total * 100.0 / (double)rep->ct.nodes[0].total : 0.0);
-	mvaddnstr(0, 0, buf, v->cols);
-	flame_ctx f = {rep, v, 1, v->rows - 3, v->cols};
-	/* the zoomed frame and its ancestors take the whole width */
-	uint32_t path[256];
-	int np = 0;
-	for (uint32_t k = rep->focus; k != TT_CT_NONE && np < 256; k = rep->ct.nodes[k].parent)
-		path[np++] = k;
-	for (int i = np - 1; i > 0; i--) {
-		const char *name = path[i] == 0 ? rep->what : tt_trace_str(v->tr, rep->ct.nodes[path[i]].name);
-		attrset(ATTR(TT_AREA_SLICE_BUSY));
-		mvhline(f.y0 + np - 1 - i, 0, ' ', v->cols);
-		mvaddnstr(f.y0 + np - 1 - i, 0, name, v->cols);
-	}
-	flame_node(&f, rep->focus, 0, v->cols, np - 1);
-	attrset(ATTR(TT_AREA_STATUS));
-	mvhline(v->rows - 2, 0, ' ', v->cols);
-	mvaddnstr(v->rows - 2, 0,
-		  " arrows: move  Enter: zoom into the frame  Backspace: back  t: show on timeline  q: close",
-		  v->cols);
-}
-
-int tt_report_flame_key(tt_report *rep, tt_view *v, int key)
-{
-	const tt_calltree *ct;
-	const tt_ct_node *nd;
-
-	if (!rep) {
-		v->mode = TT_MODE_TIMELINE;
-		return TT_REDRAW;
-	}
-	ct = &rep->ct;
-	nd = &ct->nodes[rep->cur];
-	switch (key) {
-	case 'q': case 27:
-		v->mode = TT_MODE_TIMELINE;
-		break;
-	case KEY_DOWN: case 'j':
-		if (nd->child != TT_CT_NONE)
-			rep->cur = nd->child;
-		break;
-	case KEY_UP: case 'k':
-		if (rep->cur != rep->focus && nd->parent != TT_CT_NONE)
-			rep->cur = nd->parent;
-		break;
-	case KEY_RIGHT: case 'l':
-		if (nd->next != TT_CT_NONE)
-			rep->cur = nd->next;
-		break;
-	case KEY_LEFT: case 'h':
-		if (rep->cur != rep->focus && nd->parent != TT_CT_NONE) {
-			uint32_t prev = TT_CT_NONE;
-			for (uint32_t c = ct->nodes[nd->parent].child; c != TT_CT_NONE && c != rep->cur;
-			     c = ct->nodes[c].next)
-				prev = c;
-			if (prev != TT_CT_NONE)
-				rep->cur = prev;
-		}
-		break;
-	case '\n': case '\r': case KEY_ENTER:
-		rep->focus = rep->cur;
-		break;
-	case KEY_BACKSPACE: case 127: case 8:
-		if (ct->nodes[rep->focus].parent != TT_CT_NONE)
-			rep->focus = ct->nodes[rep->focus].parent;
-		rep->cur = rep->focus;
-		break;
-	case 't':
-		return show_node(rep, v, rep->cur);
-	default:
-		break;
-	}
-	return TT_REDRAW;
-}
-
-/* ---- the range panel ----------------------------------------------------------------- */
-int tt_report_range_panel(tt_view *v)
-{
-	char title[600], len[64], scope[200], line[400], w[32], s[32], av[32], mx[32];
-	tt_agg *g;
-	int x = v->det_x, y = v->det_y, h = v->det_h, wd = v->det_w;
-
-	if (!v->has_range || wd <= 0 || h <= 0 || (!v->range_panel && v->sel_id >= 0))
-		return 0;
-	if (v->visual && v->sc.n > 1000000) {
-		/* a key costs an aggregation of the range (~18 ns a slice):
-		 * on big traces it waits until the range is made */
-		int64_t a, b;
-		tt_range_get(v, &a, &b);
-		tt_timefmt_exact(b - a, v->utf8, len, sizeof len);
-		attrset(ATTR(TT_AREA_DETAILS));
-		for (int r = 0; r < h; r++)
-			mvhline(y + r, x, ' ', wd);
-		snprintf(title, sizeof title, " Range %s: move to extend it; v ends it and shows what ran in it", len);
-		attrset(ATTR(TT_AREA_DETAILS_TITLE));
-		mvhline(y, x, ' ', wd);
-		mvaddnstr(y, x, title, wd);
-		return 1;
-	}
-	g = range_agg(v);
-	if (!g)
-		return 0;
-	attrset(ATTR(TT_AREA_DETAILS));
-	for (int r = 0; r < h; r++)
-		mvhline(y + r, x, ' ', wd);
-	tt_timefmt_exact(g->b - g->a, v->utf8, len, sizeof len);
-	tt_range_scope_text(v, scope, sizeof scope);
-	static const char *const by[TT_AGG_NCOLS] = {"name", "count", "wall", "self", "avg", "max", "share"};
-	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names%s%s%s   x table  T tree  z flame  V scope",
-		 len, scope, g->nslices, g->nrows, g->sort_col != TT_AGG_WALL || !g->sort_desc ? " (by " : "",
-		 g->sort_col != TT_AGG_WALL || !g->sort_desc ? by[g->sort_col % TT_AGG_NCOLS] : "",
-		 g->sort_col != TT_AGG_WALL || !g->sort_desc ? (g->sort_desc ? ")" : ", ascending)") : "");
-	attrset(ATTR(TT_AREA_DETAILS_TITLE));
-	mvhline(y, x, ' ', wd);
-	mvaddnstr(y, x, title, wd);
-	int nw = wd - 62; /* name, count 7, four times 10, share 6, spaces */
-	if (nw < 12)
-		nw = 12;
-	if (nw > 60)
-		nw = 60;
-	snprintf(line, sizeof line, " %-*s %7s %10s %10s %10s %10s %6s", nw, "name", "count", "wall", "self", "avg",
-		 "max", "share");
-	attrset(ATTR(TT_AREA_DETAILS_KEY));
-	mvaddnstr(y + 1, x, line, wd);
-	attrset(ATTR(TT_AREA_DETAILS));
-	for (int r = 0; r + 2 < h && (size_t)r < g->nrows; r++) {
-		const tt_agg_row *row = &g->rows[r];
-		char name[200];
-		tt_timefmt_short(row->wall, v->utf8, w, sizeof w);
-		tt_timefmt_short(row->self, v->utf8, s, sizeof s);
-		tt_timefmt_short(row->count ? row->wall / row->count : 0, v->utf8, av, sizeof av);
-		tt_timefmt_short(row->max, v->utf8, mx, sizeof mx);
-		snprintf(name, sizeof name, "%.*s", nw, tt_trace_str(v->tr, row->name));
-		/* printf pads bytes, not columns: pad the units ourselves */
-		snprintf(line, sizeof line, " %-*s %7lld ", nw, name, (long long)row->count);
-		mvaddnstr(y + 2 + r, x, line, wd);
-		int cx = x + (int)strlen(line) - (int)(strlen(name) - (size_t)tt_view_text_cols(name));
-		const char *vals[4] = {w, s, av, mx};
-		for (int i = 0; i < 4; i++, cx += 11)
-			if (cx + 10 < x + wd)
-				mvaddstr(y + 2 + r, cx + 10 - tt_view_text_cols(vals[i]), vals[i]);
-		snprintf(line, sizeof line, "%5.1f%%", g->b > g->a ? (double)row->wall * 100.0 / (double)(g->b - g->a) : 0.0);
-		if (cx + 6 < x + wd)
-			mvaddstr(y + 2 + r, cx, line);
-	}
-	return 1;
-}
-
-void tt_report_view_free(tt_view *v)
-{
-	if (v->agg) {
-		tt_agg_free(v->agg);
-		free(v->agg);
-		v->agg = NULL;
-	}
 }
