@@ -110,7 +110,7 @@ int tt_report_range_panel(tt_view *v)
 	if (!v->has_range || wd <= 0 || h <= 0 || (!v->range_panel && v->sel_id >= 0))
 		return 0;
 	if (v->visual && v->sc.n > 1000000) {
-		/* a key costs an aggregation of the range (~18 ns a slice):
+		/* a key costs an aggregation of the range (~11 ns a slice in it):
 		 * on big traces it waits until the range is made */
 		int64_t a, b;
 		tt_range_get(v, &a, &b);
