@@ -188,6 +188,14 @@ keys : "goto 1s" Enter v : "goto 1.5s" Enter
 is "v: moving the cursor extends the range" wait_for " | range 500ms"
 keys v
 is "v again ends it, the panel shows what ran in it" wait_re "^ Range 500ms on .*: [0-9]+ slices, [0-9]+ names \(by count\)"
+
+# a mouse drag makes a range: the panel aggregates it
+mouse() { tmux -L $S send-keys -t "$WIN" -l "$(printf '\033[<%s' "$1")"; }
+keys Escape 0
+mouse "0;40;8M"
+mouse "0;70;8m"
+is "a mouse drag makes a range and the panel shows what ran in it" \
+	wait_re "^ Range [0-9.]+m?s on .*: [0-9]+ slices, [0-9]+ names"
 keys q
 
 # ---- marks ----------------------------------------------------------------------
