@@ -116,10 +116,11 @@ long tt_flows_chain(const tt_flows *f, int64_t id, int64_t **ids, int **dist)
 	*ids = NULL;
 	*dist = NULL;
 	if (!q || !d || !seen || id < 0 || (size_t)id >= f->nslices) {
+		long rc = q && d && (seen || !f) ? 0 : -1; /* no flows / bad id: none */
 		free(q);
 		free(d);
 		free(seen);
-		return q && d && (seen || !f) ? 0 : -1;
+		return rc;
 	}
 	q[n] = id;
 	d[n++] = 0;
