@@ -3,6 +3,7 @@
  * Also the read accessors the viewer uses on its per-frame path and the
  * `termtrace info` report.
  */
+#include "builtins.h"
 #include "trace_int.h"
 #include "describe.h"
 #include "vtab.h"
@@ -83,6 +84,7 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 #endif
 	tr->import_seconds = now_s() - t0;
 	if (sqlite3_open_v2(":memory:", &tr->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
+	    tt_sql_register_builtins(tr->db, tr->st) != SQLITE_OK ||
 	    tt_vtab_register_core(tr->db, tr->st) != SQLITE_OK ||
 	    tt_describe_register(tr->db, tr->st) != SQLITE_OK) {
 		tt_err_set(err, TT_ENOMEM, "%s: cannot set up SQL: %s", path,

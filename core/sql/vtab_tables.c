@@ -13,6 +13,7 @@
  * over `track`, created in tt_vtab_register_core.
  */
 #include "vtab.h"
+#include "builtins.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -88,6 +89,10 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
 	case SL_TYPE: r_text(ctx, "slice"); break;
 	}
+}
+void tt_vtab_slice_column(const tt_storage *st, size_t row, int col, sqlite3_context *ctx)
+{
+	slice_col(st, row, col, ctx);
 }
 static const tt_vtab_def slice_def = {
 	.name = "slice",

@@ -1,0 +1,43 @@
+/*
+ * builtins.c - registers Perfetto's core functions and tables (builtins.h)
+ * on a trace's connection, and the table names the stdlib and Perfetto's
+ * queries read that are views here:
+ *
+ *   select * from counters;   -- Perfetto's old name of `counter`
+ *   select cpu from cpu;      -- one row per CPU seen in the trace
+ */
+#include "builtins.h"
+
+/* Views are resolved when used: they may be created before the tables
+ * they read are registered. */
+static const char builtin_views[] =
+	"CREATE TEMP VIEW IF NOT EXISTS counters AS SELECT * FROM counter;"
+	/* cpu: every CPU a track, a sched slice or a thread state names */
+	"CREATE TEMP VIEW IF NOT EXISTS cpu AS"
+	"  SELECT cpu AS id, cpu AS ucpu, cpu, NULL AS type, NULL AS cluster_id,"
+	"    NULL AS processor, NULL AS machine_id, NULL AS capacity, NULL AS arg_set_id"
+	"  FROM (SELECT cpu FROM track WHERE cpu IS NOT NULL"
+	"        UNION SELECT DISTINCT cpu FROM sched_slice"
+	"        UNION SELECT DISTINCT cpu FROM thread_state WHERE cpu IS NOT NULL)"
+	"  ORDER BY cpu;";
+
+int tt_sql_register_builtins(sqlite3 *db, tt_storage *st)
+{
+	int rc = tt_sql_register_functions(db, st);
+
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_ancestor(db, st);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_flow(db, st);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_slice_layout(db, st);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_span_join(db);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_intervals(db);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_flamegraph(db);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, builtin_views, NULL, NULL, NULL);
+	return rc;
+}
