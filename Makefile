@@ -35,13 +35,13 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED 
 	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
 CFLAGS  ?=
 ALLCFLAGS = $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
-LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -lz -lpthread -lm
+LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -ldw -lelf -lz -lpthread -lm
 TUI_LDLIBS = -lncursesw
 
 # Debian packages that `make deps` installs when missing.
 DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   protobuf-c-compiler libcmocka-dev zlib1g-dev libyajl-dev tmux \
-	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3
+	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
@@ -51,11 +51,13 @@ JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c
-DESCRIBE_SRCS = core/describe.c core/sql/vtab_describe_slice.c
+CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c \
+	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c
+DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
+		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
-TUI_SRCS    = tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/details.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c
+TUI_SRCS    = tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/timemath.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
 TUI_SRCS   += tui/flows.c tui/range.c tui/aggregate.c tui/calltree.c tui/marks.c tui/search.c tui/report.c tui/flame.c tui/rangepanel.c
 MAIN_SRC    = tui/main.c
 
@@ -213,7 +215,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate
+FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60

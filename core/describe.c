@@ -1,31 +1,25 @@
 /*
- * describe.c - the description rules: parser, compiled lookup, matcher and
- * template expansion (the SQL glue is in vtab_describe_slice.c). File format
- * and matching order are documented in docs/descriptions.md; in short:
+ * describe.c - the description rules: the rule set, its file parser and
+ * loading, and registration on a connection. Matching is in
+ * describe_match.c, templates in describe_expand.c, the SQL tables in
+ * vtab_describe_*.c. File format and matching order: docs/descriptions.md;
+ * in short:
  *
  *   # comment
- *   [rule]
+ *   [rule]                         ([track] for a track's description)
  *   name = measure                 (exact; may repeat: any of them)
  *   ancestor = Choreographer#doFrame
  *   description = Measures the {name} pass, {dur} here.
  *     A line starting with blanks continues the previous value.
  *   link = https://developer.android.com/...
  *
- * Priority (first difference decides): name kind (exact > glob = regex >
- * none), then the number of context conditions (category, parent,
- * ancestor, thread, process, track, track_type, args.KEY), then the layer (user >
- * shipped), then the later rule. Exact rules sit in a hash keyed on the
- * name, so a slice costs one lookup plus the pattern rules, never a scan of
- * every rule.
- *
  * Known limits: comments are whole lines only (`#` inside a value is
  * text); a value is one paragraph (continuations are joined by one
  * space); conditions other than regex are fnmatch(3) globs on the whole
  * string; templates see the slice's own args only, not its ancestors'.
  */
-#include "describe.h"
+#include "describe_int.h"
 #include "err.h"
-#include "storage_int.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -36,69 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TIER_NONE = 0, TIER_PATTERN = 2, TIER_EXACT = 3 };
-
-/* Context conditions: each is a glob on one text of the slice. */
-enum cond {
-	C_CATEGORY, C_PARENT, C_ANCESTOR, C_THREAD, C_PROCESS, C_TRACK, C_TRACK_TYPE,
-	C_COUNT
-};
-static const char *const cond_key[C_COUNT] = {
-	"category", "parent", "ancestor", "thread", "process", "track", "track_type",
-};
-
-struct rule {
-	char **names;   /* exact names (any of them) */
-	size_t nnames;
-	char *glob;
-	char *regex_src;
-	regex_t re;
-	int has_re;
-	char *cond[C_COUNT]; /* NULL = no condition */
-	char **arg_key, **arg_pat; /* args.KEY = glob conditions */
-	size_t nargs;
-	char *desc, *link;
-	int tier, ncond, layer;
-	size_t seq;     /* load order, later = higher */
-	char *where;    /* "path:line" of the [rule] header */
-};
-
-struct hent {
-	uint64_t hash;
-	const char *name;
-	size_t rule;    /* index into rules */
-	size_t next;    /* next entry of the bucket, SIZE_MAX = end */
-};
-
-struct tt_describe_rules {
-	int refs;
-	struct rule *rules;
-	size_t n, cap;
-	char **warn;
-	size_t nwarn, capwarn;
-	/* compiled lookup (rebuilt after a load) */
-	int compiled;
-	size_t *order;      /* rule indices, best first */
-	size_t *buckets;    /* head entry per bucket, SIZE_MAX = empty */
-	size_t nbuckets;
-	struct hent *ents;
-	size_t nents;
-	size_t *patterns;   /* non-exact rule indices, best first */
-	size_t npatterns;
-};
-
 /* ---- small helpers --------------------------------------------------------- */
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t esz)
+int tt_describe_grow(void **p, size_t *cap, size_t need, size_t esz)
 {
 	size_t ncap = *cap ? *cap : 8;
 	void *np;
@@ -130,7 +64,7 @@ static int warnf(tt_describe_rules *r, const char *path, int line, const char *f
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
 	va_end(ap);
-	if (grow((void **)&r->warn, &r->capwarn, r->nwarn + 1, sizeof(*r->warn)) < 0 ||
+	if (tt_describe_grow((void **)&r->warn, &r->capwarn, r->nwarn + 1, sizeof(*r->warn)) < 0 ||
 	    !(s = strdup(msg)))
 		return TT_ENOMEM;
 	r->warn[r->nwarn++] = s;
@@ -160,16 +94,15 @@ static void rule_free(struct rule *u)
 	memset(u, 0, sizeof(*u));
 }
 
-static void uncompile(tt_describe_rules *r)
+const char *const tt_describe_cond_key[C_COUNT] = {
+	"category", "parent", "ancestor", "thread", "process", "track", "track_type",
+};
+
+const char *tt_describe_str(const tt_storage *st, tt_str s)
 {
-	free(r->order);
-	free(r->buckets);
-	free(r->ents);
-	free(r->patterns);
-	r->order = r->buckets = r->patterns = NULL;
-	r->ents = NULL;
-	r->nbuckets = r->nents = r->npatterns = 0;
-	r->compiled = 0;
+	const char *t = s ? tt_storage_str(st, s) : NULL;
+
+	return t ? t : "";
 }
 
 /* ---- rule set lifetime ----------------------------------------------------- */
@@ -198,7 +131,7 @@ void tt_describe_rules_unref(tt_describe_rules *r)
 	for (size_t i = 0; i < r->nwarn; i++)
 		free(r->warn[i]);
 	free(r->warn);
-	uncompile(r);
+	tt_describe_uncompile(r);
 	free(r);
 }
 
@@ -208,46 +141,6 @@ size_t tt_describe_rules_warning_count(const tt_describe_rules *r) { return r->n
 const char *tt_describe_rules_warning(const tt_describe_rules *r, size_t i)
 {
 	return i < r->nwarn ? r->warn[i] : NULL;
-}
-
-/* ---- templates --------------------------------------------------------------- */
-
-/* Fields a template may use besides args.KEY. */
-static const char *const tmpl_fields[] = {
-	"name", "dur", "ts", "category", "thread", "process", "parent", "track",
-	"tid", "pid", "id", "depth", NULL,
-};
-
-/* Checks the {fields} of a template; returns NULL or a message. */
-static const char *tmpl_check(const char *t, char *bad, size_t badlen)
-{
-	for (const char *p = t; *p; p++) {
-		const char *end;
-		size_t len;
-		int ok = 0;
-
-		if (*p == '{' && p[1] == '{') {
-			p++;
-			continue;
-		}
-		if (*p != '{')
-			continue;
-		end = strchr(p, '}');
-		if (!end)
-			return "unclosed '{' in template";
-		len = (size_t)(end - p - 1);
-		if (len > 5 && strncmp(p + 1, "args.", 5) == 0)
-			ok = 1;
-		for (int i = 0; !ok && tmpl_fields[i]; i++)
-			ok = strlen(tmpl_fields[i]) == len && strncmp(tmpl_fields[i], p + 1, len) == 0;
-		if (!ok) {
-			snprintf(bad, badlen, "unknown template field {%.*s}", (int)(len > 64 ? 64 : len),
-				 p + 1);
-			return bad;
-		}
-		p = end;
-	}
-	return NULL;
 }
 
 /* ---- parser ------------------------------------------------------------------ */
@@ -292,17 +185,28 @@ static int finish_rule(struct parse *p)
 	else if ((u->nnames > 0) + !!u->glob + !!u->regex_src > 1)
 		msg = "rule has more than one of name, glob and regex";
 	else
-		msg = tmpl_check(u->desc, bad, sizeof(bad));
+		msg = tt_describe_tmpl_check(u->desc, bad, sizeof(bad));
 	if (!msg && u->link)
-		msg = tmpl_check(u->link, bad, sizeof(bad));
+		msg = tt_describe_tmpl_check(u->link, bad, sizeof(bad));
+	/* `glob = *` names nothing: the rule is as broad as its conditions
+	 * (a fallback), so it ranks and reports as one */
+	if (!msg && u->glob && strspn(u->glob, "*") == strlen(u->glob)) {
+		free(u->glob);
+		u->glob = NULL;
+	}
 	if (!msg) {
 		u->ncond = 0;
 		for (int c = 0; c < C_COUNT; c++)
 			u->ncond += u->cond[c] != NULL;
-		u->ncond += (int)u->nargs;
+		u->ncond += (int)u->nargs + (u->min_dur >= 0) + (u->max_dur >= 0);
 		u->tier = u->nnames ? TIER_EXACT : (u->glob || u->regex_src) ? TIER_PATTERN : TIER_NONE;
 		if (u->tier == TIER_NONE && u->ncond == 0)
 			msg = "rule matches nothing (no name, glob, regex or condition)";
+		else if (u->target == TT_DESCRIBE_TRACK &&
+			 (u->cond[C_CATEGORY] || u->cond[C_PARENT] || u->cond[C_ANCESTOR] ||
+			  u->nargs || u->min_dur >= 0 || u->max_dur >= 0))
+			msg = "a [track] rule may only use thread, process, track and track_type";
+		u->kind = tt_describe_rule_kind(u);
 	}
 	if (!msg && u->regex_src) {
 		int e = regcomp(&u->re, u->regex_src, REG_EXTENDED | REG_NOSUB);
@@ -321,9 +225,13 @@ static int finish_rule(struct parse *p)
 		rc = warnf(r, p->path, p->line0, "%s", msg);
 		goto drop;
 	}
-	snprintf(where, sizeof(where), "%s:%d", p->path, p->line0);
+	/* shipped rules of a checkout read "descriptions/x.rules:12" */
+	snprintf(where, sizeof(where), "%s:%d",
+		 strncmp(p->path, TT_SRCDIR "/", sizeof(TT_SRCDIR)) == 0 ? p->path + sizeof(TT_SRCDIR)
+									 : p->path,
+		 p->line0);
 	if (set_str(&u->where, where) != TT_OK ||
-	    grow((void **)&r->rules, &r->cap, r->n + 1, sizeof(*r->rules)) < 0) {
+	    tt_describe_grow((void **)&r->rules, &r->cap, r->n + 1, sizeof(*r->rules)) < 0) {
 		rc = TT_ENOMEM;
 		goto drop;
 	}
@@ -384,10 +292,13 @@ static int parse_line(struct parse *p, char *line, int lineno)
 
 		if (rc != TT_OK)
 			return rc;
-		p->skip = strcmp(s, "[rule]") != 0;
+		p->skip = strcmp(s, "[rule]") != 0 && strcmp(s, "[track]") != 0;
 		if (p->skip)
-			return warnf(p->r, p->path, lineno, "unknown section '%s' (expected [rule])", s);
+			return warnf(p->r, p->path, lineno,
+				     "unknown section '%s' (expected [rule] or [track])", s);
 		p->in_rule = 1;
+		u->target = s[1] == 't' ? TT_DESCRIBE_TRACK : TT_DESCRIBE_SLICE;
+		u->min_dur = u->max_dur = -1;
 		p->line0 = lineno;
 		return TT_OK;
 	}
@@ -412,11 +323,19 @@ static int parse_line(struct parse *p, char *line, int lineno)
 	}
 	if (*val == '\0')
 		return warnf(p->r, p->path, lineno, "empty value for '%s'", key);
+	/* "..." keeps blanks a bare value would lose: Chrome pads some names
+	 * with trailing spaces ("Frame   ") to keep parallel slices apart */
+	if (val[0] == '"' && strlen(val) >= 2 && val[strlen(val) - 1] == '"') {
+		val[strlen(val) - 1] = '\0';
+		val++;
+		if (*val == '\0')
+			return warnf(p->r, p->path, lineno, "empty value for '%s'", key);
+	}
 	if (strcmp(key, "name") == 0) {
 		char *nm = strdup(val);
 		size_t cap = u->nnames; /* exact size: names grow by one */
 
-		if (!nm || grow((void **)&u->names, &cap, u->nnames + 1, sizeof(*u->names)) < 0) {
+		if (!nm || tt_describe_grow((void **)&u->names, &cap, u->nnames + 1, sizeof(*u->names)) < 0) {
 			free(nm);
 			return TT_ENOMEM;
 		}
@@ -432,13 +351,22 @@ static int parse_line(struct parse *p, char *line, int lineno)
 		return set_str(dst, val);
 	}
 	for (int c = 0; c < C_COUNT; c++) {
-		if (strcmp(key, cond_key[c]) == 0) {
+		if (strcmp(key, tt_describe_cond_key[c]) == 0) {
 			if (u->cond[c] &&
 			    warnf(p->r, p->path, lineno, "duplicate '%s' (the later one is used)",
 				  key) != TT_OK)
 				return TT_ENOMEM;
 			return set_str(&u->cond[c], val);
 		}
+	}
+	if (strcmp(key, "min_dur") == 0 || strcmp(key, "max_dur") == 0) {
+		int64_t *dst = key[1] == 'i' ? &u->min_dur : &u->max_dur;
+
+		*dst = tt_describe_parse_dur(val);
+		if (*dst < 0)
+			return warnf(p->r, p->path, lineno,
+				     "bad duration '%s' (e.g. 50ms, 1.5 s, 200us)", val);
+		return TT_OK;
 	}
 	if (strncmp(key, "args.", 5) == 0 && key[5]) {
 		char *k = strdup(key + 5), *v = strdup(val), **nk, **nv;
@@ -481,7 +409,7 @@ static int parse_stream(tt_describe_rules *r, const char *path, FILE *f, const c
 				break;
 			nl = strchr(text, '\n');
 			len = nl ? (size_t)(nl - text) : strlen(text);
-			if (grow((void **)&line, &cap, len + 1, 1) < 0) {
+			if (tt_describe_grow((void **)&line, &cap, len + 1, 1) < 0) {
 				rc = TT_ENOMEM;
 				break;
 			}
@@ -552,7 +480,7 @@ int tt_describe_rules_load(tt_describe_rules *r, const char *path, int layer)
 		if (e->d_name[0] == '.' || !ends_with(e->d_name, ".rules"))
 			continue;
 		full = malloc(strlen(path) + strlen(e->d_name) + 2);
-		if (!full || grow((void **)&names, &cap, n + 1, sizeof(*names)) < 0) {
+		if (!full || tt_describe_grow((void **)&names, &cap, n + 1, sizeof(*names)) < 0) {
 			free(full);
 			rc = TT_ENOMEM;
 			break;
@@ -570,419 +498,6 @@ int tt_describe_rules_load(tt_describe_rules *r, const char *path, int layer)
 	}
 	free(names);
 	return rc;
-}
-
-/* ---- compiled lookup --------------------------------------------------------- */
-
-/* Best first: tier, conditions, layer, later rule. */
-static int rule_better(const struct rule *a, const struct rule *b)
-{
-	if (a->tier != b->tier)
-		return a->tier > b->tier;
-	if (a->ncond != b->ncond)
-		return a->ncond > b->ncond;
-	if (a->layer != b->layer)
-		return a->layer > b->layer;
-	return a->seq > b->seq;
-}
-
-/* Insertion-free merge sort of indices (qsort has no context argument). */
-static void sort_order(const struct rule *rules, size_t *v, size_t *tmp, size_t n)
-{
-	size_t i, j, k, mid;
-
-	if (n < 2)
-		return;
-	mid = n / 2;
-	sort_order(rules, v, tmp, mid);
-	sort_order(rules, v + mid, tmp, n - mid);
-	for (i = 0, j = mid, k = 0; i < mid || j < n;) {
-		if (j >= n || (i < mid && !rule_better(&rules[v[j]], &rules[v[i]])))
-			tmp[k++] = v[i++];
-		else
-			tmp[k++] = v[j++];
-	}
-	memcpy(v, tmp, n * sizeof(*v));
-}
-
-static int compile(tt_describe_rules *r)
-{
-	size_t *tmp, nexact = 0;
-
-	uncompile(r);
-	r->order = malloc((r->n + 1) * sizeof(*r->order));
-	tmp = malloc((r->n + 1) * sizeof(*tmp));
-	r->patterns = malloc((r->n + 1) * sizeof(*r->patterns));
-	if (!r->order || !tmp || !r->patterns)
-		goto oom;
-	for (size_t i = 0; i < r->n; i++) {
-		r->order[i] = i;
-		nexact += r->rules[i].nnames;
-	}
-	sort_order(r->rules, r->order, tmp, r->n);
-	r->nbuckets = 16;
-	while (r->nbuckets < nexact * 2)
-		r->nbuckets *= 2;
-	r->buckets = malloc(r->nbuckets * sizeof(*r->buckets));
-	r->ents = malloc((nexact + 1) * sizeof(*r->ents));
-	if (!r->buckets || !r->ents)
-		goto oom;
-	for (size_t b = 0; b < r->nbuckets; b++)
-		r->buckets[b] = SIZE_MAX;
-	/* Walk worst first and push at the bucket head: chains end up best
-	 * first, so the first matching entry of a name is the winner. */
-	for (size_t k = r->n; k-- > 0;) {
-		const struct rule *u = &r->rules[r->order[k]];
-
-		for (size_t i = 0; i < u->nnames; i++) {
-			struct hent *h = &r->ents[r->nents];
-
-			h->hash = hash_str(u->names[i]);
-			h->name = u->names[i];
-			h->rule = r->order[k];
-			h->next = r->buckets[h->hash & (r->nbuckets - 1)];
-			r->buckets[h->hash & (r->nbuckets - 1)] = r->nents++;
-		}
-	}
-	for (size_t k = 0; k < r->n; k++)
-		if (!r->rules[r->order[k]].nnames)
-			r->patterns[r->npatterns++] = r->order[k];
-	free(tmp);
-	r->compiled = 1;
-	return TT_OK;
-oom:
-	free(tmp);
-	uncompile(r);
-	return TT_ENOMEM;
-}
-
-/* ---- matching ---------------------------------------------------------------- */
-
-/* What a rule may look at; filled once per match. */
-struct sctx {
-	const tt_storage *st;
-	int64_t id;
-	const char *name, *cat, *thread, *process, *track, *track_type;
-	uint32_t utid, upid;
-};
-
-static const char *str_or_empty(const tt_storage *st, tt_str s)
-{
-	const char *t = s ? tt_storage_str(st, s) : NULL;
-
-	return t ? t : "";
-}
-
-static void sctx_fill(struct sctx *x, const tt_storage *st, int64_t id)
-{
-	uint32_t t = st->slice.track[id];
-
-	memset(x, 0, sizeof(*x));
-	x->st = st;
-	x->id = id;
-	x->name = str_or_empty(st, st->slice.name[id]);
-	x->cat = str_or_empty(st, st->slice.cat[id]);
-	x->utid = x->upid = TT_NONE;
-	x->thread = x->process = x->track = x->track_type = "";
-	if (t < st->track.n) {
-		x->utid = st->track.utid[t];
-		x->upid = st->track.upid[t];
-		x->track = str_or_empty(st, st->track.name[t]);
-		x->track_type = str_or_empty(st, st->track.type[t]);
-	}
-	if (x->utid < st->thread.n) {
-		x->thread = str_or_empty(st, st->thread.name[x->utid]);
-		if (x->upid == TT_NONE)
-			x->upid = st->thread.upid[x->utid];
-	}
-	if (x->upid < st->process.n)
-		x->process = str_or_empty(st, st->process.name[x->upid]);
-}
-
-static int glob_ok(const char *pat, const char *s)
-{
-	return fnmatch(pat, s, 0) == 0;
-}
-
-/* A category matches as a whole or by one of its comma-separated parts
- * (Chrome writes "v8,devtools.timeline"). */
-static int category_ok(const char *pat, const char *cat)
-{
-	char part[256];
-
-	if (glob_ok(pat, cat))
-		return 1;
-	while (*cat) {
-		const char *c = strchr(cat, ',');
-		size_t len = c ? (size_t)(c - cat) : strlen(cat);
-
-		if (len < sizeof(part)) {
-			memcpy(part, cat, len);
-			part[len] = '\0';
-			if (glob_ok(pat, part))
-				return 1;
-		}
-		if (!c)
-			break;
-		cat = c + 1;
-	}
-	return 0;
-}
-
-static int arg_text(const struct sctx *x, const char *key, size_t klen, char *buf, size_t len);
-
-static int conds_ok(const struct rule *u, const struct sctx *x)
-{
-	const tt_storage *st = x->st;
-	const char *const *c = (const char *const *)u->cond;
-
-	if (c[C_CATEGORY] && !category_ok(c[C_CATEGORY], x->cat))
-		return 0;
-	if (c[C_THREAD] && !glob_ok(c[C_THREAD], x->thread))
-		return 0;
-	if (c[C_PROCESS] && !glob_ok(c[C_PROCESS], x->process))
-		return 0;
-	if (c[C_TRACK] && !glob_ok(c[C_TRACK], x->track))
-		return 0;
-	if (c[C_TRACK_TYPE] && !glob_ok(c[C_TRACK_TYPE], x->track_type))
-		return 0;
-	if (c[C_PARENT]) {
-		int64_t p = st->slice.parent_id[x->id];
-
-		if (p < 0 || (size_t)p >= st->slice.n ||
-		    !glob_ok(c[C_PARENT], str_or_empty(st, st->slice.name[p])))
-			return 0;
-	}
-	if (c[C_ANCESTOR]) {
-		int64_t p = st->slice.parent_id[x->id];
-		size_t hops = 0;
-
-		/* hops bound: a corrupt parent chain must not loop */
-		while (p >= 0 && (size_t)p < st->slice.n && hops++ < st->slice.n) {
-			if (glob_ok(c[C_ANCESTOR], str_or_empty(st, st->slice.name[p])))
-				break;
-			p = st->slice.parent_id[p];
-		}
-		if (p < 0 || (size_t)p >= st->slice.n || hops > st->slice.n)
-			return 0;
-	}
-	for (size_t i = 0; i < u->nargs; i++) {
-		char buf[512];
-
-		if (!arg_text(x, u->arg_key[i], strlen(u->arg_key[i]), buf, sizeof(buf)) ||
-		    !glob_ok(u->arg_pat[i], buf))
-			return 0;
-	}
-	return 1;
-}
-
-static const struct rule *find_rule(const tt_describe_rules *r, const struct sctx *x)
-{
-	uint64_t h = hash_str(x->name);
-
-	for (size_t e = r->buckets[h & (r->nbuckets - 1)]; e != SIZE_MAX; e = r->ents[e].next) {
-		const struct hent *he = &r->ents[e];
-
-		if (he->hash == h && strcmp(he->name, x->name) == 0 && conds_ok(&r->rules[he->rule], x))
-			return &r->rules[he->rule];
-	}
-	for (size_t k = 0; k < r->npatterns; k++) {
-		const struct rule *u = &r->rules[r->patterns[k]];
-
-		if (u->glob && !glob_ok(u->glob, x->name))
-			continue;
-		if (u->has_re && regexec(&u->re, x->name, 0, NULL, 0) != 0)
-			continue;
-		if (conds_ok(u, x))
-			return u;
-	}
-	return NULL;
-}
-
-/* A growing output string; oom sticks. */
-struct out {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
-
-static void out_add(struct out *o, const char *s, size_t len)
-{
-	if (o->oom)
-		return;
-	if (grow((void **)&o->s, &o->cap, o->n + len + 1, 1) < 0) {
-		o->oom = 1;
-		return;
-	}
-	memcpy(o->s + o->n, s, len);
-	o->n += len;
-	o->s[o->n] = '\0';
-}
-
-static void out_str(struct out *o, const char *s)
-{
-	out_add(o, s, strlen(s));
-}
-
-/* Durations in the unit that keeps 1-3 integer digits: "830 ns", "1.5 ms". */
-static void human_dur(int64_t ns, char *buf, size_t len)
-{
-	static const char *const units[] = { "ns", "us", "ms", "s" };
-	double v = (double)ns;
-	int u = 0;
-	char *e;
-
-	if (ns < 0) {
-		snprintf(buf, len, "unfinished");
-		return;
-	}
-	while (u < 3 && v >= 1000.0) {
-		v /= 1000.0;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f" : v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
-	if (strchr(buf, '.')) {
-		e = buf + strlen(buf);
-		while (e[-1] == '0')
-			*--e = '\0';
-		if (e[-1] == '.')
-			*--e = '\0';
-	}
-	snprintf(buf + strlen(buf), len - strlen(buf), " %s", units[u]);
-}
-
-/* The value of args.KEY: the arg whose key is KEY (else "args.KEY"). */
-static int arg_text(const struct sctx *x, const char *key, size_t klen, char *buf, size_t len)
-{
-	const tt_storage *st = x->st;
-	uint32_t set = st->slice.arg_set_id[x->id];
-	size_t first, end;
-
-	if (set == TT_NONE || !tt_storage_argset_rows(st, set, &first, &end))
-		return 0;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t row = first; row < end; row++) {
-			const char *k = str_or_empty(st, st->args.key[row]);
-
-			if (pass == 1) {
-				if (strncmp(k, "args.", 5) != 0)
-					continue;
-				k += 5;
-			}
-			if (strlen(k) == klen && strncmp(k, key, klen) == 0) {
-				const char *t = tt_storage_arg_text(st, row, buf, len);
-
-				if (t != buf)
-					snprintf(buf, len, "%s", t ? t : "");
-				return 1;
-			}
-		}
-	}
-	return 0;
-}
-
-static void expand_field(struct out *o, const struct sctx *x, const char *f, size_t len)
-{
-	const tt_storage *st = x->st;
-	char buf[512];
-
-#define IS(lit) (len == sizeof(lit) - 1 && strncmp(f, lit, len) == 0)
-	buf[0] = '\0';
-	if (len > 5 && strncmp(f, "args.", 5) == 0)
-		arg_text(x, f + 5, len - 5, buf, sizeof(buf));
-	else if (IS("name"))
-		snprintf(buf, sizeof(buf), "%s", x->name);
-	else if (IS("dur"))
-		human_dur(st->slice.dur[x->id], buf, sizeof(buf));
-	else if (IS("ts"))
-		snprintf(buf, sizeof(buf), "%lld", (long long)st->slice.ts[x->id]);
-	else if (IS("category"))
-		snprintf(buf, sizeof(buf), "%s", x->cat);
-	else if (IS("thread"))
-		snprintf(buf, sizeof(buf), "%s", x->thread);
-	else if (IS("process"))
-		snprintf(buf, sizeof(buf), "%s", x->process);
-	else if (IS("track"))
-		snprintf(buf, sizeof(buf), "%s", x->track);
-	else if (IS("id"))
-		snprintf(buf, sizeof(buf), "%lld", (long long)x->id);
-	else if (IS("depth"))
-		snprintf(buf, sizeof(buf), "%u", (unsigned)st->slice.depth[x->id]);
-	else if (IS("tid") && x->utid < st->thread.n)
-		snprintf(buf, sizeof(buf), "%lld", (long long)st->thread.tid[x->utid]);
-	else if (IS("pid") && x->upid < st->process.n)
-		snprintf(buf, sizeof(buf), "%lld", (long long)st->process.pid[x->upid]);
-	else if (IS("parent")) {
-		int64_t p = st->slice.parent_id[x->id];
-
-		if (p >= 0 && (size_t)p < st->slice.n)
-			snprintf(buf, sizeof(buf), "%s", str_or_empty(st, st->slice.name[p]));
-	}
-#undef IS
-	out_str(o, buf);
-}
-
-/* Expands {field}s; "{{" is a literal '{'. Fields were checked at load. */
-static char *expand(const char *t, const struct sctx *x)
-{
-	struct out o = { 0 };
-
-	out_add(&o, "", 0);
-	while (*t) {
-		const char *b = strchr(t, '{'), *e;
-
-		if (!b) {
-			out_str(&o, t);
-			break;
-		}
-		out_add(&o, t, (size_t)(b - t));
-		if (b[1] == '{') {
-			out_add(&o, "{", 1);
-			t = b + 2;
-			continue;
-		}
-		e = strchr(b, '}');
-		if (!e) {
-			out_str(&o, b);
-			break;
-		}
-		expand_field(&o, x, b + 1, (size_t)(e - b - 1));
-		t = e + 1;
-	}
-	if (o.oom) {
-		free(o.s);
-		return NULL;
-	}
-	return o.s;
-}
-
-int tt_describe_match(tt_describe_rules *r, const tt_storage *st, int64_t slice_id,
-		      char **desc, char **link, const char **where)
-{
-	const struct rule *u;
-	struct sctx x;
-
-	*desc = *link = NULL;
-	if (slice_id < 0 || (size_t)slice_id >= st->slice.n || r->n == 0)
-		return 0;
-	if (!r->compiled && compile(r) != TT_OK)
-		return -1;
-	sctx_fill(&x, st, slice_id);
-	u = find_rule(r, &x);
-	if (!u)
-		return 0;
-	*desc = expand(u->desc, &x);
-	if (u->link && *u->link)
-		*link = expand(u->link, &x);
-	if (!*desc || (u->link && *u->link && !*link)) {
-		free(*desc);
-		free(*link);
-		*desc = *link = NULL;
-		return -1;
-	}
-	if (where)
-		*where = u->where;
-	return 1;
 }
 
 /* ---- registration ------------------------------------------------------------ */
@@ -1046,9 +561,9 @@ static void warnings_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		return;
 	}
 	for (size_t i = 0; i < r->nwarn; i++) {
-		out_str(&o, r->warn[i]);
+		tt_describe_out_str(&o, r->warn[i]);
 		if (i + 1 < r->nwarn)
-			out_str(&o, "\n");
+			tt_describe_out_str(&o, "\n");
 	}
 	if (o.oom)
 		sqlite3_result_error_nomem(ctx);
@@ -1070,11 +585,15 @@ int tt_describe_register(sqlite3 *db, tt_storage *st)
 
 	if (!r)
 		return SQLITE_NOMEM;
-	if (load_default(r) != TT_OK || (r->n && compile(r) != TT_OK)) {
+	if (load_default(r) != TT_OK || (r->n && tt_describe_compile(r) != TT_OK)) {
 		tt_describe_rules_unref(r);
 		return SQLITE_NOMEM;
 	}
 	rc = tt_vtab_describe_slice_register(db, st, r);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_describe_track_register(db, st, r);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_describe_rules_register(db, st, r);
 	if (rc == SQLITE_OK) {
 		tt_describe_rules_ref(r);
 		rc = sqlite3_create_function_v2(db, "describe_warnings", 0, SQLITE_UTF8, r,

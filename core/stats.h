@@ -44,6 +44,9 @@
 	X(ctf_event_unknown, "ctf_event_unknown", "error", "trace", "events whose id is not in the metadata (truncated metadata?)") \
 	X(ctf_decode_error, "ctf_decode_error", "error", "trace", "packets that could not be decoded; the rest of the packet was skipped") \
 	X(ctf_metadata_unsupported, "ctf_metadata_unsupported", "info", "trace", "TSDL features termtrace skips (unknown blocks or attributes)") \
+	X(ctf_uuid_mismatch, "ctf_uuid_mismatch", "error", "trace", "packets whose header uuid differs from the metadata's (read all the same, as babeltrace2 does)") \
+	X(ctf_debug_info_missing, "ctf_debug_info_missing", "info", "analysis", "binaries of the statedump that could not be read for symbols (not on this machine, another build): their addresses are kept") \
+	X(ctf_invalid_timestamp, "ctf_invalid_timestamp", "error", "analysis", "events whose clock value converts past 64-bit ns since the epoch, dropped (Perfetto's *_invalid_timestamp)") \
 	X(ts_backwards, "ts_backwards", "error", "analysis", "events whose timestamp went backwards within their stream/thread") \
 	/* added for the perfetto importer (issue 3) */ \
 	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (v1 flows, objects, ...)") \

@@ -103,6 +103,7 @@ void tt_storage_free(tt_storage *st)
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state);
+	F(cpus, st->cpus.cpu);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
@@ -1016,6 +1017,20 @@ int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu, u
 	return (int64_t)n;
 }
 
+uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu)
+{
+	size_t n = st->cpus.n;
+
+	for (size_t i = 0; i < n; i++)
+		if (st->cpus.cpu[i] == cpu)
+			return (uint32_t)i;
+	if (GROW(st, st->cpus, COL(st->cpus.cpu)))
+		return TT_NONE;
+	st->cpus.cpu[n] = cpu;
+	st->cpus.n++;
+	return (uint32_t)n;
+}
+
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state)
 {
@@ -1241,7 +1256,11 @@ static int index_table(tt_storage *st, struct csr *c, size_t n, const int64_t *t
 
 	for (size_t i = 0; i < n; i++) {
 		uint32_t t = track[i];
-		int64_t e = ts[i] + (dur && dur[i] > 0 ? dur[i] : 0);
+		int64_t e;
+
+		/* saturated: a slice whose end passes INT64_MAX ends there */
+		if (__builtin_add_overflow(ts[i], dur && dur[i] > 0 ? dur[i] : 0, &e))
+			e = INT64_MAX;
 
 		if (i && ts[i] < ts[i - 1])
 			sorted = 0;
@@ -1336,8 +1355,11 @@ void tt_storage_finalize(tt_storage *st)
 	for (size_t i = 0; i < st->sched.n; i++) {
 		if (st->sched.ts[i] < c.lo)
 			c.lo = st->sched.ts[i];
-		if (st->sched.ts[i] + st->sched.dur[i] > c.hi)
-			c.hi = st->sched.ts[i] + st->sched.dur[i];
+		int64_t e;
+		if (__builtin_add_overflow(st->sched.ts[i], st->sched.dur[i], &e))
+			e = st->sched.dur[i] > 0 ? INT64_MAX : INT64_MIN;
+		if (e > c.hi)
+			c.hi = e;
 	}
 	if (c.lo > c.hi)
 		c.lo = c.hi = 0;

@@ -161,6 +161,8 @@ int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu,
  * kernel's state letter(s) when it was switched out ("R", "S", "D", ...). */
 int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 			 uint32_t utid, tt_str end_state, int64_t priority);
+/* The `cpu` table's row (ucpu) of a CPU number, added when new. */
+uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);

@@ -118,6 +118,11 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
+		int64_t *cpu; /* row = ucpu */
+	} cpus;
+
+	struct {
+		size_t n, cap;
 		tt_str *name;
 		int64_t *ival;
 		tt_str *sval; /* 0 when the value is an integer */

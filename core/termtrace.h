@@ -72,6 +72,7 @@ typedef struct tt_track_info {
 	int is_counter;
 	const char *unit;   /* "" when none */
 	uint32_t max_depth; /* slices: deepest depth + 1 (0 = no slices) */
+	int64_t cpu;        /* type "cpu" tracks: the CPU number; else -1 */
 	/* slice ids on this track sorted by ts (slices) or counter row ids
 	 * sorted by ts (counters) */
 	const uint32_t *rows;

@@ -180,6 +180,7 @@ int tt_trace_track(const tt_trace *tr, uint32_t id, tt_track_info *o)
 	o->is_counter = st->track.is_counter[id];
 	o->unit = or_empty(st, st->track.unit[id]);
 	o->max_depth = st->track.max_depth[id];
+	o->cpu = st->track.cpu[id];
 	if (st->track.row_off && id + 1 <= st->track.n) {
 		o->rows = st->track.rows + st->track.row_off[id];
 		o->nrows = st->track.row_off[id + 1] - st->track.row_off[id];
@@ -260,7 +261,7 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 #undef TT_STAT_ROW
 	};
 	char a[64], b[64], c[64];
-	int any = 0, problems = 0;
+	int any = 0, problems = 0, listed = 0;
 
 	fmt_ns(a, sizeof(a), st->start_ts);
 	fmt_ns(b, sizeof(b), st->end_ts);
@@ -286,12 +287,22 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 		fprintf(out, "  sched_slice  %zu\n", st->sched.n);
 	if (st->tstate.n)
 		fprintf(out, "  thread_state %zu\n", st->tstate.n);
-	/* Problems an importer recorded (a cut file, a bad packet): where. */
+	/* Problems an importer recorded (a cut file, a bad packet): where.
+	 * An importer that lists them (`X.problem.N`) also sums them up in
+	 * import_warning for the other commands: the list is enough here. */
+	for (size_t i = 0; i < st->meta.n; i++) {
+		const char *name = tt_storage_str(st, st->meta.name[i]);
+
+		if (name && strstr(name, ".problem"))
+			listed = 1;
+	}
 	for (size_t i = 0; i < st->meta.n; i++) {
 		const char *name = tt_storage_str(st, st->meta.name[i]);
 		const char *val = tt_storage_str(st, st->meta.sval[i]);
 
 		if (!name || !val || (strcmp(name, "import_warning") && !strstr(name, ".problem")))
+			continue;
+		if (listed && !strcmp(name, "import_warning"))
 			continue;
 		if (!problems++)
 			fprintf(out, "problems:\n");

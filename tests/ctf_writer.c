@@ -20,6 +20,8 @@ typedef struct wstream {
 	uint64_t ts_begin, ts_end, last_ts, seq, discarded, pending_disc;
 	int32_t vpid, vtid;
 	char procname[17];
+	int bad_uuid;
+	uint64_t ip;
 } wstream;
 
 struct ctfw {
@@ -83,7 +85,7 @@ static void write_packet_header(ctfw *w, wstream *s, int idx, uint64_t content)
 	s->pos = 0;
 	put(w, s, 0xC1FC1FC1u, 32, al(w, 32));
 	for (i = 0; i < 16; i++)
-		put(w, s, UUID[i], 8, 8);
+		put(w, s, UUID[i] ^ (i == 15 && s->bad_uuid ? 0xFF : 0), 8, 8);
 	put(w, s, 0, 32, al(w, 32));               /* stream_id */
 	put(w, s, (uint64_t)idx, 64, al(w, 64));   /* stream_instance_id */
 	put(w, s, s->ts_begin, 64, al(w, 64));
@@ -140,7 +142,58 @@ typedef struct payload {
 	const char *comm1, *comm2;
 	int32_t tid1, tid2;
 	int64_t state, ret;
+	unsigned n, base; /* tt:zlen */
+	uint64_t baddr, memsz, addr, call_site;
+	int is_pic, has_build_id;
+	const uint8_t *bid;
 } payload;
+
+static void pad(wstream *s, unsigned align)
+{
+	s->pos = (s->pos + align - 1) / align * align;
+}
+
+/* tt:zlen: an array's alignment applies even when it has no element */
+static void write_zlen(ctfw *w, wstream *s, const payload *p)
+{
+	unsigned i, c = p->base;
+
+	pad(s, 64); /* the payload struct: its most aligned member's */
+	put(w, s, p->n, 8, 8);
+	put(w, s, c++, 8, 8);                        /* c0 */
+	put(w, s, 1, 1, 1);                          /* bit */
+	pad(s, 4);
+	for (i = 0; i < p->n; i++)
+		put(w, s, (100 + i) & 0xF, 4, 4);    /* q4 */
+	put(w, s, c++ & 7, 3, 1);                    /* after4 */
+	pad(s, 16);
+	for (i = 0; i < p->n; i++)
+		put(w, s, 100 + i, 16, 16);
+	put(w, s, c++, 8, 8);                        /* c16 */
+	pad(s, 32);
+	for (i = 0; i < p->n; i++)
+		put(w, s, 100 + i, 32, 32);
+	put(w, s, c++, 8, 8);                        /* c32 */
+	pad(s, 64);
+	for (i = 0; i < p->n; i++)
+		put(w, s, 100 + i, 64, 64);
+	put(w, s, c++, 8, 8);                        /* c64 */
+	pad(s, 16);
+	put(w, s, c++, 8, 8);                        /* d16 */
+	pad(s, 32);
+	put(w, s, c++, 8, 8);                        /* d32 */
+	pad(s, 64);
+	put(w, s, c++, 8, 8);                        /* d64 */
+	pad(s, 32);
+	for (i = 0; i < p->n; i++) {
+		pad(s, 32);
+		put(w, s, 100 + i, 8, 8);            /* qs[i].x */
+	}
+	put(w, s, c++, 8, 8);                        /* cs */
+	put(w, s, 1, 1, 1);                          /* bit2 */
+	pad(s, 8);                                   /* txt[0] */
+	put(w, s, c++, 8, 8);                        /* ct */
+}
 
 static void write_header(ctfw *w, wstream *s, uint32_t id, uint64_t ts)
 {
@@ -182,6 +235,8 @@ static void write_body(ctfw *w, wstream *s, const payload *p)
 		put(w, s, (uint32_t)s->vtid, 32, al(w, 32));
 		for (i = 0; i < 17; i++)
 			put(w, s, (uint8_t)s->procname[i], 8, 8);
+		if (w->o.ip_context)
+			put(w, s, s->ip, 64, al(w, 64));
 	}
 	switch (p->kind) {
 	case 5: {
@@ -237,6 +292,30 @@ static void write_body(ctfw *w, wstream *s, const payload *p)
 	case 40:
 		put(w, s, p->v, 32, al(w, 32));
 		break;
+	case 8:
+		write_zlen(w, s, p);
+		break;
+	case 10:
+		put(w, s, p->baddr, 64, al(w, 64));
+		put(w, s, p->memsz, 64, al(w, 64));
+		n = strlen(p->msg);
+		for (i = 0; i <= n; i++)
+			put(w, s, (uint8_t)p->msg[i], 8, 8);
+		put(w, s, (uint64_t)p->is_pic, 8, 8);
+		put(w, s, (uint64_t)p->has_build_id, 8, 8);
+		put(w, s, 0, 8, 8); /* has_debug_link */
+		break;
+	case 11:
+		put(w, s, p->baddr, 64, al(w, 64));
+		put(w, s, p->n, 64, al(w, 64));
+		for (i = 0; i < p->n; i++)
+			put(w, s, p->bid[i], 8, 8);
+		break;
+	case 12:
+	case 13:
+		put(w, s, p->addr, 64, al(w, 64));
+		put(w, s, p->call_site, 64, al(w, 64));
+		break;
 	}
 }
 
@@ -245,7 +324,9 @@ static int event(ctfw *w, int idx, uint64_t ts, const payload *p)
 	wstream *s;
 	/* an upper bound of the record: header 24, context 32, payload
 	 * 40 + message, alignment padding included */
-	uint64_t bound = 24 + 32 + 64 + (p->kind == 0 || p->kind == 6 ? strlen(p->msg) + 1 : 0);
+	uint64_t bound = 24 + 32 + 64 + (p->kind == 0 || p->kind == 6 ? strlen(p->msg) + 1 : 0) +
+			 (p->kind == 8 ? 160 : 0) + (p->kind == 10 ? strlen(p->msg) + 24 : 0) +
+			 (p->kind == 11 ? p->n + 16 : 0) + (w->o.ip_context ? 16 : 0);
 
 	if (!w || idx < 0 || idx >= w->ns)
 		return -1;
@@ -305,6 +386,50 @@ int ctfw_openat(ctfw *w, int s, uint64_t ts, int entry, const char *filename, in
 	payload p = { .kind = entry ? 6 : 7, .msg = filename, .ret = ret };
 
 	return event(w, s, ts, &p);
+}
+
+int ctfw_zlen(ctfw *w, int s, uint64_t ts, unsigned n, unsigned base)
+{
+	payload p = { .kind = 8, .n = n > 3 ? 3 : n, .base = base };
+
+	return event(w, s, ts, &p);
+}
+
+int ctfw_bin_info(ctfw *w, int s, uint64_t ts, uint64_t baddr, uint64_t memsz, const char *path,
+		  int is_pic, int has_build_id)
+{
+	payload p = { .kind = 10, .baddr = baddr, .memsz = memsz, .msg = path, .is_pic = is_pic,
+		      .has_build_id = has_build_id };
+
+	return event(w, s, ts, &p);
+}
+
+int ctfw_build_id(ctfw *w, int s, uint64_t ts, uint64_t baddr, const uint8_t *id, unsigned n)
+{
+	payload p = { .kind = 11, .baddr = baddr, .bid = id, .n = n > 64 ? 64 : n };
+
+	return event(w, s, ts, &p);
+}
+
+int ctfw_func(ctfw *w, int s, uint64_t ts, int entry, uint64_t addr, uint64_t call_site)
+{
+	payload p = { .kind = entry ? 12 : 13, .addr = addr, .call_site = call_site };
+
+	return event(w, s, ts, &p);
+}
+
+void ctfw_ip(ctfw *w, int s, uint64_t ip)
+{
+	if (w && s >= 0 && s < w->ns)
+		w->s[s].ip = ip;
+}
+
+void ctfw_bad_uuid(ctfw *w, int s, int bad)
+{
+	if (!w || s < 0 || s >= w->ns)
+		return;
+	close_packet(w, s);
+	w->s[s].bad_uuid = bad;
 }
 
 void ctfw_discard(ctfw *w, int s, uint64_t n)
@@ -376,6 +501,11 @@ static int write_metadata(ctfw *w)
 	size_t len = 0;
 	const char *bo = w->o.big_endian ? "be" : "le";
 	unsigned a8 = 8, a16 = al(w, 16), a32 = al(w, 32), a64 = al(w, 64);
+	const char *A = w->o.attrs ? w->o.attrs : "";
+	char ip[128];
+
+	snprintf(ip, sizeof(ip), "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _ip;\n",
+		 al(w, 64));
 
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -391,12 +521,13 @@ static int write_metadata(ctfw *w)
 	fprintf(f, "trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"");
 	for (int i = 0; i < 16; i++)
 		fprintf(f, "%02x%s", UUID[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
-	fprintf(f, "\";\n\tbyte_order = %s;\n", bo);
+	fprintf(f, "\";\n\tbyte_order = %s;\n%s", bo, A);
 	fprintf(f, "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t  uuid[16];\n"
 		   "\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n");
-	fprintf(f, "env {\n\tdomain = \"ust\";\n\ttracer_name = \"tt-ctf-writer\";\n\thostname = \"testhost\";\n};\n\n");
-	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tfreq = %llu;\n\toffset_s = %lld;\n\toffset = %lld;\n};\n\n",
-		(unsigned long long)w->o.freq, (long long)w->o.offset_s, (long long)w->o.offset);
+	fprintf(f, "env {\n\tdomain = \"ust\";\n\ttracer_name = \"tt-ctf-writer\";\n\thostname = \"testhost\";\n%s};\n\n",
+		w->o.env ? w->o.env : "");
+	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tfreq = %llu;\n\toffset_s = %lld;\n\toffset = %lld;\n%s};\n\n",
+		(unsigned long long)w->o.freq, (long long)w->o.offset_s, (long long)w->o.offset, A);
 	fprintf(f, "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_monotonic_t;\n");
 	fprintf(f, "typealias integer { size = 32; align = %u; signed = false; map = clock.monotonic.value; } := uint32_clock_monotonic_t;\n", a32);
 	fprintf(f, "typealias integer { size = 64; align = %u; signed = false; map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n", a64);
@@ -413,18 +544,18 @@ static int write_metadata(ctfw *w)
 		   "\t\tstruct {\n\t\t\tuint32_t id;\n\t\t\tuint64_clock_monotonic_t timestamp;\n\t\t} extended;\n"
 		   "\t} v;\n} align(%u);\n\n", a16);
 	fprintf(f, "stream {\n\tid = 0;\n\tevent.header := struct event_header_%s;\n"
-		   "\tpacket.context := struct packet_context;\n", w->o.large_header ? "large" : "compact");
+		   "\tpacket.context := struct packet_context;\n%s", w->o.large_header ? "large" : "compact", A);
 	if (!w->o.kernel)
 		fprintf(f, "\tevent.context := struct {\n"
 			   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vpid;\n"
 			   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vtid;\n"
 			   "\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _procname[17];\n"
-			   "\t};\n", a32, a32);
+			   "%s\t};\n", a32, a32, w->o.ip_context ? ip : "");
 	fprintf(f, "};\n\n");
-	fprintf(f, "event {\n\tname = \"tt:tick\";\n\tid = 0;\n\tstream_id = 0;\n\tfields := struct {\n"
+	fprintf(f, "event {\n\tname = \"tt:tick\";\n\tid = 0;\n\tstream_id = 0;\n%s\tfields := struct {\n"
 		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } _seq;\n"
 		   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _val;\n"
-		   "\t\tstring _msg;\n\t};\n};\n\n", a64, a32);
+		   "\t\tstring _msg;\n\t};\n};\n\n", A, a64, a32);
 	fprintf(f, "event {\n\tname = \"tt:work_entry\";\n\tid = 1;\n\tstream_id = 0;\n\tfields := struct {\n"
 		   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _id;\n\t};\n};\n\n", a32);
 	fprintf(f, "event {\n\tname = \"tt:work_exit\";\n\tid = 2;\n\tstream_id = 0;\n\tfields := struct {\n"
@@ -453,6 +584,49 @@ static int write_metadata(ctfw *w)
 		   "\t\tinteger { size = 64; align = %u; signed = 1; } ret;\n\t};\n};\n\n", a64);
 	fprintf(f, "event {\n\tname = \"tt:far_id\";\n\tid = 40;\n\tstream_id = 0;\n\tfields := struct {\n"
 		   "\t\tinteger { size = 32; align = %u; signed = false; } v;\n\t};\n};\n", a32);
+	fprintf(f, "event {\n\tname = \"lttng_ust_statedump:bin_info\";\n\tid = 10;\n\tstream_id = 0;\n\tfields := struct {\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _baddr;\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } _memsz;\n"
+		   "\t\tstring _path;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 10; } _is_pic;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 10; } _has_build_id;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 10; } _has_debug_link;\n"
+		   "\t};\n};\n\n", a64, a64);
+	fprintf(f, "event {\n\tname = \"lttng_ust_statedump:build_id\";\n\tid = 11;\n\tstream_id = 0;\n\tfields := struct {\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _baddr;\n"
+		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } __build_id_length;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 16; } _build_id[ __build_id_length ];\n"
+		   "\t};\n};\n\n", a64, a64);
+	for (int e = 0; e < 2; e++)
+		fprintf(f, "event {\n\tname = \"lttng_ust_cyg_profile:func_%s\";\n\tid = %d;\n\tstream_id = 0;\n"
+			   "\tloglevel = 12;\n\tfields := struct {\n"
+			   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _addr;\n"
+			   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _call_site;\n"
+			   "\t};\n};\n\n", e ? "exit" : "entry", 12 + e, a64, a64);
+	fprintf(f, "event {\n\tname = %s;\n\tid = 8;\n\tstream_id = 0;\n%s\tfields := struct {\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; %s } n;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } c0;\n"
+		   "\t\tinteger { size = 1; align = 1; signed = false; } bit;\n"
+		   "\t\tinteger { size = 4; align = 4; signed = false; } q4[n];\n"
+		   "\t\tinteger { size = 3; align = 1; signed = false; } after4;\n"
+		   "\t\tinteger { size = 16; align = 16; signed = false; } q16[n];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } c16;\n"
+		   "\t\tinteger { size = 32; align = 32; signed = false; } q32[n];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } c32;\n"
+		   "\t\tinteger { size = 64; align = 64; signed = false; } q64[n];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } c64;\n"
+		   "\t\tinteger { size = 16; align = 16; signed = false; } a16[0];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } d16;\n"
+		   "\t\tinteger { size = 32; align = 32; signed = false; } a32[0];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } d32;\n"
+		   "\t\tinteger { size = 64; align = 64; signed = false; } a64[0];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } d64;\n"
+		   "\t\tstruct { integer { size = 8; align = 8; signed = false; } x; } align(32) qs[n];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } cs;\n"
+		   "\t\tinteger { size = 1; align = 1; signed = false; } bit2;\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } txt[0];\n"
+		   "\t\tinteger { size = 8; align = 8; signed = false; } ct;\n"
+		   "\t};\n};\n", w->o.zlen_name ? w->o.zlen_name : "\"tt:zlen\"", A, A);
 	if (fclose(f))
 		return -1;
 	snprintf(path, sizeof(path), "%s/metadata", w->dir);

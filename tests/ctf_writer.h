@@ -24,6 +24,8 @@
  *                     char next_comm[16]; int32 next_tid, next_prio; }  (lttng-modules)
  *   6 syscall_entry_openat { int32 dfd; string filename; }
  *   7 syscall_exit_openat  { int64 ret; }
+ *   8 tt:zlen (see ctfw_zlen)
+ *   10-13 statedump and cyg-profile (see ctfw_bin_info)
  * Not thread-safe; one writer per folder. Files are created in dir.
  */
 #ifndef TT_CTF_WRITER_H
@@ -42,6 +44,12 @@ typedef struct ctfw_opts {
 	int nstreams;            /* 0 = 1 */
 	int packetized_metadata;
 	int kernel;              /* no stream event context (lttng-modules) */
+	const char *attrs;       /* TSDL statements added to the trace, clock,
+				  * stream and event blocks and to the first
+				  * integer of tt:zlen (unknown attributes) */
+	const char *env;         /* statements added to the env block */
+	const char *zlen_name;   /* TSDL literal naming event 8 ("\"tt:zlen\"") */
+	int ip_context;          /* an `ip` field ends the stream event context */
 } ctfw_opts;
 
 typedef struct ctfw ctfw;
@@ -58,6 +66,28 @@ int ctfw_far(ctfw *w, int s, uint64_t ts, uint32_t v);
 int ctfw_sched_switch(ctfw *w, int s, uint64_t ts, const char *prev_comm, int32_t prev_tid,
 		      int64_t prev_state, const char *next_comm, int32_t next_tid);
 int ctfw_openat(ctfw *w, int s, uint64_t ts, int entry, const char *filename, int64_t ret);
+/* Event 8, tt:zlen: arrays and sequences of n (0..3) elements of every
+ * alignment (4, 16, 32, 64 bits and a struct aligned on 32), each
+ * followed by a field the array's alignment moves: {n, c0, bit, q4[n],
+ * after4, q16[n], c16, q32[n], c32, q64[n], c64, a16[0], d16, a32[0],
+ * d32, a64[0], d64, qs[n] {x}, cs, bit2, txt[0] (text), ct}; element i
+ * of every array is 100 + i, the c/d fields count up from base. (A text
+ * sequence of length 0 is left out: babeltrace2 2.0 prints the previous
+ * event's text for it.) */
+int ctfw_zlen(ctfw *w, int s, uint64_t ts, unsigned n, unsigned base);
+/* lttng-ust statedump and cyg-profile events (ids 10-13):
+ * lttng_ust_statedump:bin_info { baddr, memsz, path, is_pic, has_build_id,
+ * has_debug_link }, lttng_ust_statedump:build_id { baddr, build_id[] },
+ * lttng_ust_cyg_profile:func_entry / func_exit { addr, call_site }. */
+int ctfw_bin_info(ctfw *w, int s, uint64_t ts, uint64_t baddr, uint64_t memsz, const char *path,
+		  int is_pic, int has_build_id);
+int ctfw_build_id(ctfw *w, int s, uint64_t ts, uint64_t baddr, const uint8_t *id, unsigned n);
+int ctfw_func(ctfw *w, int s, uint64_t ts, int entry, uint64_t addr, uint64_t call_site);
+/* The `ip` context of the next events of s (opts.ip_context). */
+void ctfw_ip(ctfw *w, int s, uint64_t ip);
+/* From the next packet of s on, the packet header's uuid differs from the
+ * metadata's (last byte flipped); 0 restores it. Closes the current packet. */
+void ctfw_bad_uuid(ctfw *w, int s, int bad);
 /* Closes the current packet of s and counts n discarded events in the
  * next packet's events_discarded. */
 void ctfw_discard(ctfw *w, int s, uint64_t n);

@@ -29,35 +29,7 @@
 /* ref/barectf-27bit-wrap.bt2-seconds.txt.gz, last line */
 #define LAST_BARECTF_TS INT64_C(1609459985475068149)
 
-typedef struct lines {
-	char **v;
-	size_t n, cap;
-} lines;
-
-static void lines_add(lines *l, const char *s)
-{
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 1024;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-		assert_non_null(l->v);
-	}
-	l->v[l->n] = strdup(s);
-	assert_non_null(l->v[l->n]);
-	l->n++;
-}
-
-static void lines_free(lines *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-static int cmp_line(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+#include "ctf_compare.c"
 
 static void read_expect(const char *name, lines *out)
 {
@@ -77,104 +49,17 @@ static void read_expect(const char *name, lines *out)
 	gzclose(f);
 }
 
-/* Appends `key=value` of one args row, formatted like tests/ctf_ref.py. */
-static void fmt_arg(char *dst, size_t cap, char **row)
-{
-	const char *key = row[1], *iv = row[2], *sv = row[3], *rv = row[4], *type = row[5];
-	size_t n = strlen(dst);
-
-	if (n && n + 1 < cap)
-		dst[n++] = ';';
-	if (!strcmp(type, "uint"))
-		snprintf(dst + n, cap - n, "%s=%llu", key, (unsigned long long)strtoll(iv, NULL, 10));
-	else if (!strcmp(type, "real"))
-		snprintf(dst + n, cap - n, "%s=%g", key, strtod(rv, NULL));
-	else if (!strcmp(type, "string"))
-		snprintf(dst + n, cap - n, "%s=%s", key, sv ? sv : "");
-	else
-		snprintf(dst + n, cap - n, "%s=%s", key, iv ? iv : "NULL");
-}
-
-/* termtrace's view of every event, one line each like ctf_ref.py's. */
-static void dump_events(tt_trace *tr, lines *out)
-{
-	tt_result ev, args;
-	tt_err err = { 0 };
-	char **sets = NULL;
-	size_t nsets = 0, i;
-	char line[65536];
-
-	assert_int_equal(tt_query_collect(tr,
-		"select arg_set_id, key, int_value, string_value, real_value, value_type "
-		"from args order by id", 0, &args, &err), 0);
-	for (i = 0; i < args.nrows; i++) {
-		char **row = args.cells + i * 6;
-		size_t set = (size_t)strtoull(row[0], NULL, 10);
-
-		if (set >= nsets) {
-			size_t nn = set + 1;
-
-			sets = realloc(sets, nn * sizeof(*sets));
-			assert_non_null(sets);
-			for (size_t k = nsets; k < nn; k++)
-				sets[k] = NULL;
-			nsets = nn;
-		}
-		if (!sets[set]) {
-			sets[set] = calloc(1, 65536);
-			assert_non_null(sets[set]);
-		}
-		fmt_arg(sets[set], 65536, row);
-	}
-	assert_int_equal(tt_query_collect(tr,
-		"select r.ts, r.name, ifnull(r.cpu, -1), ifnull(t.tid, -1), ifnull(p.pid, -1), r.arg_set_id "
-		"from raw r left join thread t on t.utid = r.utid left join process p on p.upid = t.upid "
-		"order by r.id", 0, &ev, &err), 0);
-	for (i = 0; i < ev.nrows; i++) {
-		char **row = ev.cells + i * 6;
-		const char *f = "";
-
-		if (row[5]) {
-			size_t set = (size_t)strtoull(row[5], NULL, 10);
-
-			if (set < nsets && sets[set])
-				f = sets[set];
-		}
-		snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s\t%s", row[0], row[1], row[2], row[3],
-			 row[4], f);
-		lines_add(out, line);
-	}
-	for (i = 0; i < nsets; i++)
-		free(sets[i]);
-	free(sets);
-	tt_result_free(&ev);
-	tt_result_free(&args);
-}
-
 static void compare_with_babeltrace(const char *dir, const char *name, size_t nevents)
 {
 	char rel[256];
 	tt_trace *tr;
-	lines want = { 0 }, got = { 0 };
-	size_t i, bad = 0;
+	lines want = { 0 };
 
 	snprintf(rel, sizeof(rel), "ctf/%s", dir);
 	tr = tt_test_open(tt_test_data(rel));
-	dump_events(tr, &got);
 	read_expect(name, &want);
 	assert_int_equal(want.n, nevents);
-	assert_int_equal(got.n, want.n);
-	qsort(got.v, got.n, sizeof(*got.v), cmp_line);
-	qsort(want.v, want.n, sizeof(*want.v), cmp_line);
-	for (i = 0; i < got.n; i++) {
-		if (strcmp(got.v[i], want.v[i])) {
-			if (bad++ < 3)
-				print_error("%s: line %zu\n  termtrace:   %.300s\n  babeltrace2: %.300s\n", name,
-					    i, got.v[i], want.v[i]);
-		}
-	}
-	assert_int_equal(bad, 0);
-	lines_free(&got);
+	same_events(name, tr, &want);
 	lines_free(&want);
 	tt_trace_close(tr);
 }

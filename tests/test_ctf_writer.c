@@ -443,7 +443,7 @@ static void test_kernel_sched(void **state)
 	tr = tt_test_open(dir);
 	same_as_babeltrace(dir, tr, 9, NULL);
 	assert_string_equal(tt_test_str(tr, "select t.type || ':' || t.name || ':' || t.cpu from slice s join track t on s.track_id = t.id where s.ts = 1200"),
-			    "cpu:cpu 1:1");
+			    "cpu:CPU 1 events:1");
 	assert_string_equal(tt_test_str(tr,
 		"select group_concat(s.cpu || ':' || (s.ts % 1000000) || '+' || s.dur || ':' || t.name || ':' || s.end_state, ',') "
 		"from (select * from sched_slice order by cpu, ts) s join thread t using(utid)"),

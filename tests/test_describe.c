@@ -154,7 +154,7 @@ static void parser_bad_file(void **state)
 	tt_describe_rules *r = tt_describe_rules_new();
 	static const char *const want[] = {
 		"bad.rules:1: 'name' outside a [rule] block",
-		"bad.rules:2: unknown section '[rules]' (expected [rule])",
+		"bad.rules:2: unknown section '[rules]' (expected [rule] or [track])",
 		"bad.rules:5: unknown key 'colour'",
 		"bad.rules:6: expected 'key = value' or [rule]",
 		"bad.rules:11: rule has no description",
@@ -206,7 +206,7 @@ static void parser_bad_lines_exact(void **state)
 	} cases[] = {
 		{ "name = orphan\n", "t.rules:1: 'name' outside a [rule] block", 0 },
 		{ "[rules]\nname = a\ndescription = b\n",
-		  "t.rules:1: unknown section '[rules]' (expected [rule])", 0 },
+		  "t.rules:1: unknown section '[rules]' (expected [rule] or [track])", 0 },
 		{ "[rule]\ncolour = red\nname = a\ndescription = b\n", "t.rules:2: unknown key 'colour'", 1 },
 		{ "[rule]\njust words\nname = a\ndescription = b\n",
 		  "t.rules:2: expected 'key = value' or [rule]", 1 },
@@ -519,22 +519,22 @@ static void parser_random_input(void **state)
 		assert_int_equal(tt_describe_rules_load_text(r, "fuzz.rules", text, 0), TT_OK);
 		nrules += tt_describe_rules_count(r);
 		for (int64_t id = -1; id <= 3; id++) {
-			char *desc, *link;
-			const char *where = NULL;
-			int rc = tt_describe_match(r, st, id, &desc, &link, &where);
+			struct tt_describe_hit hit;
+			int rc = tt_describe_match(r, st, TT_DESCRIBE_SLICE, id, &hit);
 
 			assert_true(rc == 0 || rc == 1);
 			if (rc == 1) {
 				nmatch++;
-				assert_non_null(desc);
-				assert_non_null(where);
-				assert_true(strncmp(where, "fuzz.rules:", 11) == 0);
+				assert_non_null(hit.desc);
+				assert_non_null(hit.where);
+				assert_true(strncmp(hit.where, "fuzz.rules:", 11) == 0);
+				assert_true(hit.kind >= 0 && hit.kind < TT_KIND_COUNT);
 			} else {
-				assert_null(desc);
-				assert_null(link);
+				assert_null(hit.desc);
+				assert_null(hit.link);
 			}
-			free(desc);
-			free(link);
+			free(hit.desc);
+			free(hit.link);
 		}
 		tt_describe_rules_unref(r);
 	}

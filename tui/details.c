@@ -10,6 +10,7 @@
 #include "flows.h"
 #include "report.h"
 #include "timefmt.h"
+#include "timemath.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
@@ -63,7 +64,7 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 	fn(ctx, "name", tt_view_item_name(v, tr, id));
 	if (!v->lay.tracks[tr].pnames)
 		fn(ctx, "category", tt_trace_str(v->tr, v->sc.cat[id]));
-	tt_timefmt_exact(ts - v->lay.start, v->utf8, b2, sizeof b2);
+	tt_timefmt_exact(tt_tm_sub(ts, v->lay.start), v->utf8, b2, sizeof b2);
 	snprintf(buf, sizeof buf, "%s  (%lld ns)", b2, (long long)ts);
 	fn(ctx, "ts", buf);
 	if (dur < 0)
@@ -216,6 +217,8 @@ void tt_details_draw(tt_view *v)
 	attrset(ATTR(TT_AREA_DETAILS_TITLE));
 	mvhline(v->det_y, v->det_x, ' ', v->det_w);
 	mvaddnstr(v->det_y, v->det_x, title, v->det_w);
+	if (v->sel_id < 0 && tt_details_draw_track(v))
+		return;
 	if (v->sel_id < 0) {
 		attrset(ATTR(TT_AREA_DETAILS));
 		mvaddnstr(v->det_y + 1, v->det_x + 1, "No slice selected: Enter selects the slice under the cursor.",

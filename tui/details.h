@@ -14,6 +14,9 @@
 void tt_details_fetch(tt_view *v);
 /* Draws the panel into v->det_* of the current screen. */
 void tt_details_draw(tt_view *v);
+/* With no slice selected: the description of the track under the cursor
+ * (details_track.c). Returns 1 when it drew one, 0 when there is none. */
+int tt_details_draw_track(tt_view *v);
 /* The panel's text lines (for tests): calls fn for each "key\tvalue". */
 typedef void (*tt_details_line_fn)(void *ctx, const char *key, const char *value);
 void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx);

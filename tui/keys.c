@@ -99,7 +99,7 @@ void tt_key_name(int key, char *buf, size_t n)
 
 const char tt_keys_default_config[] =
 	"# termtrace default key bindings (the same language as the user config)\n"
-	"bind q quit\n"
+	"bind q quit\n" "bind C-c quit\n"
 	"bind ? help\n"
 	"bind F1 help\n"
 	"bind w zoom-in\n" "bind W zoom-in\n" "bind + zoom-in\n" "bind = zoom-in\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "timemath.h"
 
 /* Per-track ordering key inside a group. */
 typedef struct track_key {
@@ -26,6 +27,11 @@ static int cmp_track_key(const void *pa, const void *pb)
 	if (a->tid != b->tid)
 		return a->tid < b->tid ? -1 : 1;
 	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int cpu_track(const tt_track_info *ti)
+{
+	return ti->type && !strcmp(ti->type, "cpu") && ti->cpu >= 0 && ti->utid == UINT32_MAX;
 }
 
 static int cmp_group(const void *pa, const void *pb)
@@ -139,21 +145,67 @@ static int group_add_track(tt_lgroup *g, int track)
 	return 0;
 }
 
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Bounds wider than the view can show (a timestamp near +-2^63 next to
+ * ordinary ones) are narrowed to TT_TM_MAX_SPAN around the median start
+ * time of a sample of the items, so that the bulk of the trace is what
+ * opens; the viewer says so once. */
+static void clamp_bounds(tt_layout *lay, const tt_slice_cols *sc, const tt_counter_cols *cc)
+{
+	int64_t sample[1025], mid;
+	size_t n = 0, total = sc->n ? sc->n : cc->n;
+	const int64_t *ts = sc->n ? sc->ts : cc->ts;
+
+	lay->trace_start = lay->start;
+	lay->trace_end = lay->end;
+	if (tt_tm_len(lay->start, lay->end) <= TT_TM_MAX_SPAN)
+		return;
+	for (size_t i = 0; i < total && n < 1025; i++) {
+		size_t at = total <= 1025 ? i : (size_t)((double)i * (double)(total - 1) / 1024.0);
+		if (at < total)
+			sample[n++] = ts[at];
+	}
+	if (n > 1)
+		qsort(sample, n, sizeof *sample, cmp_i64);
+	mid = n ? sample[(n - 1) / 2] : tt_tm_mid(lay->start, lay->end);
+	int64_t lo = tt_tm_sub(mid, TT_TM_MAX_SPAN / 2);
+	if (lo < lay->start)
+		lo = lay->start;
+	int64_t hi = tt_tm_add(lo, TT_TM_MAX_SPAN);
+	if (hi > lay->end) {
+		hi = lay->end;
+		lo = hi - TT_TM_MAX_SPAN;
+	}
+	lay->start = lo;
+	lay->end = hi;
+	lay->clamped = 1;
+}
+
 int tt_layout_build(tt_layout *lay, tt_trace *tr)
 {
 	uint32_t ntr = tt_trace_track_count(tr), nproc = tt_trace_process_count(tr);
 	tt_slice_cols sc;
 	tt_counter_cols cc;
-	int *proc_group = NULL, annot = -1, other = -1, orphan = -1;
+	int *proc_group = NULL, annot = -1, other = -1, orphan = -1, cpus = -1;
 	track_key *keys = NULL;
 	int rc = -1;
 
 	memset(lay, 0, sizeof *lay);
 	tt_trace_bounds(tr, &lay->start, &lay->end);
-	if (lay->end <= lay->start)
-		lay->end = lay->start + 1;
+	if (lay->end <= lay->start) {
+		lay->end = tt_tm_add(lay->start, 1);
+		if (lay->end == lay->start) /* a trace at INT64_MAX */
+			lay->start = tt_tm_sub(lay->end, 1);
+	}
 	tt_trace_slices(tr, &sc);
 	tt_trace_counters(tr, &cc);
+	clamp_bounds(lay, &sc, &cc);
 	lay->tracks = calloc(ntr ? ntr : 1, sizeof *lay->tracks);
 	proc_group = malloc((nproc ? nproc : 1) * sizeof *proc_group);
 	keys = calloc(ntr ? ntr : 1, sizeof *keys);
@@ -208,8 +260,16 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 
-		/* annotations scoped to a thread or process stay with it */
-		if (t->is_annotation && upid == UINT32_MAX) {
+		/* CPU tracks (what ran on each CPU) above the processes, by
+		 * CPU number, as Perfetto and Trace Compass show them */
+		if (cpu_track(&ti)) {
+			if (cpus < 0 && (cpus = add_group(lay, TT_LG_CPUS, "CPUs", 0)) < 0)
+				goto out;
+			g = cpus;
+			keys[lay->ntracks].rank = 0;
+			keys[lay->ntracks].sort_index = ti.cpu;
+			keys[lay->ntracks].tid = 0;
+		} else if (t->is_annotation && upid == UINT32_MAX) {
 			if (annot < 0 && (annot = add_group(lay, TT_LG_ANNOTATIONS, "Annotations", 0)) < 0)
 				goto out;
 			g = annot;
@@ -457,7 +517,7 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 		qsort(order, res->nrows, sizeof *order, cmp_pin);
 	for (size_t i = 0; i < res->nrows; i++) {
 		uint32_t id = order[i];
-		int64_t end = t->pts[id] + (t->pdur[id] > 0 ? t->pdur[id] : 0);
+		int64_t end = tt_tm_end(t->pts[id], t->pdur[id]);
 		while (sp > 0 && stack_end[sp - 1] <= t->pts[id])
 			sp--;
 		if (sp >= TT_LAYOUT_MAX_DEPTH)

@@ -22,7 +22,7 @@
 #define TT_LAYOUT_MAX_DEPTH 64 /* rows drawn per track; deeper slices are not */
 
 enum { TT_LT_SLICE, TT_LT_COUNTER };
-enum { TT_LG_ANNOTATIONS, TT_LG_PINNED, TT_LG_PROCESS, TT_LG_OTHER };
+enum { TT_LG_ANNOTATIONS, TT_LG_PINNED, TT_LG_CPUS, TT_LG_PROCESS, TT_LG_OTHER };
 
 typedef struct tt_ltrack {
 	uint32_t track_id;  /* core track id; UINT32_MAX for a pinned track */
@@ -65,7 +65,9 @@ typedef struct tt_layout {
 	int ngroups;
 	tt_line *lines;
 	int nlines, cap_lines;
-	int64_t start, end; /* trace bounds */
+	int64_t start, end; /* trace bounds, clamped to what the view shows */
+	int64_t trace_start, trace_end; /* the trace's own bounds */
+	int clamped;        /* start/end were narrowed (TT_TM_MAX_SPAN) */
 	char filter[128];   /* :track filter, "" = all */
 } tt_layout;
 

@@ -5,23 +5,25 @@
 #include <string.h>
 
 #include "lod.h"
+#include "timemath.h"
 
 int64_t tt_lod_end(const tt_lod_src *src, uint32_t id)
 {
 	int64_t ts = src->ts[id];
 
+	/* saturated: an item at INT64_MAX ends there too */
 	if (!src->dur)
-		return ts + 1;
+		return tt_tm_add(ts, 1);
 	if (src->dur[id] < 0)
-		return src->open_end > ts ? src->open_end : ts + 1;
-	return src->dur[id] > 0 ? ts + src->dur[id] : ts + 1;
+		return src->open_end > ts ? src->open_end : tt_tm_add(ts, 1);
+	return tt_tm_add(ts, src->dur[id] > 0 ? src->dur[id] : 1);
 }
 
 static double key(const tt_lod_src *src, uint32_t id)
 {
 	if (src->value)
 		return src->value[id];
-	return (double)(tt_lod_end(src, id) - src->ts[id]);
+	return (double)tt_lod_end(src, id) - (double)src->ts[id];
 }
 
 /* Larger key wins; ties go to the earlier item, so the pick is stable. */
@@ -192,6 +194,8 @@ static size_t gallop_gt(const int64_t *arr, size_t n, size_t from, int64_t t)
 
 size_t tt_lod_lower(const tt_lod_row *row, int64_t t)
 {
+	if (t == INT64_MIN)
+		return 0;
 	return gallop_gt(row->ts, row->n, 0, t - 1);
 }
 
@@ -281,7 +285,7 @@ int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out)
 	if (row->n == 0)
 		return 0;
 	i = tt_lod_lower(row, a);
-	j = gallop_gt(row->ts, row->n, i, b - 1);
+	j = gallop_gt(row->ts, row->n, i, tt_tm_sub(b, 1));
 	if (i < j) {
 		*out = row->src.value[range_best(row, i, j)];
 		return 1;
@@ -294,5 +298,7 @@ int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out)
 
 int64_t tt_lod_at(const tt_lod_row *row, int64_t t)
 {
+	if (t == INT64_MAX)
+		t--; /* the last nanosecond there is */
 	return tt_lod_pick(row, t, t + 1, NULL);
 }

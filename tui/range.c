@@ -9,6 +9,7 @@
 #include "range.h"
 #include "theme.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "view.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
@@ -108,11 +109,11 @@ int tt_range_action(tt_view *v, int action)
 		if (!tt_range_get(v, &a, &b))
 			return -1;
 		if (b <= a)
-			b = a + 1;
-		tt_view_set_window(v, a, b - a);
+			b = tt_tm_add(a, 1);
+		tt_view_set_window(v, a, tt_tm_len(a, b));
 		if (v->cursor < a || v->cursor > b)
 			v->cursor = a;
-		tt_timefmt_exact(b - a, v->utf8, len, sizeof len);
+		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, len, sizeof len);
 		tt_view_message(v, 0, "zoomed to the range (%s)", len);
 		return TT_REDRAW;
 	default:
@@ -154,7 +155,7 @@ void tt_range_draw_ruler(const tt_view *v)
 		return;
 	int l = c0 < 0 ? 0 : c0, r = c1 >= v->tl_w ? v->tl_w - 1 : c1;
 	int w = r - l + 1;
-	tt_timefmt_exact(b - a, v->utf8, len, sizeof len);
+	tt_timefmt_exact(tt_tm_len(a, b), v->utf8, len, sizeof len);
 	snprintf(label, sizeof label, " %s ", len);
 	int tw = tt_view_text_cols(label);
 	int x = l + (w - tw) / 2;

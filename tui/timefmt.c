@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "timefmt.h"
+#include "timemath.h"
 
 int tt_timefmt_col(int64_t t, int64_t t0, int64_t span, int width)
 {
@@ -36,7 +37,13 @@ int64_t tt_timefmt_ts(int col, int64_t t0, int64_t span, int width)
 	__int128 q = p / width;
 	if (p % width != 0 && p > 0)
 		q++;
-	return t0 + (int64_t)q;
+	/* q fits in int64 for |col| <= width; past the edges of the
+	 * timestamps the column's start saturates */
+	if (q > INT64_MAX)
+		q = INT64_MAX;
+	if (q < INT64_MIN)
+		q = INT64_MIN;
+	return tt_tm_add(t0, (int64_t)q);
 }
 
 int64_t tt_timefmt_tick_step(int64_t span, int width, int min_gap)
@@ -115,7 +122,7 @@ static void put(int64_t ns, int64_t unit, int dec, int utf8, char *buf, size_t n
 
 void tt_timefmt_label(int64_t t, int64_t step, int utf8, char *buf, size_t n)
 {
-	int64_t mag = t < 0 ? -t : t;
+	int64_t mag = t < 0 ? tt_tm_sub(0, t) : t;
 	int64_t unit;
 	int dec = 0;
 
@@ -131,14 +138,14 @@ void tt_timefmt_label(int64_t t, int64_t step, int utf8, char *buf, size_t n)
 
 void tt_timefmt_exact(int64_t ns, int utf8, char *buf, size_t n)
 {
-	int64_t mag = ns < 0 ? -ns : ns;
+	int64_t mag = ns < 0 ? tt_tm_sub(0, ns) : ns;
 
 	put(ns, unit_for(mag), 9, utf8, buf, n);
 }
 
 void tt_timefmt_short(int64_t ns, int utf8, char *buf, size_t n)
 {
-	int64_t mag = ns < 0 ? -ns : ns;
+	int64_t mag = ns < 0 ? tt_tm_sub(0, ns) : ns;
 	int64_t unit = unit_for(mag);
 	int dec = mag / unit >= 100 ? 0 : mag / unit >= 10 ? 1 : 2;
 

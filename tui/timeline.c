@@ -10,6 +10,7 @@
 #include "marks.h"
 #include "range.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "timeline.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
@@ -113,8 +114,8 @@ static void draw_ruler(const tt_view *v, const glyphs *g)
 {
 	char buf[64];
 	int64_t step = tt_timefmt_tick_step(v->span, v->tl_w, 12);
-	int64_t rel0 = v->t0 - v->lay.start;
-	int64_t k = rel0 / step;
+	int64_t rel0 = tt_tm_sub(v->t0, v->lay.start);
+	int64_t k = tt_tm_floordiv(rel0, step); /* the tick at or before t0 */
 	int last_end = -1;
 	int total = v->tl_x + v->tl_w;
 
@@ -127,20 +128,26 @@ static void draw_ruler(const tt_view *v, const glyphs *g)
 	snprintf(head, sizeof head, "view %s", buf);
 	put_text(0, 1, head, v->name_w - 1);
 	/* cursor time, exact to the ns, relative to the trace start */
-	tt_timefmt_exact(v->cursor - v->lay.start, v->utf8, buf, sizeof buf);
+	tt_timefmt_exact(tt_tm_sub(v->cursor, v->lay.start), v->utf8, buf, sizeof buf);
 	attrset(ATTR(TT_AREA_CURSOR) | A_REVERSE);
 	snprintf(head, sizeof head, "@%s", buf);
 	put_text(1, 1, head, v->name_w - 1);
-	if (rel0 < 0 && k * step > rel0)
-		k--;
-	for (;; k++) {
-		int64_t t = v->lay.start + k * step;
+	/* ticks are >= 12 columns apart, so a row holds at most tl_w / 12 + 2
+	 * of them; the bound keeps a frame finite whatever the arithmetic
+	 * saturated to */
+	int64_t prev = 0;
+	for (int n = 0; n < v->tl_w + 2; n++, k = tt_tm_add(k, 1)) {
+		int64_t rel = tt_tm_mul(k, step);
+		int64_t t = tt_tm_add(v->lay.start, rel);
+		if (n > 0 && t == prev)
+			break; /* saturated at the end of time */
+		prev = t;
 		int c = tt_timefmt_col(t, v->t0, v->span, v->tl_w);
 		if (c >= v->tl_w)
 			break;
 		if (c < 0)
 			continue;
-		tt_timefmt_label(k * step, step, v->utf8, buf, sizeof buf);
+		tt_timefmt_label(rel, step, v->utf8, buf, sizeof buf);
 		attrset(ATTR(TT_AREA_RULER_TICK));
 		put_glyph(g, 1, v->tl_x + c, G_VLINE);
 		if (c > last_end && c + text_cols(buf) < v->tl_w) {
@@ -219,7 +226,9 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
 		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
 		if (b <= a)
-			b = a + 1;
+			b = tt_tm_add(a, 1);
+		if (b <= a)
+			break; /* the column starts at INT64_MAX: nothing after it */
 		size_t count;
 		int64_t id = tt_lod_cell(row, a, b, &hint, &count);
 		if (id < 0) {
@@ -232,7 +241,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			continue;
 		}
 		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
-		int c1 = tt_timefmt_col(end - 1, v->t0, v->span, v->tl_w);
+		int c1 = tt_timefmt_col(tt_tm_sub(end, 1), v->t0, v->span, v->tl_w);
 		if (c1 >= v->tl_w)
 			c1 = v->tl_w - 1;
 		if (c1 < c)
@@ -260,7 +269,8 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		int d = t->pdepth ? (int)t->pdepth[v->sel_id] : (int)v->sc.depth[v->sel_id];
 		if (d == depth) {
 			int c0 = tt_timefmt_col(s->ts[v->sel_id], v->t0, v->span, v->tl_w);
-			int c1 = tt_timefmt_col(tt_lod_end(s, (uint32_t)v->sel_id) - 1, v->t0, v->span, v->tl_w);
+			int c1 = tt_timefmt_col(tt_tm_sub(tt_lod_end(s, (uint32_t)v->sel_id), 1), v->t0, v->span,
+						v->tl_w);
 			if (c1 >= 0 && c0 < v->tl_w) {
 				if (c0 < 0)
 					c0 = 0;
@@ -279,7 +289,8 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 static void draw_alerts(const tt_view *v, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
-	int64_t from = v->t0 - v->alert_maxdur - 1;
+	int64_t from = tt_tm_sub(tt_tm_sub(v->t0, v->alert_maxdur), 1);
+	int64_t until = tt_tm_add(v->t0, v->span);
 	size_t lo = 0, hi = v->nalerts;
 
 	/* alerts are sorted by ts: skip those that end before the window */
@@ -290,7 +301,7 @@ static void draw_alerts(const tt_view *v, int y, int track, int depth)
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < v->nalerts && v->alerts[i].ts < v->t0 + v->span; i++) {
+	for (size_t i = lo; i < v->nalerts && v->alerts[i].ts < until; i++) {
 		const tt_alert *al = &v->alerts[i];
 		if (al->track_id != t->track_id || t->track_id == UINT32_MAX)
 			continue;
@@ -300,7 +311,7 @@ static void draw_alerts(const tt_view *v, int y, int track, int depth)
 		if (d != depth)
 			continue;
 		int c0 = tt_timefmt_col(al->ts, v->t0, v->span, v->tl_w);
-		int c1 = tt_timefmt_col(al->ts + (al->dur > 0 ? al->dur : 1) - 1, v->t0, v->span, v->tl_w);
+		int c1 = tt_timefmt_col(tt_tm_add(al->ts, al->dur > 0 ? al->dur - 1 : 0), v->t0, v->span, v->tl_w);
 		if (c1 < 0 || c0 >= v->tl_w)
 			continue;
 		if (c0 < 0)
@@ -327,7 +338,7 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
 		double val;
 		if (b <= a)
-			b = a + 1;
+			b = tt_tm_add(a, 1);
 		if (a > v->lay.end || !tt_lod_value(row, a, b, &val))
 			continue;
 		int level = range > 0 ? (int)((val - t->vmin) / range * 16 + 0.5) : 16;

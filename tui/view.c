@@ -12,6 +12,7 @@
 #include "report.h"
 #include "search.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "view.h"
 
 void tt_view_message(tt_view *v, int error, const char *fmt, ...)
@@ -38,10 +39,18 @@ int tt_view_init(tt_view *v, tt_trace *tr)
 	if (tt_layout_build(&v->lay, tr) < 0)
 		return -1;
 	v->t0 = v->lay.start;
-	v->span = v->lay.end - v->lay.start;
-	v->cursor = v->lay.start + (v->lay.end - v->lay.start) / 2;
+	v->span = tt_tm_len(v->lay.start, v->lay.end);
+	v->cursor = tt_tm_mid(v->lay.start, v->lay.end);
 	tt_view_geometry(v, 24, 80);
+	tt_view_set_window(v, v->lay.start, v->span);
 	tt_view_load_alerts(v);
+	if (v->lay.clamped) {
+		char a[48], b[48];
+		tt_timefmt_exact(v->lay.trace_start, 0, a, sizeof a);
+		tt_timefmt_exact(v->lay.trace_end, 0, b, sizeof b);
+		tt_view_message(v, 1, "trace spans %s..%s, too wide: showing %.0f years around the median slice",
+				a, b, (double)TT_TM_MAX_SPAN / 1e9 / 86400 / 365.25);
+	}
 	if (tt_flows_build(&v->flows, tr, v->sc.n) < 0)
 		return -1;
 	return 0;
@@ -124,25 +133,43 @@ void tt_view_geometry(tt_view *v, int rows, int cols)
 	v->tl_h = avail_h - v->tl_y;
 	if (v->tl_h < 0)
 		v->tl_h = 0;
-	tt_view_set_window(v, v->t0, v->span);
+	/* a resize keeps the window the user chose (Perfetto does): the
+	 * clamp for this width does not become the new choice */
+	int64_t want_t0 = v->want_t0, want_span = v->want_span;
+	if (want_span <= 0) {
+		want_t0 = v->t0;
+		want_span = v->span;
+	}
+	tt_view_set_window(v, want_t0, want_span);
+	v->want_t0 = want_t0;
+	v->want_span = want_span;
 	keep_line_visible(v);
 }
 
 void tt_view_set_window(tt_view *v, int64_t t0, int64_t span)
 {
-	int64_t len = v->lay.end - v->lay.start;
+	int64_t len = tt_tm_len(v->lay.start, v->lay.end);
 	int64_t min_span = v->tl_w > 0 ? v->tl_w : 1; /* 1 ns per cell */
-	int64_t max_span = len + len / 4 + min_span;
+	int64_t max_span = tt_tm_add(tt_tm_add(len, len / 4), min_span);
 
+	v->want_t0 = t0;
+	v->want_span = span;
+	if (max_span > TT_TM_MAX_SPAN + TT_TM_MAX_SPAN / 4)
+		max_span = TT_TM_MAX_SPAN + TT_TM_MAX_SPAN / 4;
 	if (span < min_span)
 		span = min_span;
 	if (span > max_span)
 		span = max_span;
 	/* keep some of the trace on screen */
-	if (t0 > v->lay.end - span / 8)
-		t0 = v->lay.end - span / 8;
-	if (t0 + span < v->lay.start + span / 8)
-		t0 = v->lay.start + span / 8 - span;
+	int64_t hi = tt_tm_sub(v->lay.end, span / 8);
+	int64_t lo = tt_tm_sub(tt_tm_add(v->lay.start, span / 8), span);
+	if (t0 > hi)
+		t0 = hi;
+	if (t0 < lo)
+		t0 = lo;
+	/* the window's end is a timestamp too */
+	if (t0 > INT64_MAX - span)
+		t0 = INT64_MAX - span;
 	v->t0 = t0;
 	v->span = span;
 }
@@ -155,8 +182,8 @@ int64_t tt_view_col_time(const tt_view *v, int x)
 /* Keeps the cursor inside the window by moving the window. */
 static void follow_cursor(tt_view *v)
 {
-	if (v->cursor < v->t0 || v->cursor >= v->t0 + v->span)
-		tt_view_set_window(v, v->cursor - v->span / 2, v->span);
+	if (v->cursor < v->t0 || v->cursor >= tt_tm_add(v->t0, v->span))
+		tt_view_set_window(v, tt_tm_sub(v->cursor, v->span / 2), v->span);
 }
 
 int tt_view_goto(tt_view *v, int64_t t)
@@ -169,13 +196,13 @@ int tt_view_goto(tt_view *v, int64_t t)
 
 static void zoom(tt_view *v, int in)
 {
-	int64_t span = in ? v->span * 2 / 3 : v->span * 3 / 2 + 1;
+	int64_t span = in ? tt_tm_scale(v->span, 2, 3) : tt_tm_add(tt_tm_scale(v->span, 3, 2), 1);
 	int64_t c = v->cursor;
 
-	if (c < v->t0 || c >= v->t0 + v->span)
-		c = v->t0 + v->span / 2;
+	if (c < v->t0 || c >= tt_tm_add(v->t0, v->span))
+		c = tt_tm_add(v->t0, v->span / 2);
 	/* the cursor keeps its column */
-	int64_t t0 = c - (int64_t)((__int128)(c - v->t0) * span / (v->span ? v->span : 1));
+	int64_t t0 = tt_tm_sub(c, tt_tm_scale(tt_tm_sub(c, v->t0), span, v->span ? v->span : 1));
 	tt_view_set_window(v, t0, span);
 }
 
@@ -184,10 +211,12 @@ static void pan(tt_view *v, int dir)
 	int64_t step = v->span / 8 ? v->span / 8 : 1;
 	int64_t old = v->t0;
 
-	tt_view_set_window(v, v->t0 + dir * step, v->span);
-	v->cursor += v->t0 - old;
+	step = dir < 0 ? -step : step;
+
+	tt_view_set_window(v, tt_tm_add(v->t0, step), v->span);
+	v->cursor = tt_tm_add(v->cursor, tt_tm_sub(v->t0, old));
 	if (v->t0 == old) /* at the edge: the cursor still moves */
-		v->cursor += dir * step;
+		v->cursor = tt_tm_add(v->cursor, step);
 	if (v->cursor < v->lay.start)
 		v->cursor = v->lay.start;
 	if (v->cursor > v->lay.end)
@@ -243,7 +272,8 @@ int64_t tt_view_slice_at(const tt_view *v, int line, int64_t t)
 		return -1;
 	id = tt_lod_at(&tk->rows[l->depth], t);
 	if (id < 0) /* a slice narrower than a cell: the one drawn there */
-		id = tt_lod_pick(&tk->rows[l->depth], t - cell / 2, t + cell / 2 + 1, NULL);
+		id = tt_lod_pick(&tk->rows[l->depth], tt_tm_sub(t, cell / 2),
+				 tt_tm_add(t, cell / 2 + 1), NULL);
 	return id;
 }
 
@@ -277,8 +307,8 @@ int tt_view_select(tt_view *v, int track, int64_t id)
 	/* bring the slice into view, keeping the zoom */
 	int64_t ts = tt_view_item_ts(v, track, id);
 	int64_t dur = tt_view_item_dur(v, track, id);
-	if (ts >= v->t0 + v->span || ts + (dur > 0 ? dur : 0) < v->t0)
-		tt_view_set_window(v, ts - v->span / 4, v->span);
+	if (ts >= tt_tm_add(v->t0, v->span) || tt_tm_end(ts, dur) < v->t0)
+		tt_view_set_window(v, tt_tm_sub(ts, v->span / 4), v->span);
 	v->cursor = ts;
 	return TT_REDRAW | TT_RELAYOUT | TT_SEL_CHANGED;
 }
@@ -322,7 +352,7 @@ static int step_slice(tt_view *v, int dir)
 		if (t->kind != TT_LT_SLICE || l->depth >= t->ndepth)
 			return 0;
 		row = &t->rows[l->depth];
-		size_t i = tt_lod_lower(row, v->cursor + (dir > 0 ? 1 : 0));
+		size_t i = tt_lod_lower(row, tt_tm_add(v->cursor, dir > 0 ? 1 : 0));
 		if (dir < 0) {
 			if (i == 0)
 				return 0;
@@ -804,12 +834,12 @@ static int base_action(tt_view *v, int action)
 		int64_t dur = tt_view_item_dur(v, v->sel_track, v->sel_id);
 		if (dur <= 0)
 			dur = 1;
-		tt_view_set_window(v, ts - dur / 10, dur + dur / 5 + 1);
+		tt_view_set_window(v, tt_tm_sub(ts, dur / 10), tt_tm_add(tt_tm_add(dur, dur / 5), 1));
 		v->cursor = ts;
 		return TT_REDRAW;
 	}
 	case TT_ACT_ZOOM_ALL:
-		tt_view_set_window(v, v->lay.start, v->lay.end - v->lay.start);
+		tt_view_set_window(v, v->lay.start, tt_tm_len(v->lay.start, v->lay.end));
 		follow_cursor(v);
 		return TT_REDRAW;
 	case TT_ACT_SELECT:

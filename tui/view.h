@@ -46,6 +46,9 @@ typedef struct tt_view {
 
 	/* time window [t0, t0 + span) over tl_w columns, and the cursor */
 	int64_t t0, span, cursor;
+	/* the window last asked for (before the clamp for the width): a
+	 * resize goes back to it */
+	int64_t want_t0, want_span;
 	/* screen geometry, set by tt_view_geometry */
 	int rows, cols;
 	int name_w;          /* track name column */

@@ -28,6 +28,7 @@
 #include "table.h"
 #include "termtrace.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "timeline.h"
 #include "view.h"
 #include "viewer.h"
@@ -49,6 +50,21 @@ typedef struct viewer {
 	const char *path;
 	tt_report *rep;     /* report of the open table or flame graph */
 } viewer;
+
+/* Data lost or skipped at import (a cut stream, an unknown TSDL
+ * attribute): the message line says it, as the command line does. */
+static void import_warning_msg(tt_view *v, tt_trace *tr)
+{
+	tt_result r;
+	tt_err err = { 0 };
+
+	if (tt_query_collect(tr, "select str_value from metadata where name = 'import_warning'", 1, &r,
+			     &err) != TT_OK)
+		return;
+	if (r.nrows && r.cells[0])
+		tt_view_message(v, 1, "warning: %s", r.cells[0]);
+	tt_result_free(&r);
+}
 
 /* ---- warnings from theme/config parsing go to the message line ------ */
 static void warn_msg(void *ctx, const char *msg)
@@ -99,39 +115,78 @@ static void human_bytes(uint64_t b, char *buf, size_t n)
 		snprintf(buf, n, "%llu B", (unsigned long long)b);
 }
 
+/* Writes s at (y, x), cut to the screen's width (UTF-8: one column per
+ * character), so that no line of the loading screen wraps. */
+static void put_clipped(int y, int x, const char *s)
+{
+	int room = COLS - x, cols = 0;
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (room <= 0 || y < 0 || y >= LINES)
+		return;
+	while (*p && cols < room) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+		cols++;
+	}
+	mvaddnstr(y, x, s, (int)((const char *)p - s));
+}
+
 static void draw_progress(const char *path, const tt_progress *p, int utf8, const char *what)
 {
 	uint64_t done = atomic_load(&p->bytes_done), total = atomic_load(&p->bytes_total);
 	uint64_t events = atomic_load(&p->events);
 	int w = COLS - 12, y = LINES / 2 - 2;
-	char a[32], b[32], line[256];
+	char a[32], b[32], line[512];
 
 	erase();
 	if (w > 60)
 		w = 60;
-	if (w < 10)
-		w = 10;
 	if (y < 0)
 		y = 0;
 	attrset(ATTR(TT_AREA_DEFAULT) | A_BOLD);
-	mvprintw(y, 2, "termtrace: %s %.*s", what, COLS - 24 > 0 ? COLS - 24 : 0, path);
-	int fillw = total ? (int)((double)done / (double)total * w) : 0;
-	if (fillw > w)
-		fillw = w;
+	/* the path keeps its end (the file name) when the line is short */
+	snprintf(line, sizeof line, "termtrace: %s ", what);
+	int room = COLS - 2 - (int)strlen(line), plen = 0;
+	for (const unsigned char *q = (const unsigned char *)path; *q; q++)
+		plen += (*q & 0xc0) != 0x80;
+	const char *tail = path;
+	if (room > 1 && plen > room) {
+		int skip = plen - room + 1;
+		while (*tail && skip > 0) {
+			tail++;
+			while ((*(const unsigned char *)tail & 0xc0) == 0x80)
+				tail++;
+			skip--;
+		}
+		strncat(line, utf8 ? "\xe2\x80\xa6" : "~", sizeof line - strlen(line) - 1);
+	}
+	strncat(line, tail, sizeof line - strlen(line) - 1);
+	put_clipped(y, 2, line);
 	attrset(ATTR(TT_AREA_DEFAULT));
-	mvaddstr(y + 1, 2, "[");
-	attrset(ATTR(TT_AREA_PROGRESS));
-	for (int i = 0; i < fillw; i++)
-		mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x88" : "#");
-	attrset(ATTR(TT_AREA_DEFAULT));
-	for (int i = fillw; i < w; i++)
-		mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x91" : ".");
-	mvprintw(y + 1, 3 + w, "] %3d%%", total ? (int)(done * 100 / total) : 0);
+	if (w >= 1) {
+		int fillw = total ? (int)((double)done / (double)total * w) : 0;
+		if (fillw > w)
+			fillw = w;
+		mvaddstr(y + 1, 2, "[");
+		attrset(ATTR(TT_AREA_PROGRESS));
+		for (int i = 0; i < fillw; i++)
+			mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x88" : "#");
+		attrset(ATTR(TT_AREA_DEFAULT));
+		for (int i = fillw; i < w; i++)
+			mvaddstr(y + 1, 3 + i, utf8 ? "\xe2\x96\x91" : ".");
+		snprintf(line, sizeof line, "] %3d%%", total ? (int)(done * 100 / total) : 0);
+		put_clipped(y + 1, 3 + w, line);
+	} else {
+		snprintf(line, sizeof line, "%d%%", total ? (int)(done * 100 / total) : 0);
+		put_clipped(y + 1, 0, line);
+	}
 	human_bytes(done, a, sizeof a);
 	human_bytes(total, b, sizeof b);
 	snprintf(line, sizeof line, "%s of %s, %llu events", a, b, (unsigned long long)events);
-	mvaddstr(y + 2, 2, line);
-	mvaddstr(y + 4, 2, "q: cancel and quit");
+	put_clipped(y + 2, 2, line);
+	put_clipped(y + 4, 2, "q: cancel and quit");
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -285,15 +340,16 @@ static int run_command_ext(viewer *vw, const char *cmd)
 			tt_view_message(v, 1, "usage: :range T1 T2 (times as :goto takes them, e.g. 1.5ms 20ms)");
 			return TT_REDRAW;
 		}
-		tt_range_set(v, v->lay.start + ta, v->lay.start + tb);
+		tt_range_set(v, tt_tm_add(v->lay.start, ta), tt_tm_add(v->lay.start, tb));
 		v->visual = 0;
 		int64_t ra, rb;
 		tt_range_get(v, &ra, &rb);
-		if (ra < v->t0 || rb > v->t0 + v->span)
-			tt_view_set_window(v, ra - (rb - ra) / 10, (rb - ra) + (rb - ra) / 5 + 1);
+		int64_t rl = tt_tm_len(ra, rb);
+		if (ra < v->t0 || rb > tt_tm_add(v->t0, v->span))
+			tt_view_set_window(v, tt_tm_sub(ra, rl / 10), tt_tm_add(rl, rl / 5 + 1));
 		v->cursor = ra;
 		char len[64];
-		tt_timefmt_exact(rb - ra, v->utf8, len, sizeof len);
+		tt_timefmt_exact(tt_tm_len(ra, rb), v->utf8, len, sizeof len);
 		tt_view_message(v, 0, "range %s (x: table, T: call tree, z: flame graph, Esc clears)", len);
 		return TT_REDRAW | TT_SEL_CHANGED;
 	}
@@ -355,7 +411,7 @@ static int run_command(viewer *vw, const char *cmd)
 			tt_view_message(v, 1, "goto: bad time '%s' (e.g. 1.5ms, 200us, 3s)", arg);
 			return TT_REDRAW;
 		}
-		return tt_view_goto(v, v->lay.start + t);
+		return tt_view_goto(v, tt_tm_add(v->lay.start, t));
 	}
 	if ((arg = word_arg(cmd, "track"))) {
 		tt_view_filter(v, arg);
@@ -522,7 +578,7 @@ static void draw_status(tt_view *v)
 	if (v->has_range) {
 		int64_t a = v->range_a < v->range_b ? v->range_a : v->range_b;
 		int64_t b = v->range_a < v->range_b ? v->range_b : v->range_a;
-		tt_timefmt_exact(b - a, v->utf8, d, sizeof d);
+		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, d, sizeof d);
 		snprintf(part, sizeof part, " | range %s%s", d,
 			 v->range_scope == TT_SCOPE_ALL ? "" : v->range_scope == TT_SCOPE_GROUP ? " (group)" : " (track)");
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
@@ -583,7 +639,7 @@ static void draw_cmdline(viewer *vw)
 		size_t off = 0;
 		int w = v->cols - 2;
 		while (w > 0 && (int)(vw->cb.pos - off) >= w)
-			off += (size_t)w / 2;
+			off += w > 1 ? (size_t)w / 2 : 1; /* w 1: a 3-column terminal */
 		mvaddch(y, 0, (chtype)vw->editing);
 		mvaddnstr(y, 1, vw->cb.buf + off, w);
 		move(y, 1 + (int)(vw->cb.pos - off));
@@ -897,6 +953,8 @@ static int handle_key(viewer *vw, int ch)
 		v->msg[0] = 0;
 		return run_command(vw, line) | TT_SEL_CHANGED;
 	}
+	if (ch == 3) /* Ctrl-C quits from every screen (raw mode: no SIGINT) */
+		return TT_QUIT;
 	return screen_of(vw)->key(vw, ch);
 }
 
@@ -971,6 +1029,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	if (pthread_create(&th, NULL, load_main, ld) != 0) {
 		load_main(ld);
 	} else {
+		int waited = 0;
 		timeout(50);
 		while (!atomic_load(&ld->finished)) {
 			draw_progress(opts->path, &ld->prog, vw->v.utf8, "loading");
@@ -980,6 +1039,17 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 				quit = 1;
 			} else if (ch != ERR && ch != KEY_RESIZE && ntyped < (int)(sizeof typed / sizeof typed[0])) {
 				typed[ntyped++] = ch; /* typed ahead: replayed once loaded */
+			}
+			/* a read that never returns (a FIFO nobody writes, a
+			 * stalled network file) cannot see the cancel: after a
+			 * second the viewer leaves it behind and quits; the
+			 * worker still owns ld, which is not freed */
+			if (quit && ++waited > 20) {
+				pthread_detach(th);
+				endwin();
+				delscreen(scr);
+				free(vw);
+				return 0;
 			}
 		}
 		pthread_join(th, NULL);
@@ -1022,8 +1092,14 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	vw->v.cfg = user;
 	if (user.details >= 0)
 		vw->v.details_pos = user.details;
-	snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
-	vw->v.msg_error = saved_err;
+	if (saved_msg[0]) {
+		snprintf(vw->v.msg, sizeof vw->v.msg, "%s", saved_msg);
+		vw->v.msg_error = saved_err;
+	} else {
+		/* else the view's own message (clamped bounds) stays unless the
+		 * import left a warning */
+		import_warning_msg(&vw->v, ld->tr);
+	}
 	tt_cmdbar_load(&vw->cb, NULL);
 	tt_view_geometry(&vw->v, LINES, COLS);
 

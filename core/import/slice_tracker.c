@@ -112,7 +112,7 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 			tt_storage_stat_add(t->st, TT_STAT_slice_backwards, 1);
 			return -1;
 		}
-		if (end != OPEN && s->e[s->n - 1].end != OPEN && ts + dur > s->e[s->n - 1].end)
+		if (end != OPEN && s->e[s->n - 1].end != OPEN && end > s->e[s->n - 1].end)
 			tt_storage_stat_add(t->st, TT_STAT_slice_overlap, 1);
 	}
 	if (s->n >= MAX_DEPTH) {
@@ -137,9 +137,24 @@ int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts, 
 int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 				  tt_str cat, tt_str name, uint32_t arg_set_id)
 {
+	int64_t end;
+
 	if (dur < 0)
 		dur = 0;
-	return add(t, track, ts, dur, cat, name, arg_set_id, ts + dur);
+	/* an end past the last int64 (a file's absurd ts + dur; importers
+	 * that follow Perfetto drop those first) nests as ending there */
+	if (__builtin_add_overflow(ts, dur, &end))
+		end = INT64_MAX;
+	return add(t, track, ts, dur, cat, name, arg_set_id, end);
+}
+
+/* end - begin for end >= begin; a difference past INT64_MAX (a begin near
+ * -2^63, an end near 2^63) is kept at INT64_MAX instead of wrapping. */
+static int64_t dur_between(int64_t begin, int64_t end)
+{
+	int64_t d;
+
+	return __builtin_sub_overflow(end, begin, &d) ? INT64_MAX : d;
 }
 
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,
@@ -180,7 +195,7 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 		int64_t in = s->e[k - 1].id;
 
 		if (st->slice.dur[in] < 0)
-			st->slice.dur[in] = ts >= st->slice.ts[in] ? ts - st->slice.ts[in] : 0;
+			st->slice.dur[in] = ts >= st->slice.ts[in] ? dur_between(st->slice.ts[in], ts) : 0;
 	}
 	id = s->e[target].id;
 	s->n = (uint32_t)target;
@@ -188,7 +203,7 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 		tt_storage_stat_add(st, TT_STAT_slice_backwards, 1);
 		ts = st->slice.ts[id];
 	}
-	st->slice.dur[id] = ts - st->slice.ts[id];
+	st->slice.dur[id] = dur_between(st->slice.ts[id], ts);
 	if (arg_set_id != TT_NONE)
 		st->slice.arg_set_id[id] = tt_storage_args_merge(st, st->slice.arg_set_id[id], arg_set_id);
 	return id;

@@ -12,13 +12,19 @@
  * they read are registered. */
 static const char builtin_views[] =
 	"CREATE TEMP VIEW IF NOT EXISTS counters AS SELECT * FROM counter;"
-	/* cpu: every CPU a track, a sched slice or a thread state names */
+	/* cpu: the CPUs the importer recorded (__intrinsic_cpu, vtab_tables.c);
+	 * for a trace that records none, every CPU a track, a sched slice or
+	 * a thread state names */
 	"CREATE TEMP VIEW IF NOT EXISTS cpu AS"
+	"  SELECT id, ucpu, cpu, NULL AS type, cluster_id, processor, machine_id, capacity,"
+	"    arg_set_id FROM __intrinsic_cpu"
+	"  UNION ALL"
 	"  SELECT cpu AS id, cpu AS ucpu, cpu, NULL AS type, NULL AS cluster_id,"
 	"    NULL AS processor, NULL AS machine_id, NULL AS capacity, NULL AS arg_set_id"
 	"  FROM (SELECT cpu FROM track WHERE cpu IS NOT NULL"
 	"        UNION SELECT DISTINCT cpu FROM sched_slice"
 	"        UNION SELECT DISTINCT cpu FROM thread_state WHERE cpu IS NOT NULL)"
+	"  WHERE NOT EXISTS (SELECT 1 FROM __intrinsic_cpu)"
 	"  ORDER BY cpu;";
 
 int tt_sql_register_builtins(sqlite3 *db, tt_storage *st)

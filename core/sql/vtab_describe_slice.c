@@ -1,7 +1,9 @@
 /*
- * vtab_describe_slice.c - the eponymous virtual table `describe_slice`: the
- * description and documentation link of one slice, from the rules of
- * describe.c. Shaped like SQLite's ext/misc/series.c.
+ * vtab_describe_slice.c - the eponymous virtual tables `describe_slice` and
+ * `describe_track`: the description, documentation link, answering rule
+ * (file:line) and its kind for one slice or track, from the rules of
+ * describe.c. One module serves both; the table's target is its aux data.
+ * Shaped like SQLite's ext/misc/series.c.
  *
  *   select description, doc_link from describe_slice where slice_id = 5;
  *   select description from describe_slice(5);             -- same thing
@@ -9,8 +11,10 @@
  *     from slice s join describe_slice d on d.slice_id = s.id
  *    where s.name = 'measure';
  *
+ *   select description, kind from describe_track where track_id = 3;
+ *
  * A slice with no matching rule (or an unknown id) gives no row. The
- * hidden column slice_id is a required input: a query without
+ * hidden column slice_id (track_id) is a required input: a query without
  * `slice_id = ...` fails with "describe_slice: needs slice_id = ..." rather
  * than silently returning nothing.
  *
@@ -26,15 +30,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char schema[] =
-	"CREATE TABLE x(description TEXT, doc_link TEXT, slice_id INTEGER HIDDEN)";
-enum { COL_DESCRIPTION, COL_DOC_LINK, COL_SLICE_ID };
+static const char *const schema[2] = {
+	"CREATE TABLE x(description TEXT, doc_link TEXT, rule TEXT, kind TEXT, "
+	"slice_id INTEGER HIDDEN)",
+	"CREATE TABLE x(description TEXT, doc_link TEXT, rule TEXT, kind TEXT, "
+	"track_id INTEGER HIDDEN)",
+};
+enum { COL_DESCRIPTION, COL_DOC_LINK, COL_RULE, COL_KIND, COL_SLICE_ID };
 
 enum { PLAN_SLICE_ID = 1 };
 
 struct aux {
 	tt_storage *st;
 	tt_describe_rules *rules;
+	int target; /* TT_DESCRIBE_SLICE or TT_DESCRIBE_TRACK */
 };
 
 struct table {
@@ -44,8 +53,8 @@ struct table {
 
 struct cursor {
 	sqlite3_vtab_cursor base;
-	int64_t slice_id;
-	char *desc, *link; /* the one row, when eof is 0 */
+	int64_t slice_id; /* or track id */
+	struct tt_describe_hit hit; /* the one row, when eof is 0 */
 	int eof;
 };
 
@@ -58,7 +67,7 @@ static int x_connect(sqlite3 *db, void *paux, int argc, const char *const *argv,
 	(void)argc;
 	(void)argv;
 	(void)errp;
-	rc = sqlite3_declare_vtab(db, schema);
+	rc = sqlite3_declare_vtab(db, schema[((struct aux *)paux)->target]);
 	if (rc != SQLITE_OK)
 		return rc;
 	t = sqlite3_malloc(sizeof(*t));
@@ -91,9 +100,9 @@ static int x_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 
 static void clear_row(struct cursor *c)
 {
-	free(c->desc);
-	free(c->link);
-	c->desc = c->link = NULL;
+	free(c->hit.desc);
+	free(c->hit.link);
+	memset(&c->hit, 0, sizeof(c->hit));
 }
 
 static int x_close(sqlite3_vtab_cursor *cur)
@@ -113,7 +122,19 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	(void)idxstr;
 	clear_row(c);
 	c->eof = 1;
-	if (!(idx & PLAN_SLICE_ID) || argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+	if (!(idx & PLAN_SLICE_ID)) {
+		sqlite3_vtab *vt = cur->pVtab;
+
+		sqlite3_free(vt->zErrMsg);
+		if (t->aux->target == TT_DESCRIBE_SLICE)
+			vt->zErrMsg = sqlite3_mprintf("describe_slice: needs slice_id = ... "
+						      "(e.g. where slice_id = 5, or a join on slice.id)");
+		else
+			vt->zErrMsg = sqlite3_mprintf("describe_track: needs track_id = ... "
+						      "(e.g. where track_id = 3, or a join on track.id)");
+		return SQLITE_ERROR;
+	}
+	if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
 		return SQLITE_OK;
 	/* '5' and 5.0 name slice 5, as they would for slice.id; 5.5 and
 	 * 'abc' name no slice */
@@ -132,7 +153,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	default:
 		return SQLITE_OK;
 	}
-	rc = tt_describe_match(t->aux->rules, t->aux->st, c->slice_id, &c->desc, &c->link, NULL);
+	rc = tt_describe_match(t->aux->rules, t->aux->st, t->aux->target, c->slice_id, &c->hit);
 	if (rc < 0)
 		return SQLITE_NOMEM;
 	c->eof = rc == 0;
@@ -156,13 +177,19 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 
 	switch (col) {
 	case COL_DESCRIPTION:
-		sqlite3_result_text(ctx, c->desc, -1, SQLITE_TRANSIENT);
+		sqlite3_result_text(ctx, c->hit.desc, -1, SQLITE_TRANSIENT);
 		break;
 	case COL_DOC_LINK:
-		if (c->link)
-			sqlite3_result_text(ctx, c->link, -1, SQLITE_TRANSIENT);
+		if (c->hit.link)
+			sqlite3_result_text(ctx, c->hit.link, -1, SQLITE_TRANSIENT);
 		else
 			sqlite3_result_null(ctx);
+		break;
+	case COL_RULE:
+		sqlite3_result_text(ctx, c->hit.where, -1, SQLITE_TRANSIENT);
+		break;
+	case COL_KIND:
+		sqlite3_result_text(ctx, tt_describe_kind_name(c->hit.kind), -1, SQLITE_STATIC);
 		break;
 	case COL_SLICE_ID:
 		sqlite3_result_int64(ctx, c->slice_id);
@@ -181,6 +208,7 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	int usable = -1, seen = 0;
 
+	(void)vt;
 	for (int i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *k = &info->aConstraint[i];
 
@@ -203,10 +231,14 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 	}
 	if (seen)
 		return SQLITE_CONSTRAINT; /* ask SQLite for a plan where it is usable */
-	sqlite3_free(vt->zErrMsg);
-	vt->zErrMsg = sqlite3_mprintf("describe_slice: needs slice_id = ... "
-				      "(e.g. where slice_id = 5, or a join on slice.id)");
-	return SQLITE_ERROR;
+	/* No slice_id at all: a plan SQLite only takes when there is no other
+	 * (a scan would describe nothing); x_filter then reports the error.
+	 * Failing here instead would also fail queries where SQLite merely
+	 * tries this plan among others (an OR on a left join's columns). */
+	info->idxNum = 0;
+	info->estimatedCost = 1e18;
+	info->estimatedRows = 1;
+	return SQLITE_OK;
 }
 
 static const sqlite3_module module = {
@@ -233,7 +265,7 @@ static void aux_free(void *p)
 	sqlite3_free(aux);
 }
 
-int tt_vtab_describe_slice_register(sqlite3 *db, tt_storage *st, tt_describe_rules *rules)
+static int reg(sqlite3 *db, tt_storage *st, tt_describe_rules *rules, int target)
 {
 	struct aux *aux = sqlite3_malloc(sizeof(*aux));
 
@@ -241,7 +273,20 @@ int tt_vtab_describe_slice_register(sqlite3 *db, tt_storage *st, tt_describe_rul
 		return SQLITE_NOMEM;
 	aux->st = st;
 	aux->rules = rules;
+	aux->target = target;
 	tt_describe_rules_ref(rules);
 	/* On failure SQLite calls aux_free itself. */
-	return sqlite3_create_module_v2(db, "describe_slice", &module, aux, aux_free);
+	return sqlite3_create_module_v2(db, target == TT_DESCRIBE_SLICE ? "describe_slice"
+							       : "describe_track",
+					&module, aux, aux_free);
+}
+
+int tt_vtab_describe_slice_register(sqlite3 *db, tt_storage *st, tt_describe_rules *rules)
+{
+	return reg(db, st, rules, TT_DESCRIBE_SLICE);
+}
+
+int tt_vtab_describe_track_register(sqlite3 *db, tt_storage *st, tt_describe_rules *rules)
+{
+	return reg(db, st, rules, TT_DESCRIBE_TRACK);
 }

@@ -63,16 +63,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	for (size_t i = 0; i < tt_describe_rules_warning_count(r); i++)
 		(void)strlen(tt_describe_rules_warning(r, i));
-	for (int64_t id = -1; id <= n; id++) {
-		char *desc = NULL, *link = NULL;
-		const char *where = NULL;
+	for (int target = 0; target < 2; target++) {
+		int64_t end = target == TT_DESCRIBE_SLICE ? n : 8;
 
-		if (tt_describe_match(r, st, id, &desc, &link, &where) == 1) {
-			(void)strlen(desc);
-			(void)strlen(where);
+		for (int64_t id = -1; id <= end; id++) {
+			struct tt_describe_hit hit;
+
+			if (tt_describe_match(r, st, target, id, &hit) == 1) {
+				(void)strlen(hit.desc);
+				(void)strlen(hit.where);
+			}
+			free(hit.desc);
+			free(hit.link);
 		}
-		free(desc);
-		free(link);
+	}
+	{
+		size_t nr = tt_describe_rules_count(r);
+		uint64_t *m = calloc(nr + 1, sizeof(*m)), *w = calloc(nr + 1, sizeof(*w));
+		uint64_t *t = calloc(nr + 1, sizeof(*t));
+		struct tt_describe_rule_info in;
+
+		if (m && w && t)
+			(void)tt_describe_rules_tally(r, st, -1, 0, m, w, t);
+		if (m && w && t)
+			(void)tt_describe_rules_tally(r, st, TT_DESCRIBE_SLICE, n / 2, m, w, t);
+		for (size_t i = 0; i < nr; i++)
+			(void)tt_describe_rule_info_get(r, i, &in);
+		free(m);
+		free(w);
+		free(t);
 	}
 done:
 	free(text);

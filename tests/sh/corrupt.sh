@@ -69,6 +69,45 @@ check "cut ctf stream says where" \
 	"  $tmp/ust/chan0_1: packet at byte 49152: content_size (4096 bytes) runs past the end of the file (848 bytes left)" \
 	"$(sed -n '/^problems:/{n;p}' <<<"$out")"
 
+# a cut metadata file: refused, one line naming the file and the line
+mkdir -p "$tmp/cutmeta"
+cp $D/ctf/dmesg-ctf/stream "$tmp/cutmeta/"
+head -c 600 $D/ctf/dmesg-ctf/metadata > "$tmp/cutmeta/metadata"
+run "$tmp/cutmeta"
+check "cut ctf metadata refused" "1 1" "$rc $(wc -l <<<"$err")"
+check "cut ctf metadata says where" "termtrace: $tmp/cutmeta/metadata:30: expected '=', got 'end of metadata'" "$err"
+
+# an event cut inside a packet: the events before it are kept
+mkdir -p "$tmp/cutev"
+cp $D/ctf/dmesg-ctf/metadata "$tmp/cutev/"
+head -c 20011 $D/ctf/dmesg-ctf/stream > "$tmp/cutev/stream"
+run "$tmp/cutev"
+check "ctf event cut mid-packet opens" 0 $rc
+check "... counted" "  ctf_truncated                data_loss 1" "$(grep ctf_truncated <<<"$out")"
+check "... warned on stderr" 1 "$(grep -c "warning: $tmp/cutev: $tmp/cutev/stream: packet at byte 0: .*runs past the end of the file" <<<"$err")"
+
+# an unknown attribute (a character literal, as babeltrace2 reads it) and
+# a packet whose uuid differs: every event read, the warning on stderr of
+# every command, query included
+mkdir -p "$tmp/odd"
+cp $D/ctf/lttng-ust-tiny/ust/uid/0/64-bit/{chan0_0,chan0_1} "$tmp/odd/"
+printf '\xee' | dd of="$tmp/odd/chan0_1" bs=1 seek=4100 conv=notrunc 2>/dev/null
+cp $D/ctf/lttng-ust-tiny/ust/uid/0/64-bit/metadata "$tmp/odd/"
+qout=$(timeout 30 $T query --format csv --no-header "$tmp/odd" "select count(*) from raw" 2>"$tmp/err"); rc=$?
+check "ctf uuid mismatch: query reads every event" "0 2072" "$rc $qout"
+check "ctf uuid mismatch: query warns on stderr" \
+	"termtrace: warning: $tmp/odd: $tmp/odd/chan0_1: packet at byte 4096: uuid differs from the metadata's (read anyway)" \
+	"$(cat "$tmp/err")"
+run "$tmp/odd"
+check "ctf uuid mismatch: counted" "  ctf_uuid_mismatch            error     1" "$(grep ctf_uuid_mismatch <<<"$out")"
+mkdir -p "$tmp/attr"
+cp $D/ctf/dmesg-ctf/stream "$tmp/attr/"
+sed 's/^\tmajor = 1;/\tmajor = 1;\n\ttest3 = '"'"'\\n'"'"';/' $D/ctf/dmesg-ctf/metadata > "$tmp/attr/metadata"
+qout=$(timeout 30 $T query --format csv --no-header "$tmp/attr" "select count(*) from raw" 2>"$tmp/err"); rc=$?
+check "ctf unknown attribute: query reads every event" "0 5000" "$rc $qout"
+check "ctf unknown attribute: query warns on stderr" \
+	"termtrace: warning: $tmp/attr: $tmp/attr/metadata:7: unknown attribute 'test3' skipped" "$(cat "$tmp/err")"
+
 # ---- files that are not traces: one line naming the file, exit 1
 : > "$tmp/empty.json"
 run "$tmp/empty.json"

@@ -184,6 +184,27 @@ static void skip_space(parser *p)
 	}
 }
 
+/* A string ("...") or character ('...') literal from its opening quote:
+ * both are string values, as in babeltrace2 (`name = 'x';`). A backslash
+ * escapes the next character, so the closing quote is the first one not
+ * escaped; str_dup() decodes the escapes. */
+static void lex_quoted(parser *p, char q)
+{
+	const char *t = p->text;
+
+	p->pos++;
+	while (p->pos < p->len && t[p->pos] != q) {
+		if (t[p->pos] == '\\' && p->pos + 1 < p->len)
+			p->pos++;
+		if (t[p->pos] == '\n')
+			p->line++;
+		p->pos++;
+	}
+	if (p->pos < p->len)
+		p->pos++; /* closing quote */
+	p->tok.kind = T_STR;
+}
+
 static void next(parser *p)
 {
 	const char *t;
@@ -200,7 +221,13 @@ static void next(parser *p)
 	t = p->text;
 	start = p->pos;
 	p->tok.s = t + start;
-	if (isalpha((unsigned char)t[start]) || t[start] == '_') {
+	if (t[start] == 'L' && start + 1 < p->len && (t[start + 1] == '"' || t[start + 1] == '\'')) {
+		/* wide literal: read as a plain one */
+		p->pos++;
+		lex_quoted(p, t[start + 1]);
+	} else if (t[start] == '"' || t[start] == '\'') {
+		lex_quoted(p, t[start]);
+	} else if (isalpha((unsigned char)t[start]) || t[start] == '_') {
 		while (p->pos < p->len && (isalnum((unsigned char)t[p->pos]) || t[p->pos] == '_'))
 			p->pos++;
 		p->tok.kind = T_IDENT;
@@ -208,18 +235,6 @@ static void next(parser *p)
 		while (p->pos < p->len && (isalnum((unsigned char)t[p->pos])))
 			p->pos++;
 		p->tok.kind = T_NUM;
-	} else if (t[start] == '"') {
-		p->pos++;
-		while (p->pos < p->len && t[p->pos] != '"') {
-			if (t[p->pos] == '\\' && p->pos + 1 < p->len)
-				p->pos++;
-			if (t[p->pos] == '\n')
-				p->line++;
-			p->pos++;
-		}
-		if (p->pos < p->len)
-			p->pos++; /* closing quote */
-		p->tok.kind = T_STR;
 	} else if (p->pos + 1 < p->len && t[start] == ':' && t[start + 1] == '=') {
 		p->pos += 2;
 		p->tok.kind = T_PUNCT;
@@ -258,29 +273,106 @@ static char *tok_dup(parser *p)
 	return arena_strndup(p->ar, p->tok.s, p->tok.len);
 }
 
-/* Unescapes the current string token into the arena. */
+/* UTF-8 of code point c into out (at most 4 bytes); returns the length.
+ * Code points past U+10FFFF and surrogates become U+FFFD. */
+static size_t utf8_put(char *out, uint32_t c)
+{
+	if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		c = 0xFFFD;
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xC0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xE0 | c >> 12);
+		out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | c >> 18);
+	out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (c & 0x3F));
+	return 4;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	     : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes the current string or character literal token into the arena:
+ * TSDL (CTF 1.8 §7.1) takes C's escapes: simple ones (\a \b \f \n \r
+ * \t \v \\ \' \" \?), octal (\ and 1-3 digits), hex (\x and up to 3
+ * digits, as babeltrace2 reads them, one byte) and universal character
+ * names (\uXXXX, \UXXXXXXXX, written as UTF-8; babeltrace2 refuses
+ * them). An unknown escape keeps the character. The decoded text is never
+ * longer than the token: every escape is at least as long as its bytes. */
 static char *str_dup(parser *p)
 {
-	const char *s = p->tok.s + 1;
-	size_t n = p->tok.len >= 2 ? p->tok.len - 2 : 0, i, o = 0;
-	char *out = arena_alloc(p->ar, n + 1);
+	const char *s = p->tok.s;
+	size_t n = p->tok.len, i, o = 0;
+	char *out;
 
+	if (n && s[0] == 'L') {
+		s++;
+		n--;
+	}
+	s++;
+	n = n >= 2 ? n - 2 : 0;
+	out = arena_alloc(p->ar, n + 1);
 	if (!out)
 		return NULL;
 	for (i = 0; i < n; i++) {
 		char c = s[i];
+		uint32_t u;
+		int k, d;
 
-		if (c == '\\' && i + 1 < n) {
-			c = s[++i];
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case '0': c = '\0'; break;
-			default: break;
-			}
+		if (c != '\\' || i + 1 >= n) {
+			out[o++] = c;
+			continue;
 		}
-		out[o++] = c;
+		c = s[++i];
+		switch (c) {
+		case 'a': out[o++] = '\a'; break;
+		case 'b': out[o++] = '\b'; break;
+		case 'f': out[o++] = '\f'; break;
+		case 'n': out[o++] = '\n'; break;
+		case 'r': out[o++] = '\r'; break;
+		case 't': out[o++] = '\t'; break;
+		case 'v': out[o++] = '\v'; break;
+		case 'x':
+			for (u = 0, k = 0; k < 3 && i + 1 < n && (d = hexval(s[i + 1])) >= 0; k++, i++)
+				u = u * 16 + (uint32_t)d;
+			out[o++] = k ? (char)u : 'x';
+			break;
+		case 'u':
+		case 'U':
+			for (u = 0, k = 0; k < (c == 'u' ? 4 : 8) && i + 1 < n && (d = hexval(s[i + 1])) >= 0; k++, i++)
+				u = u * 16 + (uint32_t)d;
+			/* \u and 4 digits are 6 bytes: room for 3 of UTF-8 */
+			if (k == (c == 'u' ? 4 : 8))
+				o += utf8_put(out + o, u);
+			else
+				out[o++] = c;
+			break;
+		default:
+			if (c >= '0' && c <= '7') {
+				u = (uint32_t)(c - '0');
+				for (k = 1; k < 3 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; k++, i++)
+					u = u * 8 + (uint32_t)(s[i + 1] - '0');
+				out[o++] = (char)u;
+			} else {
+				out[o++] = c; /* \\ \' \" \? and unknown ones */
+			}
+			break;
+		}
 	}
 	out[o] = '\0';
 	return out;
@@ -599,6 +691,59 @@ static int parse_byte_order(parser *p, const value *v, unsigned char *out)
 	return perr(p, "expected byte_order le, be, network or native");
 }
 
+/* Consumes the rest of a statement through its ';' (braces, brackets and
+ * parentheses balanced): an attribute termtrace does not know may hold any
+ * expression babeltrace2 accepts, and is skipped whole. */
+static int skip_stmt(parser *p)
+{
+	int depth = 0;
+
+	for (;;) {
+		if (p->tok.kind == T_EOF)
+			return perr(p, "expected ';' before the end of the metadata");
+		if (p->tok.kind == T_PUNCT) {
+			char c = p->tok.s[0];
+
+			if (p->tok.len == 1 && (c == '{' || c == '[' || c == '('))
+				depth++;
+			else if (p->tok.len == 1 && (c == '}' || c == ']' || c == ')')) {
+				if (!depth)
+					return perr(p, "expected ';', got '%c'", c);
+				depth--;
+			} else if (p->tok.len == 1 && c == ';' && !depth) {
+				next(p);
+				return 0;
+			}
+		}
+		next(p);
+	}
+}
+
+/* An attribute unknown where it appears: counted by name, its line kept
+ * for the import's warning, its value skipped. */
+static int skip_attr(parser *p, const char *key, int line)
+{
+	ctf_meta *m = p->m;
+
+	skip(p, "attribute", key);
+	if (!m->unknown_attr_line) {
+		m->unknown_attr_line = line;
+		snprintf(m->unknown_attr, sizeof(m->unknown_attr), "%s", key);
+	}
+	return skip_stmt(p);
+}
+
+static int known_key(const char *key, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(key, *list))
+			return 1;
+	return 0;
+}
+
+static const char *const type_attrs[] = { "size", "align", "signed", "byte_order", "base", "encoding",
+					  "map", "exp_dig", "mant_dig", NULL };
+
 /* { key = value; ... } of integer / floating_point / string */
 static int parse_attrs(parser *p, ctf_type *t)
 {
@@ -616,6 +761,14 @@ static int parse_attrs(parser *p, ctf_type *t)
 		key = tok_dup(p);
 		if (!key)
 			return perr(p, "out of memory");
+		if (!known_key(key, type_attrs)) {
+			int line = p->tok.line;
+
+			next(p);
+			if (skip_attr(p, key, line))
+				return -1;
+			continue;
+		}
 		next(p);
 		if (expect(p, "=") || parse_value(p, &v))
 			return -1;
@@ -663,8 +816,6 @@ static int parse_attrs(parser *p, ctf_type *t)
 			if (value_int(p, &v, &n))
 				return -1;
 			t->mant_dig = (unsigned)(n > 0 && n < 64 ? n : 0);
-		} else {
-			skip(p, "attribute", key);
 		}
 		if (expect(p, ";"))
 			return -1;
@@ -1209,6 +1360,25 @@ static int grow_array(parser *p, void **arr, size_t *cap, size_t esz)
 
 enum block { B_TRACE, B_ENV, B_CLOCK, B_STREAM, B_EVENT, B_OTHER };
 
+/* The `key = value;` attributes each block knows (env takes any). */
+static int block_key(enum block b, const char *key)
+{
+	static const char *const trace[] = { "major", "minor", "uuid", "byte_order", NULL };
+	static const char *const clock[] = { "name", "freq", "offset", "offset_s", "precision", "absolute",
+					     "uuid", "description", NULL };
+	static const char *const stream[] = { "id", NULL };
+	static const char *const event[] = { "name", "id", "stream_id", "loglevel", "model.emf.uri", NULL };
+
+	switch (b) {
+	case B_TRACE: return known_key(key, trace);
+	case B_CLOCK: return known_key(key, clock);
+	case B_STREAM: return known_key(key, stream);
+	case B_EVENT: return known_key(key, event);
+	case B_ENV: return 1;
+	default: return 0;
+	}
+}
+
 static int parse_block(parser *p, enum block b)
 {
 	ctf_clock *ck = NULL;
@@ -1241,7 +1411,7 @@ static int parse_block(parser *p, enum block b)
 		char *key;
 		value v;
 		int64_t n;
-		int decl;
+		int decl, line;
 
 		if (p->tok.kind == T_EOF)
 			return perr(p, "expected '}' before the end of the metadata");
@@ -1252,9 +1422,21 @@ static int parse_block(parser *p, enum block b)
 			continue;
 		if (p->tok.kind != T_IDENT)
 			return perr(p, "expected an attribute name, got '%.*s'", (int)(p->tok.len > 40 ? 40 : p->tok.len), p->tok.s);
+		line = p->tok.line;
 		key = parse_path(p);
 		if (!key)
 			return -1;
+		if (b == B_OTHER) {
+			/* callsite and unknown blocks: counted once as a block */
+			if (skip_stmt(p))
+				return -1;
+			continue;
+		}
+		if (!is_punct(p, ":=") && !block_key(b, key)) {
+			if (skip_attr(p, key, line))
+				return -1;
+			continue;
+		}
 		if (is_punct(p, ":=")) {
 			ctf_type *t;
 

@@ -165,6 +165,9 @@ typedef struct ctf_meta {
 	char skipped_name[16][48];
 	int skipped_count[16];
 	int nskipped_names;
+	/* the first unknown attribute: the import warns with its line */
+	int unknown_attr_line;
+	char unknown_attr[48];
 	ctf_type *all;           /* every type node */
 	void *parser_state;      /* aliases etc., freed with the meta */
 } ctf_meta;

@@ -46,7 +46,7 @@ __extension__ typedef unsigned __int128 u128;
 #define MAX_VALS 1000000 /* values of one event */
 #define MAX_DEPTH 64
 
-enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3, DEC_UNKNOWN = 4 };
+enum { DEC_OK = 0, DEC_SHORT = 1, DEC_BAD = 2, DEC_NOMEM = 3, DEC_UNKNOWN = 4, DEC_TS = 5 };
 
 struct ctf_stream {
 	const ctf_meta *m;
@@ -101,7 +101,7 @@ struct ctf_stream {
 	/* tt_ctf_stream_event_at: byte offsets of the packets, in file order */
 	uint64_t *pkts;
 	size_t npkts;
-	int indexed;
+	int indexed, idx_file; /* idx_file: from LTTng's index/NAME.idx */
 	const uint8_t *skip; /* tt_ctf_stream_skip_values */
 };
 
@@ -417,6 +417,12 @@ static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, 
 
 	if (t->is_text)
 		return dec_text(s, t, n, klen, dyn);
+	/* CTF 1.8 §4.2.3/4.2.4: the array or sequence field itself is aligned
+	 * on its element's alignment, whatever its length (babeltrace2 does
+	 * so): skipping it for zero elements shifts every later field */
+	s->pos = align_up(s->pos, t->align);
+	if (s->pos > s->limit)
+		return DEC_SHORT;
 	if (t->role == CTF_R_UUID) {
 		s->uuid_pos = align_up(s->pos, t->elem->align);
 		s->role_seen |= 1u << CTF_R_UUID;
@@ -658,9 +664,11 @@ static int open_packet(ctf_stream *s)
 		return 0;
 	}
 	if (SEEN(s, CTF_R_UUID) && m->has_uuid && memcmp(s->pkt + s->uuid_pos / 8, m->uuid, 16)) {
-		s->st.decode_errors++;
-		problem(s, "packet at byte %llu: uuid does not match the metadata's", (unsigned long long)off);
-		return 0;
+		/* babeltrace2 reads such packets (a metadata rewritten by hand,
+		 * streams copied between sessions): so do we, and say so */
+		s->st.uuid_mismatch++;
+		problem(s, "packet at byte %llu: uuid differs from the metadata's (read anyway)",
+			(unsigned long long)off);
 	}
 	if (SEEN(s, CTF_R_STREAM_ID)) {
 		sc = tt_ctf_meta_stream(m, s->role_val[CTF_R_STREAM_ID]);
@@ -852,7 +860,7 @@ static int decode_event(ctf_stream *s)
 	ev->offset = s->pkt_off * 8 + start;
 	ev->cycles = s->clock_val;
 	if (to_ns(s, s->clock_val, &ev->ts))
-		ev->ts = INT64_MAX;
+		return DEC_TS; /* decoded (the record's size is known): dropped */
 	if (s->nkeys) {
 		size_t i;
 
@@ -902,6 +910,14 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 			*out = &s->ev;
 			return 1;
 		}
+		if (rc == DEC_TS) {
+			/* offset + cycles past int64 ns: dropped and counted as
+			 * Perfetto does with timestamps it cannot represent */
+			s->st.ts_overflow++;
+			problem(s, "event at byte %llu: clock value %llu overflows 64-bit ns since the epoch (dropped)",
+				(unsigned long long)(s->pkt_off + at / 8), (unsigned long long)s->clock_val);
+			continue;
+		}
 		if (rc == DEC_SHORT) {
 			if (s->pkt_truncated) {
 				problem(s, "event at byte %llu runs past the end of the file",
@@ -926,13 +942,86 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 	}
 }
 
-/* Walks the packet chain once (headers and contexts only). The packets
- * found are the ones tt_ctf_stream_next opened: the walk stops where it
+static uint64_t be64(const uint8_t *b)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* LTTng's packet index (DIR/index/NAME.idx, CTF index 1.x, big endian:
+ * magic 0xC1F1DCC1, major, minor, entry size; then per packet its offset
+ * and packet size in bits first): used when its packets chain from byte 0
+ * to the end of the file, each where the previous one ends. 0 or -1. */
+static int index_from_file(ctf_stream *s)
+{
+	const char *slash = strrchr(s->path, '/');
+	char ipath[4096];
+	uint8_t *buf = NULL;
+	long len;
+	size_t elen, n, i;
+	uint64_t expect = 0;
+	FILE *f;
+	int rc = -1;
+
+	if ((size_t)snprintf(ipath, sizeof(ipath), "%.*s/index/%s.idx", slash ? (int)(slash - s->path) : 1,
+			     slash ? s->path : ".", slash ? slash + 1 : s->path) >= sizeof(ipath))
+		return -1;
+	f = fopen(ipath, "rb");
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 16 || len > (64L << 20) || fseek(f, 0, SEEK_SET) ||
+	    !(buf = malloc((size_t)len)) || fread(buf, 1, (size_t)len, f) != (size_t)len)
+		goto out;
+	elen = (size_t)(buf[12] << 24 | buf[13] << 16 | buf[14] << 8 | buf[15]);
+	if (be64(buf) >> 32 != 0xC1F1DCC1u || (be64(buf) & 0xFFFFFFFFu) != 1 || elen < 16 ||
+	    ((size_t)len - 16) % elen)
+		goto out;
+	n = ((size_t)len - 16) / elen;
+	if (!n || !(s->pkts = malloc(n * sizeof(*s->pkts))))
+		goto out;
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = buf + 16 + i * elen;
+		uint64_t off = be64(e), psize = be64(e + 8);
+
+		if (off != expect || !psize || psize % 8 || psize / 8 > s->size - off)
+			break;
+		s->pkts[i] = off;
+		expect = off + psize / 8;
+	}
+	if (i == n && expect == s->size) {
+		s->npkts = n;
+		rc = 0;
+	} else {
+		free(s->pkts);
+		s->pkts = NULL;
+	}
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int tt_ctf_stream_indexed_by_file(const ctf_stream *s)
+{
+	return s->idx_file;
+}
+
+/* The packets' offsets: from LTTng's index file when it agrees with the
+ * file, else a walk of the packet chain (headers and contexts only) that
+ * finds the packets tt_ctf_stream_next opened: it stops where that
  * stopped, on the same bytes. */
 static int index_packets(ctf_stream *s)
 {
 	size_t cap = 0;
 
+	if (!index_from_file(s)) {
+		s->indexed = s->idx_file = 1;
+		s->in_packet = 0;
+		return 0;
+	}
 	s->indexed = 1;
 	s->next_pkt_off = 0;
 	s->in_packet = 0;
@@ -1029,6 +1118,14 @@ int tt_ctf_class_keys(const ctf_meta *m, const ctf_stream_class *sc, const ctf_e
 	free(s->keys);
 	free(s);
 	return rc;
+}
+
+void tt_ctf_stream_drop_pages(ctf_stream *s)
+{
+	/* file-backed and read-only: the pages come back from the page
+	 * cache (or the disk) when a lazy set is read */
+	if (s->map && s->size)
+		madvise((void *)s->map, (size_t)s->size, MADV_DONTNEED);
 }
 
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip)

@@ -70,6 +70,8 @@ typedef struct ctf_stream_stats {
 	uint64_t decode_errors;  /* packets abandoned on a decode error */
 	uint64_t unknown_events; /* event ids not in the metadata */
 	uint64_t ts_backwards;   /* events whose ts went backwards */
+	uint64_t ts_overflow;    /* events dropped: clock value past int64 ns */
+	uint64_t uuid_mismatch;  /* packets whose uuid differs from the metadata's (read) */
 } ctf_stream_stats;
 
 typedef struct ctf_stream ctf_stream;
@@ -112,6 +114,11 @@ int tt_ctf_class_keys(const ctf_meta *m, const ctf_stream_class *sc, const ctf_e
  * NULL produces every value. */
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip);
 
+/* The mapped file's pages leave this process's resident set (they are
+ * read again when needed): the import keeps streams mapped for lazy arg
+ * sets, without holding the whole trace in memory. */
+void tt_ctf_stream_drop_pages(ctf_stream *s);
+
 /* Decodes the event record at bit offset `offset` of the file again (an
  * offset tt_ctf_stream_next gave in ev->offset, on a cursor of the same
  * file and metadata). Returns 1 with *ev (valid until the next call), 0
@@ -120,6 +127,10 @@ void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip);
  * the packet's earlier events). The first call indexes the packets of the
  * file; a cursor used this way must not be used with tt_ctf_stream_next. */
 int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **ev);
+
+/* Non-zero when tt_ctf_stream_event_at found the packets in LTTng's
+ * index/NAME.idx next to the stream (else it scanned the headers). */
+int tt_ctf_stream_indexed_by_file(const ctf_stream *s);
 
 const ctf_stream_stats *tt_ctf_stream_stats(const ctf_stream *s);
 /* First problem met ("" when none): one line naming the file and offset. */

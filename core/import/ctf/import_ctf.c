@@ -23,26 +23,32 @@
  *     sched_switch put on their CPU;
  *   - a slice: `X_entry`/`X_exit`, `X_begin`/`X_end`, kernel
  *     `syscall_entry_X`/`syscall_exit_X` and lttng_ust_cyg_profile
- *     func_entry/func_exit open/close slices on the thread track; every
+ *     func_entry/func_exit open/close slices on the thread track (named by
+ *     function when the statedump's binary is here: ctf_debuginfo.c); every
  *     other event is an instant (dur 0) on the thread track, else on its
- *     CPU's track, else on its stream's track;
+ *     CPU's "CPU N events" track, else on its stream's track;
  *   - kernel sched_switch closes/opens `sched_slice` rows per CPU;
+ *   - the packet's cpu_id: a `cpu` table row and the "CPU N" track of what
+ *     ran there (sched_switch slices, else runs of one thread's events);
  *   - an events_discarded increase becomes the ctf_events_discarded stat
  *     and a slice "lost events (N discarded)" over [previous packet end,
  *     this packet end] on the stream's "lost events" track.
  *
- * Problems in one stream (truncated packet, bad uuid, decode error) keep
- * every event before them, are counted in stats and described in the
- * metadata table (`ctf.problem.N`); the import still succeeds. The import
- * fails only when no trace could be opened at all.
+ * Problems in one stream (truncated packet, decode error) keep every event
+ * before them, are counted in stats and described in the metadata table
+ * (`ctf.problem.N`, the first also as `import_warning`, which every command
+ * prints); the import still succeeds. A packet whose uuid differs is read
+ * (babeltrace2 reads it) and counted. The import fails only when no trace
+ * could be opened at all.
  *
  * Lazy sets keep every stream file mapped (and the metadata loaded) until
- * the trace is closed or a full read of `args` stored every set.
+ * the trace is closed or a full read of `args` stored every set; the
+ * mapped pages leave the resident set after the import.
  *
  * Known limits: lost packets (packet_seq_num gaps) are only counted; a
  * stream file cut shorter while the trace is open is not supported.
  */
-#include "import_int.h"
+#include "import_ctf_int.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -51,94 +57,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ctf_metadata.h"
-#include "ctf_stream.h"
 #include "vec.h"
-
-#define MAX_DIR_DEPTH 10
-#define MAX_TRACES 4096
-#define MAX_STREAMS 65536
-#define MAX_CPUS 4096
-/* lazy set locator: stream index << LOC_BITS | bit offset in the file */
-#define LOC_BITS 48
-#define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
-
-enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH };
-
-typedef struct trace_ctx {
-	char *dir;
-	ctf_meta *m;
-	int index;
-	tt_str *name;     /* per event class (index in m->events) */
-	tt_str *base;     /* slice name for begin/end kinds */
-	tt_str *cat;
-	uint8_t *kind;
-	uint32_t *shape;  /* storage shape of the class's keys, TT_NONE when
-			   * they vary */
-	uint32_t *nkeys;
-	uint8_t *skip;    /* classes whose values the import does not read:
-			   * lazy streams' cursors skip them */
-} trace_ctx;
-
-/* What the lazy-args decoder keeps after the import: the metadata and, per
- * stream (by src index), its cursor (the import's, handed over at the end,
- * so the file stays mapped; one opened from path if a set is read while
- * the import still walks the stream). */
-typedef struct lazy_src {
-	const ctf_meta *m;
-	char *path;
-	ctf_stream *s;
-	int failed; /* cannot be opened any more: its sets read as nulls */
-} lazy_src;
-
-typedef struct lazy_ctx {
-	ctf_meta **metas;
-	size_t nmetas;
-	lazy_src *srcs;
-	size_t nsrcs;
-} lazy_ctx;
-
-typedef struct src {
-	ctf_stream *s;
-	trace_ctx *tr;
-	int idx;
-	const char *file; /* base name, for track names */
-	/* thread cache */
-	int has_last;
-	int64_t last_pid, last_tid;
-	uint32_t last_utid;
-	char last_name[64];
-	size_t last_name_len;
-	int last_name_set;
-	uint32_t stream_track, lost_track;
-	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
-	int64_t cpu_track_cpu;
-	int lazy;            /* its events may have lazy arg sets */
-} src;
-
-typedef struct cpu_state {
-	uint32_t utid;      /* running thread, TT_NONE if unknown */
-	int64_t since;
-	int64_t prio;
-	int running;
-} cpu_state;
-
-typedef struct ctx {
-	tt_import *im;
-	tt_storage *st;
-	trace_ctx *traces;
-	size_t ntraces;
-	src *srcs;
-	size_t nsrcs;
-	cpu_state *cpus;    /* per trace? kernel traces: one per cpu, shared */
-	size_t ncpus;
-	int nproblems;
-	uint64_t total_bytes;
-	char **dirs;
-	size_t ndirs, cdirs;
-	tt_str s_lost_track, s_sched_state[16];
-	lazy_ctx *lz;       /* owned by the storage; NULL: eager args */
-} ctx;
 
 /* ---- discovery -------------------------------------------------------- */
 static int is_file(const char *dir, const char *name)
@@ -258,17 +177,6 @@ static void add_dir(void *arg, const char *dir)
 		c->ndirs++;
 }
 
-/* ---- problems ---------------------------------------------------------- */
-static void note_problem(ctx *c, const char *msg)
-{
-	char key[48];
-
-	if (!msg || !msg[0] || c->nproblems >= 100)
-		return;
-	snprintf(key, sizeof(key), "ctf.problem.%d", c->nproblems++);
-	tt_storage_meta_str(c->st, key, msg);
-}
-
 /* ---- event classes --------------------------------------------------------- */
 static int ends_with(const char *s, size_t n, const char *suf)
 {
@@ -322,6 +230,10 @@ static int classify(ctx *c, trace_ctx *t)
 		t->kind[i] = K_INSTANT;
 		if (!strcmp(nm, "sched_switch")) {
 			t->kind[i] = K_SCHED_SWITCH;
+		} else if (!strcmp(nm, "lttng_ust_statedump:bin_info") || !strcmp(nm, "lttng_ust_dl:dlopen")) {
+			t->kind[i] = K_BIN_INFO;
+		} else if (!strcmp(nm, "lttng_ust_statedump:build_id") || !strcmp(nm, "lttng_ust_dl:build_id")) {
+			t->kind[i] = K_BUILD_ID;
 		} else if (colon && (!strcmp(colon, ":func_entry") || !strcmp(colon, ":func_exit")) &&
 			   !strncmp(nm, "lttng_ust_cyg_profile", 21)) {
 			t->kind[i] = !strcmp(colon, ":func_entry") ? K_FUNC_ENTRY : K_FUNC_EXIT;
@@ -345,6 +257,22 @@ static int classify(ctx *c, trace_ctx *t)
 			t->base[i] = tt_storage_intern(c->st, nm, len - 4);
 		}
 	}
+	/* LTTng's `ip` context (an instruction pointer in every event) is
+	 * resolved like func_entry's addr when the trace has a statedump */
+	for (size_t k = 0; k < m->nstreams; k++) {
+		const ctf_type *ec = m->streams[k].event_context;
+
+		for (size_t f = 0; ec && ec->kind == CTF_K_STRUCT && f < ec->nfields; f++)
+			if (!strcmp(ec->fields[f].key, "ip"))
+				t->has_ip = 1;
+	}
+	if (t->has_ip) {
+		int statedump = 0;
+
+		for (i = 0; i < m->nevents; i++)
+			statedump |= t->kind[i] == K_BIN_INFO;
+		t->has_ip = statedump;
+	}
 	/* Classes whose keys never vary get a shape now and lazy sets; their
 	 * values are not even produced at import unless the import reads them
 	 * (func_entry's addr, sched_switch). The event context is the stream
@@ -367,7 +295,8 @@ static int classify(ctx *c, trace_ctx *t)
 				t->shape[ci] = tt_storage_args_shape(c->st, keys.keys.v, keys.keys.n);
 				t->nkeys[ci] = (uint32_t)keys.keys.n;
 				t->skip[ci] = t->shape[ci] != TT_NONE && t->kind[ci] != K_FUNC_ENTRY &&
-					      t->kind[ci] != K_SCHED_SWITCH;
+					      t->kind[ci] != K_SCHED_SWITCH && t->kind[ci] != K_BIN_INFO &&
+					      t->kind[ci] != K_BUILD_ID && !t->has_ip;
 			}
 			TT_VEC_FREE(keys.keys);
 		}
@@ -392,32 +321,6 @@ typedef struct rsrc {
 } rsrc;
 
 #define NBATCH 4
-
-/* Merged events for the import thread, 64 bytes each: what storing
- * reads. Values are copied only for the events whose values the import
- * reads (sched_switch, func_entry, sets written at import), with their
- * keys (a key can live in the cursor's buffer). */
-enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4 };
-
-typedef struct rec {
-	int64_t ts;
-	uint64_t offset;      /* bit offset of the record in its stream file */
-	int64_t cpu;
-	int64_t pid, tid;     /* R_THREAD: vpid and vtid (UST) or pid and tid
-			       * (kernel context); pid -1 when unknown */
-	const char *procname; /* in the mapped file, NULL when none */
-	uint32_t procname_len;
-	uint32_t ci;          /* event class: index in its trace's m->events */
-	uint16_t src, flags;
-	uint32_t vals;        /* R_VALS: index in the batch's value lists */
-} rec;
-_Static_assert(sizeof(rec) <= 64, "a record fits a cache line");
-
-/* The values of one event: contexts, then payload from ncontext on. */
-typedef struct evals {
-	const ctf_val *v;
-	size_t n, ncontext;
-} evals;
 
 typedef struct batch {
 	rec *r;
@@ -495,368 +398,6 @@ static void heap_up(reader *rd, size_t i)
 	}
 }
 
-/* ---- storage of one event ----------------------------------------------------- */
-static tt_track_desc desc(const char *type, tt_str name, int64_t cpu)
-{
-	tt_track_desc d;
-
-	memset(&d, 0, sizeof(d));
-	d.type = type;
-	d.name = name;
-	d.utid = TT_NONE;
-	d.upid = TT_NONE;
-	d.parent_id = TT_NONE;
-	d.cpu = cpu;
-	return d;
-}
-
-static void emit_discard(ctx *c, src *s, const ctf_discard *d)
-{
-	char buf[96];
-	uint32_t set;
-	int64_t dur = d->end_ts - d->begin_ts;
-
-	if (s->lost_track == TT_NONE) {
-		tt_track_desc td;
-
-		snprintf(buf, sizeof(buf), "lost events (%s)", s->file);
-		td = desc("global", tt_storage_intern_cstr(c->st, buf), -1);
-		s->lost_track = tt_storage_track_keyed(c->st, "ctf-lost", (uint64_t)s->tr->index,
-						      (uint64_t)s->idx, 0, &td);
-	}
-	tt_storage_stat_add(c->st, TT_STAT_ctf_events_discarded, (int64_t)d->count);
-	if (d->count && d->packets)
-		snprintf(buf, sizeof(buf), "lost events (%llu discarded, %llu packets lost)",
-			 (unsigned long long)d->count, (unsigned long long)d->packets);
-	else if (d->count)
-		snprintf(buf, sizeof(buf), "lost events (%llu discarded)", (unsigned long long)d->count);
-	else
-		snprintf(buf, sizeof(buf), "lost events (%llu packets lost)", (unsigned long long)d->packets);
-	tt_storage_args_begin(c->st);
-	if (d->count)
-		tt_storage_args_uint(c->st, "events_discarded", d->count);
-	if (d->packets)
-		tt_storage_args_uint(c->st, "packets_lost", d->packets);
-	tt_storage_args_str(c->st, "stream", s->file, strlen(s->file));
-	set = tt_storage_args_end(c->st);
-	tt_slice_tracker_complete(c->im->slices, s->lost_track, d->begin_ts, dur < 0 ? 0 : dur, 0,
-				  tt_storage_intern_cstr(c->st, buf), set);
-}
-
-static const ctf_val *find_val(const evals *x, const char *key)
-{
-	for (size_t i = x->ncontext; i < x->n; i++)
-		if (!strcmp(x->v[i].key, key))
-			return &x->v[i];
-	return NULL;
-}
-
-static int64_t val_int(const ctf_val *v, int64_t dflt)
-{
-	if (!v)
-		return dflt;
-	switch (v->kind) {
-	case CTF_V_INT:
-		return v->v.i;
-	case CTF_V_UINT:
-	case CTF_V_ENUM:
-		return (int64_t)v->v.u;
-	default:
-		return dflt;
-	}
-}
-
-static cpu_state *cpu_get(ctx *c, int64_t cpu)
-{
-	if (cpu < 0 || cpu >= MAX_CPUS)
-		return NULL;
-	if ((size_t)cpu >= c->ncpus) {
-		size_t n = (size_t)cpu + 1, i;
-		cpu_state *nc = realloc(c->cpus, n * sizeof(*nc));
-
-		if (!nc)
-			return NULL;
-		for (i = c->ncpus; i < n; i++) {
-			nc[i].utid = TT_NONE;
-			nc[i].running = 0;
-			nc[i].since = 0;
-			nc[i].prio = 0;
-		}
-		c->cpus = nc;
-		c->ncpus = n;
-	}
-	return &c->cpus[cpu];
-}
-
-static tt_str state_str(ctx *c, int64_t state)
-{
-	/* Linux task state bits as lttng-modules writes prev_state */
-	static const char letters[] = "SDTtXZPIKWPN";
-	char buf[16];
-	size_t n = 0;
-	int b;
-
-	if (state == 0)
-		return tt_storage_intern_cstr(c->st, "R");
-	for (b = 0; b < 12 && n + 1 < sizeof(buf); b++)
-		if (state & ((int64_t)1 << b))
-			buf[n++] = letters[b];
-	if (!n)
-		buf[n++] = '?';
-	return tt_storage_intern(c->st, buf, n);
-}
-
-static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
-{
-	cpu_state *cs = cpu_get(c, cpu);
-	const ctf_val *prev_tid = find_val(x, "prev_tid"), *next_tid = find_val(x, "next_tid");
-	const ctf_val *next_comm = find_val(x, "next_comm"), *prev_comm = find_val(x, "prev_comm");
-	uint32_t prev_utid, next_utid;
-
-	if (!cs || !next_tid)
-		return;
-	prev_utid = prev_tid ? tt_storage_thread(c->st, -1, val_int(prev_tid, 0)) : TT_NONE;
-	if (prev_comm && prev_comm->kind == CTF_V_STR && prev_utid != TT_NONE && val_int(prev_tid, 0) != 0)
-		tt_storage_thread_set_name(c->st, prev_utid, tt_storage_intern(c->st, prev_comm->s, prev_comm->len));
-	if (cs->running && cs->utid != TT_NONE && ev->ts >= cs->since)
-		tt_storage_sched(c->st, cs->since, ev->ts - cs->since, cpu, cs->utid,
-				 state_str(c, val_int(find_val(x, "prev_state"), 0)), cs->prio);
-	next_utid = tt_storage_thread(c->st, -1, val_int(next_tid, 0));
-	if (next_comm && next_comm->kind == CTF_V_STR && val_int(next_tid, 0) != 0)
-		tt_storage_thread_set_name(c->st, next_utid, tt_storage_intern(c->st, next_comm->s, next_comm->len));
-	cs->utid = next_utid;
-	cs->since = ev->ts;
-	cs->prio = val_int(find_val(x, "next_prio"), 0);
-	cs->running = 1;
-}
-
-/* a[0..n) == b[0..n): names are compared for every event, so short ones
- * (<= 16 bytes, the usual procname) take two 8-byte loads per side */
-static int same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y, z, w;
-
-	if (n < 8 || n > 16)
-		return !memcmp(a, b, n);
-	memcpy(&x, a, 8);
-	memcpy(&y, b, 8);
-	memcpy(&z, a + n - 8, 8);
-	memcpy(&w, b + n - 8, 8);
-	return x == y && z == w;
-}
-
-static uint32_t thread_of(ctx *c, src *s, const rec *ev)
-{
-	int64_t pid = ev->pid, tid = ev->tid, cpu = ev->cpu;
-	uint32_t utid;
-
-	if (!(ev->flags & R_THREAD)) {
-		cpu_state *cs = cpu < (int64_t)c->ncpus && cpu >= 0 ? &c->cpus[cpu] : NULL;
-
-		return cs && cs->running ? cs->utid : TT_NONE;
-	}
-	if (s->has_last && s->last_pid == pid && s->last_tid == tid) {
-		utid = s->last_utid;
-	} else {
-		utid = tt_storage_thread(c->st, pid, tid);
-		s->has_last = 1;
-		s->last_pid = pid;
-		s->last_tid = tid;
-		s->last_utid = utid;
-		s->last_name_set = 0;
-	}
-	if (ev->procname && utid != TT_NONE &&
-	    (!s->last_name_set || s->last_name_len != ev->procname_len ||
-	     !same_bytes(s->last_name, ev->procname, ev->procname_len))) {
-		tt_str name = tt_storage_intern(c->st, ev->procname, ev->procname_len);
-
-		tt_storage_thread_set_name(c->st, utid, name);
-		if (pid == tid && pid >= 0)
-			tt_storage_process_set_name(c->st, tt_storage_thread_upid(c->st, utid), name);
-		s->last_name_set = ev->procname_len <= sizeof(s->last_name);
-		s->last_name_len = ev->procname_len;
-		if (s->last_name_set)
-			memcpy(s->last_name, ev->procname, ev->procname_len);
-	}
-	return utid;
-}
-
-/* The rows of an event's arg set, eager or lazy alike. */
-static void put_vals(tt_storage *st, const ctf_val *vals, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const ctf_val *v = &vals[i];
-		const char *key = v->key;
-
-		switch (v->kind) {
-		case CTF_V_INT:
-			tt_storage_args_int(st, key, v->v.i);
-			break;
-		case CTF_V_UINT:
-			tt_storage_args_uint(st, key, v->v.u);
-			break;
-		case CTF_V_REAL:
-			tt_storage_args_real(st, key, v->v.d);
-			break;
-		case CTF_V_STR:
-			tt_storage_args_str(st, key, v->s, v->len);
-			break;
-		case CTF_V_ENUM:
-			if (v->s)
-				tt_storage_args_str(st, key, v->s, v->len);
-			else if (v->type->is_signed)
-				tt_storage_args_int(st, key, (int64_t)v->v.u);
-			else
-				tt_storage_args_uint(st, key, v->v.u);
-			break;
-		}
-	}
-}
-
-/* ---- lazy args --------------------------------------------------------------- */
-static void lazy_free(void *p)
-{
-	lazy_ctx *z = p;
-
-	if (!z)
-		return;
-	for (size_t i = 0; i < z->nsrcs; i++) {
-		tt_ctf_stream_close(z->srcs[i].s);
-		free(z->srcs[i].path);
-	}
-	for (size_t i = 0; i < z->nmetas; i++)
-		tt_ctf_meta_free(z->metas[i]);
-	free(z->srcs);
-	free(z->metas);
-	free(z);
-}
-
-/* The event at offset of stream i decoded again, on a cursor of its own
- * (the import's cursor is mid-packet until the import ends); NULL when it
- * cannot be. Valid until the next call. */
-static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
-{
-	const ctf_event *ev;
-	lazy_src *ls;
-
-	if (!z || i >= z->nsrcs || z->srcs[i].failed || !z->srcs[i].path)
-		return NULL;
-	ls = &z->srcs[i];
-	if (!ls->s) {
-		tt_err e;
-
-		tt_err_clear(&e);
-		if (tt_ctf_stream_open(ls->m, ls->path, &ls->s, &e) != TT_OK) {
-			ls->failed = 1;
-			return NULL;
-		}
-	}
-	return tt_ctf_stream_event_at(ls->s, offset, &ev) == 1 ? ev : NULL;
-}
-
-static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
-{
-	const ctf_event *ev = lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
-
-	if (!ev)
-		return -1;
-	put_vals(st, ev->vals, ev->nvals);
-	return 0;
-}
-
-static const tt_args_decoder lazy_ops = { .decode = lazy_decode, .free_ctx = lazy_free };
-
-static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int kind)
-{
-	tt_storage *st = c->st;
-
-	if (s->lazy) {
-		uint64_t loc = (uint64_t)s->idx << LOC_BITS | ev->offset;
-		uint32_t shape = s->tr->shape[ev->ci];
-
-		if (ev->flags & R_SKIPPED)
-			return tt_storage_args_lazy(st, loc, shape, s->tr->nkeys[ev->ci]);
-		if (!x->n)
-			return TT_NONE;
-		if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
-			return tt_storage_args_lazy(st, loc, shape, x->n);
-		/* keys known only by decoding: fine unless a slice merges it */
-		if (shape == TT_NONE && (kind == K_INSTANT || kind == K_SCHED_SWITCH))
-			return tt_storage_args_lazy(st, loc, TT_NONE, x->n);
-	}
-	if (!x->n)
-		return TT_NONE;
-	tt_storage_args_begin(st);
-	put_vals(st, x->v, x->n);
-	return tt_storage_args_end(st);
-}
-
-static void store_event(ctx *c, src *s, const rec *ev, const evals *x)
-{
-	trace_ctx *t = s->tr;
-	size_t ci = ev->ci;
-	int64_t cpu = ev->cpu;
-	uint32_t utid, set, track;
-	int kind = t->kind[ci];
-
-	if (kind == K_SCHED_SWITCH)
-		sched_switch(c, ev, x, cpu);
-	utid = thread_of(c, s, ev);
-	set = event_args(c, s, ev, x, kind);
-	tt_storage_raw(c->st, ev->ts, t->name[ci], cpu, utid, set);
-	if (kind == K_SCHED_SWITCH)
-		return;
-	if (utid != TT_NONE) {
-		tt_storage_thread_seen(c->st, utid, ev->ts);
-		track = tt_storage_thread_track(c->st, utid);
-	} else if (cpu >= 0) {
-		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {
-			char buf[32];
-			tt_track_desc d;
-
-			snprintf(buf, sizeof(buf), "cpu %lld", (long long)cpu);
-			d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
-			s->cpu_track = tt_storage_track_keyed(c->st, "ctf-cpu", (uint64_t)t->index,
-							      (uint64_t)cpu, 0, &d);
-			s->cpu_track_cpu = cpu;
-		}
-		track = s->cpu_track;
-	} else {
-		if (s->stream_track == TT_NONE) {
-			tt_track_desc d = desc("global", tt_storage_intern_cstr(c->st, s->file), -1);
-
-			s->stream_track = tt_storage_track_keyed(c->st, "ctf-stream", (uint64_t)t->index,
-								 (uint64_t)s->idx, 0, &d);
-		}
-		track = s->stream_track;
-	}
-	if (track == TT_NONE)
-		return;
-	switch (kind) {
-	case K_BEGIN:
-		tt_slice_tracker_begin(c->im->slices, track, ev->ts, t->cat[ci], t->base[ci], set);
-		break;
-	case K_END:
-		tt_slice_tracker_end(c->im->slices, track, ev->ts, t->base[ci], set);
-		break;
-	case K_FUNC_ENTRY: {
-		const ctf_val *addr = find_val(x, "addr");
-		char buf[32];
-
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)val_int(addr, 0));
-		tt_slice_tracker_begin(c->im->slices, track, ev->ts, t->cat[ci],
-				       tt_storage_intern_cstr(c->st, buf), set);
-		break;
-	}
-	case K_FUNC_EXIT:
-		tt_slice_tracker_end(c->im->slices, track, ev->ts, 0, set);
-		break;
-	default:
-		tt_slice_tracker_complete(c->im->slices, track, ev->ts, 0, t->cat[ci], t->name[ci], set);
-		break;
-	}
-}
-
 /* ---- opening ---------------------------------------------------------------- */
 static void env_meta(ctx *c, trace_ctx *t)
 {
@@ -915,12 +456,12 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 				break;
 			}
 			tt_storage_stat_add(c->st, TT_STAT_ctf_decode_error, 1);
-			note_problem(c, e.msg);
+			tt_ctf_note_problem(c, e.msg);
 			continue;
 		}
 		if (c->nsrcs >= MAX_STREAMS) {
 			tt_ctf_stream_close(s);
-			note_problem(c, "too many stream files: the rest were skipped");
+			tt_ctf_note_problem(c, "too many stream files: the rest were skipped");
 			break;
 		}
 		sp = &c->srcs[c->nsrcs];
@@ -932,6 +473,7 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->stream_track = TT_NONE;
 		sp->lost_track = TT_NONE;
 		sp->cpu_track = TT_NONE;
+		sp->reg_cpu = -1;
 		/* locators hold the stream index and a bit offset */
 		if (c->lz && sp->idx <= (int)(UINT64_MAX >> LOC_BITS) &&
 		    tt_ctf_stream_size(s) <= LOC_MASK / 8) {
@@ -1122,7 +664,7 @@ static void store_batch(ctx *c, batch *b)
 		evals x = { NULL, 0, 0 };
 
 		for (; di < b->nd && b->d[di].at == i; di++)
-			emit_discard(c, &c->srcs[b->d[di].src], &b->d[di].d);
+			tt_ctf_emit_discard(c, &c->srcs[b->d[di].src], &b->d[di].d);
 		if (i == b->n)
 			break;
 		r = &b->r[i];
@@ -1131,7 +673,7 @@ static void store_batch(ctx *c, batch *b)
 			x.n = b->vl[r->vals].n;
 			x.ncontext = b->vl[r->vals].ncontext;
 		}
-		store_event(c, &c->srcs[r->src], r, &x);
+		tt_ctf_store_event(c, &c->srcs[r->src], r, &x);
 	}
 }
 
@@ -1275,9 +817,9 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		c.lz->srcs = calloc(nfiles ? nfiles : 1, sizeof(*c.lz->srcs));
 		c.lz->metas = calloc(c.ndirs, sizeof(*c.lz->metas));
 		if (!c.lz->srcs || !c.lz->metas) {
-			lazy_free(c.lz);
+			tt_ctf_lazy_free(c.lz);
 			c.lz = NULL;
-		} else if (tt_storage_args_decoder(c.st, &lazy_ops, c.lz)) {
+		} else if (tt_storage_args_decoder(c.st, &tt_ctf_lazy_ops, c.lz)) {
 			c.lz = NULL; /* freed by the storage */
 		}
 	}
@@ -1295,7 +837,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			}
 			if (!first.code)
 				first = e;
-			note_problem(&c, e.msg);
+			tt_ctf_note_problem(&c, e.msg);
 			continue;
 		}
 		t->dir = c.dirs[i];
@@ -1308,6 +850,17 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			goto out;
 		}
 		env_meta(&c, t);
+		if (t->m->unknown_attr_line) {
+			/* babeltrace2 warns and reads on: so do we */
+			char msg[4096 + 128];
+
+			snprintf(msg, sizeof(msg), "%s/metadata:%d: unknown attribute '%s' skipped", t->dir,
+				 t->m->unknown_attr_line, t->m->unknown_attr);
+			if (t->m->skipped > 1)
+				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+					 " (%d TSDL features skipped in all: see stats)", t->m->skipped);
+			tt_ctf_note_problem(&c, msg);
+		}
 		if ((rc = open_trace_streams(&c, t)) != TT_OK)
 			goto out;
 	}
@@ -1339,7 +892,9 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		goto out;
 	}
 	/* a thread still running on a CPU at the end has no known end: no
-	 * sched_slice row for it (Perfetto does the same) */
+	 * sched_slice row for it (Perfetto does the same); an event run
+	 * ends at its last event */
+	tt_ctf_cpu_runs_end(&c);
 	for (i = 0; i < c.nsrcs; i++) {
 		const ctf_stream_stats *ss = tt_ctf_stream_stats(c.srcs[i].s);
 
@@ -1353,7 +908,19 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			tt_storage_stat_add(c.st, TT_STAT_ctf_event_unknown, (int64_t)ss->unknown_events);
 		if (ss->ts_backwards)
 			tt_storage_stat_add(c.st, TT_STAT_ts_backwards, (int64_t)ss->ts_backwards);
-		note_problem(&c, tt_ctf_stream_problem(c.srcs[i].s));
+		if (ss->uuid_mismatch)
+			tt_storage_stat_add(c.st, TT_STAT_ctf_uuid_mismatch, (int64_t)ss->uuid_mismatch);
+		if (ss->ts_overflow)
+			tt_storage_stat_add(c.st, TT_STAT_ctf_invalid_timestamp, (int64_t)ss->ts_overflow);
+		tt_ctf_note_problem(&c, tt_ctf_stream_problem(c.srcs[i].s));
+	}
+	if (c.nproblems > 1) {
+		/* the warning line names the first; info lists them all */
+		char buf[sizeof(c.first_problem) + 64];
+
+		snprintf(buf, sizeof(buf), "%s (and %d more problems: termtrace info lists them)",
+			 c.first_problem, c.nproblems - 1);
+		tt_storage_meta_str(c.st, "import_warning", buf);
 	}
 	progress(&rd);
 	if (tt_storage_oom(c.st))
@@ -1364,6 +931,7 @@ out:
 		 * moved after the import still decodes */
 		if (c.lz && c.srcs[i].lazy && !c.lz->srcs[i].s) {
 			tt_ctf_stream_skip_values(c.srcs[i].s, NULL);
+			tt_ctf_stream_drop_pages(c.srcs[i].s);
 			c.lz->srcs[i].s = c.srcs[i].s;
 		} else {
 			tt_ctf_stream_close(c.srcs[i].s);
@@ -1385,6 +953,8 @@ out:
 	free(c.traces);
 	free(c.srcs);
 	free(c.cpus);
+	free(c.runs);
+	tt_ctf_di_free(c.di);
 	reader_free(&rd);
 	return rc;
 }

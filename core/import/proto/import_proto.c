@@ -1931,13 +1931,15 @@ static void build_sched(pctx *c)
 		if (TT_VEC_PUSH(out, cur))
 			c->oom = 1;
 	}
-	qsort(out.v, out.n, sizeof(sslice), sslice_ts_cmp);
+	if (out.n > 1) /* out.v is NULL when nothing was pushed */
+		qsort(out.v, out.n, sizeof(sslice), sslice_ts_cmp);
 	for (i = 0; i < out.n; i++)
 		tt_storage_sched(c->st, out.v[i].ts, out.v[i].dur, out.v[i].cpu, out.v[i].utid,
 				 out.v[i].end_state, out.v[i].prio);
 	/* thread_state: Running while on a cpu, then the end state until the
 	 * thread runs again (swapper excluded). */
-	qsort(out.v, out.n, sizeof(sslice), sslice_thread_cmp);
+	if (out.n > 1)
+		qsort(out.v, out.n, sizeof(sslice), sslice_thread_cmp);
 	{
 		uint32_t swapper = ftrace_thread(c, 0);
 		TT_VEC(sslice) ts = {0};
@@ -1960,7 +1962,8 @@ static void build_sched(pctx *c)
 					c->oom = 1;
 			}
 		}
-		qsort(ts.v, ts.n, sizeof(sslice), sslice_ts_cmp);
+		if (ts.n > 1) /* every slice was the swapper's: ts.v is NULL */
+			qsort(ts.v, ts.n, sizeof(sslice), sslice_ts_cmp);
 		for (i = 0; i < ts.n; i++)
 			tt_storage_thread_state(c->st, ts.v[i].ts, ts.v[i].dur,
 						ts.v[i].cpu == UINT32_MAX ? -1 : (int64_t)ts.v[i].cpu,

@@ -1,0 +1,159 @@
+/*
+ * import_ctf_int.h - what the CTF importer's files share: the state of an
+ * import (traces, stream sources, CPUs, problems), the merged event records
+ * the reader hands to the storing side, and the storing side's entry
+ * points (ctf_store.c). Internal to core/import/ctf/.
+ */
+#ifndef TT_IMPORT_CTF_INT_H
+#define TT_IMPORT_CTF_INT_H
+
+#include "import_int.h"
+
+#include "ctf_debuginfo.h"
+#include "ctf_metadata.h"
+#include "ctf_stream.h"
+
+#define MAX_DIR_DEPTH 10
+#define MAX_TRACES 4096
+#define MAX_STREAMS 65536
+#define MAX_CPUS 4096
+/* lazy set locator: stream index << LOC_BITS | bit offset in the file */
+#define LOC_BITS 48
+#define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
+
+enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH,
+	       K_BIN_INFO, K_BUILD_ID };
+
+typedef struct trace_ctx {
+	char *dir;
+	ctf_meta *m;
+	int index;
+	tt_str *name;     /* per event class (index in m->events) */
+	tt_str *base;     /* slice name for begin/end kinds */
+	tt_str *cat;
+	uint8_t *kind;
+	uint32_t *shape;  /* storage shape of the class's keys, TT_NONE when
+			   * they vary */
+	uint32_t *nkeys;
+	int has_ip;       /* an `ip` event context and a statedump: every
+			   * event's ip is looked up (no class skipped) */
+	uint8_t *skip;    /* classes whose values the import does not read:
+			   * lazy streams' cursors skip them */
+} trace_ctx;
+
+/* What the lazy-args decoder keeps after the import: the metadata and, per
+ * stream (by src index), its cursor (the import's, handed over at the end,
+ * so the file stays mapped; one opened from path if a set is read while
+ * the import still walks the stream). */
+typedef struct lazy_src {
+	const ctf_meta *m;
+	char *path;
+	ctf_stream *s;
+	int failed; /* cannot be opened any more: its sets read as nulls */
+} lazy_src;
+
+typedef struct lazy_ctx {
+	ctf_meta **metas;
+	size_t nmetas;
+	lazy_src *srcs;
+	size_t nsrcs;
+} lazy_ctx;
+
+typedef struct src {
+	ctf_stream *s;
+	trace_ctx *tr;
+	int idx;
+	const char *file; /* base name, for track names */
+	/* thread cache */
+	int has_last;
+	int64_t last_pid, last_tid;
+	uint32_t last_utid;
+	char last_name[64];
+	size_t last_name_len;
+	int last_name_set;
+	uint32_t stream_track, lost_track;
+	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
+	int64_t cpu_track_cpu;
+	int64_t reg_cpu;     /* last CPU put in the cpu table */
+	int lazy;            /* its events may have lazy arg sets */
+} src;
+
+typedef struct cpu_state {
+	uint32_t utid;      /* running thread, TT_NONE if unknown */
+	int64_t since;
+	int64_t prio;
+	int running;
+	int64_t tid;        /* of utid, and its comm when switched in */
+	tt_str comm;
+} cpu_state;
+
+/* What ran on a CPU, for its track in the CPUs group: without scheduler
+ * events, consecutive events of one thread on a CPU make one slice named
+ * by the thread (a run); with them, sched_switch gives the exact slices. */
+typedef struct cpu_run {
+	uint32_t track;     /* TT_NONE until the CPU is seen */
+	int open;
+	uint32_t utid;
+	int64_t start, last, tid, pid;
+	uint64_t events;
+	tt_str name;
+	int sched;          /* sched_switch seen on this CPU: no more runs */
+} cpu_run;
+
+typedef struct ctx {
+	tt_import *im;
+	tt_storage *st;
+	trace_ctx *traces;
+	size_t ntraces;
+	src *srcs;
+	size_t nsrcs;
+	cpu_state *cpus;    /* per trace? kernel traces: one per cpu, shared */
+	size_t ncpus;
+	cpu_run *runs;      /* by CPU number */
+	size_t nruns;
+	int nproblems;
+	char first_problem[512];
+	ctf_debuginfo *di;  /* statedump binary map, when a trace has one */
+	uint64_t total_bytes;
+	char **dirs;
+	size_t ndirs, cdirs;
+	tt_str s_lost_track, s_sched_state[16];
+	lazy_ctx *lz;       /* owned by the storage; NULL: eager args */
+} ctx;
+
+/* Merged events for the import thread, 64 bytes each: what storing
+ * reads. Values are copied only for the events whose values the import
+ * reads (sched_switch, func_entry, sets written at import), with their
+ * keys (a key can live in the cursor's buffer). */
+enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4 };
+
+typedef struct rec {
+	int64_t ts;
+	uint64_t offset;      /* bit offset of the record in its stream file */
+	int64_t cpu;
+	int64_t pid, tid;     /* R_THREAD: vpid and vtid (UST) or pid and tid
+			       * (kernel context); pid -1 when unknown */
+	const char *procname; /* in the mapped file, NULL when none */
+	uint32_t procname_len;
+	uint32_t ci;          /* event class: index in its trace's m->events */
+	uint16_t src, flags;
+	uint32_t vals;        /* R_VALS: index in the batch's value lists */
+} rec;
+_Static_assert(sizeof(rec) <= 64, "a record fits a cache line");
+
+/* The values of one event: contexts, then payload from ncontext on. */
+typedef struct evals {
+	const ctf_val *v;
+	size_t n, ncontext;
+} evals;
+
+/* ---- ctf_store.c: one event into storage ---- */
+extern const tt_args_decoder tt_ctf_lazy_ops;
+void tt_ctf_lazy_free(void *p);
+void tt_ctf_note_problem(ctx *c, const char *msg);
+void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d);
+void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x);
+/* Closes the open event runs of the CPU tracks (end of the import). */
+void tt_ctf_cpu_runs_end(ctx *c);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * test_ctf_cpu.c - CPU views of CTF traces written by tests/ctf_writer.c
+ * (each stream's packets say cpu_id = the stream's index): the `cpu`
+ * table (Perfetto's columns), one track per CPU of type `cpu` named
+ * "CPU N" holding what ran there: runs of one thread's events for UST
+ * traces, sched_switch slices (the same as sched_slice, idle left out)
+ * for kernel traces.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "ctf_writer.c"
+
+#define CPU_SLICES(cpu) \
+	"select group_concat(s.ts || '+' || s.dur || ' ' || s.name, ', ') from slice s join track t " \
+	"on s.track_id = t.id where t.type = 'cpu' and t.name = 'CPU " #cpu "' order by s.ts"
+
+static void test_ust_runs(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	ctfw_opts o = { .nstreams = 2 };
+	ctfw *w = ctfw_open(dir, &o);
+	tt_trace *tr;
+
+	(void)state;
+	assert_non_null(w);
+	/* cpu 0: tt-main 100..300, then tid 1005 "other" 400..500 */
+	assert_int_equal(ctfw_tick(w, 0, 100, 0, 0, "a"), 0);
+	assert_int_equal(ctfw_tick(w, 0, 200, 1, 0, "b"), 0);
+	assert_int_equal(ctfw_tick(w, 0, 300, 2, 0, "c"), 0);
+	ctfw_thread(w, 0, 1000, 1005, "other");
+	assert_int_equal(ctfw_tick(w, 0, 400, 3, 0, "d"), 0);
+	assert_int_equal(ctfw_tick(w, 0, 500, 4, 0, "e"), 0);
+	/* cpu 1: tt-worker alone */
+	assert_int_equal(ctfw_tick(w, 1, 150, 5, 0, "f"), 0);
+	assert_int_equal(ctfw_tick(w, 1, 450, 6, 0, "g"), 0);
+	assert_int_equal(ctfw_close(w), 0);
+	tr = tt_test_open(dir);
+	assert_string_equal(tt_test_str(tr, "select group_concat(id || ':' || ucpu || ':' || cpu || ':' || cluster_id, ',') "
+					    "from cpu order by cpu"), "0:0:0:0,1:1:1:0");
+	assert_string_equal(tt_test_str(tr, CPU_SLICES(0)), "100+200 tt-main, 400+100 other");
+	assert_string_equal(tt_test_str(tr, CPU_SLICES(1)), "150+300 tt-worker");
+	/* who and how many events, in args */
+	assert_string_equal(tt_test_str(tr,
+		"select group_concat(key || '=' || int_value, ',') from args where arg_set_id = "
+		"(select arg_set_id from slice where name = 'other')"), "tid=1005,pid=1000,events=2");
+	/* the thread tracks are still there */
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where type = 'thread'"), 3);
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+}
+
+static void test_kernel_sched(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	ctfw_opts o = { .nstreams = 2, .kernel = 1 };
+	ctfw *w = ctfw_open(dir, &o);
+	tt_trace *tr;
+
+	(void)state;
+	assert_non_null(w);
+	assert_int_equal(ctfw_sched_switch(w, 0, 1000, "swapper/0", 0, 0, "app", 42), 0);
+	assert_int_equal(ctfw_openat(w, 0, 1500, 1, "/etc/x", 0), 0);
+	assert_int_equal(ctfw_sched_switch(w, 0, 2000, "app", 42, 1, "kworker", 7), 0);
+	assert_int_equal(ctfw_sched_switch(w, 0, 2500, "kworker", 7, 0, "swapper/0", 0), 0);
+	assert_int_equal(ctfw_sched_switch(w, 0, 3000, "swapper/0", 0, 0, "app", 42), 0);
+	assert_int_equal(ctfw_sched_switch(w, 1, 1200, "swapper/1", 0, 0, "db", 99), 0);
+	assert_int_equal(ctfw_sched_switch(w, 1, 2200, "db", 99, 1, "swapper/1", 0), 0);
+	assert_int_equal(ctfw_close(w), 0);
+	tr = tt_test_open(dir);
+	assert_int_equal(tt_test_int(tr, "select count(*) from cpu"), 2);
+	assert_string_equal(tt_test_str(tr, CPU_SLICES(0)), "1000+1000 app, 2000+500 kworker");
+	assert_string_equal(tt_test_str(tr, CPU_SLICES(1)), "1200+1000 db");
+	/* the same spans as sched_slice, whose idle rows have no slice */
+	assert_int_equal(tt_test_int(tr, "select count(*) from sched_slice"), 4);
+	assert_int_equal(tt_test_int(tr,
+		"select count(*) from sched_slice ss join thread t using (utid) where t.tid != 0 and not exists "
+		"(select 1 from slice s join track k on s.track_id = k.id where k.type = 'cpu' and k.cpu = ss.cpu "
+		"and s.ts = ss.ts and s.dur = ss.dur)"), 0);
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ust_runs),
+		cmocka_unit_test(test_kernel_sched),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
