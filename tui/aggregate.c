@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timemath.h"
+
 #include "aggregate.h"
 
 typedef struct namemap {
@@ -18,7 +20,7 @@ typedef struct namemap {
 
 int64_t tt_agg_clip(int64_t ts, int64_t dur, int64_t a, int64_t b, int64_t open_end, int *in)
 {
-	int64_t end = dur < 0 ? open_end : ts + dur;
+	int64_t end = dur < 0 ? open_end : tt_tm_end(ts, dur);
 	if (end < ts)
 		end = ts;
 	/* an instant at a is in [a, b); a slice is in when it intersects */
@@ -26,7 +28,7 @@ int64_t tt_agg_clip(int64_t ts, int64_t dur, int64_t a, int64_t b, int64_t open_
 	if (!*in)
 		return 0;
 	int64_t s = ts > a ? ts : a, e = end < b ? end : b;
-	return e > s ? e - s : 0;
+	return e > s ? tt_tm_len(s, e) : 0;
 }
 
 static int grow_rows(tt_agg *g, size_t *cap)
@@ -122,20 +124,20 @@ static int agg_pass(tt_agg *g, const tt_slice_cols *sc, const uint8_t *tracks, c
 			goto oom;
 		tt_agg_row *row = &g->rows[r];
 		row->count++;
-		row->wall += w;
-		row->self += w;
+		row->wall = tt_tm_add(row->wall, w);
+		row->self = tt_tm_add(row->self, w);
 		if (w > row->max)
 			row->max = w;
 		g->nslices++;
 		if (sc->depth[i] == 0 && t < ntracks)
-			g->busy[t] += w;
+			g->busy[t] = tt_tm_add(g->busy[t], w);
 		int32_t p = sc->parent_id[i];
 		if (p >= 0 && (size_t)p < sc->n && w > 0) {
 			/* the parent intersects the range too: it holds the child */
 			long pr = row_of(g, &m, &cap, sc->name[p]);
 			if (pr < 0)
 				goto oom;
-			g->rows[pr].self -= w;
+			g->rows[pr].self = tt_tm_sub(g->rows[pr].self, w);
 		}
 	}
 	free(m.keys);

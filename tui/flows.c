@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "timemath.h"
 #include <curses.h>
 
 #include "flows.h"
@@ -320,7 +322,7 @@ void tt_flows_draw(const tt_view *v)
 			continue;
 		/* Perfetto's arrow: from the end of the source to the start of
 		 * the destination */
-		int64_t end = v->sc.dur[from] >= 0 ? v->sc.ts[from] + v->sc.dur[from] : v->lay.end;
+		int64_t end = v->sc.dur[from] >= 0 ? tt_tm_end(v->sc.ts[from], v->sc.dur[from]) : v->lay.end;
 		int cf = tt_timefmt_col(end > v->sc.ts[from] ? end - 1 : end, v->t0, v->span, v->tl_w);
 		int ct = tt_timefmt_col(v->sc.ts[to], v->t0, v->span, v->tl_w);
 		if (cf < 0 || cf >= v->tl_w || ct < 0 || ct >= v->tl_w)

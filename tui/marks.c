@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "timemath.h"
 #include <curses.h>
 
 #include "marks.h"
@@ -64,7 +66,7 @@ int tt_marks_set(tt_view *v, int label)
 	if (v->sel_id >= 0 && v->sel_track >= 0 && !v->lay.tracks[v->sel_track].pnames) {
 		m->slice = v->sel_id;
 		m->ts = v->sc.ts[v->sel_id];
-		m->end = v->sc.dur[v->sel_id] > 0 ? m->ts + v->sc.dur[v->sel_id] : m->ts;
+		m->end = v->sc.dur[v->sel_id] > 0 ? tt_tm_end(m->ts, v->sc.dur[v->sel_id]) : m->ts;
 		snprintf(m->what, sizeof m->what, "slice %s (id %lld)", tt_trace_str(v->tr, v->sc.name[v->sel_id]),
 			 (long long)v->sel_id);
 	} else if (tt_range_get(v, &a, &b)) {

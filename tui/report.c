@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "timemath.h"
 #include <curses.h>
 
 #include "aggregate.h"
@@ -96,7 +98,7 @@ static int range_or_selection(tt_view *v, int64_t *a, int64_t *b, uint8_t **trac
 		int64_t id = v->sel_id;
 		uint32_t nt = tt_trace_track_count(v->tr);
 		*a = v->sc.ts[id];
-		*b = v->sc.dur[id] >= 0 ? *a + v->sc.dur[id] : v->lay.end;
+		*b = v->sc.dur[id] >= 0 ? tt_tm_end(*a, v->sc.dur[id]) : v->lay.end;
 		if (*b <= *a)
 			*b = *a + 1;
 		*min_depth = v->sc.depth[id];
@@ -432,7 +434,7 @@ int tt_report_show_node(tt_report *rep, tt_view *v, uint32_t node)
 			hit = s < ct->nsc && ct->node_of[s] == node;
 		else /* bottom-up: the slices of that name in the range */
 			hit = v->sc.name[s] == ct->nodes[node].name && v->sc.ts[s] < rep->b &&
-			      (v->sc.dur[s] < 0 || v->sc.ts[s] + v->sc.dur[s] > rep->a || v->sc.ts[s] >= rep->a);
+			      (v->sc.dur[s] < 0 || tt_tm_end(v->sc.ts[s], v->sc.dur[s]) > rep->a || v->sc.ts[s] >= rep->a);
 		if (hit && push_id(&ids, &n, &cap, s) < 0)
 			break;
 	}
@@ -472,7 +474,7 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 			int64_t *ids = NULL;
 			size_t n = 0, cap = 0;
 			for (size_t s = 0; s < v->sc.n && tracks; s++) {
-				int64_t ts = v->sc.ts[s], dur = v->sc.dur[s], end = dur < 0 ? v->lay.end : ts + dur;
+				int64_t ts = v->sc.ts[s], dur = v->sc.dur[s], end = dur < 0 ? v->lay.end : tt_tm_end(ts, dur);
 				if (v->sc.name[s] != name || v->sc.track_id[s] >= nt || !tracks[v->sc.track_id[s]])
 					continue;
 				if (dur == 0 ? !(ts >= g->a && ts < g->b) : !(ts < g->b && end > g->a))

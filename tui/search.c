@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timemath.h"
+
 #include "range.h"
 #include "search.h"
 #include "view.h"
@@ -160,7 +162,7 @@ int tt_search_test(tt_search *q, const tt_view *v, size_t id)
 		if (q->scope && (t >= q->nscope || !q->scope[t]))
 			return 0;
 		int64_t ts = v->sc.ts[id], dur = v->sc.dur[id];
-		int64_t end = dur < 0 ? q->open_end : ts + dur;
+		int64_t end = dur < 0 ? q->open_end : tt_tm_end(ts, dur);
 		if (dur == 0 ? !(ts >= q->a && ts < q->b) : !(ts < q->b && end > q->a))
 			return 0;
 	}
