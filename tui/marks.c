@@ -72,7 +72,7 @@ int tt_marks_set(tt_view *v, int label)
 	} else if (tt_range_get(v, &a, &b)) {
 		m->ts = a;
 		m->end = b;
-		tt_timefmt_exact(b - a, v->utf8, t, sizeof t);
+		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, t, sizeof t);
 		snprintf(m->what, sizeof m->what, "range %s", t);
 	} else {
 		m->ts = m->end = v->cursor;
@@ -98,7 +98,7 @@ int tt_marks_jump(tt_view *v, int label)
 		tt_range_set(v, m->ts, m->end);
 		v->visual = 0;
 		if (m->ts < v->t0 || m->end > v->t0 + v->span)
-			tt_view_set_window(v, m->ts - (m->end - m->ts) / 10, (m->end - m->ts) * 6 / 5 + 1);
+			tt_view_set_window(v, tt_tm_sub(m->ts, tt_tm_len(m->ts, m->end) / 10), tt_tm_add(tt_tm_len(m->ts, m->end), tt_tm_len(m->ts, m->end) / 5 + 1));
 	}
 	rc |= tt_view_goto(v, m->ts);
 	tt_view_message(v, 0, "mark '%c': %s", label, m->what);
@@ -162,7 +162,7 @@ int tt_marks_table(const tt_view *v, tt_result *res)
 		row[1] = strdup(buf);
 		tt_timefmt_exact(m->ts - v->lay.start, v->utf8, buf, sizeof buf);
 		row[2] = strdup(buf);
-		tt_timefmt_exact(m->end - m->ts, v->utf8, buf, sizeof buf);
+		tt_timefmt_exact(tt_tm_len(m->ts, m->end), v->utf8, buf, sizeof buf);
 		row[3] = strdup(buf);
 		if (m->slice >= 0) {
 			snprintf(buf, sizeof buf, "%lld", (long long)m->slice);

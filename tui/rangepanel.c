@@ -7,6 +7,7 @@
 #include <string.h>
 #include <curses.h>
 
+#include "timemath.h"
 #include "range.h"
 #include "report_int.h"
 #include "theme.h"
@@ -114,7 +115,7 @@ int tt_report_range_panel(tt_view *v)
 		 * on big traces it waits until the range is made */
 		int64_t a, b;
 		tt_range_get(v, &a, &b);
-		tt_timefmt_exact(b - a, v->utf8, len, sizeof len);
+		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, len, sizeof len);
 		attrset(ATTR(TT_AREA_DETAILS));
 		for (int r = 0; r < h; r++)
 			mvhline(y + r, x, ' ', wd);
@@ -130,7 +131,7 @@ int tt_report_range_panel(tt_view *v)
 	attrset(ATTR(TT_AREA_DETAILS));
 	for (int r = 0; r < h; r++)
 		mvhline(y + r, x, ' ', wd);
-	tt_timefmt_exact(g->b - g->a, v->utf8, len, sizeof len);
+	tt_timefmt_exact(tt_tm_len(g->a, g->b), v->utf8, len, sizeof len);
 	tt_range_scope_text(v, scope, sizeof scope);
 	static const char *const by[TT_AGG_NCOLS] = {"name", "count", "wall", "self", "avg", "max", "share"};
 	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names%s%s%s   x table  T tree  z flame  V scope",
@@ -166,7 +167,7 @@ int tt_report_range_panel(tt_view *v)
 		for (int i = 0; i < 4; i++, cx += 11)
 			if (cx + 10 < x + wd)
 				mvaddstr(y + 2 + r, cx + 10 - tt_view_text_cols(vals[i]), vals[i]);
-		snprintf(line, sizeof line, "%5.1f%%", g->b > g->a ? (double)row->wall * 100.0 / (double)(g->b - g->a) : 0.0);
+		snprintf(line, sizeof line, "%5.1f%%", g->b > g->a ? (double)row->wall * 100.0 / (double)(tt_tm_len(g->a, g->b)) : 0.0);
 		if (cx + 6 < x + wd)
 			mvaddstr(y + 2 + r, cx, line);
 	}

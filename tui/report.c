@@ -134,7 +134,7 @@ static void agg_table(tt_view *v, tt_agg *g, tt_result *res)
 		cells[3] = fmt(c[3], 64, "%lld", (long long)r->self);
 		cells[4] = fmt(c[4], 64, "%lld", (long long)(r->count ? r->wall / r->count : 0));
 		cells[5] = fmt(c[5], 64, "%lld", (long long)r->max);
-		tt_report_share_text(r->wall, g->b - g->a, c[6], 64);
+		tt_report_share_text(r->wall, tt_tm_len(g->a, g->b), c[6], 64);
 		cells[6] = c[6];
 		rb_row(&b, cells);
 	}
@@ -172,7 +172,7 @@ static void threads_table(tt_view *v, tt_agg *g, tt_result *res)
 		cells[3] = th.upid != UINT32_MAX && tt_trace_process(v->tr, th.upid, &pi) == 0
 			   ? fmt(c[3], 160, "%s %lld", pi.name, (long long)pi.pid) : NULL;
 		cells[4] = fmt(c[4], 160, "%lld", (long long)busy[best]);
-		tt_report_share_text(busy[best], g->b - g->a, c[5], 160);
+		tt_report_share_text(busy[best], tt_tm_len(g->a, g->b), c[5], 160);
 		cells[5] = c[5];
 		rb_row(&b, cells);
 		busy[best] = 0;
@@ -345,7 +345,7 @@ int tt_report_open(tt_report **out, tt_view *v, tt_result *res, char *title, siz
 		}
 		char scope[200];
 		tt_range_scope_text(v, scope, sizeof scope);
-		tt_timefmt_exact(g->b - g->a, v->utf8, len, sizeof len);
+		tt_timefmt_exact(tt_tm_len(g->a, g->b), v->utf8, len, sizeof len);
 		if (kind == TT_ACT_AGGREGATE) {
 			agg_table(v, g, res);
 			snprintf(title, ntitle, "range %s on %s: %zu slices (1-7 sort, Enter: find in range)", len,
