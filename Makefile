@@ -45,8 +45,11 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
-IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c
-SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c
+IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c \
+	      core/import/async_tracker.c
+SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
+	      core/sql/perfetto_sql.c core/sql/psql_macro.c core/sql/psql_func.c core/sql/psql_tablefn.c \
+	      core/sql/modules.c core/sql/modules_docs.c
 JSON_SRCS   = core/import/json/import_json.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
@@ -192,6 +195,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/termtrace
 	install -m 755 termtrace $(DESTDIR)$(PREFIX)/bin/termtrace
 	cp -r themes $(DESTDIR)$(PREFIX)/share/termtrace/
+	cp -r core/sql/modules $(DESTDIR)$(PREFIX)/share/termtrace/
 	[ ! -d descriptions ] || cp -r descriptions $(DESTDIR)$(PREFIX)/share/termtrace/
 	[ ! -d metrics ] || { install -d $(DESTDIR)$(PREFIX)/share/termtrace/metrics; \
 		cp metrics/*.sql $(DESTDIR)$(PREFIX)/share/termtrace/metrics/ 2>/dev/null || true; }
@@ -215,7 +219,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view
+FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60

@@ -12,7 +12,6 @@
 
 #define TT_STATS(X) \
 	X(json_parse_error, "json_parse_error", "error", "trace", "JSON text that could not be parsed; import stopped there") \
-	X(json_event_bad, "json_event_bad", "error", "trace", "trace events without a usable ph/ts, skipped") \
 	X(json_phase_unknown, "json_phase_unknown", "info", "trace", "trace events with a phase termtrace does not import") \
 	X(json_x_no_dur, "json_x_no_dur", "error", "trace", "complete (X) events without dur, skipped as Perfetto does") \
 	X(json_x_negative_dur, "json_x_negative_dur", "error", "trace", "complete (X) events with a negative dur, skipped") \
@@ -50,6 +49,13 @@
 	X(ts_backwards, "ts_backwards", "error", "analysis", "events whose timestamp went backwards within their stream/thread") \
 	/* added for the perfetto importer (issue 3) */ \
 	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (v1 flows, objects, ...)") \
+	/* trace processor's names (issue 16) */ \
+	X(slice_spill_overlapping_complete_event, "slice_spill_overlapping_complete_event", "error", "analysis", "JSON complete (X) events that partly overlap a slice of their thread, moved to an overflow track of the thread (thread_overlapping_slice)") \
+	X(slice_drop_overlapping_complete_event, "slice_drop_overlapping_complete_event", "error", "analysis", "complete slices that partly overlap a slice of their track and were dropped") \
+	X(json_tokenizer_failure, "json_tokenizer_failure", "error", "trace", "JSON trace events that could not be read (no ph, no usable ts), skipped") \
+	X(json_parser_failure, "json_parser_failure", "error", "trace", "JSON trace events whose fields do not make an event of their phase, skipped") \
+	X(track_event_parser_errors, "track_event_parser_errors", "info", "analysis", "track events that could not be placed (state value on a track that is not a state track, ...), skipped") \
+	X(track_event_invalid_timestamp, "track_event_invalid_timestamp", "error", "analysis", "track events whose timestamp is out of range (absolute or delta overflow, clock conversion overflow), dropped") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
 
 typedef enum tt_stat {

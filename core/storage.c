@@ -87,12 +87,14 @@ void tt_storage_free(tt_storage *st)
 #define F(tbl, ...) do { void *ps_[] = { __VA_ARGS__ }; \
 	for (size_t i_ = 0; i_ < sizeof(ps_) / sizeof(ps_[0]); i_++) free(ps_[i_]); } while (0)
 	F(process, st->process.pid, st->process.start_ts, st->process.end_ts,
-	  st->process.sort_index, st->process.name, st->process.parent_upid);
+	  st->process.sort_index, st->process.name, st->process.parent_upid, st->process.uid,
+	  st->process.cmdline, st->process.arg_set_id);
 	F(thread, st->thread.tid, st->thread.start_ts, st->thread.end_ts, st->thread.sort_index,
-	  st->thread.name, st->thread.upid, st->thread.track);
+	  st->thread.name, st->thread.upid, st->thread.track, st->thread.arg_set_id);
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
-	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows);
+	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows,
+	  st->track.source_arg_set_id);
 	F(slice, st->slice.ts, st->slice.dur, st->slice.parent_id, st->slice.thread_ts,
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
@@ -178,16 +180,15 @@ int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s)
 
 /* ---- processes and threads ------------------------------------------------ */
 
-uint32_t tt_storage_process(tt_storage *st, int64_t pid)
+/* A new process row for pid; later lookups of pid find it. */
+static uint32_t process_append(tt_storage *st, int64_t pid)
 {
-	uint32_t upid = tt_keymap_get(&st->process_by_pid, (uint64_t)pid, 0, 0, 0);
 	size_t n = st->process.n;
 
-	if (upid != TT_NONE)
-		return upid;
 	if (GROW(st, st->process, COL(st->process.pid), COL(st->process.start_ts),
 		 COL(st->process.end_ts), COL(st->process.sort_index), COL(st->process.name),
-		 COL(st->process.parent_upid)))
+		 COL(st->process.parent_upid), COL(st->process.uid), COL(st->process.cmdline),
+		 COL(st->process.arg_set_id)))
 		return TT_NONE;
 	st->process.pid[n] = pid;
 	st->process.start_ts[n] = TT_TS_NONE;
@@ -195,10 +196,49 @@ uint32_t tt_storage_process(tt_storage *st, int64_t pid)
 	st->process.sort_index[n] = TT_TS_NONE;
 	st->process.name[n] = 0;
 	st->process.parent_upid[n] = TT_NONE;
+	st->process.uid[n] = TT_TS_NONE;
+	st->process.cmdline[n] = 0;
+	st->process.arg_set_id[n] = TT_NONE;
 	if (keymap_put_oom(st, &st->process_by_pid, (uint64_t)pid, 0, 0, 0, (uint32_t)n))
 		return TT_NONE;
 	st->process.n++;
 	return (uint32_t)n;
+}
+
+static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid);
+
+/* A new process (reused: its pid's previous process exists); with
+ * main_threads, its main thread (tid = pid) too: an existing thread of that
+ * tid with no process becomes it. */
+static uint32_t process_append_main(tt_storage *st, int64_t pid, int reused)
+{
+	uint32_t upid = process_append(st, pid), utid;
+
+	if (upid == TT_NONE || !st->main_threads)
+		return upid;
+	utid = tt_keymap_get(&st->thread_by_tid, (uint64_t)pid, 0, 0, 0);
+	if (!reused && utid != TT_NONE && st->thread.upid[utid] == TT_NONE)
+		tt_storage_thread_set_pid(st, utid, pid);
+	else if (reused || tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)pid, 0, 0) == TT_NONE)
+		thread_append(st, pid, pid);
+	return upid;
+}
+
+uint32_t tt_storage_process(tt_storage *st, int64_t pid)
+{
+	uint32_t upid = tt_keymap_get(&st->process_by_pid, (uint64_t)pid, 0, 0, 0);
+
+	return upid != TT_NONE ? upid : process_append_main(st, pid, 0);
+}
+
+uint32_t tt_storage_process_new(tt_storage *st, int64_t pid)
+{
+	return process_append_main(st, pid, 1);
+}
+
+void tt_storage_main_threads(tt_storage *st, int on)
+{
+	st->main_threads = on;
 }
 
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name)
@@ -211,6 +251,74 @@ void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t paren
 {
 	if (upid < st->process.n)
 		st->process.parent_upid[upid] = parent;
+}
+
+void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdline)
+{
+	if (upid < st->process.n)
+		st->process.cmdline[upid] = cmdline;
+}
+
+int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.pid[upid] : -1;
+}
+
+tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.cmdline[upid] : 0;
+}
+
+int tt_storage_process_start(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n && st->process.start_ts[upid] != TT_TS_NONE;
+}
+
+void tt_storage_process_set_start(tt_storage *st, uint32_t upid, int64_t ts)
+{
+	if (upid < st->process.n)
+		st->process.start_ts[upid] = ts;
+}
+
+void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid)
+{
+	if (upid < st->process.n)
+		st->process.uid[upid] = uid;
+}
+
+tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.name[upid] : 0;
+}
+
+void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id)
+{
+	if (upid < st->process.n)
+		st->process.arg_set_id[upid] = tt_storage_args_merge(st, st->process.arg_set_id[upid], arg_set_id);
+}
+
+void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_id)
+{
+	if (utid < st->thread.n)
+		st->thread.arg_set_id[utid] = tt_storage_args_merge(st, st->thread.arg_set_id[utid], arg_set_id);
+}
+
+void tt_storage_sort_index_args(tt_storage *st)
+{
+	for (size_t i = 0; i < st->process.n; i++) {
+		if (st->process.sort_index[i] == TT_TS_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_int(st, "process_sort_index_hint", st->process.sort_index[i]);
+		tt_storage_process_set_args(st, (uint32_t)i, tt_storage_args_end(st));
+	}
+	for (size_t i = 0; i < st->thread.n; i++) {
+		if (st->thread.sort_index[i] == TT_TS_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_int(st, "thread_sort_index_hint", st->thread.sort_index[i]);
+		tt_storage_thread_set_args(st, (uint32_t)i, tt_storage_args_end(st));
+	}
 }
 
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx)
@@ -233,22 +341,27 @@ void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts)
 		widen(&st->process.start_ts[upid], &st->process.end_ts[upid], ts);
 }
 
-uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
+/* A new thread row for (pid, tid); later lookups of (pid, tid) and of tid
+ * find it. */
+static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid)
 {
-	uint32_t utid = tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0);
 	uint32_t upid = TT_NONE;
-	size_t n = st->thread.n;
+	size_t n;
 
-	if (utid != TT_NONE)
-		return utid;
 	if (pid != -1) {
+		size_t before = st->thread.n;
+
 		upid = tt_storage_process(st, pid);
 		if (upid == TT_NONE)
 			return TT_NONE;
+		/* a new process made its main thread: that is this one */
+		if (tid == pid && st->thread.n > before && st->thread.tid[st->thread.n - 1] == tid)
+			return (uint32_t)(st->thread.n - 1);
 	}
+	n = st->thread.n; /* (after the process, which may have added its main thread) */
 	if (GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
 		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
-		 COL(st->thread.upid), COL(st->thread.track)))
+		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))
 		return TT_NONE;
 	st->thread.tid[n] = tid;
 	st->thread.start_ts[n] = TT_TS_NONE;
@@ -257,11 +370,24 @@ uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
 	st->thread.name[n] = 0;
 	st->thread.upid[n] = upid;
 	st->thread.track[n] = TT_NONE;
+	st->thread.arg_set_id[n] = TT_NONE;
 	if (keymap_put_oom(st, &st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0, (uint32_t)n) ||
 	    keymap_put_oom(st, &st->thread_by_tid, (uint64_t)tid, 0, 0, 0, (uint32_t)n))
 		return TT_NONE;
 	st->thread.n++;
 	return (uint32_t)n;
+}
+
+uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
+{
+	uint32_t utid = tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0);
+
+	return utid != TT_NONE ? utid : thread_append(st, pid, tid);
+}
+
+uint32_t tt_storage_thread_new(tt_storage *st, int64_t pid, int64_t tid)
+{
+	return thread_append(st, pid, tid);
 }
 
 uint32_t tt_storage_thread_by_tid(const tt_storage *st, int64_t tid)
@@ -313,9 +439,10 @@ uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d)
 	if (GROW(st, st->track, COL(st->track.name), COL(st->track.type), COL(st->track.unit),
 		 COL(st->track.description), COL(st->track.parent_id), COL(st->track.utid),
 		 COL(st->track.upid), COL(st->track.max_depth), COL(st->track.cpu),
-		 COL(st->track.is_counter)))
+		 COL(st->track.is_counter), COL(st->track.source_arg_set_id)))
 		return TT_NONE;
 	st->track.name[n] = d->name;
+	st->track.source_arg_set_id[n] = TT_NONE;
 	st->track.type[n] = tt_storage_intern_cstr(st, d->type ? d->type : "global");
 	st->track.unit[n] = d->unit;
 	st->track.description[n] = d->description;
@@ -327,6 +454,22 @@ uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d)
 	st->track.is_counter[n] = d->is_counter ? 1 : 0;
 	st->track.n++;
 	return (uint32_t)n;
+}
+
+uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.utid[track] : TT_NONE;
+}
+
+uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.upid[track] : TT_NONE;
+}
+
+void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id)
+{
+	if (track < st->track.n)
+		st->track.source_arg_set_id[track] = arg_set_id;
 }
 
 uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a, uint64_t b,

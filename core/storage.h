@@ -50,6 +50,21 @@ uint32_t tt_storage_process(tt_storage *st, int64_t pid);
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name);
 void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t parent_upid);
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
+void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdline);
+void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid);
+int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid);
+tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid);
+/* Non-zero when the process has a start_ts. */
+int tt_storage_process_start(const tt_storage *st, uint32_t upid);
+void tt_storage_process_set_start(tt_storage *st, uint32_t upid, int64_t ts);
+tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid);
+/* Adds the rows of arg_set_id to the process's (thread's) args, the new
+ * keys winning: process.arg_set_id / thread.arg_set_id. */
+void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id);
+void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_id);
+/* End of import: the sort indexes as process_sort_index_hint /
+ * thread_sort_index_hint args, as trace processor gives them. */
+void tt_storage_sort_index_args(tt_storage *st);
 /* Widens [start_ts, end_ts] of the process to include ts. */
 void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
 
@@ -57,6 +72,14 @@ void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
  * -1 when unknown (the thread then has upid TT_NONE until
  * tt_storage_thread_set_pid). Returns its utid. */
 uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid);
+/* From now on a new process gets its main thread (tid = pid) at once, as
+ * trace processor's process tracker makes it (JSON and Perfetto imports;
+ * CTF follows babeltrace2 and has only the threads it saw). */
+void tt_storage_main_threads(tt_storage *st, int on);
+/* A new process (thread) even when one with this pid ((pid, tid)) exists:
+ * the id was reused; later lookups find the new one. */
+uint32_t tt_storage_process_new(tt_storage *st, int64_t pid);
+uint32_t tt_storage_thread_new(tt_storage *st, int64_t pid, int64_t tid);
 /* Finds a thread by tid alone (the last one created); TT_NONE if none. */
 uint32_t tt_storage_thread_by_tid(const tt_storage *st, int64_t tid);
 void tt_storage_thread_set_pid(tt_storage *st, uint32_t utid, int64_t pid);
@@ -96,6 +119,11 @@ uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a,
 /* The thread's slice track (created on first use). */
 uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid);
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name);
+uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track);
+uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);
+/* track.source_arg_set_id: what the trace said about the track (TT_NONE
+ * until set). */
+void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
 uint32_t tt_storage_track_count(const tt_storage *st);
 
 /* ---- args ---------------------------------------------------------------

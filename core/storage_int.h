@@ -28,25 +28,26 @@ enum tt_arg_type {
 struct tt_storage {
 	tt_strpool *strs;
 	int oom;
+	int main_threads; /* tt_storage_main_threads */
 
 	struct {
 		size_t n, cap;
-		int64_t *pid, *start_ts, *end_ts, *sort_index;
-		tt_str *name;
-		uint32_t *parent_upid;
+		int64_t *pid, *start_ts, *end_ts, *sort_index, *uid; /* uid: TT_TS_NONE = unknown */
+		tt_str *name, *cmdline;
+		uint32_t *parent_upid, *arg_set_id;
 	} process;
 
 	struct {
 		size_t n, cap;
 		int64_t *tid, *start_ts, *end_ts, *sort_index;
 		tt_str *name;
-		uint32_t *upid, *track;
+		uint32_t *upid, *track, *arg_set_id;
 	} thread;
 
 	struct {
 		size_t n, cap;
 		tt_str *name, *type, *unit, *description;
-		uint32_t *parent_id, *utid, *upid, *max_depth;
+		uint32_t *parent_id, *utid, *upid, *max_depth, *source_arg_set_id;
 		int64_t *cpu;
 		uint8_t *is_counter;
 		/* finalize: rows of each track sorted by ts, as CSR (row ids

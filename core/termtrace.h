@@ -143,6 +143,9 @@ typedef struct tt_result {
 int tt_query_collect(tt_trace *tr, const char *sql, size_t max_rows,
 		     tt_result *out, tt_err *err);
 void tt_result_free(tt_result *r);
+/* Adds a folder of PerfettoSQL modules (a/b.sql is module a.b), searched
+ * before $XDG_DATA_HOME/termtrace/modules and the shipped library. */
+int tt_sql_add_module_dir(tt_trace *tr, const char *dir, tt_err *err);
 /* Makes a running query (on another thread) stop with an error. */
 void tt_query_interrupt(tt_trace *tr);
 

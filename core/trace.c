@@ -5,8 +5,10 @@
  */
 #include "builtins.h"
 #include "trace_int.h"
+#include "import_int.h"
 #include "describe.h"
 #include "vtab.h"
+#include "perfetto_sql.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -18,8 +20,22 @@
 #include <sys/stat.h>
 #include <time.h>
 
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
-		  tt_err *err);
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
+		  const tt_import_opts *opts, const char **format, tt_err *err);
+
+/* The import options from the environment: test settings only, read here
+ * so that nothing in core/import/ reads the environment. */
+static void import_opts_from_env(tt_import_opts *opts)
+{
+	const char *e;
+
+	memset(opts, 0, sizeof(*opts));
+	if ((e = getenv("TT_JSON_CHUNK")) && atol(e) >= 16)
+		opts->json_chunk = (size_t)atol(e);
+	if ((e = getenv("TT_CTF_BATCH")) && atoll(e) > 0)
+		opts->ctf_batch = (size_t)atoll(e);
+	opts->ctf_one_thread = (e = getenv("TT_CTF_THREADS")) && atoi(e) == 1;
+}
 
 static double now_s(void)
 {
@@ -58,6 +74,7 @@ static uint64_t dir_size(const char *dir)
 
 tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 {
+	tt_import_opts opts;
 	tt_trace *tr = calloc(1, sizeof(*tr));
 	struct stat sb;
 	double t0 = now_s();
@@ -70,7 +87,8 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 	}
 	if (stat(path, &sb) == 0)
 		tr->file_size = S_ISDIR(sb.st_mode) ? dir_size(path) : (uint64_t)sb.st_size;
-	rc = tt_import_run(tr->st, path, progress, &tr->format, err);
+	import_opts_from_env(&opts);
+	rc = tt_import_run(tr->st, path, progress, &opts, &tr->format, err);
 	if (rc != TT_OK) {
 		tt_trace_close(tr);
 		tr = NULL;
@@ -86,7 +104,8 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 	if (sqlite3_open_v2(":memory:", &tr->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
 	    tt_sql_register_builtins(tr->db, tr->st) != SQLITE_OK ||
 	    tt_vtab_register_core(tr->db, tr->st) != SQLITE_OK ||
-	    tt_describe_register(tr->db, tr->st) != SQLITE_OK) {
+	    tt_describe_register(tr->db, tr->st) != SQLITE_OK ||
+	    !(tr->psql = tt_psql_new(tr->db))) {
 		tt_err_set(err, TT_ENOMEM, "%s: cannot set up SQL: %s", path,
 			   tr->db ? sqlite3_errmsg(tr->db) : "out of memory");
 		tt_trace_close(tr);
@@ -102,6 +121,7 @@ void tt_trace_close(tt_trace *tr)
 {
 	if (!tr)
 		return;
+	tt_psql_free(tr->psql); /* its statements go before the connection */
 	if (tr->db)
 		sqlite3_close_v2(tr->db);
 	tt_storage_free(tr->st);

@@ -14,6 +14,7 @@ struct tt_trace {
 	const char *format;
 	uint64_t file_size;
 	double import_seconds;
+	struct tt_psql *psql; /* PerfettoSQL state, made on first query */
 };
 
 #endif

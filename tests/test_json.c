@@ -51,8 +51,11 @@ static void real_chromium_tiny(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 514);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = 0"), 111);
 	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 4);
-	/* process_name metadata names processes without making threads */
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	/* 5 threads seen, plus the main thread (tid = pid) trace processor
+	 * gives every process: 9202 has none of its own */
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 6);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread t join process p using(upid)"
+				     " where t.tid = p.pid"), 4);
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 0);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 268);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 59);
@@ -148,6 +151,7 @@ static void complete_unsorted_children(void **state)
 	assert_string_equal(tsv, "root\t0\t-\nmid\t1\troot\nleaf\t2\tmid\nlate\t1\troot\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "json_x_no_dur"), 1);
+	assert_int_equal(stat_value(tr, "json_parser_failure"), 1); /* trace processor's name for it */
 	assert_int_equal(stat_value(tr, "json_x_negative_dur"), 1);
 	close_text(tr, p);
 }
@@ -217,14 +221,108 @@ static void async_and_instants(void **state)
 	tsv = tt_test_tsv(tr, "select s.name, s.ts, s.dur, s.depth, t.type, t.name from slice s"
 			      " join track t on s.track_id = t.id order by s.ts");
 	assert_string_equal(tsv,
-		"load\t1000\t8000\t0\tprocess\tload\n"
-		"parse\t2000\t2000\t1\tprocess\tload\n"
-		"step\t3000\t0\t2\tprocess\tload\n"
+		"load\t1000\t8000\t0\tlegacy_async_global_slice\tload\n"
+		"parse\t2000\t2000\t1\tlegacy_async_global_slice\tload\n"
+		"step\t3000\t0\t2\tlegacy_async_global_slice\tload\n"
 		"g\t5000\t0\t0\tglobal\tGlobal instants\n"
 		"p\t6000\t0\t0\tprocess\tProcess instants\n"
 		"t\t7000\t0\t0\tthread\tNULL\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "async_unmatched"), 1);
+	close_text(tr, p);
+}
+
+/* Async tracks as trace processor groups them: ids whose slices do not
+ * overlap share one track per (name, scope); an overlapping id gets a
+ * second track; an id keeps the name of its first event; id2.local is
+ * scoped to the process, plain ids and id2.global to the trace. */
+static void async_track_grouping(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"e\",\"name\":\"anim\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":2,\"pid\":1,\"tid\":1,\"ts\":3},"
+		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":3,\"pid\":2,\"tid\":2,\"ts\":4},"
+		"{\"ph\":\"e\",\"name\":\"other\",\"cat\":\"c\",\"id\":2,\"pid\":1,\"tid\":1,\"ts\":5},"
+		"{\"ph\":\"e\",\"name\":\"anim\",\"cat\":\"c\",\"id\":3,\"pid\":2,\"tid\":2,\"ts\":6},"
+		"{\"ph\":\"b\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":1,\"tid\":1,\"ts\":7},"
+		"{\"ph\":\"e\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":1,\"tid\":1,\"ts\":8},"
+		"{\"ph\":\"b\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":2,\"tid\":2,\"ts\":9},"
+		"{\"ph\":\"e\",\"name\":\"w\",\"cat\":\"c\",\"id2\":{\"local\":7},\"pid\":2,\"tid\":2,\"ts\":10},"
+		"{\"ph\":\"n\",\"name\":\"g\",\"cat\":\"c\",\"id2\":{\"global\":\"x\"},\"pid\":2,\"tid\":2,\"ts\":11}"
+		"]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.ts, s.dur, s.track_id, t.name, t.type, p.pid from slice s"
+			      " join track t on s.track_id = t.id left join process p on t.upid = p.id"
+			      " order by s.ts");
+	assert_string_equal(tsv,
+		"1000\t1000\t0\tanim\tlegacy_async_global_slice\tNULL\n"
+		"3000\t2000\t0\tanim\tlegacy_async_global_slice\tNULL\n"
+		"4000\t2000\t1\tanim\tlegacy_async_global_slice\tNULL\n"
+		"7000\t1000\t2\tw\tlegacy_async_process_slice\t1\n"
+		"9000\t1000\t3\tw\tlegacy_async_process_slice\t2\n"
+		"11000\t0\t4\tg\tlegacy_async_global_slice\tNULL\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 1);
+	close_text(tr, p);
+}
+
+/* A complete event that starts inside another one of its thread and ends
+ * after it goes to an overflow track of the thread, as trace processor
+ * spills it; a second one overlapping both goes to a second lane. */
+static void overlapping_complete_spilled(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
+		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":100},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":160,\"dur\":10},"
+		"{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":165,\"dur\":200},"
+		"{},"
+		"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"dur\":5}"
+		"]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select s.name, s.depth, t.type, t.utid, t.id from slice s"
+			      " join track t on s.track_id = t.id order by s.ts");
+	assert_string_equal(tsv,
+		"outer\t0\tthread\t0\t0\n"
+		"a\t0\tthread_overlapping_slice\t0\t1\n"
+		"b\t1\tthread\t0\t0\n"
+		"c\t0\tthread_overlapping_slice\t0\t2\n");
+	free(tsv);
+	assert_int_equal(stat_value(tr, "slice_spill_overlapping_complete_event"), 2);
+	assert_int_equal(stat_value(tr, "slice_drop_overlapping_complete_event"), 0);
+	/* {} is tolerated; an event without ts is not */
+	assert_int_equal(stat_value(tr, "json_tokenizer_failure"), 1);
+	close_text(tr, p);
+}
+
+/* Sort indexes are also process/thread args, as trace processor gives
+ * them (process_sort_index_hint, thread_sort_index_hint). */
+static void sort_index_hints(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":4,\"args\":{\"sort_index\":-5}},"
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":7}},"
+		"{\"ph\":\"X\",\"name\":\"x\",\"pid\":4,\"tid\":6,\"ts\":1,\"dur\":1}"
+		"]", &p);
+	char *tsv;
+
+	(void)state;
+	tsv = tt_test_tsv(tr, "select 'p', p.pid, a.key, a.int_value from process p join args a using(arg_set_id)"
+			      " union all select 't', t.tid, a.key, a.int_value from thread t"
+			      " join args a using(arg_set_id)");
+	assert_string_equal(tsv, "p\t4\tprocess_sort_index_hint\t-5\nt\t6\tthread_sort_index_hint\t7\n");
+	free(tsv);
 	close_text(tr, p);
 }
 
@@ -272,8 +370,8 @@ static void metadata_and_ids(void **state)
 
 	(void)state;
 	tsv = tt_test_tsv(tr, "select p.name, p.sort_index, t.name, t.sort_index, t.tid, t.is_main_thread"
-			      " from thread t join process p using (upid) where p.pid = 7");
-	assert_string_equal(tsv, "browser\t-2\tmain\t4\t8\t0\n");
+			      " from thread t join process p using (upid) where p.pid = 7 order by t.tid");
+	assert_string_equal(tsv, "browser\t-2\tNULL\tNULL\t7\t1\nbrowser\t-2\tmain\t4\t8\t0\n");
 	free(tsv);
 	/* "1234.567" µs as a string -> exact ns; 1.0005 µs rounds half away */
 	tsv = tt_test_tsv(tr, "select ts, dur from slice where name = 'work'");
@@ -367,7 +465,6 @@ static void bad_inputs(void **state)
 		{ "{\"traceEvents\"", "JSON text ends early" },
 		{ "{\"traceEvents\": 5}", "JSON but not a trace" },
 		{ "hello", "unknown format" },
-		{ "", "empty file" },
 	};
 
 	(void)state;
@@ -443,6 +540,9 @@ int main(void)
 		cmocka_unit_test(complete_same_ts_shorter_first),
 		cmocka_unit_test(counters_several_series),
 		cmocka_unit_test(async_and_instants),
+		cmocka_unit_test(async_track_grouping),
+		cmocka_unit_test(overlapping_complete_spilled),
+		cmocka_unit_test(sort_index_hints),
 		cmocka_unit_test(flows_v1_and_v2),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),

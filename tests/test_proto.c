@@ -299,7 +299,9 @@ static void test_chromium_tiny(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 0);
 	/* summary.json: distinct_processes 3, distinct_threads 4 */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 4);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where name is not null"), 4);
+	/* and the main thread trace processor gives each process */
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
 	/* summary.json: track_event_ts_min_ns / max_ns (the last event is an END) */
 	assert_int_equal(tt_test_int(tr, "select min(ts) from slice"), 969228552000LL);
 	assert_int_equal(tt_test_int(tr, "select max(ts + dur) from slice"), 971296847099LL);
@@ -511,6 +513,48 @@ static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
 	p.track_event = &te;
 	tb_packet(b, &p);
+}
+
+/* Counter units as trace processor picks them: a built-in type's unit,
+ * then the unit enum, then unit_name. */
+static void test_counter_units(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+
+	(void)state;
+	td.has_uuid = 1;
+	td.uuid = 40;
+	td.name = "tt";
+	cd.has_type = 1;
+	cd.type = 1; /* COUNTER_THREAD_TIME_NS */
+	cd.unit_name = "ignored";
+	td.counter = &cd;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(&b, &p);
+	td.uuid = 41;
+	td.name = "named";
+	cd.has_type = 0;
+	cd.type = 0;
+	cd.unit_name = "frames";
+	tb_packet(&b, &p);
+	td.uuid = 42;
+	td.name = "sized";
+	cd.has_unit = 1;
+	cd.unit = 3;
+	tb_packet(&b, &p);
+	put_counter(&b, 10, 0, 40, 0, 1);
+	put_counter(&b, 10, 0, 41, 0, 1);
+	put_counter(&b, 10, 0, 42, 0, 1);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select name, unit from counter_track order by name",
+		   "named\tframes\nsized\tbytes\ntt\tns\n");
+	tb_close(tr, path, &b);
 }
 
 static void test_counters(void **state)
@@ -1022,7 +1066,9 @@ static void test_debug_annotations(void **state)
 	tb_close(tr, path, &b);
 }
 
-static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
+/* id: an unscoped id; local_id: a process-scoped one (both 0: none). */
+static void put_legacy_ids(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us,
+			   uint64_t id, uint64_t local_id)
 {
 	Pkt p = pkt(1, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -1042,11 +1088,19 @@ static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_
 	if (id) {
 		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
 		le.unscoped_id = id;
+	} else if (local_id) {
+		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID;
+		le.local_id = local_id;
 	}
 	te.legacy_event = &le;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
 	p.track_event = &te;
 	tb_packet(b, &p);
+}
+
+static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
+{
+	put_legacy_ids(b, ts, phase, name, dur_us, id, 0);
 }
 
 static void test_legacy_events(void **state)
@@ -1061,18 +1115,36 @@ static void test_legacy_events(void **state)
 	put_legacy(&b, 2000, 'R', "mark", 0, 0);
 	put_legacy(&b, 3000, 'b', "async", 0, 9);
 	put_legacy(&b, 4000, 'e', "async", 0, 9);
-	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* not imported, counted */
+	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* v1 flow out of "complete" */
+	put_legacy(&b, 6500, 'f', "flow-v1", 0, 9);   /* into the next slice there */
+	put_legacy(&b, 7000, 'X', "next", 1, 0);
+	/* ids 10 and 11 do not overlap: one track; 12 overlaps 11: a second */
+	put_legacy_ids(&b, 5000, 'b', "local", 0, 0, 10);
+	put_legacy_ids(&b, 6000, 'e', "local", 0, 0, 10);
+	put_legacy_ids(&b, 7000, 'b', "local", 0, 0, 11);
+	put_legacy_ids(&b, 7500, 'b', "local", 0, 0, 12);
+	put_legacy_ids(&b, 8000, 'e', "local", 0, 0, 11);
+	put_legacy_ids(&b, 8500, 'e', "local", 0, 0, 12);
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where tt.id = (select id from thread_track order by id limit 1) "
 		       "order by s.ts",
-		   "1000\t5000\tcomplete\t21\n2000\t0\tmark\t21\n");
+		   "1000\t5000\tcomplete\t21\n2000\t0\tmark\t21\n7000\t1000\tnext\t21\n");
 	assert_string_equal(tt_test_str(tr, "select a.string_value from slice s join args a using(arg_set_id) "
 					    "where s.name = 'mark' and a.key = 'legacy_event.phase'"), "R");
-	assert_tsv(tr, "select s.ts, s.dur, t.type, p.pid from slice s join track t on s.track_id = t.id "
-		       "join process p on p.upid = t.upid where s.name = 'async'",
-		   "3000\t1000\tprocess\t20\n");
-	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 1);
+	/* an unscoped id is global in trace processor, a local_id per process */
+	assert_tsv(tr, "select s.ts, s.dur, t.type, t.name, t.upid from slice s join track t on s.track_id = t.id "
+		       "where s.name = 'async'",
+		   "3000\t1000\tlegacy_async_global_slice\tasync\tNULL\n");
+	assert_tsv(tr, "select s.ts, s.dur, s.track_id - (select min(track_id) from slice where name = 'local'),"
+		       " t.type, p.pid from slice s join track t on s.track_id = t.id"
+		       " join process p on p.upid = t.upid where s.name = 'local' order by s.ts",
+		   "5000\t1000\t0\tlegacy_async_process_slice\t20\n"
+		   "7000\t1000\t0\tlegacy_async_process_slice\t20\n"
+		   "7500\t1000\t1\tlegacy_async_process_slice\t20\n");
+	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 0);
+	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
 	tb_close(tr, path, &b);
 }
 
@@ -1150,6 +1222,248 @@ static void test_process_stats(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A process track descriptor with the Chrome fields. */
+static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *name, int chrome_type,
+			     const char *label, char **cmdline, size_t ncmd)
+{
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	Perfetto__Protos__ChromeProcessDescriptor cp = PERFETTO__PROTOS__CHROME_PROCESS_DESCRIPTOR__INIT;
+	char *labels[1] = { (char *)label };
+
+	td.has_uuid = 1;
+	td.uuid = uuid;
+	pd.has_pid = 1;
+	pd.pid = pid;
+	pd.process_name = (char *)name;
+	pd.n_cmdline = ncmd;
+	pd.cmdline = cmdline;
+	if (label) {
+		pd.n_process_labels = 1;
+		pd.process_labels = labels;
+	}
+	td.process = &pd;
+	if (chrome_type) {
+		cp.has_process_type = 1;
+		cp.process_type = chrome_type;
+		td.chrome_process = &cp;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+}
+
+/* Process names by trace processor's priorities (system > Chrome renderer
+ * type > descriptor name > other Chrome types), whatever the order; the
+ * command line in process.cmdline, never the name; Chrome type and labels
+ * as process args; process tree rules (argv0, kworker suffix, uid,
+ * cmdline_is_comm); sort indexes as *_sort_index_hint args. */
+static void test_process_naming(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *renderer_cmd[] = { "/usr/lib/chromium/chromium --type=renderer --x=1" };
+	char *app_cmd[] = { "/bin/app", "--flag" };
+	char *one_cmd[] = { "/bin/one two" };
+	char *kw_cmd[] = { "kworker/1:0-events" };
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__ProcessTree pt = PERFETTO__PROTOS__PROCESS_TREE__INIT;
+	Perfetto__Protos__ProcessTree__Process pr[3], *prp[3];
+	Perfetto__Protos__ProcessTree__Thread th = PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT, *thp = &th;
+
+	(void)state;
+	/* a renderer: the type wins over the descriptor's name, in either order */
+	put_process_desc(&b, 1, 100, NULL, 2, "page", renderer_cmd, 1);
+	put_process_desc(&b, 1, 100, "chromium --type=renderer", 0, NULL, NULL, 0);
+	/* a GPU process: its descriptor's name wins over the Chrome type */
+	put_process_desc(&b, 2, 101, "GPU Process", 6, NULL, NULL, 0);
+	/* a descriptor's command line alone names nothing */
+	put_process_desc(&b, 3, 102, NULL, 0, NULL, app_cmd, 2);
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__process_tree__process__init(&pr[i]);
+		prp[i] = &pr[i];
+		pr[i].has_pid = pr[i].has_ppid = 1;
+	}
+	pr[0].pid = 102; /* the process tree (system) wins over the descriptor */
+	pr[0].ppid = 1;
+	pr[0].n_cmdline = 2;
+	pr[0].cmdline = app_cmd;
+	pr[0].has_uid = 1;
+	pr[0].uid = 10001;
+	pr[1].pid = 103;
+	pr[1].ppid = 1;
+	pr[1].n_cmdline = 1;
+	pr[1].cmdline = one_cmd;
+	pr[2].pid = 104;
+	pr[2].ppid = 2;
+	pr[2].n_cmdline = 1;
+	pr[2].cmdline = kw_cmd;
+	pr[2].has_cmdline_is_comm = 1;
+	pr[2].cmdline_is_comm = 1;
+	th.has_tid = th.has_tgid = 1;
+	th.tid = th.tgid = 104;
+	th.name = "kworker/1:0-events";
+	pt.n_processes = 3;
+	pt.processes = prp;
+	pt.n_threads = 1;
+	pt.threads = &thp;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
+	p.process_tree = &pt;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
+		   "100\tRenderer\t/usr/lib/chromium/chromium --type=renderer --x=1\tNULL\n"
+		   "101\tGPU Process\tNULL\tNULL\n"
+		   "102\t/bin/app\t/bin/app --flag\t10001\n"
+		   "103\t/bin/one\t/bin/one two\tNULL\n"
+		   "104\tkworker/1:0\tkworker/1:0\tNULL\n");
+	assert_tsv(tr, "select p.pid, a.key, a.display_value from process p join args a using(arg_set_id)"
+		       " order by p.pid, a.key",
+		   "100\tchrome.process_label[0]\tpage\n"
+		   "100\tchrome.process_type\tRenderer\n"
+		   "101\tchrome.process_type\tGpu\n");
+	assert_tsv(tr, "select tid, name from thread where tid = 104", "104\tkworker/1:0\n");
+	tb_close(tr, path, &b);
+}
+
+static void put_track_merge(tbuf *b, uint64_t uuid, uint64_t parent, const char *name, int merge)
+{
+	Pkt p = pkt(1, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+
+	td.has_uuid = 1;
+	td.uuid = uuid;
+	td.name = (char *)name;
+	if (parent) {
+		td.has_parent_uuid = 1;
+		td.parent_uuid = parent;
+	}
+	if (merge >= 0) {
+		td.has_sibling_merge_behavior = 1;
+		td.sibling_merge_behavior = merge;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+}
+
+/* Track names as trace processor gives them: a track that must not merge
+ * with its siblings takes its latest name, one that may keeps its first,
+ * one never named takes the name of its first event; whenever the
+ * descriptors come. */
+static void test_track_names(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track_merge(&b, 1, 0, "first", 2);
+	put_event(&b, 1, 100, 3, 1, "e1");
+	put_track_merge(&b, 1, 0, "second", 2);
+	put_track_merge(&b, 2, 0, "kept", -1);
+	put_event(&b, 1, 200, 3, 2, "e2");
+	put_track_merge(&b, 2, 0, "ignored", -1);
+	put_track_merge(&b, 3, 0, NULL, -1);
+	put_event(&b, 1, 300, 3, 3, "from event");
+	put_event(&b, 1, 310, 3, 3, "later event");
+	put_track_merge(&b, 4, 0, NULL, -1);
+	put_event(&b, 1, 400, 3, 4, "before name");
+	put_track_merge(&b, 4, 0, "named later", -1);
+	put_track_merge(&b, 5, 0, "parent", -1);
+	put_track_merge(&b, 6, 5, NULL, -1);
+	put_event(&b, 1, 500, 3, 6, "child event");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.name, p.name from track t left join track p on t.parent_id = p.id order by t.name",
+		   "child event\tparent\nfrom event\tNULL\nkept\tNULL\nnamed later\tNULL\n"
+		   "parent\tNULL\nsecond\tNULL\n");
+	tb_close(tr, path, &b);
+}
+
+/* One descriptor track per thread and per process: a second uuid for the
+ * same (pid, tid) or pid is a reused id, so a new thread / process; events
+ * stay with the one their track described. A tid override puts a legacy
+ * event on that thread of the sequence's process. */
+static void test_descriptor_id_reuse(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p;
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	(void)state;
+	put_thread_track(&b, 1, 1, 5, 1, "t1");
+	put_process_desc(&b, 10, 5, "p1", 0, NULL, NULL, 0);
+	put_event(&b, 1, 100, 3, 1, "on_t1");
+	put_event(&b, 1, 200, 3, 10, "on_p1");
+	put_thread_track(&b, 1, 3, 5, 1, "t3");
+	put_event(&b, 1, 300, 3, 3, "on_t3");
+	put_process_desc(&b, 20, 5, "p2", 0, NULL, NULL, 0);
+	put_event(&b, 1, 400, 3, 20, "on_p2");
+	put_thread_track(&b, 1, 21, 5, 4, "t4");
+	p = pkt(1, 500);
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 0;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "override";
+	le.has_tid_override = 1;
+	le.tid_override = 4;
+	te.legacy_event = &le;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, coalesce(th.name, '-'), coalesce(pr.name, tp.name), coalesce(pr.pid, tp.pid)"
+		       " from slice s join track t on s.track_id = t.id left join thread th on t.utid = th.utid"
+		       " left join process tp on th.upid = tp.upid left join process pr on t.utid is null and"
+		       " t.upid = pr.upid order by s.ts",
+		   "on_t1\tt1\tp1\t5\n"
+		   "on_p1\t-\tp1\t5\n"
+		   "on_t3\tt3\tp1\t5\n"
+		   "on_p2\t-\tp2\t5\n"
+		   "override\tt4\tp2\t5\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where tid = 1"), 2);
+	tb_close(tr, path, &b);
+}
+
+/* Sibling tracks of one parent with one name share tracks while their
+ * slices do not overlap, as trace processor merges them (by name, the
+ * default); SIBLING_MERGE_BEHAVIOR_NONE keeps a track per uuid. */
+static void test_merged_sibling_tracks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_process_desc(&b, 1, 10, "p", 0, NULL, NULL, 0);
+	for (uint64_t u = 2; u <= 4; u++)
+		put_track_merge(&b, u, 1, "anim", -1);
+	put_track_merge(&b, 5, 1, "solo", 2);
+	put_track_merge(&b, 6, 1, "solo", 2);
+	put_event(&b, 1, 100, 1, 2, "a");
+	put_event(&b, 1, 200, 2, 2, NULL);
+	put_event(&b, 1, 300, 1, 3, "b");   /* after a: a's track */
+	put_event(&b, 1, 350, 1, 4, "c");   /* overlaps b: a second track */
+	put_event(&b, 1, 400, 2, 3, NULL);
+	put_event(&b, 1, 450, 2, 4, NULL);
+	put_event(&b, 1, 500, 3, 5, "s1");
+	put_event(&b, 1, 600, 3, 6, "s2");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, s.dur, t.name, s.track_id - (select min(track_id) from slice) from slice s"
+		       " join track t on s.track_id = t.id order by s.ts",
+		   "a\t100\tanim\t0\nb\t100\tanim\t0\nc\t100\tanim\t1\n"
+		   "s1\t0\tsolo\t2\ns2\t0\tsolo\t3\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where name = 'anim'"), 2);
+	tb_close(tr, path, &b);
+}
+
 static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_us, int64_t abs_us, int64_t tt_delta_us)
 {
 	Pkt p = pkt(1, 0);
@@ -1213,6 +1527,45 @@ static void test_legacy_delta_timestamps(void **state)
 		   "1005000\t10000\ta\t52000\t3000\t6\told\n"
 		   "1016000\t1000\tb\t-1\t-1\t6\told\n"
 		   "2000000\t0\tabs\t-1\t-1\t6\told\n");
+	/* the thread times are also a counter of the thread */
+	assert_tsv(tr, "select t.name, t.type, th.tid, c.ts, c.value from counter c join track t on c.track_id = t.id"
+		       " join thread th using(utid) order by c.ts",
+		   "thread_time\tthread_time\t6\t1005000\t52000.0\n"
+		   "thread_time\tthread_time\t6\t1015000\t55000.0\n");
+	tb_close(tr, path, &b);
+}
+
+/* Times out of range drop the event, counted as trace processor counts
+ * them: an absolute time whose ns overflow, a delta that takes the running
+ * sum below zero (saturating, so the sum stays below zero after). */
+static void test_timestamp_overflow(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	(void)state;
+	th.has_pid = th.has_tid = th.has_reference_timestamp_us = 1;
+	th.pid = 5;
+	th.tid = 6;
+	th.reference_timestamp_us = 1000;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+	p.thread_descriptor = &th;
+	tb_packet(&b, &p);
+	put_old_chrome(&b, 'I', "good", 0, 1000, 0);
+	put_old_chrome(&b, 'I', "abs_overflow", 0, -9223372036854776LL, 0);
+	put_old_chrome(&b, 'I', "neg", -2000, 0, 0);      /* sum -1000 us */
+	put_old_chrome(&b, 'I', "still_neg", 500, 0, 0);  /* sum -500 us */
+	put_old_chrome(&b, 'I', "back", 1500, 0, 0);      /* sum 1000 us */
+	th.reference_timestamp_us = -9223372036854775LL;
+	tb_packet(&b, &p);
+	put_old_chrome(&b, 'I', "delta_overflow", -10, 0, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select ts, name from slice order by ts, name",
+		   "1000000\tback\n1000000\tgood\n");
+	assert_int_equal(stat_value(tr, "track_event_invalid_timestamp"), 4);
 	tb_close(tr, path, &b);
 }
 
@@ -1379,7 +1732,13 @@ int main(void)
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
+		cmocka_unit_test(test_track_names),
+		cmocka_unit_test(test_merged_sibling_tracks),
+		cmocka_unit_test(test_counter_units),
+		cmocka_unit_test(test_descriptor_id_reuse),
+		cmocka_unit_test(test_process_naming),
 		cmocka_unit_test(test_legacy_delta_timestamps),
+		cmocka_unit_test(test_timestamp_overflow),
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
 		cmocka_unit_test(test_cancel),

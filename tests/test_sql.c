@@ -124,7 +124,8 @@ static void errors(void **state)
 	assert_string_equal(err.msg, "no such table: no_such_table");
 	tt_err_clear(&err);
 	assert_int_equal(tt_query_collect(tr, "select 1; selec 2", 0, &r, &err), TT_EINVAL);
-	assert_string_equal(err.msg, "near \"selec\": syntax error");
+	/* in a script of several statements the error says which (issue 17) */
+	assert_string_equal(err.msg, "line 1 col 11: near \"selec\": syntax error");
 	tt_err_clear(&err);
 	assert_int_equal(tt_query_collect(tr, "   ", 0, &r, &err), TT_EINVAL);
 	/* the trace still answers after errors */

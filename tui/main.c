@@ -31,11 +31,13 @@ static const char usage_text[] =
 	"viewer options:\n"
 	"  --theme NAME       colour theme (dark, light, high-contrast, mono)\n"
 	"  --metrics A,B      run metrics at load\n"
+	"  --modules DIR      also find PerfettoSQL modules in DIR (a/b.sql = a.b; repeatable)\n"
 	"query options (also --metrics A,B: run metrics first, adding annotations and alerts):\n"
 	"  --format F         table (default), tsv, csv, json\n"
 	"  --no-header        no column names\n"
 	"  --timeout SECONDS  stop a query still running after SECONDS\n"
-	"  -f FILE            read SQL from FILE ('-' = stdin)\n";
+	"  -f FILE            read SQL from FILE ('-' = stdin); several statements, PerfettoSQL too\n"
+	"  --modules DIR      also find PerfettoSQL modules in DIR (a/b.sql = a.b; repeatable)\n";
 
 static int usage(FILE *f, int code)
 {
@@ -129,7 +131,8 @@ static int parse_format(const char *f, tt_query_format *fmt)
 static int cmd_query(int argc, char **argv)
 {
 	tt_query_format fmt = TT_FMT_TABLE;
-	const char *path = NULL, *sql = NULL, *sqlfile = NULL, *metrics = NULL;
+	const char *path = NULL, *sql = NULL, *sqlfile = NULL, *metrics = NULL, *modules[8];
+	int nmodules = 0;
 	double timeout = 0;
 	char *owned = NULL;
 	int header = 1, rc;
@@ -156,6 +159,8 @@ static int cmd_query(int argc, char **argv)
 			timeout = strtod(argv[++i], &end);
 			if (*end || timeout <= 0)
 				return bad_usage("--timeout wants a number of seconds, not '%s'", argv[i]);
+		} else if (strcmp(a, "--modules") == 0 && i + 1 < argc && nmodules < 8) {
+			modules[nmodules++] = argv[++i];
 		} else if (strcmp(a, "--no-header") == 0) {
 			header = 0;
 		} else if (strcmp(a, "-f") == 0 && i + 1 < argc) {
@@ -198,6 +203,14 @@ static int cmd_query(int argc, char **argv)
 		free(owned);
 		return 1;
 	}
+	for (int i = 0; i < nmodules; i++) {
+		if (tt_sql_add_module_dir(tr, modules[i], &err) != TT_OK) {
+			fprintf(stderr, "termtrace: %s\n", err.msg);
+			tt_trace_close(tr);
+			free(owned);
+			return 1;
+		}
+	}
 	if (timeout > 0 && tt_query_set_timeout(tr, timeout) != TT_OK) {
 		fprintf(stderr, "termtrace: out of memory\n");
 		tt_trace_close(tr);
@@ -207,6 +220,8 @@ static int cmd_query(int argc, char **argv)
 	rc = tt_query_print(tr, sql, fmt, header, stdout, &err);
 	if (rc != TT_OK && timeout > 0 && tt_query_timed_out(tr))
 		fprintf(stderr, "termtrace: query error: stopped after the %g s --timeout\n", timeout);
+	else if (rc != TT_OK && sqlfile && strcmp(sqlfile, "-") != 0)
+		fprintf(stderr, "termtrace: query error: %s: %s\n", sqlfile, err.msg); /* the file, then where in it */
 	else if (rc != TT_OK)
 		fprintf(stderr, "termtrace: query error: %s\n", err.msg);
 	tt_trace_close(tr);
@@ -225,6 +240,8 @@ static int cmd_view(int argc, char **argv)
 			opts.theme = argv[++i];
 		else if (strcmp(a, "--metrics") == 0 && i + 1 < argc)
 			opts.metrics = argv[++i];
+		else if (strcmp(a, "--modules") == 0 && i + 1 < argc && opts.nmodules < 8)
+			opts.modules[opts.nmodules++] = argv[++i];
 		else if (a[0] == '-' && a[1])
 			return bad_usage("unknown option '%s'", a);
 		else if (!opts.path)

@@ -1068,6 +1068,11 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 		free(ld);
 		return rc;
 	}
+	for (int i = 0; i < opts->nmodules; i++) {
+		tt_err merr = {0};
+		if (tt_sql_add_module_dir(ld->tr, opts->modules[i], &merr) != TT_OK)
+			tt_view_message(&vw->v, 1, "%s", merr.msg);
+	}
 	if (opts->metrics && *opts->metrics) {
 		tt_err merr = {0};
 		draw_progress(opts->path, &ld->prog, vw->v.utf8, "running metrics on");

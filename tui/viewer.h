@@ -10,6 +10,8 @@ typedef struct tt_viewer_opts {
 	const char *path;    /* trace file or CTF folder */
 	const char *theme;   /* NULL = from config / default */
 	const char *metrics; /* comma list to run at load, or NULL */
+	const char *modules[8]; /* --modules folders of PerfettoSQL modules */
+	int nmodules;
 } tt_viewer_opts;
 
 /* Runs until the user quits. Returns a process exit code: 0 on a normal

@@ -57,8 +57,12 @@ static int sniff_and_import(tt_import *im, const char **format)
 		atomic_store(&im->progress->bytes_total, tt_bytesrc_size(src));
 	n = tt_bytesrc_peek(src, head, sizeof(head));
 	if (n == 0) {
+		/* Perfetto opens a 0-byte file as a trace with no data; so do we
+		 * (SQL-only scripts use one), but the user hears of it. */
 		tt_bytesrc_close(src);
-		return tt_err_set(im->err, TT_EINVAL, "%s: empty file, not a trace", im->path);
+		*format = "empty";
+		tt_storage_meta_str(im->st, "import_warning", "empty file: the trace holds no data");
+		return TT_OK;
 	}
 	while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
 		i++;
@@ -91,20 +95,23 @@ static int sniff_and_import(tt_import *im, const char **format)
 }
 
 /* Declared in trace.c's view of the world: imports into st. */
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
-		  tt_err *err);
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress, const char **format,
-		  tt_err *err)
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
+		  const tt_import_opts *opts, const char **format, tt_err *err);
+int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
+		  const tt_import_opts *opts, const char **format, tt_err *err)
 {
 	tt_import im = { .st = st, .progress = progress, .path = path, .err = err };
 	int rc;
 
 	*format = "unknown";
+	if (opts)
+		im.opts = *opts;
 	im.slices = tt_slice_tracker_new(st);
 	if (!im.slices)
 		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
 	rc = sniff_and_import(&im, format);
 	tt_slice_tracker_flush(im.slices);
+	tt_storage_sort_index_args(st);
 	tt_slice_tracker_free(im.slices);
 	if (rc == TT_OK && tt_storage_oom(st))
 		rc = tt_err_set(err, TT_ENOMEM, "%s: out of memory while importing", path);

@@ -19,12 +19,25 @@
 #include "storage.h"
 #include "termtrace.h"
 
+/* How to import, chosen by the caller (tt_trace_open reads the test
+ * settings TT_JSON_CHUNK, TT_CTF_BATCH, TT_CTF_THREADS from the
+ * environment into it): importers read no environment. 0 = default. The
+ * result never depends on these, only how the work is split. */
+typedef struct tt_import_opts {
+	size_t json_chunk;    /* bytes per parallel JSON chunk (>= 16) */
+	size_t ctf_batch;     /* events per batch from the CTF reader thread */
+	int ctf_one_thread;   /* CTF: read and store on the import thread */
+} tt_import_opts;
+
 typedef struct tt_import {
 	tt_storage *st;
 	tt_slice_tracker *slices;
+	/* progress and cancel: importers only read and write its atomics
+	 * (tt_import_progress, tt_import_cancelled), never call back */
 	tt_progress *progress; /* may be NULL */
 	const char *path;      /* for messages */
 	tt_err *err;
+	tt_import_opts opts;
 } tt_import;
 
 /* Progress helpers (no-ops when progress is NULL). */

@@ -157,12 +157,61 @@ static int64_t dur_between(int64_t begin, int64_t end)
 	return __builtin_sub_overflow(end, begin, &d) ? INT64_MAX : d;
 }
 
+/* Closes stack entry target at ts with the slices inside it. */
+static int64_t close_at(tt_slice_tracker *t, struct stack *s, uint32_t target, int64_t ts,
+			uint32_t arg_set_id)
+{
+	tt_storage *st = t->st;
+	int64_t id;
+
+	for (uint32_t k = s->n; k > target + 1; k--) {
+		int64_t in = s->e[k - 1].id;
+
+		if (st->slice.dur[in] < 0)
+			st->slice.dur[in] = ts >= st->slice.ts[in] ? dur_between(st->slice.ts[in], ts) : 0;
+	}
+	id = s->e[target].id;
+	s->n = target;
+	if (ts < st->slice.ts[id]) {
+		tt_storage_stat_add(st, TT_STAT_slice_backwards, 1);
+		ts = st->slice.ts[id];
+	}
+	st->slice.dur[id] = dur_between(st->slice.ts[id], ts);
+	if (arg_set_id != TT_NONE)
+		st->slice.arg_set_id[id] = tt_storage_args_merge(st, st->slice.arg_set_id[id], arg_set_id);
+	return id;
+}
+
+int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat,
+				   tt_str name, uint32_t arg_set_id)
+{
+	struct stack *s = stack_of(t, track);
+	const tt_storage *st = t->st;
+
+	if (!s)
+		return -1;
+	pop_ended(s, ts);
+	for (uint32_t k = s->n; k > 0; k--) {
+		int64_t id = s->e[k - 1].id;
+
+		if (s->e[k - 1].end != OPEN)
+			continue;
+		if (cat && st->slice.cat[id] != cat)
+			continue;
+		if (name && st->slice.name[id] && st->slice.name[id] != name)
+			continue;
+		return close_at(t, s, k - 1, ts, arg_set_id);
+	}
+	tt_storage_stat_add(t->st, TT_STAT_slice_end_unmatched, 1);
+	return -1;
+}
+
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,
 			     uint32_t arg_set_id)
 {
 	struct stack *s = stack_of(t, track);
 	tt_storage *st = t->st;
-	int64_t innermost = -1, target = -1, id;
+	int64_t innermost = -1, target = -1;
 	uint32_t k;
 
 	if (!s)
@@ -191,22 +240,23 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 		}
 	}
 	/* Slices inside the target end with it. */
-	for (k = s->n; k > (uint32_t)target + 1; k--) {
-		int64_t in = s->e[k - 1].id;
+	return close_at(t, s, (uint32_t)target, ts, arg_set_id);
+}
 
-		if (st->slice.dur[in] < 0)
-			st->slice.dur[in] = ts >= st->slice.ts[in] ? dur_between(st->slice.ts[in], ts) : 0;
+int tt_slice_tracker_overlaps(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur)
+{
+	struct stack *s = stack_of(t, track);
+
+	if (!s || dur <= 0)
+		return 0;
+	pop_ended(s, ts);
+	for (uint32_t k = s->n; k > 0; k--) {
+		int64_t end = s->e[k - 1].end;
+
+		if (end != OPEN && ts < end && dur > dur_between(ts, end))
+			return 1;
 	}
-	id = s->e[target].id;
-	s->n = (uint32_t)target;
-	if (ts < st->slice.ts[id]) {
-		tt_storage_stat_add(st, TT_STAT_slice_backwards, 1);
-		ts = st->slice.ts[id];
-	}
-	st->slice.dur[id] = dur_between(st->slice.ts[id], ts);
-	if (arg_set_id != TT_NONE)
-		st->slice.arg_set_id[id] = tt_storage_args_merge(st, st->slice.arg_set_id[id], arg_set_id);
-	return id;
+	return 0;
 }
 
 int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts)

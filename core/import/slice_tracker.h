@@ -28,10 +28,21 @@ int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts,
  * Returns the closed slice id or -1 (unmatched, counted). */
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts,
 			     tt_str name, uint32_t arg_set_id);
+/* trace processor's end for track events: closes the innermost open slice
+ * whose category is cat (when cat is non-zero; slices with no category
+ * never match then) and whose name is name (when both are non-zero),
+ * with the slices opened inside it. Returns its id, or -1 when none
+ * matches (counted as slice_end_unmatched). */
+int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat,
+				   tt_str name, uint32_t arg_set_id);
 /* A slice whose duration is known (JSON X, legacy proto X, instants with
  * dur 0). Slices of the stack that end at or before ts are popped first. */
 int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t ts,
 				  int64_t dur, tt_str cat, tt_str name, uint32_t arg_set_id);
+/* Non-zero when a complete slice [ts, ts + dur) would start inside a
+ * complete slice of track and end after it (trace processor's overlap: it
+ * cannot nest there). */
+int tt_slice_tracker_overlaps(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur);
 /* The innermost open (or still enclosing) slice of track at ts, or -1.
  * Used to bind flows to the enclosing slice. */
 int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts);

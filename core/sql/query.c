@@ -4,6 +4,7 @@
  * collected as strings for the viewer and tests.
  */
 #include "trace_int.h"
+#include "perfetto_sql.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -14,8 +15,7 @@
 typedef int (*row_fn)(void *ctx, sqlite3_stmt *stmt);
 
 /* Non-zero when text holds no further statement: only blanks, comments
- * and semicolons. (Preparing the next statement before running this one
- * would fail when this one creates what the next uses.) */
+ * and semicolons. */
 static int only_blank(const char *p)
 {
 	for (;;) {
@@ -36,43 +36,63 @@ static int only_blank(const char *p)
 	}
 }
 
-static int run_script(tt_trace *tr, const char *sql, row_fn header, row_fn row, void *ctx,
-		      tt_err *err)
+struct script {
+	row_fn header, row;
+	void *ctx;
+	int cb_failed;
+};
+
+/* Runs one statement of the script (PerfettoSQL already done by
+ * perfetto_sql.c); only the script's last statement has its rows read. */
+static int run_one(void *vs, sqlite3 *db, const char *sql, int last, tt_err *err)
 {
+	struct script *s = vs;
 	sqlite3_stmt *cur = NULL;
 	const char *tail = sql;
-	int ran = 0;
 
 	while (!only_blank(tail)) {
-		int last, step;
+		int step, is_last;
 
-		if (sqlite3_prepare_v2(tr->db, tail, -1, &cur, &tail) != SQLITE_OK)
+		if (sqlite3_prepare_v2(db, tail, -1, &cur, &tail) != SQLITE_OK)
 			goto sql_error;
 		if (!cur)
 			continue;
-		last = only_blank(tail);
-		if (last && header && header(ctx, cur))
+		is_last = last && only_blank(tail);
+		if (is_last && s->header && s->header(s->ctx, cur))
 			goto cb_error;
 		while ((step = sqlite3_step(cur)) == SQLITE_ROW) {
-			if (last && row(ctx, cur))
+			if (is_last && s->row(s->ctx, cur))
 				goto cb_error;
 		}
 		if (step != SQLITE_DONE)
 			goto sql_error;
 		sqlite3_finalize(cur);
 		cur = NULL;
-		ran++;
 	}
-	if (!ran)
-		return tt_err_set(err, TT_EINVAL, "no SQL statement given");
 	return TT_OK;
 sql_error:
-	tt_err_set(err, TT_EINVAL, "%s", sqlite3_errmsg(tr->db));
+	tt_err_set(err, TT_EINVAL, "%s", sqlite3_errmsg(db));
 	sqlite3_finalize(cur);
 	return TT_EINVAL;
 cb_error:
 	sqlite3_finalize(cur);
+	s->cb_failed = 1;
 	return tt_err_set(err, TT_ENOMEM, "out of memory while reading the result");
+}
+
+tt_psql *tt_psql_of(tt_trace *tr);
+
+static int run_script(tt_trace *tr, const char *sql, row_fn header, row_fn row, void *ctx,
+		      tt_err *err)
+{
+	struct script s = { .header = header, .row = row, .ctx = ctx };
+	tt_psql *ps = tt_psql_of(tr);
+
+	if (!ps)
+		return tt_err_set(err, TT_ENOMEM, "out of memory");
+	if (tt_psql_prelude(ps, err) != TT_OK)
+		return err->code;
+	return tt_psql_run(ps, sql, NULL, NULL, run_one, &s, err);
 }
 
 /* ---- collecting ------------------------------------------------------------ */
@@ -166,6 +186,7 @@ struct printer {
 	tt_query_format fmt;
 	int header;
 	size_t nrows;
+	int opened; /* the JSON array's '[' is out */
 };
 
 static void put_csv(FILE *f, const char *s)
@@ -217,6 +238,7 @@ static int print_header(void *ctx, sqlite3_stmt *s)
 
 	if (p->fmt == TT_FMT_JSON) {
 		fputc('[', p->out);
+		p->opened = 1;
 		return 0;
 	}
 	if (!p->header)
@@ -347,7 +369,8 @@ int tt_query_print(tt_trace *tr, const char *sql, tt_query_format fmt, int heade
 		return rc;
 	}
 	rc = run_script(tr, sql, print_header, print_row, &p, err);
+	/* a script ending in CREATE PERFETTO ... has no result: an empty array */
 	if (rc == TT_OK && fmt == TT_FMT_JSON)
-		fputs(p.nrows ? "\n]\n" : "]\n", out);
+		fputs(p.nrows ? "\n]\n" : p.opened ? "]\n" : "[]\n", out);
 	return rc;
 }

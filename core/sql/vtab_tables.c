@@ -67,7 +67,7 @@ static void r_text(sqlite3_context *ctx, const char *t)
 /* ---- slice ------------------------------------------------------------------ */
 
 enum { SL_ID, SL_TS, SL_DUR, SL_TRACK, SL_CAT, SL_NAME, SL_DEPTH, SL_PARENT, SL_ARGS,
-       SL_TTS, SL_TDUR, SL_TYPE };
+       SL_TTS, SL_TDUR, SL_TYPE, SL_SLICE_ID };
 static size_t slice_n(const tt_storage *st) { return st->slice.n; }
 static const int64_t *slice_ts(const tt_storage *st) { return st->slice.ts; }
 static int slice_sorted(const tt_storage *st) { return st->slice.sorted; }
@@ -76,7 +76,7 @@ static const uint32_t *slice_tracks(const tt_storage *st) { return st->slice.tra
 static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
 	switch (c) {
-	case SL_ID: r_int(ctx, (int64_t)r); break;
+	case SL_ID: case SL_SLICE_ID: r_int(ctx, (int64_t)r); break;
 	case SL_TS: r_int(ctx, st->slice.ts[r]); break;
 	case SL_DUR: r_int(ctx, st->slice.dur[r]); break;
 	case SL_TRACK: r_id(ctx, st->slice.track[r]); break;
@@ -98,10 +98,11 @@ static const tt_vtab_def slice_def = {
 	.name = "slice",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
 		  " category TEXT, name TEXT, depth INTEGER, parent_id INTEGER,"
-		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, type TEXT)",
+		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, type TEXT,"
+		  " slice_id INTEGER)",
 	.nrows = slice_n, .column = slice_col,
 	.id_col = SL_ID, .track_col = SL_TRACK, .ts_col = SL_TS, .name_col = SL_NAME,
-	.argset_col = -1, .id_alias_col = -1, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
+	.argset_col = -1, .id_alias_col = SL_SLICE_ID, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
 	.tracks = slice_tracks, .track_is_counter = 0,
 };
 
@@ -136,7 +137,7 @@ static const tt_vtab_def counter_def = {
 /* ---- process / thread ---------------------------------------------------------- */
 
 enum { PR_ID, PR_UPID, PR_PID, PR_NAME, PR_START, PR_END, PR_PARENT, PR_UID, PR_CMDLINE,
-       PR_SORT, PR_ARGS };
+       PR_SORT, PR_ARGS, PR_MACHINE };
 static size_t process_n(const tt_storage *st) { return st->process.n; }
 static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -148,19 +149,23 @@ static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	case PR_END: r_ts(ctx, st->process.end_ts[r]); break;
 	case PR_PARENT: r_id(ctx, st->process.parent_upid[r]); break;
 	case PR_SORT: r_ts(ctx, st->process.sort_index[r]); break;
-	default: sqlite3_result_null(ctx); break;
+	case PR_UID: r_ts(ctx, st->process.uid[r]); break;
+	case PR_CMDLINE: r_str(ctx, st, st->process.cmdline[r]); break;
+	case PR_ARGS: r_id(ctx, st->process.arg_set_id[r]); break;
+	default: sqlite3_result_null(ctx); break; /* machine_id: one machine */
 	}
 }
 static const tt_vtab_def process_def = {
 	.name = "process",
 	.schema = "CREATE TABLE x(id INTEGER, upid INTEGER, pid INTEGER, name TEXT,"
 		  " start_ts INTEGER, end_ts INTEGER, parent_upid INTEGER, uid INTEGER,"
-		  " cmdline TEXT, sort_index INTEGER, arg_set_id INTEGER)",
+		  " cmdline TEXT, sort_index INTEGER, arg_set_id INTEGER, machine_id INTEGER)",
 	.nrows = process_n, .column = process_col,
 	.id_col = PR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = PR_UPID,
 };
 
-enum { TH_ID, TH_UTID, TH_TID, TH_NAME, TH_START, TH_END, TH_UPID, TH_MAIN, TH_SORT };
+enum { TH_ID, TH_UTID, TH_TID, TH_NAME, TH_START, TH_END, TH_UPID, TH_MAIN, TH_SORT, TH_ARGS,
+       TH_MACHINE };
 static size_t thread_n(const tt_storage *st) { return st->thread.n; }
 static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -180,13 +185,15 @@ static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 			r_int(ctx, st->process.pid[upid] == st->thread.tid[r]);
 		break;
 	case TH_SORT: r_ts(ctx, st->thread.sort_index[r]); break;
+	case TH_ARGS: r_id(ctx, st->thread.arg_set_id[r]); break;
+	case TH_MACHINE: sqlite3_result_null(ctx); break; /* one machine */
 	}
 }
 static const tt_vtab_def thread_def = {
 	.name = "thread",
 	.schema = "CREATE TABLE x(id INTEGER, utid INTEGER, tid INTEGER, name TEXT,"
 		  " start_ts INTEGER, end_ts INTEGER, upid INTEGER, is_main_thread INTEGER,"
-		  " sort_index INTEGER)",
+		  " sort_index INTEGER, arg_set_id INTEGER, machine_id INTEGER)",
 	.nrows = thread_n, .column = thread_col,
 	.id_col = TH_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = TH_UTID,
 };
@@ -194,7 +201,7 @@ static const tt_vtab_def thread_def = {
 /* ---- track ---------------------------------------------------------------------- */
 
 enum { TR_ID, TR_NAME, TR_TYPE, TR_PARENT, TR_UTID, TR_UPID, TR_IS_COUNTER, TR_UNIT,
-       TR_DESC, TR_CPU };
+       TR_DESC, TR_CPU, TR_SOURCE_ARGS, TR_MACHINE };
 static size_t track_n(const tt_storage *st) { return st->track.n; }
 static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -209,13 +216,15 @@ static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case TR_UNIT: r_str(ctx, st, st->track.unit[r]); break;
 	case TR_DESC: r_str(ctx, st, st->track.description[r]); break;
 	case TR_CPU: r_id64(ctx, st->track.cpu[r]); break;
+	case TR_SOURCE_ARGS: r_id(ctx, st->track.source_arg_set_id[r]); break;
+	case TR_MACHINE: sqlite3_result_null(ctx); break; /* one machine */
 	}
 }
 static const tt_vtab_def track_def = {
 	.name = "track",
 	.schema = "CREATE TABLE x(id INTEGER, name TEXT, type TEXT, parent_id INTEGER,"
 		  " utid INTEGER, upid INTEGER, is_counter INTEGER, unit TEXT,"
-		  " description TEXT, cpu INTEGER)",
+		  " description TEXT, cpu INTEGER, source_arg_set_id INTEGER, machine_id INTEGER)",
 	.nrows = track_n, .column = track_col,
 	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -469,16 +478,18 @@ static const tt_vtab_def *const core_defs[] = {
 
 /* Perfetto's track views, over `track`. */
 static const char core_views[] =
-	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid FROM track"
+	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid, source_arg_set_id,"
+	"  machine_id FROM track"
 	"  WHERE type = 'thread' AND is_counter = 0;"
-	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid FROM track"
+	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id,"
+	"  machine_id FROM track"
 	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0;"
-	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description"
-	"  FROM track WHERE is_counter = 1;"
-	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid"
-	"  FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
-	"CREATE TEMP VIEW process_counter_track AS SELECT id, name, type, parent_id, unit, upid"
-	"  FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
+	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description,"
+	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1;"
+	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid,"
+	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
+	"CREATE TEMP VIEW process_counter_track AS SELECT id, name, type, parent_id, unit, upid,"
+	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
 	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
 	"  WHERE cpu IS NOT NULL;"
 	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"

@@ -126,7 +126,7 @@ static uint64_t import_digest(const uint8_t *data, size_t len, const char *chunk
 
 	if (!st || !src || !(im.slices = tt_slice_tracker_new(st)))
 		abort(); /* the fuzzer's memory limit is far above this */
-	setenv("TT_JSON_CHUNK", chunk, 1);
+	im.opts.json_chunk = (size_t)atol(chunk);
 	rc = tt_import_json(&im, src);
 	tt_slice_tracker_flush(im.slices);
 	tt_slice_tracker_free(im.slices);

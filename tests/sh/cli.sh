@@ -38,7 +38,7 @@ check "json format" '[
 {"n":514}
 ]' "$($T query --format=json $D/chromium-tiny.json 'select count(*) n from slice')"
 echo "select count(*) from thread;" > "$tmp/q.sql"
-check "sql from -f" "5" "$($T query --no-header --format tsv -f "$tmp/q.sql" $D/chromium-tiny.json)"
+check "sql from -f" "6" "$($T query --no-header --format tsv -f "$tmp/q.sql" $D/chromium-tiny.json)"
 check "sql from stdin" "3" "$(echo 'select 1; select count(*) from process where pid > 0' | $T query --no-header --format tsv $D/chromium-tiny.json)"
 
 err=$($T query $D/chromium-tiny.json "select * from nope" 2>&1 >/dev/null); rc=$?
@@ -94,3 +94,32 @@ check "skipped TSDL features by name in info" \
 	"  ctf_metadata_unsupported     info      2  (attribute 'frobnicate': 1, block 'callsite': 1)" \
 	"$($T info "$tmp/ctf-extra" 2>&1 | grep ctf_metadata_unsupported)"
 check "the trace itself still imports" "5000" "$($T query --no-header --format tsv "$tmp/ctf-extra" 'select count(*) from raw')"
+
+# PerfettoSQL scripts (issue 17): -f and stdin run several statements, the
+# last one's rows are printed; --modules adds a folder of modules.
+cat > "$tmp/p.sql" <<'SQL'
+-- a script as Perfetto users write them
+INCLUDE PERFETTO MODULE slices.with_context;
+CREATE PERFETTO MACRO top(n Expr) RETURNS TableOrSubquery AS
+  (SELECT name, count(*) AS c FROM thread_slice GROUP BY name ORDER BY c DESC, name LIMIT $n);
+CREATE PERFETTO FUNCTION halve(x LONG) RETURNS LONG AS SELECT $x / 2;
+SELECT name, halve(c) AS h FROM top!(2);
+SQL
+check "-f runs a PerfettoSQL script" "name	h
+V8.BytecodeBudgetInterrupt	134
+RunMicrotasks	29" "$($T query --format tsv -f "$tmp/p.sql" $D/chromium-tiny.json)"
+check "the same from stdin" "$($T query --format tsv -f "$tmp/p.sql" $D/chromium-tiny.json)" \
+	"$($T query --format tsv $D/chromium-tiny.json < "$tmp/p.sql")"
+mkdir -p "$tmp/mods/team"
+echo "CREATE PERFETTO TABLE team_busy AS SELECT count(*) AS n FROM slice WHERE dur > 10000000;" > "$tmp/mods/team/busy.sql"
+check "--modules DIR: a user module by name" "5" \
+	"$($T query --no-header --format tsv --modules "$tmp/mods" $D/chromium-tiny.json 'INCLUDE PERFETTO MODULE team.busy; SELECT n FROM team_busy')"
+err=$($T query $D/chromium-tiny.json 'INCLUDE PERFETTO MODULE no.such' 2>&1); rc=$?
+check "unknown module: exit 1, the known ones listed" "1 termtrace: query error: no module 'no.such' (known: counters.intervals, intervals.intersect, intervals.overlap" "$rc ${err%%, slices.*}"
+err=$($T query -f "$tmp/p.sql" --modules /nonexistent $D/chromium-tiny.json 2>&1); rc=$?
+check "--modules on a missing folder" "1 termtrace: --modules /nonexistent: not a folder" "$rc $err"
+printf 'SELECT 1;\nCREATE PERFETTO TABLE x AS SELECT * FROM nowhere;\n' > "$tmp/bad.sql"
+err=$($T query -f "$tmp/bad.sql" $D/chromium-tiny.json 2>&1); rc=$?
+check "a script error names the file, line and column" "1 termtrace: query error: $tmp/bad.sql: line 2 col 1: no such table: nowhere" "$rc $err"
+check "a script ending in CREATE PERFETTO: an empty JSON array" "[]" \
+	"$($T query --format json $D/chromium-tiny.json 'CREATE PERFETTO TABLE t AS SELECT 1 AS a')"

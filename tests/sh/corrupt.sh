@@ -108,12 +108,15 @@ check "ctf unknown attribute: query reads every event" "0 5000" "$rc $qout"
 check "ctf unknown attribute: query warns on stderr" \
 	"termtrace: warning: $tmp/attr: $tmp/attr/metadata:7: unknown attribute 'test3' skipped" "$(cat "$tmp/err")"
 
-# ---- files that are not traces: one line naming the file, exit 1
+# ---- a 0-byte file is an empty trace (as in Perfetto), with a warning
 : > "$tmp/empty.json"
 run "$tmp/empty.json"
-check "empty file refused" "1 1" "$rc $(wc -l <<<"$err")"
-check "empty file message" "termtrace: $tmp/empty.json: empty file, not a trace" "$err"
+check "empty file opens" 0 $rc
+check "empty file warns" "termtrace: warning: $tmp/empty.json: empty file: the trace holds no data" "$err"
+check "empty file format" "format:        empty" "$(grep '^format:' <<<"$out")"
+check "empty file problem listed" "  empty file: the trace holds no data" "$(sed -n '/^problems:/{n;p}' <<<"$out")"
 
+# ---- files that are not traces: one line naming the file, exit 1
 head -c 4096 /dev/urandom | tr '\012{[' 'abc' > "$tmp/garbage"
 printf 'Z' | dd of="$tmp/garbage" bs=1 count=1 conv=notrunc 2>/dev/null
 run "$tmp/garbage"

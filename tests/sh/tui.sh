@@ -113,6 +113,10 @@ check "SQL result opens in a table with the exact count" wait_line tl 2 "514"
 check "table header names the column" wait_line tl 1 "count(*)"
 keys q
 check "q closes the table" wait_for tl "▾ Renderer 9186  (3 tracks)"
+keys : "INCLUDE PERFETTO MODULE slices.with_context; CREATE PERFETTO MACRO n_of(c ColumnName) RETURNS Expr AS count(distinct \$c); select n_of!(thread_name) as threads from thread_slice" Enter
+check "the command bar runs PerfettoSQL scripts" wait_line tl 2 "2"
+check "... the last statement's column" wait_line tl 1 "threads"
+keys q
 keys : "selec nonsense" Enter
 check "a bad query shows the error in the bar" wait_for tl 'near "selec": syntax error'
 keys w
@@ -294,7 +298,7 @@ start pf 120 40 -- tests/data/chromium-tiny.pftrace
 check "Perfetto sample: counter track drawn as bars" \
 	wait_line pf 5 " thread_time            │                              ▂▃▄▄▄▅▅▆▆▆▇██████████████████████████████████████████████████████"
 check "counter track shows its value range" \
-	wait_line pf 6 "              0..325.5M │                              █████████████████████████████████████████████████████████████████"
+	wait_line pf 6 "           0..325.5M ns │                              █████████████████████████████████████████████████████████████████"
 keys q
 check "q exits 0 (Perfetto)" wait_for pf "EXIT=0"
 

@@ -877,12 +877,11 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		rd.rs[i].idx = c.srcs[i].idx;
 	}
 	rd.nrs = c.nsrcs;
-	/* for tests: TT_CTF_BATCH=<events per batch>, TT_CTF_THREADS=1 reads
-	 * and stores on the import thread alone (as when no thread starts) */
-	rd.batch = BATCH_EVENTS;
-	if (getenv("TT_CTF_BATCH") && atoll(getenv("TT_CTF_BATCH")) > 0)
-		rd.batch = (size_t)atoll(getenv("TT_CTF_BATCH"));
-	if (read_and_store(&c, &rd, getenv("TT_CTF_THREADS") && atoi(getenv("TT_CTF_THREADS")) == 1)) {
+	/* for tests (import options: TT_CTF_BATCH=<events per batch>,
+	 * TT_CTF_THREADS=1 reads and stores on the import thread alone, as
+	 * when no thread starts) */
+	rd.batch = im->opts.ctf_batch ? im->opts.ctf_batch : BATCH_EVENTS;
+	if (read_and_store(&c, &rd, im->opts.ctf_one_thread)) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory after %llu events", dir,
 				(unsigned long long)rd.events);
 		goto out;

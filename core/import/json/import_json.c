@@ -34,6 +34,7 @@
  * (N/O/D), memory dumps (v) and clock syncs (c) are ignored (counted as
  * json_phase_unknown for events).
  */
+#include "async_tracker.h"
 #include "import_int.h"
 #include "keymap.h"
 #include "storage_int.h"
@@ -71,7 +72,7 @@ enum field {
 /* The low 12 bits travel with the record; the rest only say what the
  * parsed event holds. */
 enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID = 16,
-       EV_ID_GLOBAL = 32, EV_BP_E = 64, EV_FLOW_IN = 128, EV_FLOW_OUT = 256,
+       EV_ID_LOCAL = 32, EV_BP_E = 64, EV_FLOW_IN = 128, EV_FLOW_OUT = 256,
        EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
        EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16 };
@@ -521,7 +522,9 @@ static int cb_bool(void *ctx, int b)
 	return 1;
 }
 
-static void set_id_text(struct jparse *p, const char *s, size_t len, int global)
+/* local: an id2.local id (process scoped); plain ids and id2.global ones
+ * are global, as trace processor has them. */
+static void set_id_text(struct jparse *p, const char *s, size_t len, int local)
 {
 	uint64_t v;
 
@@ -529,8 +532,10 @@ static void set_id_text(struct jparse *p, const char *s, size_t len, int global)
 		v = hash_text(s, len);
 	p->ev.id = v;
 	p->ev.flags |= EV_HAS_ID;
-	if (global)
-		p->ev.flags |= EV_ID_GLOBAL;
+	if (local)
+		p->ev.flags |= EV_ID_LOCAL;
+	else
+		p->ev.flags &= ~(uint32_t)EV_ID_LOCAL;
 }
 
 /* pid/tid given as a string that is not a number: a stable synthetic
@@ -609,7 +614,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	if (p->skip_depth || !p->in_event)
 		return 1;
 	if (p->id2_depth) {
-		set_id_text(p, s, len, p->field == F_ID2 && p->id2_global);
+		set_id_text(p, s, len, p->field == F_ID2 && !p->id2_global);
 		return 1;
 	}
 	if (in_args(p)) {
@@ -649,7 +654,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	if (p->skip_depth)
 		return 1;
 	if (p->id2_depth) {
-		set_id_text(p, t, len, p->id2_global);
+		set_id_text(p, t, len, !p->id2_global);
 		return 1;
 	}
 	if (in_args(p))
@@ -982,7 +987,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	if (!ph) {
 		/* {} elements are tolerated (some writers end with one). */
 		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
-			tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
+			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
 	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
@@ -993,7 +998,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		return 0;
 	}
 	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
-		tt_storage_stat_add(st, TT_STAT_json_event_bad, 1);
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
 	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
@@ -1035,6 +1040,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 				;
 			else {
 				tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 				continue;
 			}
 			if (e->flags & EV_HAS_ID)
@@ -1052,6 +1058,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	if (ph == 'X') {
 		if (!(e->flags & EV_HAS_DUR)) {
 			tt_storage_stat_add(st, TT_STAT_json_x_no_dur, 1);
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 			return 0;
 		}
 		if (e->dur < 0) {
@@ -1238,21 +1245,22 @@ struct feed {
 	tt_keymap flows;   /* (kind, a, b, c) -> last slice of the flow */
 	tt_keymap pending; /* track -> flow source waiting for the next slice */
 	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
+	tt_async_tracker *async;
 };
 
-static uint32_t async_track(struct json *j, const struct rec *r, int legacy)
+/* Perfetto: an id2.local id is scoped to the event's process, a plain id or
+ * an id2.global one to the trace; the cookie is (category, id). Legacy
+ * S/T/F are grouped the same way. */
+static uint32_t async_track(struct feed *f, const struct rec *r, enum tt_async_kind kind)
 {
-	tt_storage *st = j->st;
-	uint32_t upid = tt_storage_thread_upid(st, r->utid);
-	int global = r->flags & EV_ID_GLOBAL;
-	tt_track_desc d = { .type = global ? "global" : "process", .name = r->name,
-			    .utid = TT_NONE, .upid = global ? TT_NONE : upid,
-			    .parent_id = TT_NONE, .cpu = -1 };
+	tt_storage *st = f->j->st;
+	uint32_t upid = (r->flags & EV_ID_LOCAL) ? tt_storage_thread_upid(st, r->utid) : TT_NONE;
+	uint64_t cookie = r->id * 0x9e3779b97f4a7c15ULL ^ r->cat;
+	uint32_t track = tt_async_track(f->async, upid, 0, cookie, r->name, kind);
 
-	if (legacy)
-		return tt_storage_track_keyed(st, "json-legacy-async", global ? TT_NONE : upid,
-					      r->name, r->id, &d);
-	return tt_storage_track_keyed(st, "json-async", global ? TT_NONE : upid, r->cat, r->id, &d);
+	if (track == TT_NONE)
+		f->j->oom = 1;
+	return track;
 }
 
 static uint32_t instant_track(struct json *j, const struct rec *r)
@@ -1375,6 +1383,15 @@ static void feed_one(struct feed *f, const struct rec *r)
 		break;
 	case 'X':
 		track = tt_storage_thread_track(st, r->utid);
+		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.dur)) {
+			/* trace processor spills it onto an overflow track */
+			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
+			track = tt_async_overlap_track(f->async, r->utid, r->ts, r->u.dur);
+			if (track == TT_NONE) {
+				j->oom = 1;
+				break;
+			}
+		}
 		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.dur, r->cat, r->name, r->args);
 		if (id >= 0 && tt)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, tt->tdur);
@@ -1389,18 +1406,24 @@ static void feed_one(struct feed *f, const struct rec *r)
 		tt_storage_counter(st, track, r->ts, r->u.value);
 		break;
 	case 'b': case 'S':
-		track = async_track(j, r, r->ph == 'S');
+		track = async_track(f, r, TT_ASYNC_BEGIN);
+		if (track == TT_NONE)
+			break;
 		tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
 		break;
 	case 'e': case 'F':
-		track = async_track(j, r, r->ph == 'F');
+		track = async_track(f, r, TT_ASYNC_END);
+		if (track == TT_NONE)
+			break;
 		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
 			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
 		else
 			tt_slice_tracker_end(sl, track, r->ts, r->ph == 'e' ? r->name : 0, r->args);
 		break;
 	case 'n': case 'T': case 'p':
-		track = async_track(j, r, r->ph != 'n');
+		track = async_track(f, r, TT_ASYNC_INSTANT);
+		if (track == TT_NONE)
+			break;
 		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
 		break;
 	case 's': case 't':
@@ -1434,6 +1457,11 @@ static int feed_all(struct json *j)
 
 	if (sort_recs(j, &order))
 		return -1;
+	f.async = tt_async_tracker_new(j->st);
+	if (!f.async) {
+		free(order);
+		return -1;
+	}
 	for (size_t i = 0; i < j->recs.n; i++) {
 		feed_one(&f, &j->recs.v[order ? order[i] : i]);
 		if ((i & 0xffff) == 0 && tt_import_cancelled(j->im))
@@ -1442,6 +1470,7 @@ static int feed_all(struct json *j)
 	free(order);
 	tt_keymap_free(&f.flows);
 	tt_keymap_free(&f.pending);
+	tt_async_tracker_free(f.async);
 	return j->oom || tt_storage_oom(j->st) ? -1 : 0;
 }
 
@@ -2070,14 +2099,11 @@ static int chunk_depth(tt_bytesrc *src, size_t size, int *nl)
 	return depth;
 }
 
-/* Bytes per chunk: TT_JSON_CHUNK in the environment (tests cut small
- * files into many chunks with it), else 1 MiB. */
-static size_t chunk_size(void)
+/* Bytes per chunk: the import options' (tests cut small files into many
+ * chunks with TT_JSON_CHUNK), else 1 MiB. */
+static size_t chunk_size(const tt_import *im)
 {
-	const char *e = getenv("TT_JSON_CHUNK");
-	long v = e ? atol(e) : 0;
-
-	return v >= 16 ? (size_t)v : CHUNK_DEFAULT;
+	return im->opts.json_chunk >= 16 ? im->opts.json_chunk : CHUNK_DEFAULT;
 }
 
 static void json_free(struct json *j)
@@ -2097,6 +2123,9 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	struct jparse *p = calloc(1, sizeof(*p));
 	struct pipe *q;
 	pthread_t th;
+
+	/* trace processor's process tracker: a process has its main thread */
+	tt_storage_main_threads(im->st, 1);
 	char msg[200];
 	int rc = TT_OK, truncated;
 
@@ -2113,7 +2142,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 		goto done;
 	}
 	{
-		size_t size = chunk_size();
+		size_t size = chunk_size(im);
 		int nl, depth = chunk_depth(src, size, &nl);
 		uint64_t events = 0, unit_at;
 		int64_t resume = depth ? parse_chunks(j, p, src, size, depth, nl, &events) : 0;

@@ -77,7 +77,9 @@
 
 #include "perfetto_trace.pb-c.h"
 
+#include "async_tracker.h"
 #include "import_int.h"
+#include "keymap.h"
 #include "proto_atrace.h"
 #include "proto_clock.h"
 #include "proto_read.h"
@@ -94,9 +96,12 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 
 #define MAX_INFLATED (64u << 20)    /* one compressed_packets blob */
 #define TRACK_UUID 0x80000000u      /* record track: uuid table index */
+#define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1 };
+/* R_FLOW_V1 records: flags say which step, u.i the flow's key */
+enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 enum { F_FLOWS = 1, F_TTS = 2 };
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
@@ -134,6 +139,11 @@ typedef struct sched_rec {
 typedef struct utrack {
 	uint64_t uuid, parent;
 	int has_parent, described, kind, resolving;
+	int merge;                   /* sibling_merge_behavior: 0/1 by name, 2 none, 3 by key */
+	tt_str merge_key;
+	int merged;                  /* resolved to a set of merged sibling tracks */
+	uint64_t mk1, mk2, mk3;      /* the set */
+	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
 	int counter_type, incremental;
@@ -169,10 +179,31 @@ typedef struct pseq {
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
+	int64_t legacy_tic;          /* thread instruction count (delta-encoded) */
+	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
 	TT_VEC(prec) recs;
 	int sorted;
 } pseq;
+
+/* A process's args from its latest descriptor (Chrome labels, type). */
+#define PARGS_LABELS 8
+typedef struct pargs {
+	uint32_t upid;
+	tt_str type, pkg;
+	tt_str labels[PARGS_LABELS];
+	size_t nlabels;
+	int has_crash;
+	uint64_t crash;
+} pargs;
+
+/* A legacy async event's track key; its track is chosen when the sorted
+ * events are fed (async_tracker.h: which track depends on what is open). */
+typedef struct akey {
+	uint32_t upid;               /* TT_NONE: a global id */
+	tt_str scope, name;
+	uint64_t id;
+} akey;
 
 typedef struct pctx {
 	tt_import *im;
@@ -187,7 +218,14 @@ typedef struct pctx {
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
-	tt_pmap named_procs;         /* upid -> 2 named by process_name, 1 by cmdline */
+	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
+	tt_pmap proc_args;           /* upid -> index in pargs */
+	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
+	TT_VEC(pargs) pargs;
+	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
+	tt_pmap v1_pending;          /* track -> slice + 1 whose v1 flow ends at the next slice there */
+	TT_VEC(akey) akeys;
+	tt_async_tracker *async;
 	int threaded;                /* may start threads (tt_import_proto_opts) */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
@@ -378,6 +416,25 @@ static int push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t 
 }
 
 /* Converts a timestamp; counts failures. */
+/* Saturating int64 arithmetic (trace processor's base::Saturating*). */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
 static int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_t raw)
 {
 	int64_t out;
@@ -547,7 +604,11 @@ static uint32_t event_args(pctx *c, pseq *s, const TEv *te, int phase)
 
 /* ---- descriptors ----------------------------------------------------------- */
 
-static void name_process(pctx *c, uint32_t upid, const char *process_name, const char *cmdline0);
+static void on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
+				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
+static void set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
+static void process_args_flush(pctx *c);
+enum { PN_OTHER = 1, PN_CHROME_LABEL, PN_TRACK_DESCRIPTOR, PN_CHROME_RENDERER, PN_SYSTEM };
 
 static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 {
@@ -566,39 +627,73 @@ static void on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		u->has_parent = 1;
 		u->parent = td->parent_uuid;
 	}
-	if (nm)
+	/* trace processor: a track that may merge with its siblings keeps its
+	 * first name, one that may not (SIBLING_MERGE_BEHAVIOR_NONE) the
+	 * latest; descriptors are all read before any event is fed */
+	if (nm && nm[0] && (!u->name || (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2)))
 		u->name = intern_c(c, nm);
+	if (td->has_sibling_merge_behavior) {
+		u->merge = td->sibling_merge_behavior;
+		if (u->merge == 3 && td->sibling_merge_key)
+			u->merge_key = intern_c(c, td->sibling_merge_key);
+	}
 	if (td->description)
 		u->desc = intern_c(c, td->description);
 	if (td->thread) {
 		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
 		int64_t pid = t->has_pid ? t->pid : -1;
+		/* trace processor: one descriptor track per thread, so another
+		 * uuid for a (pid, tid) already described means the tid was
+		 * reused: a new thread (likewise for processes below) */
+		if (u->kind != UT_THREAD || u->utid == TT_NONE) {
+			uint32_t utid = tt_storage_thread(c->st, pid, t->tid);
+			uint64_t *owner = tt_pmap_find(&c->desc_by_utid, utid);
+
+			if (owner && *owner != td->uuid)
+				utid = tt_storage_thread_new(c->st, pid, t->tid);
+			if (tt_pmap_put(&c->desc_by_utid, utid, td->uuid))
+				c->oom = 1;
+			u->utid = utid;
+		}
 		u->kind = UT_THREAD;
-		u->utid = tt_storage_thread(c->st, pid, t->tid);
 		if (t->thread_name)
 			tt_storage_thread_set_name(c->st, u->utid, intern_c(c, t->thread_name));
 		u->upid = tt_storage_thread_upid(c->st, u->utid);
-		if (s && s->fallback_track == TT_NONE)
+		if (s && s->fallback_track == TT_NONE) {
 			s->fallback_track = TRACK_UUID | i;
+			s->thr_pid = pid;
+			s->thr_tid = t->tid;
+		}
 	} else if (td->process) {
 		const Perfetto__Protos__ProcessDescriptor *p = td->process;
+		if (u->kind != UT_PROCESS || u->upid == TT_NONE) {
+			uint32_t upid = tt_storage_process(c->st, p->pid);
+			uint64_t *owner = tt_pmap_find(&c->desc_by_upid, upid);
+
+			if (owner && *owner != td->uuid)
+				upid = tt_storage_process_new(c->st, p->pid);
+			if (tt_pmap_put(&c->desc_by_upid, upid, td->uuid))
+				c->oom = 1;
+			u->upid = upid;
+		}
 		u->kind = UT_PROCESS;
-		u->upid = tt_storage_process(c->st, p->pid);
-		name_process(c, u->upid, p->process_name, p->n_cmdline ? p->cmdline[0] : NULL);
+		on_process_descriptor(c, u->upid, p, td->chrome_process);
 	} else if (td->counter) {
 		const Perfetto__Protos__CounterDescriptor *cd = td->counter;
 		u->kind = UT_COUNTER;
 		u->counter_type = cd->type;
 		u->incremental = cd->is_incremental;
 		u->mult = cd->has_unit_multiplier && cd->unit_multiplier ? cd->unit_multiplier : 1;
-		if (cd->unit_name)
-			u->unit = intern_c(c, cd->unit_name);
-		else if (cd->unit == 1)
+		/* trace processor: the built-in types' units first, then the
+		 * unit enum, then unit_name */
+		if (cd->type == 1 || (cd->type != 2 && cd->unit == 1))
 			u->unit = intern_c(c, "ns");
-		else if (cd->unit == 2)
+		else if (cd->type == 2 || cd->unit == 2)
 			u->unit = intern_c(c, "count");
 		else if (cd->unit == 3)
 			u->unit = intern_c(c, "bytes");
+		else if (cd->unit_name && cd->unit_name[0])
+			u->unit = intern_c(c, cd->unit_name);
 		if (!u->name && cd->type == 1)
 			u->name = intern_c(c, "thread_time");
 		else if (!u->name && cd->type == 2)
@@ -615,42 +710,250 @@ static void on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__Threa
 	if (t->thread_name)
 		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
 	s->fallback_track = tt_storage_thread_track(c->st, utid);
-	s->legacy_ts = t->reference_timestamp_us * 1000;
-	s->legacy_tts = t->reference_thread_time_us * 1000;
+	s->thr_pid = t->has_pid ? t->pid : -1;
+	s->thr_tid = t->tid;
+	s->legacy_ts = sat_mul(t->reference_timestamp_us, 1000);
+	s->legacy_tts = sat_mul(t->reference_thread_time_us, 1000);
 }
 
-static void on_process_tree(pctx *c, const Perfetto__Protos__ProcessTree *pt)
+/* "kworker/45:2-mm_percpu_wq" names the last workqueue the worker ran:
+ * trace processor keeps "kworker/45:2" (the worker), and so do we. */
+static size_t kworker_len(const char *s, size_t n)
+{
+	if (n > 8 && strncmp(s, "kworker/", 8) == 0)
+		for (size_t i = 8; i < n; i++)
+			if (s[i] == '-' || s[i] == '+')
+				return i;
+	return n;
+}
+
+/* ProcessTree as trace processor reads it: only processes with a cmdline;
+ * the name is argv0 (up to a space when the cmdline is one element), the
+ * cmdline the elements joined by spaces; kernel threads (parent kthreadd,
+ * pid 2) lose their kworker suffix. */
+static void on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt)
 {
 	size_t i;
+	TT_VEC(int32_t) kthreads = {0};
 
 	for (i = 0; i < pt->n_processes; i++) {
 		const Perfetto__Protos__ProcessTree__Process *p = pt->processes[i];
-		uint32_t upid = tt_storage_process(c->st, p->pid);
-		name_process(c, upid, NULL, p->n_cmdline ? p->cmdline[0] : NULL);
-		if (p->has_ppid && p->ppid > 0 && p->ppid != p->pid)
+		const char *argv0;
+		size_t n0, n = 0;
+		uint32_t upid;
+		tt_str cmdline;
+
+		if (!p->n_cmdline)
+			continue;
+		argv0 = p->cmdline[0];
+		n0 = strlen(argv0);
+		upid = tt_storage_process(c->st, p->pid);
+		if (upid == TT_NONE)
+			continue;
+		if (p->ppid != p->pid)
 			tt_storage_process_set_parent(c->st, upid, tt_storage_process(c->st, p->ppid));
+		if (p->ppid == 2 && TT_VEC_PUSH(kthreads, p->pid))
+			c->oom = 1;
+		if (p->ppid == 2 && kworker_len(argv0, n0) != n0) {
+			n0 = kworker_len(argv0, n0);
+			cmdline = intern(c, argv0, n0);
+		} else {
+			if (p->n_cmdline == 1 && memchr(argv0, ' ', n0))
+				n0 = (size_t)((const char *)memchr(argv0, ' ', n0) - argv0);
+			for (size_t k = 0; k < p->n_cmdline && n < sizeof(c->key) - 1; k++)
+				n += (size_t)snprintf(c->key + n, sizeof(c->key) - n, "%s%s", k ? " " : "",
+						      p->cmdline[k]);
+			cmdline = intern(c, c->key, n < sizeof(c->key) ? n : sizeof(c->key) - 1);
+		}
+		set_process_name(c, upid, intern(c, argv0, n0), PN_SYSTEM);
+		tt_storage_process_set_cmdline(c->st, upid, cmdline);
+		if (p->cmdline_is_comm)
+			tt_storage_thread_set_name(c->st, tt_storage_thread(c->st, p->pid, p->pid), cmdline);
+		if (p->has_uid)
+			tt_storage_process_set_uid(c->st, upid, p->uid);
+		if (p->has_process_start_from_boot && !tt_storage_process_start(c->st, upid)) {
+			int64_t t;
+
+			if (tt_proto_clock_to_trace(c->clock, s ? s->id : 0, TT_CLOCK_BOOTTIME,
+						    p->process_start_from_boot, &t) == 0)
+				tt_storage_process_set_start(c->st, upid, t);
+		}
+		if (p->has_is_kthread) {
+			tt_storage_args_begin(c->st);
+			tt_storage_args_bool(c->st, "is_kthread", p->is_kthread);
+			tt_storage_process_set_args(c->st, upid, tt_storage_args_end(c->st));
+		}
 	}
 	for (i = 0; i < pt->n_threads; i++) {
 		const Perfetto__Protos__ProcessTree__Thread *t = pt->threads[i];
 		uint32_t utid = tt_storage_thread(c->st, t->has_tgid ? t->tgid : -1, t->tid);
-		if (t->name && t->name[0])
-			tt_storage_thread_set_name(c->st, utid, intern_c(c, t->name));
+		size_t n;
+		int kthread = 0;
+
+		if (!t->name || !t->name[0])
+			continue;
+		n = strlen(t->name);
+		for (size_t k = 0; k < kthreads.n && t->tid == t->tgid; k++)
+			kthread |= kthreads.v[k] == t->tid;
+		if (kthread)
+			n = kworker_len(t->name, n);
+		tt_storage_thread_set_name(c->st, utid, intern(c, t->name, n));
+	}
+	TT_VEC_FREE(kthreads);
+}
+
+/* Process names by trace processor's priorities: a higher one replaces a
+ * lower or equal one, whatever order the packets come in. */
+
+static void set_process_name(pctx *c, uint32_t upid, tt_str name, int prio)
+{
+	uint64_t *cur = tt_pmap_find(&c->named_procs, upid);
+
+	if (!name || upid == TT_NONE || (cur && (int)*cur > prio))
+		return;
+	tt_storage_process_set_name(c->st, upid, name);
+	if (tt_pmap_put(&c->named_procs, upid, (uint64_t)prio))
+		c->oom = 1;
+}
+
+/* Chrome's process types (chrome_enums.ProcessType) as trace processor
+ * names them; types without a name here are named by their enum name. */
+static const char *const chrome_process_names[] = {
+	[1] = "Browser", [2] = "Renderer", [3] = "Utility", [4] = "SandboxHelper",
+	[5] = "PROCESS_SANDBOX_HELPER", [6] = "Gpu", [7] = "PpapiPlugin", [8] = "PpapiBroker",
+	[9] = "Service: network.mojom.NetworkService",
+	[10] = "Service: tracing.mojom.TracingService",
+	[11] = "Service: storage.mojom.StorageService",
+	[12] = "Service: audio.mojom.AudioService",
+	[13] = "Service: data_decoder.mojom.DataDecoderService",
+	[14] = "Service: chrome.mojom.UtilWin",
+	[15] = "Service: proxy_resolver.mojom.ProxyResolverFactory",
+	[16] = "Service: media.mojom.CdmServiceBroker",
+	[17] = "Service: video_capture.mojom.VideoCaptureService",
+	[18] = "Service: unzip.mojom.Unzipper",
+	[19] = "Service: mirroring.mojom.MirroringService",
+	[20] = "Service: patch.mojom.FilePatcher",
+	[21] = "Service: chromeos.tts.mojom.TtsService",
+	[22] = "Service: printing.mojom.PrintingService",
+	[23] = "Service: quarantine.mojom.Quarantine",
+	[24] = "Service: chromeos.local_search_service.mojom.LocalSearchService",
+	[25] = "Service: chromeos.assistant.mojom.AssistantAudioDecoderFactory",
+	[26] = "Service: chrome.mojom.FileUtilService",
+	[27] = "Service: printing.mojom.PrintCompositor",
+	[28] = "Service: paint_preview.mojom.PaintPreviewCompositorCollection",
+	[29] = "Service: media.mojom.SpeechRecognitionService",
+	[30] = "Service: device.mojom.XRDeviceService",
+	[31] = "Service: chrome.mojom.UtilReadIcon",
+	[32] = "Service: language_detection.mojom.LanguageDetectionService",
+	[33] = "Service: sharing.mojom.Sharing",
+	[34] = "Service: chrome.mojom.MediaParserFactory",
+	[35] = "Service: qrcode_generator.mojom.QRCodeService",
+	[36] = "Service: chrome.mojom.ProfileImport",
+	[37] = "Service: chromeos.ime.mojom.ImeService",
+	[38] = "Service: recording.mojom.RecordingService",
+	[39] = "Service: shape_detection.mojom.ShapeDetectionService",
+	[40] = "Extension Renderer",
+	[41] = "Service: media.mojom.MediaFoundationServiceBroker",
+	[42] = "PROCESS_RENDERER_TOP_WEBUI",
+};
+
+static tt_str chrome_process_name(pctx *c, int32_t type)
+{
+	if (type <= 0 || (size_t)type >= sizeof(chrome_process_names) / sizeof(chrome_process_names[0]))
+		return 0;
+	return intern_c(c, chrome_process_names[type]);
+}
+
+/* A ProcessDescriptor (and the TrackDescriptor's ChromeProcessDescriptor):
+ * names, Chrome labels and type as process args, the command line. */
+static void on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
+				  const Perfetto__Protos__ChromeProcessDescriptor *cp)
+{
+	tt_str type_name = 0;
+
+	if (upid == TT_NONE)
+		return;
+	if (p->process_name && p->process_name[0])
+		set_process_name(c, upid, intern_c(c, p->process_name), PN_TRACK_DESCRIPTOR);
+	if (p->has_chrome_process_type)
+		set_process_name(c, upid, chrome_process_name(c, p->chrome_process_type),
+				 p->chrome_process_type == 2 ? PN_CHROME_RENDERER : PN_CHROME_LABEL);
+	if (cp) {
+		type_name = chrome_process_name(c, cp->process_type);
+		set_process_name(c, upid, type_name,
+				 cp->process_type == 2 || cp->process_type == 40 ? PN_CHROME_RENDERER
+										 : PN_CHROME_LABEL);
+	}
+	if (p->n_cmdline && !tt_storage_process_cmdline(c->st, upid)) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->n_cmdline && n < sizeof(c->key) - 1; i++)
+			n += (size_t)snprintf(c->key + n, sizeof(c->key) - n, "%s%s", i ? " " : "",
+					      p->cmdline[i]);
+		tt_storage_process_set_cmdline(c->st, upid, intern(c, c->key, n < sizeof(c->key) ? n : sizeof(c->key) - 1));
+	}
+	if (p->n_process_labels || type_name || (cp && (cp->host_app_package_name || cp->has_crash_trace_id))) {
+		/* stored at the end of the import (process_args_flush), as trace
+		 * processor does: descriptors repeat on every sequence, and the
+		 * latest one's args are the process's */
+		uint64_t *at = tt_pmap_find(&c->proc_args, upid);
+		pargs a = { .upid = upid, .type = type_name };
+
+		if (cp && cp->host_app_package_name)
+			a.pkg = intern_c(c, cp->host_app_package_name);
+		if (cp && cp->has_crash_trace_id) {
+			a.has_crash = 1;
+			a.crash = cp->crash_trace_id;
+		}
+		for (size_t i = 0; i < p->n_process_labels && a.nlabels < PARGS_LABELS; i++)
+			a.labels[a.nlabels++] = intern_c(c, p->process_labels[i]);
+		if (at) {
+			/* keys add up over descriptors, the latest value winning */
+			pargs *o = &c->pargs.v[*at];
+
+			if (a.type)
+				o->type = a.type;
+			if (a.pkg)
+				o->pkg = a.pkg;
+			if (a.has_crash) {
+				o->has_crash = 1;
+				o->crash = a.crash;
+			}
+			for (size_t i = 0; i < a.nlabels; i++)
+				o->labels[i] = a.labels[i];
+			if (a.nlabels > o->nlabels)
+				o->nlabels = a.nlabels;
+		} else if (tt_pmap_put(&c->proc_args, upid, c->pargs.n) || TT_VEC_PUSH(c->pargs, a)) {
+			c->oom = 1;
+		}
 	}
 }
 
-/* process_name wins over cmdline[0], whatever order descriptors come in. */
-static void name_process(pctx *c, uint32_t upid, const char *process_name, const char *cmdline0)
+static void process_args_flush(pctx *c)
 {
-	uint64_t *named = tt_pmap_find(&c->named_procs, upid);
+	char key[48];
 
-	if (process_name) {
-		tt_storage_process_set_name(c->st, upid, intern_c(c, process_name));
-		if (tt_pmap_put(&c->named_procs, upid, 2))
-			c->oom = 1;
-	} else if (cmdline0 && cmdline0[0] && !named) {
-		tt_storage_process_set_name(c->st, upid, intern_c(c, cmdline0));
-		if (tt_pmap_put(&c->named_procs, upid, 1))
-			c->oom = 1;
+	for (size_t k = 0; k < c->pargs.n; k++) {
+		const pargs *a = &c->pargs.v[k];
+
+		tt_storage_args_begin(c->st);
+		for (size_t i = 0; i < a->nlabels; i++) {
+			const char *t = tt_storage_str(c->st, a->labels[i]);
+
+			snprintf(key, sizeof(key), "chrome.process_label[%zu]", i);
+			tt_storage_args_str(c->st, key, t, strlen(t));
+		}
+		if (a->type) {
+			const char *t = tt_storage_str(c->st, a->type);
+			tt_storage_args_str(c->st, "chrome.process_type", t, strlen(t));
+		}
+		if (a->pkg) {
+			const char *t = tt_storage_str(c->st, a->pkg);
+			tt_storage_args_str(c->st, "chrome.host_app_package_name", t, strlen(t));
+		}
+		if (a->has_crash)
+			tt_storage_args_uint(c->st, "chrome.crash_trace_id", a->crash);
+		tt_storage_process_set_args(c->st, a->upid, tt_storage_args_end(c->st));
 	}
 }
 
@@ -833,33 +1136,36 @@ static uint32_t track_upid(pctx *c, uint32_t track)
 		const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
 		return u->upid;
 	}
-	return TT_NONE;
+	return track == TT_NONE || (track & TRACK_ASYNC) ? TT_NONE : tt_storage_track_upid(c->st, track);
 }
 
 static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int phase,
 				   tt_str name, tt_str cat)
 {
-	uint32_t upid = track_upid(c, track);
-	uint64_t id, scope_a;
+	uint32_t upid = track_upid(c, track), ai;
+	uint64_t id;
+	int local = 0;
 	tt_str scope = (phase == 'S' || phase == 'T' || phase == 'p' || phase == 'F') ? name : cat;
-	tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
-			    .parent_id = TT_NONE, .cpu = -1 };
 
 	switch (le->id_case) {
 	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID:
 		id = le->unscoped_id;
-		scope_a = 0;
 		break;
 	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID:
 		id = le->global_id;
-		scope_a = 0;
 		break;
 	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID:
 		id = le->local_id;
-		scope_a = (1ULL << 32) | upid;
+		local = 1;
+		if (upid == TT_NONE) { /* trace processor: a parser error */
+			stat(c, TT_STAT_proto_legacy_unsupported);
+			stat(c, TT_STAT_track_event_parser_errors);
+			return TT_NONE;
+		}
 		break;
-	default:
+	default: /* an async legacy event without an id */
 		stat(c, TT_STAT_proto_legacy_unsupported);
+		stat(c, TT_STAT_track_event_parser_errors);
 		return TT_NONE;
 	}
 	if (le->id_scope) {
@@ -867,10 +1173,20 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 		size_t n = (size_t)snprintf(c->catbuf, sizeof(c->catbuf), "%s:%s", cs ? cs : "", le->id_scope);
 		scope = intern(c, c->catbuf, n < sizeof(c->catbuf) ? n : sizeof(c->catbuf) - 1);
 	}
-	if (upid == TT_NONE)
-		d.type = "global";
-	return tt_storage_track_keyed(c->st, "proto-legacy-async", scope_a | ((uint64_t)(upid == TT_NONE) << 33),
-				      id, scope, &d);
+	if (!local)
+		upid = TT_NONE;
+	ai = tt_keymap_get(&c->akey_index, upid, scope, id, name);
+	if (ai == TT_KEYMAP_NONE) {
+		akey k = { upid, scope, name, id };
+
+		ai = (uint32_t)c->akeys.n;
+		if (ai >= TRACK_ASYNC || TT_VEC_PUSH(c->akeys, k) ||
+		    tt_keymap_put(&c->akey_index, upid, scope, id, name, ai)) {
+			c->oom = 1;
+			return TT_NONE;
+		}
+	}
+	return TRACK_ASYNC | ai;
 }
 
 static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
@@ -885,12 +1201,28 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 	int64_t tts = 0;
 
 	(void)p;
-	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us) */
-	if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US) {
-		s->legacy_ts = (int64_t)((uint64_t)s->legacy_ts + (uint64_t)te->timestamp_delta_us * 1000);
-		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)s->legacy_ts);
-	} else if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US) {
-		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)te->timestamp_absolute_us * 1000);
+	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us), with
+	 * trace processor's saturating arithmetic: a time out of range
+	 * (negative, or wrapped by the clock conversion) drops the event */
+	if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US ||
+	    te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US) {
+		int64_t raw;
+
+		if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US) {
+			s->legacy_ts = sat_add(s->legacy_ts, sat_mul(te->timestamp_delta_us, 1000));
+			raw = s->legacy_ts;
+		} else {
+			raw = sat_mul(te->timestamp_absolute_us, 1000);
+		}
+		if (raw < 0) {
+			stat(c, TT_STAT_track_event_invalid_timestamp);
+			return;
+		}
+		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)raw);
+		if (ts < 0) {
+			stat(c, TT_STAT_track_event_invalid_timestamp);
+			return;
+		}
 	}
 	if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US) {
 		s->legacy_tts = (int64_t)((uint64_t)s->legacy_tts + (uint64_t)te->thread_time_delta_us * 1000);
@@ -903,7 +1235,17 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 
 	/* track: explicit uuid, sequence default, or the sequence's thread
 	 * for legacy/typeless events on uuid 0 (trace_processor's fallback) */
-	if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
+	if (uuid == 0 && le && (le->has_pid_override || (le->has_tid_override && s->fallback_track != TT_NONE))) {
+		/* trace processor: a pid override puts the event on a synthetic
+		 * thread of that process ((pid << 32) | -1, i.e. -1), a tid
+		 * override on that thread of the sequence's process */
+		int64_t pid = le->has_pid_override ? le->pid_override : s->thr_pid;
+		int64_t tid = le->has_tid_override ? le->tid_override : le->has_pid_override ? -1 : s->thr_tid;
+
+		track = tt_storage_thread_track(c->st, tt_storage_thread(c->st, pid, tid));
+		if (track == TT_NONE)
+			return;
+	} else if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
 		track = s->fallback_track;
 	} else {
 		/* a sequence's events mostly stay on one track */
@@ -915,6 +1257,44 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 		if (track == TT_NONE)
 			return;
 		track |= TRACK_UUID;
+	}
+
+	/* legacy thread time and instruction count fields: also counters of
+	 * the event's thread, as trace processor imports them */
+	if (type != 4 && (te->thread_time_case != PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME__NOT_SET ||
+			  te->thread_instruction_count_case !=
+				  PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET)) {
+		uint32_t utid = TT_NONE;
+
+		if (track & TRACK_UUID) {
+			const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+			if (u->kind == UT_THREAD)
+				utid = u->utid;
+		} else {
+			utid = tt_storage_track_utid(c->st, track);
+		}
+		if (utid != TT_NONE && has_tts) {
+			tt_track_desc d = { .type = "thread_time", .name = intern_c(c, "thread_time"), .utid = utid,
+					    .upid = tt_storage_thread_upid(c->st, utid), .parent_id = TT_NONE,
+					    .is_counter = 1, .cpu = -1 };
+			push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-time", utid, 0, 0, &d),
+				 0, 0, TT_NONE, 0, (double)tts);
+		}
+		if (utid != TT_NONE && te->thread_instruction_count_case !=
+					       PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET) {
+			tt_track_desc d = { .type = "thread_instructions", .name = intern_c(c, "thread_instruction_count"),
+					    .utid = utid, .upid = tt_storage_thread_upid(c->st, utid),
+					    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+			int64_t v;
+
+			if (te->thread_instruction_count_case ==
+			    PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA)
+				v = s->legacy_tic = sat_add(s->legacy_tic, te->thread_instruction_count_delta);
+			else
+				v = te->thread_instruction_count_absolute;
+			push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-tic", utid, 0, 0, &d),
+				 0, 0, TT_NONE, 0, (double)v);
+		}
 	}
 
 	if (type == 4) { /* COUNTER */
@@ -944,6 +1324,21 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 			tts = t2;
 	}
 
+	if (phase == 's' || phase == 't' || phase == 'f') {
+		/* v1 flow ids are scoped by (id, category, name), as trace
+		 * processor keys them */
+		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
+			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :
+			      le->local_id;
+		uint64_t key = ((id * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)cat << 32 | name)) | (1ULL << 63);
+		int step = phase == 's' ? V1_START : phase == 't' ? V1_STEP :
+			   le->bind_to_enclosing ? V1_END_ENCLOSING : V1_END;
+
+		if (track & TRACK_ASYNC)
+			return;
+		push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
+		return;
+	}
 	if (phase) {
 		switch (phase) {
 		case 'B': type = 1; break;
@@ -966,7 +1361,11 @@ static void on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_
 					    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
 			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 0, 0, 0, &d);
 		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 2) {
+			/* the process its pid names now (a reused pid: the new one) */
 			uint32_t upid = track_upid(c, track);
+
+			if (upid != TT_NONE)
+				upid = tt_storage_process(c->st, tt_storage_process_pid(c->st, upid));
 			tt_track_desc d = { .type = "process", .name = 0, .utid = TT_NONE, .upid = upid,
 					    .parent_id = TT_NONE, .cpu = -1 };
 			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 1, upid, 0, &d);
@@ -1354,12 +1753,11 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
 		const Perfetto__Protos__ProcessDescriptor *pd = p->process_descriptor;
-		name_process(c, tt_storage_process(c->st, pd->pid), pd->process_name,
-			     pd->n_cmdline ? pd->cmdline[0] : NULL);
+		on_process_descriptor(c, tt_storage_process(c->st, pd->pid), pd, NULL);
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-		on_process_tree(c, p->process_tree);
+		on_process_tree(c, s, p->process_tree);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		on_ftrace(c, p->ftrace_events);
@@ -1423,7 +1821,7 @@ static int rec_cmp(const void *a, const void *b)
 	return x->ord < y->ord ? -1 : x->ord > y->ord;
 }
 
-static uint32_t resolve(pctx *c, uint32_t i, int depth);
+static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
 
 /* Resolves the parent track first (its scope is inherited). */
 static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
@@ -1433,11 +1831,23 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 	if (!u->has_parent)
 		return TT_NONE;
 	pi = tt_pmap_find(&c->uuid_index, u->parent);
-	return pi ? resolve(c, (uint32_t)*pi, depth + 1) : TT_NONE;
+	return pi ? resolve(c, (uint32_t)*pi, depth + 1, 0, TT_ASYNC_PEEK) : TT_NONE;
 }
 
-/* Storage track of uuid entry i (created on first use). */
-static uint32_t resolve(pctx *c, uint32_t i, int depth)
+/* Storage track of uuid entry i (created on first use). A slice track
+ * with no name of its own is named by the first event fed onto it, as
+ * trace processor names it. */
+/* The track of a merged sibling set for one event (or a parent: PEEK). */
+static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
+{
+	uint32_t t = tt_async_track_set(c->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, kind);
+
+	if (t == TT_NONE)
+		c->oom = 1;
+	return t;
+}
+
+static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
 {
 	utrack *u = &c->utracks.v[i];
 	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
@@ -1446,6 +1856,8 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth)
 
 	if (u->track != TT_NONE)
 		return u->track;
+	if (u->merged)
+		return merged_track(c, u, kind);
 	if (u->resolving || depth > 32)
 		return TT_NONE;
 	u->resolving = 1;
@@ -1491,6 +1903,8 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth)
 			else
 				stat(c, TT_STAT_proto_track_undescribed);
 		}
+		if (!d.name)
+			d.name = event_name;
 		if (sutid != TT_NONE) {
 			d.type = "thread";
 			d.utid = sutid;
@@ -1498,6 +1912,18 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth)
 		} else if (supid != TT_NONE) {
 			d.type = "process";
 			d.upid = supid;
+		}
+		/* trace processor: sibling slice tracks of one parent that may
+		 * merge (by name, the default, or by key) share tracks while
+		 * their slices do not overlap, as async ids do: a thousand
+		 * tracks of one name are not a thousand rows in the viewer */
+		if (u->merge != 2 && u->uuid != 0) {
+			u->merged = 1;
+			u->mdesc = d;
+			u->mk1 = sutid != TT_NONE ? (1ULL << 32) | sutid : supid != TT_NONE ? (2ULL << 32) | supid : 0;
+			u->mk2 = u->has_parent ? u->parent : 0;
+			u->mk3 = u->merge == 3 ? (1ULL << 32) | u->merge_key : d.name;
+			return merged_track(c, u, kind);
 		}
 		break;
 	}
@@ -1507,7 +1933,20 @@ static uint32_t resolve(pctx *c, uint32_t i, int depth)
 
 static uint32_t rec_track(pctx *c, const prec *r)
 {
-	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0) : r->track;
+	if ((r->track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_ASYNC) {
+		const akey *k = &c->akeys.v[r->track & ~TRACK_ASYNC];
+		uint32_t t = tt_async_track(c->async, k->upid, k->scope, k->id, k->name,
+					    r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
+					    r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT);
+		if (t == TT_NONE)
+			c->oom = 1;
+		return t;
+	}
+	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0,
+						  r->kind == R_COUNTER ? 0 : r->name,
+						  r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
+						  r->kind == R_END ? TT_ASYNC_END :
+						  r->kind == R_COMPLETE ? TT_ASYNC_INSTANT : TT_ASYNC_PEEK) : r->track;
 }
 
 static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
@@ -1541,15 +1980,66 @@ static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
 				c->oom = 1;
 			break;
 		case FL_TERM:
-		case FL_IN:
 			if (live) {
 				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
 				*last = 0;
-			} else if (f->kind == FL_IN) {
-				stat(c, TT_STAT_flow_unmatched);
 			}
 			break;
+		case FL_IN:
+			/* trace processor: a legacy FLOW_IN links from the flow's
+			 * last slice and leaves the flow open (more may come in) */
+			if (live)
+				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+			else
+				stat(c, TT_STAT_flow_unmatched);
+			break;
 		}
+	}
+}
+
+/* A v1 flow event (legacy 's' / 't' / 'f'): binds to the slice enclosing
+ * it on its track; an 'f' without bind_to_enclosing binds to the next
+ * slice that begins there. */
+static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active)
+{
+	int64_t slice = tt_slice_tracker_enclosing(c->im->slices, track, r->ts);
+	uint64_t key = (uint64_t)r->u.i, *last = tt_pmap_find(active, key);
+	int live = last && *last;
+
+	switch (r->flags) {
+	case V1_START:
+		if (slice < 0) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		if (tt_pmap_put(active, key, (uint64_t)slice + 1))
+			c->oom = 1;
+		return;
+	case V1_STEP:
+		if (slice < 0 || !live) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+		*last = (uint64_t)slice + 1;
+		return;
+	case V1_END_ENCLOSING:
+		if (slice < 0 || !live) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
+		*last = 0;
+		return;
+	case V1_END:
+		if (!live) {
+			stat(c, TT_STAT_flow_unmatched);
+			return;
+		}
+		if (tt_pmap_put(&c->v1_pending, track, *last))
+			c->oom = 1;
+		*last = 0;
+		return;
 	}
 }
 
@@ -1560,6 +2050,10 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 
 	if (track == TT_NONE)
 		return;
+	if (r->kind == R_FLOW_V1) {
+		feed_flow_v1(c, r, track, active);
+		return;
+	}
 	switch (r->kind) {
 	case R_BEGIN:
 		id = tt_slice_tracker_begin(c->im->slices, track, r->ts, r->cat, r->name, r->args);
@@ -1567,7 +2061,7 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 			c->oom = 1;
 		break;
 	case R_END:
-		id = tt_slice_tracker_end(c->im->slices, track, r->ts, r->name, r->args);
+		id = tt_slice_tracker_end_match(c->im->slices, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && (r->flags & F_TTS)) {
 			uint64_t *b = tt_pmap_find(open_tts, (uint64_t)id);
 			if (b)
@@ -1591,6 +2085,14 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 	}
 	if (id >= 0 && (r->flags & F_FLOWS))
 		feed_flows(c, active, r, id);
+	if (id >= 0 && c->v1_pending.n && r->kind != R_END) {
+		uint64_t *src = tt_pmap_find(&c->v1_pending, track);
+
+		if (src && *src) {
+			tt_storage_flow(c->st, (int64_t)(*src - 1), id, TT_NONE);
+			*src = 0;
+		}
+	}
 }
 
 /* Tournament ("loser") tree over the sequences' record lists: t[0] holds
@@ -1986,7 +2488,15 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->named_procs);
+	tt_pmap_free(&c->proc_args);
+	tt_pmap_free(&c->desc_by_upid);
+	tt_pmap_free(&c->desc_by_utid);
+	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
+	tt_keymap_free(&c->akey_index);
+	tt_pmap_free(&c->v1_pending);
+	TT_VEC_FREE(c->akeys);
+	tt_async_tracker_free(c->async);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
 	tt_proto_arena_destroy(&c->ar);
@@ -2014,9 +2524,11 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 	c->im = im;
 	c->st = im->st;
 	c->threaded = threaded;
+	tt_storage_main_threads(c->st, 1);
 	c->clock = tt_proto_clock_new();
+	c->async = tt_async_tracker_new(c->st);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !(rdr = tt_proto_reader_new(src, im->path, threaded, batch_packets))) {
+	if (!c->clock || !c->async || !(rdr = tt_proto_reader_new(src, im->path, threaded, batch_packets))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
 	}
@@ -2076,6 +2588,7 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 		goto out;
 	}
 	build_sched(c);
+	process_args_flush(c);
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))

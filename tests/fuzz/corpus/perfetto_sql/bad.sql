@@ -1,0 +1,2 @@
+SELECT __intrinsic_stringify!(a'b);
+SELECT m!(1, (2;

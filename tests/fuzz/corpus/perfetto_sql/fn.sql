@@ -1,0 +1,2 @@
+CREATE PERFETTO FUNCTION f(x INT) RETURNS INT AS SELECT IIF($x < 2, $x, f($x - 1) + f($x - 2));
+SELECT f(10);

@@ -1,0 +1,4 @@
+INCLUDE PERFETTO MODULE slices.with_context;
+CREATE PERFETTO TABLE x(id LONG, name STRING) AS SELECT id, name FROM thread_slice;
+CREATE PERFETTO INDEX xi ON x(name);
+SELECT * FROM x;

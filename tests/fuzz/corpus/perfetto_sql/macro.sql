@@ -1,0 +1,2 @@
+CREATE PERFETTO MACRO m(a Expr) RETURNS Expr AS ($a + 1);
+SELECT m!(m!(1));

@@ -1,0 +1,102 @@
+/*
+ * test_trackers.c - the trackers of core/import/ on a bare storage: the
+ * slice tracker's end matching, the async tracker's track grouping and
+ * overflow lanes, the process/thread bookkeeping with reused ids.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "async_tracker.h"
+#include "slice_tracker.h"
+#include "storage.h"
+
+/* A track event's end matches the innermost open slice of its category
+ * (slices with none, e.g. atrace, are skipped) and closes the slices
+ * opened inside it; an end matching nothing is counted. */
+static void end_match_by_category(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_slice_tracker *t = tt_slice_tracker_new(st);
+	tt_str cat = tt_storage_intern_cstr(st, "cat");
+	uint32_t track = tt_storage_thread_track(st, tt_storage_thread(st, 5, 1));
+	int64_t outer, inner;
+
+	(void)state;
+	outer = tt_slice_tracker_begin(t, track, 20000, cat, tt_storage_intern_cstr(st, "event2"), TT_NONE);
+	inner = tt_slice_tracker_begin(t, track, 21000, 0, tt_storage_intern_cstr(st, "atrace"), TT_NONE);
+	assert_int_equal(tt_slice_tracker_end_match(t, track, 28000, cat, 0, TT_NONE), outer);
+	assert_int_equal(tt_storage_slice_dur(st, outer), 8000);
+	assert_int_equal(tt_storage_slice_dur(st, inner), 7000);
+	assert_int_equal(tt_slice_tracker_end_match(t, track, 29000, 0, 0, TT_NONE), -1);
+	assert_int_equal(tt_storage_stat_get(st, TT_STAT_slice_end_unmatched), 1);
+	tt_slice_tracker_free(t);
+	tt_storage_free(st);
+}
+
+/* Ids of one name share a track while they do not overlap; the name of a
+ * cookie is that of its first event; process and global scopes differ. */
+static void async_lanes(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_async_tracker *a = tt_async_tracker_new(st);
+	tt_str n = tt_storage_intern_cstr(st, "anim"), other = tt_storage_intern_cstr(st, "other");
+	uint32_t upid = tt_storage_process(st, 7);
+	uint32_t t1, t2, t3;
+
+	(void)state;
+	t1 = tt_async_track(a, TT_NONE, 0, 1, n, TT_ASYNC_BEGIN);
+	t2 = tt_async_track(a, TT_NONE, 0, 2, n, TT_ASYNC_BEGIN);  /* 1 still open */
+	assert_int_not_equal(t1, t2);
+	assert_int_equal(tt_async_track(a, TT_NONE, 0, 1, other, TT_ASYNC_END), t1);
+	t3 = tt_async_track(a, TT_NONE, 0, 3, n, TT_ASYNC_INSTANT); /* takes idle lane of 1 */
+	assert_int_equal(t3, t1);
+	assert_int_not_equal(tt_async_track(a, upid, 0, 1, n, TT_ASYNC_BEGIN), t1);
+	assert_int_equal(tt_storage_track_count(st), 3);
+	/* overflow lanes of a thread: nest in a lane or go to the next one */
+	{
+		uint32_t utid = tt_storage_thread(st, 7, 8);
+		uint32_t l1 = tt_async_overlap_track(a, utid, 100, 100);
+		assert_int_equal(tt_async_overlap_track(a, utid, 120, 10), l1);  /* nests */
+		assert_int_not_equal(tt_async_overlap_track(a, utid, 150, 100), l1);
+		assert_int_equal(tt_async_overlap_track(a, utid, 300, 10), l1);  /* all ended */
+	}
+	tt_async_tracker_free(a);
+	tt_storage_free(st);
+}
+
+/* Main threads (tid = pid) come with their process when asked; a reused
+ * pid or (pid, tid) gives a new process / thread that later lookups find. */
+static void process_thread_ids(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	uint32_t p1, p2, th, th2;
+
+	(void)state;
+	tt_storage_main_threads(st, 1);
+	th = tt_storage_thread(st, 5, 1);
+	p1 = tt_storage_thread_upid(st, th);
+	assert_int_equal(tt_storage_thread_by_tid(st, 5) != TT_NONE, 1);
+	assert_int_equal(tt_storage_thread_upid(st, tt_storage_thread_by_tid(st, 5)), p1);
+	p2 = tt_storage_process_new(st, 5);
+	assert_int_not_equal(p1, p2);
+	assert_int_equal(tt_storage_process(st, 5), p2);
+	th2 = tt_storage_thread_new(st, 5, 1);
+	assert_int_not_equal(th, th2);
+	assert_int_equal(tt_storage_thread(st, 5, 1), th2);
+	assert_int_equal(tt_storage_thread_upid(st, th2), p2);
+	tt_storage_free(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(end_match_by_category),
+		cmocka_unit_test(async_lanes),
+		cmocka_unit_test(process_thread_ids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
