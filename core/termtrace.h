@@ -89,6 +89,13 @@ typedef struct tt_counter_cols {
 } tt_counter_cols;
 void tt_trace_counters(const tt_trace *tr, tt_counter_cols *out);
 
+/* Flows (the SQL table `flow`): row i links slice_out[i] to slice_in[i]. */
+typedef struct tt_flow_cols {
+	size_t n;
+	const int64_t *slice_out, *slice_in;
+} tt_flow_cols;
+void tt_trace_flows(const tt_trace *tr, tt_flow_cols *out);
+
 typedef struct tt_thread_info {
 	uint32_t utid, upid; /* upid UINT32_MAX when unknown */
 	int64_t tid;

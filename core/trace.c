@@ -166,6 +166,13 @@ void tt_trace_counters(const tt_trace *tr, tt_counter_cols *o)
 	o->track_id = tr->st->counter.track;
 }
 
+void tt_trace_flows(const tt_trace *tr, tt_flow_cols *o)
+{
+	o->n = tr->st->flow.n;
+	o->slice_out = tr->st->flow.slice_out;
+	o->slice_in = tr->st->flow.slice_in;
+}
+
 static const char *or_empty(const tt_storage *st, tt_str s)
 {
 	const char *t = tt_storage_str(st, s);

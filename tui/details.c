@@ -8,6 +8,8 @@
 
 #include "argtree.h"
 #include "details.h"
+#include "flows.h"
+#include "report.h"
 #include "timefmt.h"
 #include "timemath.h"
 
@@ -151,6 +153,7 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 	}
 	snprintf(buf, sizeof buf, "%lld", (long long)id);
 	fn(ctx, "id", buf);
+	tt_flows_details(v, fn, ctx);
 	if (v->desc)
 		fn(ctx, "description", v->desc);
 	if (v->doc_link)
@@ -275,6 +278,8 @@ void tt_details_draw(tt_view *v)
 
 	v->link_nseg = 0;
 	if (v->det_w <= 0 || v->det_h <= 0)
+		return;
+	if (tt_report_range_panel(v)) /* a range shows what ran in it */
 		return;
 	attrset(ATTR(TT_AREA_DETAILS));
 	for (int y = 0; y < v->det_h; y++)

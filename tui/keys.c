@@ -119,12 +119,17 @@ const char tt_keys_default_config[] =
 	"bind ! next-alert\n" "bind e source\n"
 	"bind / search\n" "bind n search-next\n" "bind N search-prev\n"
 	"bind : command\n"
-	"bind Tab details\n" "bind m details-move\n"
+	"bind Tab details\n" "bind M details-move\n"
 	"bind > details-grow\n" "bind < details-shrink\n"
 	"bind J details-down\n" "bind K details-up\n"
 	"bind o open-link\n" "bind y copy-link\n"
 	"bind P pin-track\n" "bind x hide-track\n"
-	"bind Esc clear\n" "bind C-l redraw\n";
+	"bind Esc clear\n" "bind C-l redraw\n"
+	"bind } flow-next\n" "bind { flow-prev\n" "bind F flow-follow\n" "bind L flows\n"
+	"bind v range-start\n" "bind V range-scope\n"
+	"bind R aggregate\n" "bind X aggregate-threads\n" "bind C aggregate-counters\n"
+	"bind T calltree\n" "bind B bottomup\n" "bind z flame\n"
+	"bind m mark\n" "bind ' jump-mark\n" "bind ` marks\n";
 
 static void set_binding(tt_config *cfg, int key, int action)
 {

@@ -45,7 +45,7 @@
 	X(CHILD, "child", "select the first child slice") \
 	X(NEXT_ALERT, "next-alert", "jump to the next alert") \
 	X(SOURCE, "source", "jump to the slice an annotation came from (its source_slice_id)") \
-	X(SEARCH, "search", "search slice names (substring)") \
+	X(SEARCH, "search", "search slice names (smartcase; /@ args, /% threads, /N slice id)") \
 	X(SEARCH_NEXT, "search-next", "next match in time") \
 	X(SEARCH_PREV, "search-prev", "previous match in time") \
 	X(COMMAND, "command", "open the command bar (SQL or a command)") \
@@ -60,7 +60,22 @@
 	X(PIN_TRACK, "pin-track", "pin the track of the cursor to the top (again: back to its group)") \
 	X(HIDE_TRACK, "hide-track", "hide the track of the cursor (:show NAME|all brings it back)") \
 	X(CLEAR, "clear", "clear the selection, time range and search") \
-	X(REDRAW, "redraw", "redraw the screen")
+	X(REDRAW, "redraw", "redraw the screen") \
+	X(FLOW_NEXT, "flow-next", "highlight the next flow of the selection (details panel)") \
+	X(FLOW_PREV, "flow-prev", "highlight the previous flow of the selection") \
+	X(FLOW_FOLLOW, "flow-follow", "jump to the other end of the highlighted flow") \
+	X(FLOWS, "flows", "table of the selection's whole flow chain (direct and transitive)") \
+	X(RANGE_START, "range-start", "start a time range at the cursor (moving extends it; Esc clears)") \
+	X(RANGE_SCOPE, "range-scope", "range spans: all tracks, the process group, the current track") \
+	X(AGGREGATE, "aggregate", "aggregation of the range by slice name (sortable table)") \
+	X(AGG_THREADS, "aggregate-threads", "busy time of each thread in the range") \
+	X(AGG_COUNTERS, "aggregate-counters", "min, max, mean, delta of each counter in the range") \
+	X(CALLTREE, "calltree", "top-down call tree of the range (or of the selected slice)") \
+	X(BOTTOMUP, "bottomup", "bottom-up call tree by self time") \
+	X(FLAME, "flame", "flame graph of the range (or of the selected slice)") \
+	X(MARK, "mark", "mark the selection, range or cursor time: m then a label key") \
+	X(JUMP_MARK, "jump-mark", "go back to a mark: ' then its label") \
+	X(MARKS, "marks", "table of the marks (Enter jumps)")
 
 typedef enum tt_action {
 	TT_ACT_NONE = 0,

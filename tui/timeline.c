@@ -6,6 +6,9 @@
 #include <string.h>
 #include <curses.h>
 
+#include "flows.h"
+#include "marks.h"
+#include "range.h"
 #include "timefmt.h"
 #include "timemath.h"
 #include "timeline.h"
@@ -166,6 +169,8 @@ static attr_t slice_attr(const tt_view *v, int track, int64_t id)
 		return ATTR(TT_AREA_SLICE_SEL);
 	if (v->match_bits && !v->lay.tracks[track].pnames && v->match_bits[id / 8] & (1u << (id % 8)))
 		return ATTR(TT_AREA_SLICE_MATCH);
+	if (v->flows && !v->lay.tracks[track].pnames && tt_flows_is_partner(v, id))
+		return ATTR(TT_AREA_SLICE_SEL) | A_UNDERLINE;
 	return ATTR(TT_AREA_SLICE0 + palette_of(v, track, id));
 }
 
@@ -200,6 +205,14 @@ static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64
 			put_text(y, v->tl_x + c0, name, w - 1);
 			put_glyph(g, y, v->tl_x + c1, G_ELLIPSIS);
 		}
+	}
+	/* a slice with flows: an arrow at its edge when the name leaves room */
+	int fl = v->flows && !v->lay.tracks[track].pnames ? tt_flows_has(v->flows, id) : 0;
+	if (fl && w >= 3 && (len == 0 || (w - len) / 2 >= 1)) {
+		if (fl & 2)
+			mvaddstr(y, v->tl_x + c0, v->utf8 ? "\xe2\x86\x92" : ">");
+		if ((fl & 1) && (w - len + 1) / 2 >= 1)
+			mvaddstr(y, v->tl_x + c1, v->utf8 ? "\xe2\x86\x92" : ">");
 	}
 }
 
@@ -506,6 +519,8 @@ void tt_timeline_draw(const tt_view *v)
 	int rc0 = 0, rc1 = -1;
 
 	draw_ruler(v, g);
+	tt_range_draw_ruler(v);
+	tt_marks_draw_ruler(v);
 	if (v->has_range) {
 		rc0 = tt_timefmt_col(v->range_a, v->t0, v->span, v->tl_w);
 		rc1 = tt_timefmt_col(v->range_b, v->t0, v->span, v->tl_w);
@@ -548,7 +563,7 @@ void tt_timeline_draw(const tt_view *v)
 		draw_name(v, y, l, li == v->line, g);
 		const tt_ltrack *t = &v->lay.tracks[l->track];
 		/* background: range, then the cursor line on empty cells */
-		if (v->has_range && rc1 >= 0 && rc0 < v->tl_w) {
+		if (v->has_range && rc1 >= 0 && rc0 < v->tl_w && tt_range_track_in(v, l->track)) {
 			int a = rc0 < 0 ? 0 : rc0, b = rc1 >= v->tl_w ? v->tl_w - 1 : rc1;
 			fill(y, v->tl_x + a, b - a + 1, ATTR(TT_AREA_RANGE));
 		}
@@ -564,5 +579,6 @@ void tt_timeline_draw(const tt_view *v)
 				draw_alerts(v, y, l->track, l->depth);
 		}
 	}
+	tt_flows_draw(v);
 	attrset(ATTR(TT_AREA_DEFAULT));
 }

@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flows.h"
+#include "marks.h"
+#include "range.h"
+#include "report.h"
+#include "search.h"
 #include "timefmt.h"
 #include "timemath.h"
 #include "trackops.h"
@@ -47,6 +52,8 @@ int tt_view_init(tt_view *v, tt_trace *tr)
 		tt_view_message(v, 1, "trace spans %s..%s, too wide: showing %.0f years around the median slice",
 				a, b, (double)TT_TM_MAX_SPAN / 1e9 / 86400 / 365.25);
 	}
+	if (tt_flows_build(&v->flows, tr, v->sc.n) < 0)
+		return -1;
 	return 0;
 }
 
@@ -58,6 +65,9 @@ void tt_view_free(tt_view *v)
 	free(v->desc);
 	free(v->doc_link);
 	free(v->alerts);
+	tt_flows_free(v->flows);
+	tt_marks_free(v);
+	tt_report_view_free(v);
 	memset(v, 0, sizeof *v);
 }
 
@@ -184,6 +194,7 @@ int tt_view_goto(tt_view *v, int64_t t)
 {
 	v->cursor = t;
 	follow_cursor(v);
+	tt_range_follow(v);
 	return TT_REDRAW;
 }
 
@@ -275,6 +286,8 @@ int tt_view_select(tt_view *v, int track, int64_t id)
 	v->sel_track = track;
 	v->sel_id = id;
 	v->details_scroll = 0;
+	v->flow_pos = 0;
+	v->range_panel = v->visual; /* a slice picked after the range shows itself */
 	if (id < 0)
 		return TT_REDRAW | TT_SEL_CHANGED;
 	depth = item_depth(v, track, id);
@@ -502,41 +515,7 @@ static int step_match(tt_view *v, int dir)
 	return tt_view_select_slice(v, v->matches[i]) | TT_REDRAW;
 }
 
-/* ---- search: string id -> match, cached in an open-addressing map ------- */
-typedef struct strmap {
-	uint32_t *keys;
-	uint8_t *vals; /* 0 empty, 1 no match, 2 match */
-	size_t cap, n;
-} strmap;
-
-static int strmap_grow(strmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 1024;
-	uint32_t *k = calloc(cap, sizeof *k);
-	uint8_t *val = calloc(cap, 1);
-
-	if (!k || !val) {
-		free(k);
-		free(val);
-		return -1;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->vals[i])
-			continue;
-		size_t h = (m->keys[i] * 2654435761u) & (cap - 1);
-		while (val[h])
-			h = (h + 1) & (cap - 1);
-		k[h] = m->keys[i];
-		val[h] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = k;
-	m->vals = val;
-	m->cap = cap;
-	return 0;
-}
-
+/* ---- search (what matches: tui/search.c) -------------------------- */
 static const tt_view *sort_view;
 static int cmp_match(const void *pa, const void *pb)
 {
@@ -563,8 +542,10 @@ static void mark_rows(tt_view *v, const uint8_t *bits)
 
 size_t tt_view_search(tt_view *v, const char *text)
 {
-	strmap m = {0};
 	size_t cap = 0;
+	int kind = TT_SEARCH_NAME;
+	int64_t want = -1;
+	tt_search *q = NULL;
 
 	mark_rows(v, NULL);
 
@@ -576,27 +557,26 @@ size_t tt_view_search(tt_view *v, const char *text)
 	snprintf(v->search, sizeof v->search, "%s", text);
 	if (!*text)
 		return 0;
+	q = tt_search_new(v, text, &kind, &want);
+	v->search_kind = kind;
+	if (!q)
+		goto oom;
+	if (kind == TT_SEARCH_ID) {
+		/* a slice id: Perfetto's omnibox jumps there */
+		tt_search_free(q);
+		v->search[0] = 0;
+		if (want < 0 || (size_t)want >= v->sc.n || !tt_view_select_slice(v, want)) {
+			tt_view_message(v, 1, "no slice with id %lld", (long long)want);
+			return 0;
+		}
+		tt_view_message(v, 0, "slice %lld: %s", (long long)want, tt_trace_str(v->tr, v->sc.name[want]));
+		return 1;
+	}
 	v->match_bits = calloc(v->sc.n / 8 + 1, 1);
-	if (!v->match_bits || strmap_grow(&m) < 0)
+	if (!v->match_bits)
 		goto oom;
 	for (size_t id = 0; id < v->sc.n; id++) {
-		uint32_t s = v->sc.name[id];
-		size_t h = (s * 2654435761u) & (m.cap - 1);
-		while (m.vals[h] && m.keys[h] != s)
-			h = (h + 1) & (m.cap - 1);
-		if (!m.vals[h]) {
-			if ((m.n + 1) * 2 > m.cap) {
-				if (strmap_grow(&m) < 0)
-					goto oom;
-				h = (s * 2654435761u) & (m.cap - 1);
-				while (m.vals[h])
-					h = (h + 1) & (m.cap - 1);
-			}
-			m.keys[h] = s;
-			m.vals[h] = strstr(tt_trace_str(v->tr, s), text) ? 2 : 1;
-			m.n++;
-		}
-		if (m.vals[h] != 2)
+		if (!tt_search_test(q, v, id))
 			continue;
 		if (v->nmatches == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -608,8 +588,7 @@ size_t tt_view_search(tt_view *v, const char *text)
 		v->matches[v->nmatches++] = (int64_t)id;
 		v->match_bits[id / 8] |= (uint8_t)(1u << (id % 8));
 	}
-	free(m.keys);
-	free(m.vals);
+	tt_search_free(q);
 	mark_rows(v, v->match_bits);
 	sort_view = v;
 	if (v->nmatches > 1)
@@ -617,13 +596,48 @@ size_t tt_view_search(tt_view *v, const char *text)
 	if (v->nmatches)
 		step_match(v, 1);
 	else
-		tt_view_message(v, 1, "no match for '%s'", text);
+		tt_view_message(v, 1, "no match for '%s'%s", text, v->has_range ? " in the range" : "");
 	return v->nmatches;
 oom:
-	free(m.keys);
-	free(m.vals);
+	tt_search_free(q);
 	tt_view_message(v, 1, "search: out of memory");
 	return v->nmatches;
+}
+
+void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *label)
+{
+	tt_view_search(v, "");
+	snprintf(v->search, sizeof v->search, "=%s", label);
+	v->match_bits = calloc(v->sc.n / 8 + 1, 1);
+	v->matches = malloc((n ? n : 1) * sizeof *v->matches);
+	if (!v->match_bits || !v->matches) {
+		tt_view_search(v, "");
+		tt_view_message(v, 1, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v->matches[i] = ids[i];
+		v->match_bits[ids[i] / 8] |= (uint8_t)(1u << (ids[i] % 8));
+	}
+	v->nmatches = n;
+	mark_rows(v, v->match_bits);
+	sort_view = v;
+	if (n > 1)
+		qsort(v->matches, n, sizeof *v->matches, cmp_match);
+	if (n)
+		step_match(v, 1);
+	else
+		tt_view_message(v, 1, "no slice of '%s' here", label);
+}
+
+int tt_view_text_cols(const char *s)
+{
+	int n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p & 0xc0) != 0x80)
+			n++;
+	return n;
 }
 
 void tt_view_filter(tt_view *v, const char *text)
@@ -772,7 +786,56 @@ static int track_op(tt_view *v, int action)
 	return TT_REDRAW | TT_RELAYOUT;
 }
 
+/* The actions of the flows, range, marks and reports (issue 14); -1 for
+ * the others. */
+static int ext_action(tt_view *v, int action)
+{
+	switch (action) {
+	case TT_ACT_FLOW_NEXT:
+	case TT_ACT_FLOW_PREV:
+	case TT_ACT_FLOW_FOLLOW:
+	case TT_ACT_FLOWS:
+		return tt_flows_action(v, action);
+	case TT_ACT_RANGE_START:
+	case TT_ACT_RANGE_SCOPE:
+	case TT_ACT_ZOOM_SELECTED: /* zooms to the range when there is one */
+		return tt_range_action(v, action);
+	case TT_ACT_AGGREGATE:
+	case TT_ACT_AGG_THREADS:
+	case TT_ACT_AGG_COUNTERS:
+	case TT_ACT_CALLTREE:
+	case TT_ACT_BOTTOMUP:
+	case TT_ACT_FLAME:
+	case TT_ACT_MARKS:
+		v->report = action;
+		return TT_OPEN_REPORT | TT_REDRAW;
+	case TT_ACT_MARK:
+	case TT_ACT_JUMP_MARK:
+		v->pending = action;
+		tt_view_message(v, 0, action == TT_ACT_MARK ? "mark: press a letter or digit (m: the next free letter)"
+							 : "go to mark: press its label");
+		return TT_REDRAW;
+	case TT_ACT_CLEAR:
+		v->visual = 0;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+static int base_action(tt_view *v, int action);
+
 int tt_view_action(tt_view *v, int action)
+{
+	int rc = ext_action(v, action);
+
+	if (rc < 0)
+		rc = base_action(v, action);
+	tt_range_follow(v);
+	return rc;
+}
+
+static int base_action(tt_view *v, int action)
 {
 	int page = v->tl_h > 1 ? v->tl_h - 1 : 1;
 
@@ -917,5 +980,7 @@ int tt_view_action(tt_view *v, int action)
 
 int tt_view_key(tt_view *v, int key)
 {
+	if (v->pending)
+		return tt_marks_pending_key(v, key);
 	return tt_view_action(v, tt_config_action(&v->cfg, key));
 }

@@ -26,9 +26,10 @@ enum {
 	TT_OPEN_CMD = 16,
 	TT_OPEN_SEARCH = 32,
 	TT_SEL_CHANGED = 64, /* details must be fetched again */
+	TT_OPEN_REPORT = 128, /* open the report v->report (tui/report.c) */
 };
 
-enum { TT_MODE_TIMELINE, TT_MODE_TABLE, TT_MODE_HELP };
+enum { TT_MODE_TIMELINE, TT_MODE_TABLE, TT_MODE_HELP, TT_MODE_FLAME };
 
 typedef struct tt_alert {
 	int64_t ts, dur, slice_id;
@@ -84,6 +85,21 @@ typedef struct tt_view {
 	size_t nalerts, nwarn, nerr, alert_pos;
 	int64_t alert_maxdur; /* bounds the search for alerts in the window */
 
+	/* flows, range scope, marks, reports (issue 14: tui/flows.c,
+	 * range.c, marks.c, report.c; NULL/0 when unused) */
+	struct tt_flows *flows; /* per-slice flow index, NULL = no flows */
+	int flow_pos;        /* highlighted entry of the selection's flows */
+	int visual;          /* v: the range's end follows the cursor */
+	int range_scope;     /* TT_SCOPE_* */
+	int range_track;     /* layout track the range was made on */
+	struct tt_marks *marks;
+	int pending;         /* action waiting for a label key (m, ') */
+	int report;          /* TT_REPORT_* to open (TT_OPEN_REPORT) */
+	struct tt_agg *agg;  /* aggregation of the range (cached) */
+	int search_kind;     /* TT_SEARCH_* of the current search */
+	int range_panel;     /* the details panel shows the range (set with
+			      * the range; a later selection shows itself) */
+
 	/* message line */
 	char msg[512];
 	int msg_error;
@@ -115,6 +131,11 @@ int tt_view_goto(tt_view *v, int64_t t);
 /* Runs a name search (substring); returns the match count and selects
  * the first match at or after the cursor. */
 size_t tt_view_search(tt_view *v, const char *text);
+/* Makes ids (slice ids) the search matches, shown as '=label'; selects
+ * the first at or after the cursor. */
+void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *label);
+/* Terminal columns of UTF-8 text (one per character). */
+int tt_view_text_cols(const char *s);
 /* Filters the tracks by name (substring; "" = all). */
 void tt_view_filter(tt_view *v, const char *text);
 /* Loads alerts with SQL; a failing query (no table) means no alerts. */

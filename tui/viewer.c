@@ -24,6 +24,9 @@
 #include "mouse.h"
 #include "osc.h"
 #include "help.h"
+#include "marks.h"
+#include "range.h"
+#include "report.h"
 #include "table.h"
 #include "termtrace.h"
 #include "timefmt.h"
@@ -50,6 +53,7 @@ typedef struct viewer {
 	int mouse_x, mouse_y, mouse_down;
 	int hyperlinks;     /* the terminal shows OSC 8 hyperlinks */
 	const char *path;
+	tt_report *rep;     /* report of the open table or flame graph */
 } viewer;
 
 /* Data lost or skipped at import (a cut stream, an unknown TSDL
@@ -285,6 +289,8 @@ static int rebuild_view(viewer *vw)
 	nv.details_w = v->details_w;
 	nv.mode = v->mode;
 	int64_t t0 = v->t0, span = v->span, cursor = v->cursor;
+	nv.marks = v->marks; /* marks are times and slice ids: they stay */
+	v->marks = NULL;
 	tt_view_free(v);
 	*v = nv;
 	tt_view_geometry(v, LINES, COLS);
@@ -313,6 +319,8 @@ static int run_sql_to_table(viewer *vw, const char *sql, const char *title)
 	}
 	if (vw->has_table)
 		tt_table_free(&vw->table);
+	tt_report_free(vw->rep);
+	vw->rep = NULL;
 	tt_table_open(&vw->table, &res, title);
 	vw->table.start = vw->v.lay.start;
 	vw->table.utf8 = vw->v.utf8;
@@ -352,6 +360,49 @@ static int goto_clamped(tt_view *v, int64_t t, const char *text)
 }
 
 static int timeline_key_action(viewer *vw, int act);
+
+
+static int open_report(viewer *vw);
+
+/* Commands of issue 14 with arguments; -1 when cmd is none of them. */
+static int run_command_ext(viewer *vw, const char *cmd)
+{
+	tt_view *v = &vw->v;
+	const char *arg;
+
+	if ((arg = word_arg(cmd, "range"))) {
+		char a[64], b[64];
+		int64_t ta, tb;
+		if (sscanf(arg, "%63s %63s", a, b) != 2 || tt_timefmt_parse(a, &ta) || tt_timefmt_parse(b, &tb)) {
+			tt_view_message(v, 1, "usage: :range T1 T2 (times as :goto takes them, e.g. 1.5ms 20ms)");
+			return TT_REDRAW;
+		}
+		tt_range_set(v, tt_tm_add(v->lay.start, ta), tt_tm_add(v->lay.start, tb));
+		v->visual = 0;
+		int64_t ra, rb;
+		tt_range_get(v, &ra, &rb);
+		int64_t rl = tt_tm_len(ra, rb);
+		if (ra < v->t0 || rb > tt_tm_add(v->t0, v->span))
+			tt_view_set_window(v, tt_tm_sub(ra, rl / 10), tt_tm_add(rl, rl / 5 + 1));
+		v->cursor = ra;
+		char len[64];
+		tt_timefmt_exact(tt_tm_len(ra, rb), v->utf8, len, sizeof len);
+		tt_view_message(v, 0, "range %s (R: table, T: call tree, z: flame graph, Esc clears)", len);
+		return TT_REDRAW | TT_SEL_CHANGED;
+	}
+	if ((arg = word_arg(cmd, "mark")) && *arg)
+		return tt_marks_set(v, (unsigned char)arg[0]);
+	if ((arg = word_arg(cmd, "jump-mark")) && *arg)
+		return tt_marks_jump(v, (unsigned char)arg[0]) | TT_SEL_CHANGED;
+	if ((arg = word_arg(cmd, "flow")) && *arg) {
+		v->flow_pos = atoi(arg) - 1;
+		if (v->flow_pos < 0)
+			v->flow_pos = 0;
+		return tt_view_action(v, TT_ACT_FLOW_FOLLOW) | TT_SEL_CHANGED;
+	}
+	/* a bare action name is run by run_command (timeline_key_action) */
+	return -1;
+}
 
 static int run_command(viewer *vw, const char *cmd)
 {
@@ -516,7 +567,33 @@ static int run_command(viewer *vw, const char *cmd)
 		tt_view_geometry(v, v->rows, v->cols);
 		return TT_REDRAW | TT_RELAYOUT;
 	}
+	int rc = run_command_ext(vw, cmd);
+	if (rc >= 0)
+		return rc;
 	return run_sql_to_table(vw, cmd, cmd);
+}
+
+/* Opens report v->report (flows, aggregations, call trees, marks) in the
+ * table, or the flame graph screen. */
+static int open_report(viewer *vw)
+{
+	tt_view *v = &vw->v;
+	tt_result res;
+	char title[256];
+
+	tt_report_free(vw->rep);
+	vw->rep = NULL;
+	if (tt_report_open(&vw->rep, v, &res, title, sizeof title) < 0)
+		return TT_REDRAW;
+	if (v->mode == TT_MODE_FLAME)
+		return TT_REDRAW;
+	if (vw->has_table)
+		tt_table_free(&vw->table);
+	tt_table_open(&vw->table, &res, title);
+	vw->has_table = 1;
+	v->mode = TT_MODE_TABLE;
+	v->msg[0] = 0;
+	return TT_REDRAW;
 }
 
 /* ---- doc link: open and copy --------------------------------------------- */
@@ -579,7 +656,8 @@ static void draw_status(tt_view *v)
 		int64_t a = v->range_a < v->range_b ? v->range_a : v->range_b;
 		int64_t b = v->range_a < v->range_b ? v->range_b : v->range_a;
 		tt_timefmt_exact(tt_tm_len(a, b), v->utf8, d, sizeof d);
-		snprintf(part, sizeof part, " | range %s", d);
+		snprintf(part, sizeof part, " | range %s%s", d,
+			 v->range_scope == TT_SCOPE_ALL ? "" : v->range_scope == TT_SCOPE_GROUP ? " (group)" : " (track)");
 		strncat(buf, part, sizeof buf - strlen(buf) - 1);
 	}
 	if (v->search[0]) {
@@ -733,7 +811,8 @@ static int timeline_mouse(viewer *vw, int ch)
 				v->range_b = t;
 			}
 			v->range_b = tt_view_col_time(v, (x > vw->mouse_x ? x : vw->mouse_x) - v->tl_x + 1);
-			v->has_range = 1;
+			tt_range_set(v, v->range_a, v->range_b);
+			v->visual = 0;
 			return TT_REDRAW;
 		}
 		int li = line_at_y(v, ev.y);
@@ -743,6 +822,7 @@ static int timeline_mouse(viewer *vw, int ch)
 		}
 		if (in_timeline(v, ev.x, ev.y)) {
 			v->cursor = tt_view_col_time(v, ev.x - v->tl_x);
+			tt_range_follow(v); /* a click extends a range being made (v) */
 			if (li >= 0) {
 				v->line = li;
 				int64_t keep = v->cursor;
@@ -789,6 +869,8 @@ static int timeline_key(viewer *vw, int ch)
 
 	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE)
 		return timeline_mouse(vw, ch);
+	if (v->pending)
+		return tt_marks_pending_key(v, ch) | TT_SEL_CHANGED | TT_RELAYOUT;
 	act = tt_config_action(&v->cfg, ch);
 	return timeline_key_action(vw, act);
 }
@@ -815,6 +897,8 @@ static int timeline_key_action(viewer *vw, int act)
 	}
 	if (rc & (TT_OPEN_CMD | TT_OPEN_SEARCH))
 		open_cmdbar(vw, (rc & TT_OPEN_CMD) ? ':' : '/');
+	if (rc & TT_OPEN_REPORT)
+		rc |= open_report(vw);
 	return rc | TT_REDRAW;
 }
 
@@ -848,6 +932,8 @@ static int table_key(viewer *vw, int ch)
 		open_cmdbar(vw, ':');
 		return TT_REDRAW;
 	}
+	if ((rc = tt_report_table_key(vw->rep, v, &vw->table, ch)) >= 0)
+		return rc;
 	switch (tt_table_key(&vw->table, ch, &id, &ts)) {
 	case TT_TABLE_NEXT_PAGE:
 	case TT_TABLE_PREV_PAGE: {
@@ -906,10 +992,25 @@ static int help_key(viewer *vw, int ch)
 	return TT_REDRAW;
 }
 
+static void flame_draw(viewer *vw)
+{
+	tt_report_flame_draw(vw->rep, &vw->v);
+}
+
+static int flame_key(viewer *vw, int ch)
+{
+	if (ch == ':') {
+		open_cmdbar(vw, ':');
+		return TT_REDRAW;
+	}
+	return tt_report_flame_key(vw->rep, &vw->v, ch);
+}
+
 static const screen_ops screens[] = {
 	[TT_MODE_TIMELINE] = {.name = "timeline", .draw = timeline_draw, .key = timeline_key},
 	[TT_MODE_TABLE] = {.name = "table", .draw = table_draw, .key = table_key},
 	[TT_MODE_HELP] = {.name = "help", .draw = help_draw, .key = help_key},
+	[TT_MODE_FLAME] = {.name = "flame", .draw = flame_draw, .key = flame_key},
 };
 
 static const screen_ops *screen_of(const viewer *vw)
@@ -1127,6 +1228,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	if (vw->has_table)
 		tt_table_free(&vw->table);
 	free(vw->table_sql);
+	tt_report_free(vw->rep);
 	tt_cmdbar_free(&vw->cb);
 	tt_view_free(&vw->v);
 	tt_trace_close(ld->tr);

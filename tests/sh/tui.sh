@@ -144,10 +144,10 @@ check "details show the slice's description, wrapped" \
 	wait_for desc " description V8 drains the microtask queue: promise reactions, await continuations and queueMicrotask callbacks run back"
 check "details show the doc link" wait_for desc " doc link    https://v8.dev/blog/fast-async"
 check "the details title marks a slice with a description" wait_for desc " RunMicrotasks  ⓘ "
-keys m
-check "m puts the details on the right" \
+keys M
+check "M puts the details on the right" \
 	wait_line desc 1 " @1.153231s     │            │            │    ▼        │            │       process     Renderer 9186"
-keys m Tab
+keys M Tab
 check "Tab hides the details panel" \
 	bash -c "! tmux -L $S capture-pane -p -t desc | grep -qF ' name        RunMicrotasks'"
 keys : alerts Enter
@@ -206,6 +206,7 @@ check "a click on a group header closes it (its summary shows)" wait_for mouse "
 mouse "0;10;6M"
 mouse "0;10;6m"
 wait_for mouse "▾ Renderer 9186  (3 tracks)"
+keys Escape # the dragged range: f would zoom to it
 keys : "select id from slice where name = 'RunMicrotasks' and dur = 17000" Enter
 wait_for mouse "4 rows"
 keys Enter f

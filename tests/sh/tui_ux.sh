@@ -69,8 +69,8 @@ on=$(osc_screen osc1 1 J J J J J J o y)
 check_got_want() { if [ "$2" == "$3" ]; then ok "$1"; else notok "$1"; diff <(echo "$3") <(echo "$2") | sed 's/^/#   /'; fi; }
 check_got_want "with OSC 8 links on, the screen after o, y is the screen without links" "$on" "$off"
 case "$on" in *"copied https://v8.dev/blog/fast-async"*) ok "y copies the doc link";; *) notok "y copies the doc link";; esac
-off=$(osc_screen osc2 0 m "<" "<" "<" J J J J J J J J J J J J o y)
-on=$(osc_screen osc3 1 m "<" "<" "<" J J J J J J J J J J J J o y)
+off=$(osc_screen osc2 0 M "<" "<" "<" J J J J J J J J J J J J o y)
+on=$(osc_screen osc3 1 M "<" "<" "<" J J J J J J J J J J J J o y)
 check_got_want "links on, details on the right: same screen as links off" "$on" "$off"
 case "$on" in *" doc link    https://v8.dev/blog"*"            /fast-async"*) ok "the doc link wraps on the right";;
 *) notok "the doc link wraps on the right"; echo "$on" | sed 's/^/# /';; esac

@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# tui_explore.sh - terminal tests (tmux) of following flows, ranges and
+# what ran in them (aggregation, call tree, flame graph), marks and search
+# (issue 14), on the real samples. Every number on screen is compared with
+# the SQL answer over the same trace.
+# Prints "ok - what" / "not ok - what".
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${TT_BIN:-./termtrace}
+S=tx$$
+TMP=$(mktemp -d)
+TINY=tests/data/chromium-tiny.json
+SMALL=tests/data/chromium-small.pftrace.gz
+trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+. "$(dirname "$0")/../shlib.sh"
+screen() { tmux -L $S capture-pane -p -t "$WIN"; }
+line() { screen | sed -n "$(($1 + 1))p"; }
+# poll COMMAND...: retries for 5 s until COMMAND succeeds.
+poll() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+has() { screen | grep -qF -- "$1"; }
+has_re() { screen | grep -qE -- "$1"; }
+lacks_re() { ! screen | grep -qE -- "$1"; }
+line_is() { [ "$(line "$1")" = "$2" ]; }
+wait_for() { poll has "$1"; }
+wait_re() { poll has_re "$1"; }
+wait_gone() { poll lacks_re "$1"; }
+wait_line() { poll line_is "$1" "$2"; }
+is() { # is WHAT COMMAND...: runs a check, shows the pane on failure
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else notok "$what"; screen | sed 's/^/# /'; fi
+}
+keys() { tmux -L $S send-keys -t "$WIN" "$@"; }
+sql() { $BIN query --format tsv --no-header "$1" "$2"; }
+start() {
+	local name=$1 w=$2 h=$3
+	shift 3
+	local cmd="env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=$TMP/state XDG_CONFIG_HOME=$TMP/cfg $BIN $*; echo EXIT=\$?; sleep 60"
+	if tmux -L $S has-session 2>/dev/null; then
+		tmux -L $S new-window -d -n "$name" "$cmd"
+	else
+		tmux -L $S -f /dev/null new-session -d -s main -n "$name" -x "$w" -y "$h" "$cmd"
+	fi
+	tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
+	WIN=$name
+}
+# table_row N: the cells of data row N (1-based) of the result table,
+# one per line (columns are separated by two or more spaces).
+table_row() { line $(($1 + 1)) | sed -E 's/ {2,}/\n/g'; }
+
+# ---- flows ---------------------------------------------------------------
+SEL=18758 # V8.GC_MINOR_MS_BACKGROUND_SWEEPING: one flow in, one out
+start flows 120 60 $SMALL
+poll has "(1508 tracks)" || poll has "(1508 tracks)"
+keys "/$SEL" Enter
+keys '>' '>' '>' '>' '>' '>' '>' '>' '>' '>'
+n=$(sql $SMALL "select count(*) from flow where slice_out = $SEL or slice_in = $SEL")
+is "the details panel counts the selection's flows as the flow table does ($n)" \
+	wait_re "^ flows +$n  \(\{ \} pick, F follows, L the whole chain\)"
+k=0
+while IFS=$'\t' read -r dir pid pname; do
+	k=$((k + 1))
+	arrow=$([ "$dir" = out ] && echo "→" || echo "←")
+	is "flow $k: $arrow $pname (id $pid), as the flow table says" \
+		wait_re "^ .$arrow $k +$(printf '%s' "$pname" | sed 's/[.]/\\./g')  .*  [-+][0-9.]+[mµn]?s  \(id $pid\)$"
+done < <(sql $SMALL "select 'in', slice_out, s.name from flow f join slice s on s.id = f.slice_out where slice_in = $SEL
+	union all select 'out', slice_in, s.name from flow f join slice s on s.id = f.slice_in where slice_out = $SEL" |
+	sort -s -k1,1)
+is "the first flow's offset is the partner's ts minus the selection's" \
+	wait_for "  -133.175973ms  (id 17187)"
+chain=$(sql $SMALL "with recursive c(id) as (select $SEL union select case when f.slice_out = c.id then f.slice_in else f.slice_out end from flow f join c on f.slice_out = c.id or f.slice_in = c.id) select count(*) from c")
+keys L
+is ":flows (L) lists the whole chain: $chain slices as a recursive SQL walk finds" \
+	wait_re "^ flows of V8\.GC_MINOR_MS_BACKGROUND_SWEEPING \(id $SEL\): $chain slices in the chain  $chain rows"
+ids=$(sql $SMALL "with recursive c(id) as (select $SEL union select case when f.slice_out = c.id then f.slice_in else f.slice_out end from flow f join c on f.slice_out = c.id or f.slice_in = c.id) select id from c order by id" | tr '\n' ' ')
+got=$(screen | sed -n '3,20p' | awk '$1 ~ /^[0-9]+$/ {print $1}' | sort -n | tr '\n' ' ')
+check ":flows lists the chain's slice ids" "$ids" "$got"
+keys q F
+is "F follows the highlighted flow to the partner" wait_for " sel: V8.GC_MINOR_MS_SWEEP (3µs)"
+is "the flow back is highlighted on the partner" wait_re "^ ▶→ 1 +V8\.GC_MINOR_MS_BACKGROUND_SWEEPING .*\(id $SEL\)$"
+keys F
+is "F again comes back" wait_for " sel: V8.GC_MINOR_MS_BACKGROUND_SWEEPING (2µs)"
+keys '}'
+is "} moves the highlight to the next flow" wait_re "^ ▶→ 2 "
+keys : "flow 1" Enter
+is ":flow 1 jumps along flow 1" wait_for "followed the flow to V8.GC_MINOR_MS_SWEEP (id 17187)"
+# both ends on screen: a connector from the end of the source to the
+# start of the destination (slice 2521 -> 3666 on one thread)
+# counters over a range holding the whole trace: every sample counts
+# (fields counted from the end: a counter's name has spaces)
+keys Escape : "range 0 3s" Enter C
+c=$(sql $SMALL "select track_id, count(*), min(value), max(value),
+	(select value from counter where track_id = 2 order by ts desc limit 1) -
+	(select value from counter where track_id = 2 order by ts limit 1)
+	from counter where track_id = 2")
+exp=$(echo "$c" | awk -F'\t' '{printf "%s %s %g %g %g", $1, $2, $3, $4, $5}')
+is "counters: samples, min, max, delta of track 2 are SQL's ($exp)" \
+	poll bash -c "tmux -L $S capture-pane -p -t flows | awk '\$1 == 2 {printf \"%s %s %g %g %g\", \$1, \$(NF-4), \$(NF-3), \$(NF-2), \$NF}' | grep -qx '$exp'"
+keys q Escape
+keys Escape "/2521" Enter f s s
+is "a connector joins the selection to its partner, a marker shows the flow" \
+	wait_re "→─+╮"
+keys q
+
+# ---- range and aggregation -------------------------------------------------
+read -r A0 B0 < <($BIN info $TINY | sed -n 's/^time range: *\([0-9]*\) \.\. \([0-9]*\) ns.*/\1 \2/p')
+start range 120 60 $TINY
+wait_for "▾ Renderer 9186"
+keys : "range 0 3s" Enter
+is ":range opens the range panel with the slice count of the trace" \
+	wait_re "^ Range 3s on all tracks: $(sql $TINY "select count(*) from slice") slices"
+keys R
+top=$(sql $TINY "select name, count(*), sum(dur) from slice group by name order by 3 desc limit 1" | tr '\t' '\n')
+check "aggregation of the whole trace: the top row is SQL's (name, count, sum(dur))" \
+	"$top" "$(table_row 1 | head -3)"
+keys 2
+is "2 sorts by count, largest first" wait_for "sorted by count, largest first"
+topc=$(sql $TINY "select name, count(*) from slice group by name order by 2 desc, sum(dur) desc limit 1" | tr '\t' '\n')
+check "sorted by count: the top row is SQL's" "$topc" "$(table_row 1 | head -2)"
+keys q
+# a sub-range: walls clipped to [A, B)
+A=$((A0 + 500000000)) B=$((A0 + 1000000000))
+keys : "range 500ms 1s" Enter R
+clip=$(sql $TINY "select name, count(*), sum(min(ts + dur, $B) - max(ts, $A)) w from slice
+	where (dur > 0 and ts < $B and ts + dur > $A) or (dur = 0 and ts >= $A and ts < $B)
+	group by name order by w desc limit 1" | tr '\t' '\n')
+check "aggregation of a sub-range: the top row is SQL's with walls clipped to the range" \
+	"$clip" "$(table_row 1 | head -3)"
+nsub=$(sql $TINY "select count(*) from slice where (dur > 0 and ts < $B and ts + dur > $A) or (dur = 0 and ts >= $A and ts < $B)")
+is "the table's title counts the slices in the sub-range ($nsub)" wait_for "range 500ms on all tracks: $nsub slices"
+keys Enter
+name1=$(echo "$clip" | head -1)
+cnt1=$(echo "$clip" | sed -n 2p)
+is "Enter on a name finds its slices inside the range" wait_re "match 1/$cnt1 for '=$name1'"
+keys f
+is "f zooms to the range" wait_re "^ view 500ms "
+is "the ruler shows the range and its length" wait_re "^ view 500ms +\|< .* 500ms .*>\|$"
+# the call tree of the range: roots are the depth-0 slices
+keys : "range 0 3s" Enter T
+root=$(sql $TINY "select sum(dur) from slice where depth = 0")
+is "call tree: the root's total is the sum of the depth-0 slices ($root)" wait_re "^$root +NULL +NULL +100\.00% +▾ range 3s on all tracks"
+r0=$(sql $TINY "select name, sum(dur), count(*) from slice where depth = 0 group by name order by 2 desc limit 1")
+n0=$(echo "$r0" | cut -f1) t0=$(echo "$r0" | cut -f2) c0=$(echo "$r0" | cut -f3)
+is "call tree: the heaviest root ($n0) has SQL's total and calls" wait_re "^$t0 +[0-9]+ +$c0 +[0-9.]+% +. $n0\$"
+keys q B
+bu=$(sql $TINY "select s.name, sum(s.dur) - coalesce(sum((select sum(c.dur) from slice c where c.parent_id = s.id)), 0) self
+	from slice s group by s.name order by self desc limit 1")
+is "bottom-up: the root's total is the same sum ($root)" wait_re "^$root +NULL +NULL +100\.00% +▾ range 3s on all tracks"
+is "bottom-up: the heaviest name by self time is SQL's ($(echo "$bu" | cut -f1))" \
+	wait_re "^$(echo "$bu" | cut -f2) +NULL +[0-9]+ +[0-9.]+% +. $(echo "$bu" | cut -f1)\$"
+keys q X
+th=$(sql $TINY "select th.tid, sum(s.dur) b from slice s join thread_track t on t.id = s.track_id join thread th using (utid)
+	where s.depth = 0 group by t.utid order by b desc limit 1")
+is "threads: the busiest thread and its busy time are SQL's (depth-0 walls)" \
+	wait_re "^[0-9]+ +$(echo "$th" | cut -f1) +.* $(echo "$th" | cut -f2) +[0-9.]+%$"
+keys q z
+is "the flame graph opens on the range" wait_for " flame graph of range 3s on all tracks | all: total"
+keys Down
+is "Down selects the heaviest frame" wait_re "\| $n0: total .*, $c0 calls"
+keys Enter
+is "Enter zooms into the frame" wait_re "^ flame graph .*\| $n0: total"
+keys BSpace
+is "Backspace goes back" wait_for "| all: total"
+keys q V
+is "V cycles the range's scope" wait_re "range spans group "
+keys Escape
+is "Esc clears the range" wait_gone '^ Range ' 
+# the call tree of a slice (no range): its descendants
+keys : "range 0 3s" Enter Escape
+p=$(sql $TINY "select id, name, dur from slice where id in (select parent_id from slice where parent_id is not null) order by dur desc limit 1")
+pid=$(echo "$p" | cut -f1) pname=$(echo "$p" | cut -f2) pdur=$(echo "$p" | cut -f3)
+keys "/$pid" Enter T
+is "T on a slice: the call tree of $pname (id $pid), its duration at the root" \
+	wait_re "^$pdur +NULL +NULL +100\.00% +▾ slice $pname \(id $pid\)$"
+kids=$(sql $TINY "select count(*) from slice where parent_id = $pid")
+is "T on a slice: it is the one root, with its $kids children's calls under it" \
+	wait_re "^$pdur +[0-9]+ +1 +100\.00% +▾ $pname$"
+keys q
+# v: the range follows the cursor
+keys : "goto 1s" Enter v : "goto 1.5s" Enter
+is "v: moving the cursor extends the range" wait_for " | range 500ms"
+keys v
+is "v again ends it, the panel shows what ran in it" wait_re "^ Range 500ms on .*: [0-9]+ slices, [0-9]+ names \(by count\)"
+
+# a mouse drag makes a range: the panel aggregates it
+mouse() { tmux -L $S send-keys -t "$WIN" -l "$(printf '\033[<%s' "$1")"; }
+keys Escape 0
+mouse "0;40;8M"
+mouse "0;70;8m"
+is "a mouse drag makes a range and the panel shows what ran in it" \
+	wait_re "^ Range [0-9.]+m?s on .*: [0-9]+ slices, [0-9]+ names"
+keys q
+
+# ---- marks ----------------------------------------------------------------------
+start marks 120 60 $TINY
+wait_for "▾ Renderer 9186"
+keys : "goto 1s" Enter m a
+is "m a marks the cursor time" wait_for "mark 'a' at 1s: cursor ('a goes back)"
+is "the mark shows on the ruler" wait_re "^ @1s .*a"
+keys w w w d d d d d d
+is "after zoom and pan the cursor moved away" wait_gone '^ @1s ' 
+keys "'" a
+is "'a goes back to the same time" wait_re "^ @1s "
+is "the mark is still on the ruler after zoom and pan" wait_re "^ @1s .*a"
+keys "/RunMicro" Enter m b Escape : "goto 0" Enter "'" b
+is "'b selects the marked slice again" wait_for " sel: RunMicrotasks"
+keys '`'
+is ":marks lists the marks" wait_for "marks (Enter: go there)  2 rows"
+is ":marks: mark a at 1s" wait_re "^a +[0-9]+ +1s +0ns +NULL +cursor"
+keys Down Enter
+is "Enter on a mark goes there" wait_for "mark 'b': slice RunMicrotasks"
+keys q
+
+# ---- search --------------------------------------------------------------------------
+start search 120 60 $TINY
+wait_for "▾ Renderer 9186"
+n=$(sql $TINY "select count(*) from slice where name like '%v8.%'")
+keys "/v8." Enter
+is "smartcase: /v8. finds what like '%v8.%' finds ($n)" wait_for "| /v8.: $n matches"
+n=$(sql $TINY "select count(*) from slice where name glob '*V8.Byte*'")
+keys "/V8.Byte" Enter
+is "smartcase: /V8.Byte (a capital) finds what glob '*V8.Byte*' finds ($n)" wait_for "| /V8.Byte: $n matches"
+keys "/v8.byte" Enter
+is "smartcase: /v8.byte finds the same ($n)" wait_for "| /v8.byte: $n matches"
+keys "/v8.Byte" Enter
+is "smartcase: /v8.Byte matches nothing (case-sensitive)" wait_for "no match for 'v8.Byte'"
+n=$(sql $TINY "select count(*) from slice s where exists (select 1 from args a where a.arg_set_id = s.arg_set_id and a.display_value like '%omnibox%')")
+keys "/@omnibox" Enter
+is "/@omnibox finds the slices with an arg value like it ($n)" wait_for "| /@omnibox: $n matches"
+n=$(sql $TINY "select count(*) from slice s join thread_track t on t.id = s.track_id join thread th using (utid) where th.name like '%worker%'")
+keys "/%worker" Enter
+is "/%worker finds the slices of threads named like it ($n)" wait_for "| /%worker: $n matches"
+name=$(sql $TINY "select name from slice where id = 42")
+keys "/42" Enter
+is "/42 jumps to slice 42 ($name)" wait_for "slice 42: $name"
+A=$A0 B=$((A0 + 500000000))
+n=$(sql $TINY "select count(*) from slice where name like '%runmicro%' and ((dur > 0 and ts < $B and ts + dur > $A) or (dur = 0 and ts >= $A and ts < $B))")
+keys : "range 0 500ms" Enter "/runmicro" Enter
+is "with a range, search stays inside it ($n)" wait_for "| /runmicro: $n matches"
+
+# ---- help ------------------------------------------------------------------------------
+# in_help TEXT: pages through the help until TEXT shows
+in_help() {
+	local i
+	for ((i = 0; i < 16; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		keys PgDn
+		sleep 0.1
+	done
+	return 1
+}
+keys Escape
+for a in "v                  range-start" "V                  range-scope" "R                  aggregate" \
+	"T                  calltree" "z                  flame" "m                  mark" "'                  jump-mark" \
+	"F                  flow-follow" "L                  flows" "M                  details-move" \
+	":range T1 T2" "/@text /%text"; do
+	keys '?'
+	is "? lists '$a'" in_help "$a"
+	keys q
+done
+keys q q
+is "q exits 0" wait_for "EXIT=0"
