@@ -303,11 +303,11 @@ int tt_lod_value_from(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint,
 	if (row->n == 0)
 		return 0;
 	/* cells left to right: gallop on from the previous cell's start */
-	i = gallop_gt(row->ts, row->n, *hint <= row->n ? *hint : 0, a - 1);
+	i = gallop_gt(row->ts, row->n, *hint <= row->n ? *hint : 0, tt_tm_sub(a, 1));
 	if (i > 0 && row->ts[i - 1] >= a)
 		i = tt_lod_lower(row, a); /* the hint was past a: start over */
 	*hint = i;
-	j = gallop_gt(row->ts, row->n, i, b - 1);
+	j = gallop_gt(row->ts, row->n, i, tt_tm_sub(b, 1));
 	if (i < j) {
 		*out = row->src.value[range_best(row, i, j)];
 		return 1;
