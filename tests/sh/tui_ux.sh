@@ -39,8 +39,8 @@ check "arg keys are whole, indented under their group, values aligned" \
 check "the second key of the group, value in the same column" \
 	wait_for args "     task_delay_us 49341"
 check "a long value wraps instead of being cut" \
-	wait_for args "     file          ../../third_party/blink/renderer/platform/scheduler/main_thread/main_thread_sched"
-check "the wrapped value goes on under its column" wait_re args "^ {19}uler_impl\\.cc$"
+	wait_for args "       file          ../../third_party/blink/renderer/platform/scheduler/main_thread/main_thread_sch"
+check "the wrapped value goes on under its column" wait_re args "^ {21}eduler_impl\\.cc$"
 check "the status line shows the one duration text" wait_for args " sel: ThreadControllerImpl::RunTask (21.195ms)"
 check "the description shows the same text" wait_re args "took 21\\.195ms"
 keys K K K K K K K K K K K K
@@ -167,7 +167,7 @@ check ":unpin all removes every pin" wait_line pins 2 "▾ /usr/lib/chromium/chr
 start1 small 80 24 -- $TINY
 check "80x24: no empty details panel before a selection" wait_line small 12 " Global instants│         ◆             ◆       │     ◆              ◆"
 keys / RunMicro Enter
-check "80x24: the panel opens on a selection" wait_line small 13 " RunMicrotasks  ⓘ                                                      1/17 J/K"
+check "80x24: the panel opens on a selection" wait_line small 13 " RunMicrotasks  ⓘ                                                      1/18 J/K"
 keys Escape
 check "80x24: Esc folds it again" wait_line small 13 ""
 
