@@ -31,6 +31,7 @@ int tt_view_init(tt_view *v, tt_trace *tr)
 	memset(v, 0, sizeof *v);
 	v->tr = tr;
 	v->sel_track = -1;
+	v->tdesc_track = UINT32_MAX;
 	v->sel_id = -1;
 	v->details_pos = TT_DETAILS_BOTTOM;
 	v->details_h = 9;
@@ -64,6 +65,8 @@ void tt_view_free(tt_view *v)
 	free(v->match_bits);
 	free(v->desc);
 	free(v->doc_link);
+	free(v->tdesc);
+	free(v->tdesc_link);
 	free(v->alerts);
 	tt_flows_free(v->flows);
 	tt_marks_free(v);

@@ -79,6 +79,10 @@ typedef struct tt_view {
 #define TT_LINK_SEGS 8
 	int link_nseg;
 	struct tt_link_seg { int y, x, off, len; } link_seg[TT_LINK_SEGS];
+	/* description of the cursor's track (details_track.c), fetched when
+	 * the cursor moves to another track, not once a frame */
+	uint32_t tdesc_track; /* core track id of tdesc; UINT32_MAX = none */
+	char *tdesc, *tdesc_link;
 
 	/* alerts (SQL table `alert`; none when it does not exist) */
 	tt_alert *alerts;
