@@ -386,6 +386,42 @@ static void user_modules(void **state)
 	assert_tsv(f->tr, "SELECT import('mine.base'); SELECT x FROM mine_base", "1\n");
 }
 
+/* Paging a result (the viewer's n/p) runs the script's last statement
+ * again, found by the PerfettoSQL splitter and expanded with the macros
+ * and modules the first run defined: SQLite's own splitter stopped at
+ * CREATE PERFETTO MACRO. */
+static void paging_a_script(void **state)
+{
+	tt_trace *tr = ((struct fx *)*state)->tr;
+	const char *sql = "CREATE PERFETTO MACRO pg_ids() RETURNS TableOrSubquery AS "
+			  "(SELECT id FROM slice ORDER BY id);\n"
+			  "INCLUDE PERFETTO MODULE slices.with_context;\n"
+			  "SELECT id FROM pg_ids!() WHERE id IN (SELECT id FROM thread_slice)";
+	tt_result r;
+	tt_err err = {0};
+
+	assert_int_equal(tt_query_collect(tr, sql, 3, &r, &err), TT_OK);
+	assert_int_equal(r.nrows, 3);
+	assert_string_equal(r.cells[0], "0");
+	assert_string_equal(r.cells[2], "2");
+	tt_result_free(&r);
+	assert_int_equal(tt_query_collect_page(tr, sql, 3, 3, &r, &err), TT_OK);
+	assert_int_equal(r.nrows, 3);
+	{
+		char *want = tt_test_tsv(tr, "SELECT group_concat(id, ' ') FROM (SELECT id FROM slice "
+					     "WHERE id IN (SELECT id FROM thread_slice) ORDER BY id LIMIT 3 OFFSET 3)");
+		char got[64];
+
+		snprintf(got, sizeof got, "%s %s %s\n", r.cells[0], r.cells[1], r.cells[2]);
+		assert_string_equal(got, want);
+		free(want);
+	}
+	tt_result_free(&r);
+	/* a script of comments only has no statement to page */
+	assert_int_not_equal(tt_query_collect_page(tr, "-- nothing", 0, 3, &r, &err), TT_OK);
+	assert_non_null(strstr(err.msg, "no SQL statement"));
+}
+
 static void shipped_with_context(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
@@ -662,6 +698,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(perfetto_macros, setup, teardown),
 		cmocka_unit_test_setup_teardown(macro_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(user_modules, setup, teardown),
+		cmocka_unit_test_setup_teardown(paging_a_script, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_with_context, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_hierarchy_and_self_dur, setup, teardown),
 		cmocka_unit_test_setup_teardown(shipped_flat_slices, setup, teardown),

@@ -646,19 +646,16 @@ static int run_stmt(struct run *r, size_t a, size_t b, int last)
 
 /* Splits s into statements at top-level ';' (a trigger's body keeps its
  * own); calls run_stmt on each. */
-int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char *path,
-		tt_psql_exec_fn fn, void *ctx, tt_err *err)
+/* The statements of script as pairs of offsets (start, end) into *out, *nout
+ * numbers: a ';' ends a statement except inside a trigger body. TT_OK or
+ * TT_ENOMEM. */
+static int split(const char *script, size_t **out, size_t *nout, tt_err *err)
 {
-	struct run r = { .ps = ps, .s = script, .module = module, .path = path, .fn = fn, .ctx = ctx,
-			 .err = err };
 	size_t n = strlen(script), nst = 0, cap = 0, *st = NULL;
 	struct cur c = { .s = script, .i = 0, .end = n };
 	size_t start = 0;
-	int has_trigger = 0, any = 0, rc = TT_OK;
+	int has_trigger = 0, any = 0;
 
-	if (ps->depth >= RUN_DEPTH_MAX)
-		return tt_err_set(err, TT_EINVAL, "modules nested deeper than %d", RUN_DEPTH_MAX);
-	/* statement bounds first: errors then say whether there were several */
 	for (;;) {
 		int k = next(&c);
 
@@ -695,6 +692,43 @@ int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char 
 		start = c.te;
 		has_trigger = any = 0;
 	}
+	*out = st;
+	*nout = nst;
+	return TT_OK;
+}
+
+char *tt_psql_last_statement(const char *script, tt_err *err)
+{
+	size_t *st = NULL, nst = 0;
+	char *last;
+
+	if (split(script, &st, &nst, err) != TT_OK)
+		return NULL;
+	if (!nst) {
+		tt_err_set(err, TT_EINVAL, "no SQL statement given");
+		free(st);
+		return NULL;
+	}
+	last = dup_range(script, st[nst - 2], st[nst - 1]);
+	free(st);
+	if (!last)
+		tt_err_set(err, TT_ENOMEM, "out of memory");
+	return last;
+}
+
+int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char *path,
+		tt_psql_exec_fn fn, void *ctx, tt_err *err)
+{
+	struct run r = { .ps = ps, .s = script, .module = module, .path = path, .fn = fn, .ctx = ctx,
+			 .err = err };
+	size_t nst = 0, *st = NULL;
+	int rc = TT_OK;
+
+	if (ps->depth >= RUN_DEPTH_MAX)
+		return tt_err_set(err, TT_EINVAL, "modules nested deeper than %d", RUN_DEPTH_MAX);
+	/* statement bounds first: errors then say whether there were several */
+	if (split(script, &st, &nst, err) != TT_OK)
+		return err->code;
 	if (!nst) {
 		free(st);
 		return module ? TT_OK : tt_err_set(err, TT_EINVAL, "no SQL statement given");

@@ -27,6 +27,11 @@ void tt_psql_free(tt_psql *ps);
 int tt_psql_run(tt_psql *ps, const char *script, const char *module, const char *path,
 		tt_psql_exec_fn fn, void *ctx, tt_err *err);
 
+/* A copy of the last statement of script (split as tt_psql_run splits it,
+ * macros not expanded), for running it again without the statements before
+ * it; NULL with err set when there is none or memory runs out. */
+char *tt_psql_last_statement(const char *script, tt_err *err);
+
 /* Expands every macro invocation of text; *out is malloc'd. */
 int tt_psql_expand(tt_psql *ps, const char *text, char **out, tt_err *err);
 /* The same for s[a, b); on error *err_off is where the failing call is. */

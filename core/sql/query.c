@@ -166,26 +166,18 @@ int tt_query_collect_page(tt_trace *tr, const char *sql, size_t offset, size_t m
 			  tt_result *out, tt_err *err)
 {
 	struct collect c = { .r = out, .max_rows = max_rows, .skip = offset };
-	const char *tail = sql, *last = NULL;
-	sqlite3_stmt *st = NULL;
+	char *last;
 	int rc;
 
-	/* find the last statement without running any: the earlier ones
-	 * ran with the first page, and what they made (views, tables) is
-	 * still there */
+	/* only the last statement runs again: the earlier ones ran with the
+	 * first page, and what they made (views, tables, macros, included
+	 * modules) is still there; the PerfettoSQL splitter finds it */
 	memset(out, 0, sizeof(*out));
-	while (!only_blank(tail)) {
-		const char *at = tail;
-		if (sqlite3_prepare_v2(tr->db, tail, -1, &st, &tail) != SQLITE_OK)
-			return tt_err_set(err, TT_EINVAL, "%s", sqlite3_errmsg(tr->db));
-		if (st)
-			last = at;
-		sqlite3_finalize(st);
-		st = NULL;
-	}
+	last = tt_psql_last_statement(sql, err);
 	if (!last)
-		return tt_err_set(err, TT_EINVAL, "no SQL statement given");
+		return err->code;
 	rc = run_script(tr, last, collect_header, collect_row, &c, err);
+	free(last);
 	if (rc != TT_OK)
 		tt_result_free(out);
 	return rc;
