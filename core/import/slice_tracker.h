@@ -21,9 +21,11 @@ void tt_slice_tracker_free(tt_slice_tracker *t);
 int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts,
 			       tt_str cat, tt_str name, uint32_t arg_set_id);
 /* Closes the innermost open slice of track. When name is non-zero and does
- * not match, Perfetto's rule applies: the innermost open slice with that
- * name is closed (with the ones inside it) if there is one, else the
- * innermost, counted as slice_end_name_mismatch. arg_set_id (or TT_NONE)
+ * not match, the innermost open slice with that name is closed (with the
+ * ones inside it) if there is one, else the innermost, counted as
+ * slice_end_name_mismatch. CTF's entry/exit pairs end this way; JSON and
+ * Perfetto ends follow trace processor through tt_slice_tracker_end_match
+ * (an end that matches nothing closes nothing). arg_set_id (or TT_NONE)
  * merges into the slice's args, the end's values winning.
  * Returns the closed slice id or -1 (unmatched, counted). */
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts,
