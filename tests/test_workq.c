@@ -157,6 +157,16 @@ static void one_thread_never_waits(void **state)
 	tt_workq_release(q, 1);
 	assert_int_equal(tt_workq_next(q, 0, -1, &seq), TT_WQ_END);
 	tt_workq_free(q);
+	/* a claim the producer did not fill when it closed is dropped */
+	q = tt_workq_new(2, 1, 0);
+	assert_int_equal(tt_workq_work(q, 0, -1, &seq), TT_WQ_CLAIMED);
+	tt_workq_done(q, seq, 0);
+	assert_int_equal(tt_workq_work(q, 0, -1, &seq), TT_WQ_CLAIMED);
+	tt_workq_close(q);
+	assert_int_equal(tt_workq_next(q, 0, -1, &seq), TT_WQ_TAKEN);
+	tt_workq_release(q, seq);
+	assert_int_equal(tt_workq_next(q, 0, -1, &seq), TT_WQ_END);
+	tt_workq_free(q);
 }
 
 /* Two stages: a filled slot is grabbed for its second step, the newest

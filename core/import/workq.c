@@ -254,6 +254,9 @@ void tt_workq_close(tt_workq *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->closed = 1;
+	/* the producer's claim it did not fill (it found the end) */
+	while (q->tail > q->head && at(q, q->tail - 1)->busy && at(q, q->tail - 1)->stage == 0)
+		*at(q, --q->tail) = (struct wslot){ 0 };
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
 }

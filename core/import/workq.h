@@ -95,7 +95,9 @@ int tt_workq_next(tt_workq *q, int flags, int grab, uint64_t *seq);
 /* Gives the taken slot back: its sequence number's slot may be claimed. */
 void tt_workq_release(tt_workq *q, uint64_t seq);
 
-/* The producer has nothing more. */
+/* The producer has nothing more. Its claims not done yet are given back
+ * (a producer holds the next slot before it knows the input ended): call
+ * it when no other thread is filling a claimed slot. */
 void tt_workq_close(tt_workq *q);
 /* Clears "dry" after running fn(arg) under the lock (the consumer moves
  * where producers start, say); claims go on. fn may be NULL. */
