@@ -69,9 +69,13 @@ tt_workq *tt_workq_new(size_t slots, int stages, size_t max_weight)
 
 void tt_workq_join(tt_workq *q)
 {
-	for (int i = 0; i < q->nth; i++)
+	int n = tt_workq_threads(q);
+
+	for (int i = 0; i < n; i++)
 		pthread_join(q->th[i], NULL);
+	pthread_mutex_lock(&q->mu);
 	q->nth = 0;
+	pthread_mutex_unlock(&q->mu);
 }
 
 void tt_workq_free(tt_workq *q)
@@ -94,15 +98,29 @@ void tt_workq_on_claim(tt_workq *q, tt_workq_claim_fn fn, void *arg)
 
 int tt_workq_start(tt_workq *q, void *(*fn)(void *), void *arg)
 {
-	if (q->nth == MAX_THREADS || pthread_create(&q->th[q->nth], NULL, fn, arg))
-		return -1;
-	q->nth++;
-	return 0;
+	int rc = -1;
+
+	/* counted before it runs: a thread that finds no thread counted
+	 * would take the queue for a one-thread one and not wait */
+	pthread_mutex_lock(&q->mu);
+	if (q->nth < MAX_THREADS) {
+		q->nth++;
+		rc = pthread_create(&q->th[q->nth - 1], NULL, fn, arg) ? -1 : 0;
+		if (rc)
+			q->nth--;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return rc;
 }
 
-int tt_workq_threads(const tt_workq *q)
+int tt_workq_threads(tt_workq *q)
 {
-	return q->nth;
+	int n;
+
+	pthread_mutex_lock(&q->mu);
+	n = q->nth;
+	pthread_mutex_unlock(&q->mu);
+	return n;
 }
 
 static struct wslot *at(tt_workq *q, uint64_t seq)
@@ -138,11 +156,12 @@ static int find_stage(tt_workq *q, int stage, int newest, uint64_t *seq)
 	return 0;
 }
 
-/* Whether a claimed or grabbed slot is being worked on (mu held). */
+/* Whether a claimed or grabbed slot is being worked on (mu held); the
+ * consumer's taken slot does not count. */
 static int any_busy(tt_workq *q)
 {
 	for (uint64_t i = q->head; i < q->tail; i++)
-		if (at(q, i)->busy)
+		if (at(q, i)->busy && at(q, i)->stage < q->stages)
 			return 1;
 	return 0;
 }

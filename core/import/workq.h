@@ -74,7 +74,7 @@ void tt_workq_on_claim(tt_workq *q, tt_workq_claim_fn fn, void *arg);
  * could be started (the queue is then one-thread unless another started). */
 int tt_workq_start(tt_workq *q, void *(*fn)(void *), void *arg);
 /* Worker threads running. */
-int tt_workq_threads(const tt_workq *q);
+int tt_workq_threads(tt_workq *q);
 /* Waits for the worker threads to return (they should have seen END). */
 void tt_workq_join(tt_workq *q);
 
