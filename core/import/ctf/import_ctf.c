@@ -51,13 +51,13 @@
 #include "import_ctf_int.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "vec.h"
+#include "workq.h"
 
 /* ---- discovery -------------------------------------------------------- */
 static int is_file(const char *dir, const char *name)
@@ -336,12 +336,9 @@ typedef struct batch {
 } batch;
 
 typedef struct reader {
-	/* between the threads, under mu */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	/* between the threads: a tt_workq, batch b[seq % NBATCH] */
+	tt_workq *q;
 	batch b[NBATCH];
-	size_t head, tail; /* batches [tail, head) are ready */
-	int done, stop;
 	/* the reader's own */
 	_Alignas(64) tt_import *im;
 	rsrc *rs;
@@ -681,29 +678,13 @@ static void *reader_main(void *arg)
 {
 	reader *rd = arg;
 	int more = 1;
+	uint64_t seq;
 
-	while (more) {
-		batch *b;
-
-		pthread_mutex_lock(&rd->mu);
-		while (rd->head - rd->tail == NBATCH && !rd->stop)
-			pthread_cond_wait(&rd->cv, &rd->mu);
-		if (rd->stop) {
-			pthread_mutex_unlock(&rd->mu);
-			break;
-		}
-		b = &rd->b[rd->head % NBATCH];
-		pthread_mutex_unlock(&rd->mu);
-		more = read_batch(rd, b);
-		pthread_mutex_lock(&rd->mu);
-		rd->head++;
-		pthread_cond_broadcast(&rd->cv);
-		pthread_mutex_unlock(&rd->mu);
+	while (more && tt_workq_work(rd->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
+		more = read_batch(rd, &rd->b[seq % NBATCH]);
+		tt_workq_done(rd->q, seq, 0);
 	}
-	pthread_mutex_lock(&rd->mu);
-	rd->done = 1;
-	pthread_cond_broadcast(&rd->cv);
-	pthread_mutex_unlock(&rd->mu);
+	tt_workq_close(rd->q);
 	return NULL;
 }
 
@@ -711,20 +692,11 @@ static void *reader_main(void *arg)
  * be started. Returns 0, or -1 when storage ran out of memory. */
 static int read_and_store(ctx *c, reader *rd, int one_thread)
 {
-	pthread_t th;
-	int threaded, failed = 0;
+	int failed = 0;
+	uint64_t seq;
 
-	threaded = !one_thread && !pthread_mutex_init(&rd->mu, NULL);
-	if (threaded && pthread_cond_init(&rd->cv, NULL)) {
-		pthread_mutex_destroy(&rd->mu);
-		threaded = 0;
-	}
-	if (threaded && pthread_create(&th, NULL, reader_main, rd)) {
-		pthread_cond_destroy(&rd->cv);
-		pthread_mutex_destroy(&rd->mu);
-		threaded = 0;
-	}
-	if (!threaded) {
+	if (one_thread || !(rd->q = tt_workq_new(NBATCH, 1, 0)) ||
+	    tt_workq_start(rd->q, reader_main, rd)) {
 		int more = 1;
 
 		while (more && !failed) {
@@ -734,37 +706,20 @@ static int read_and_store(ctx *c, reader *rd, int one_thread)
 		}
 		return failed || rd->oom ? -1 : 0;
 	}
-	for (;;) {
-		batch *b;
-
-		pthread_mutex_lock(&rd->mu);
-		while (rd->tail == rd->head && !rd->done)
-			pthread_cond_wait(&rd->cv, &rd->mu);
-		if (rd->tail == rd->head) {
-			pthread_mutex_unlock(&rd->mu);
+	while (tt_workq_next(rd->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_TAKEN) {
+		store_batch(c, &rd->b[seq % NBATCH]);
+		tt_workq_release(rd->q, seq);
+		if ((failed = tt_storage_oom(c->st)))
 			break;
-		}
-		b = &rd->b[rd->tail % NBATCH];
-		pthread_mutex_unlock(&rd->mu);
-		if (!failed) {
-			store_batch(c, b);
-			failed = tt_storage_oom(c->st);
-		}
-		pthread_mutex_lock(&rd->mu);
-		rd->tail++;
-		if (failed)
-			rd->stop = 1;
-		pthread_cond_broadcast(&rd->cv);
-		pthread_mutex_unlock(&rd->mu);
 	}
-	pthread_join(th, NULL);
-	pthread_cond_destroy(&rd->cv);
-	pthread_mutex_destroy(&rd->mu);
+	tt_workq_free(rd->q); /* stops and joins the reader */
+	rd->q = NULL;
 	return failed || rd->oom ? -1 : 0;
 }
 
 static void reader_free(reader *rd)
 {
+	tt_workq_free(rd->q);
 	free(rd->rs);
 	free(rd->heap);
 	for (int i = 0; i < NBATCH; i++) {
