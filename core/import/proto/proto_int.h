@@ -167,7 +167,7 @@ typedef struct pctx {
 	tt_pmap v1_pending;          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
-	int threaded;                /* may start threads (tt_import_proto_opts) */
+	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int process_order_explicit, thread_order_explicit; /* root descriptor's */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
