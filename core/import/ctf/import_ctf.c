@@ -51,13 +51,13 @@
 #include "import_ctf_int.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "vec.h"
-#include "workq.h"
 
 /* ---- discovery -------------------------------------------------------- */
 static int is_file(const char *dir, const char *name)
@@ -336,9 +336,12 @@ typedef struct batch {
 } batch;
 
 typedef struct reader {
-	/* between the threads: a tt_workq, batch b[seq % NBATCH] */
-	tt_workq *q;
+	/* between the threads, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 	batch b[NBATCH];
+	size_t head, tail; /* batches [tail, head) are ready */
+	int done, stop;
 	/* the reader's own */
 	_Alignas(64) tt_import *im;
 	rsrc *rs;
@@ -678,13 +681,29 @@ static void *reader_main(void *arg)
 {
 	reader *rd = arg;
 	int more = 1;
-	uint64_t seq;
 
-	while (more && tt_workq_work(rd->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
-		more = read_batch(rd, &rd->b[seq % NBATCH]);
-		tt_workq_done(rd->q, seq, 0);
+	while (more) {
+		batch *b;
+
+		pthread_mutex_lock(&rd->mu);
+		while (rd->head - rd->tail == NBATCH && !rd->stop)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		if (rd->stop) {
+			pthread_mutex_unlock(&rd->mu);
+			break;
+		}
+		b = &rd->b[rd->head % NBATCH];
+		pthread_mutex_unlock(&rd->mu);
+		more = read_batch(rd, b);
+		pthread_mutex_lock(&rd->mu);
+		rd->head++;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
 	}
-	tt_workq_close(rd->q);
+	pthread_mutex_lock(&rd->mu);
+	rd->done = 1;
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
 	return NULL;
 }
 
@@ -692,11 +711,20 @@ static void *reader_main(void *arg)
  * be started. Returns 0, or -1 when storage ran out of memory. */
 static int read_and_store(ctx *c, reader *rd, int one_thread)
 {
-	int failed = 0;
-	uint64_t seq;
+	pthread_t th;
+	int threaded, failed = 0;
 
-	if (one_thread || !(rd->q = tt_workq_new(NBATCH, 1, 0)) ||
-	    tt_workq_start(rd->q, reader_main, rd)) {
+	threaded = !one_thread && !pthread_mutex_init(&rd->mu, NULL);
+	if (threaded && pthread_cond_init(&rd->cv, NULL)) {
+		pthread_mutex_destroy(&rd->mu);
+		threaded = 0;
+	}
+	if (threaded && pthread_create(&th, NULL, reader_main, rd)) {
+		pthread_cond_destroy(&rd->cv);
+		pthread_mutex_destroy(&rd->mu);
+		threaded = 0;
+	}
+	if (!threaded) {
 		int more = 1;
 
 		while (more && !failed) {
@@ -706,20 +734,37 @@ static int read_and_store(ctx *c, reader *rd, int one_thread)
 		}
 		return failed || rd->oom ? -1 : 0;
 	}
-	while (tt_workq_next(rd->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_TAKEN) {
-		store_batch(c, &rd->b[seq % NBATCH]);
-		tt_workq_release(rd->q, seq);
-		if ((failed = tt_storage_oom(c->st)))
+	for (;;) {
+		batch *b;
+
+		pthread_mutex_lock(&rd->mu);
+		while (rd->tail == rd->head && !rd->done)
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		if (rd->tail == rd->head) {
+			pthread_mutex_unlock(&rd->mu);
 			break;
+		}
+		b = &rd->b[rd->tail % NBATCH];
+		pthread_mutex_unlock(&rd->mu);
+		if (!failed) {
+			store_batch(c, b);
+			failed = tt_storage_oom(c->st);
+		}
+		pthread_mutex_lock(&rd->mu);
+		rd->tail++;
+		if (failed)
+			rd->stop = 1;
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
 	}
-	tt_workq_free(rd->q); /* stops and joins the reader */
-	rd->q = NULL;
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&rd->cv);
+	pthread_mutex_destroy(&rd->mu);
 	return failed || rd->oom ? -1 : 0;
 }
 
 static void reader_free(reader *rd)
 {
-	tt_workq_free(rd->q);
 	free(rd->rs);
 	free(rd->heap);
 	for (int i = 0; i < NBATCH; i++) {
