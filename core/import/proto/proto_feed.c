@@ -4,7 +4,6 @@
  * parent chains, slices, flows. See import_proto.c.
  */
 #include "proto_int.h"
-#include "workq.h"
 
 /* ---- parse: merge sequences and feed the trackers ------------------------------- */
 
@@ -440,29 +439,39 @@ static void merger_free(merger *m)
 #define MCHUNK 2048
 #define MCHUNKS 4
 
-/* The merge thread fills chunks of MCHUNK records, MCHUNKS in flight (a
- * tt_workq: chunk[seq % MCHUNKS]); the importing thread feeds them. */
 typedef struct mpipe {
 	merger *m;
-	tt_workq *q;
 	prec *chunk[MCHUNKS];
 	size_t fill[MCHUNKS];
+	size_t head, tail;       /* chunks taken / filled */
+	int done;
+	atomic_int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 } mpipe;
 
 static void *merge_thread(void *arg)
 {
 	mpipe *p = arg;
-	uint64_t seq;
 
-	while (p->m->left && tt_workq_work(p->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
-		size_t k = seq % MCHUNKS, n = 0;
+	pthread_mutex_lock(&p->mu);
+	while (!p->done && !atomic_load(&p->stop)) {
+		size_t k = p->tail % MCHUNKS, n = 0;
 
+		if (p->tail - p->head == MCHUNKS) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&p->mu);
 		while (n < MCHUNK && p->m->left)
 			p->chunk[k][n++] = *merger_next(p->m);
+		pthread_mutex_lock(&p->mu);
 		p->fill[k] = n;
-		tt_workq_done(p->q, seq, 0);
+		p->tail++;
+		p->done = !p->m->left;
+		pthread_cond_broadcast(&p->cv);
 	}
-	tt_workq_close(p->q);
+	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
@@ -471,30 +480,57 @@ static void *merge_thread(void *arg)
 static int feed_piped(pctx *c, merger *m, tt_pmap *active, tt_pmap *open_tts)
 {
 	mpipe p;
-	uint64_t fed = 0, seq;
+	pthread_t th;
+	uint64_t fed = 0;
 	size_t i;
 	int rc = -1;
 
 	memset(&p, 0, sizeof(p));
 	p.m = m;
+	atomic_init(&p.stop, 0);
 	for (i = 0; i < MCHUNKS; i++)
 		if (!(p.chunk[i] = malloc(MCHUNK * sizeof(prec))))
 			goto out;
-	if (!(p.q = tt_workq_new(MCHUNKS, 1, 0)) || tt_workq_start(p.q, merge_thread, &p))
+	if (pthread_mutex_init(&p.mu, NULL))
 		goto out;
+	if (pthread_cond_init(&p.cv, NULL)) {
+		pthread_mutex_destroy(&p.mu);
+		goto out;
+	}
+	if (pthread_create(&th, NULL, merge_thread, &p)) {
+		pthread_cond_destroy(&p.cv);
+		pthread_mutex_destroy(&p.mu);
+		goto out;
+	}
 	rc = 0;
-	while (tt_workq_next(p.q, TT_WQ_WAIT, -1, &seq) == TT_WQ_TAKEN) {
-		size_t k = seq % MCHUNKS, n = p.fill[k];
+	pthread_mutex_lock(&p.mu);
+	for (;;) {
+		size_t k = p.head % MCHUNKS, n;
 
+		if (p.head == p.tail) {
+			if (p.done)
+				break;
+			pthread_cond_wait(&p.cv, &p.mu);
+			continue;
+		}
+		n = p.fill[k];
+		pthread_mutex_unlock(&p.mu);
 		for (i = 0; i < n; i++)
 			feed(c, &p.chunk[k][i], active, open_tts);
 		fed += n;
-		tt_workq_release(p.q, seq);
-		if ((fed & ~(uint64_t)0xffff) != ((fed - n) & ~(uint64_t)0xffff) && tt_import_cancelled(c->im))
+		pthread_mutex_lock(&p.mu);
+		p.head++;
+		pthread_cond_broadcast(&p.cv);
+		if ((fed & ~(uint64_t)0xffff) != ((fed - n) & ~(uint64_t)0xffff) && tt_import_cancelled(c->im)) {
+			atomic_store(&p.stop, 1);
 			break;
+		}
 	}
+	pthread_mutex_unlock(&p.mu);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
 out:
-	tt_workq_free(p.q); /* stops and joins the merge thread */
 	for (i = 0; i < MCHUNKS; i++)
 		free(p.chunk[i]);
 	return rc;
