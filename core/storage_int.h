@@ -110,6 +110,14 @@ struct tt_storage {
 		tt_str *state;
 	} tstate;
 
+	/* Perfetto's state table: values of state tracks (TrackEvent TYPE_STATE) */
+	struct {
+		size_t n, cap;
+		int64_t *ts, *dur; /* dur -1 while the state lasts */
+		uint32_t *track, *arg_set_id;
+		tt_str *cat, *value;
+	} state;
+
 	struct {
 		size_t n, cap;
 		int64_t *cpu; /* row = ucpu */

@@ -170,6 +170,7 @@ static const char *const dump_sql[] = {
 	"select 'state', ts, dur, cpu, utid, state from thread_state order by id",
 	"select 'stat', name, value from stats where value != 0 order by name",
 	"select 'meta', name, str_value, int_value from metadata order by name",
+	"select 'statev', ts, dur, track_id, category, value, arg_set_id from state order by id",
 };
 
 static int dump_row(void *ctx, int n, char **vals, char **cols)
@@ -1861,6 +1862,8 @@ static void test_cancel(void **state)
 	}
 }
 
+#include "proto_te_cases.c"
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1895,6 +1898,10 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),
+		cmocka_unit_test(test_state_tracks),
+		cmocka_unit_test(test_range_of_interest),
+		cmocka_unit_test(test_descriptor_source_args),
+		cmocka_unit_test(test_passthrough_utid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,5 +55,7 @@ int tt_vtab_register(sqlite3 *db, tt_storage *st, const tt_vtab_def *def);
 
 /* Every core table (vtab_tables.c). */
 int tt_vtab_register_core(sqlite3 *db, tt_storage *st);
+/* The state table and state track views (vtab_state.c). */
+int tt_vtab_register_state(sqlite3 *db, tt_storage *st);
 
 #endif

@@ -483,7 +483,8 @@ static const char core_views[] =
 	"  WHERE type = 'thread' AND is_counter = 0;"
 	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id,"
 	"  machine_id FROM track"
-	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0;"
+	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0"
+	"  AND type NOT GLOB '*_state_track_event';"
 	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description,"
 	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1;"
 	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid,"
@@ -542,5 +543,7 @@ int tt_vtab_register_core(sqlite3 *db, tt_storage *st)
 					     st, fn_trace_dur, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, core_views, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register_state(db, st);
 	return rc;
 }

@@ -227,7 +227,7 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	r.args = args;
 	r.ord = c->ord++;
 	r.kind = (uint8_t)kind;
-	r.flags = (uint8_t)flags;
+	r.flags = (uint8_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
 	if (s->recs.n && (s->recs.v[s->recs.n - 1].ts > ts))
 		s->sorted = 0;
 	if (TT_VEC_PUSH(s->recs, r)) {
@@ -322,6 +322,8 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	s = tt_proto_get_seq(c, p->trusted_packet_sequence_id);
 	if (!s)
 		return 0;
+	if (p->has_first_packet_on_sequence && p->first_packet_on_sequence)
+		s->first_packet = 1;
 	cleared = (p->has_sequence_flags && (p->sequence_flags & 1)) ||
 		  (p->has_incremental_state_cleared && p->incremental_state_cleared);
 	if (cleared) {
@@ -428,6 +430,17 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT_RANGE_OF_INTEREST:
+		/* Chrome: track events before start_us are incomplete (a ring
+		 * buffer's oldest part); trace processor drops them when told
+		 * to, as Perfetto's UI does: so do we (feed drops them) */
+		if (p->track_event_range_of_interest->has_start_us) {
+			c->has_roi = 1;
+			c->roi_ns = sat_mul(p->track_event_range_of_interest->start_us, 1000);
+			tt_storage_meta_int(c->st, "range_of_interest_start_us",
+					    p->track_event_range_of_interest->start_us);
+		}
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
 		stat(c, TT_STAT_proto_zstd_unsupported);
 		return 0;
@@ -445,9 +458,11 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	}
 
 	/* payloads that need the packet's timestamp (converted above) */
-	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT) {
+		c->in_track_event = 1;
 		tt_proto_on_track_event(c, s, p, p->track_event, ts);
-	else
+		c->in_track_event = 0;
+	} else
 		tt_proto_on_process_stats(c, s, p->process_stats, ts);
 	return 0;
 }
@@ -496,6 +511,7 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
 	tt_pmap_free(&c->v1_pending);
+	tt_pmap_free(&c->state_open);
 	TT_VEC_FREE(c->akeys);
 	tt_async_tracker_free(c->async);
 	TT_VEC_FREE(c->flows);

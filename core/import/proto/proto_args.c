@@ -141,9 +141,10 @@ static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
 }
 
 /* Builds the arg set of a TrackEvent (debug annotations under "debug.",
- * plus legacy_event.phase for R / S / T / p as trace_processor does, and
- * before them legacy_trace_source_id: the id of a legacy async event). */
-uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase)
+ * plus legacy_event.passthrough_utid and legacy_event.phase for R / S / T
+ * / p as trace_processor does, and before them legacy_trace_source_id: the
+ * id of a legacy async event). */
+uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid)
 {
 	size_t i;
 	const LEv *le = te->legacy_event;
@@ -151,7 +152,7 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase)
 		      le->id_case != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID__NOT_SET;
 
 	if (!te->n_debug_annotations && !has_src && phase != 'R' && phase != 'S' && phase != 'T' &&
-	    phase != 'p')
+	    phase != 'p' && passthrough_utid == TT_NONE)
 		return TT_NONE;
 	tt_storage_args_begin(c->st);
 	if (has_src) {
@@ -167,6 +168,8 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase)
 		kl = key_append(c, 0, "debug.", n, nlen);
 		add_annot(c, s, kl, te->debug_annotations[i], 0);
 	}
+	if (passthrough_utid != TT_NONE)
+		tt_storage_args_uint(c->st, "legacy_event.passthrough_utid", passthrough_utid);
 	if (phase == 'R' || phase == 'S' || phase == 'T' || phase == 'p') {
 		char ph = (char)phase;
 		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);

@@ -44,29 +44,17 @@ static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 
 static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
 
-/* The track of descriptor i; trace processor keeps the descriptor's
- * child_ordering, sibling_order_rank and description as the track's
- * source args. */
+/* The track of descriptor i, with the source args trace processor gives
+ * a descriptor's track when it makes it (proto_desc.c: tt_proto_track_source_args). */
 static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
 {
-	static const char *const orderings[] = { NULL, "lexicographic", "chronological", "explicit" };
 	uint32_t t = resolve_track(c, i, depth, event_name, kind);
 	utrack *u = &c->utracks.v[i];
-	const char *ord = u->child_ordering >= 1 && u->child_ordering <= 3 ? orderings[u->child_ordering] : NULL;
 
-	if (t != TT_NONE && (u->desc || ord || u->has_rank) && u->desc_track != t + 1) {
+	if (t != TT_NONE && u->desc_track != t + 1) {
 		u->desc_track = t + 1;
-		tt_storage_args_begin(c->st);
-		if (ord)
-			tt_storage_args_str(c->st, "child_ordering", ord, strlen(ord));
-		if (u->has_rank)
-			tt_storage_args_int(c->st, "sibling_order_rank", u->rank);
-		if (u->desc) {
-			const char *text = tt_storage_str(c->st, u->desc);
-
-			tt_storage_args_str(c->st, "description", text, strlen(text));
-		}
-		tt_storage_track_set_source_args(c->st, t, tt_storage_args_end(c->st));
+		if (tt_storage_track_source_args(c->st, t) == TT_NONE)
+			tt_proto_track_source_args(c, u, t, c->feed_first_packet);
 	}
 	return t;
 }
@@ -101,6 +89,10 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 	d.name = u->name;
 	d.description = u->desc;
 	d.parent_id = parent_track;
+	if (u->is_state && u->kind != UT_COUNTER) {
+		u->track = tt_proto_state_track(c, u, parent_track, sutid, supid, event_name);
+		return u->track;
+	}
 	switch (u->kind) {
 	case UT_THREAD:
 		t = tt_storage_thread_track(c->st, u->utid);
@@ -230,7 +222,7 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active
 	uint64_t key = (uint64_t)r->u.i, *last = tt_pmap_find(active, key);
 	int live = last && *last;
 
-	switch (r->flags) {
+	switch (r->flags & ~(F_TE | F_FPOS)) {
 	case V1_START:
 		if (slice < 0) {
 			stat(c, TT_STAT_flow_unmatched);
@@ -269,13 +261,24 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active
 
 static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 {
-	uint32_t track = rec_track(c, r);
+	uint32_t track;
 	int64_t id = -1;
+
+	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
+		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
+		return;
+	}
+	c->feed_first_packet = (r->flags & F_FPOS) != 0;
+	track = rec_track(c, r);
 
 	if (track == TT_NONE)
 		return;
 	if (r->kind == R_FLOW_V1) {
 		feed_flow_v1(c, r, track, active);
+		return;
+	}
+	if (r->kind == R_STATE) {
+		tt_proto_feed_state(c, r, track);
 		return;
 	}
 	switch (r->kind) {

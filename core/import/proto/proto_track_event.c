@@ -196,18 +196,67 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 	return TRACK_ASYNC | ai;
 }
 
+/* trace processor's legacy_event.passthrough_utid: the thread a legacy
+ * async or scoped instant event came from (its thread track's), or for an
+ * event on a process- or global-scoped descriptor track the sequence's
+ * thread (of that process). TT_NONE when none. */
+static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_track, int phase,
+				 const LEv *le)
+{
+	uint32_t utid = TT_NONE, upid = TT_NONE, thr;
+	int scope = 2; /* 0 thread, 1 process, 2 global */
+
+	if (legacy_track && !(track & TRACK_UUID)) {
+		utid = tt_storage_track_utid(c->st, track);
+		scope = 0;
+	} else if (track != TT_NONE && (track & TRACK_UUID)) {
+		const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+
+		for (int depth = 0; u && depth < 32; depth++) {
+			const uint64_t *pi;
+
+			if (u->kind == UT_THREAD) {
+				utid = u->utid;
+				scope = 0;
+				break;
+			}
+			if (u->kind == UT_PROCESS) {
+				upid = u->upid;
+				scope = 1;
+				break;
+			}
+			pi = u->has_parent ? tt_pmap_find(&c->uuid_index, u->parent) : NULL;
+			u = pi ? &c->utracks.v[*pi] : NULL;
+		}
+	}
+	if (phase && (strchr("beSFnTp", phase) ||
+		      ((phase == 'I' || phase == 'i') && le && (le->instant_event_scope == 1 ||
+								le->instant_event_scope == 2))))
+		return scope == 0 ? utid : TT_NONE;
+	if (scope == 0 || s->fallback_track == TT_NONE)
+		return TT_NONE;
+	thr = tt_storage_thread(c->st, s->thr_pid, s->thr_tid);
+	if (scope == 1 && tt_storage_thread_upid(c->st, thr) != upid)
+		return TT_NONE;
+	return thr;
+}
+
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
 {
 	const LEv *le = te->legacy_event;
 	int phase = le && le->has_phase ? le->phase : 0;
 	int type = te->has_type ? te->type : 0;
 	uint64_t uuid = te->has_track_uuid ? te->track_uuid : s->has_def_track ? s->def_track : 0;
-	uint32_t track, args;
+	uint32_t track, args, ev_track;
 	tt_str name = 0, cat;
-	int flags = 0, has_tts = 0;
+	int flags = 0, has_tts = 0, legacy_track = 0;
 	int64_t tts = 0;
 
 	(void)p;
+	if (type == 5 && !te->has_track_uuid && !s->has_def_track) { /* STATE */
+		stat(c, TT_STAT_track_event_state_missing_track_uuid);
+		return;
+	}
 	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us), with
 	 * trace processor's saturating arithmetic: a time out of range
 	 * (negative, or wrapped by the clock conversion) drops the event */
@@ -252,8 +301,10 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		track = tt_storage_thread_track(c->st, tt_storage_thread(c->st, pid, tid));
 		if (track == TT_NONE)
 			return;
+		legacy_track = 1;
 	} else if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
 		track = s->fallback_track;
+		legacy_track = 1;
 	} else {
 		/* a sequence's events mostly stay on one track */
 		if (s->last_utrack == TT_NONE || s->last_uuid != uuid) {
@@ -266,6 +317,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		track |= TRACK_UUID;
 	}
 
+	ev_track = track;
 	/* legacy thread time and instruction count fields: also counters of
 	 * the event's thread, as trace processor imports them */
 	if (type != 4 && (te->thread_time_case != PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME__NOT_SET ||
@@ -331,6 +383,22 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 			tts = t2;
 	}
 
+	if (type == 5) { /* STATE: the name is the value, none ends the state */
+		tt_str value = 0;
+
+		/* trace processor: no state on a legacy pid/tid track */
+		if (legacy_track) {
+			stat(c, TT_STAT_track_event_parser_errors);
+			return;
+		}
+		if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+			value = name;
+		else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+			value = name;
+		args = value ? tt_proto_event_args(c, s, te, 0, passthrough_utid(c, s, ev_track, 0, 0, le)) : TT_NONE;
+		tt_proto_push_rec(c, s, ts, R_STATE, 0, track, value, value ? cat : 0, args, 0, 0);
+		return;
+	}
 	if (phase == 's' || phase == 't' || phase == 'f') {
 		/* v1 flow ids are scoped by (id, category, name), as trace
 		 * processor keys them */
@@ -394,7 +462,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		stat(c, TT_STAT_proto_legacy_unsupported);
 		return;
 	}
-	args = tt_proto_event_args(c, s, te, phase);
+	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
 	flags = event_flows(c, te);
 	if (has_tts)
 		flags |= F_TTS;

@@ -1,0 +1,75 @@
+/*
+ * vtab_state.c - Perfetto's state tracks: the `state` table (a value held
+ * by a track from ts for dur, TrackEvent TYPE_STATE) and the views
+ * state_track, process_state_track and thread_state_track over `track`,
+ * with trace processor's names and columns.
+ */
+#include "vtab.h"
+
+enum { ST_ID, ST_TS, ST_DUR, ST_TRACK, ST_CAT, ST_VALUE, ST_ARGS };
+
+static size_t state_n(const tt_storage *st) { return st->state.n; }
+
+static void state_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	tt_str s = 0;
+	uint32_t id = TT_NONE;
+
+	switch (c) {
+	case ST_ID: sqlite3_result_int64(ctx, (int64_t)r); return;
+	case ST_TS: sqlite3_result_int64(ctx, st->state.ts[r]); return;
+	case ST_DUR: sqlite3_result_int64(ctx, st->state.dur[r]); return;
+	case ST_TRACK: id = st->state.track[r]; break;
+	case ST_ARGS: id = st->state.arg_set_id[r]; break;
+	case ST_CAT: s = st->state.cat[r]; break;
+	case ST_VALUE: s = st->state.value[r]; break;
+	}
+	if (c == ST_CAT || c == ST_VALUE) {
+		const char *t = tt_storage_str(st, s);
+
+		if (t)
+			sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+	} else if (id == TT_NONE) {
+		sqlite3_result_null(ctx);
+	} else {
+		sqlite3_result_int64(ctx, id);
+	}
+}
+
+static const int64_t *state_ts(const tt_storage *st) { return st->state.ts; }
+/* rows are appended by the importer as the sorted events come */
+static int state_sorted(const tt_storage *st) { (void)st; return 1; }
+
+static const tt_vtab_def state_def = {
+	.name = "__intrinsic_state",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
+		  " category TEXT, value TEXT, arg_set_id INTEGER)",
+	.nrows = state_n, .column = state_col,
+	.id_col = ST_ID, .track_col = -1, .ts_col = ST_TS, .name_col = -1, .argset_col = ST_ARGS,
+	.id_alias_col = -1, .ts = state_ts, .ts_sorted = state_sorted,
+};
+
+/* A state track's type names its scope (trace processor's blueprints
+ * thread_state_track_event, process_state_track_event, ...). */
+static const char state_views[] =
+	"CREATE TEMP VIEW state AS SELECT * FROM __intrinsic_state;"
+	"CREATE TEMP VIEW state_track AS SELECT id, name, parent_id, type,"
+	"  NULL AS dimension_arg_set_id, source_arg_set_id, machine_id FROM track"
+	"  WHERE type GLOB '*_state_track_event';"
+	"CREATE TEMP VIEW process_state_track AS SELECT id, name, type, parent_id,"
+	"  source_arg_set_id, machine_id, upid FROM track"
+	"  WHERE type GLOB '*_state_track_event' AND upid IS NOT NULL AND utid IS NULL;"
+	"CREATE TEMP VIEW thread_state_track AS SELECT id, name, type, parent_id,"
+	"  source_arg_set_id, machine_id, utid FROM track"
+	"  WHERE type GLOB '*_state_track_event' AND utid IS NOT NULL;";
+
+int tt_vtab_register_state(sqlite3 *db, tt_storage *st)
+{
+	int rc = tt_vtab_register(db, st, &state_def);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, state_views, NULL, NULL, NULL);
+	return rc;
+}

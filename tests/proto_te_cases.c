@@ -1,0 +1,262 @@
+/*
+ * proto_te_cases.c - TrackEvent cases of test_proto.c (included there, as
+ * the CTF tests include ctf_writer.c; it uses that file's trace builders):
+ * state tracks, the range of interest, descriptor tracks' source args and
+ * legacy_event.passthrough_utid. Expected values follow from trace
+ * processor's rules (docs/architecture.md, "Perfetto's results"), worked
+ * out in the comments.
+ */
+
+/* A described track: parent 0 = none; kind 's' state, 'p' process (pid),
+ * 't' thread (pid, tid), 'c' counter (builtin counter type in tid). */
+static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uint64_t parent,
+		     const char *name, int kind, int32_t pid, int64_t tid)
+{
+	Pkt p = pkt(seq, 0);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__StateDescriptor sd = PERFETTO__PROTOS__STATE_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	char *cats[2] = { "c1", "c2" };
+
+	td.has_uuid = 1;
+	td.uuid = uuid;
+	td.name = (char *)name;
+	if (parent) {
+		td.has_parent_uuid = 1;
+		td.parent_uuid = parent;
+	}
+	if (kind == 's') {
+		td.state = &sd;
+	} else if (kind == 'p') {
+		pd.has_pid = 1;
+		pd.pid = pid;
+		td.process = &pd;
+	} else if (kind == 't') {
+		th.has_pid = th.has_tid = 1;
+		th.pid = pid;
+		th.tid = tid;
+		td.thread = &th;
+		td.has_disallow_merging_with_system_tracks = 1;
+		td.disallow_merging_with_system_tracks = 1;
+	} else if (kind == 'c') {
+		cd.has_type = tid != 0;
+		cd.type = (int32_t)tid;
+		cd.n_categories = 2;
+		cd.categories = cats;
+		td.counter = &cd;
+	}
+	if (first_packet) {
+		p.has_first_packet_on_sequence = 1;
+		p.first_packet_on_sequence = 1;
+		set_flags(&p, 1);
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+}
+
+/* A TYPE_STATE event: value NULL ends the state; with_uuid 0 leaves the
+ * track uuid out; arg_value (if any) becomes debug.n. */
+static void put_state(tbuf *b, uint64_t ts, int with_uuid, uint64_t uuid, const char *value,
+		      const char *cat, int64_t arg_value, int pid_override)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *ap = &a;
+
+	te.has_type = 1;
+	te.type = 5;
+	te.has_track_uuid = with_uuid;
+	te.track_uuid = uuid;
+	if (value) {
+		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te.name = (char *)value;
+	}
+	if (cat) {
+		te.n_categories = 1;
+		te.categories = (char **)&cat;
+	}
+	if (arg_value) {
+		a.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+		a.name = "n";
+		a.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+		a.int_value = arg_value;
+		te.n_debug_annotations = 1;
+		te.debug_annotations = &ap;
+	}
+	if (pid_override) {
+		le.has_pid_override = 1;
+		le.pid_override = pid_override;
+		te.legacy_event = &le;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* State tracks: a value holds until the next different one or an event
+ * without a name; a repeated value continues it (its args join the row's);
+ * values on a track that is not a state track, or on the legacy pid/tid
+ * track, are parser errors; no uuid at all is its own stat. The track's
+ * type names its scope, from its own descriptor or its parent's; under a
+ * process or thread descriptor it has no parent_id. */
+static void test_state_tracks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_desc(&b, 1, 1, 10, 0, "Global", 's', 0, 0);
+	put_desc(&b, 1, 0, 20, 0, NULL, 'p', 42, 0);
+	put_desc(&b, 1, 0, 21, 20, "Proc", 's', 0, 0);
+	/* on another sequence, so that sequence 1 has no thread of its own
+	 * (its events would name it in legacy_event.passthrough_utid) */
+	put_desc(&b, 2, 0, 30, 20, NULL, 't', 42, 43);
+	put_desc(&b, 1, 0, 31, 30, NULL, 's', 0, 0); /* unnamed: its first value names it */
+	put_desc(&b, 1, 0, 40, 0, "Slices", 0, 0, 0);
+	put_desc(&b, 1, 0, 50, 40, "Nested", 's', 0, 0);
+	put_state(&b, 1000, 1, 10, "on", "cat", 0, 0);
+	put_state(&b, 1500, 1, 10, "on", "cat", 7, 0);   /* same value: row 0 goes on */
+	put_state(&b, 3000, 1, 10, "off", NULL, 0, 0);   /* ends "on" (dur 2000) */
+	put_state(&b, 4000, 1, 10, NULL, NULL, 0, 0);    /* ends "off" (dur 1000) */
+	put_state(&b, 2000, 1, 21, "Foreground", NULL, 0, 0);
+	put_state(&b, 2500, 1, 31, "Running", NULL, 0, 0);
+	put_state(&b, 2600, 1, 50, "Deep", NULL, 0, 0);
+	put_state(&b, 2700, 1, 40, "Wrong", NULL, 0, 0); /* a slice track: parser error */
+	put_state(&b, 2800, 0, 0, "Lost", NULL, 0, 0);   /* no uuid */
+	put_state(&b, 2900, 1, 0, "Legacy", NULL, 0, 9); /* pid override: legacy track */
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.id, s.ts, s.dur, s.category, s.value, t.name, t.type, "
+		       "(select name from track where id = t.parent_id), s.arg_set_id is not null "
+		       "from state s join track t on t.id = s.track_id order by s.id",
+		   "0\t1000\t2000\tcat\ton\tGlobal\tglobal_state_track_event\tNULL\t1\n"
+		   "1\t2000\t-1\tNULL\tForeground\tProc\tprocess_state_track_event\tNULL\t0\n"
+		   "2\t2500\t-1\tNULL\tRunning\tRunning\tthread_state_track_event\tNULL\t0\n"
+		   "3\t2600\t-1\tNULL\tDeep\tNested\tglobal_state_track_event\tSlices\t0\n"
+		   "4\t3000\t1000\tNULL\toff\tGlobal\tglobal_state_track_event\tNULL\t0\n");
+	assert_tsv(tr, "select a.key, a.int_value from state s join args a using(arg_set_id)", "debug.n\t7\n");
+	assert_tsv(tr, "select p.pid, t.name from process_state_track t join process p using(upid)", "42\tProc\n");
+	assert_tsv(tr, "select th.tid, t.name from thread_state_track t join thread th using(utid)", "43\tRunning\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from state_track"), 4);
+	/* a state track is no process track */
+	assert_int_equal(tt_test_int(tr, "select count(*) from process_track where name = 'Proc'"), 0);
+	assert_int_equal(stat_value(tr, "track_event_parser_errors"), 2);
+	assert_int_equal(stat_value(tr, "track_event_state_missing_track_uuid"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* TrackEventRangeOfInterest: track events before start_us are dropped
+ * (counted), other packets are not; the start is kept as metadata. */
+static void test_range_of_interest(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__TrackEventRangeOfInterest roi = PERFETTO__PROTOS__TRACK_EVENT_RANGE_OF_INTEREST__INIT;
+
+	(void)state;
+	put_track(&b, 5, "t");
+	put_event(&b, 1, 1000, 3, 5, "early");
+	put_event(&b, 1, 1999, 1, 5, "early begin");
+	put_event(&b, 1, 2000, 3, 5, "at start");
+	put_event(&b, 1, 3000, 3, 5, "late");
+	/* written last, as it applies to the whole trace */
+	roi.has_start_us = 1;
+	roi.start_us = 2;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT_RANGE_OF_INTEREST;
+	p.track_event_range_of_interest = &roi;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select ts, name from slice order by ts", "2000\tat start\n3000\tlate\n");
+	assert_int_equal(stat_value(tr, "track_event_dropped_packets_outside_of_range_of_interest"), 2);
+	assert_int_equal(tt_test_int(tr, "select int_value from metadata where name = 'range_of_interest_start_us'"), 2);
+	tb_close(tr, path, &b);
+}
+
+/* Source args of descriptor tracks, as trace processor fills them when it
+ * makes the track: source, trace_id (the uuid), is_root_in_scope (process
+ * and thread descriptors, uuid 0), counter categories and built-in type,
+ * has_first_packet_on_sequence when the sequence of the event that made
+ * the track began with such a packet (never for uuid 0). */
+static void test_descriptor_source_args(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_desc(&b, 1, 1, 20, 0, NULL, 'p', 42, 0);
+	put_desc(&b, 1, 0, 21, 20, "async", 0, 0, 0);
+	put_desc(&b, 1, 0, 30, 20, NULL, 't', 42, 43);
+	put_desc(&b, 1, 0, 40, 0, "time", 'c', 0, 1);
+	put_desc(&b, 2, 0, 50, 0, "other seq", 0, 0, 0);
+	put_event(&b, 1, 100, 3, 21, "a");
+	put_event(&b, 1, 110, 3, 30, "t");
+	put_event(&b, 1, 120, 3, 0, "d");
+	put_event(&b, 2, 130, 3, 50, "o");
+	put_counter(&b, 140, 0, 40, 0, 5);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t "
+		       "join args a on a.arg_set_id = t.source_arg_set_id order by t.id, a.id",
+		   "process\tsource\tdescriptor\n"
+		   "process\ttrace_id\t20\n"
+		   "process\tis_root_in_scope\ttrue\n"
+		   "process\thas_first_packet_on_sequence\ttrue\n"
+		   "async\tsource\tdescriptor\n"
+		   "async\ttrace_id\t21\n"
+		   "async\tis_root_in_scope\tfalse\n"
+		   "async\thas_first_packet_on_sequence\ttrue\n"
+		   "thread\tsource\tdescriptor\n"
+		   "thread\ttrace_id\t30\n"
+		   "thread\tis_root_in_scope\ttrue\n"
+		   "thread\thas_first_packet_on_sequence\ttrue\n"
+		   "Default Track\tsource\tdescriptor\n"
+		   "Default Track\ttrace_id\t0\n"
+		   "Default Track\tis_root_in_scope\ttrue\n"
+		   "other seq\tsource\tdescriptor\n"
+		   "other seq\ttrace_id\t50\n"
+		   "other seq\tis_root_in_scope\tfalse\n"
+		   "time\tsource\tdescriptor\n"
+		   "time\ttrace_id\t40\n"
+		   "time\tis_root_in_scope\tfalse\n"
+		   "time\tcategory\tc1,c2\n"
+		   "time\tbuiltin_counter_type\tthread_time\n"
+		   "time\thas_first_packet_on_sequence\ttrue\n");
+	tb_close(tr, path, &b);
+}
+
+/* legacy_event.passthrough_utid: a legacy async event names the thread it
+ * came from; an event on a process track (a thread of that process on the
+ * sequence) or a global track names the sequence's thread; one on a thread
+ * track, none. */
+static void test_passthrough_utid(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_desc(&b, 1, 1, 30, 0, NULL, 't', 42, 43);
+	put_desc(&b, 1, 0, 20, 0, NULL, 'p', 42, 0);
+	put_desc(&b, 1, 0, 21, 20, "in process", 0, 0, 0);
+	put_desc(&b, 1, 0, 22, 0, "global", 0, 0, 0);
+	put_desc(&b, 1, 0, 23, 0, NULL, 'p', 77, 0);
+	put_desc(&b, 1, 0, 24, 23, "other process", 0, 0, 0);
+	put_legacy(&b, 100, 'b', "async", 0, 5);
+	put_legacy(&b, 150, 'e', "async", 0, 5);
+	put_event(&b, 1, 200, 3, 21, "p");
+	put_event(&b, 1, 300, 3, 22, "g");
+	put_event(&b, 1, 400, 3, 30, "t");
+	put_event(&b, 1, 500, 3, 24, "o");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, th.tid from slice s left join args a on a.arg_set_id = s.arg_set_id "
+		       "and a.key = 'legacy_event.passthrough_utid' left join thread th on th.utid = a.int_value "
+		       "order by s.ts",
+		   "async\t43\np\t43\ng\t43\nt\tNULL\no\tNULL\n");
+	tb_close(tr, path, &b);
+}
