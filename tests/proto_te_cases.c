@@ -260,3 +260,26 @@ static void test_passthrough_utid(void **state)
 		   "async\t43\np\t43\ng\t43\nt\tNULL\no\tNULL\n");
 	tb_close(tr, path, &b);
 }
+
+/* A thread descriptor with disallow_merging_with_system_tracks: its events
+ * on a track of their own; legacy events of the sequence (no type, no
+ * uuid) on the thread's own track, made only when one lands there. */
+static void test_separate_thread_track(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_desc(&b, 1, 0, 30, 0, NULL, 't', 42, 43);
+	put_event(&b, 1, 100, 1, 30, "typed");
+	put_legacy(&b, 110, 'B', "legacy", 0, 0);
+	put_event(&b, 1, 120, 2, 30, NULL);   /* ends "typed" (not "legacy") */
+	put_legacy(&b, 130, 'E', "legacy", 0, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, s.ts, s.dur, s.depth, s.track_id, th.tid from slice s "
+		       "join thread_track t on t.id = s.track_id join thread th using(utid) order by s.ts",
+		   "typed\t100\t20\t0\t1\t43\nlegacy\t110\t20\t0\t0\t43\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track"), 2);
+	tb_close(tr, path, &b);
+}

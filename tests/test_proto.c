@@ -1902,6 +1902,7 @@ int main(void)
 		cmocka_unit_test(test_range_of_interest),
 		cmocka_unit_test(test_descriptor_source_args),
 		cmocka_unit_test(test_passthrough_utid),
+		cmocka_unit_test(test_separate_thread_track),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

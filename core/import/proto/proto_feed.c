@@ -95,6 +95,16 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 	}
 	switch (u->kind) {
 	case UT_THREAD:
+		if (u->separate) {
+			/* disallow_merging_with_system_tracks: the thread's
+			 * events on a track of their own, beside the thread's
+			 * track (legacy events, ftrace's atrace) */
+			d.type = "thread";
+			d.utid = u->utid;
+			d.upid = u->upid;
+			d.parent_id = TT_NONE;
+			break;
+		}
 		t = tt_storage_thread_track(c->st, u->utid);
 		if (u->name)
 			tt_storage_track_set_name(c->st, t, u->name);

@@ -249,7 +249,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	uint64_t uuid = te->has_track_uuid ? te->track_uuid : s->has_def_track ? s->def_track : 0;
 	uint32_t track, args, ev_track;
 	tt_str name = 0, cat;
-	int flags = 0, has_tts = 0, legacy_track = 0;
+	int flags = 0, has_tts = 0, legacy_track = 0, main_thread = 0;
 	int64_t tts = 0;
 
 	(void)p;
@@ -304,6 +304,10 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		legacy_track = 1;
 	} else if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
 		track = s->fallback_track;
+		/* legacy events go to the thread's own track, which a separate
+		 * descriptor track (disallow_merging_with_system_tracks) is not:
+		 * made below, once no legacy phase chose another track */
+		main_thread = (track & TRACK_UUID) && c->utracks.v[track & ~TRACK_UUID].separate;
 		legacy_track = 1;
 	} else {
 		/* a sequence's events mostly stay on one track */
@@ -411,6 +415,8 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 
 		if (track & TRACK_ASYNC)
 			return;
+		if (main_thread)
+			track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
 		tt_proto_push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
 		return;
 	}
@@ -463,6 +469,8 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		return;
 	}
 	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
+	if (main_thread && track == ev_track)
+		track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
 	flags = event_flows(c, te);
 	if (has_tts)
 		flags |= F_TTS;
