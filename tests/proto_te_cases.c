@@ -203,18 +203,18 @@ static void test_descriptor_source_args(void **state)
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t "
 		       "join args a on a.arg_set_id = t.source_arg_set_id order by t.id, a.id",
-		   "process\tsource\tdescriptor\n"
-		   "process\ttrace_id\t20\n"
-		   "process\tis_root_in_scope\ttrue\n"
-		   "process\thas_first_packet_on_sequence\ttrue\n"
+		   "process_track_event\tsource\tdescriptor\n"
+		   "process_track_event\ttrace_id\t20\n"
+		   "process_track_event\tis_root_in_scope\ttrue\n"
+		   "process_track_event\thas_first_packet_on_sequence\ttrue\n"
 		   "async\tsource\tdescriptor\n"
 		   "async\ttrace_id\t21\n"
 		   "async\tis_root_in_scope\tfalse\n"
 		   "async\thas_first_packet_on_sequence\ttrue\n"
-		   "thread\tsource\tdescriptor\n"
-		   "thread\ttrace_id\t30\n"
-		   "thread\tis_root_in_scope\ttrue\n"
-		   "thread\thas_first_packet_on_sequence\ttrue\n"
+		   "thread_track_event\tsource\tdescriptor\n"
+		   "thread_track_event\ttrace_id\t30\n"
+		   "thread_track_event\tis_root_in_scope\ttrue\n"
+		   "thread_track_event\thas_first_packet_on_sequence\ttrue\n"
 		   "Default Track\tsource\tdescriptor\n"
 		   "Default Track\ttrace_id\t0\n"
 		   "Default Track\tis_root_in_scope\ttrue\n"
@@ -281,5 +281,46 @@ static void test_separate_thread_track(void **state)
 		       "join thread_track t on t.id = s.track_id join thread th using(utid) order by s.ts",
 		   "typed\t100\t20\t0\t1\t43\nlegacy\t110\t20\t0\t0\t43\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from track"), 2);
+	tb_close(tr, path, &b);
+}
+
+/* Descriptor tracks typed as trace processor types them (scope, merged or
+ * not, counter); a track under a process or thread descriptor has it as
+ * its scope, not its parent_id; under any other track, that one is its
+ * parent. thread_track lists every slice track of a thread. */
+static void test_descriptor_track_types(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_desc(&b, 1, 0, 20, 0, NULL, 'p', 42, 0);
+	put_track_merge(&b, 21, 20, "child", 2);
+	put_track_merge(&b, 22, 21, "grandchild", 2);
+	put_track_merge(&b, 23, 20, "merged", -1);
+	put_track_merge(&b, 40, 0, "g", 2);
+	put_track_merge(&b, 41, 40, "gchild", 2);
+	put_desc(&b, 2, 0, 30, 20, NULL, 't', 42, 43);
+	put_desc(&b, 1, 0, 31, 30, "tc", 'c', 0, 0);
+	put_track_merge(&b, 32, 30, "on thread", 2);
+	put_event(&b, 1, 100, 3, 22, "x");
+	put_event(&b, 1, 110, 3, 23, "x");
+	put_event(&b, 1, 120, 3, 41, "x");
+	put_event(&b, 1, 130, 3, 32, "x");
+	put_counter(&b, 140, 0, 31, 0, 1);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select coalesce(t.name, t.type), t.type, p.name from track t "
+		       "left join track p on p.id = t.parent_id order by 1",
+		   "child\tprocess_track_event\tNULL\n"
+		   "g\tglobal_track_event\tNULL\n"
+		   "gchild\tglobal_track_event\tg\n"
+		   "grandchild\tprocess_track_event\tchild\n"
+		   "merged\tprocess_merged_track_event\tNULL\n"
+		   "on thread\tthread_track_event\tNULL\n"
+		   "process_track_event\tprocess_track_event\tNULL\n"
+		   "tc\tthread_counter_track_event\tNULL\n"
+		   "thread_track_event\tthread_track_event\tNULL\n");
+	assert_tsv(tr, "select coalesce(name, type) from thread_track order by 1", "on thread\nthread_track_event\n");
 	tb_close(tr, path, &b);
 }

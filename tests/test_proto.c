@@ -318,7 +318,7 @@ static void test_chromium_tiny(void **state)
 	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track */
 	assert_tsv(tr, "select t.name, t.type, count(*) from slice s join track t on s.track_id = t.id "
 		       "where t.utid is null group by 1, 2",
-		   "Default Track\tglobal\t4\n");
+		   "Default Track\tglobal_track_event\t4\n");
 	/* summary.json top_event_names */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 286);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 58);
@@ -1903,6 +1903,7 @@ int main(void)
 		cmocka_unit_test(test_descriptor_source_args),
 		cmocka_unit_test(test_passthrough_utid),
 		cmocka_unit_test(test_separate_thread_track),
+		cmocka_unit_test(test_descriptor_track_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -480,7 +480,8 @@ static const tt_vtab_def *const core_defs[] = {
 static const char core_views[] =
 	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid, source_arg_set_id,"
 	"  machine_id FROM track"
-	"  WHERE type = 'thread' AND is_counter = 0;"
+	"  WHERE utid IS NOT NULL AND is_counter = 0 AND type GLOB 'thread*'"
+	"  AND type NOT GLOB '*_state_track_event';"
 	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id,"
 	"  machine_id FROM track"
 	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0"

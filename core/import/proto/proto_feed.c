@@ -63,6 +63,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 {
 	utrack *u = &c->utracks.v[i];
 	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
+	int parent_root = 0;
 	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
 			    .cpu = -1 };
 
@@ -79,6 +80,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		uint64_t *pi = tt_pmap_find(&c->uuid_index, u->parent);
 		if (pi) {
 			const utrack *p = &c->utracks.v[*pi];
+			parent_root = p->kind == UT_THREAD || p->kind == UT_PROCESS;
 			sutid = p->kind == UT_THREAD ? p->utid : p->scope_utid;
 			supid = p->kind == UT_PROCESS ? p->upid : p->kind == UT_THREAD ? p->upid : p->scope_upid;
 		}
@@ -88,7 +90,11 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 	u->scope_upid = supid;
 	d.name = u->name;
 	d.description = u->desc;
-	d.parent_id = parent_track;
+	/* trace processor: a track scoped by a thread or process descriptor
+	 * above it has that descriptor as its scope, not as its parent (the
+	 * thread's track is where its own slices are; lib_slices.sql's
+	 * is_main_track reads the type) */
+	d.parent_id = parent_root && (sutid != TT_NONE || supid != TT_NONE) ? TT_NONE : parent_track;
 	if (u->is_state && u->kind != UT_COUNTER) {
 		u->track = tt_proto_state_track(c, u, parent_track, sutid, supid, event_name);
 		return u->track;
@@ -99,7 +105,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 			/* disallow_merging_with_system_tracks: the thread's
 			 * events on a track of their own, beside the thread's
 			 * track (legacy events, ftrace's atrace) */
-			d.type = "thread";
+			d.type = "thread_track_event";
 			d.utid = u->utid;
 			d.upid = u->upid;
 			d.parent_id = TT_NONE;
@@ -111,12 +117,13 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		u->track = t;
 		return t;
 	case UT_PROCESS:
-		d.type = "process";
+		d.type = "process_track_event";
 		d.upid = u->upid;
 		d.parent_id = TT_NONE;
 		break;
 	case UT_COUNTER:
-		d.type = "counter";
+		d.type = sutid != TT_NONE ? "thread_counter_track_event" :
+			 supid != TT_NONE ? "process_counter_track_event" : "global_counter_track_event";
 		d.is_counter = 1;
 		d.unit = u->unit;
 		d.utid = sutid;
@@ -131,12 +138,13 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		}
 		if (!d.name)
 			d.name = event_name;
+		d.type = "global_track_event";
 		if (sutid != TT_NONE) {
-			d.type = "thread";
+			d.type = "thread_track_event";
 			d.utid = sutid;
 			d.upid = supid;
 		} else if (supid != TT_NONE) {
-			d.type = "process";
+			d.type = "process_track_event";
 			d.upid = supid;
 		}
 		/* trace processor: sibling slice tracks of one parent that may
@@ -146,6 +154,8 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		if (u->merge != 2 && u->uuid != 0) {
 			u->merged = 1;
 			u->mdesc = d;
+			u->mdesc.type = sutid != TT_NONE ? "thread_merged_track_event" :
+					supid != TT_NONE ? "process_merged_track_event" : "global_merged_track_event";
 			u->mk1 = sutid != TT_NONE ? (1ULL << 32) | sutid : supid != TT_NONE ? (2ULL << 32) | supid : 0;
 			u->mk2 = u->has_parent ? u->parent : 0;
 			u->mk3 = u->merge == 3 ? (1ULL << 32) | u->merge_key : d.name;
