@@ -5,6 +5,7 @@
  * small open-addressing hashes.
  */
 #include "storage_int.h"
+#include "profile.h"
 #include "keymap.h"
 
 #include <inttypes.h>
@@ -118,12 +119,13 @@ void tt_storage_free(tt_storage *st)
 	tt_keymap_free(&st->thread_by_tid);
 	tt_keymap_free(&st->track_by_key);
 	tt_keymap_free(&st->named_by_key);
+	tt_profile_free(st->profile);
 	free(st);
 }
 
 int tt_storage_oom(const tt_storage *st)
 {
-	return st->oom || tt_strpool_oom(st->strs);
+	return st->oom || tt_strpool_oom(st->strs) || tt_profile_oom(st->profile);
 }
 
 /* ---- strings and stats ------------------------------------------------------ */

@@ -140,6 +140,7 @@ struct tt_storage {
 	int64_t start_ts, end_ts; /* finalize: trace bounds */
 
 	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key, named_by_key;
+	struct tt_profile *profile; /* stack profile tables (profile.h), NULL until used */
 };
 
 /* Text of an arg value for display ("" for null). Writes into buf. */

@@ -324,3 +324,148 @@ static void test_descriptor_track_types(void **state)
 	assert_tsv(tr, "select coalesce(name, type) from thread_track order by 1", "on thread\nthread_track_event\n");
 	tb_close(tr, path, &b);
 }
+
+/* A slice event with a callstack: inline (inline != NULL: its two frames
+ * main.cc:10 > leaf), or interned (iid). */
+static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const char *inline_leaf,
+			 uint64_t iid, double weight)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__InlineCallstack cs = PERFETTO__PROTOS__TRACK_EVENT__INLINE_CALLSTACK__INIT;
+	Perfetto__Protos__TrackEvent__InlineCallstack__Frame f[2], *fp[2] = { &f[0], &f[1] };
+
+	te.has_type = 1;
+	te.type = type;
+	te.has_track_uuid = 1;
+	te.track_uuid = 5;
+	if (name) {
+		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te.name = (char *)name;
+	}
+	if (inline_leaf) {
+		perfetto__protos__track_event__inline_callstack__frame__init(&f[0]);
+		perfetto__protos__track_event__inline_callstack__frame__init(&f[1]);
+		f[0].function_name = "main";
+		f[0].source_file = "main.cc";
+		f[0].has_line_number = 1;
+		f[0].line_number = 10;
+		f[1].function_name = (char *)inline_leaf;
+		cs.n_frames = 2;
+		cs.frames = fp;
+		te.callstack_field_case = PERFETTO__PROTOS__TRACK_EVENT__CALLSTACK_FIELD_CALLSTACK;
+		te.callstack = &cs;
+	} else if (iid) {
+		te.callstack_field_case = PERFETTO__PROTOS__TRACK_EVENT__CALLSTACK_FIELD_CALLSTACK_IID;
+		te.callstack_iid = iid;
+	}
+	if (weight) {
+		te.has_callstack_weight = 1;
+		te.callstack_weight = weight;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* TrackEvent callstacks: interned frames (function names, a mapping with
+ * its build id and path) make a chain of callsites, root first; the same
+ * inline stack twice is one callsite, its frames with their file and line
+ * as symbols; a begin's callstack is callsite_id, an end's
+ * end_callsite_id, with the weight when given; an unknown callstack_iid is
+ * a parser error. */
+static void test_callstacks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 1);
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__InternedString fn[2], bid, mp, *fnp[2] = { &fn[0], &fn[1] }, *bidp = &bid, *mpp = &mp;
+	Perfetto__Protos__Frame fr[2], *frp[2] = { &fr[0], &fr[1] };
+	Perfetto__Protos__Mapping m = PERFETTO__PROTOS__MAPPING__INIT, *mp_ = &m;
+	Perfetto__Protos__Callstack cs = PERFETTO__PROTOS__CALLSTACK__INIT, *csp = &cs;
+	uint64_t frame_ids[2] = { 1, 2 }, path_ids[1] = { 1 };
+	const char *names[2] = { "FuncA", "FuncB" };
+
+	(void)state;
+	put_track(&b, 5, "t");
+	for (int i = 0; i < 2; i++) {
+		perfetto__protos__interned_string__init(&fn[i]);
+		fn[i].has_iid = fn[i].has_str = 1;
+		fn[i].iid = (uint64_t)i + 1;
+		fn[i].str.data = (uint8_t *)names[i];
+		fn[i].str.len = 5;
+		perfetto__protos__frame__init(&fr[i]);
+		fr[i].has_iid = fr[i].has_function_name_id = fr[i].has_mapping_id = fr[i].has_rel_pc = 1;
+		fr[i].iid = (uint64_t)i + 1;
+		fr[i].function_name_id = (uint64_t)i + 1;
+		fr[i].mapping_id = 1;
+		fr[i].rel_pc = 16u << i;
+	}
+	perfetto__protos__interned_string__init(&bid);
+	bid.has_iid = bid.has_str = 1;
+	bid.iid = 1;
+	bid.str.data = (uint8_t *)"abcd";
+	bid.str.len = 4;
+	perfetto__protos__interned_string__init(&mp);
+	mp.has_iid = mp.has_str = 1;
+	mp.iid = 1;
+	mp.str.data = (uint8_t *)"/bin/demo";
+	mp.str.len = 9;
+	m.has_iid = m.has_build_id = m.has_start = m.has_end = 1;
+	m.iid = 1;
+	m.build_id = 1;
+	m.start = 4096;
+	m.end = 8192;
+	m.n_path_string_ids = 1;
+	m.path_string_ids = path_ids;
+	cs.has_iid = 1;
+	cs.iid = 1;
+	cs.n_frame_ids = 2;
+	cs.frame_ids = frame_ids;
+	in.n_function_names = 2;
+	in.function_names = fnp;
+	in.n_build_ids = 1;
+	in.build_ids = &bidp;
+	in.n_mapping_paths = 1;
+	in.mapping_paths = &mpp;
+	in.n_mappings = 1;
+	in.mappings = &mp_;
+	in.n_frames = 2;
+	in.frames = frp;
+	in.n_callstacks = 1;
+	in.callstacks = &csp;
+	p.interned_data = &in;
+	set_flags(&p, 1);
+	tb_packet(&b, &p);
+	put_cs_event(&b, 10, 1, "inline1", "leaf", 0, 2.5);
+	put_cs_event(&b, 30, 2, NULL, NULL, 0, 0);
+	put_cs_event(&b, 40, 1, "inline2", "leaf", 0, 0);
+	put_cs_event(&b, 70, 2, NULL, NULL, 0, 0);
+	put_cs_event(&b, 100, 1, "interned", NULL, 1, 0);
+	put_cs_event(&b, 140, 2, NULL, NULL, 1, 4);
+	put_cs_event(&b, 150, 3, "bad iid", NULL, 9, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, c.callsite_id is not null, f.name, cs.depth, sym.source_file, sym.line_number, "
+		       "(select pf.name from stack_profile_callsite pc join stack_profile_frame pf on pf.id = pc.frame_id "
+		       "where pc.id = cs.parent_id), c.weight "
+		       "from __intrinsic_track_event_callstacks c join slice s on s.id = c.slice_id "
+		       "join stack_profile_callsite cs on cs.id = coalesce(c.callsite_id, c.end_callsite_id) "
+		       "join stack_profile_frame f on f.id = cs.frame_id "
+		       "left join stack_profile_symbol sym on sym.id = f.symbol_set_id order by c.id",
+		   "inline1\t1\tleaf\t1\tNULL\tNULL\tmain\t2.5\n"
+		   "inline2\t1\tleaf\t1\tNULL\tNULL\tmain\tNULL\n"
+		   "interned\t1\tFuncB\t1\tNULL\tNULL\tFuncA\tNULL\n"
+		   "interned\t0\tFuncB\t1\tNULL\tNULL\tFuncA\t4.0\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct callsite_id) from __intrinsic_track_event_callstacks "
+					 "where callsite_id is not null"), 2);
+	assert_tsv(tr, "select f.name, s.source_file, s.line_number from stack_profile_frame f "
+		       "join stack_profile_symbol s on s.symbol_set_id = f.symbol_set_id where f.name = 'main'",
+		   "main\tmain.cc\t10\n");
+	assert_tsv(tr, "select m.build_id, m.name, m.start, m.end, f.rel_pc from stack_profile_frame f "
+		       "join stack_profile_mapping m on m.id = f.mapping where f.name = 'FuncB'",
+		   "abcd\t/bin/demo\t4096\t8192\t32\n");
+	assert_int_equal(stat_value(tr, "track_event_parser_errors"), 1);
+	tb_close(tr, path, &b);
+}

@@ -171,6 +171,10 @@ static const char *const dump_sql[] = {
 	"select 'stat', name, value from stats where value != 0 order by name",
 	"select 'meta', name, str_value, int_value from metadata order by name",
 	"select 'statev', ts, dur, track_id, category, value, arg_set_id from state order by id",
+	"select 'callstack', slice_id, track_id, callsite_id, end_callsite_id, weight from "
+	"__intrinsic_track_event_callstacks order by id",
+	"select 'callsite', id, depth, parent_id, frame_id from stack_profile_callsite order by id",
+	"select 'frame', id, name, mapping, rel_pc, symbol_set_id from stack_profile_frame order by id",
 };
 
 static int dump_row(void *ctx, int n, char **vals, char **cols)
@@ -1904,6 +1908,7 @@ int main(void)
 		cmocka_unit_test(test_passthrough_utid),
 		cmocka_unit_test(test_separate_thread_track),
 		cmocka_unit_test(test_descriptor_track_types),
+		cmocka_unit_test(test_callstacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

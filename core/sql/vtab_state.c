@@ -12,29 +12,14 @@ static size_t state_n(const tt_storage *st) { return st->state.n; }
 
 static void state_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
-	tt_str s = 0;
-	uint32_t id = TT_NONE;
-
 	switch (c) {
-	case ST_ID: sqlite3_result_int64(ctx, (int64_t)r); return;
-	case ST_TS: sqlite3_result_int64(ctx, st->state.ts[r]); return;
-	case ST_DUR: sqlite3_result_int64(ctx, st->state.dur[r]); return;
-	case ST_TRACK: id = st->state.track[r]; break;
-	case ST_ARGS: id = st->state.arg_set_id[r]; break;
-	case ST_CAT: s = st->state.cat[r]; break;
-	case ST_VALUE: s = st->state.value[r]; break;
-	}
-	if (c == ST_CAT || c == ST_VALUE) {
-		const char *t = tt_storage_str(st, s);
-
-		if (t)
-			sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
-	} else if (id == TT_NONE) {
-		sqlite3_result_null(ctx);
-	} else {
-		sqlite3_result_int64(ctx, id);
+	case ST_ID: sqlite3_result_int64(ctx, (int64_t)r); break;
+	case ST_TS: sqlite3_result_int64(ctx, st->state.ts[r]); break;
+	case ST_DUR: sqlite3_result_int64(ctx, st->state.dur[r]); break;
+	case ST_TRACK: tt_vtab_result_id(ctx, st->state.track[r]); break;
+	case ST_ARGS: tt_vtab_result_id(ctx, st->state.arg_set_id[r]); break;
+	case ST_CAT: tt_vtab_result_str(ctx, st, st->state.cat[r]); break;
+	case ST_VALUE: tt_vtab_result_str(ctx, st, st->state.value[r]); break;
 	}
 }
 

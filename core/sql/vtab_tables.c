@@ -546,5 +546,7 @@ int tt_vtab_register_core(sqlite3 *db, tt_storage *st)
 		rc = sqlite3_exec(db, core_views, NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = tt_vtab_register_state(db, st);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register_profile(db, st);
 	return rc;
 }

@@ -113,7 +113,7 @@ pseq *tt_proto_get_seq(pctx *c, uint64_t key)
 }
 
 /* Returns 0, or -1 out of memory. */
-static int itab_put(itab *t, uint64_t iid, tt_str v)
+int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v)
 {
 	if (iid < 2 * ++t->puts + 64) {
 		if (iid >= t->n) {
@@ -172,6 +172,12 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->cats);
 	itab_clear(&s->dnames);
 	itab_clear(&s->dstrs);
+	itab_clear(&s->fnames);
+	itab_clear(&s->build_ids);
+	itab_clear(&s->mapping_paths);
+	tt_pmap_clear(&s->mappings);
+	tt_pmap_clear(&s->frames);
+	tt_pmap_clear(&s->callstacks);
 	tt_pmap_clear(&s->counters);
 	s->has_def_clock = s->has_def_track = 0;
 	s->def_extra.n = s->def_extra_dbl.n = 0;
@@ -183,6 +189,12 @@ static void seq_free(pseq *s)
 	itab_free(&s->cats);
 	itab_free(&s->dnames);
 	itab_free(&s->dstrs);
+	itab_free(&s->fnames);
+	itab_free(&s->build_ids);
+	itab_free(&s->mapping_paths);
+	tt_pmap_free(&s->mappings);
+	tt_pmap_free(&s->frames);
+	tt_pmap_free(&s->callstacks);
 	tt_pmap_free(&s->counters);
 	TT_VEC_FREE(s->def_extra);
 	TT_VEC_FREE(s->def_extra_dbl);
@@ -361,14 +373,14 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		const Perfetto__Protos__InternedData *in = p->interned_data;
 		size_t i;
 		for (i = 0; i < in->n_event_names; i++)
-			if (itab_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
+			if (tt_proto_itab_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_event_categories; i++)
-			if (itab_put(&s->cats, in->event_categories[i]->iid,
+			if (tt_proto_itab_put(&s->cats, in->event_categories[i]->iid,
 				     intern_c(c, in->event_categories[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_debug_annotation_names; i++)
-			if (itab_put(&s->dnames, in->debug_annotation_names[i]->iid,
+			if (tt_proto_itab_put(&s->dnames, in->debug_annotation_names[i]->iid,
 				     intern_c(c, in->debug_annotation_names[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_debug_annotation_string_values; i++) {
@@ -376,9 +388,10 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 			tt_str v = is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0;
 			if (is->has_str && !v)
 				v = intern(c, "", 0);
-			if (itab_put(&s->dstrs, is->iid, v))
+			if (tt_proto_itab_put(&s->dstrs, is->iid, v))
 				c->oom = 1;
 		}
+		tt_proto_on_interned_callstacks(c, s, in);
 	}
 
 	/* Every packet but clock snapshots converts its timestamp, so that
@@ -512,6 +525,8 @@ static void ctx_free(pctx *c)
 	tt_keymap_free(&c->akey_index);
 	tt_pmap_free(&c->v1_pending);
 	tt_pmap_free(&c->state_open);
+	TT_VEC_FREE(c->cstacks);
+	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
 	tt_async_tracker_free(c->async);
 	TT_VEC_FREE(c->flows);

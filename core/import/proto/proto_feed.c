@@ -242,7 +242,7 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active
 	uint64_t key = (uint64_t)r->u.i, *last = tt_pmap_find(active, key);
 	int live = last && *last;
 
-	switch (r->flags & ~(F_TE | F_FPOS)) {
+	switch (r->flags & ~(F_TE | F_FPOS | F_CS)) {
 	case V1_START:
 		if (slice < 0) {
 			stat(c, TT_STAT_flow_unmatched);
@@ -332,6 +332,8 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 	}
 	if (id >= 0 && (r->flags & F_FLOWS))
 		feed_flows(c, active, r, id);
+	if (id >= 0 && (r->flags & F_CS))
+		tt_proto_feed_callstack(c, r, id, track);
 	if (id >= 0 && c->v1_pending.n && r->kind != R_END) {
 		uint64_t *src = tt_pmap_find(&c->v1_pending, track);
 

@@ -42,7 +42,7 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE };
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
-enum { F_FLOWS = 1, F_TTS = 2, F_FPOS = 0x40, F_TE = 0x80 };
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80 }; /* F_CS: a callstack in cstacks */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
@@ -66,6 +66,13 @@ typedef struct pflow {
 	uint32_t kind;
 	uint64_t id;
 } pflow;
+
+/* A track event's callstack, by the file order of its record. */
+typedef struct pcs {
+	uint32_t ord, callsite;
+	int is_end, has_weight;
+	double weight;
+} pcs;
 
 typedef struct sched_rec {
 	int64_t ts;
@@ -123,6 +130,8 @@ typedef struct pseq {
 	TT_VEC(uint64_t) def_extra;      /* extra_counter_track_uuids */
 	TT_VEC(uint64_t) def_extra_dbl;  /* extra_double_counter_track_uuids */
 	itab names, cats, dnames, dstrs;
+	itab fnames, build_ids, mapping_paths; /* callstacks (proto_callstack.c) */
+	tt_pmap mappings, frames, callstacks;  /* iid -> row + 1 */
 	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
@@ -173,6 +182,9 @@ typedef struct pctx {
 	TT_VEC(pargs) pargs;
 	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
 	tt_pmap v1_pending;
+	TT_VEC(pcs) cstacks;         /* in file order */
+	uint32_t inline_mapping;     /* row + 1 of the inline callstacks' dummy mapping */
+	tt_keymap inline_frames;     /* (name, file, line) -> frame row */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
@@ -239,6 +251,10 @@ static inline int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_
 
 pseq *tt_proto_get_seq(pctx *c, uint64_t key);
 int tt_proto_itab_find(const itab *t, uint64_t iid, tt_str *v);
+int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v);
+void tt_proto_on_interned_callstacks(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
+int tt_proto_event_callstack(pctx *c, pseq *s, const TEv *te, int is_end);
+void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t track);
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);

@@ -471,7 +471,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
 	if (main_thread && track == ev_track)
 		track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
-	flags = event_flows(c, te);
+	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
 	switch (type) {
