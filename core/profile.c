@@ -27,6 +27,7 @@ void tt_profile_free(tt_profile *p)
 	TT_VEC_FREE(p->symbols);
 	TT_VEC_FREE(p->callsites);
 	TT_VEC_FREE(p->te_callstacks);
+	TT_VEC_FREE(p->samples);
 	tt_keymap_free(&p->frame_by_key);
 	tt_keymap_free(&p->callsite_by_key);
 	free(p);
@@ -102,6 +103,17 @@ int tt_profile_te_callstack(tt_profile *p, int64_t slice, uint32_t track, uint32
 				   has_weight, weight };
 
 	if (TT_VEC_PUSH(p->te_callstacks, r)) {
+		p->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int tt_profile_sample(tt_profile *p, int64_t ts, uint32_t callsite, uint32_t utid, int32_t process_priority)
+{
+	tt_prof_sample r = { ts, callsite, utid, process_priority };
+
+	if (TT_VEC_PUSH(p->samples, r)) {
 		p->oom = 1;
 		return -1;
 	}

@@ -32,6 +32,8 @@ uint32_t tt_profile_callsite(tt_profile *p, uint32_t parent, uint32_t frame, uin
 /* A slice's callstack: at its begin (callsite) or end (is_end). 0 or -1. */
 int tt_profile_te_callstack(tt_profile *p, int64_t slice, uint32_t track, uint32_t callsite, int is_end,
 			    int has_weight, double weight);
+/* A callstack sample of a sampling profiler (cpu_profile_stack_sample). */
+int tt_profile_sample(tt_profile *p, int64_t ts, uint32_t callsite, uint32_t utid, int32_t process_priority);
 /* 1 when memory ran out in any of the above. */
 int tt_profile_oom(const tt_profile *p);
 

@@ -37,7 +37,14 @@ typedef struct tt_prof_te_callstack {
 	double weight;
 } tt_prof_te_callstack;
 
+typedef struct tt_prof_sample {
+	int64_t ts;
+	uint32_t callsite_id, utid;
+	int32_t process_priority;
+} tt_prof_sample;
+
 struct tt_profile {
+	TT_VEC(tt_prof_sample) samples;
 	TT_VEC(tt_prof_mapping) mappings;
 	TT_VEC(tt_prof_frame) frames;
 	TT_VEC(tt_prof_symbol) symbols;

@@ -469,3 +469,80 @@ static void test_callstacks(void **state)
 	assert_int_equal(stat_value(tr, "track_event_parser_errors"), 1);
 	tb_close(tr, path, &b);
 }
+
+static void put_profile(tbuf *b, const uint64_t *iids, size_t n_iids, const int64_t *deltas, size_t n_deltas)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__StreamingProfilePacket sp = PERFETTO__PROTOS__STREAMING_PROFILE_PACKET__INIT;
+
+	p.has_timestamp = 0;
+	sp.n_callstack_iid = n_iids;
+	sp.callstack_iid = (uint64_t *)iids;
+	sp.n_timestamp_delta_us = n_deltas;
+	sp.timestamp_delta_us = (int64_t *)deltas;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET;
+	p.streaming_profile_packet = &sp;
+	tb_packet(b, &p);
+}
+
+/* Chrome's sampling profiler: samples at the sequence's reference time
+ * plus their deltas (which the delta-encoded track events share), on the
+ * sequence's thread, with their interned callstack; a delta leaving the
+ * valid range drops the packet and leaves the sequence's time invalid, so
+ * that the next packet and delta-timed event are dropped too. */
+static void test_streaming_profile(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0), pi = pkt(1, 0);
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__InternedString fn = PERFETTO__PROTOS__INTERNED_STRING__INIT, *fnp = &fn;
+	Perfetto__Protos__Frame fr = PERFETTO__PROTOS__FRAME__INIT, *frp = &fr;
+	Perfetto__Protos__Callstack cs = PERFETTO__PROTOS__CALLSTACK__INIT, *csp = &cs;
+	uint64_t frame_ids[1] = { 1 }, iids[2] = { 1, 1 };
+	int64_t deltas[3] = { 10, 5, 7 }, overflow[1] = { INT64_MIN / 1000 - 1 }, zero[1] = { 0 };
+
+	(void)state;
+	put_snapshot(&b, 1, 3, 6, 1000, 3, 1000, 0, 0); /* trace clock MONOTONIC */
+	th.has_pid = th.has_tid = th.has_reference_timestamp_us = 1;
+	th.pid = 5;
+	th.tid = 6;
+	th.reference_timestamp_us = 1000;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
+	p.thread_descriptor = &th;
+	set_flags(&p, 1);
+	tb_packet(&b, &p);
+	fn.has_iid = fn.has_str = 1;
+	fn.iid = 1;
+	fn.str.data = (uint8_t *)"Sampled";
+	fn.str.len = 7;
+	fr.has_iid = fr.has_function_name_id = 1;
+	fr.iid = fr.function_name_id = 1;
+	cs.has_iid = 1;
+	cs.iid = 1;
+	cs.n_frame_ids = 1;
+	cs.frame_ids = frame_ids;
+	in.n_function_names = in.n_frames = in.n_callstacks = 1;
+	in.function_names = &fnp;
+	in.frames = &frp;
+	in.callstacks = &csp;
+	pi.interned_data = &in;
+	tb_packet(&b, &pi);
+	/* samples at 1000 + 10 and + 15 us; the trailing 7 us moves the time */
+	put_profile(&b, iids, 2, deltas, 3);
+	put_old_chrome(&b, 'I', "after", 3, 0, 0);         /* 1000 + 25 us */
+	put_profile(&b, NULL, 0, overflow, 1);            /* out of range */
+	put_profile(&b, iids, 1, zero, 1);                 /* still invalid */
+	put_old_chrome(&b, 'I', "dropped", 0, 0, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.ts, f.name, t.tid from cpu_profile_stack_sample s "
+		       "join stack_profile_callsite c on c.id = s.callsite_id "
+		       "join stack_profile_frame f on f.id = c.frame_id join thread t using(utid) order by s.ts",
+		   "1010000\tSampled\t6\n1015000\tSampled\t6\n");
+	assert_tsv(tr, "select ts, name from slice", "1025000\tafter\n");
+	assert_int_equal(stat_value(tr, "streaming_profile_invalid_timestamp"), 2);
+	assert_int_equal(stat_value(tr, "track_event_invalid_timestamp"), 1);
+	tb_close(tr, path, &b);
+}

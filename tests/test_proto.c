@@ -1909,6 +1909,7 @@ int main(void)
 		cmocka_unit_test(test_separate_thread_track),
 		cmocka_unit_test(test_descriptor_track_types),
 		cmocka_unit_test(test_callstacks),
+		cmocka_unit_test(test_streaming_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

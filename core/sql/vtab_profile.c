@@ -93,6 +93,20 @@ static void tecs_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	}
 }
 
+static size_t sample_n(const tt_storage *st) { return ROWS(st, samples); }
+static void sample_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	const tt_prof_sample *t = &PROF(st)->samples.v[r];
+
+	switch (c) {
+	case 0: sqlite3_result_int64(ctx, (int64_t)r); break;
+	case 1: sqlite3_result_int64(ctx, t->ts); break;
+	case 2: r_id(ctx, t->callsite_id); break;
+	case 3: r_id(ctx, t->utid); break;
+	case 4: sqlite3_result_int64(ctx, t->process_priority); break;
+	}
+}
+
 #define PLAIN(nm, sch, n, col) { .name = nm, .schema = sch, .nrows = n, .column = col, .id_col = 0, \
 	.track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1 }
 
@@ -112,6 +126,9 @@ static const tt_vtab_def profile_defs[] = {
 	PLAIN("__intrinsic_track_event_callstacks",
 	      "CREATE TABLE x(id INTEGER, slice_id INTEGER, track_id INTEGER, callsite_id INTEGER,"
 	      " end_callsite_id INTEGER, weight REAL)", tecs_n, tecs_col),
+	PLAIN("cpu_profile_stack_sample",
+	      "CREATE TABLE x(id INTEGER, ts INTEGER, callsite_id INTEGER, utid INTEGER,"
+	      " process_priority INTEGER)", sample_n, sample_col),
 };
 
 int tt_vtab_register_profile(sqlite3 *db, tt_storage *st)

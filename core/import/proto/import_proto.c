@@ -443,6 +443,9 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
+		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT_RANGE_OF_INTEREST:
 		/* Chrome: track events before start_us are incomplete (a ring
 		 * buffer's oldest part); trace processor drops them when told

@@ -194,3 +194,48 @@ void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t tra
 			c->oom = 1;
 	}
 }
+
+/* Chrome's StreamingProfilePacket: its samples' delta timestamps advance
+ * the sequence's legacy reference time, as track events' deltas do (and
+ * trailing deltas without a callstack too); a time out of range drops the
+ * rest of the packet (trace processor's streaming_profile_invalid_timestamp).
+ * A sample is its callstack on the sequence's thread. */
+void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__StreamingProfilePacket *sp)
+{
+	tt_profile *p = tt_storage_profile(c->st);
+	uint32_t utid = TT_NONE;
+	int64_t ts;
+	size_t i;
+
+	if (!p) {
+		c->oom = 1;
+		return;
+	}
+	if (s->legacy_ts < 0) {
+		stat(c, TT_STAT_streaming_profile_invalid_timestamp);
+		return;
+	}
+	ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)s->legacy_ts);
+	if (s->fallback_track != TT_NONE)
+		utid = tt_storage_thread(c->st, s->thr_pid, s->thr_tid);
+	for (i = 0; i < sp->n_timestamp_delta_us; i++) {
+		int64_t delta = sat_mul(sp->timestamp_delta_us[i], 1000);
+
+		s->legacy_ts = sat_add(s->legacy_ts, delta);
+		if (s->legacy_ts < 0) {
+			stat(c, TT_STAT_streaming_profile_invalid_timestamp);
+			return;
+		}
+		ts = sat_add(ts, delta);
+		if (i < sp->n_callstack_iid) {
+			uint32_t site = get_row(&s->callstacks, sp->callstack_iid[i]);
+
+			if (site == TT_NONE)
+				stat(c, TT_STAT_stackprofile_parser_error);
+			else if (tt_profile_sample(p, ts, site, utid, sp->process_priority))
+				c->oom = 1;
+		}
+	}
+	if (sp->n_callstack_iid > sp->n_timestamp_delta_us)
+		stat(c, TT_STAT_stackprofile_parser_error);
+}

@@ -255,6 +255,7 @@ int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v);
 void tt_proto_on_interned_callstacks(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 int tt_proto_event_callstack(pctx *c, pseq *s, const TEv *te, int is_end);
 void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t track);
+void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__StreamingProfilePacket *sp);
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
