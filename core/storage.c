@@ -488,6 +488,22 @@ void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t a
 		st->track.source_arg_set_id[track] = arg_set_id;
 }
 
+void tt_storage_machine(tt_storage *st, int64_t raw_id)
+{
+	st->machine.set = 1;
+	st->machine.raw_id = raw_id;
+	st->machine.processes = st->process.n;
+	st->machine.threads = st->thread.n;
+	st->machine.tracks = st->track.n;
+}
+
+uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row)
+{
+	size_t n = table == 'p' ? st->machine.processes : table == 't' ? st->machine.threads : st->machine.tracks;
+
+	return st->machine.set && row < n ? 0 : TT_NONE;
+}
+
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track)
 {
 	return track < st->track.n ? st->track.source_arg_set_id[track] : TT_NONE;

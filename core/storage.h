@@ -222,6 +222,14 @@ tt_str tt_storage_slice_name(const tt_storage *st, int64_t id);
 uint32_t tt_storage_slice_args(const tt_storage *st, int64_t id);
 int64_t tt_storage_slice_count(const tt_storage *st);
 
+/* ---- machines ----------------------------------------------------------
+ * A trace recorded on another machine (Perfetto's machine_id on every
+ * packet): the processes, threads and tracks made so far get machine_id 0,
+ * the row of raw_id in the `machine` table. One machine per trace. */
+void tt_storage_machine(tt_storage *st, int64_t raw_id);
+/* machine_id of a row of process ('p'), thread ('t') or track ('k'), TT_NONE for the host. */
+uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row);
+
 /* ---- metadata (the `metadata` table: trace-wide key/values) ----------- */
 void tt_storage_meta_str(tt_storage *st, const char *key, const char *value);
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);

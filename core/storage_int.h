@@ -141,6 +141,12 @@ struct tt_storage {
 
 	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key, named_by_key;
 	struct tt_profile *profile; /* stack profile tables (profile.h), NULL until used */
+	/* tt_storage_machine: rows below these counts came from machine 0 */
+	struct {
+		int set;
+		int64_t raw_id;
+		size_t processes, threads, tracks;
+	} machine;
 };
 
 /* Text of an arg value for display ("" for null). Writes into buf. */

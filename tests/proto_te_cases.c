@@ -546,3 +546,90 @@ static void test_streaming_profile(void **state)
 	assert_int_equal(stat_value(tr, "track_event_invalid_timestamp"), 1);
 	tb_close(tr, path, &b);
 }
+
+/* A thread descriptor and one slice on it, every packet from machine m
+ * (0: the host, no machine_id). */
+static void put_machine_trace(tbuf *b, uint32_t m1, uint32_t m2)
+{
+	Pkt p = pkt(1, 0), e = pkt(1, 100);
+	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+
+	td.has_uuid = 1;
+	td.uuid = 7;
+	th.has_pid = th.has_tid = 1;
+	th.pid = 3;
+	th.tid = 4;
+	td.thread = &th;
+	p.has_machine_id = m1 != 0;
+	p.machine_id = m1;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	p.track_descriptor = &td;
+	tb_packet(b, &p);
+	te.has_type = te.has_track_uuid = 1;
+	te.type = 3;
+	te.track_uuid = 7;
+	e.has_machine_id = m2 != 0;
+	e.machine_id = m2;
+	e.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	e.track_event = &te;
+	tb_packet(b, &e);
+}
+
+/* A trace recorded on another machine (machine_id on every packet): its
+ * processes, threads and tracks are machine 0, whose raw id the machine
+ * table gives; a trace mixing machines keeps machine_id NULL. */
+static void test_machine_id(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_machine_trace(&b, 1001, 1001);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select id, raw_id from machine", "0\t1001\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where machine_id = 0"),
+			 tt_test_int(tr, "select count(*) from track"));
+	assert_tsv(tr, "select distinct machine_id from thread union all select distinct machine_id from process",
+		   "0\n0\n");
+	tb_close(tr, path, &b);
+	put_machine_trace(&b, 1001, 0);
+	tr = tb_open(&b, &path);
+	assert_int_equal(tt_test_int(tr, "select count(*) from machine"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where machine_id is not null"), 0);
+	tb_close(tr, path, &b);
+}
+
+/* Legacy thread time fields make the thread's thread_time counter when
+ * the sorted events reach it, as trace processor makes it: after a
+ * descriptor counter whose first value comes earlier, whatever the file
+ * order. */
+static void test_legacy_counter_order(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(2, 2000);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+
+	(void)state;
+	put_desc(&b, 2, 0, 30, 0, NULL, 't', 42, 43);
+	te.has_type = te.has_track_uuid = 1;
+	te.type = 3;
+	te.track_uuid = 30;
+	te.thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US;
+	te.thread_time_absolute_us = 5;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(&b, &p);
+	put_desc(&b, 1, 0, 40, 0, "early", 'c', 0, 0);
+	put_counter(&b, 1000, 0, 40, 0, 1);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select name, type from track where is_counter order by id",
+		   "early\tglobal_counter_track_event\nthread_time\tthread_time\n");
+	assert_tsv(tr, "select c.ts, c.value from counter c join track t on t.id = c.track_id "
+		       "where t.name = 'thread_time'", "2000\t5000.0\n");
+	tb_close(tr, path, &b);
+}

@@ -1910,6 +1910,8 @@ int main(void)
 		cmocka_unit_test(test_descriptor_track_types),
 		cmocka_unit_test(test_callstacks),
 		cmocka_unit_test(test_streaming_profile),
+		cmocka_unit_test(test_machine_id),
+		cmocka_unit_test(test_legacy_counter_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
  * vtab_state.c - Perfetto's state tracks: the `state` table (a value held
  * by a track from ts for dur, TrackEvent TYPE_STATE) and the views
  * state_track, process_state_track and thread_state_track over `track`,
- * with trace processor's names and columns.
+ * with trace processor's names and columns; and the `machine` table.
  */
 #include "vtab.h"
 
@@ -36,6 +36,24 @@ static const tt_vtab_def state_def = {
 	.id_alias_col = -1, .ts = state_ts, .ts_sorted = state_sorted,
 };
 
+/* machine: the machine a trace came from (storage.h: tt_storage_machine). */
+static size_t machine_n(const tt_storage *st) { return st->machine.set ? 1 : 0; }
+static void machine_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	(void)r;
+	if (c == 0)
+		sqlite3_result_int64(ctx, 0);
+	else
+		sqlite3_result_int64(ctx, st->machine.raw_id);
+}
+
+static const tt_vtab_def machine_def = {
+	.name = "machine",
+	.schema = "CREATE TABLE x(id INTEGER, raw_id INTEGER)",
+	.nrows = machine_n, .column = machine_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 /* A state track's type names its scope (trace processor's blueprints
  * thread_state_track_event, process_state_track_event, ...). */
 static const char state_views[] =
@@ -54,6 +72,8 @@ int tt_vtab_register_state(sqlite3 *db, tt_storage *st)
 {
 	int rc = tt_vtab_register(db, st, &state_def);
 
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register(db, st, &machine_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, state_views, NULL, NULL, NULL);
 	return rc;

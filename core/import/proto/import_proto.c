@@ -331,6 +331,13 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		on_compressed(c, &p->compressed_packets, depth);
 		return 0;
 	}
+	if (p->has_machine_id && p->machine_id) {
+		if (c->remote_packets++ && p->machine_id != c->machine_raw)
+			c->machines_mixed = 1;
+		c->machine_raw = p->machine_id;
+	} else {
+		c->host_packets++;
+	}
 	s = tt_proto_get_seq(c, p->trusted_packet_sequence_id);
 	if (!s)
 		return 0;
@@ -528,6 +535,7 @@ static void ctx_free(pctx *c)
 	tt_keymap_free(&c->akey_index);
 	tt_pmap_free(&c->v1_pending);
 	tt_pmap_free(&c->state_open);
+	tt_pmap_free(&c->legacy_counters);
 	TT_VEC_FREE(c->cstacks);
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
@@ -637,6 +645,10 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 			tt_storage_process_set_sort_index(c->st, u->upid, u->rank);
 	}
 	tt_proto_process_args_flush(c);
+	/* a trace from one other machine: what it made is that machine's
+	 * (traces mixing machines keep machine_id NULL: not supported) */
+	if (c->remote_packets && !c->host_packets && !c->machines_mixed)
+		tt_storage_machine(c->st, c->machine_raw);
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))

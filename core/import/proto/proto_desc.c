@@ -143,7 +143,7 @@ void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int fi
 	int full = u->kind != UT_THREAD || u->separate || u->is_state;
 	tt_storage *st = c->st;
 
-	if (!full && !u->desc && !ord && !u->has_rank)
+	if (u->legacy_counter || (!full && !u->desc && !ord && !u->has_rank))
 		return;
 	tt_storage_args_begin(st);
 	if (full) {

@@ -95,6 +95,15 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 	 * thread's track is where its own slices are; lib_slices.sql's
 	 * is_main_track reads the type) */
 	d.parent_id = parent_root && (sutid != TT_NONE || supid != TT_NONE) ? TT_NONE : parent_track;
+	if (u->legacy_counter) {
+		d.type = u->legacy_counter == 1 ? "thread_time" : "thread_instructions";
+		d.name = intern_c(c, u->legacy_counter == 1 ? "thread_time" : "thread_instruction_count");
+		d.utid = u->utid;
+		d.upid = u->upid;
+		d.is_counter = 1;
+		u->track = tt_storage_track_new(c->st, &d);
+		return u->track;
+	}
 	if (u->is_state && u->kind != UT_COUNTER) {
 		u->track = tt_proto_state_track(c, u, parent_track, sutid, supid, event_name);
 		return u->track;

@@ -104,6 +104,7 @@ typedef struct utrack {
 	uint32_t scope_utid, scope_upid;
 	int is_state;                /* a StateDescriptor: TYPE_STATE events only */
 	int separate;                /* disallow_merging_with_system_tracks */
+	int legacy_counter;          /* no descriptor: a thread's legacy time (1) / instruction (2) counter */
 	tt_str counter_cats;         /* CounterDescriptor.categories, joined by "," */
 	tt_str y_axis_key;
 } utrack;
@@ -185,11 +186,15 @@ typedef struct pctx {
 	TT_VEC(pcs) cstacks;         /* in file order */
 	uint32_t inline_mapping;     /* row + 1 of the inline callstacks' dummy mapping */
 	tt_keymap inline_frames;     /* (name, file, line) -> frame row */
+	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
 	int threaded;                /* may start threads (tt_import_proto_opts) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
+	uint64_t host_packets, remote_packets; /* without / with a machine_id */
+	uint32_t machine_raw;        /* the first machine_id seen */
+	int machines_mixed;          /* two different machine_ids */
 	int feed_first_packet;       /* the record being fed has F_FPOS */
 	int has_roi;                 /* TrackEventRangeOfInterest: events before roi_ns are dropped */
 	int64_t roi_ns;

@@ -196,6 +196,33 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 	return TRACK_ASYNC | ai;
 }
 
+/* The record track of utid's legacy thread time (kind 1) or instruction
+ * count (2) counter: a utrack of no uuid, made into a track when the
+ * sorted records are fed (proto_feed.c), in the order trace processor
+ * makes them. */
+static uint32_t legacy_counter_utrack(pctx *c, uint32_t utid, int kind)
+{
+	uint64_t key = (uint64_t)utid << 2 | (uint64_t)kind, *v = tt_pmap_find(&c->legacy_counters, key);
+	utrack z = {0};
+
+	if (v)
+		return TRACK_UUID | (uint32_t)*v;
+	z.track = TT_NONE;
+	z.utid = utid;
+	z.upid = tt_storage_thread_upid(c->st, utid);
+	z.scope_utid = z.scope_upid = TT_NONE;
+	z.kind = UT_COUNTER;
+	z.described = 1;
+	z.legacy_counter = kind;
+	z.mult = 1;
+	if (c->utracks.n >= TRACK_UUID - 1 || TT_VEC_PUSH(c->utracks, z) ||
+	    tt_pmap_put(&c->legacy_counters, key, c->utracks.n - 1)) {
+		c->oom = 1;
+		return TT_NONE;
+	}
+	return TRACK_UUID | (uint32_t)(c->utracks.n - 1);
+}
+
 /* trace processor's legacy_event.passthrough_utid: the thread a legacy
  * async or scoped instant event came from (its thread track's), or for an
  * event on a process- or global-scoped descriptor track the sequence's
@@ -337,17 +364,11 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 			utid = tt_storage_track_utid(c->st, track);
 		}
 		if (utid != TT_NONE && has_tts) {
-			tt_track_desc d = { .type = "thread_time", .name = intern_c(c, "thread_time"), .utid = utid,
-					    .upid = tt_storage_thread_upid(c->st, utid), .parent_id = TT_NONE,
-					    .is_counter = 1, .cpu = -1 };
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-time", utid, 0, 0, &d),
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, legacy_counter_utrack(c, utid, 1),
 				 0, 0, TT_NONE, 0, (double)tts);
 		}
 		if (utid != TT_NONE && te->thread_instruction_count_case !=
 					       PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET) {
-			tt_track_desc d = { .type = "thread_instructions", .name = intern_c(c, "thread_instruction_count"),
-					    .utid = utid, .upid = tt_storage_thread_upid(c->st, utid),
-					    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
 			int64_t v;
 
 			if (te->thread_instruction_count_case ==
@@ -355,7 +376,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 				v = s->legacy_tic = sat_add(s->legacy_tic, te->thread_instruction_count_delta);
 			else
 				v = te->thread_instruction_count_absolute;
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-tic", utid, 0, 0, &d),
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, legacy_counter_utrack(c, utid, 2),
 				 0, 0, TT_NONE, 0, (double)v);
 		}
 	}
