@@ -1030,7 +1030,8 @@ static void test_debug_annotations(void **state)
 	a[9].n_array_values = 2;
 	a[9].array_values = arr;
 	a[7].name = "j"; a[7].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE;
-	a[7].legacy_json_value = "{\"q\":1}";
+	/* flattened as trace processor does: nulls left out (no index) */
+	a[7].legacy_json_value = "{\"q\":1,\"r\":[null,2.5,\"s\"],\"t\":{\"u\":true,\"v\":null}}";
 	dn.has_iid = 1;
 	dn.iid = 1;
 	dn.name = "named";
@@ -1061,7 +1062,10 @@ static void test_debug_annotations(void **state)
 		   "debug.b\tdebug.b\t1\n"
 		   "debug.d\tdebug.d\t2.5\n"
 		   "debug.i\tdebug.i\t-3\n"
-		   "debug.j\tdebug.j\t{\"q\":1}\n"
+		   "debug.j.q\tdebug.j.q\t1\n"
+		   "debug.j.r[0]\tdebug.j.r\t2.5\n"
+		   "debug.j.r[1]\tdebug.j.r\ts\n"
+		   "debug.j.t.u\tdebug.j.t.u\t1\n"
 		   "debug.n.k1\tdebug.n.k1\t1\n"
 		   "debug.n.k2[0]\tdebug.n.k2\t7\n"
 		   "debug.n.k2[1]\tdebug.n.k2\tz\n"
