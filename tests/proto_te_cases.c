@@ -633,3 +633,86 @@ static void test_legacy_counter_order(void **state)
 		       "where t.name = 'thread_time'", "2000\t5000.0\n");
 	tb_close(tr, path, &b);
 }
+
+/* Typed args as trace processor reflects them: keys are field-name paths
+ * (repeated fields indexed), enums their value names (a value newer than
+ * our .proto its number), an interned histogram name resolved first. */
+static void test_typed_args(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 10);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__HistogramName hn = PERFETTO__PROTOS__HISTOGRAM_NAME__INIT, *hnp = &hn;
+	Perfetto__Protos__ChromeLegacyIpc ipc = PERFETTO__PROTOS__CHROME_LEGACY_IPC__INIT;
+	Perfetto__Protos__ChromeUserEvent ue = PERFETTO__PROTOS__CHROME_USER_EVENT__INIT;
+	Perfetto__Protos__ChromeHistogramSample hs = PERFETTO__PROTOS__CHROME_HISTOGRAM_SAMPLE__INIT;
+	Perfetto__Protos__ChromeLatencyInfo li = PERFETTO__PROTOS__CHROME_LATENCY_INFO__INIT;
+	Perfetto__Protos__ChromeLatencyInfo__ComponentInfo ci[2], *cip[2] = { &ci[0], &ci[1] };
+	Perfetto__Protos__ChromeActiveProcesses ap = PERFETTO__PROTOS__CHROME_ACTIVE_PROCESSES__INIT;
+	int32_t pids[2] = { 7, 9 };
+
+	(void)state;
+	put_track(&b, 5, "t");
+	hn.has_iid = 1;
+	hn.iid = 3;
+	hn.name = "Compositing.Latency";
+	in.n_histogram_names = 1;
+	in.histogram_names = &hnp;
+	p.interned_data = &in;
+	set_flags(&p, 1);
+	ipc.has_message_class = ipc.has_message_line = 1;
+	ipc.message_class = 1;
+	ipc.message_line = 10;
+	ue.action = "NewTab";
+	hs.has_name_iid = hs.has_sample = 1;
+	hs.name_iid = 3;
+	hs.sample = 100;
+	li.has_trace_id = li.has_is_coalesced = li.has_step = 1;
+	li.trace_id = 7;
+	li.is_coalesced = 1;
+	li.step = 99; /* newer than our .proto */
+	for (int i = 0; i < 2; i++) {
+		perfetto__protos__chrome_latency_info__component_info__init(&ci[i]);
+		ci[i].has_time_us = 1;
+		ci[i].time_us = 1000u * (unsigned)(i + 1);
+	}
+	ci[0].has_component_type = 1;
+	ci[0].component_type = 3;
+	li.n_component_info = 2;
+	li.component_info = cip;
+	ap.n_pid = 2;
+	ap.pid = pids;
+	te.has_type = te.has_track_uuid = 1;
+	te.type = 3;
+	te.track_uuid = 5;
+	te.chrome_legacy_ipc = &ipc;
+	te.chrome_user_event = &ue;
+	te.chrome_histogram_sample = &hs;
+	te.chrome_latency_info = &li;
+	te.chrome_active_processes = &ap;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select a.key, a.flat_key, a.value_type, a.display_value from slice s "
+		       "join args a using(arg_set_id) order by a.id",
+		   "chrome_histogram_sample.name\tchrome_histogram_sample.name\tstring\tCompositing.Latency\n"
+		   "chrome_user_event.action\tchrome_user_event.action\tstring\tNewTab\n"
+		   "chrome_legacy_ipc.message_class\tchrome_legacy_ipc.message_class\tstring\tCLASS_AUTOMATION\n"
+		   "chrome_legacy_ipc.message_line\tchrome_legacy_ipc.message_line\tuint\t10\n"
+		   "chrome_histogram_sample.sample\tchrome_histogram_sample.sample\tint\t100\n"
+		   "chrome_histogram_sample.name_iid\tchrome_histogram_sample.name_iid\tuint\t3\n"
+		   "chrome_latency_info.trace_id\tchrome_latency_info.trace_id\tint\t7\n"
+		   "chrome_latency_info.step\tchrome_latency_info.step\tint\t99\n"
+		   "chrome_latency_info.component_info[0].component_type\tchrome_latency_info.component_info.component_type"
+		   "\tstring\tCOMPONENT_INPUT_EVENT_LATENCY_FIRST_SCROLL_UPDATE_ORIGINAL\n"
+		   "chrome_latency_info.component_info[0].time_us\tchrome_latency_info.component_info.time_us\tuint\t1000\n"
+		   "chrome_latency_info.component_info[1].time_us\tchrome_latency_info.component_info.time_us\tuint\t2000\n"
+		   "chrome_latency_info.is_coalesced\tchrome_latency_info.is_coalesced\tbool\ttrue\n"
+		   "chrome_active_processes.pid[0]\tchrome_active_processes.pid\tint\t7\n"
+		   "chrome_active_processes.pid[1]\tchrome_active_processes.pid\tint\t9\n");
+	tb_close(tr, path, &b);
+}

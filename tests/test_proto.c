@@ -1916,6 +1916,7 @@ int main(void)
 		cmocka_unit_test(test_streaming_profile),
 		cmocka_unit_test(test_machine_id),
 		cmocka_unit_test(test_legacy_counter_order),
+		cmocka_unit_test(test_typed_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,6 +173,7 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->dnames);
 	itab_clear(&s->dstrs);
 	itab_clear(&s->fnames);
+	itab_clear(&s->hnames);
 	itab_clear(&s->build_ids);
 	itab_clear(&s->mapping_paths);
 	tt_pmap_clear(&s->mappings);
@@ -190,6 +191,7 @@ static void seq_free(pseq *s)
 	itab_free(&s->dnames);
 	itab_free(&s->dstrs);
 	itab_free(&s->fnames);
+	itab_free(&s->hnames);
 	itab_free(&s->build_ids);
 	itab_free(&s->mapping_paths);
 	tt_pmap_free(&s->mappings);
@@ -398,6 +400,10 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 			if (tt_proto_itab_put(&s->dstrs, is->iid, v))
 				c->oom = 1;
 		}
+		for (i = 0; i < in->n_histogram_names; i++)
+			if (tt_proto_itab_put(&s->hnames, in->histogram_names[i]->iid,
+					      intern_c(c, in->histogram_names[i]->name ? in->histogram_names[i]->name : "")))
+				c->oom = 1;
 		tt_proto_on_interned_callstacks(c, s, in);
 	}
 

@@ -208,7 +208,7 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 		      le->id_case != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID__NOT_SET;
 
 	if (!te->n_debug_annotations && !has_src && phase != 'R' && phase != 'S' && phase != 'T' &&
-	    phase != 'p' && passthrough_utid == TT_NONE)
+	    phase != 'p' && passthrough_utid == TT_NONE && !tt_proto_has_typed_args(te))
 		return TT_NONE;
 	tt_storage_args_begin(c->st);
 	if (has_src) {
@@ -218,6 +218,7 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 
 		tt_storage_args_int(c->st, "legacy_trace_source_id", (int64_t)id);
 	}
+	tt_proto_typed_args(c, s, te);
 	for (i = 0; i < te->n_debug_annotations; i++) {
 		size_t nlen, kl;
 		const char *n = annot_name(c, s, te->debug_annotations[i], &nlen);

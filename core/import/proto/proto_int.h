@@ -132,6 +132,7 @@ typedef struct pseq {
 	TT_VEC(uint64_t) def_extra_dbl;  /* extra_double_counter_track_uuids */
 	itab names, cats, dnames, dstrs;
 	itab fnames, build_ids, mapping_paths; /* callstacks (proto_callstack.c) */
+	itab hnames;                 /* Chrome histogram names (proto_typed_args.c) */
 	tt_pmap mappings, frames, callstacks;  /* iid -> row + 1 */
 	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
@@ -260,6 +261,8 @@ int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v);
 void tt_proto_on_interned_callstacks(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 int tt_proto_event_callstack(pctx *c, pseq *s, const TEv *te, int is_end);
 void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t track);
+int tt_proto_has_typed_args(const TEv *te);
+void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te);
 void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__StreamingProfilePacket *sp);
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
