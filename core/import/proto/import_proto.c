@@ -63,7 +63,9 @@
  * unpacks ~15 % faster, but building these structs from it costs as much.
  *
  * Files: import_proto.c (framing, packets, entry point), proto_int.h
- * (records, context), proto_args.c, proto_desc.c, proto_track_event.c,
+ * (records, context), proto_args.c, proto_typed_args.c (typed TrackEvent
+ * args by reflection), proto_desc.c, proto_track_event.c, proto_state.c
+ * (state tracks), proto_callstack.c (callstacks, sampling profiler),
  * proto_ftrace.c (with sched), proto_feed.c (merge and trackers),
  * proto_read.c (batched unpack), proto_clock.c, proto_atrace.c.
  *
@@ -72,7 +74,11 @@
  * (one at a time, not by the worker); legacy v1 flow events (s/t/f) and
  * pid/tid overrides are not imported; sched_waking / compact waking events
  * are skipped; open sched slices end at the last timestamp of the trace;
- * async S/F atrace slices get one track per (process, name, cookie).
+ * async S/F atrace slices get one track per (process, name, cookie);
+ * TrackEvent extensions (fields >= 1000) are not imported; machine_id is
+ * kept only for a trace from one machine; tracks have no dimension args;
+ * an end's debug annotation arrays replace the begin's entries where
+ * trace processor appends them.
  */
 #include "proto_int.h"
 
