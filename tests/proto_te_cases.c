@@ -636,7 +636,8 @@ static void test_legacy_counter_order(void **state)
 
 /* Typed args as trace processor reflects them: keys are field-name paths
  * (repeated fields indexed), enums their value names (a value newer than
- * our .proto its number), an interned histogram name resolved first. */
+ * our .proto its number); first the interned source location, the task's
+ * posted_from (path separators made '/') and histogram name. */
 static void test_typed_args(void **state)
 {
 	tbuf b = {0};
@@ -653,9 +654,23 @@ static void test_typed_args(void **state)
 	Perfetto__Protos__ChromeLatencyInfo__ComponentInfo ci[2], *cip[2] = { &ci[0], &ci[1] };
 	Perfetto__Protos__ChromeActiveProcesses ap = PERFETTO__PROTOS__CHROME_ACTIVE_PROCESSES__INIT;
 	int32_t pids[2] = { 7, 9 };
+	Perfetto__Protos__SourceLocation sl = PERFETTO__PROTOS__SOURCE_LOCATION__INIT, *slp = &sl;
+	Perfetto__Protos__TaskExecution tx = PERFETTO__PROTOS__TASK_EXECUTION__INIT;
 
 	(void)state;
 	put_track(&b, 5, "t");
+	sl.has_iid = sl.has_line_number = 1;
+	sl.iid = 4;
+	sl.file_name = "base\\task.cc";
+	sl.function_name = "PostTask";
+	sl.line_number = 12;
+	in.n_source_locations = 1;
+	in.source_locations = &slp;
+	tx.has_posted_from_iid = 1;
+	tx.posted_from_iid = 4;
+	te.task_execution = &tx;
+	te.has_source_location_iid = 1;
+	te.source_location_iid = 4;
 	hn.has_iid = 1;
 	hn.iid = 3;
 	hn.name = "Compositing.Latency";
@@ -699,6 +714,12 @@ static void test_typed_args(void **state)
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select a.key, a.flat_key, a.value_type, a.display_value from slice s "
 		       "join args a using(arg_set_id) order by a.id",
+		   "source.file_name\tsource.file_name\tstring\tbase/task.cc\n"
+		   "source.function_name\tsource.function_name\tstring\tPostTask\n"
+		   "source.line_number\tsource.line_number\tuint\t12\n"
+		   "task.posted_from.file_name\ttask.posted_from.file_name\tstring\tbase/task.cc\n"
+		   "task.posted_from.function_name\ttask.posted_from.function_name\tstring\tPostTask\n"
+		   "task.posted_from.line_number\ttask.posted_from.line_number\tuint\t12\n"
 		   "chrome_histogram_sample.name\tchrome_histogram_sample.name\tstring\tCompositing.Latency\n"
 		   "chrome_user_event.action\tchrome_user_event.action\tstring\tNewTab\n"
 		   "chrome_legacy_ipc.message_class\tchrome_legacy_ipc.message_class\tstring\tCLASS_AUTOMATION\n"
@@ -712,6 +733,7 @@ static void test_typed_args(void **state)
 		   "chrome_latency_info.component_info[0].time_us\tchrome_latency_info.component_info.time_us\tuint\t1000\n"
 		   "chrome_latency_info.component_info[1].time_us\tchrome_latency_info.component_info.time_us\tuint\t2000\n"
 		   "chrome_latency_info.is_coalesced\tchrome_latency_info.is_coalesced\tbool\ttrue\n"
+		   "source_location_iid\tsource_location_iid\tuint\t4\n"
 		   "chrome_active_processes.pid[0]\tchrome_active_processes.pid\tint\t7\n"
 		   "chrome_active_processes.pid[1]\tchrome_active_processes.pid\tint\t9\n");
 	tb_close(tr, path, &b);

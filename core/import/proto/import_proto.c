@@ -180,6 +180,8 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->dstrs);
 	itab_clear(&s->fnames);
 	itab_clear(&s->hnames);
+	tt_pmap_clear(&s->srclocs);
+	s->srcloc.n = 0;
 	itab_clear(&s->build_ids);
 	itab_clear(&s->mapping_paths);
 	tt_pmap_clear(&s->mappings);
@@ -198,6 +200,8 @@ static void seq_free(pseq *s)
 	itab_free(&s->dstrs);
 	itab_free(&s->fnames);
 	itab_free(&s->hnames);
+	tt_pmap_free(&s->srclocs);
+	TT_VEC_FREE(s->srcloc);
 	itab_free(&s->build_ids);
 	itab_free(&s->mapping_paths);
 	tt_pmap_free(&s->mappings);
@@ -411,6 +415,7 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 					      intern_c(c, in->histogram_names[i]->name ? in->histogram_names[i]->name : "")))
 				c->oom = 1;
 		tt_proto_on_interned_callstacks(c, s, in);
+		tt_proto_on_interned_srclocs(c, s, in);
 	}
 
 	/* Every packet but clock snapshots converts its timestamp, so that

@@ -211,6 +211,7 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 	    phase != 'p' && passthrough_utid == TT_NONE && !tt_proto_has_typed_args(te))
 		return TT_NONE;
 	tt_storage_args_begin(c->st);
+	tt_proto_typed_args_first(c, s, te);
 	if (has_src) {
 		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
 			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :

@@ -121,6 +121,12 @@ typedef struct itab {
 	tt_pmap sparse;
 } itab;
 
+/* An interned SourceLocation (proto_typed_args.c). */
+typedef struct psrcloc {
+	tt_str file, func;
+	uint32_t line;
+} psrcloc;
+
 typedef struct pseq {
 	uint64_t key;
 	uint32_t id;                 /* trusted_packet_sequence_id (0 for ftrace) */
@@ -133,6 +139,8 @@ typedef struct pseq {
 	itab names, cats, dnames, dstrs;
 	itab fnames, build_ids, mapping_paths; /* callstacks (proto_callstack.c) */
 	itab hnames;                 /* Chrome histogram names (proto_typed_args.c) */
+	tt_pmap srclocs;             /* SourceLocation iid -> index in srcloc + 1 */
+	TT_VEC(psrcloc) srcloc;
 	tt_pmap mappings, frames, callstacks;  /* iid -> row + 1 */
 	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
@@ -262,6 +270,8 @@ void tt_proto_on_interned_callstacks(pctx *c, pseq *s, const Perfetto__Protos__I
 int tt_proto_event_callstack(pctx *c, pseq *s, const TEv *te, int is_end);
 void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t track);
 int tt_proto_has_typed_args(const TEv *te);
+void tt_proto_on_interned_srclocs(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
+void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te);
 void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te);
 void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__StreamingProfilePacket *sp);
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);

@@ -142,27 +142,78 @@ static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int dep
 	}
 }
 
+/* Interned SourceLocations (where Chrome posted a task from). */
+void tt_proto_on_interned_srclocs(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in)
+{
+	for (size_t i = 0; i < in->n_source_locations; i++) {
+		const Perfetto__Protos__SourceLocation *l = in->source_locations[i];
+		psrcloc e = { 0, 0, l->line_number };
+		char *f = l->file_name ? strdup(l->file_name) : NULL;
+
+		/* trace processor normalizes Windows path separators */
+		for (char *q = f; q && *q; q++)
+			if (*q == '\\')
+				*q = '/';
+		e.file = intern_c(c, f ? f : "");
+		e.func = intern_c(c, l->function_name ? l->function_name : "");
+		free(f);
+		if (TT_VEC_PUSH(s->srcloc, e) || tt_pmap_put(&s->srclocs, l->iid, s->srcloc.n))
+			c->oom = 1;
+	}
+}
+
+/* prefix.file_name, .function_name, .line_number of an interned
+ * SourceLocation; an unknown iid is a parser error. */
+static void add_srcloc(pctx *c, pseq *s, const char *prefix, uint64_t iid)
+{
+	const uint64_t *at = tt_pmap_find(&s->srclocs, iid);
+	const psrcloc *e;
+	const char *t;
+	char key[64];
+
+	if (!at) {
+		stat(c, TT_STAT_track_event_parser_errors);
+		return;
+	}
+	e = &s->srcloc.v[*at - 1];
+	snprintf(key, sizeof(key), "%s.file_name", prefix);
+	t = tt_storage_str(c->st, e->file);
+	tt_storage_args_str(c->st, key, t ? t : "", t ? strlen(t) : 0);
+	snprintf(key, sizeof(key), "%s.function_name", prefix);
+	t = tt_storage_str(c->st, e->func);
+	tt_storage_args_str(c->st, key, t ? t : "", t ? strlen(t) : 0);
+	snprintf(key, sizeof(key), "%s.line_number", prefix);
+	tt_storage_args_uint(c->st, key, e->line);
+}
+
 /* The typed fields of te trace processor reflects into args, in field
- * number order. */
-#define TYPED_FIELDS(X) \
+ * number order: those before source_location_iid (34), then the rest. */
+#define TYPED_FIELDS_LO(X) \
 	X(chrome_user_event) X(chrome_keyed_service) X(chrome_legacy_ipc) X(chrome_histogram_sample) \
-	X(chrome_latency_info) X(chrome_message_pump) X(chrome_mojo_event_info) \
-	X(chrome_application_state_info) X(chrome_window_handle_event_info) X(chrome_active_processes)
+	X(chrome_latency_info)
+#define TYPED_FIELDS_HI(X) \
+	X(chrome_message_pump) X(chrome_mojo_event_info) X(chrome_application_state_info) \
+	X(chrome_window_handle_event_info) X(chrome_active_processes)
 
 int tt_proto_has_typed_args(const TEv *te)
 {
 #define HAS(f) if (te->f) return 1;
-	TYPED_FIELDS(HAS)
+	TYPED_FIELDS_LO(HAS)
+	TYPED_FIELDS_HI(HAS)
 #undef HAS
-	return 0;
+	return te->task_execution || te->has_source_location_iid;
 }
 
-void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te)
+/* Before them, as trace processor orders them: the source location, the
+ * task's posted_from, an interned histogram name. */
+void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te)
 {
 	const Perfetto__Protos__ChromeHistogramSample *h = te->chrome_histogram_sample;
 
-	/* trace processor: an interned histogram name comes first, as
-	 * chrome_histogram_sample.name */
+	if (te->has_source_location_iid)
+		add_srcloc(c, s, "source", te->source_location_iid);
+	if (te->task_execution && te->task_execution->has_posted_from_iid)
+		add_srcloc(c, s, "task.posted_from", te->task_execution->posted_from_iid);
 	if (h && h->has_name_iid && !h->name) {
 		tt_str v;
 
@@ -174,7 +225,15 @@ void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te)
 			stat(c, TT_STAT_track_event_parser_errors);
 		}
 	}
+}
+
+void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te)
+{
+	(void)s;
 #define ADD(f) if (te->f) { size_t nl = key_add(c, 0, #f, 0, 0); add_message(c, nl, &te->f->base, 0); c->key[0] = 0; }
-	TYPED_FIELDS(ADD)
+	TYPED_FIELDS_LO(ADD)
+	if (te->has_source_location_iid)
+		tt_storage_args_uint(c->st, "source_location_iid", te->source_location_iid);
+	TYPED_FIELDS_HI(ADD)
 #undef ADD
 }
