@@ -101,7 +101,7 @@ void tt_storage_free(tt_storage *st)
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
 	F(args, st->args.key, st->args.type, st->args.val);
 	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.arg_set_id);
-	F(raw, st->raw.ts, st->raw.cpu, st->raw.name, st->raw.utid, st->raw.arg_set_id);
+	F(raw, st->raw.ts, st->raw.ucpu, st->raw.name, st->raw.utid, st->raw.arg_set_id);
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state);
@@ -1147,11 +1147,20 @@ int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu, uin
 {
 	size_t n = st->raw.n;
 
-	if (GROW(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
+	uint32_t ucpu = TT_NONE;
+
+	if (cpu >= 0) {
+		if (!n || cpu != st->raw.last_cpu) {
+			st->raw.last_cpu = cpu;
+			st->raw.last_ucpu = tt_storage_cpu(st, cpu);
+		}
+		ucpu = st->raw.last_ucpu;
+	}
+	if (GROW(st, st->raw, COL(st->raw.ts), COL(st->raw.ucpu), COL(st->raw.name),
 		 COL(st->raw.utid), COL(st->raw.arg_set_id)))
 		return -1;
 	st->raw.ts[n] = ts;
-	st->raw.cpu[n] = cpu;
+	st->raw.ucpu[n] = ucpu;
 	st->raw.name[n] = name;
 	st->raw.utid[n] = utid;
 	st->raw.arg_set_id[n] = arg_set_id;
@@ -1453,7 +1462,7 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
-	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
+	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.ucpu), COL(st->raw.name),
 	       COL(st->raw.utid), COL(st->raw.arg_set_id));
 	free(st->track.row_off);
 	free(st->track.rows);

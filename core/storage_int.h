@@ -97,10 +97,13 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
-		int64_t *ts, *cpu;
+		int64_t *ts;
 		tt_str *name;
+		uint32_t *ucpu; /* row of cpus (TT_NONE: unknown): 4 bytes a row */
 		uint32_t *utid, *arg_set_id;
 		int sorted;
+		int64_t last_cpu; /* tt_storage_raw's cache of the cpu's ucpu */
+		uint32_t last_ucpu;
 	} raw;
 
 	struct {

@@ -412,7 +412,8 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 		if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
 			return tt_storage_args_lazy(st, loc, shape, x->n);
 		/* keys known only by decoding: fine unless a slice merges it */
-		if (shape == TT_NONE && (kind == K_INSTANT || kind == K_SCHED_SWITCH))
+		if (shape == TT_NONE && kind != K_BEGIN && kind != K_END && kind != K_FUNC_ENTRY &&
+		    kind != K_FUNC_EXIT)
 			return tt_storage_args_lazy(st, loc, TT_NONE, x->n);
 	}
 	if (!x->n)
@@ -537,10 +538,11 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	}
 	if (cpu >= 0 && utid != TT_NONE)
 		run_note(c, ev, utid);
-	if (kind == K_SCHED_SWITCH)
+	if (utid != TT_NONE)
+		tt_storage_thread_seen(c->st, utid, ev->ts);
+	if (kind == K_SCHED_SWITCH || kind == K_RAW)
 		return;
 	if (utid != TT_NONE) {
-		tt_storage_thread_seen(c->st, utid, ev->ts);
 		track = tt_storage_thread_track(c->st, utid);
 	} else if (cpu >= 0) {
 		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {

@@ -24,9 +24,13 @@
  *   - a slice: `X_entry`/`X_exit`, `X_begin`/`X_end`, kernel
  *     `syscall_entry_X`/`syscall_exit_X` and lttng_ust_cyg_profile
  *     func_entry/func_exit open/close slices on the thread track (named by
- *     function when the statedump's binary is here: ctf_debuginfo.c); every
- *     other event is an instant (dur 0) on the thread track, else on its
- *     CPU's "CPU N events" track, else on its stream's track;
+ *     function when the statedump's binary is here: ctf_debuginfo.c);
+ *     lttng_ust_tracef/tracelog messages and the UST state dump
+ *     (lttng_ust_statedump, lttng_ust_dl) are instants (dur 0) on the
+ *     thread track, else on the CPU's "CPU N events" track, else on the
+ *     stream's track; every other event is its `raw` row alone (also
+ *     `ftrace_event`), as trace processor keeps ftrace events: millions
+ *     of tracepoints would otherwise cost a slice each;
  *   - kernel sched_switch closes/opens `sched_slice` rows per CPU;
  *   - the packet's cpu_id: a `cpu` table row and the "CPU N" track of what
  *     ran there (sched_switch slices, else runs of one thread's events);
@@ -227,7 +231,7 @@ static int classify(ctx *c, trace_ctx *t)
 
 		t->name[i] = tt_storage_intern(c->st, nm, len);
 		t->cat[i] = colon ? tt_storage_intern(c->st, nm, (size_t)(colon - nm)) : 0;
-		t->kind[i] = K_INSTANT;
+		t->kind[i] = K_RAW;
 		if (!strcmp(nm, "sched_switch")) {
 			t->kind[i] = K_SCHED_SWITCH;
 		} else if (!strcmp(nm, "lttng_ust_statedump:bin_info") || !strcmp(nm, "lttng_ust_dl:dlopen")) {
@@ -237,6 +241,10 @@ static int classify(ctx *c, trace_ctx *t)
 		} else if (colon && (!strcmp(colon, ":func_entry") || !strcmp(colon, ":func_exit")) &&
 			   !strncmp(nm, "lttng_ust_cyg_profile", 21)) {
 			t->kind[i] = !strcmp(colon, ":func_entry") ? K_FUNC_ENTRY : K_FUNC_EXIT;
+		} else if (!strncmp(nm, "lttng_ust_tracef:", 17) || !strncmp(nm, "lttng_ust_tracelog:", 19) ||
+			   !strncmp(nm, "lttng_ust_statedump:", 20) || !strncmp(nm, "lttng_ust_dl:", 13)) {
+			/* few, and read by a person: messages and the state dump */
+			t->kind[i] = K_INSTANT;
 		} else if ((se = strstr(nm, "syscall_entry_")) != NULL) {
 			t->kind[i] = K_BEGIN;
 			t->base[i] = tt_storage_intern_cstr(c->st, se + 14);

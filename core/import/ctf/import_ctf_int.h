@@ -21,7 +21,9 @@
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
 
-enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH,
+/* K_RAW: a `raw` row only (most events: ftrace-like, as trace processor
+ * keeps them); K_INSTANT: also an instant slice (printf-like messages). */
+enum ev_kind { K_RAW, K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH,
 	       K_BIN_INFO, K_BUILD_ID };
 
 typedef struct trace_ctx {
