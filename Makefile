@@ -44,7 +44,7 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
-CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
+CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/packcol.c core/storage.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c \
 	      core/import/async_tracker.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \

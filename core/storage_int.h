@@ -11,6 +11,7 @@
 
 #include "storage.h"
 #include "keymap.h"
+#include "packcol.h"
 #include "vec.h"
 
 #define TT_TS_NONE INT64_MIN /* an absent timestamp column value (SQL NULL) */
@@ -83,7 +84,7 @@ struct tt_storage {
 		tt_str *key;    /* the flat key (no [n]) is derived when asked */
 		uint8_t *type;  /* enum tt_arg_type | TT_ARG_INDEXED */
 		union tt_arg_val { int64_t i; double d; tt_str s; } *val;
-		TT_VEC(uint32_t) set_first; /* arg_set_id -> first row */
+		tt_packcol set_first; /* arg_set_id -> first row (tt_storage_set_first) */
 		int building;
 		size_t build_start;
 		struct tt_args_lazy *lazy; /* NULL when every set is stored */
@@ -99,8 +100,10 @@ struct tt_storage {
 		size_t n, cap;
 		int64_t *ts;
 		tt_str *name;
-		uint32_t *ucpu; /* row of cpus (TT_NONE: unknown): 4 bytes a row */
-		uint32_t *utid, *arg_set_id;
+		/* millions of rows whose neighbours are alike: packed, each as
+		 * value + 1 (TT_NONE is 0); read with tt_storage_raw_id */
+		tt_packcol ucpu; /* row of cpus (TT_NONE: unknown) */
+		tt_packcol utid, arg_set_id;
 		int sorted;
 		int64_t last_cpu; /* tt_storage_raw's cache of the cpu's ucpu */
 		uint32_t last_ucpu;
@@ -143,6 +146,18 @@ struct tt_storage {
 
 	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key, named_by_key;
 };
+
+/* A packed id column of raw: ucpu, utid or arg_set_id of row r. */
+static inline uint32_t tt_storage_raw_id(const tt_packcol *col, size_t r)
+{
+	return (uint32_t)tt_packcol_get(col, r) - 1;
+}
+
+/* The first row of arg set `set` (< args.set_first.n). */
+static inline size_t tt_storage_set_first(const tt_storage *st, uint32_t set)
+{
+	return (size_t)tt_packcol_get(&st->args.set_first, set);
+}
 
 /* Text of an arg value for display ("" for null). Writes into buf. */
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len);

@@ -848,7 +848,8 @@ static size_t raw_ts_of_cpu(const tt_storage *st, int64_t cpu, int64_t **out)
 	*out = malloc((st->raw.n + 1) * sizeof(**out));
 	assert_non_null(*out);
 	for (size_t i = 0; i < st->raw.n; i++)
-		if (st->raw.ucpu[i] < st->cpus.n && st->cpus.cpu[st->raw.ucpu[i]] == cpu)
+		if (tt_storage_raw_id(&st->raw.ucpu, i) < st->cpus.n &&
+		    st->cpus.cpu[tt_storage_raw_id(&st->raw.ucpu, i)] == cpu)
 			(*out)[n++] = st->raw.ts[i];
 	return n;
 }

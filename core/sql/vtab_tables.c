@@ -317,14 +317,14 @@ static void raw_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 	case 1: r_int(ctx, st->raw.ts[r]); break;
 	case 2: r_str(ctx, st, st->raw.name[r]); break;
 	case 3:
-		if (st->raw.ucpu[r] < st->cpus.n)
-			r_int(ctx, st->cpus.cpu[st->raw.ucpu[r]]);
+		if (tt_storage_raw_id(&st->raw.ucpu, r) < st->cpus.n)
+			r_int(ctx, st->cpus.cpu[tt_storage_raw_id(&st->raw.ucpu, r)]);
 		else
 			sqlite3_result_null(ctx);
 		break;
-	case 4: r_id(ctx, st->raw.utid[r]); break;
-	case 5: r_id(ctx, st->raw.arg_set_id[r]); break;
-	case 6: r_id(ctx, st->raw.ucpu[r]); break;
+	case 4: r_id(ctx, tt_storage_raw_id(&st->raw.utid, r)); break;
+	case 5: r_id(ctx, tt_storage_raw_id(&st->raw.arg_set_id, r)); break;
+	case 6: r_id(ctx, tt_storage_raw_id(&st->raw.ucpu, r)); break;
 	}
 }
 static const tt_vtab_def raw_def = {
