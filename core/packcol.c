@@ -96,7 +96,7 @@ static int put(tt_packcol *c, size_t i, uint64_t v)
 	return 0;
 }
 
-int tt_packcol_push(tt_packcol *c, uint64_t v)
+int tt_packcol_push_slow(tt_packcol *c, uint64_t v)
 {
 	size_t i = c->n, b = i / B;
 

@@ -41,8 +41,25 @@ static inline uint64_t tt_packcol_get(const tt_packcol *c, size_t i)
 	return c->w64[((size_t)(w >> 1) - 1) * TT_PACK_BLOCK + i % TT_PACK_BLOCK];
 }
 
-/* Appends v. 0, or -1 when memory ran out. */
-int tt_packcol_push(tt_packcol *c, uint64_t v);
+int tt_packcol_push_slow(tt_packcol *c, uint64_t v);
+
+/* Appends v. 0, or -1 when memory ran out. Millions of calls: the common
+ * case (a 16-bit difference in a started block) is inline. */
+static inline int tt_packcol_push(tt_packcol *c, uint64_t v)
+{
+	size_t i = c->n;
+
+	if (i % TT_PACK_BLOCK && i < c->cap && !c->wide[i / TT_PACK_BLOCK]) {
+		int64_t d = (int64_t)(v - c->base[i / TT_PACK_BLOCK]);
+
+		if (d >= INT16_MIN && d <= INT16_MAX) {
+			c->lo[i] = (int16_t)d;
+			c->n = i + 1;
+			return 0;
+		}
+	}
+	return tt_packcol_push_slow(c, v);
+}
 /* Changes value i (< n). 0, or -1 when memory ran out. */
 int tt_packcol_set(tt_packcol *c, size_t i, uint64_t v);
 /* Drops the values from n on (n <= c->n). */

@@ -78,6 +78,9 @@ typedef struct src {
 	int64_t cpu_track_cpu;
 	int64_t reg_cpu;     /* last CPU put in the cpu table */
 	int lazy;            /* its events may have lazy arg sets */
+	/* what its cursor counted and the first problem it met (ctf_read.c) */
+	ctf_stream_stats st;
+	char problem[256];
 } src;
 
 typedef struct cpu_state {
@@ -148,6 +151,11 @@ typedef struct evals {
 	const ctf_val *v;
 	size_t n, ncontext;
 } evals;
+
+/* ---- ctf_read.c: every stream decoded (on the workers) and stored in
+ * time order; each src's st and problem filled. 0, or -1 when memory ran
+ * out (*events: how many were stored). */
+int tt_ctf_read_and_store(ctx *c, uint64_t *events);
 
 /* ---- ctf_store.c: one event into storage ---- */
 extern const tt_args_decoder tt_ctf_lazy_ops;
