@@ -6,6 +6,9 @@
  * args, and describe_slice. The folder holds the metadata of
  * tests/data/ctf/lttng-ust-tiny and one stream file, chan0_0, which is the
  * input (rewritten in place; the trace is closed before the next input).
+ * Each input is imported twice, by one cursor on the import thread and in
+ * jobs of one packet on the workers (core/import/ctf/ctf_read.c), which
+ * must agree (events, slices, stats, problems).
  * Dictionary: ctf_stream.dict; seeds: the ctf_stream ones.
  */
 #include <stdint.h>
@@ -87,17 +90,69 @@ static void run(tt_trace *tr, const char *sql)
 		tt_result_free(&r);
 }
 
+/* What must not depend on how the stream was cut into jobs and decoded. */
+static char *summary(tt_trace *tr)
+{
+	static const char sql[] =
+		"select (select count(*) || ':' || total(ts) || ':' || total(ifnull(cpu, -1)) || ':' ||"
+		" total(ifnull(utid, -1)) || ':' || total(ifnull(arg_set_id, -1)) from raw) || '|' ||"
+		" (select count(*) || ':' || total(ts) || ':' || total(dur) from slice) || '|' ||"
+		" (select ifnull(group_concat(name || '=' || value, ','), '') from stats where value != 0) || '|' ||"
+		" (select ifnull(group_concat(str_value, ','), '') from metadata where name like 'ctf.problem.%')";
+	tt_result r;
+	tt_err err = { 0 };
+	char *s = NULL;
+
+	if (tt_query_collect(tr, sql, 1, &r, &err) == TT_OK) {
+		if (r.nrows == 1 && r.cells[0])
+			s = strdup(r.cells[0]);
+		tt_result_free(&r);
+	}
+	return s;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tt_err err = { 0 };
 	tt_trace *tr;
+	char *one = NULL;
 
 	if (write_input(data, size) != 0)
 		return 0;
+	/* differential: one cursor on the import thread, then jobs of one
+	 * packet on the workers (ctf_read.c) must give the same import */
+	setenv("TT_CTF_THREADS", "1", 1);
 	tr = tt_trace_open(dir, NULL, &err);
-	if (!tr)
+	unsetenv("TT_CTF_THREADS");
+	if (tr) {
+		one = summary(tr);
+		tt_trace_close(tr);
+	}
+	setenv("TT_CTF_BATCH", "1", 1);
+	tr = tt_trace_open(dir, NULL, &err);
+	unsetenv("TT_CTF_BATCH");
+	if (!tr || !one) {
+		if (!tr != !one) {
+			fprintf(stderr, "fuzz_ctf_trace: one import failed, the other did not\n");
+			abort();
+		}
+		free(one);
+		if (tr)
+			tt_trace_close(tr);
 		return 0;
+	}
+	{
+		char *jobs = summary(tr);
+
+		if (!jobs || strcmp(jobs, one)) {
+			fprintf(stderr, "fuzz_ctf_trace: one cursor gives\n  %s\njobs of one packet give\n  %s\n",
+				one, jobs ? jobs : "(null)");
+			abort();
+		}
+		free(jobs);
+		free(one);
+	}
 	/* one set at a time first (decoded and kept one by one) ... */
 	run(tr, "select count(*), sum(length(a.display_value)) from raw r"
 		" join args a on a.arg_set_id = r.arg_set_id where r.id % 7 = 0");
