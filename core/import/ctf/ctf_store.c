@@ -387,7 +387,9 @@ static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
 
 static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
 {
-	const ctf_event *ev = lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+	const lazy_ctx *z = p;
+	const ctf_event *ev = z->low_idx ? lazy_event(p, (size_t)(loc & 0xFF), loc >> 8)
+			    : lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
 
 	if (!ev)
 		return -1;
@@ -402,7 +404,8 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 	tt_storage *st = c->st;
 
 	if (s->lazy) {
-		uint64_t loc = (uint64_t)s->idx << LOC_BITS | ev->offset;
+		uint64_t loc = c->lz->low_idx ? ev->offset << 8 | (uint64_t)s->idx
+					      : (uint64_t)s->idx << LOC_BITS | ev->offset;
 		uint32_t shape = s->tr->shape[ev->ci];
 
 		if (ev->flags & R_SKIPPED)

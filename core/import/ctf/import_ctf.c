@@ -518,6 +518,8 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	}
 	if (im->progress)
 		atomic_store(&im->progress->bytes_total, c.total_bytes);
+	if (c.lz)
+		c.lz->low_idx = c.nsrcs > 1 && c.nsrcs <= 256;
 	/* decoding on the workers, storing here (ctf_read.c) */
 	if (tt_ctf_read_and_store(&c, &events)) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory after %llu events", dir,

@@ -17,7 +17,10 @@
 #define MAX_TRACES 4096
 #define MAX_STREAMS 65536
 #define MAX_CPUS 4096
-/* lazy set locator: stream index << LOC_BITS | bit offset in the file */
+/* lazy set locator: stream index << LOC_BITS | bit offset in the file, or,
+ * with 2 to 256 streams (lazy_ctx.low_idx), bit offset << 8 | stream
+ * index: the storage packs locators by their differences, and streams
+ * read side by side are at nearby offsets */
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
 
@@ -59,6 +62,7 @@ typedef struct lazy_ctx {
 	size_t nmetas;
 	lazy_src *srcs;
 	size_t nsrcs;
+	int low_idx;     /* locators are offset << 8 | stream */
 } lazy_ctx;
 
 typedef struct src {
