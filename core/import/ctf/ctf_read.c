@@ -108,6 +108,9 @@ typedef struct reader {
 	pthread_cond_t cv;
 	size_t qnext;             /* next in order to look at */
 	size_t live, window;      /* jobs taken and not released */
+	batch *pool;              /* released jobs' buffers, reused: no
+				   * allocation churn between the threads */
+	size_t npool, cpool;
 	int stop;
 	int threaded;
 	pthread_t th[MAX_WORKERS];
@@ -251,6 +254,13 @@ static void run_job(reader *rd, job *j)
 	sstate *ss = &rd->ss[j->src];
 	ctf_stream *p;
 
+	if (rd->threaded)
+		pthread_mutex_lock(&rd->mu);
+	if (rd->npool)
+		j->out = rd->pool[--rd->npool];
+	if (rd->threaded)
+		pthread_mutex_unlock(&rd->mu);
+
 	if (tt_ctf_stream_part(ss->main, &ss->pk[j->pk], j->end_off, &p) != TT_OK) {
 		j->out.oom = 1;
 		return;
@@ -324,9 +334,12 @@ static void need_job(reader *rd, job *j)
 
 static void release_job(reader *rd, job *j)
 {
-	batch_free(&j->out);
 	if (rd->threaded)
 		pthread_mutex_lock(&rd->mu);
+	if (!j->out.oom && !tt_vec_reserve((void **)&rd->pool, &rd->cpool, rd->npool + 1, sizeof(*rd->pool))) {
+		rd->pool[rd->npool++] = j->out;
+		memset(&j->out, 0, sizeof(j->out));
+	}
 	rd->live--;
 	if (rd->threaded) {
 		pthread_cond_broadcast(&rd->cv);
@@ -727,6 +740,9 @@ out:
 	}
 	for (size_t j = 0; j < rd.njobs; j++)
 		batch_free(&rd.jobs[j].out);
+	for (size_t j = 0; j < rd.npool; j++)
+		batch_free(&rd.pool[j]);
+	free(rd.pool);
 	for (size_t i = 0; rd.ss && i < rd.nss; i++) {
 		free(rd.ss[i].jobs);
 		batch_free(&rd.ss[i].sb);
