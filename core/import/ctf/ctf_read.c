@@ -334,6 +334,12 @@ static void need_job(reader *rd, job *j)
 
 static void release_job(reader *rd, job *j)
 {
+	const sstate *ss = &rd->ss[j->src];
+	uint64_t size = tt_ctf_stream_size(ss->main);
+
+	/* its packets are stored: they leave the resident set, so that the
+	 * import's peak is its storage, not the trace as well */
+	tt_ctf_stream_drop_range(ss->main, ss->pk[j->pk].off, j->end_off < size ? j->end_off : size);
 	if (rd->threaded)
 		pthread_mutex_lock(&rd->mu);
 	if (!j->out.oom && !tt_vec_reserve((void **)&rd->pool, &rd->cpool, rd->npool + 1, sizeof(*rd->pool))) {

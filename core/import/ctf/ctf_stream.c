@@ -1287,6 +1287,21 @@ void tt_ctf_stream_drop_pages(ctf_stream *s)
 		madvise((void *)s->map, (size_t)s->size, MADV_DONTNEED);
 }
 
+void tt_ctf_stream_drop_range(const ctf_stream *s, uint64_t from, uint64_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t a, b;
+
+	if (!s->map || pg <= 0)
+		return;
+	if (to > s->size)
+		to = s->size;
+	a = from / (uint64_t)pg * (uint64_t)pg;
+	b = (to + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
+	if (b > a)
+		madvise((void *)(s->map + a), (size_t)(b - a), MADV_DONTNEED);
+}
+
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip)
 {
 	s->skip = skip;

@@ -120,6 +120,12 @@ void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip);
  * sets, without holding the whole trace in memory. */
 void tt_ctf_stream_drop_pages(ctf_stream *s);
 
+/* Bytes [from, to) of the mapped file (rounded out to pages) leave the
+ * resident set: a part decoded on a worker drops its packets, so the
+ * import's peak is its storage, not the trace too. Harmless for any
+ * cursor still reading there (the pages come back on access). */
+void tt_ctf_stream_drop_range(const ctf_stream *s, uint64_t from, uint64_t to);
+
 /* Decodes the event record at bit offset `offset` of the file again (an
  * offset tt_ctf_stream_next gave in ev->offset, on a cursor of the same
  * file and metadata). Returns 1 with *ev (valid until the next call), 0
