@@ -708,17 +708,18 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 		if (!store_one(&rd, ss))
 			rd.heap[0] = rd.heap[--rd.nheap];
 		heap_down(&rd, 0);
-		if (tt_storage_oom(c->st)) {
+		/* storing after memory ran out does nothing: checked now and then */
+		if ((++rd.events & 0xFFF) == 0 && tt_storage_oom(c->st)) {
 			rc = -1;
 			break;
 		}
-		if ((++rd.events & 0xFFFF) == 0) {
+		if ((rd.events & 0xFFFF) == 0) {
 			if (tt_import_cancelled(rd.im))
 				break;
 			tt_import_progress(rd.im, rd.bytes_done, rd.events);
 		}
 	}
-	if (rd.oom)
+	if (rd.oom || tt_storage_oom(c->st))
 		rc = -1;
 	/* what each stream's cursor counted and met first */
 	for (size_t i = 0; i < rd.nss; i++) {
