@@ -1216,12 +1216,13 @@ int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu, uin
 
 	uint32_t ucpu = TT_NONE;
 
-	if (cpu >= 0) {
-		if (!n || cpu != st->raw.last_cpu) {
-			st->raw.last_cpu = cpu;
-			st->raw.last_ucpu = tt_storage_cpu(st, cpu);
-		}
-		ucpu = st->raw.last_ucpu;
+	if (cpu >= 0 && cpu < 64) {
+		/* events of several CPUs interleave: no search per event */
+		if (!st->raw.ucpu_of[cpu])
+			st->raw.ucpu_of[cpu] = tt_storage_cpu(st, cpu) + 1;
+		ucpu = st->raw.ucpu_of[cpu] - 1;
+	} else if (cpu >= 0) {
+		ucpu = tt_storage_cpu(st, cpu);
 	}
 	if (GROW(st, st->raw, COL(st->raw.ts), COL(st->raw.name)))
 		return -1;

@@ -98,8 +98,8 @@ struct tt_storage {
 		tt_packcol ucpu; /* row of cpus (TT_NONE: unknown) */
 		tt_packcol utid, arg_set_id;
 		int sorted;
-		int64_t last_cpu; /* tt_storage_raw's cache of the cpu's ucpu */
-		uint32_t last_ucpu;
+		uint32_t ucpu_of[64]; /* tt_storage_raw's cache: ucpu + 1 of
+				       * cpus 0..63, 0 until seen */
 	} raw;
 
 	struct {
