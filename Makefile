@@ -45,7 +45,7 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
-CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
+CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/packcol.c core/storage.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c \
 	      core/import/async_tracker.c core/import/workq.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
@@ -59,7 +59,7 @@ PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c \
 	      core/import/proto/proto_feed.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c \
+CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_read.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_meta_lex.c core/import/ctf/ctf_meta_types.c core/import/ctf/ctf_meta_resolve.c core/import/ctf/ctf_stream.c \
 	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c
 DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
 		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
