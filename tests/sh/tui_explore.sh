@@ -64,7 +64,7 @@ keys "/$SEL" Enter
 keys '>' '>' '>' '>' '>' '>' '>' '>' '>' '>'
 n=$(sql $SMALL "select count(*) from flow where slice_out = $SEL or slice_in = $SEL")
 is "the details panel counts the selection's flows as the flow table does ($n)" \
-	wait_re "^ flows +$n  \(\{ \} pick, F follows, L the whole chain\)"
+	wait_re "^ flows +$n flows?  \(\{ \} pick, F follows, L the whole chain\)"
 k=0
 while IFS=$'\t' read -r dir pid pname; do
 	k=$((k + 1))
