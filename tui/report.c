@@ -506,11 +506,10 @@ int tt_report_table_mouse(tt_report *rep, tt_view *v, tt_table *t, const MEVENT 
 	uint32_t k = rep->rowmap[r];
 	if (ev->x != x + (int)rep->ct.nodes[k].depth * 2 || rep->ct.nodes[k].child == TT_CT_NONE)
 		return -1;
-	/* the fold marker: one toggle per click (a double-click there is
-	 * not also Enter) */
+	/* the fold marker: each click opens/closes (a double-click there
+	 * is two clicks, not also Enter) */
+	(void)clicks;
 	t->row = r;
-	if (clicks >= 2)
-		return TT_REDRAW;
 	return tt_report_table_key(rep, v, t, '\n');
 }
 

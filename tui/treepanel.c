@@ -341,9 +341,9 @@ int tt_report_panel_mouse(tt_view *v, const MEVENT *ev, int clicks)
 	int mx = name_x(v) + (int)rep->ct.nodes[k].depth * 2;
 	int on_mark = ev->x == mx && rep->ct.nodes[k].child != TT_CT_NONE;
 	rep->prow = r;
-	/* the fold marker opens/closes (its double-click is two clicks
-	 * there, not a third toggle); a double-click elsewhere is Enter */
-	if ((on_mark && clicks == 1) || (!on_mark && clicks >= 2)) {
+	/* each click on the fold marker opens/closes; a double-click
+	 * elsewhere is Enter */
+	if (on_mark || clicks >= 2) {
 		if (rep->ct.nodes[k].child != TT_CT_NONE) {
 			rep->open[k] = !rep->open[k];
 			tt_report_tree_walk(rep);

@@ -640,12 +640,12 @@ static int open_report(viewer *vw)
 		return tree_panel(vw);
 	drop_report(vw);
 	tt_view_geometry(v, v->rows, v->cols);
+	v->msg[0] = 0; /* what the report says stays */
 	if (tt_report_open(&vw->rep, v, &res, title, sizeof title) < 0)
 		return TT_REDRAW | TT_RELAYOUT;
 	if (v->mode == TT_MODE_FLAME)
 		return TT_REDRAW | TT_RELAYOUT;
 	show_table(vw, &res, title);
-	v->msg[0] = 0;
 	return TT_REDRAW | TT_RELAYOUT;
 }
 
