@@ -47,7 +47,8 @@ static int follow(tt_report *rep, tt_view *v)
 {
 	uint32_t k = cur_node(rep);
 
-	if (k == rep->lit)
+	/* the same node, still highlighted (not replaced by a search) */
+	if (k == rep->lit && (k == 0 || v->search[0] == '='))
 		return TT_REDRAW;
 	return tt_report_highlight(rep, v, k, 0);
 }

@@ -424,6 +424,7 @@ keys Escape
 for a in "v                  range-start" "V                  range-scope" "R                  aggregate" \
 	"T                  calltree" "z                  flame" "m                  mark" "'                  jump-mark" \
 	"F                  flow-follow" "L                  flows" "M                  details-move" \
+	"Z                  tree-panel" \
 	":range T1 T2" "/@text /%text"; do
 	keys '?'
 	is "? lists '$a'" in_help "$a"
