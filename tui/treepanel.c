@@ -288,8 +288,8 @@ int tt_report_panel_key(tt_view *v, int key)
 {
 	tt_report *rep = v->dock;
 
-	if (!rep || !v->dock_focus)
-		return -1;
+	if (!rep || !v->dock_focus || v->det_w <= 0 || v->det_h <= 0)
+		return -1; /* a hidden panel (Tab) leaves the keys to the timeline */
 	switch (key) {
 	case 'q':
 		return close_panel(v);
