@@ -50,9 +50,13 @@ IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_track
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
 	      core/sql/perfetto_sql.c core/sql/psql_macro.c core/sql/psql_func.c core/sql/psql_tablefn.c \
 	      core/sql/modules.c core/sql/modules_docs.c
-JSON_SRCS   = core/import/json/import_json.c
+JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/import/json/json_event.c \
+	      core/import/json/json_feed.c core/import/json/json_chunks.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
-	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c
+	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c \
+	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
+	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c \
+	      core/import/proto/proto_feed.c
 PROTO_FILES = protos/perfetto_trace.proto
 CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c \
 	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c

@@ -291,6 +291,18 @@ tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid)
 	return upid < st->process.n ? st->process.name[upid] : 0;
 }
 
+tt_str tt_storage_thread_name(const tt_storage *st, uint32_t utid)
+{
+	return utid < st->thread.n ? st->thread.name[utid] : 0;
+}
+
+int64_t tt_storage_slice_thread_ts(const tt_storage *st, int64_t id)
+{
+	if (id < 0 || (size_t)id >= st->slice.n || !st->slice.thread_ts)
+		return TT_TS_NONE;
+	return st->slice.thread_ts[id];
+}
+
 void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id)
 {
 	if (upid < st->process.n)

@@ -58,6 +58,7 @@ tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid);
 int tt_storage_process_start(const tt_storage *st, uint32_t upid);
 void tt_storage_process_set_start(tt_storage *st, uint32_t upid, int64_t ts);
 tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid);
+tt_str tt_storage_thread_name(const tt_storage *st, uint32_t utid);
 /* Adds the rows of arg_set_id to the process's (thread's) args, the new
  * keys winning: process.arg_set_id / thread.arg_set_id. */
 void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id);
@@ -204,6 +205,8 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 void tt_storage_slice_set_dur(tt_storage *st, int64_t id, int64_t dur);
 void tt_storage_slice_set_args(tt_storage *st, int64_t id, uint32_t arg_set_id);
 void tt_storage_slice_set_thread_time(tt_storage *st, int64_t id, int64_t thread_ts, int64_t thread_dur);
+/* The slice's thread_ts, TT_TS_NONE when it has none. */
+int64_t tt_storage_slice_thread_ts(const tt_storage *st, int64_t id);
 int64_t tt_storage_slice_ts(const tt_storage *st, int64_t id);
 int64_t tt_storage_slice_dur(const tt_storage *st, int64_t id);
 uint32_t tt_storage_slice_track(const tt_storage *st, int64_t id);
@@ -220,5 +223,16 @@ void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);
  * Must be called once after an importer finished and before SQL; appends
  * after it (annotations) are allowed and call it again. */
 void tt_storage_finalize(tt_storage *st);
+
+#define TT_TS_NONE INT64_MIN /* an absent timestamp column value (SQL NULL) */
+
+/* The type of an arg value (args.value_type). Importers that keep args
+ * before storing them (JSON batches) tag them with it. */
+enum tt_arg_type {
+	TT_ARG_INT, TT_ARG_UINT, TT_ARG_STRING, TT_ARG_REAL, TT_ARG_BOOL,
+	TT_ARG_POINTER, TT_ARG_JSON, TT_ARG_NULL
+};
+#define TT_ARG_INDEXED 0x80 /* flag in args.type: the key holds [n] indices */
+#define TT_ARG_TYPE(t) ((t) & 0x7f)
 
 #endif

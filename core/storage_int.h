@@ -13,17 +13,10 @@
 #include "keymap.h"
 #include "vec.h"
 
-#define TT_TS_NONE INT64_MIN /* an absent timestamp column value (SQL NULL) */
 /* Slices and counters stop here (an out-of-memory status): row ids then
  * fit the 32-bit parent_id and per-track index columns. */
 #define TT_MAX_ROWS ((size_t)INT32_MAX - 1)
 
-enum tt_arg_type {
-	TT_ARG_INT, TT_ARG_UINT, TT_ARG_STRING, TT_ARG_REAL, TT_ARG_BOOL,
-	TT_ARG_POINTER, TT_ARG_JSON, TT_ARG_NULL
-};
-#define TT_ARG_INDEXED 0x80 /* flag in args.type: the key holds [n] indices */
-#define TT_ARG_TYPE(t) ((t) & 0x7f)
 
 struct tt_storage {
 	tt_strpool *strs;

@@ -1,0 +1,383 @@
+/* json_event.c - see import_json.c for the importer as a whole. */
+#include "json_int.h"
+
+/* ---- one event: metadata now, the rest as a record --------------------------- */
+
+static const char *btext(const struct batch *b, uint32_t off)
+{
+	return b->text.v + off;
+}
+
+static uint32_t event_thread(struct json *j, const struct batch *b, const struct pev *e)
+{
+	tt_storage *st = j->st;
+	int64_t pid = e->flags & EV_HAS_PID ? e->pid : 0;
+	int64_t tid = e->flags & EV_HAS_TID ? e->tid : pid;
+	int named = e->flags & (EV_PID_STR | EV_TID_STR);
+	uint32_t utid;
+
+	if (j->last_utid != TT_NONE && pid == j->last_pid && tid == j->last_tid && !named)
+		return j->last_utid;
+	utid = tt_storage_thread(st, pid, tid);
+	if (utid == TT_NONE)
+		return TT_NONE;
+	j->last_pid = pid;
+	j->last_tid = tid;
+	j->last_utid = utid;
+	if (e->flags & EV_PID_STR) {
+		uint32_t upid = tt_storage_process(st, pid);
+
+		if (upid != TT_NONE && !tt_storage_process_name(st, upid))
+			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, e->pidname)));
+	}
+	if ((e->flags & EV_TID_STR) && !tt_storage_thread_name(st, utid))
+		tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, e->tidname)));
+	return utid;
+}
+
+static void do_metadata(struct json *j, const struct batch *b, const struct pev *e,
+			const char *name, uint32_t utid, uint32_t upid)
+{
+	tt_storage *st = j->st;
+
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		const struct targ *a = &b->args.v[e->arg0 + i];
+		const char *k = btext(b, a->key);
+
+		if (strcmp(name, "process_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
+			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, a->str)));
+		else if (strcmp(name, "thread_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
+			tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, a->str)));
+		else if (strcmp(name, "process_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
+			tt_storage_process_set_sort_index(st, upid, a->v.i);
+		else if (strcmp(name, "thread_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
+			tt_storage_thread_set_sort_index(st, utid, a->v.i);
+	}
+}
+
+static uint32_t build_args(struct json *j, const struct batch *b, const struct pev *e)
+{
+	tt_storage *st = j->st;
+
+	if (!e->nargs)
+		return TT_NONE;
+	/* trace processor keys an event's args "args.<path>" and leaves
+	 * nulls out */
+	tt_storage_args_begin(st);
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		const struct targ *a = &b->args.v[e->arg0 + i];
+		char kbuf[PATH_MAX_LEN + 8];
+		const char *k = kbuf;
+
+		if (a->type != TT_ARG_INT && a->type != TT_ARG_REAL && a->type != TT_ARG_BOOL &&
+		    a->type != TT_ARG_STRING)
+			continue;
+		snprintf(kbuf, sizeof(kbuf), "args.%s", btext(b, a->key));
+		switch (a->type) {
+		case TT_ARG_INT: tt_storage_args_int(st, k, a->v.i); break;
+		case TT_ARG_REAL: tt_storage_args_real(st, k, a->v.d); break;
+		case TT_ARG_BOOL: tt_storage_args_bool(st, k, (int)a->v.i); break;
+		default: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
+		}
+	}
+	return tt_storage_args_end(st);
+}
+
+static int push_rec(struct json *j, const struct pev *e, struct rec *r)
+{
+	r->seq = (uint32_t)j->recs.n;
+	if (j->recs.n && r->ts < j->recs.v[j->recs.n - 1].ts)
+		j->recs_unsorted = 1;
+	if (r->ph == 'X' && !j->recs_unsorted) {
+		/* X events of one thread at one ts must come longest first */
+		if (r->utid >= j->last_x.n) {
+			size_t old = j->last_x.n;
+
+			if (tt_vec_reserve((void **)&j->last_x.v, &j->last_x.cap, r->utid + 1,
+					   sizeof(*j->last_x.v)))
+				return -1;
+			for (size_t k = old; k <= r->utid; k++)
+				j->last_x.v[k] = (struct last_x){ INT64_MIN, 0 };
+			j->last_x.n = r->utid + 1;
+		}
+		if (j->last_x.v[r->utid].ts == r->ts && r->u.dur > j->last_x.v[r->utid].dur)
+			j->recs_unsorted = 1;
+		j->last_x.v[r->utid] = (struct last_x){ r->ts, r->u.dur };
+	}
+	if (TT_VEC_PUSH(j->recs, *r))
+		return -1;
+	if (e->flags & (EV_HAS_TTS | EV_HAS_TDUR)) {
+		struct thread_time t = { r->seq, e->flags & EV_HAS_TTS ? e->tts : TT_TS_NONE,
+					 e->flags & EV_HAS_TDUR ? e->tdur : TT_TS_NONE };
+
+		if (TT_VEC_PUSH(j->ttimes, t))
+			return -1;
+	}
+	return 0;
+}
+
+/* One parsed event into storage; -1 when out of memory. */
+static int event_done(struct json *j, const struct batch *b, const struct pev *e)
+{
+	tt_storage *st = j->st;
+	char ph = e->ph;
+	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
+	struct rec r = { 0 };
+
+	if (!ph) {
+		/* {} elements are tolerated (some writers end with one). */
+		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
+			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+		return 0;
+	}
+	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
+		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
+		return 0;
+	}
+	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+		return 0;
+	}
+	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
+		/* process-level metadata: no thread to create */
+		do_metadata(j, b, e, name, TT_NONE,
+			    tt_storage_process(st, e->flags & EV_HAS_PID ? e->pid : 0));
+		return 0;
+	}
+	r.utid = event_thread(j, b, e);
+	if (r.utid == TT_NONE)
+		return -1;
+	if (ph == 'M') {
+		do_metadata(j, b, e, name, r.utid, tt_storage_thread_upid(st, r.utid));
+		return 0;
+	}
+	r.ts = e->ts;
+	r.ph = ph;
+	r.scope = e->s ? e->s : 't';
+	r.flags = (uint16_t)(e->flags & EV_REC_FLAGS);
+	r.id = e->id;
+	r.name = e->flags & EV_HAS_NAME ? tt_storage_intern(st, name, e->name_len) : 0;
+	r.cat = e->flags & EV_HAS_CAT ? tt_storage_intern(st, btext(b, e->cat), e->cat_len) : 0;
+	r.args = TT_NONE;
+	if (ph == 'C') {
+		/* One record per numeric series; the record's name is the
+		 * counter track's name. */
+		char tname[600];
+
+		for (uint32_t i = 0; i < e->nargs; i++) {
+			const struct targ *a = &b->args.v[e->arg0 + i];
+			double v;
+			char *end;
+
+			if (a->type == TT_ARG_INT)
+				v = (double)a->v.i;
+			else if (a->type == TT_ARG_REAL)
+				v = a->v.d;
+			else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
+				;
+			else {
+				tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				continue;
+			}
+			if (e->flags & EV_HAS_ID)
+				snprintf(tname, sizeof(tname), "%s %llu %s", name,
+					 (unsigned long long)e->id, btext(b, a->key));
+			else
+				snprintf(tname, sizeof(tname), "%s %s", name, btext(b, a->key));
+			r.name = tt_storage_intern_cstr(st, tname);
+			r.u.value = v;
+			if (push_rec(j, e, &r))
+				return -1;
+		}
+		return 0;
+	}
+	if (ph == 'X') {
+		if (!(e->flags & EV_HAS_DUR)) {
+			tt_storage_stat_add(st, TT_STAT_json_x_no_dur, 1);
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			return 0;
+		}
+		if (e->dur < 0) {
+			tt_storage_stat_add(st, TT_STAT_json_x_negative_dur, 1);
+			return 0;
+		}
+	}
+	if ((ph == 'b' || ph == 'e' || ph == 'n') &&
+	    (e->flags & (EV_HAS_ID | EV_HAS_PID)) != (EV_HAS_ID | EV_HAS_PID)) {
+		/* trace processor: no async slice without a pid and an id
+		 * (id, id2.global or id2.local) */
+		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+		return 0;
+	}
+	r.u.dur = e->flags & EV_HAS_DUR ? e->dur : 0;
+	if (e->flags & EV_HAS_BIND)
+		r.id = e->bind_id;
+	if ((e->flags & EV_HAS_SCOPE) &&
+	    (ph == 'b' || ph == 'e' || ph == 'n' || ph == 's' || ph == 't' || ph == 'f'))
+		r.id ^= tt_json_hash_text(btext(b, e->scope), e->scope_len);
+	r.args = build_args(j, b, e);
+	return push_rec(j, e, &r);
+}
+
+/* Every event of a batch, in order; non-zero when the import must stop
+ * (out of memory, or the caller cancelled). */
+int tt_json_consume_batch(struct json *j, const struct batch *b)
+{
+	for (size_t i = 0; i < b->ev.n; i++) {
+		if (event_done(j, b, &b->ev.v[i])) {
+			j->oom = 1;
+			return -1;
+		}
+	}
+	tt_import_progress(j->im, b->offset, b->events);
+	if (tt_import_cancelled(j->im)) {
+		j->cancelled = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- sorting ---------------------------------------------------------------------- */
+
+/* A record's place in time: its ts (as an offset from the first) and its
+ * file order, which breaks ties. */
+struct order {
+	uint64_t key;
+	uint32_t seq;
+};
+
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+
+/* Sorts o[0..n) by key, keeping the order of equal keys (LSD radix sort,
+ * one pass per 11-bit digit that is not the same in every key); tmp has
+ * room for n. Returns the sorted array (o or tmp). */
+static struct order *radix_sort(struct order *o, struct order *tmp, size_t n)
+{
+	uint64_t max = 0;
+	int digits;
+
+	for (size_t i = 0; i < n; i++)
+		max |= o[i].key;
+	for (digits = 0; digits * RADIX_BITS < 64 && (max >> (digits * RADIX_BITS)); digits++)
+		;
+	for (int d = 0; d < digits; d++) {
+		int shift = d * RADIX_BITS;
+		size_t count[RADIX] = { 0 }, sum = 0;
+		struct order *t;
+
+		for (size_t i = 0; i < n; i++)
+			count[(o[i].key >> shift) & (RADIX - 1)]++;
+		if (count[o[0].key >> shift & (RADIX - 1)] == n)
+			continue; /* the same digit everywhere */
+		for (unsigned k = 0; k < RADIX; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(o[i].key >> shift) & (RADIX - 1)]++] = o[i];
+		t = o;
+		o = tmp;
+		tmp = t;
+	}
+	return o;
+}
+
+struct xdur {
+	int64_t dur;
+	uint32_t seq;
+};
+
+/* Longer first; in file order when equally long. */
+static int cmp_x_dur(const void *a, const void *b)
+{
+	const struct xdur *x = a, *y = b;
+
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The order in which the records are fed: by (ts, file order), then,
+ * among the X events of one timestamp, the longer first in the places the
+ * X events hold: a total order, so parents precede their children without
+ * disturbing B/E pairs. *order is NULL when the records are already in
+ * that order, as most writers emit them. */
+int tt_json_sort_recs(struct json *j, uint32_t **order)
+{
+	const struct rec *v = j->recs.v;
+	size_t n = j->recs.n;
+	struct order *o, *tmp, *s;
+	struct xdur *x = NULL;
+	size_t xcap = 0;
+	uint32_t *out;
+	int64_t min;
+
+	*order = NULL;
+	if (!j->recs_unsorted || n == 0)
+		return 0;
+	o = malloc(n * sizeof(*o));
+	tmp = malloc(n * sizeof(*tmp));
+	if (!o || !tmp) {
+		free(o);
+		free(tmp);
+		return -1;
+	}
+	min = v[0].ts;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].ts < min)
+			min = v[i].ts;
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct order){ (uint64_t)v[i].ts - (uint64_t)min, (uint32_t)i };
+	s = radix_sort(o, tmp, n);
+	out = (uint32_t *)(s == o ? tmp : o); /* the other buffer is free */
+	for (size_t i = 0; i < n; i++)
+		out[i] = s[i].seq;
+	free(s);
+	/* the order lives on through the feed: 4 bytes a record, not 16 */
+	{
+		uint32_t *small = realloc(out, n * sizeof(*out));
+
+		if (small)
+			out = small;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t e = i, nx = 0, k = 0;
+
+		int64_t prev_dur = INT64_MAX;
+		int ordered = 1;
+
+		while (e < n && v[out[e]].ts == v[out[i]].ts) {
+			if (v[out[e]].ph == 'X') {
+				nx++;
+				ordered &= v[out[e]].u.dur <= prev_dur;
+				prev_dur = v[out[e]].u.dur;
+			}
+			e++;
+		}
+		if (nx > 1 && !ordered) {
+			if (tt_vec_reserve((void **)&x, &xcap, nx, sizeof(*x))) {
+				free(out);
+				return -1;
+			}
+			for (size_t q = i; q < e; q++)
+				if (v[out[q]].ph == 'X')
+					x[k++] = (struct xdur){ v[out[q]].u.dur, out[q] };
+			qsort(x, nx, sizeof(*x), cmp_x_dur);
+			k = 0;
+			for (size_t q = i; q < e; q++)
+				if (v[out[q]].ph == 'X')
+					out[q] = x[k++].seq;
+		}
+		i = e;
+	}
+	free(x);
+	*order = out;
+	return 0;
+}

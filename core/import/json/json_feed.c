@@ -1,0 +1,247 @@
+/* json_feed.c - see import_json.c for the importer as a whole. */
+#include "json_int.h"
+
+/* ---- feeding the trackers ------------------------------------------------------------ */
+
+/* A flow id whose flow ended (the id may start a new flow). */
+#define FLOW_ENDED (TT_KEYMAP_NONE - 1)
+
+struct feed {
+	struct json *j;
+	tt_keymap flows;   /* (kind, a, b, c) -> last slice of the flow */
+	tt_keymap pending; /* track -> flow source waiting for the next slice */
+	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
+	tt_async_tracker *async;
+};
+
+/* Perfetto: an id2.local id is scoped to the event's process, a plain id or
+ * an id2.global one to the trace; the cookie is (category, id). Legacy
+ * S/T/F are grouped the same way. */
+static uint32_t async_track(struct feed *f, const struct rec *r, enum tt_async_kind kind)
+{
+	tt_storage *st = f->j->st;
+	uint32_t upid = (r->flags & EV_ID_LOCAL) ? tt_storage_thread_upid(st, r->utid) : TT_NONE;
+	uint64_t cookie = r->id * 0x9e3779b97f4a7c15ULL ^ r->cat;
+	uint32_t track = tt_async_track(f->async, upid, 0, cookie, r->name, kind);
+
+	if (track == TT_NONE)
+		f->j->oom = 1;
+	return track;
+}
+
+static uint32_t instant_track(struct json *j, const struct rec *r)
+{
+	tt_storage *st = j->st;
+	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE,
+			    .parent_id = TT_NONE, .cpu = -1 };
+
+	if (r->scope == 'g') {
+		d.name = tt_storage_intern_cstr(st, "Global instants");
+		return tt_storage_track_keyed(st, "json-instant", TT_NONE, 0, 0, &d);
+	}
+	if (r->scope == 'p') {
+		d.type = "process";
+		d.upid = tt_storage_thread_upid(st, r->utid);
+		d.name = tt_storage_intern_cstr(st, "Process instants");
+		return tt_storage_track_keyed(st, "json-instant", d.upid, 1, 0, &d);
+	}
+	return tt_storage_thread_track(st, r->utid);
+}
+
+static uint32_t counter_track(struct json *j, const struct rec *r)
+{
+	tt_storage *st = j->st;
+	uint32_t upid = tt_storage_thread_upid(st, r->utid);
+	tt_track_desc d = { .type = "counter", .name = r->name, .utid = TT_NONE, .upid = upid,
+			    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+
+	return tt_storage_track_keyed(st, "json-counter", upid, r->name, 0, &d);
+}
+
+/* A flow step on slice: links it to the flow's previous slice (unless it
+ * starts the flow) and remembers it as the flow's last slice (unless it
+ * ends the flow). */
+static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_t slice,
+		      int start, int end)
+{
+	tt_storage *st = f->j->st;
+	uint32_t prev = tt_keymap_get(&f->flows, a, b, c, 0);
+
+	if (slice < 0 || slice > (int64_t)UINT32_MAX - 1) {
+		tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
+		return;
+	}
+	if (!start) {
+		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED)
+			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
+		else
+			tt_storage_flow(st, (int64_t)prev, slice, TT_NONE);
+	}
+	if (tt_keymap_put(&f->flows, a, b, c, 0, end ? FLOW_ENDED : (uint32_t)slice))
+		f->j->oom = 1;
+}
+
+/* After a slice begins on track: a pending 'f' (no bp:e) binds to it, and
+ * v2 flow_in/flow_out flags connect it. */
+static void slice_started(struct feed *f, const struct rec *r, uint32_t track, int64_t id)
+{
+	tt_storage *st = f->j->st;
+	uint32_t src;
+
+	if (id < 0)
+		return;
+	src = tt_keymap_get(&f->pending, track, 0, 0, 0);
+	if (src != TT_KEYMAP_NONE && src != FLOW_ENDED) {
+		tt_storage_flow(st, (int64_t)src, id, TT_NONE);
+		tt_keymap_put(&f->pending, track, 0, 0, 0, FLOW_ENDED);
+	}
+	if (r->flags & EV_FLOW_IN) {
+		uint32_t prev = tt_keymap_get(&f->flows, 2, r->id, 0, 0);
+
+		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED)
+			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
+		else
+			tt_storage_flow(st, (int64_t)prev, id, TT_NONE);
+	}
+	if ((r->flags & EV_FLOW_OUT) && id <= (int64_t)UINT32_MAX - 2)
+		tt_keymap_put(&f->flows, 2, r->id, 0, 0, (uint32_t)id);
+}
+
+static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
+{
+	const struct json *j = f->j;
+	size_t lo = 0, hi = j->ttimes.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (j->ttimes.v[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->ttimes.n && j->ttimes.v[lo].seq == seq ? &j->ttimes.v[lo] : NULL;
+}
+
+static void feed_one(struct feed *f, const struct rec *r)
+{
+	struct json *j = f->j;
+	tt_storage *st = j->st;
+	tt_slice_tracker *sl = j->im->slices;
+	const struct thread_time *tt = j->ttimes.n ? thread_time_of(f, r->seq) : NULL;
+	uint32_t track;
+	int64_t id;
+
+	switch (r->ph) {
+	case 'B':
+		track = tt_storage_thread_track(st, r->utid);
+		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
+		if (id >= 0 && tt && tt->tts != TT_TS_NONE)
+			tt_storage_slice_set_thread_time(st, id, tt->tts, TT_TS_NONE);
+		slice_started(f, r, track, id);
+		break;
+	case 'E':
+		track = tt_storage_thread_track(st, r->utid);
+		/* trace processor closes the innermost open slice whose
+		 * category (when E has one) and name (when both have one)
+		 * match; an E matching none leaves the stack as it is. */
+		id = tt_slice_tracker_end_match(sl, track, r->ts, r->cat, r->name, r->args);
+		if (id >= 0 && tt && tt->tts != TT_TS_NONE) {
+			int64_t tts = tt_storage_slice_thread_ts(st, id);
+
+			if (tts != TT_TS_NONE)
+				tt_storage_slice_set_thread_time(st, id, tts, tt->tts - tts);
+		}
+		break;
+	case 'X':
+		track = tt_storage_thread_track(st, r->utid);
+		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.dur)) {
+			/* trace processor spills it onto an overflow track */
+			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
+			track = tt_async_overlap_track(f->async, r->utid, r->ts, r->u.dur);
+			if (track == TT_NONE) {
+				j->oom = 1;
+				break;
+			}
+		}
+		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.dur, r->cat, r->name, r->args);
+		if (id >= 0 && tt)
+			tt_storage_slice_set_thread_time(st, id, tt->tts, tt->tdur);
+		slice_started(f, r, track, id);
+		break;
+	case 'i': case 'I': case 'R':
+		track = instant_track(j, r);
+		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		break;
+	case 'C':
+		track = counter_track(j, r);
+		tt_storage_counter(st, track, r->ts, r->u.value);
+		break;
+	case 'b': case 'S':
+		track = async_track(f, r, TT_ASYNC_BEGIN);
+		if (track == TT_NONE)
+			break;
+		tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
+		break;
+	case 'e': case 'F':
+		track = async_track(f, r, TT_ASYNC_END);
+		if (track == TT_NONE)
+			break;
+		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
+			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
+		else
+			tt_slice_tracker_end(sl, track, r->ts, r->ph == 'e' ? r->name : 0, r->args);
+		break;
+	case 'n': case 'T': case 'p':
+		track = async_track(f, r, TT_ASYNC_INSTANT);
+		if (track == TT_NONE)
+			break;
+		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		break;
+	case 's': case 't':
+		track = tt_storage_thread_track(st, r->utid);
+		flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
+			  tt_slice_tracker_enclosing(sl, track, r->ts), r->ph == 's', 0);
+		break;
+	case 'f': {
+		uint32_t prev = tt_keymap_get(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0);
+
+		track = tt_storage_thread_track(st, r->utid);
+		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED) {
+			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
+		} else if (r->flags & EV_BP_E) {
+			flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
+				  tt_slice_tracker_enclosing(sl, track, r->ts), 0, 1);
+		} else {
+			tt_keymap_put(&f->pending, track, 0, 0, 0, prev);
+			tt_keymap_put(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0,
+				      FLOW_ENDED);
+		}
+		break;
+	}
+	}
+}
+
+int tt_json_feed_all(struct json *j)
+{
+	struct feed f = { .j = j };
+	uint32_t *order;
+
+	if (tt_json_sort_recs(j, &order))
+		return -1;
+	f.async = tt_async_tracker_new(j->st);
+	if (!f.async) {
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < j->recs.n; i++) {
+		feed_one(&f, &j->recs.v[order ? order[i] : i]);
+		if ((i & 0xffff) == 0 && tt_import_cancelled(j->im))
+			break;
+	}
+	free(order);
+	tt_keymap_free(&f.flows);
+	tt_keymap_free(&f.pending);
+	tt_async_tracker_free(f.async);
+	return j->oom || tt_storage_oom(j->st) ? -1 : 0;
+}

@@ -1,0 +1,224 @@
+/*
+ * json_int.h - what the files of this importer share: its records, its
+ * context and the functions one section calls in another. Internal to
+ * this folder.
+ */
+#ifndef JSON_INT_H
+#define JSON_INT_H
+
+#include "async_tracker.h"
+#include "import_int.h"
+#include "keymap.h"
+#include "storage.h"
+#include "vec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#define READ_SIZE (256 * 1024)
+#define MAX_ARG_DEPTH 32
+#define PATH_MAX_LEN 1024
+/* Longest string or number token: yajl buffers a token that spans chunks
+ * and re-lexes it as it grows (time quadratic in its length), so a file of
+ * one 2 GB string would take hours; no real trace has a token this long. */
+#define MAX_TOKEN (32u << 20)
+/* Deepest container nesting accepted: yajl's own stack has no limit; args
+ * are flattened at MAX_ARG_DEPTH anyway and no trace nests this deep. */
+#define MAX_JSON_DEPTH 1000
+/* Batches in flight between the threads, and when one is handed over:
+ * small enough to stay in cache, big enough that handing over is rare. */
+#define NBATCH 4
+#define BATCH_EVENTS 2048
+#define BATCH_TEXT (256 * 1024)
+
+enum field {
+	F_OTHER, F_NAME, F_CAT, F_PH, F_TS, F_DUR, F_TDUR, F_TTS, F_PID, F_TID, F_ID,
+	F_ID2, F_SCOPE, F_S, F_BP, F_ARGS, F_BIND_ID, F_FLOW_IN, F_FLOW_OUT
+};
+
+/* The low 12 bits travel with the record; the rest only say what the
+ * parsed event holds. */
+enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID = 16,
+       EV_ID_LOCAL = 32, EV_BP_E = 64, EV_FLOW_IN = 128, EV_FLOW_OUT = 256,
+       EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
+       EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
+       EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16 };
+#define EV_REC_FLAGS 0xfff
+
+/* One sorted, compact event. */
+struct rec {
+	int64_t ts;
+	union { int64_t dur; double value; } u;
+	uint64_t id;      /* async/flow id (bind_id for v2 flows) */
+	uint32_t utid;
+	tt_str name, cat;
+	uint32_t args;    /* arg set, TT_NONE = none */
+	uint32_t seq;     /* file order */
+	uint16_t flags;
+	char ph;
+	char scope;       /* instant scope t/p/g */
+};
+
+struct last_x {
+	int64_t ts, dur;
+};
+
+struct thread_time {
+	uint32_t seq;
+	int64_t tts, tdur;
+};
+
+/* One flattened arg of a parsed event; strings are offsets into its
+ * batch's text. */
+struct targ {
+	uint32_t key;
+	uint8_t type;     /* enum tt_arg_type */
+	uint32_t str;     /* strings' text */
+	uint32_t len;
+	union { int64_t i; double d; } v;
+};
+
+/* One event as the parser read it; strings are offsets into the batch's
+ * text (each NUL-terminated), args a range of the batch's args. */
+struct pev {
+	int64_t ts, dur, tts, tdur, pid, tid;
+	uint64_t id, bind_id;
+	uint32_t name, name_len, cat, cat_len, scope, scope_len, pidname, tidname;
+	uint32_t arg0, nargs;
+	uint32_t flags;
+	char ph, s;
+};
+
+struct batch {
+	TT_VEC(struct pev) ev;
+	TT_VEC(struct targ) args;
+	TT_VEC(char) text;
+	uint64_t offset;  /* file offset when it was handed over (progress) */
+	uint64_t events;  /* events read by then */
+};
+
+/* The parser thread's state: yajl's callbacks fill the current batch. */
+struct jparse {
+	struct json *j;
+	tt_bytesrc *src;
+	yajl_handle yh;
+
+	int depth;
+	int top_is_map;
+	int ev_array_depth; /* depth of the event array, 0 = not in one */
+	int top_key_events; /* last top-level key was traceEvents */
+	int top_key_unit;
+	int top_key_meta;   /* last top-level key was metadata */
+	int in_meta;        /* inside the top-level metadata object */
+	char meta_key[128];
+	char unit[17];      /* displayTimeUnit, "" = none */
+
+	/* the event being read */
+	int in_event;
+	enum field field;
+	struct pev ev;
+	struct batch *b;
+
+	/* args of the event, flattened */
+	int args_depth;      /* 0 = not in args; else container depth inside */
+	char path[PATH_MAX_LEN];
+	size_t path_len;
+	size_t base_len[MAX_ARG_DEPTH + 2];
+	int is_arr[MAX_ARG_DEPTH + 2];
+	int64_t arr_idx[MAX_ARG_DEPTH + 2];
+	int skip_depth;      /* >0: inside an ignored container */
+	int id2_depth;
+	int id2_global;      /* the id2 key being read: 1 "global", 0 "local", -1 other */
+
+	/* token length guard (see MAX_TOKEN): callbacks so far */
+	uint64_t ncb;
+	int too_deep;        /* stopped at MAX_JSON_DEPTH */
+	int oom;
+	uint64_t events;     /* events read */
+	int chunk_mode;      /* parsing one chunk into one batch (see "chunks") */
+	uint64_t base;       /* file offset of the text given to yajl_parse */
+	uint64_t last_close; /* file offset just after the last event's '}' */
+	uint64_t unit_at;    /* file offset of the displayTimeUnit value */
+	int first_read_aligns; /* reading on from a place within a read's bytes */
+
+	/* how the parse ended, for the import thread */
+	yajl_status ys;
+	uint64_t offset;     /* bytes parsed (yajl's error offset on error) */
+	int truncated, too_long, read_failed;
+	char msg[160];
+	tt_err err;          /* a read error */
+};
+
+/* Hand-over between the two threads: batches[produced % NBATCH] is the
+ * next one the parser fills, batches[consumed % NBATCH] the next one the
+ * import thread reads. */
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch batches[NBATCH];
+	uint64_t produced, consumed;
+	unsigned char *readbuf; /* READ_SIZE bytes (see struct worker) */
+	int done;            /* the parser finished */
+	int threaded;
+	atomic_int stop;     /* the import thread wants the parser to stop */
+};
+
+/* The import thread's state. */
+/* One field of the top-level "metadata" object: trace processor keeps it
+ * as metadata "json_metadata.<key>" (ints, bools as 0/1, integral doubles
+ * as ints, other doubles as %g text, strings as text; null is left out). */
+struct json_meta {
+	char *key, *str;   /* str NULL: an int */
+	int64_t i;
+	uint64_t at;       /* file offset of the value, to drop re-read ones */
+};
+
+struct json {
+	tt_import *im;
+	tt_storage *st;
+	struct pipe pipe;
+
+	/* the previous event's thread: most events follow one of their own */
+	int64_t last_pid, last_tid;
+	uint32_t last_utid;
+
+	TT_VEC(struct rec) recs;
+	int recs_unsorted;   /* a record went back in time, or an X must move */
+	TT_VEC(struct last_x) last_x; /* by utid: the thread's last X */
+	TT_VEC(struct thread_time) ttimes;
+	/* the top-level "metadata" object's scalar fields, in file order */
+	TT_VEC(struct json_meta) meta;
+	int oom, cancelled;
+};
+
+
+int tt_json_parse_oom(struct jparse *p);
+int tt_json_us_text_to_ns(const char *s, size_t len, int64_t *out);
+int tt_json_parse_int_text(const char *s, size_t len, int64_t *out);
+int tt_json_parse_u64_text(const char *s, size_t len, uint64_t *out);
+uint64_t tt_json_hash_text(const char *s, size_t len);
+enum field tt_json_field_of(const unsigned char *k, size_t n);
+int tt_json_text_put(struct batch *b, const char *s, size_t len, uint32_t *off);
+int tt_json_batch_reserve(struct batch *b, size_t events, size_t text);
+void tt_json_batch_free(struct batch *b);
+int tt_json_batch_publish(struct jparse *p);
+int tt_json_consume_batch(struct json *j, const struct batch *b);
+int tt_json_sort_recs(struct json *j, uint32_t **order);
+int tt_json_feed_all(struct json *j);
+int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src);
+int64_t tt_json_parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src, size_t size,
+			    int depth, int nl, uint64_t *events);
+int tt_json_top_between_events(struct jparse *p, struct json *j, tt_bytesrc *src, int depth,
+			      uint64_t at, uint64_t events, const char *unit, uint64_t unit_at);
+int tt_json_chunk_depth(tt_bytesrc *src, size_t size, int *nl);
+size_t tt_json_chunk_size(const tt_import *im);
+
+extern const yajl_callbacks tt_json_callbacks;
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * proto_int.h - what the files of this importer share: its records, its
+ * context and the functions one section calls in another. Internal to
+ * this folder.
+ */
+#ifndef PROTO_INT_H
+#define PROTO_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "perfetto_trace.pb-c.h"
+
+#include "async_tracker.h"
+#include "import_int.h"
+#include "keymap.h"
+#include "proto_atrace.h"
+#include "proto_clock.h"
+#include "proto_read.h"
+#include "proto_map.h"
+#include "vec.h"
+
+typedef Perfetto__Protos__TracePacket Pkt;
+typedef Perfetto__Protos__TrackEvent TEv;
+typedef Perfetto__Protos__TrackEvent__LegacyEvent LEv;
+typedef Perfetto__Protos__DebugAnnotation DAnn;
+typedef Perfetto__Protos__DebugAnnotation__NestedValue DNest;
+typedef Perfetto__Protos__TrackDescriptor TDesc;
+typedef Perfetto__Protos__FtraceEventBundle FBundle;
+
+#define MAX_INFLATED (64u << 20)    /* one compressed_packets blob */
+#define TRACK_UUID 0x80000000u      /* record track: uuid table index */
+#define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
+#define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
+
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1 };
+/* R_FLOW_V1 records: flags say which step, u.i the flow's key */
+enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
+enum { F_FLOWS = 1, F_TTS = 2 };
+enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
+/* flow entry kinds */
+enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
+
+/* One event, after tokenizing (40 bytes). */
+typedef struct prec {
+	int64_t ts;
+	union {
+		int64_t i;  /* R_COMPLETE: dur; R_BEGIN/R_END/instants with F_TTS: thread ts */
+		double d;   /* R_COUNTER: value */
+	} u;
+	uint32_t track;     /* storage track, or TRACK_UUID | uuid index */
+	tt_str name, cat;
+	uint32_t args;
+	uint32_t ord;       /* file order */
+	uint8_t kind, flags;
+} prec;
+
+typedef struct pflow {
+	uint32_t ord;
+	uint32_t kind;
+	uint64_t id;
+} pflow;
+
+typedef struct sched_rec {
+	int64_t ts;
+	int64_t prev_state;
+	uint32_t cpu;
+	int32_t next_pid, next_prio;
+	uint32_t ord;
+	tt_str next_comm;
+} sched_rec;
+
+typedef struct utrack {
+	uint64_t uuid, parent;
+	int has_parent, described, kind, resolving;
+	int merge;                   /* sibling_merge_behavior: 0/1 by name, 2 none, 3 by key */
+	tt_str merge_key;
+	int merged;                  /* resolved to a set of merged sibling tracks */
+	uint64_t mk1, mk2, mk3;      /* the set */
+	tt_track_desc mdesc;         /* its tracks */
+	tt_str name, desc;
+	uint32_t utid, upid;         /* thread / process descriptors */
+	int counter_type, incremental;
+	int64_t mult;
+	tt_str unit;
+	uint32_t track;              /* storage track once resolved */
+	uint32_t desc_track;         /* the track its description went to */
+	int has_rank;                /* sibling_order_rank */
+	int32_t rank;
+	int child_ordering;          /* 1 lexicographic, 2 chronological, 3 explicit */
+	uint32_t scope_utid, scope_upid;
+} utrack;
+
+/* iid -> tt_str, one interning table of a sequence. Producers number
+ * iids from 1 up, so small ones live in an array: one load, where a hash
+ * probe missed the cache as 64 sequences' tables took turns. The array
+ * only grows to twice the entries put, so sparse or hostile iids go to
+ * the hash map and memory follows the entries. */
+typedef struct itab {
+	uint32_t *dense;             /* tt_str + 1; 0 = absent */
+	size_t n;
+	uint64_t puts;               /* since the last clear */
+	tt_pmap sparse;
+} itab;
+
+typedef struct pseq {
+	uint64_t key;
+	uint32_t id;                 /* trusted_packet_sequence_id (0 for ftrace) */
+	int valid;
+	int has_def_clock, has_def_track;
+	uint32_t def_clock;
+	uint64_t def_track;
+	TT_VEC(uint64_t) def_extra;      /* extra_counter_track_uuids */
+	TT_VEC(uint64_t) def_extra_dbl;  /* extra_double_counter_track_uuids */
+	itab names, cats, dnames, dstrs;
+	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
+	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
+	tt_pmap counters;            /* incremental counter uuid -> double bits */
+	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
+	int64_t legacy_tic;          /* thread instruction count (delta-encoded) */
+	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
+	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
+	TT_VEC(prec) recs;
+	int sorted;
+} pseq;
+
+/* A process's args from its latest descriptor (Chrome labels, type). */
+#define PARGS_LABELS 8
+typedef struct pargs {
+	uint32_t upid;
+	tt_str type, pkg;
+	tt_str labels[PARGS_LABELS];
+	size_t nlabels;
+	int has_crash;
+	uint64_t crash;
+} pargs;
+
+/* A legacy async event's track key; its track is chosen when the sorted
+ * events are fed (async_tracker.h: which track depends on what is open). */
+typedef struct akey {
+	uint32_t upid;               /* TT_NONE: a global id */
+	tt_str scope, name;
+	uint64_t id;
+} akey;
+
+typedef struct pctx {
+	tt_import *im;
+	tt_storage *st;
+	tt_proto_clock *clock;
+	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
+	tt_pmap seq_index;
+	TT_VEC(pseq *) seqs;
+	pseq *last_seq;              /* tt_proto_get_seq cache */
+	tt_pmap uuid_index;
+	TT_VEC(utrack) utracks;
+	TT_VEC(pflow) flows;
+	TT_VEC(sched_rec) sched;
+	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
+	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
+	tt_pmap proc_args;           /* upid -> index in pargs */
+	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
+	TT_VEC(pargs) pargs;
+	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
+	tt_pmap v1_pending;          /* track -> slice + 1 whose v1 flow ends at the next slice there */
+	TT_VEC(akey) akeys;
+	tt_async_tracker *async;
+	int threaded;                /* may start threads (tt_import_proto_opts) */
+	int process_order_explicit, thread_order_explicit; /* root descriptor's */
+	uint32_t ord;
+	int64_t last_ts, max_ts;
+	int have_ts;
+	uint64_t packets_ok, events;
+	unsigned char *zbuf;
+	size_t zcap;
+	int oom;
+	char key[512];
+	char catbuf[1024];
+	tt_str s_phase_key;
+} pctx;
+
+
+static inline void stat(pctx *c, tt_stat s)
+{
+	tt_storage_stat_add(c->st, s, 1);
+}
+
+static inline tt_str intern(pctx *c, const char *s, size_t len)
+{
+	return s ? tt_storage_intern(c->st, s, len) : 0;
+}
+
+static inline tt_str intern_c(pctx *c, const char *s)
+{
+	return s ? tt_storage_intern_cstr(c->st, s) : 0;
+}
+
+static inline int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static inline int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+static inline int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_t raw)
+{
+	int64_t out;
+
+	if (tt_proto_clock_to_trace(c->clock, seq, clock_id, raw, &out))
+		stat(c, TT_STAT_proto_clock_unknown);
+	return out;
+}
+
+pseq *tt_proto_get_seq(pctx *c, uint64_t key);
+int tt_proto_itab_find(const itab *t, uint64_t iid, tt_str *v);
+uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
+int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
+		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
+uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase);
+void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
+void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);
+void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
+				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
+void tt_proto_process_args_flush(pctx *c);
+uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t b, tt_str name,
+			      uint32_t upid, int64_t cpu, const char *unit);
+void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
+void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
+void tt_proto_on_ftrace(pctx *c, const FBundle *b);
+int tt_proto_merge_and_feed(pctx *c);
+void tt_proto_build_sched(pctx *c);
+
+#endif

@@ -1,0 +1,416 @@
+/*
+ * proto_track_event.c - TrackEvent tokenizing: names and categories from
+ * interning, counters, flows, legacy events and their async tracks, each
+ * event a record on its sequence. See import_proto.c.
+ */
+#include "proto_int.h"
+
+/* ---- track events ------------------------------------------------------------ */
+
+static tt_str lookup(pctx *c, const itab *t, uint64_t iid)
+{
+	tt_str v;
+
+	if (!tt_proto_itab_find(t, iid, &v)) {
+		stat(c, TT_STAT_proto_interned_missing);
+		return 0;
+	}
+	return v;
+}
+
+static tt_str event_category(pctx *c, pseq *s, const TEv *te)
+{
+	size_t i, len = 0, n = te->n_category_iids + te->n_categories;
+
+	if (n == 0)
+		return 0;
+	if (n == 1 && te->n_category_iids == 1)
+		return lookup(c, &s->cats, te->category_iids[0]);
+	if (n == 1)
+		return intern_c(c, te->categories[0]);
+	for (i = 0; i < n; i++) {
+		const char *p;
+		size_t pl;
+		if (i < te->n_category_iids)
+			p = tt_storage_str(c->st, lookup(c, &s->cats, te->category_iids[i]));
+		else
+			p = te->categories[i - te->n_category_iids];
+		if (!p)
+			continue;
+		pl = strlen(p);
+		if (len && len < sizeof(c->catbuf))
+			c->catbuf[len++] = ',';
+		if (pl > sizeof(c->catbuf) - len)
+			pl = sizeof(c->catbuf) - len;
+		memcpy(c->catbuf + len, p, pl);
+		len += pl;
+	}
+	return intern(c, c->catbuf, len);
+}
+
+/* Applies unit multiplier and incremental state of a counter track. */
+static double counter_value(pctx *c, pseq *s, uint32_t ui, double v)
+{
+	utrack *u = &c->utracks.v[ui];
+
+	v *= (double)u->mult;
+	if (u->incremental) {
+		uint64_t *p = tt_pmap_find(&s->counters, u->uuid);
+		double last = 0;
+		if (p)
+			memcpy(&last, p, sizeof(last));
+		v += last;
+		{
+			uint64_t bits;
+			memcpy(&bits, &v, sizeof(bits));
+			if (tt_pmap_put(&s->counters, u->uuid, bits))
+				c->oom = 1;
+		}
+	}
+	return v;
+}
+
+/* Extra counter values: pushed as counter records; returns thread time
+ * when one of them is a THREAD_TIME_NS track (*has_tts set). */
+static int64_t extra_counters(pctx *c, pseq *s, const TEv *te, int64_t ts, int *has_tts)
+{
+	const uint64_t *uu;
+	size_t nu, i;
+	int64_t tts = 0;
+
+	uu = te->n_extra_counter_track_uuids ? te->extra_counter_track_uuids : s->def_extra.v;
+	nu = te->n_extra_counter_track_uuids ? te->n_extra_counter_track_uuids : s->def_extra.n;
+	for (i = 0; i < te->n_extra_counter_values && i < nu; i++) {
+		uint32_t ui = tt_proto_get_utrack(c, uu[i]);
+		double v;
+		if (ui == TT_NONE)
+			return 0;
+		v = counter_value(c, s, ui, (double)te->extra_counter_values[i]);
+		if (c->utracks.v[ui].counter_type == 1) {
+			*has_tts = 1;
+			tts = (int64_t)v;
+		}
+		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0, v);
+	}
+	uu = te->n_extra_double_counter_track_uuids ? te->extra_double_counter_track_uuids : s->def_extra_dbl.v;
+	nu = te->n_extra_double_counter_track_uuids ? te->n_extra_double_counter_track_uuids : s->def_extra_dbl.n;
+	for (i = 0; i < te->n_extra_double_counter_values && i < nu; i++) {
+		uint32_t ui = tt_proto_get_utrack(c, uu[i]);
+		if (ui == TT_NONE)
+			return 0;
+		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0,
+			 counter_value(c, s, ui, te->extra_double_counter_values[i]));
+	}
+	return tts;
+}
+
+static void push_flow(pctx *c, uint32_t ord, int kind, uint64_t id)
+{
+	pflow f = { ord, (uint32_t)kind, id };
+
+	if (TT_VEC_PUSH(c->flows, f))
+		c->oom = 1;
+}
+
+/* Records the flows of the event about to get file order c->ord. */
+static int event_flows(pctx *c, const TEv *te)
+{
+	const LEv *le = te->legacy_event;
+	size_t n0 = c->flows.n, i;
+	uint32_t ord = c->ord;
+
+	if (le && le->has_bind_id) {
+		int k = le->flow_direction == 1 ? FL_IN : le->flow_direction == 2 ? FL_OUT :
+			le->flow_direction == 3 ? FL_INOUT : -1;
+		if (k >= 0)
+			push_flow(c, ord, k, le->bind_id);
+	}
+	for (i = 0; i < te->n_flow_ids; i++)
+		push_flow(c, ord, FL_STEP, te->flow_ids[i]);
+	for (i = 0; i < te->n_flow_ids_old; i++)
+		push_flow(c, ord, FL_STEP, te->flow_ids_old[i]);
+	for (i = 0; i < te->n_terminating_flow_ids; i++)
+		push_flow(c, ord, FL_TERM, te->terminating_flow_ids[i]);
+	for (i = 0; i < te->n_terminating_flow_ids_old; i++)
+		push_flow(c, ord, FL_TERM, te->terminating_flow_ids_old[i]);
+	return c->flows.n > n0 ? F_FLOWS : 0;
+}
+
+/* upid of the thread behind a record track (TT_NONE when unknown). */
+static uint32_t track_upid(pctx *c, uint32_t track)
+{
+	if (track != TT_NONE && (track & TRACK_UUID)) {
+		const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+		return u->upid;
+	}
+	return track == TT_NONE || (track & TRACK_ASYNC) ? TT_NONE : tt_storage_track_upid(c->st, track);
+}
+
+static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int phase,
+				   tt_str name, tt_str cat)
+{
+	uint32_t upid = track_upid(c, track), ai;
+	uint64_t id;
+	int local = 0;
+	tt_str scope = (phase == 'S' || phase == 'T' || phase == 'p' || phase == 'F') ? name : cat;
+
+	switch (le->id_case) {
+	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID:
+		id = le->unscoped_id;
+		break;
+	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID:
+		id = le->global_id;
+		break;
+	case PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID:
+		id = le->local_id;
+		local = 1;
+		if (upid == TT_NONE) { /* trace processor: a parser error */
+			stat(c, TT_STAT_proto_legacy_unsupported);
+			stat(c, TT_STAT_track_event_parser_errors);
+			return TT_NONE;
+		}
+		break;
+	default: /* an async legacy event without an id */
+		stat(c, TT_STAT_proto_legacy_unsupported);
+		stat(c, TT_STAT_track_event_parser_errors);
+		return TT_NONE;
+	}
+	if (le->id_scope) {
+		const char *cs = tt_storage_str(c->st, cat);
+		size_t n = (size_t)snprintf(c->catbuf, sizeof(c->catbuf), "%s:%s", cs ? cs : "", le->id_scope);
+		scope = intern(c, c->catbuf, n < sizeof(c->catbuf) ? n : sizeof(c->catbuf) - 1);
+	}
+	if (!local)
+		upid = TT_NONE;
+	ai = tt_keymap_get(&c->akey_index, upid, scope, id, name);
+	if (ai == TT_KEYMAP_NONE) {
+		akey k = { upid, scope, name, id };
+
+		ai = (uint32_t)c->akeys.n;
+		if (ai >= TRACK_ASYNC || TT_VEC_PUSH(c->akeys, k) ||
+		    tt_keymap_put(&c->akey_index, upid, scope, id, name, ai)) {
+			c->oom = 1;
+			return TT_NONE;
+		}
+	}
+	return TRACK_ASYNC | ai;
+}
+
+void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
+{
+	const LEv *le = te->legacy_event;
+	int phase = le && le->has_phase ? le->phase : 0;
+	int type = te->has_type ? te->type : 0;
+	uint64_t uuid = te->has_track_uuid ? te->track_uuid : s->has_def_track ? s->def_track : 0;
+	uint32_t track, args;
+	tt_str name = 0, cat;
+	int flags = 0, has_tts = 0;
+	int64_t tts = 0;
+
+	(void)p;
+	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us), with
+	 * trace processor's saturating arithmetic: a time out of range
+	 * (negative, or wrapped by the clock conversion) drops the event */
+	if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US ||
+	    te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US) {
+		int64_t raw;
+
+		if (te->timestamp_case == PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_DELTA_US) {
+			s->legacy_ts = sat_add(s->legacy_ts, sat_mul(te->timestamp_delta_us, 1000));
+			raw = s->legacy_ts;
+		} else {
+			raw = sat_mul(te->timestamp_absolute_us, 1000);
+		}
+		if (raw < 0) {
+			stat(c, TT_STAT_track_event_invalid_timestamp);
+			return;
+		}
+		ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)raw);
+		if (ts < 0) {
+			stat(c, TT_STAT_track_event_invalid_timestamp);
+			return;
+		}
+	}
+	if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_DELTA_US) {
+		s->legacy_tts = (int64_t)((uint64_t)s->legacy_tts + (uint64_t)te->thread_time_delta_us * 1000);
+		tts = s->legacy_tts;
+		has_tts = 1;
+	} else if (te->thread_time_case == PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US) {
+		tts = (int64_t)((uint64_t)te->thread_time_absolute_us * 1000);
+		has_tts = 1;
+	}
+
+	/* track: explicit uuid, sequence default, or the sequence's thread
+	 * for legacy/typeless events on uuid 0 (trace_processor's fallback) */
+	if (uuid == 0 && le && (le->has_pid_override || (le->has_tid_override && s->fallback_track != TT_NONE))) {
+		/* trace processor: a pid override puts the event on a synthetic
+		 * thread of that process ((pid << 32) | -1, i.e. -1), a tid
+		 * override on that thread of the sequence's process */
+		int64_t pid = le->has_pid_override ? le->pid_override : s->thr_pid;
+		int64_t tid = le->has_tid_override ? le->tid_override : le->has_pid_override ? -1 : s->thr_tid;
+
+		track = tt_storage_thread_track(c->st, tt_storage_thread(c->st, pid, tid));
+		if (track == TT_NONE)
+			return;
+	} else if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
+		track = s->fallback_track;
+	} else {
+		/* a sequence's events mostly stay on one track */
+		if (s->last_utrack == TT_NONE || s->last_uuid != uuid) {
+			s->last_utrack = tt_proto_get_utrack(c, uuid);
+			s->last_uuid = uuid;
+		}
+		track = s->last_utrack;
+		if (track == TT_NONE)
+			return;
+		track |= TRACK_UUID;
+	}
+
+	/* legacy thread time and instruction count fields: also counters of
+	 * the event's thread, as trace processor imports them */
+	if (type != 4 && (te->thread_time_case != PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME__NOT_SET ||
+			  te->thread_instruction_count_case !=
+				  PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET)) {
+		uint32_t utid = TT_NONE;
+
+		if (track & TRACK_UUID) {
+			const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+			if (u->kind == UT_THREAD)
+				utid = u->utid;
+		} else {
+			utid = tt_storage_track_utid(c->st, track);
+		}
+		if (utid != TT_NONE && has_tts) {
+			tt_track_desc d = { .type = "thread_time", .name = intern_c(c, "thread_time"), .utid = utid,
+					    .upid = tt_storage_thread_upid(c->st, utid), .parent_id = TT_NONE,
+					    .is_counter = 1, .cpu = -1 };
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-time", utid, 0, 0, &d),
+				 0, 0, TT_NONE, 0, (double)tts);
+		}
+		if (utid != TT_NONE && te->thread_instruction_count_case !=
+					       PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET) {
+			tt_track_desc d = { .type = "thread_instructions", .name = intern_c(c, "thread_instruction_count"),
+					    .utid = utid, .upid = tt_storage_thread_upid(c->st, utid),
+					    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+			int64_t v;
+
+			if (te->thread_instruction_count_case ==
+			    PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT_THREAD_INSTRUCTION_COUNT_DELTA)
+				v = s->legacy_tic = sat_add(s->legacy_tic, te->thread_instruction_count_delta);
+			else
+				v = te->thread_instruction_count_absolute;
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-tic", utid, 0, 0, &d),
+				 0, 0, TT_NONE, 0, (double)v);
+		}
+	}
+
+	if (type == 4) { /* COUNTER */
+		uint32_t ui = track & ~TRACK_UUID;
+		double v;
+		if (!(track & TRACK_UUID))
+			return;
+		if (te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
+			v = te->double_counter_value;
+		else
+			v = (double)te->counter_value;
+		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, counter_value(c, s, ui, v));
+		return;
+	}
+
+	if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+		name = intern_c(c, te->name);
+	else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+		name = lookup(c, &s->names, te->name_iid);
+	else if (le && le->has_name_iid)
+		name = lookup(c, &s->names, le->name_iid);
+	cat = event_category(c, s, te);
+
+	{
+		int64_t t2 = extra_counters(c, s, te, ts, &has_tts);
+		if (has_tts && (te->n_extra_counter_values))
+			tts = t2;
+	}
+
+	if (phase == 's' || phase == 't' || phase == 'f') {
+		/* v1 flow ids are scoped by (id, category, name), as trace
+		 * processor keys them */
+		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
+			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :
+			      le->local_id;
+		uint64_t key = ((id * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)cat << 32 | name)) | (1ULL << 63);
+		int step = phase == 's' ? V1_START : phase == 't' ? V1_STEP :
+			   le->bind_to_enclosing ? V1_END_ENCLOSING : V1_END;
+
+		if (track & TRACK_ASYNC)
+			return;
+		tt_proto_push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
+		return;
+	}
+	if (phase) {
+		switch (phase) {
+		case 'B': type = 1; break;
+		case 'E': type = 2; break;
+		case 'X': type = 'X'; break;
+		case 'I': case 'i': case 'R': type = 3; break;
+		case 'b': case 'S': type = 1; break;
+		case 'e': case 'F': type = 2; break;
+		case 'n': case 'T': case 'p': type = 3; break;
+		default:
+			stat(c, TT_STAT_proto_legacy_unsupported);
+			return;
+		}
+		if (strchr("beSFnTp", phase)) {
+			track = legacy_async_track(c, track, le, phase, name, cat);
+			if (track == TT_NONE)
+				return;
+		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 1) {
+			tt_track_desc d = { .type = "global", .name = intern_c(c, "Legacy Global Instants"),
+					    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 0, 0, 0, &d);
+		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 2) {
+			/* the process its pid names now (a reused pid: the new one) */
+			uint32_t upid = track_upid(c, track);
+
+			if (upid != TT_NONE)
+				upid = tt_storage_process(c->st, tt_storage_process_pid(c->st, upid));
+			tt_track_desc d = { .type = "process", .name = 0, .utid = TT_NONE, .upid = upid,
+					    .parent_id = TT_NONE, .cpu = -1 };
+			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 1, upid, 0, &d);
+		}
+	}
+	/* 'X' comes only from a legacy_event phase: a TrackEvent.type of 88
+	 * without one is just an unknown type (found by fuzz_proto). */
+	if (type < 1 || (type > 3 && !(type == 'X' && le))) {
+		char what[48];
+
+		if (le)
+			snprintf(what, sizeof(what), "legacy phase %d", (int)type);
+		else
+			snprintf(what, sizeof(what), "TrackEvent type %d", (int)type);
+		tt_storage_stat_named(c->st, TT_STAT_proto_legacy_unsupported, what, 1);
+		return;
+	}
+	if (type == 'X' && le->duration_us < 0) {
+		stat(c, TT_STAT_proto_legacy_unsupported);
+		return;
+	}
+	args = tt_proto_event_args(c, s, te, phase);
+	flags = event_flows(c, te);
+	if (has_tts)
+		flags |= F_TTS;
+	switch (type) {
+	case 1:
+		tt_proto_push_rec(c, s, ts, R_BEGIN, flags, track, name, cat, args, tts, 0);
+		break;
+	case 2:
+		tt_proto_push_rec(c, s, ts, R_END, flags, track, name, cat, args, tts, 0);
+		break;
+	case 3:
+		tt_proto_push_rec(c, s, ts, R_COMPLETE, flags & ~F_TTS, track, name, cat, args, 0, 0);
+		break;
+	default:
+		tt_proto_push_rec(c, s, ts, R_COMPLETE, flags & ~F_TTS, track, name, cat, args,
+			 (int64_t)((uint64_t)le->duration_us * 1000), 0);
+		break;
+	}
+}
