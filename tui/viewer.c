@@ -589,8 +589,6 @@ static int run_command(viewer *vw, const char *cmd)
 	return run_sql_to_table(vw, cmd, cmd);
 }
 
-/* Opens report v->report (flows, aggregations, call trees, marks) in the
- * table, or the flame graph screen. */
 static void show_table(viewer *vw, tt_result *res, const char *title)
 {
 	if (vw->has_table)
@@ -630,6 +628,8 @@ static int tree_panel(viewer *vw)
 	return tt_report_dock(vw->rep, v, from_table ? &vw->table : NULL);
 }
 
+/* Opens report v->report (flows, aggregations, call trees, marks) in the
+ * table, or the flame graph screen; Z docks or undocks a tree. */
 static int open_report(viewer *vw)
 {
 	tt_view *v = &vw->v;
@@ -832,16 +832,15 @@ static int timeline_mouse(viewer *vw, int ch)
 	if (tt_mouse_event(ch, &ev) < 0)
 		return 0;
 	int clicks = tt_mouse_press(&vw->clk, &ev, tt_mouse_now());
-	if (ev.x >= v->det_x && ev.x < v->det_x + v->det_w && ev.y >= v->det_y && ev.y < v->det_y + v->det_h) {
+	if (ev.x >= v->det_x && ev.x < v->det_x + v->det_w && ev.y >= v->det_y && ev.y < v->det_y + v->det_h &&
+	    !(vw->mouse_down && (ev.bstate & BUTTON1_RELEASED))) { /* (a drag's end stays the timeline's) */
 		/* the details panel: the docked tree, the flows' list, the wheel */
 		int rc = v->dock ? tt_report_panel_mouse(v, &ev, clicks) : -1;
 		if (rc < 0 && clicks)
 			rc = tt_flows_click(v, ev.y, clicks);
-		if (rc < 0 && (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)))
-			rc = tt_view_action(v, ev.bstate & BUTTON4_PRESSED ? TT_ACT_DETAILS_UP : TT_ACT_DETAILS_DOWN) |
-			     tt_view_action(v, ev.bstate & BUTTON4_PRESSED ? TT_ACT_DETAILS_UP : TT_ACT_DETAILS_DOWN) |
-			     tt_view_action(v, ev.bstate & BUTTON4_PRESSED ? TT_ACT_DETAILS_UP : TT_ACT_DETAILS_DOWN);
-		return rc < 0 ? 0 : rc;
+		for (int i = 0; rc < 0 && i < 3 && (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)); i++)
+			tt_view_action(v, ev.bstate & BUTTON4_PRESSED ? TT_ACT_DETAILS_UP : TT_ACT_DETAILS_DOWN);
+		return rc < 0 ? TT_REDRAW : rc;
 	}
 	if (clicks)
 		v->dock_focus = 0; /* a click on the timeline gives it the keys */

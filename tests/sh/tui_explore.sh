@@ -324,7 +324,13 @@ awk 'BEGIN {
 nf=$(sql "$TMP/hub.json" "select count(*) from flow where slice_out = 0")
 start hub 120 60 "$TMP/hub.json"
 wait_for "hub"
-keys /0 Enter J J J J J J J
+keys /0 Enter
+y=$(row_of " name        hub")
+keys -l "$(printf '\033[<65;30;%dM' "$y")"
+is "the wheel over the details panel scrolls it (3 lines)" wait_re " 4/[0-9]+ J/K *$"
+keys -l "$(printf '\033[<64;30;%dM' "$y")"
+is "... and back" wait_re " 1/[0-9]+ J/K *$"
+keys J J J J J J J
 is "the details count every flow of the selection ($nf), past the old cap of 64" \
 	wait_re "^ flows +$nf flows, 1-100 listed  \(\{ \} pick and scroll, F follows, L the whole chain\)"
 keys '{'
