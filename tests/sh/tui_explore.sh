@@ -231,7 +231,7 @@ keys Down Down Down Down
 is "moving on highlights the next node's slices (RunMicrotasks: $rm, as SQL counts the depth-0 ones)" \
 	wait_re "\| /=RunMicrotasks: $rm matches"
 read -r d1 d2 < <(sql $TINY "select dur from slice where name = 'RunMicrotasks' and depth = 0 order by ts limit 2" | tr '\n' ' ')
-keys 0 Home n
+keys 0 : "goto 0" Enter n
 is "n steps to the first of them in time (dur $d1 ns)" wait_for "match 1/$rm for '=RunMicrotasks'"
 keys n
 is "n again: the second in time" wait_for "match 2/$rm for '=RunMicrotasks'"
@@ -340,7 +340,7 @@ keys $(printf 'K %.0s' $(seq 101))
 is "the window says what is above it" wait_re "^ +↑ 50 earlier \(\{ scrolls up\)"
 is "the header says which flows are listed" wait_re "^ flows +$nf flows, 51-150 listed  "
 keys '{' '}'
-
+wait_re "^ ▶→ $nf +leaf"
 y=$(row_of "→ $((nf - 2)) ")
 click 20 "$y"
 is "a click on a flow's line highlights it" wait_re "^ ▶→ $((nf - 2)) +leaf $((nf - 3))  "
