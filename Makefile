@@ -66,7 +66,7 @@ DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
 TUI_SRCS    = tui/argtree.c tui/osc.c tui/mouse.c tui/tracktree.c tui/trackops.c tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/timemath.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
-TUI_SRCS   += tui/flows.c tui/range.c tui/aggregate.c tui/calltree.c tui/marks.c tui/search.c tui/report.c tui/flame.c tui/rangepanel.c
+TUI_SRCS   += tui/flows.c tui/range.c tui/aggregate.c tui/calltree.c tui/marks.c tui/search.c tui/report.c tui/flame.c tui/rangepanel.c tui/treepanel.c
 MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
