@@ -199,6 +199,37 @@ check "? shows the new actions with their keys" wait_re ops "^  P +pin-track +pi
 check "? shows x" wait_re ops "^  x +hide-track +hide the track of the cursor"
 keys q
 
+# ---- :metrics rebuilds the view: pins, hidden tracks, open groups stay --------
+# thread_utilization appends an annotation track ("Busy threads"): every
+# track after it moves, so what the user did must follow the tracks, not
+# their positions
+start1 keep 120 40 -- $TINY
+wait_for keep "▾ Renderer 9186"
+keys j j j j P
+wait_for keep "pinned 'CrRendererMain 9186' to the top (P again: back)"
+keys j j j j x
+wait_for keep "hid 'CrRendererMain 9174'"
+keys : "pin select ts, dur, name, 'GC pins' as track_name from slice where name = 'RunMicrotasks' limit 3" Enter
+wait_for keep "pinned 3 slices as track 'GC pins'"
+keys G k Space
+wait_for keep "▸ Global  (1 track)"
+before=$(screen keep | sed -n '3,12p')
+keys : "metrics thread_utilization" Enter
+check ":metrics ran and added its track" wait_for keep "metrics thread_utilization: 0 alerts"
+check "the new Annotations group on top" wait_line keep 2 "▾ Annotations  (1 track)"
+check_got_want "pins (P and :pin, in order), the hidden track and the closed group stay" \
+	"$(screen keep | sed -n '6,15p')" "$before"
+keys Space
+check "the cursor stays on its line (the Global header: Space opens it)" wait_for keep "▾ Global  (1 track)"
+check "and not another group's" wait_line keep 2 "▾ Annotations  (1 track)"
+keys : "tracks 9174" Enter
+check "the hidden track is still hidden" wait_re keep "^CrRendererMain 9174 +.* +hidden \\(:show\\)$"
+keys q g j j j j P
+check "P after the rebuild puts the track back in its own group" \
+	wait_for keep "'CrRendererMain 9186' is back in its group"
+check "its group has it again" wait_for keep "▾ Renderer 9186  (3 tracks)"
+keys q
+
 # ---- C-l repaints a screen garbled behind the viewer's back --------------------
 start1 redraw 100 30 -- $TINY
 wait_for redraw "▾ Renderer 9186"
