@@ -322,6 +322,31 @@ static void run_put(const glyphs *g, cell_run *r, int x, int glyph, attr_t a)
 	r->attr = a;
 }
 
+/* A slice covering at least half of each of a run of busy cells [c0, c1]
+ * (and so most of the run), not drawn yet: the run may go on, or the
+ * slice be alone in the next cells. */
+typedef struct dom_run {
+	int64_t id; /* -1: none */
+	int c0, c1;
+	attr_t attr;
+} dom_run;
+
+/* Draws a pending run: one cell as a coloured cell (a run with its
+ * neighbours), wider as the slice itself, with its name where it fits, as
+ * Perfetto titles a merged box. */
+static void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_run *d, cell_run *run)
+{
+	if (d->id < 0)
+		return;
+	if (d->c1 == d->c0) {
+		run_put(g, run, v->tl_x + d->c0, G_BAR0, d->attr);
+	} else {
+		run_flush(g, run);
+		draw_item(v, g, y, track, d->id, d->c0, d->c1, 0);
+	}
+	d->id = -1;
+}
+
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
@@ -331,6 +356,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 	int64_t last_dom = -1;
 	attr_t last_attr = 0;
 	cell_run run = {.y = y};
+	dom_run pend = {.id = -1};
 
 	while (c < v->tl_w) {
 		int64_t a, b;
@@ -341,6 +367,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		int kind = tt_lod_cell_kind(row, a, b, &w, &dom, &marked);
 		if (kind == 0) {
 			/* jump straight to the next item's column */
+			dom_flush(v, g, y, track, &pend, &run);
 			size_t i = w.i;
 			if (i >= row->n)
 				break;
@@ -354,24 +381,26 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			 * so no other can) gives the cell its colour, as
 			 * Perfetto merges tiny slices into coloured blocks;
 			 * only a genuinely mixed cell gets the neutral "busy"
-			 * mark. A slice that goes on is drawn from the next
-			 * cell, where it is alone. */
-			if (dom >= 0) {
+			 * mark. */
+			if (dom >= 0 && dom == pend.id && pend.c1 == c - 1) {
+				pend.c1 = c; /* it covers half of this cell too */
+			} else if (dom >= 0) {
+				dom_flush(v, g, y, track, &pend, &run);
 				/* neighbouring cells often share a name: one
 				 * attribute lookup per run */
 				if (dom != last_dom) {
 					last_attr = slice_attr(v, track, dom);
 					last_dom = dom;
 				}
-				run_put(g, &run, v->tl_x + c, G_BAR0, last_attr);
+				pend = (dom_run){dom, c, c, last_attr};
 			} else {
+				dom_flush(v, g, y, track, &pend, &run);
 				run_put(g, &run, v->tl_x + c, G_BUSY,
 					ATTR(marked ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
 			}
 			c++;
 			continue;
 		}
-		run_flush(g, &run);
 		int64_t id = row->ids[w.i];
 		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
 		int c1 = col_of(v, c, tt_tm_sub(end, 1));
@@ -380,9 +409,20 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		if (c1 < c)
 			c1 = c;
 		int covers = ts <= a && end >= b;
-		draw_item(v, g, y, track, id, c, c1, !covers && c1 == c);
+		int c0 = c;
+		if (pend.id == id && pend.c1 == c - 1) {
+			/* alone from here on, it covered half of the cells
+			 * before: one box from its first cell, its name over
+			 * all of it */
+			c0 = pend.c0;
+			pend.id = -1;
+		}
+		dom_flush(v, g, y, track, &pend, &run);
+		run_flush(g, &run);
+		draw_item(v, g, y, track, id, c0, c1, c0 == c1 && !covers);
 		c = c1 + 1;
 	}
+	dom_flush(v, g, y, track, &pend, &run);
 	run_flush(g, &run);
 	/* the selection shows at every zoom, even when a longer neighbour
 	 * owns its cell */
