@@ -28,8 +28,9 @@ endif
 WARN     = -std=c11 -Wall -Wextra -Werror
 # Include paths are per folder (INC below), so that a forbidden include fails
 # the build: tui/ and metrics/ see only the public API (copied into
-# $(B)/api), importers see core/ and core/import/ but not core/sql/, and a
-# format's folder sees only its own headers besides those.
+# $(B)/api), importers see core/ and core/import/ but not core/sql/ nor
+# core/internal/, and a format's folder sees only its own headers besides
+# those.
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED \
 	   $(INC) -MMD -MP \
 	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
@@ -46,7 +47,7 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 # ---- sources: one list per component -----------------------------------
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c \
-	      core/import/async_tracker.c
+	      core/import/async_tracker.c core/import/workq.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
 	      core/sql/perfetto_sql.c core/sql/psql_macro.c core/sql/psql_func.c core/sql/psql_tablefn.c \
 	      core/sql/modules.c core/sql/modules_docs.c
@@ -117,7 +118,9 @@ run: deps
 # ---- include paths, per folder -------------------------------------------
 # GNU make picks the most specific pattern, so core/import/json/ gets its own.
 API_HDRS = $(B)/api/termtrace.h $(B)/api/err.h $(B)/api/metrics.h
-CORE_INC = -Icore -Icore/import -Icore/sql -I$(B)/gen
+# core/internal/ (the column layout, storage_int.h) is seen by storage and
+# SQL code only: importers and trackers go through storage.h.
+CORE_INC = -Icore -Icore/internal -Icore/import -Icore/sql -I$(B)/gen
 IMP_INC  = -Icore -Icore/import -I$(B)/gen
 ALL_INC  = $(CORE_INC) $(patsubst %,-I%,$(wildcard core/import/*/)) -Imetrics -Itui -Itests -I$(B)/gen
 $(B)/core/%.o:              INC = $(CORE_INC)

@@ -128,6 +128,11 @@ int tt_storage_oom(const tt_storage *st)
 	return st->oom || tt_strpool_oom(st->strs) || tt_profile_oom(st->profile);
 }
 
+void tt_storage_set_oom(tt_storage *st)
+{
+	st->oom = 1;
+}
+
 /* ---- strings and stats ------------------------------------------------------ */
 
 tt_str tt_storage_intern(tt_storage *st, const char *s, size_t len)

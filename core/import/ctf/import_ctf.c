@@ -868,8 +868,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		rc = tt_err_set(im->err, first.code ? first.code : TT_EINVAL, "%s", first.msg);
 		goto out;
 	}
-	if (im->progress)
-		atomic_store(&im->progress->bytes_total, c.total_bytes);
+	tt_import_total(im, c.total_bytes);
 	rd.im = im;
 	for (i = 0; i < c.nsrcs; i++) {
 		rd.rs[i].s = c.srcs[i].s;

@@ -1,7 +1,9 @@
 /*
  * storage_int.h - the column layout of tt_storage, shared by storage.c,
- * slice_tracker.c, trace.c and the vtab_*.c virtual tables. Importers must
- * not include it: they go through storage.h so that invariants hold.
+ * trace.c, descriptions and the SQL virtual tables. Importers and the
+ * trackers of core/import/ go through storage.h so that invariants hold;
+ * the Makefile gives this folder (core/internal/) to core/ and core/sql/
+ * only, so an include of it from core/import/ does not build.
  *
  * Every table is a set of parallel arrays indexed by row id. Optional
  * columns are NULL until first written (thread_ts of slices, say).
