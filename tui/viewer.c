@@ -286,17 +286,20 @@ static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 }
 
 /* Builds the view again after the trace grew (metrics appended annotation
- * tracks): keeps the settings, the window and the message; the selection
- * and search are dropped (ids of pinned tracks do not survive). */
+ * tracks): keeps the settings, the window, the message and what the user
+ * did to the tracks (pins, hidden, open groups: trackops.c), the cursor on
+ * its track; the selection and search are dropped. */
 static int rebuild_view(viewer *vw)
 {
 	tt_view *v = &vw->v, nv;
 	char msg[512];
 	int err = v->msg_error;
+	int line = v->line, below = v->line - v->top;
 
 	snprintf(msg, sizeof msg, "%s", v->msg);
 	if (tt_view_init(&nv, v->tr) < 0)
 		return -1;
+	line = tt_trackops_keep_apply(&nv.lay, tt_trackops_keep_take(&v->lay, line));
 	nv.utf8 = v->utf8;
 	nv.cfg = v->cfg;
 	nv.details_pos = v->details_pos;
@@ -311,6 +314,8 @@ static int rebuild_view(viewer *vw)
 	tt_view_geometry(v, LINES, COLS);
 	tt_view_set_window(v, t0, span);
 	v->cursor = cursor;
+	v->line = line >= 0 ? line : 0;
+	v->top = v->line - below > 0 ? v->line - below : 0;
 	snprintf(v->msg, sizeof v->msg, "%s", msg);
 	v->msg_error = err;
 	return 0;
