@@ -326,6 +326,7 @@ nf=$(sql "$TMP/hub.json" "select count(*) from flow where slice_out = 0")
 start hub 120 60 "$TMP/hub.json"
 wait_for "hub"
 keys /0 Enter
+wait_for " name        hub"
 y=$(row_of " name        hub")
 keys -l "$(printf '\033[<65;30;%dM' "$y")"
 is "the wheel over the details panel scrolls it (3 lines)" wait_re " 4/[0-9]+ J/K *$"
