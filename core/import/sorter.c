@@ -7,8 +7,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#define BLOCK 1024 /* records per block: 48 KB */
+/* Blocks are mapped, not malloc'ed: freed as the merge passes them, they
+ * leave the resident set at once instead of staying in malloc's heap
+ * under the trackers' allocations. 64 KiB a block. */
+#define BLOCK_BYTES 65536
+#define BLOCK ((BLOCK_BYTES - sizeof(sblock)) / sizeof(tt_event))
 #define NO_STREAM UINT32_MAX
 
 typedef struct sblock {
@@ -48,11 +53,29 @@ tt_sorter *tt_sorter_new(int64_t window)
 	return s;
 }
 
+static sblock *block_new(size_t cap)
+{
+	size_t bytes = sizeof(sblock) + cap * sizeof(tt_event);
+	sblock *b = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (b == MAP_FAILED)
+		return NULL;
+	b->next = NULL;
+	b->n = b->head = 0;
+	b->cap = (uint32_t)cap;
+	return b;
+}
+
+static void block_free(sblock *b)
+{
+	munmap(b, sizeof(sblock) + (size_t)b->cap * sizeof(tt_event));
+}
+
 static void free_blocks(sblock *b)
 {
 	while (b) {
 		sblock *n = b->next;
-		free(b);
+		block_free(b);
 		b = n;
 	}
 }
@@ -102,13 +125,10 @@ int64_t tt_sorter_push(tt_sorter *s, uint32_t stream, const tt_event *e)
 	t = &s->st[stream];
 	b = t->last;
 	if (!b || b->n == b->cap) {
-		sblock *nb = malloc(sizeof(sblock) + BLOCK * sizeof(tt_event));
+		sblock *nb = block_new(BLOCK);
 
 		if (!nb)
 			return -1;
-		nb->next = NULL;
-		nb->n = nb->head = 0;
-		nb->cap = BLOCK;
 		if (b)
 			b->next = nb;
 		else
@@ -177,7 +197,7 @@ static skey *radix_sort(skey *o, skey *tmp, size_t n)
 static int sort_stream(sstream *t)
 {
 	size_t n = t->held, k = 0, m = n ? n : 1;
-	sblock *nb = malloc(sizeof(sblock) + m * sizeof(tt_event));
+	sblock *nb = block_new(m);
 	const tt_event **at = malloc(m * sizeof(*at));
 	skey *o = malloc(m * sizeof(*o)), *tmp = malloc(m * sizeof(*tmp)), *srt;
 	int64_t min = INT64_MAX;
@@ -197,16 +217,15 @@ static int sort_stream(sstream *t)
 	for (size_t i = 0; i < n; i++)
 		nb->r[i] = *at[srt[i].idx];
 	free_blocks(t->first);
-	nb->next = NULL;
-	nb->head = 0;
-	nb->n = nb->cap = (uint32_t)n;
+	nb->n = (uint32_t)n;
 	t->first = t->last = nb;
 	nb = NULL;
 	t->tail_ts = n ? t->first->r[n - 1].ts : t->tail_ts;
 	t->sorted = 1;
 	rc = 0;
 out:
-	free(nb);
+	if (nb)
+		block_free(nb);
 	free(at);
 	free(o);
 	free(tmp);
@@ -252,7 +271,7 @@ static lent leaf_head(mleaf *l, size_t j, int64_t bound, int full)
 		l->st->first = next;
 		if (!next)
 			l->st->last = NULL;
-		free(b);
+		block_free(b);
 		b = next;
 	}
 	l->b = b;
