@@ -110,6 +110,7 @@ void tt_storage_free(tt_storage *st)
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	TT_VEC_FREE(st->args.set_first);
+	tt_keymap_free(&st->args.dedupe);
 	lazy_free(st);
 	tt_keymap_free(&st->process_by_pid);
 	tt_keymap_free(&st->thread_by_key);
@@ -1009,18 +1010,81 @@ void tt_storage_args_copy(tt_storage *st, uint32_t set)
 		append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
 }
 
+void tt_storage_args_dedupe(tt_storage *st, int on)
+{
+	st->args.dedupe_on = on;
+}
+
+static uint32_t set_push_or_drop(tt_storage *st, size_t first)
+{
+	uint32_t id = set_push(st, 0, LZ_STORED, first);
+
+	if (id == TT_NONE)
+		st->args.n = first;
+	return id;
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 29);
+}
+
+/* Whether rows [a, a + n) and [b, b + n) hold the same args. */
+static int rows_equal(const tt_storage *st, size_t a, size_t b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (st->args.key[a + i] != st->args.key[b + i] || st->args.type[a + i] != st->args.type[b + i] ||
+		    st->args.val[a + i].i != st->args.val[b + i].i)
+			return 0;
+	return 1;
+}
+
+/* A stored set is kept once: one with the same rows (keys, types, value
+ * bits, in order) as an earlier stored set is that set, as trace
+ * processor's arg sets are (a Chrome trace repeats a few thousand sets
+ * hundreds of thousands of times). */
 uint32_t tt_storage_args_end(tt_storage *st)
 {
+	size_t first = st->args.build_start, n = st->args.n - first;
+	uint64_t h1 = 0x243f6a8885a308d3ULL, h2 = 0x13198a2e03707344ULL;
 	uint32_t id;
 
 	if (!st->args.building)
 		return TT_NONE;
 	st->args.building = 0;
-	if (st->args.n == st->args.build_start)
+	if (n == 0)
 		return TT_NONE;
-	id = set_push(st, 0, LZ_STORED, st->args.build_start);
-	if (id == TT_NONE)
-		st->args.n = st->args.build_start;
+	for (size_t r = first; st->args.dedupe_on && r < st->args.n; r++) {
+		uint64_t kt = (uint64_t)st->args.key[r] << 8 | st->args.type[r];
+
+		h1 = mix64(h1, kt);
+		h1 = mix64(h1, (uint64_t)st->args.val[r].i);
+		h2 = mix64(h2 ^ (uint64_t)st->args.val[r].i, kt);
+	}
+	if (!st->args.dedupe_on)
+		return set_push_or_drop(st, first);
+	st->args.dedupe_tries++;
+	id = tt_keymap_get(&st->args.dedupe, h1, h2, n, 0);
+	if (id != TT_KEYMAP_NONE && id < st->args.set_first.n &&
+	    set_end(st, id) - st->args.set_first.v[id] == n &&
+	    rows_equal(st, st->args.set_first.v[id], first, n)) {
+		st->args.n = first;
+		st->args.dedupe_hits++;
+		return id;
+	}
+	if (st->args.dedupe_tries == 65536 && st->args.dedupe_hits < 65536 / 8) {
+		/* every event's args differ: the table would cost more than
+		 * it saves */
+		st->args.dedupe_on = 0;
+		tt_keymap_free(&st->args.dedupe);
+		return set_push_or_drop(st, first);
+	}
+	id = set_push_or_drop(st, first);
+	if (id != TT_NONE && tt_keymap_put(&st->args.dedupe, h1, h2, n, 0, id))
+		st->oom = 1;
 	return id;
 }
 
@@ -1464,6 +1528,8 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
+	tt_keymap_free(&st->args.dedupe); /* an import-time table */
+	st->args.dedupe_on = 0;
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
 	       COL(st->raw.utid), COL(st->raw.arg_set_id));

@@ -80,6 +80,9 @@ struct tt_storage {
 		int building;
 		size_t build_start;
 		struct tt_args_lazy *lazy; /* NULL when every set is stored */
+		tt_keymap dedupe; /* content hash of a stored set -> the set */
+		int dedupe_on;    /* tt_storage_args_dedupe */
+		uint64_t dedupe_tries, dedupe_hits;
 	} args;
 
 	struct {

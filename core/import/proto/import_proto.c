@@ -527,6 +527,7 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 	c->st = im->st;
 	c->threaded = threaded;
 	tt_storage_main_threads(c->st, 1);
+	tt_storage_args_dedupe(c->st, 1);
 	c->clock = tt_proto_clock_new();
 	c->async = tt_async_tracker_new(c->st);
 	c->sorter = tt_sorter_new(TT_SORT_FULL);
