@@ -414,6 +414,25 @@ static double import_one_thread(const char *path)
 #define CHROME_SAMPLE "tests/data/chromium-small.pftrace.gz"
 #define CHROME_SHIFT_NS 100000000000ULL /* each copy 100 s after the one before */
 
+/* Copy k's numbers differ from copy 0's: ints and doubles of debug
+ * annotations (ids, counts, coordinates in Chrome's) moved by k, so arg
+ * sets repeat across copies no more than within one recorded trace. */
+static void shift_annotation(Perfetto__Protos__DebugAnnotation *a, int k)
+{
+	size_t i;
+
+	switch (a->value_case) {
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE: a->uint_value += (uint64_t)k; break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE: a->int_value += k; break;
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE: a->double_value += k; break;
+	default: break;
+	}
+	for (i = 0; i < a->n_dict_entries; i++)
+		shift_annotation(a->dict_entries[i], k);
+	for (i = 0; i < a->n_array_values; i++)
+		shift_annotation(a->array_values[i], k);
+}
+
 typedef struct cseq {
 	uint32_t id;
 	int has_clock;
@@ -424,7 +443,8 @@ typedef struct cseq {
  * other in time: copy k has its sequence ids moved by k * 1000 (its own
  * interning state) and every absolute timestamp (clock snapshots, packets
  * on non-incremental clocks, absolute TrackEvent times) moved by k * 100 s;
- * delta-encoded times follow their snapshots. The events are what Chrome
+ * delta-encoded times follow their snapshots; debug annotations' numbers
+ * moved by k (shift_annotation). The events are what Chrome
  * writes (interning, debug annotations, descriptors, 45 sequences in
  * shared-memory chunk order); only the length grows. Returns the
  * TrackEvents written, -1 when the sample cannot be read. */
@@ -504,6 +524,8 @@ static long long generate_chrome(const char *path, int copies)
 				pk->timestamp += (uint64_t)k * CHROME_SHIFT_NS;
 			if (pk->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT) {
 				events++;
+				for (i = 0; i < pk->track_event->n_debug_annotations; i++)
+					shift_annotation(pk->track_event->debug_annotations[i], k);
 				if (pk->track_event->timestamp_case ==
 				    PERFETTO__PROTOS__TRACK_EVENT__TIMESTAMP_TIMESTAMP_ABSOLUTE_US)
 					pk->track_event->timestamp_absolute_us += (int64_t)(k * CHROME_SHIFT_NS / 1000);
