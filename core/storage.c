@@ -22,6 +22,8 @@ struct col {
 
 /* Makes room for one more row in every column; -1 when memory ran out
  * (then the table is unchanged). */
+static void dedupe_free(tt_storage *st);
+
 static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, size_t ncols)
 {
 	size_t ncap;
@@ -110,7 +112,7 @@ void tt_storage_free(tt_storage *st)
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	TT_VEC_FREE(st->args.set_first);
-	tt_keymap_free(&st->args.dedupe);
+	dedupe_free(st);
 	lazy_free(st);
 	tt_keymap_free(&st->process_by_pid);
 	tt_keymap_free(&st->thread_by_key);
@@ -1032,14 +1034,103 @@ static uint64_t mix64(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
+/* A row's value bits: a string's id only (the union's other bytes are
+ * whatever the row held before), null as 0. */
+static uint64_t val_bits(const tt_storage *st, size_t r)
+{
+	switch (TT_ARG_TYPE(st->args.type[r])) {
+	case TT_ARG_STRING:
+	case TT_ARG_JSON: return st->args.val[r].s;
+	case TT_ARG_NULL: return 0;
+	default: return (uint64_t)st->args.val[r].i;
+	}
+}
+
+static uint64_t rows_hash(const tt_storage *st, size_t first, size_t end)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL;
+
+	for (size_t r = first; r < end; r++) {
+		h = mix64(h, (uint64_t)st->args.key[r] << 8 | st->args.type[r]);
+		h = mix64(h, val_bits(st, r));
+	}
+	return h;
+}
+
+static uint64_t set_hash(const tt_storage *st, uint32_t set)
+{
+	return rows_hash(st, st->args.set_first.v[set], set_end(st, set));
+}
+
 /* Whether rows [a, a + n) and [b, b + n) hold the same args. */
 static int rows_equal(const tt_storage *st, size_t a, size_t b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (st->args.key[a + i] != st->args.key[b + i] || st->args.type[a + i] != st->args.type[b + i] ||
-		    st->args.val[a + i].i != st->args.val[b + i].i)
+		    val_bits(st, a + i) != val_bits(st, b + i))
 			return 0;
 	return 1;
+}
+
+/* The content table: 8 bytes a slot, at most half full; a slot keeps the
+ * high half of the set's hash to skip most row comparisons. */
+static void dedupe_free(tt_storage *st)
+{
+	free(st->args.dedupe.slot);
+	st->args.dedupe.slot = NULL;
+	st->args.dedupe.cap = st->args.dedupe.n = 0;
+}
+
+static uint32_t dedupe_find(const tt_storage *st, uint64_t h, size_t first, size_t n)
+{
+	size_t mask = st->args.dedupe.cap - 1;
+
+	if (!st->args.dedupe.cap)
+		return TT_NONE;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		uint64_t e = st->args.dedupe.slot[i];
+		uint32_t id = (uint32_t)e - 1;
+
+		if (!e)
+			return TT_NONE;
+		if ((e >> 32) == (h >> 32) && id < st->args.set_first.n &&
+		    set_end(st, id) - st->args.set_first.v[id] == n &&
+		    rows_equal(st, st->args.set_first.v[id], first, n))
+			return id;
+	}
+}
+
+static void dedupe_insert(uint64_t *slot, size_t cap, uint64_t h, uint64_t e)
+{
+	size_t i;
+
+	for (i = (size_t)h & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+		;
+	slot[i] = e;
+}
+
+static int dedupe_put(tt_storage *st, uint64_t h, uint32_t id)
+{
+	if ((st->args.dedupe.n + 1) * 2 > st->args.dedupe.cap) {
+		size_t ncap = st->args.dedupe.cap ? st->args.dedupe.cap * 2 : 1024;
+		uint64_t *ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		/* the full hash is gone: rehash from the rows */
+		for (size_t i = 0; i < st->args.dedupe.cap; i++) {
+			uint64_t e = st->args.dedupe.slot[i];
+
+			if (e)
+				dedupe_insert(ns, ncap, set_hash(st, (uint32_t)e - 1), e);
+		}
+		free(st->args.dedupe.slot);
+		st->args.dedupe.slot = ns;
+		st->args.dedupe.cap = ncap;
+	}
+	dedupe_insert(st->args.dedupe.slot, st->args.dedupe.cap, h, (h >> 32) << 32 | ((uint64_t)id + 1));
+	st->args.dedupe.n++;
+	return 0;
 }
 
 /* A stored set is kept once: one with the same rows (keys, types, value
@@ -1049,7 +1140,7 @@ static int rows_equal(const tt_storage *st, size_t a, size_t b, size_t n)
 uint32_t tt_storage_args_end(tt_storage *st)
 {
 	size_t first = st->args.build_start, n = st->args.n - first;
-	uint64_t h1 = 0x243f6a8885a308d3ULL, h2 = 0x13198a2e03707344ULL;
+	uint64_t h1;
 	uint32_t id;
 
 	if (!st->args.building)
@@ -1057,20 +1148,12 @@ uint32_t tt_storage_args_end(tt_storage *st)
 	st->args.building = 0;
 	if (n == 0)
 		return TT_NONE;
-	for (size_t r = first; st->args.dedupe_on && r < st->args.n; r++) {
-		uint64_t kt = (uint64_t)st->args.key[r] << 8 | st->args.type[r];
-
-		h1 = mix64(h1, kt);
-		h1 = mix64(h1, (uint64_t)st->args.val[r].i);
-		h2 = mix64(h2 ^ (uint64_t)st->args.val[r].i, kt);
-	}
 	if (!st->args.dedupe_on)
 		return set_push_or_drop(st, first);
+	h1 = rows_hash(st, first, st->args.n);
 	st->args.dedupe_tries++;
-	id = tt_keymap_get(&st->args.dedupe, h1, h2, n, 0);
-	if (id != TT_KEYMAP_NONE && id < st->args.set_first.n &&
-	    set_end(st, id) - st->args.set_first.v[id] == n &&
-	    rows_equal(st, st->args.set_first.v[id], first, n)) {
+	id = dedupe_find(st, h1, first, n);
+	if (id != TT_NONE) {
 		st->args.n = first;
 		st->args.dedupe_hits++;
 		return id;
@@ -1079,11 +1162,11 @@ uint32_t tt_storage_args_end(tt_storage *st)
 		/* every event's args differ: the table would cost more than
 		 * it saves */
 		st->args.dedupe_on = 0;
-		tt_keymap_free(&st->args.dedupe);
+		dedupe_free(st);
 		return set_push_or_drop(st, first);
 	}
 	id = set_push_or_drop(st, first);
-	if (id != TT_NONE && tt_keymap_put(&st->args.dedupe, h1, h2, n, 0, id))
+	if (id != TT_NONE && dedupe_put(st, h1, id))
 		st->oom = 1;
 	return id;
 }
@@ -1528,7 +1611,7 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
-	tt_keymap_free(&st->args.dedupe); /* an import-time table */
+	dedupe_free(st); /* an import-time table */
 	st->args.dedupe_on = 0;
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
