@@ -30,7 +30,9 @@ static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, si
 
 	if (n < *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 64;
+	/* by half: the columns of a big import are most of its memory, and
+	 * realloc moves big blocks by remapping, not copying */
+	ncap = *cap ? *cap + *cap / 2 : 64;
 	for (size_t i = 0; i < ncols; i++) {
 		void *np;
 
@@ -641,7 +643,7 @@ static int args_reserve(tt_storage *st, size_t need)
 	if (need <= st->args.cap)
 		return 0;
 	while (ncap < need)
-		ncap *= 2;
+		ncap += ncap / 2;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 		void *np = realloc(*cols[i].p, ncap * cols[i].esz);
 
