@@ -192,18 +192,19 @@ static skey *radix_sort(skey *o, skey *tmp, size_t n)
 	return o;
 }
 
-/* Puts the held records of t in (ts, ord) order, in one block. Records of
- * one stream arrive with rising ords, so a stable sort by ts is enough. */
+/* Puts the held records of t in (ts, ord) order where they are (no copy of
+ * the records: a big unsorted stream would need twice its memory).
+ * Records of one stream arrive with rising ords, so a stable sort by ts
+ * is enough; the permutation is then applied by following its cycles. */
 static int sort_stream(sstream *t)
 {
 	size_t n = t->held, k = 0, m = n ? n : 1;
-	sblock *nb = block_new(m);
-	const tt_event **at = malloc(m * sizeof(*at));
+	tt_event **at = malloc(m * sizeof(*at));
 	skey *o = malloc(m * sizeof(*o)), *tmp = malloc(m * sizeof(*tmp)), *srt;
 	int64_t min = INT64_MAX;
 	int rc = -1;
 
-	if (!nb || !at || !o || !tmp)
+	if (!at || !o || !tmp)
 		goto out;
 	for (sblock *b = t->first; b; b = b->next)
 		for (uint32_t i = b->head; i < b->n; i++) {
@@ -214,18 +215,31 @@ static int sort_stream(sstream *t)
 	for (size_t i = 0; i < n; i++)
 		o[i] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
 	srt = radix_sort(o, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		nb->r[i] = *at[srt[i].idx];
-	free_blocks(t->first);
-	nb->n = (uint32_t)n;
-	t->first = t->last = nb;
-	nb = NULL;
-	t->tail_ts = n ? t->first->r[n - 1].ts : t->tail_ts;
+	/* place i receives the record at srt[i].idx; a done place points at
+	 * itself */
+	for (size_t i = 0; i < n; i++) {
+		tt_event hold;
+		size_t j = i;
+
+		if (srt[i].idx == i)
+			continue;
+		hold = *at[i];
+		for (;;) {
+			size_t from = srt[j].idx;
+
+			srt[j].idx = (uint32_t)j;
+			if (from == i) {
+				*at[j] = hold;
+				break;
+			}
+			*at[j] = *at[from];
+			j = from;
+		}
+	}
+	t->tail_ts = n ? at[n - 1]->ts : t->tail_ts;
 	t->sorted = 1;
 	rc = 0;
 out:
-	if (nb)
-		block_free(nb);
 	free(at);
 	free(o);
 	free(tmp);
