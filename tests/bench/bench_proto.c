@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,7 @@
 #include "perfetto_trace.pb-c.h"
 #include "import_int.h"
 #include "termtrace.h"
+#include "trace_int.h"
 
 #define THREADS 64
 #define NAMES 200
@@ -588,6 +590,20 @@ static int import_child(const char *path, long long events, double mb, double t_
 		       (double)(rss1 - rss0) / 1e6, (double)(rss1 - rss0) / 1e6 / mb,
 		       slices ? (double)(rss1 - rss0) / (double)slices : 0.0,
 		       args ? (double)(rss1 - rss0) / (double)args : 0.0);
+		{
+			/* what storage keeps, from its column widths: a slice row
+			 * (ts, dur, parent, track, depth, arg set, cat, name; thread
+			 * ts and dur when any slice has them), an args row (key,
+			 * type, value) and a set's first row */
+			const tt_storage *st = tr->st;
+			double srow = 40.0 + (st->slice.thread_ts ? 16.0 : 0.0);
+			double abytes = 13.0 * (double)st->args.n + 4.0 * (double)st->args.set_first.n;
+
+			printf("  storage  %.0f bytes/slice (columns), %.1f bytes/arg (13 a row + 4 a set: %zu rows in "
+			       "%zu sets for %lld slices: identical sets kept once)\n",
+			       srow, st->args.n ? abytes / (double)st->args.n : 0.0, st->args.n,
+			       st->args.set_first.n, slices);
+		}
 		fflush(stdout);
 		tt_trace_close(tr);
 		_exit(0);
@@ -595,6 +611,31 @@ static int import_child(const char *path, long long events, double mb, double t_
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return 1;
 	return WEXITSTATUS(status);
+}
+
+/* Peak resident set of a fresh `termtrace query` that opens the trace
+ * (what /usr/bin/time -v reports), in KB; -1 when TT_BIN is not set. */
+static long peak_rss_kb(const char *path)
+{
+	const char *bin = getenv("TT_BIN");
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	if (!bin)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execl(bin, bin, "query", path, "select count(*) from slice", (char *)NULL);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return ru.ru_maxrss;
 }
 
 /* want > 0: the synthetic trace of `want` events; want < 0: -want copies
@@ -640,6 +681,14 @@ static int run(long long want)
 	       t_unpack2, (double)events / t_unpack2 / 1e6, mb / t_unpack2);
 	fflush(stdout);
 	rc = import_child(path, events, mb, t_floor);
+	{
+		long kb = peak_rss_kb(path);
+
+		if (kb > 0)
+			printf("  peak     %.1f MB resident at most in `termtrace query` of it = %.2fx the file "
+			       "(target <= 1.5x; the process alone: a few MB)\n",
+			       (double)kb / 1000.0, (double)kb / 1000.0 / mb);
+	}
 	if (want < 0)
 		printf("  target   >= 150 MB/s on this class (issue 16); the floor and unpack above are this run's\n");
 	t_imp1 = import_one_thread(path);
