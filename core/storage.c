@@ -1098,8 +1098,10 @@ static uint32_t dedupe_find(const tt_storage *st, uint64_t h, size_t first, size
 
 		if (!e)
 			return TT_NONE;
+		/* the rows being built follow the last set: it ends at first */
 		if ((e >> 32) == (h >> 32) && id < st->args.set_first.n &&
-		    set_end(st, id) - st->args.set_first.v[id] == n &&
+		    (id + 1 < st->args.set_first.n ? st->args.set_first.v[id + 1] : first) -
+		    st->args.set_first.v[id] == n &&
 		    rows_equal(st, st->args.set_first.v[id], first, n))
 			return id;
 	}
