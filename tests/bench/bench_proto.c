@@ -560,7 +560,8 @@ static long long count_of(tt_trace *tr, const char *sql)
 /* The import in a child process of its own, so its resident set is its
  * own: the growth across tt_trace_open and what stays after it, per slice,
  * per arg and against the file's size. */
-static int import_child(const char *path, long long events, double mb, double t_floor)
+static int import_child(const char *path, long long events, double mb, double t_floor, double t_unpack,
+			double t_unpack2)
 {
 	pid_t pid = fork();
 	int status = 0;
@@ -584,7 +585,8 @@ static int import_child(const char *path, long long events, double mb, double t_
 		args = count_of(tr, "select count(*) from args");
 		printf("  import   %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld slices, %lld args)\n", t_imp,
 		       (double)events / t_imp / 1e6, mb / t_imp, slices, args);
-		printf("  ratio    %5.1f %% of the floor\n", 100.0 * t_floor / t_imp);
+		printf("  ratio    %5.1f %% of the floor, %.2fx the time of protobuf-c's unpack alone, %.2fx its "
+		       "2-thread unpack\n", 100.0 * t_floor / t_imp, t_imp / t_unpack, t_imp / t_unpack2);
 		printf("  resident +%.1f MB after the import = %.2fx the file (target <= 1.5x); "
 		       "%.1f bytes/slice, %.1f bytes/arg (all of it / slices, / args)\n",
 		       (double)(rss1 - rss0) / 1e6, (double)(rss1 - rss0) / 1e6 / mb,
@@ -669,6 +671,18 @@ static int run(long long want)
 		printf("proto, the Chromium class: %s x %lld in time, %lld TrackEvents, %.1f MB written in %.2f s\n",
 		       CHROME_SAMPLE, -want, events, mb, now() - t0);
 
+	{
+		/* the machine may be shared: the figures below are only
+		 * comparable within this run */
+		FILE *la = fopen("/proc/loadavg", "r");
+		char line[128];
+
+		if (la) {
+			if (fgets(line, sizeof(line), la))
+				printf("  load     %s", line);
+			fclose(la);
+		}
+	}
 	counted = floor_walk(path, &t_floor); /* also warms the page cache */
 	counted = floor_walk(path, &t_floor);
 	unpack_walk(path, 1, &t_unpack);
@@ -680,7 +694,7 @@ static int run(long long want)
 	printf("  unpack2  %7.3f s  %6.2f M events/s  %7.1f MB/s  (the same on 2 threads: protobuf-c's ceiling here)\n",
 	       t_unpack2, (double)events / t_unpack2 / 1e6, mb / t_unpack2);
 	fflush(stdout);
-	rc = import_child(path, events, mb, t_floor);
+	rc = import_child(path, events, mb, t_floor, t_unpack, t_unpack2);
 	{
 		long kb = peak_rss_kb(path);
 
