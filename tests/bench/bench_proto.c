@@ -26,7 +26,7 @@
  *             else: what the library alone costs
  *   unpack2   the same split over two threads: the most protobuf-c can
  *             give on two cores
- *   import1   the importer with threads off (tt_import_proto_opts), plus
+ *   import1   the importer with threads off (opts.proto_one_thread), plus
  *             storage finalize: the one-core figure to compare with import
  *   ratio     import throughput / floor throughput (target >= 30 %)
  *   resident  growth of the resident set across tt_trace_open (in a child
@@ -400,7 +400,8 @@ static double import_one_thread(const char *path)
 	if (!st || !src)
 		return -1;
 	im.slices = tt_slice_tracker_new(st);
-	rc = tt_import_proto_opts(&im, src, 0, 0);
+	im.opts.proto_one_thread = 1;
+	rc = tt_import_proto(&im, src);
 	tt_slice_tracker_flush(im.slices);
 	tt_slice_tracker_free(im.slices);
 	if (rc == TT_OK)
@@ -599,9 +600,9 @@ static int import_child(const char *path, long long events, double mb, double t_
 			 * type, value) and a set's first row */
 			const tt_storage *st = tr->st;
 			double srow = 40.0 + (st->slice.thread_ts ? 16.0 : 0.0);
-			double abytes = 13.0 * (double)st->args.n + 4.0 * (double)st->args.set_first.n;
+			double abytes = 13.0 * (double)st->args.n + 2.0 * (double)st->args.set_first.n;
 
-			printf("  storage  %.0f bytes/slice (columns), %.1f bytes/arg (13 a row + 4 a set: %zu rows in "
+			printf("  storage  %.0f bytes/slice (columns), %.1f bytes/arg (13 a row + about 2 a set, packed: %zu rows in "
 			       "%zu sets for %lld slices: identical sets kept once)\n",
 			       srow, st->args.n ? abytes / (double)st->args.n : 0.0, st->args.n,
 			       st->args.set_first.n, slices);
