@@ -23,13 +23,17 @@ struct col {
 
 /* Makes room for one more row in every column; -1 when memory ran out
  * (then the table is unchanged). */
+static void dedupe_free(tt_storage *st);
+
 static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, size_t ncols)
 {
 	size_t ncap;
 
 	if (n < *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 64;
+	/* by half: the columns of a big import are most of its memory, and
+	 * realloc moves big blocks by remapping, not copying */
+	ncap = *cap ? *cap + *cap / 2 : 64;
 	for (size_t i = 0; i < ncols; i++) {
 		void *np;
 
@@ -116,6 +120,7 @@ void tt_storage_free(tt_storage *st)
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	tt_packcol_free(&st->args.set_first);
+	dedupe_free(st);
 	lazy_free(st);
 	tt_keymap_free(&st->process_by_pid);
 	tt_keymap_free(&st->thread_by_key);
@@ -705,7 +710,7 @@ static int args_reserve(tt_storage *st, size_t need)
 	if (need <= st->args.cap)
 		return 0;
 	while (ncap < need)
-		ncap *= 2;
+		ncap += ncap / 2;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 		void *np = realloc(*cols[i].p, ncap * cols[i].esz);
 
@@ -1089,18 +1094,167 @@ void tt_storage_args_copy(tt_storage *st, uint32_t set)
 		append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
 }
 
+void tt_storage_args_dedupe(tt_storage *st, int on)
+{
+	st->args.dedupe_on = on;
+}
+
+static uint32_t set_push_or_drop(tt_storage *st, size_t first)
+{
+	uint32_t id = set_push(st, 0, LZ_STORED, first);
+
+	if (id == TT_NONE)
+		st->args.n = first;
+	return id;
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 29);
+}
+
+/* A row's value bits: a string's id only (the union's other bytes are
+ * whatever the row held before), null as 0. */
+static inline uint64_t val_bits(const tt_storage *st, size_t r)
+{
+	switch (TT_ARG_TYPE(st->args.type[r])) {
+	case TT_ARG_STRING:
+	case TT_ARG_JSON: return st->args.val[r].s;
+	case TT_ARG_NULL: return 0;
+	default: return (uint64_t)st->args.val[r].i;
+	}
+}
+
+static uint64_t rows_hash(const tt_storage *st, size_t first, size_t end)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL;
+
+	/* a multiply per word and one finishing mix: the table only needs
+	 * the slots spread, equal rows are compared anyway */
+	for (size_t r = first; r < end; r++) {
+		h = (h ^ ((uint64_t)st->args.key[r] << 8 | st->args.type[r])) * 0x9e3779b97f4a7c15ULL;
+		h = (h ^ val_bits(st, r)) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 29;
+	}
+	return mix64(h, end - first);
+}
+
+static uint64_t set_hash(const tt_storage *st, uint32_t set)
+{
+	return rows_hash(st, tt_storage_set_first(st, set), set_end(st, set));
+}
+
+/* Whether rows [a, a + n) and [b, b + n) hold the same args. */
+static int rows_equal(const tt_storage *st, size_t a, size_t b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (st->args.key[a + i] != st->args.key[b + i] || st->args.type[a + i] != st->args.type[b + i] ||
+		    val_bits(st, a + i) != val_bits(st, b + i))
+			return 0;
+	return 1;
+}
+
+/* The content table: 8 bytes a slot, at most half full; a slot keeps the
+ * high half of the set's hash to skip most row comparisons. */
+static void dedupe_free(tt_storage *st)
+{
+	free(st->args.dedupe.slot);
+	st->args.dedupe.slot = NULL;
+	st->args.dedupe.cap = st->args.dedupe.n = 0;
+}
+
+static uint32_t dedupe_find(const tt_storage *st, uint64_t h, size_t first, size_t n)
+{
+	size_t mask = st->args.dedupe.cap - 1;
+
+	if (!st->args.dedupe.cap)
+		return TT_NONE;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		uint64_t e = st->args.dedupe.slot[i];
+		uint32_t id = (uint32_t)e - 1;
+
+		if (!e)
+			return TT_NONE;
+		/* the rows being built follow the last set: it ends at first */
+		if ((e >> 32) == (h >> 32) && id < st->args.set_first.n &&
+		    (id + 1 < st->args.set_first.n ? tt_storage_set_first(st, id + 1) : first) -
+		    tt_storage_set_first(st, id) == n &&
+		    rows_equal(st, tt_storage_set_first(st, id), first, n))
+			return id;
+	}
+}
+
+static void dedupe_insert(uint64_t *slot, size_t cap, uint64_t h, uint64_t e)
+{
+	size_t i;
+
+	for (i = (size_t)h & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+		;
+	slot[i] = e;
+}
+
+static int dedupe_put(tt_storage *st, uint64_t h, uint32_t id)
+{
+	if ((st->args.dedupe.n + 1) * 2 > st->args.dedupe.cap) {
+		size_t ncap = st->args.dedupe.cap ? st->args.dedupe.cap * 2 : 1024;
+		uint64_t *ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		/* the full hash is gone: rehash from the rows */
+		for (size_t i = 0; i < st->args.dedupe.cap; i++) {
+			uint64_t e = st->args.dedupe.slot[i];
+
+			if (e)
+				dedupe_insert(ns, ncap, set_hash(st, (uint32_t)e - 1), e);
+		}
+		free(st->args.dedupe.slot);
+		st->args.dedupe.slot = ns;
+		st->args.dedupe.cap = ncap;
+	}
+	dedupe_insert(st->args.dedupe.slot, st->args.dedupe.cap, h, (h >> 32) << 32 | ((uint64_t)id + 1));
+	st->args.dedupe.n++;
+	return 0;
+}
+
+/* A stored set is kept once: one with the same rows (keys, types, value
+ * bits, in order) as an earlier stored set is that set, as trace
+ * processor's arg sets are (a Chrome trace repeats a few thousand sets
+ * hundreds of thousands of times). */
 uint32_t tt_storage_args_end(tt_storage *st)
 {
+	size_t first = st->args.build_start, n = st->args.n - first;
+	uint64_t h1;
 	uint32_t id;
 
 	if (!st->args.building)
 		return TT_NONE;
 	st->args.building = 0;
-	if (st->args.n == st->args.build_start)
+	if (n == 0)
 		return TT_NONE;
-	id = set_push(st, 0, LZ_STORED, st->args.build_start);
-	if (id == TT_NONE)
-		st->args.n = st->args.build_start;
+	if (!st->args.dedupe_on)
+		return set_push_or_drop(st, first);
+	h1 = rows_hash(st, first, st->args.n);
+	st->args.dedupe_tries++;
+	id = dedupe_find(st, h1, first, n);
+	if (id != TT_NONE) {
+		st->args.n = first;
+		st->args.dedupe_hits++;
+		return id;
+	}
+	if (st->args.dedupe_tries == 65536 && st->args.dedupe_hits < 65536 / 8) {
+		/* every event's args differ: the table would cost more than
+		 * it saves */
+		st->args.dedupe_on = 0;
+		dedupe_free(st);
+		return set_push_or_drop(st, first);
+	}
+	id = set_push_or_drop(st, first);
+	if (id != TT_NONE && dedupe_put(st, h1, id))
+		st->oom = 1;
 	return id;
 }
 
@@ -1593,6 +1747,8 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
+	dedupe_free(st); /* an import-time table */
+	st->args.dedupe_on = 0;
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.name));
 	tt_packcol_shrink(&st->raw.ucpu);

@@ -148,6 +148,11 @@ void tt_storage_args_null(tt_storage *st, const char *key);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 uint32_t tt_storage_args_end(tt_storage *st);
+/* From now on a set built with args_begin/args_end that has the same rows
+ * as an earlier one is that set (its id is returned), as trace
+ * processor's arg sets are. Off by default: an importer of lazy sets
+ * (CTF) numbers sets one per event. */
+void tt_storage_args_dedupe(tt_storage *st, int on);
 /* begin's rows, each with end's value where end has its key (updated in
  * place, as trace processor's args tracker), then end's rows with new keys
  * (the end of a slice wins over its beginning). Returns a new set, or the other set when

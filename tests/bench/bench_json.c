@@ -160,15 +160,16 @@ static void run_child(const char *path, long n)
 	tt_trace_slices(tr, &cols);
 	slices = (long long)cols.n;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("json %9ld events  %7.1f MB | floor (yajl, no callbacks) %6.1f MB/s | import %6.2f s  %9.0f events/s  %6.1f MB/s  = %3.0f%% of floor\n",
+	printf("json %9ld events  %7.1f MB | floor (yajl, no callbacks) %6.1f MB/s | import %6.2f s  %9.0f events/s  %6.1f MB/s  = %3.0f%% of floor (target >= 65 %%)\n",
 	       n, mb, mb / floor_s, imp_s, (double)n / imp_s, mb / imp_s, 100.0 * floor_s / imp_s);
 	printf("json %9ld events  import CPU %.2f s (%.2f cores busy)\n", n, cpu_s, cpu_s / imp_s);
 	printf("json %9ld events  parsed in parallel chunks: %.0f%% of the text (the rest by one parser)\n", n,
 	       100.0 * (double)query_int(tr, "select coalesce((select int_value from metadata"
 				      " where name = 'json_parallel_bytes'), 0)") / (mb * 1e6));
-	printf("json %9ld events  slices %lld  resident %.1f bytes/slice (after import)  peak RSS %.0f MB (%.1f bytes/event)\n",
+	printf("json %9ld events  slices %lld  resident %.1f bytes/slice (after import)  peak RSS %.0f MB (%.1f bytes/event)"
+	       " = %.2fx the file (target <= 1x)\n",
 	       n, slices, (double)(after - base) * 1024.0 / (double)slices, ru.ru_maxrss / 1024.0,
-	       (double)ru.ru_maxrss * 1024.0 / (double)n);
+	       (double)ru.ru_maxrss * 1024.0 / (double)n, (double)ru.ru_maxrss * 1024.0 / (mb * 1e6));
 	printf("json %9ld events  count(*) where name = ?: %.2f ms   slice join thread_track where utid = ?: %.2f ms   where id = ?: %.3f ms\n",
 	       n, query_ms(tr, "select count(*) from slice where name = 'Paint'"),
 	       query_ms(tr, "select count(*), sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id where tt.utid = 7"),

@@ -393,7 +393,7 @@ static void json_free(struct json *j)
 		tt_json_batch_free(&j->pipe.batches[i]);
 	tt_workq_free(j->pipe.q);
 	free(j->pipe.readbuf);
-	TT_VEC_FREE(j->recs);
+	tt_sorter_free(j->sorter);
 	TT_VEC_FREE(j->last_x);
 	TT_VEC_FREE(j->ttimes);
 	for (size_t i = 0; i < j->meta.n; i++) {
@@ -412,6 +412,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 
 	/* trace processor's process tracker: a process has its main thread */
 	tt_storage_main_threads(im->st, 1);
+	tt_storage_args_dedupe(im->st, 1);
 	char msg[200];
 	int rc = TT_OK, truncated;
 
@@ -423,7 +424,12 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	j->im = im;
 	j->st = im->st;
 	j->last_utid = TT_NONE;
-	if (tt_json_top_init(p, j, src)) {
+	/* JSON allows any order (Chrome writes an X when it ends): only a
+	 * full sort is exact (sorter.h) */
+	j->sorter = tt_sorter_new(TT_SORT_FULL);
+	if (j->sorter)
+		j->stream = tt_sorter_stream(j->sorter);
+	if (!j->sorter || j->stream == UINT32_MAX || tt_json_top_init(p, j, src)) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto done;
 	}
@@ -509,7 +515,7 @@ parsed:
 		truncated = 1;
 	} else if (p->ys != yajl_status_ok && !p->truncated) {
 		snprintf(msg, sizeof(msg), "%s", p->msg);
-		if (p->events == 0 && j->recs.n == 0) {
+		if (p->events == 0 && j->nrecs == 0) {
 			rc = tt_err_set(im->err, TT_EINVAL, "%s: not valid JSON at byte %llu: %s",
 					im->path, (unsigned long long)p->offset, msg);
 			goto done;

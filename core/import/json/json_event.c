@@ -83,31 +83,35 @@ static uint32_t build_args(struct json *j, const struct batch *b, const struct p
 	return tt_storage_args_end(st);
 }
 
-static int push_rec(struct json *j, const struct pev *e, struct rec *r)
+static int push_rec(struct json *j, const struct pev *e, tt_event *r)
 {
-	r->seq = (uint32_t)j->recs.n;
-	if (j->recs.n && r->ts < j->recs.v[j->recs.n - 1].ts)
+	int64_t ord;
+
+	if (j->nrecs && r->ts < j->last_ts)
 		j->recs_unsorted = 1;
-	if (r->ph == 'X' && !j->recs_unsorted) {
+	j->last_ts = r->ts;
+	if (r->kind == 'X' && !j->recs_unsorted) {
 		/* X events of one thread at one ts must come longest first */
-		if (r->utid >= j->last_x.n) {
+		if (r->track >= j->last_x.n) {
 			size_t old = j->last_x.n;
 
-			if (tt_vec_reserve((void **)&j->last_x.v, &j->last_x.cap, r->utid + 1,
+			if (tt_vec_reserve((void **)&j->last_x.v, &j->last_x.cap, r->track + 1,
 					   sizeof(*j->last_x.v)))
 				return -1;
-			for (size_t k = old; k <= r->utid; k++)
+			for (size_t k = old; k <= r->track; k++)
 				j->last_x.v[k] = (struct last_x){ INT64_MIN, 0 };
-			j->last_x.n = r->utid + 1;
+			j->last_x.n = r->track + 1;
 		}
-		if (j->last_x.v[r->utid].ts == r->ts && r->u.dur > j->last_x.v[r->utid].dur)
+		if (j->last_x.v[r->track].ts == r->ts && r->u.i > j->last_x.v[r->track].dur)
 			j->recs_unsorted = 1;
-		j->last_x.v[r->utid] = (struct last_x){ r->ts, r->u.dur };
+		j->last_x.v[r->track] = (struct last_x){ r->ts, r->u.i };
 	}
-	if (TT_VEC_PUSH(j->recs, *r))
-		return -1;
+	ord = tt_sorter_push(j->sorter, j->stream, r);
+	if (ord < 0)
+		return -1; /* never late: the sorter is a full one */
+	j->nrecs++;
 	if (e->flags & (EV_HAS_TTS | EV_HAS_TDUR)) {
-		struct thread_time t = { r->seq, e->flags & EV_HAS_TTS ? e->tts : TT_TS_NONE,
+		struct thread_time t = { (uint32_t)ord, e->flags & EV_HAS_TTS ? e->tts : TT_TS_NONE,
 					 e->flags & EV_HAS_TDUR ? e->tdur : TT_TS_NONE };
 
 		if (TT_VEC_PUSH(j->ttimes, t))
@@ -122,7 +126,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	tt_storage *st = j->st;
 	char ph = e->ph;
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
-	struct rec r = { 0 };
+	tt_event r = { 0 };
 
 	if (!ph) {
 		/* {} elements are tolerated (some writers end with one). */
@@ -147,15 +151,15 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			    tt_storage_process(st, e->flags & EV_HAS_PID ? e->pid : 0));
 		return 0;
 	}
-	r.utid = event_thread(j, b, e);
-	if (r.utid == TT_NONE)
+	r.track = event_thread(j, b, e);
+	if (r.track == TT_NONE)
 		return -1;
 	if (ph == 'M') {
-		do_metadata(j, b, e, name, r.utid, tt_storage_thread_upid(st, r.utid));
+		do_metadata(j, b, e, name, r.track, tt_storage_thread_upid(st, r.track));
 		return 0;
 	}
 	r.ts = e->ts;
-	r.ph = ph;
+	r.kind = ph;
 	r.scope = e->s ? e->s : 't';
 	r.flags = (uint16_t)(e->flags & EV_REC_FLAGS);
 	r.id = e->id;
@@ -189,7 +193,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			else
 				snprintf(tname, sizeof(tname), "%s %s", name, btext(b, a->key));
 			r.name = tt_storage_intern_cstr(st, tname);
-			r.u.value = v;
+			r.u.d = v;
 			if (push_rec(j, e, &r))
 				return -1;
 		}
@@ -213,7 +217,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 		return 0;
 	}
-	r.u.dur = e->flags & EV_HAS_DUR ? e->dur : 0;
+	r.u.i = e->flags & EV_HAS_DUR ? e->dur : 0;
 	if (e->flags & EV_HAS_BIND)
 		r.id = e->bind_id;
 	if ((e->flags & EV_HAS_SCOPE) &&
@@ -238,146 +242,5 @@ int tt_json_consume_batch(struct json *j, const struct batch *b)
 		j->cancelled = 1;
 		return 1;
 	}
-	return 0;
-}
-
-/* ---- sorting ---------------------------------------------------------------------- */
-
-/* A record's place in time: its ts (as an offset from the first) and its
- * file order, which breaks ties. */
-struct order {
-	uint64_t key;
-	uint32_t seq;
-};
-
-#define RADIX_BITS 11
-#define RADIX (1u << RADIX_BITS)
-
-/* Sorts o[0..n) by key, keeping the order of equal keys (LSD radix sort,
- * one pass per 11-bit digit that is not the same in every key); tmp has
- * room for n. Returns the sorted array (o or tmp). */
-static struct order *radix_sort(struct order *o, struct order *tmp, size_t n)
-{
-	uint64_t max = 0;
-	int digits;
-
-	for (size_t i = 0; i < n; i++)
-		max |= o[i].key;
-	for (digits = 0; digits * RADIX_BITS < 64 && (max >> (digits * RADIX_BITS)); digits++)
-		;
-	for (int d = 0; d < digits; d++) {
-		int shift = d * RADIX_BITS;
-		size_t count[RADIX] = { 0 }, sum = 0;
-		struct order *t;
-
-		for (size_t i = 0; i < n; i++)
-			count[(o[i].key >> shift) & (RADIX - 1)]++;
-		if (count[o[0].key >> shift & (RADIX - 1)] == n)
-			continue; /* the same digit everywhere */
-		for (unsigned k = 0; k < RADIX; k++) {
-			size_t c = count[k];
-
-			count[k] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			tmp[count[(o[i].key >> shift) & (RADIX - 1)]++] = o[i];
-		t = o;
-		o = tmp;
-		tmp = t;
-	}
-	return o;
-}
-
-struct xdur {
-	int64_t dur;
-	uint32_t seq;
-};
-
-/* Longer first; in file order when equally long. */
-static int cmp_x_dur(const void *a, const void *b)
-{
-	const struct xdur *x = a, *y = b;
-
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The order in which the records are fed: by (ts, file order), then,
- * among the X events of one timestamp, the longer first in the places the
- * X events hold: a total order, so parents precede their children without
- * disturbing B/E pairs. *order is NULL when the records are already in
- * that order, as most writers emit them. */
-int tt_json_sort_recs(struct json *j, uint32_t **order)
-{
-	const struct rec *v = j->recs.v;
-	size_t n = j->recs.n;
-	struct order *o, *tmp, *s;
-	struct xdur *x = NULL;
-	size_t xcap = 0;
-	uint32_t *out;
-	int64_t min;
-
-	*order = NULL;
-	if (!j->recs_unsorted || n == 0)
-		return 0;
-	o = malloc(n * sizeof(*o));
-	tmp = malloc(n * sizeof(*tmp));
-	if (!o || !tmp) {
-		free(o);
-		free(tmp);
-		return -1;
-	}
-	min = v[0].ts;
-	for (size_t i = 1; i < n; i++)
-		if (v[i].ts < min)
-			min = v[i].ts;
-	for (size_t i = 0; i < n; i++)
-		o[i] = (struct order){ (uint64_t)v[i].ts - (uint64_t)min, (uint32_t)i };
-	s = radix_sort(o, tmp, n);
-	out = (uint32_t *)(s == o ? tmp : o); /* the other buffer is free */
-	for (size_t i = 0; i < n; i++)
-		out[i] = s[i].seq;
-	free(s);
-	/* the order lives on through the feed: 4 bytes a record, not 16 */
-	{
-		uint32_t *small = realloc(out, n * sizeof(*out));
-
-		if (small)
-			out = small;
-	}
-	for (size_t i = 0; i < n;) {
-		size_t e = i, nx = 0, k = 0;
-
-		int64_t prev_dur = INT64_MAX;
-		int ordered = 1;
-
-		while (e < n && v[out[e]].ts == v[out[i]].ts) {
-			if (v[out[e]].ph == 'X') {
-				nx++;
-				ordered &= v[out[e]].u.dur <= prev_dur;
-				prev_dur = v[out[e]].u.dur;
-			}
-			e++;
-		}
-		if (nx > 1 && !ordered) {
-			if (tt_vec_reserve((void **)&x, &xcap, nx, sizeof(*x))) {
-				free(out);
-				return -1;
-			}
-			for (size_t q = i; q < e; q++)
-				if (v[out[q]].ph == 'X')
-					x[k++] = (struct xdur){ v[out[q]].u.dur, out[q] };
-			qsort(x, nx, sizeof(*x), cmp_x_dur);
-			k = 0;
-			for (size_t q = i; q < e; q++)
-				if (v[out[q]].ph == 'X')
-					out[q] = x[k++].seq;
-		}
-		i = e;
-	}
-	free(x);
-	*order = out;
 	return 0;
 }

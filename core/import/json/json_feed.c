@@ -17,10 +17,10 @@ struct feed {
 /* Perfetto: an id2.local id is scoped to the event's process, a plain id or
  * an id2.global one to the trace; the cookie is (category, id). Legacy
  * S/T/F are grouped the same way. */
-static uint32_t async_track(struct feed *f, const struct rec *r, enum tt_async_kind kind)
+static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kind kind)
 {
 	tt_storage *st = f->j->st;
-	uint32_t upid = (r->flags & EV_ID_LOCAL) ? tt_storage_thread_upid(st, r->utid) : TT_NONE;
+	uint32_t upid = (r->flags & EV_ID_LOCAL) ? tt_storage_thread_upid(st, r->track) : TT_NONE;
 	uint64_t cookie = r->id * 0x9e3779b97f4a7c15ULL ^ r->cat;
 	uint32_t track = tt_async_track(f->async, upid, 0, cookie, r->name, kind);
 
@@ -29,7 +29,7 @@ static uint32_t async_track(struct feed *f, const struct rec *r, enum tt_async_k
 	return track;
 }
 
-static uint32_t instant_track(struct json *j, const struct rec *r)
+static uint32_t instant_track(struct json *j, const tt_event *r)
 {
 	tt_storage *st = j->st;
 	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE,
@@ -41,17 +41,17 @@ static uint32_t instant_track(struct json *j, const struct rec *r)
 	}
 	if (r->scope == 'p') {
 		d.type = "process";
-		d.upid = tt_storage_thread_upid(st, r->utid);
+		d.upid = tt_storage_thread_upid(st, r->track);
 		d.name = tt_storage_intern_cstr(st, "Process instants");
 		return tt_storage_track_keyed(st, "json-instant", d.upid, 1, 0, &d);
 	}
-	return tt_storage_thread_track(st, r->utid);
+	return tt_storage_thread_track(st, r->track);
 }
 
-static uint32_t counter_track(struct json *j, const struct rec *r)
+static uint32_t counter_track(struct json *j, const tt_event *r)
 {
 	tt_storage *st = j->st;
-	uint32_t upid = tt_storage_thread_upid(st, r->utid);
+	uint32_t upid = tt_storage_thread_upid(st, r->track);
 	tt_track_desc d = { .type = "counter", .name = r->name, .utid = TT_NONE, .upid = upid,
 			    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
 
@@ -83,7 +83,7 @@ static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_
 
 /* After a slice begins on track: a pending 'f' (no bp:e) binds to it, and
  * v2 flow_in/flow_out flags connect it. */
-static void slice_started(struct feed *f, const struct rec *r, uint32_t track, int64_t id)
+static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id)
 {
 	tt_storage *st = f->j->st;
 	uint32_t src;
@@ -123,25 +123,25 @@ static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
 	return lo < j->ttimes.n && j->ttimes.v[lo].seq == seq ? &j->ttimes.v[lo] : NULL;
 }
 
-static void feed_one(struct feed *f, const struct rec *r)
+static void feed_one(struct feed *f, const tt_event *r)
 {
 	struct json *j = f->j;
 	tt_storage *st = j->st;
 	tt_slice_tracker *sl = j->im->slices;
-	const struct thread_time *tt = j->ttimes.n ? thread_time_of(f, r->seq) : NULL;
+	const struct thread_time *tt = j->ttimes.n ? thread_time_of(f, r->ord) : NULL;
 	uint32_t track;
 	int64_t id;
 
-	switch (r->ph) {
+	switch (r->kind) {
 	case 'B':
-		track = tt_storage_thread_track(st, r->utid);
+		track = tt_storage_thread_track(st, r->track);
 		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && tt && tt->tts != TT_TS_NONE)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, TT_TS_NONE);
 		slice_started(f, r, track, id);
 		break;
 	case 'E':
-		track = tt_storage_thread_track(st, r->utid);
+		track = tt_storage_thread_track(st, r->track);
 		/* trace processor closes the innermost open slice whose
 		 * category (when E has one) and name (when both have one)
 		 * match; an E matching none leaves the stack as it is. */
@@ -154,17 +154,17 @@ static void feed_one(struct feed *f, const struct rec *r)
 		}
 		break;
 	case 'X':
-		track = tt_storage_thread_track(st, r->utid);
-		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.dur)) {
+		track = tt_storage_thread_track(st, r->track);
+		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.i)) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
-			track = tt_async_overlap_track(f->async, r->utid, r->ts, r->u.dur);
+			track = tt_async_overlap_track(f->async, r->track, r->ts, r->u.i);
 			if (track == TT_NONE) {
 				j->oom = 1;
 				break;
 			}
 		}
-		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.dur, r->cat, r->name, r->args);
+		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.i, r->cat, r->name, r->args);
 		if (id >= 0 && tt)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, tt->tdur);
 		slice_started(f, r, track, id);
@@ -175,7 +175,7 @@ static void feed_one(struct feed *f, const struct rec *r)
 		break;
 	case 'C':
 		track = counter_track(j, r);
-		tt_storage_counter(st, track, r->ts, r->u.value);
+		tt_storage_counter(st, track, r->ts, r->u.d);
 		break;
 	case 'b': case 'S':
 		track = async_track(f, r, TT_ASYNC_BEGIN);
@@ -190,7 +190,7 @@ static void feed_one(struct feed *f, const struct rec *r)
 		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
 			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
 		else
-			tt_slice_tracker_end(sl, track, r->ts, r->ph == 'e' ? r->name : 0, r->args);
+			tt_slice_tracker_end(sl, track, r->ts, r->kind == 'e' ? r->name : 0, r->args);
 		break;
 	case 'n': case 'T': case 'p':
 		track = async_track(f, r, TT_ASYNC_INSTANT);
@@ -199,14 +199,14 @@ static void feed_one(struct feed *f, const struct rec *r)
 		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
 		break;
 	case 's': case 't':
-		track = tt_storage_thread_track(st, r->utid);
+		track = tt_storage_thread_track(st, r->track);
 		flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
-			  tt_slice_tracker_enclosing(sl, track, r->ts), r->ph == 's', 0);
+			  tt_slice_tracker_enclosing(sl, track, r->ts), r->kind == 's', 0);
 		break;
 	case 'f': {
 		uint32_t prev = tt_keymap_get(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0);
 
-		track = tt_storage_thread_track(st, r->utid);
+		track = tt_storage_thread_track(st, r->track);
 		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED) {
 			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
 		} else if (r->flags & EV_BP_E) {
@@ -222,26 +222,95 @@ static void feed_one(struct feed *f, const struct rec *r)
 	}
 }
 
+/* Longer first; in file order when equally long. */
+static int cmp_x_dur(const void *a, const void *b)
+{
+	const tt_event *x = a, *y = b;
+
+	if (x->u.i != y->u.i)
+		return x->u.i > y->u.i ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* Records of one timestamp, as the sorter emits them: among their X
+ * events the longer goes first, in the places the X events hold (a total
+ * order, so parents precede their children without disturbing B/E
+ * pairs). A file in order whose X events of one thread and ts come
+ * longest first is fed as it is. */
+struct group {
+	struct feed *f;
+	TT_VEC(tt_event) v;
+	TT_VEC(tt_event) x;
+	uint64_t fed;
+	int oom;
+};
+
+static int group_flush(struct group *g)
+{
+	size_t nx = 0, k = 0;
+	int64_t prev = INT64_MAX;
+	int ordered = 1;
+
+	for (size_t i = 0; i < g->v.n; i++)
+		if (g->v.v[i].kind == 'X') {
+			nx++;
+			ordered &= g->v.v[i].u.i <= prev;
+			prev = g->v.v[i].u.i;
+		}
+	if (nx > 1 && !ordered && g->f->j->recs_unsorted) {
+		g->x.n = 0;
+		for (size_t i = 0; i < g->v.n; i++)
+			if (g->v.v[i].kind == 'X' && TT_VEC_PUSH(g->x, g->v.v[i])) {
+				g->oom = 1;
+				return -1;
+			}
+		qsort(g->x.v, g->x.n, sizeof(*g->x.v), cmp_x_dur);
+		for (size_t i = 0; i < g->v.n; i++)
+			if (g->v.v[i].kind == 'X')
+				g->v.v[i] = g->x.v[k++];
+	}
+	for (size_t i = 0; i < g->v.n; i++)
+		feed_one(g->f, &g->v.v[i]);
+	g->fed += g->v.n;
+	g->v.n = 0;
+	return 0;
+}
+
+static int group_put(void *ctx, const tt_event *r)
+{
+	struct group *g = ctx;
+
+	if (g->v.n && g->v.v[0].ts != r->ts) {
+		uint64_t before = g->fed;
+
+		if (group_flush(g))
+			return -1;
+		if ((before >> 16) != (g->fed >> 16) && tt_import_cancelled(g->f->j->im))
+			return 1;
+	}
+	if (TT_VEC_PUSH(g->v, *r)) {
+		g->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
 int tt_json_feed_all(struct json *j)
 {
 	struct feed f = { .j = j };
-	uint32_t *order;
+	struct group g = { .f = &f };
+	int rc;
 
-	if (tt_json_sort_recs(j, &order))
-		return -1;
 	f.async = tt_async_tracker_new(j->st);
-	if (!f.async) {
-		free(order);
+	if (!f.async)
 		return -1;
-	}
-	for (size_t i = 0; i < j->recs.n; i++) {
-		feed_one(&f, &j->recs.v[order ? order[i] : i]);
-		if ((i & 0xffff) == 0 && tt_import_cancelled(j->im))
-			break;
-	}
-	free(order);
+	rc = tt_sorter_finish(j->sorter, group_put, &g);
+	if (rc == 0)
+		rc = group_flush(&g);
+	TT_VEC_FREE(g.v);
+	TT_VEC_FREE(g.x);
 	tt_keymap_free(&f.flows);
 	tt_keymap_free(&f.pending);
 	tt_async_tracker_free(f.async);
-	return j->oom || tt_storage_oom(j->st) ? -1 : 0;
+	return rc < 0 || g.oom || j->oom || tt_storage_oom(j->st) ? -1 : 0;
 }

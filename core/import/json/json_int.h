@@ -9,6 +9,7 @@
 #include "async_tracker.h"
 #include "import_int.h"
 #include "keymap.h"
+#include "sorter.h"
 #include "storage.h"
 #include "vec.h"
 #include "workq.h"
@@ -52,20 +53,11 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16 };
 #define EV_REC_FLAGS 0xfff
 
-/* One sorted, compact event. */
-struct rec {
-	int64_t ts;
-	union { int64_t dur; double value; } u;
-	uint64_t id;      /* async/flow id (bind_id for v2 flows) */
-	uint32_t utid;
-	tt_str name, cat;
-	uint32_t args;    /* arg set, TT_NONE = none */
-	uint32_t seq;     /* file order */
-	uint16_t flags;
-	char ph;
-	char scope;       /* instant scope t/p/g */
-};
-
+/* One event between parsing and the trackers: the importers' record
+ * (sorter.h), read here as: track the thread (utid), kind the phase, u.i a
+ * duration, u.d a counter value, id the async/flow id (bind_id for v2
+ * flows), flags the low EV_ bits, scope an instant's t/p/g, ord the file
+ * order. */
 struct last_x {
 	int64_t ts, dur;
 };
@@ -185,7 +177,10 @@ struct json {
 	int64_t last_pid, last_tid;
 	uint32_t last_utid;
 
-	TT_VEC(struct rec) recs;
+	tt_sorter *sorter;   /* the records, one stream in file order */
+	uint32_t stream;
+	uint64_t nrecs;
+	int64_t last_ts;     /* of the last record */
 	int recs_unsorted;   /* a record went back in time, or an X must move */
 	TT_VEC(struct last_x) last_x; /* by utid: the thread's last X */
 	TT_VEC(struct thread_time) ttimes;
@@ -206,7 +201,6 @@ int tt_json_batch_reserve(struct batch *b, size_t events, size_t text);
 void tt_json_batch_free(struct batch *b);
 int tt_json_batch_publish(struct jparse *p);
 int tt_json_consume_batch(struct json *j, const struct batch *b);
-int tt_json_sort_recs(struct json *j, uint32_t **order);
 int tt_json_feed_all(struct json *j);
 int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src);
 int64_t tt_json_parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src, size_t size,

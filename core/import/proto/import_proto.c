@@ -114,7 +114,9 @@ pseq *tt_proto_get_seq(pctx *c, uint64_t key)
 	s->id = key < FTRACE_SEQ ? (uint32_t)key : 0;
 	s->fallback_track = TT_NONE;
 	s->last_utrack = TT_NONE;
-	s->sorted = 1;
+	s->stream = tt_sorter_stream(c->sorter);
+	if (s->stream == UINT32_MAX)
+		c->oom = 1;
 	return s;
 }
 
@@ -210,7 +212,6 @@ static void seq_free(pseq *s)
 	tt_pmap_free(&s->counters);
 	TT_VEC_FREE(s->def_extra);
 	TT_VEC_FREE(s->def_extra_dbl);
-	TT_VEC_FREE(s->recs);
 	free(s);
 }
 
@@ -238,7 +239,7 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 {
 	prec r;
 
-	if (track == TT_NONE)
+	if (track == TT_NONE || s->stream == UINT32_MAX)
 		return -1;
 	r.ts = ts;
 	if (kind == R_COUNTER)
@@ -249,12 +250,11 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	r.name = name;
 	r.cat = cat;
 	r.args = args;
-	r.ord = c->ord++;
+	r.id = c->ord++;
 	r.kind = (uint8_t)kind;
-	r.flags = (uint8_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
-	if (s->recs.n && (s->recs.v[s->recs.n - 1].ts > ts))
-		s->sorted = 0;
-	if (TT_VEC_PUSH(s->recs, r)) {
+	r.flags = (uint16_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
+	r.scope = 0;
+	if (tt_sorter_push(c->sorter, s->stream, &r) < 0) {
 		c->oom = 1;
 		return -1;
 	}
@@ -557,6 +557,7 @@ static void ctx_free(pctx *c)
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
 	tt_async_tracker_free(c->async);
+	tt_sorter_free(c->sorter);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
 	tt_proto_arena_destroy(&c->ar);
@@ -581,10 +582,13 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->st = im->st;
 	c->threaded = threaded;
 	tt_storage_main_threads(c->st, 1);
+	tt_storage_args_dedupe(c->st, 1);
 	c->clock = tt_proto_clock_new();
 	c->async = tt_async_tracker_new(c->st);
+	c->sorter = tt_sorter_new(TT_SORT_FULL);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->async || !(rdr = tt_proto_reader_new(src, im->path, threaded, im->opts.proto_batch))) {
+	if (!c->clock || !c->async || !c->sorter ||
+	    !(rdr = tt_proto_reader_new(src, im->path, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
 	}

@@ -7,15 +7,6 @@
 
 /* ---- parse: merge sequences and feed the trackers ------------------------------- */
 
-static int rec_cmp(const void *a, const void *b)
-{
-	const prec *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->ord < y->ord ? -1 : x->ord > y->ord;
-}
-
 static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
 
 /* Resolves the parent track first (its scope is inherited). */
@@ -200,12 +191,12 @@ static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (c->flows.v[mid].ord < r->ord)
+		if (c->flows.v[mid].ord < r->id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < c->flows.n && c->flows.v[lo].ord == r->ord; lo++) {
+	for (; lo < c->flows.n && c->flows.v[lo].ord == r->id; lo++) {
 		const pflow *f = &c->flows.v[lo];
 		uint64_t *last = tt_pmap_find(active, f->id);
 		int live = last && *last;
@@ -288,7 +279,50 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active
 	}
 }
 
-static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
+/* Slices begun with a thread timestamp and not ended with one yet, one bit
+ * per slice id: the begin's thread ts waits in the slice's own thread_ts
+ * (a map of them grew to 12 MB on a Chromium trace); what never gets its
+ * end is cleared after the feed. */
+typedef TT_VEC(uint64_t) ttsbits;
+
+static int tts_set(ttsbits *b, int64_t id, int on)
+{
+	size_t w = (size_t)id / 64;
+
+	if (w >= b->n) {
+		size_t old = b->n;
+
+		if (!on)
+			return 0;
+		if (tt_vec_reserve((void **)&b->v, &b->cap, w + 1, sizeof(*b->v)))
+			return -1;
+		memset(b->v + old, 0, (w + 1 - old) * sizeof(*b->v));
+		b->n = w + 1;
+	}
+	if (on)
+		b->v[w] |= 1ULL << (id % 64);
+	else
+		b->v[w] &= ~(1ULL << (id % 64));
+	return 0;
+}
+
+static int tts_get(const ttsbits *b, int64_t id)
+{
+	size_t w = (size_t)id / 64;
+
+	return w < b->n && (b->v[w] >> (id % 64) & 1);
+}
+
+static void tts_clear_unended(pctx *c, ttsbits *b)
+{
+	for (size_t w = 0; w < b->n; w++)
+		for (uint64_t m = b->v[w]; m; m &= m - 1)
+			tt_storage_slice_set_thread_time(c->st, (int64_t)(w * 64 + (size_t)__builtin_ctzll(m)),
+							 TT_TS_NONE, TT_TS_NONE);
+	TT_VEC_FREE(*b);
+}
+
+static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
 {
 	uint32_t track;
 	int64_t id = -1;
@@ -313,16 +347,20 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 	switch (r->kind) {
 	case R_BEGIN:
 		id = tt_slice_tracker_begin(c->im->slices, track, r->ts, r->cat, r->name, r->args);
-		if (id >= 0 && (r->flags & F_TTS) && tt_pmap_put(open_tts, (uint64_t)id, (uint64_t)r->u.i))
-			c->oom = 1;
+		if (id >= 0 && (r->flags & F_TTS)) {
+			if (tts_set(open_tts, id, 1))
+				c->oom = 1;
+			else
+				tt_storage_slice_set_thread_time(c->st, id, r->u.i, TT_TS_NONE);
+		}
 		break;
 	case R_END:
 		id = tt_slice_tracker_end_match(c->im->slices, track, r->ts, r->cat, r->name, r->args);
-		if (id >= 0 && (r->flags & F_TTS)) {
-			uint64_t *b = tt_pmap_find(open_tts, (uint64_t)id);
-			if (b)
-				tt_storage_slice_set_thread_time(c->st, id, (int64_t)*b,
-								 (int64_t)((uint64_t)r->u.i - *b));
+		if (id >= 0 && (r->flags & F_TTS) && tts_get(open_tts, id)) {
+			uint64_t b = (uint64_t)tt_storage_slice_thread_ts(c->st, id);
+
+			tt_storage_slice_set_thread_time(c->st, id, (int64_t)b, (int64_t)((uint64_t)r->u.i - b));
+			tts_set(open_tts, id, 0);
 		}
 		break;
 	case R_COMPLETE:
@@ -353,174 +391,93 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 	}
 }
 
-/* Tournament ("loser") tree over the sequences' record lists: t[0] holds
- * the smallest next record by (ts, ord), each inner node the loser of the
- * match played there, and the leaves are the lists. Taking the winner
- * replays one leaf-to-root path: log2(k) matches, played without branches
- * because who wins is a coin toss when many threads interleave (a binary
- * heap's sift mispredicted half of its branches and was a third of the
- * merge). An entry keeps its record's key, so matches touch no record
- * memory: key = ord << 32 | leaf (ords are unique, so the leaf never
- * decides); exhausted and padding leaves hold the largest key and are never
- * taken, since the merge stops after `left` records. */
-typedef struct lent {
-	int64_t ts;
-	uint64_t key;
-} lent;
+/* What feeding needs besides the record: the flows still open and the
+ * thread times of open slices. */
+typedef struct feedst {
+	pctx *c;
+	tt_pmap active;
+	ttsbits open_tts;
+	uint64_t fed;
+} feedst;
 
-typedef struct mleaf {
-	const prec *cur, *end;
-} mleaf;
-
-typedef struct merger {
-	lent *t;
-	mleaf *leaf;
-	size_t k;        /* leaves, a power of two */
-	uint64_t left;   /* records not taken yet */
-} merger;
-
-static int lent_less(const lent *a, const lent *b)
+static int feed_one(void *ctx, const prec *r)
 {
-	return (a->ts < b->ts) | ((a->ts == b->ts) & (a->key < b->key));
-}
+	feedst *f = ctx;
 
-static lent leaf_head(const mleaf *l, size_t j)
-{
-	lent e = { INT64_MAX, UINT64_MAX };
-
-	if (l->cur < l->end) {
-		e.ts = l->cur->ts;
-		e.key = (uint64_t)l->cur->ord << 32 | j;
-	}
-	return e;
-}
-
-/* Sorts each list that needs it and plays the first round. */
-static int merger_init(pctx *c, merger *m)
-{
-	size_t i, n = 0;
-	lent *w;
-
-	memset(m, 0, sizeof(*m));
-	for (m->k = 1; m->k < c->seqs.n; m->k *= 2)
-		;
-	m->t = malloc(m->k * sizeof(*m->t));
-	m->leaf = calloc(m->k, sizeof(*m->leaf));
-	w = malloc(2 * m->k * sizeof(*w));
-	if (!m->t || !m->leaf || !w) {
-		free(w);
-		return -1;
-	}
-	for (i = 0; i < c->seqs.n; i++) {
-		pseq *s = c->seqs.v[i];
-		if (!s->recs.n)
-			continue;
-		if (!s->sorted)
-			qsort(s->recs.v, s->recs.n, sizeof(prec), rec_cmp);
-		m->leaf[n].cur = s->recs.v;
-		m->leaf[n++].end = s->recs.v + s->recs.n;
-		m->left += s->recs.n;
-	}
-	for (i = 0; i < m->k; i++)
-		w[m->k + i] = leaf_head(&m->leaf[i], i);
-	for (i = m->k; i-- > 1;) {
-		int a_wins = lent_less(&w[2 * i], &w[2 * i + 1]);
-		w[i] = w[2 * i + !a_wins];
-		m->t[i] = w[2 * i + a_wins];
-	}
-	m->t[0] = w[1];
-	free(w);
+	feed(f->c, r, &f->active, &f->open_tts);
+	if ((++f->fed & 0xffff) == 0 && tt_import_cancelled(f->c->im))
+		return 1;
 	return 0;
 }
 
-/* The next record in (ts, ord) order; m->left must be > 0. */
-static const prec *merger_next(merger *m)
-{
-	size_t j = (size_t)(m->t[0].key & 0xffffffffu), i;
-	mleaf *l = &m->leaf[j];
-	const prec *r = l->cur++;
-	lent e = leaf_head(l, j);
-
-	/* the lists are read in turns, too many streams for the hardware
-	 * prefetcher: this list comes up again after about k others */
-	if (l->end - l->cur > 3)
-		__builtin_prefetch(l->cur + 3);
-	for (i = (m->k + j) >> 1; i; i >>= 1) {
-		lent x = m->t[i];
-		uint64_t up = -(uint64_t)lent_less(&x, &e); /* all ones: x wins and goes on up */
-
-		m->t[i].ts = (int64_t)(((uint64_t)e.ts & up) | ((uint64_t)x.ts & ~up));
-		m->t[i].key = (e.key & up) | (x.key & ~up);
-		e.ts = (int64_t)(((uint64_t)x.ts & up) | ((uint64_t)e.ts & ~up));
-		e.key = (x.key & up) | (e.key & ~up);
-	}
-	m->t[0] = e;
-	m->left--;
-	return r;
-}
-
-static void merger_free(merger *m)
-{
-	free(m->t);
-	free(m->leaf);
-}
-
-/* The merge runs on a thread of its own while the importing thread feeds
- * the trackers (feed() is about as costly as the merge, and the trackers
- * and storage stay on one thread). The merge thread copies records in
- * order into a ring of chunks: the feeding thread then reads them in
- * sequence instead of chasing k lists. */
+/* The merge (sorter.h) runs on a thread of its own while the importing
+ * thread feeds the trackers (feed() is about as costly as the merge, and
+ * the trackers and storage stay on one thread). The merge thread copies
+ * records in order into a ring of chunks: the feeding thread then reads
+ * them in sequence instead of chasing the sequences' blocks. */
 #define MCHUNK 2048
 #define MCHUNKS 4
 
 typedef struct mpipe {
-	merger *m;
+	tt_sorter *sorter;
 	prec *chunk[MCHUNKS];
 	size_t fill[MCHUNKS];
 	size_t head, tail;       /* chunks taken / filled */
-	int done;
+	size_t n;                /* records in the chunk being filled */
+	int done, merge_rc;
 	atomic_int stop;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 } mpipe;
 
+/* Hands the chunk being filled over; waits for room. Non-zero: stop. */
+static int pipe_hand_over(mpipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->fill[p->tail % MCHUNKS] = p->n;
+	p->tail++;
+	p->n = 0;
+	pthread_cond_broadcast(&p->cv);
+	while (p->tail - p->head == MCHUNKS && !atomic_load(&p->stop))
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	return atomic_load(&p->stop);
+}
+
+static int pipe_put(void *ctx, const prec *r)
+{
+	mpipe *p = ctx;
+
+	p->chunk[p->tail % MCHUNKS][p->n++] = *r;
+	return p->n == MCHUNK ? pipe_hand_over(p) : 0;
+}
+
 static void *merge_thread(void *arg)
 {
 	mpipe *p = arg;
+	int rc = tt_sorter_finish(p->sorter, pipe_put, p);
 
+	if (rc == 0 && p->n)
+		pipe_hand_over(p);
 	pthread_mutex_lock(&p->mu);
-	while (!p->done && !atomic_load(&p->stop)) {
-		size_t k = p->tail % MCHUNKS, n = 0;
-
-		if (p->tail - p->head == MCHUNKS) {
-			pthread_cond_wait(&p->cv, &p->mu);
-			continue;
-		}
-		pthread_mutex_unlock(&p->mu);
-		while (n < MCHUNK && p->m->left)
-			p->chunk[k][n++] = *merger_next(p->m);
-		pthread_mutex_lock(&p->mu);
-		p->fill[k] = n;
-		p->tail++;
-		p->done = !p->m->left;
-		pthread_cond_broadcast(&p->cv);
-	}
+	p->merge_rc = rc;
+	p->done = 1;
+	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-/* Feeds the merged records from the merge thread. Returns 0, or -1 when
- * the thread could not be set up (nothing fed then). */
-static int feed_piped(pctx *c, merger *m, tt_pmap *active, tt_pmap *open_tts)
+/* Feeds the merged records from the merge thread. Returns 0, 1 when the
+ * thread could not be set up (nothing fed then), -1 when out of memory. */
+static int feed_piped(pctx *c, feedst *f)
 {
 	mpipe p;
 	pthread_t th;
-	uint64_t fed = 0;
 	size_t i;
-	int rc = -1;
+	int rc = 1;
 
 	memset(&p, 0, sizeof(p));
-	p.m = m;
+	p.sorter = c->sorter;
 	atomic_init(&p.stop, 0);
 	for (i = 0; i < MCHUNKS; i++)
 		if (!(p.chunk[i] = malloc(MCHUNK * sizeof(prec))))
@@ -540,6 +497,7 @@ static int feed_piped(pctx *c, merger *m, tt_pmap *active, tt_pmap *open_tts)
 	pthread_mutex_lock(&p.mu);
 	for (;;) {
 		size_t k = p.head % MCHUNKS, n;
+		int stop = 0;
 
 		if (p.head == p.tail) {
 			if (p.done)
@@ -549,19 +507,20 @@ static int feed_piped(pctx *c, merger *m, tt_pmap *active, tt_pmap *open_tts)
 		}
 		n = p.fill[k];
 		pthread_mutex_unlock(&p.mu);
-		for (i = 0; i < n; i++)
-			feed(c, &p.chunk[k][i], active, open_tts);
-		fed += n;
+		for (i = 0; i < n && !stop; i++)
+			stop = feed_one(f, &p.chunk[k][i]);
 		pthread_mutex_lock(&p.mu);
+		if (stop)
+			atomic_store(&p.stop, 1); /* before the wake-up: the merge thread sees it */
 		p.head++;
 		pthread_cond_broadcast(&p.cv);
-		if ((fed & ~(uint64_t)0xffff) != ((fed - n) & ~(uint64_t)0xffff) && tt_import_cancelled(c->im)) {
-			atomic_store(&p.stop, 1);
+		if (stop)
 			break;
-		}
 	}
 	pthread_mutex_unlock(&p.mu);
 	pthread_join(th, NULL);
+	if (p.merge_rc < 0)
+		rc = -1;
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 out:
@@ -572,25 +531,16 @@ out:
 
 int tt_proto_merge_and_feed(pctx *c)
 {
-	merger m;
-	tt_pmap active = {0}, open_tts = {0};
-	size_t i;
+	feedst f = { .c = c };
+	int rc = 1;
 
-	if (merger_init(c, &m)) {
-		merger_free(&m);
-		return -1;
-	}
-	if (!c->threaded || feed_piped(c, &m, &active, &open_tts)) {
-		while (m.left) {
-			feed(c, merger_next(&m), &active, &open_tts);
-			if ((m.left & 0xffff) == 0 && tt_import_cancelled(c->im))
-				break;
-		}
-	}
-	merger_free(&m);
-	for (i = 0; i < c->seqs.n; i++)
-		TT_VEC_FREE(c->seqs.v[i]->recs);
-	tt_pmap_free(&active);
-	tt_pmap_free(&open_tts);
-	return 0;
+	if (c->threaded)
+		rc = feed_piped(c, &f);
+	if (rc > 0)
+		rc = tt_sorter_finish(c->sorter, feed_one, &f) < 0 ? -1 : 0;
+	tt_sorter_free(c->sorter);
+	c->sorter = NULL;
+	tt_pmap_free(&f.active);
+	tts_clear_unended(c, &f.open_tts);
+	return rc < 0 ? -1 : 0;
 }

@@ -21,6 +21,7 @@
 #include "proto_clock.h"
 #include "proto_read.h"
 #include "proto_map.h"
+#include "sorter.h"
 #include "vec.h"
 
 typedef Perfetto__Protos__TracePacket Pkt;
@@ -47,19 +48,12 @@ enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
 
-/* One event, after tokenizing (40 bytes). */
-typedef struct prec {
-	int64_t ts;
-	union {
-		int64_t i;  /* R_COMPLETE: dur; R_BEGIN/R_END/instants with F_TTS: thread ts */
-		double d;   /* R_COUNTER: value */
-	} u;
-	uint32_t track;     /* storage track, or TRACK_UUID | uuid index */
-	tt_str name, cat;
-	uint32_t args;
-	uint32_t ord;       /* file order */
-	uint8_t kind, flags;
-} prec;
+/* One event, after tokenizing: the importers' record (sorter.h), read
+ * here as: u.i R_COMPLETE's dur, or R_BEGIN/R_END/instants' thread ts with
+ * F_TTS; u.d R_COUNTER's value; track the storage track, or TRACK_UUID |
+ * uuid index, or TRACK_ASYNC | akey index; id the file order (c->ord,
+ * shared with flows and sched records); kind R_*, flags F_*. */
+typedef tt_event prec;
 
 typedef struct pflow {
 	uint32_t ord;
@@ -150,8 +144,7 @@ typedef struct pseq {
 	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
 	int first_packet;            /* a first_packet_on_sequence packet was seen */
-	TT_VEC(prec) recs;
-	int sorted;
+	uint32_t stream;             /* its stream in c->sorter */
 } pseq;
 
 /* A process's args from its latest descriptor (Chrome labels, type). */
@@ -178,6 +171,7 @@ typedef struct pctx {
 	tt_storage *st;
 	tt_proto_clock *clock;
 	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
+	tt_sorter *sorter;           /* every sequence's records, merged in (ts, file order) */
 	tt_pmap seq_index;
 	TT_VEC(pseq *) seqs;
 	pseq *last_seq;              /* tt_proto_get_seq cache */

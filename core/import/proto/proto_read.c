@@ -26,7 +26,7 @@
 #define MAX_NESTING 64           /* message nesting accepted in a packet */
 #define READ_CHUNK (1u << 20)
 #define READ_REQ (128u << 10)
-#define BATCH_PACKETS 1024       /* small enough to stay in cache between the threads */
+#define BATCH_PACKETS 256        /* small enough to stay in cache between the threads; the unpacked messages of the batches in flight stay a few MB (protobuf-c makes ~1.5 KB of a Chrome packet) */
 #define BATCH_BYTES (1u << 20)
 #define AHEAD_BYTES (32u << 20)  /* packet bytes framed ahead, unless none is */
 #define KEEP_BYTES (8u << 20)    /* a batch's buffers above this are freed once used */

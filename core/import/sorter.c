@@ -1,0 +1,409 @@
+/*
+ * sorter.c - see sorter.h. Streams of blocks, a stable per-stream sort
+ * where a stream went back in time, and a tournament-tree merge of the
+ * streams up to a bound.
+ */
+#include "sorter.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Blocks are mapped, not malloc'ed: freed as the merge passes them, they
+ * leave the resident set at once instead of staying in malloc's heap
+ * under the trackers' allocations. 64 KiB a block. */
+#define BLOCK_BYTES 65536
+#define BLOCK ((BLOCK_BYTES - sizeof(sblock)) / sizeof(tt_event))
+#define NO_STREAM UINT32_MAX
+
+typedef struct sblock {
+	struct sblock *next;
+	uint32_t n, cap, head; /* records [head, n) not emitted yet */
+	tt_event r[];
+} sblock;
+
+typedef struct sstream {
+	sblock *first, *last;
+	int64_t last_ts;  /* the latest pushed: the stream's promise */
+	int64_t tail_ts;  /* ts of the last record in block order */
+	uint64_t held;
+	int sorted;       /* the held records are in (ts, ord) order */
+	int open, pushed;
+} sstream;
+
+struct tt_sorter {
+	int64_t window;
+	sstream *st;
+	size_t nst, cap;
+	uint32_t ord;
+	int64_t max_ts;
+	int have_max;
+	int64_t bound;    /* every record with ts < bound was emitted */
+	uint64_t late, held, max_held;
+};
+
+tt_sorter *tt_sorter_new(int64_t window)
+{
+	tt_sorter *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->window = window;
+	s->bound = INT64_MIN;
+	return s;
+}
+
+static sblock *block_new(size_t cap)
+{
+	size_t bytes = sizeof(sblock) + cap * sizeof(tt_event);
+	sblock *b = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (b == MAP_FAILED)
+		return NULL;
+	b->next = NULL;
+	b->n = b->head = 0;
+	b->cap = (uint32_t)cap;
+	return b;
+}
+
+static void block_free(sblock *b)
+{
+	munmap(b, sizeof(sblock) + (size_t)b->cap * sizeof(tt_event));
+}
+
+static void free_blocks(sblock *b)
+{
+	while (b) {
+		sblock *n = b->next;
+		block_free(b);
+		b = n;
+	}
+}
+
+void tt_sorter_free(tt_sorter *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nst; i++)
+		free_blocks(s->st[i].first);
+	free(s->st);
+	free(s);
+}
+
+uint32_t tt_sorter_stream(tt_sorter *s)
+{
+	if (s->nst == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 16;
+		sstream *n = realloc(s->st, ncap * sizeof(*n));
+
+		if (!n || s->nst >= NO_STREAM - 1)
+			return NO_STREAM;
+		s->st = n;
+		s->cap = ncap;
+	}
+	s->st[s->nst] = (sstream){ .sorted = 1, .open = 1 };
+	return (uint32_t)s->nst++;
+}
+
+void tt_sorter_close(tt_sorter *s, uint32_t stream)
+{
+	if (stream < s->nst)
+		s->st[stream].open = 0;
+}
+
+int64_t tt_sorter_push(tt_sorter *s, uint32_t stream, const tt_event *e)
+{
+	sstream *t;
+	sblock *b;
+
+	if (stream >= s->nst)
+		return -1;
+	if (e->ts < s->bound) {
+		s->late++;
+		return -2;
+	}
+	t = &s->st[stream];
+	b = t->last;
+	if (!b || b->n == b->cap) {
+		sblock *nb = block_new(BLOCK);
+
+		if (!nb)
+			return -1;
+		if (b)
+			b->next = nb;
+		else
+			t->first = nb;
+		t->last = b = nb;
+	}
+	b->r[b->n] = *e;
+	b->r[b->n].ord = s->ord;
+	b->n++;
+	if (t->held && e->ts < t->tail_ts)
+		t->sorted = 0;
+	t->tail_ts = e->ts;
+	t->last_ts = e->ts;
+	t->pushed = 1;
+	t->held++;
+	if (!s->have_max || e->ts > s->max_ts) {
+		s->max_ts = e->ts;
+		s->have_max = 1;
+	}
+	if (++s->held > s->max_held)
+		s->max_held = s->held;
+	return (int64_t)s->ord++;
+}
+
+/* ---- a stream's stable sort ----------------------------------------------------------- */
+
+typedef struct skey {
+	uint64_t key;
+	uint32_t idx;
+} skey;
+
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+
+/* LSD radix sort of o[0..n) by key, stable; returns o or tmp. */
+static skey *radix_sort(skey *o, skey *tmp, size_t n)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < n; i++)
+		max |= o[i].key;
+	for (int shift = 0; shift < 64 && (max >> shift); shift += RADIX_BITS) {
+		size_t count[RADIX] = { 0 }, sum = 0;
+		skey *t;
+
+		for (size_t i = 0; i < n; i++)
+			count[(o[i].key >> shift) & (RADIX - 1)]++;
+		if (count[(o[0].key >> shift) & (RADIX - 1)] == n)
+			continue;
+		for (unsigned k = 0; k < RADIX; k++) {
+			size_t c = count[k];
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(o[i].key >> shift) & (RADIX - 1)]++] = o[i];
+		t = o;
+		o = tmp;
+		tmp = t;
+	}
+	return o;
+}
+
+/* Puts the held records of t in (ts, ord) order where they are (no copy of
+ * the records: a big unsorted stream would need twice its memory).
+ * Records of one stream arrive with rising ords, so a stable sort by ts
+ * is enough; the permutation is then applied by following its cycles. */
+static int sort_stream(sstream *t)
+{
+	size_t n = t->held, k = 0, m = n ? n : 1;
+	tt_event **at = malloc(m * sizeof(*at));
+	skey *o = malloc(m * sizeof(*o)), *tmp = malloc(m * sizeof(*tmp)), *srt;
+	int64_t min = INT64_MAX;
+	int rc = -1;
+
+	if (!at || !o || !tmp)
+		goto out;
+	for (sblock *b = t->first; b; b = b->next)
+		for (uint32_t i = b->head; i < b->n; i++) {
+			at[k++] = &b->r[i];
+			if (b->r[i].ts < min)
+				min = b->r[i].ts;
+		}
+	for (size_t i = 0; i < n; i++)
+		o[i] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
+	srt = radix_sort(o, tmp, n);
+	/* place i receives the record at srt[i].idx; a done place points at
+	 * itself */
+	for (size_t i = 0; i < n; i++) {
+		tt_event hold;
+		size_t j = i;
+
+		if (srt[i].idx == i)
+			continue;
+		hold = *at[i];
+		for (;;) {
+			size_t from = srt[j].idx;
+
+			srt[j].idx = (uint32_t)j;
+			if (from == i) {
+				*at[j] = hold;
+				break;
+			}
+			*at[j] = *at[from];
+			j = from;
+		}
+	}
+	t->tail_ts = n ? at[n - 1]->ts : t->tail_ts;
+	t->sorted = 1;
+	rc = 0;
+out:
+	free(at);
+	free(o);
+	free(tmp);
+	return rc;
+}
+
+/* ---- the merge -------------------------------------------------------------------------- */
+
+/* Tournament ("loser") tree over the streams: t[0] holds the smallest
+ * next record by (ts, ord), each inner node the loser of the match played
+ * there. Taking the winner replays one leaf-to-root path without branches
+ * (who wins is a coin toss when many streams interleave). An entry keeps
+ * its record's key, so matches touch no record memory: key = ord << 32 |
+ * leaf; a leaf past the bound holds the largest key. */
+typedef struct lent {
+	int64_t ts;
+	uint64_t key;
+} lent;
+
+typedef struct mleaf {
+	sstream *st;
+	sblock *b;
+} mleaf;
+
+#define DONE_KEY UINT64_MAX
+
+static int lent_less(const lent *a, const lent *b)
+{
+	return (a->ts < b->ts) | ((a->ts == b->ts) & (a->key < b->key));
+}
+
+/* The leaf's next record below the bound (full: no bound). */
+static lent leaf_head(mleaf *l, size_t j, int64_t bound, int full)
+{
+	lent e = { INT64_MAX, DONE_KEY };
+	sblock *b = l->b;
+
+	while (b && b->head == b->n) {
+		/* an emptied block: freed at once (what is held shrinks while
+		 * the trackers grow) */
+		sblock *next = b->next;
+
+		l->st->first = next;
+		if (!next)
+			l->st->last = NULL;
+		block_free(b);
+		b = next;
+	}
+	l->b = b;
+	if (b && b->head < b->n && (full || b->r[b->head].ts < bound)) {
+		e.ts = b->r[b->head].ts;
+		e.key = (uint64_t)b->r[b->head].ord << 32 | j;
+	}
+	return e;
+}
+
+/* Emits every held record with ts < bound (all of them when full). */
+static int merge(tt_sorter *s, int64_t bound, int full, tt_sorter_emit fn, void *ctx)
+{
+	size_t k = 1, n = 0, i;
+	lent *t, *w;
+	mleaf *leaf;
+	int rc = 0;
+
+	for (i = 0; i < s->nst; i++)
+		if (s->st[i].held) {
+			if (!s->st[i].sorted && sort_stream(&s->st[i]))
+				return -1;
+			n++;
+		}
+	if (!n)
+		return 0;
+	while (k < n)
+		k *= 2;
+	t = malloc(k * sizeof(*t));
+	w = malloc(2 * k * sizeof(*w));
+	leaf = calloc(k, sizeof(*leaf));
+	if (!t || !w || !leaf) {
+		free(t);
+		free(w);
+		free(leaf);
+		return -1;
+	}
+	n = 0;
+	for (i = 0; i < s->nst; i++)
+		if (s->st[i].held) {
+			leaf[n].st = &s->st[i];
+			leaf[n].b = s->st[i].first;
+			n++;
+		}
+	for (i = 0; i < k; i++)
+		w[k + i] = leaf[i].st ? leaf_head(&leaf[i], i, bound, full) : (lent){ INT64_MAX, DONE_KEY };
+	for (i = k; i-- > 1;) {
+		int a_wins = lent_less(&w[2 * i], &w[2 * i + 1]);
+		w[i] = w[2 * i + !a_wins];
+		t[i] = w[2 * i + a_wins];
+	}
+	t[0] = w[1];
+	free(w);
+	while (t[0].key != DONE_KEY) {
+		size_t j = (size_t)(t[0].key & 0xffffffffu);
+		mleaf *l = &leaf[j];
+		const tt_event *r = &l->b->r[l->b->head];
+		lent e;
+
+		if ((rc = fn(ctx, r)) != 0)
+			break;
+		l->b->head++;
+		l->st->held--;
+		s->held--;
+		e = leaf_head(l, j, bound, full);
+		for (i = (k + j) >> 1; i; i >>= 1) {
+			lent x = t[i];
+			uint64_t up = -(uint64_t)lent_less(&x, &e); /* all ones: x wins and goes on up */
+
+			t[i].ts = (int64_t)(((uint64_t)e.ts & up) | ((uint64_t)x.ts & ~up));
+			t[i].key = (e.key & up) | (x.key & ~up);
+			e.ts = (int64_t)(((uint64_t)x.ts & up) | ((uint64_t)e.ts & ~up));
+			e.key = (x.key & up) | (e.key & ~up);
+		}
+		t[0] = e;
+	}
+	free(t);
+	free(leaf);
+	return rc;
+}
+
+int tt_sorter_flush(tt_sorter *s, tt_sorter_emit fn, void *ctx)
+{
+	int64_t bound;
+	int rc;
+
+	if (s->window < 0 || !s->have_max || !s->held)
+		return 0;
+	bound = s->max_ts - s->window;
+	if (s->window > 0 && bound > s->max_ts)
+		bound = INT64_MIN; /* overflow: nothing is old enough */
+	for (size_t i = 0; i < s->nst; i++)
+		if (s->st[i].open && s->st[i].pushed && s->st[i].last_ts < bound)
+			bound = s->st[i].last_ts;
+	if (bound <= s->bound)
+		return 0;
+	rc = merge(s, bound, 0, fn, ctx);
+	if (rc == 0)
+		s->bound = bound;
+	return rc;
+}
+
+int tt_sorter_finish(tt_sorter *s, tt_sorter_emit fn, void *ctx)
+{
+	return merge(s, 0, 1, fn, ctx);
+}
+
+uint64_t tt_sorter_late(const tt_sorter *s)
+{
+	return s->late;
+}
+
+uint64_t tt_sorter_held(const tt_sorter *s)
+{
+	return s->held;
+}
+
+uint64_t tt_sorter_max_held(const tt_sorter *s)
+{
+	return s->max_held;
+}

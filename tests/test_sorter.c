@@ -1,0 +1,289 @@
+/*
+ * test_sorter.c - the importers' sorter (core/import/sorter.h): stable by
+ * (ts, arrival), streams merged, a windowed sorter emitting what is old
+ * enough and never a record out of order, late records dropped and
+ * counted, and on random input the same order as a stable sort.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sorter.h"
+
+/* What came out, in order: ts and the tag each record carried in u.i. */
+typedef struct out {
+	int64_t ts[200000];
+	int64_t tag[200000];
+	uint32_t ord[200000];
+	size_t n;
+	size_t stop_at; /* emit returns 1 at this many (0: never) */
+} out;
+
+static int collect(void *ctx, const tt_event *e)
+{
+	out *o = ctx;
+
+	if (o->stop_at && o->n == o->stop_at)
+		return 1;
+	o->ts[o->n] = e->ts;
+	o->tag[o->n] = e->u.i;
+	o->ord[o->n] = e->ord;
+	o->n++;
+	return 0;
+}
+
+static out *new_out(void)
+{
+	out *o = calloc(1, sizeof(*o));
+
+	assert_non_null(o);
+	return o;
+}
+
+static void push(tt_sorter *s, uint32_t stream, int64_t ts, int64_t tag)
+{
+	tt_event e = { .ts = ts, .u.i = tag };
+
+	assert_true(tt_sorter_push(s, stream, &e) >= 0);
+}
+
+/* Equal timestamps keep their arrival order, over streams too. */
+static void test_stable(void **state)
+{
+	tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+	uint32_t a = tt_sorter_stream(s), b = tt_sorter_stream(s);
+	out *o = new_out();
+	static const int64_t want_tag[] = { 5, 1, 2, 6, 3, 4, 7 };
+
+	(void)state;
+	push(s, a, 10, 1);
+	push(s, b, 10, 2);
+	push(s, a, 20, 3);
+	push(s, b, 20, 4);
+	push(s, b, 5, 5);   /* b goes back in time: sorted before the merge */
+	push(s, a, 10, 6);  /* a too, tied with 1 and 2: after them (arrival) */
+	push(s, a, 30, 7);
+	assert_int_equal(tt_sorter_held(s), 7);
+	assert_int_equal(tt_sorter_flush(s, collect, o), 0); /* full: holds all */
+	assert_int_equal(o->n, 0);
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, 7);
+	for (size_t i = 0; i < 7; i++)
+		assert_int_equal(o->tag[i], want_tag[i]);
+	assert_int_equal(o->ts[0], 5);
+	assert_int_equal(o->ts[6], 30);
+	/* ords are arrival numbers */
+	assert_int_equal(o->ord[0], 4);
+	assert_int_equal(o->ord[1], 0);
+	assert_int_equal(tt_sorter_held(s), 0);
+	assert_int_equal(tt_sorter_max_held(s), 7);
+	free(o);
+	tt_sorter_free(s);
+}
+
+/* A window: a sorted stream is emitted as it comes, never held whole;
+ * what is inside the window waits. */
+static void test_window_flush(void **state)
+{
+	tt_sorter *s = tt_sorter_new(100);
+	uint32_t a = tt_sorter_stream(s);
+	out *o = new_out();
+
+	(void)state;
+	for (int64_t i = 0; i < 100000; i++) {
+		push(s, a, i * 10, i);
+		if (i % 1000 == 999)
+			assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+	}
+	/* newest 999990: everything below 999890 left, the rest held */
+	assert_int_equal(o->n, 99989);
+	assert_int_equal(o->ts[o->n - 1], 999880);
+	assert_true(tt_sorter_max_held(s) <= 1011);
+	assert_int_equal(tt_sorter_held(s), 11);
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, 100000);
+	for (size_t i = 0; i < o->n; i++)
+		assert_int_equal(o->tag[i], (int64_t)i);
+	free(o);
+	tt_sorter_free(s);
+}
+
+/* Open streams hold the flush back at their newest record; a closed one
+ * does not. */
+static void test_stream_heads(void **state)
+{
+	tt_sorter *s = tt_sorter_new(1000000);
+	uint32_t a = tt_sorter_stream(s), b = tt_sorter_stream(s);
+	out *o = new_out();
+
+	(void)state;
+	push(s, a, 100, 1);
+	push(s, b, 50, 2);
+	push(s, a, 200, 3);
+	push(s, a, 5000000, 4); /* beyond the window: the window no longer binds */
+	assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+	assert_int_equal(o->n, 0); /* b's newest is 50: nothing below it */
+	push(s, b, 150, 5);
+	assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+	assert_int_equal(o->n, 2); /* below 150: 50, 100 */
+	assert_int_equal(o->tag[0], 2);
+	assert_int_equal(o->tag[1], 1);
+	tt_sorter_close(s, b);
+	assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+	/* b closed; a's newest 5000000, window 1000000: below 4000000 */
+	assert_int_equal(o->n, 4);
+	assert_int_equal(o->tag[2], 5);
+	assert_int_equal(o->tag[3], 3);
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, 5);
+	assert_int_equal(o->tag[4], 4);
+	free(o);
+	tt_sorter_free(s);
+}
+
+/* Out of order within the window: exact. Older than what was emitted:
+ * dropped and counted, never emitted out of order. */
+static void test_out_of_order(void **state)
+{
+	tt_sorter *s = tt_sorter_new(50);
+	uint32_t a = tt_sorter_stream(s);
+	tt_event late = { .ts = 10, .u.i = 99 };
+	out *o = new_out();
+
+	(void)state;
+	push(s, a, 100, 1);
+	push(s, a, 60, 2);   /* back 40: inside the window */
+	push(s, a, 200, 3);
+	push(s, a, 160, 4);
+	push(s, a, 160, 5);
+	assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+	/* newest pushed (the stream's) 160, window bound 150: 60, 100 */
+	assert_int_equal(o->n, 2);
+	assert_int_equal(o->tag[0], 2);
+	assert_int_equal(o->tag[1], 1);
+	assert_int_equal(tt_sorter_push(s, a, &late), -2);
+	assert_int_equal(tt_sorter_late(s), 1);
+	push(s, a, 150, 6);  /* at the bound: not late, and before 160 */
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, 6);
+	assert_int_equal(o->tag[2], 6);
+	assert_int_equal(o->tag[3], 4);
+	assert_int_equal(o->tag[4], 5);
+	assert_int_equal(o->tag[5], 3);
+	for (size_t i = 1; i < o->n; i++)
+		assert_true(o->ts[i - 1] <= o->ts[i]);
+	free(o);
+	tt_sorter_free(s);
+}
+
+/* The emit function can stop the emission; the rest stays held. */
+static void test_stop(void **state)
+{
+	tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+	uint32_t a = tt_sorter_stream(s);
+	out *o = new_out();
+
+	(void)state;
+	for (int i = 0; i < 3000; i++)
+		push(s, a, 3000 - i, i);
+	o->stop_at = 1500;
+	assert_int_equal(tt_sorter_finish(s, collect, o), 1);
+	assert_int_equal(o->n, 1500);
+	assert_int_equal(tt_sorter_held(s), 1500);
+	o->stop_at = 0;
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, 3000);
+	for (size_t i = 0; i < o->n; i++)
+		assert_int_equal(o->ts[i], (int64_t)i + 1);
+	free(o);
+	tt_sorter_free(s);
+}
+
+typedef struct ref {
+	int64_t ts;
+	int64_t tag;
+} ref;
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const ref *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->tag < y->tag ? -1 : x->tag > y->tag; /* tag = arrival: stable */
+}
+
+static unsigned rnd(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 8;
+}
+
+/* Random input on many streams (sorted runs, disorder, ties, negative
+ * and extreme timestamps): the order of a stable sort, through finish
+ * alone and through flushes with a window wider than the disorder. */
+static void test_random_vs_qsort(void **state)
+{
+	static ref want[100000];
+	unsigned seed = 12345;
+
+	(void)state;
+	for (int round = 0; round < 6; round++) {
+		int windowed = round >= 3;
+		tt_sorter *s = tt_sorter_new(windowed ? 1000 : TT_SORT_FULL);
+		uint32_t st[70];
+		int nst = 1 + (int)(rnd(&seed) % 70);
+		size_t n = 1000 + rnd(&seed) % 99000;
+		int64_t base = round == 2 ? INT64_MIN / 2 : 0, clock = 0;
+		out *o = new_out();
+
+		for (int i = 0; i < nst; i++)
+			st[i] = tt_sorter_stream(s);
+		for (size_t i = 0; i < n; i++) {
+			int64_t ts;
+			uint32_t k = st[rnd(&seed) % (unsigned)nst];
+
+			clock += rnd(&seed) % 4; /* many ties */
+			/* disorder up to 999 back: inside the window */
+			ts = base + clock - (int64_t)(rnd(&seed) % (windowed ? 1000 : 1000000));
+			if (round == 1 && i % 97 == 0)
+				ts = INT64_MAX - (int64_t)(rnd(&seed) % 3);
+			want[i] = (ref){ ts, (int64_t)i };
+			push(s, k, ts, (int64_t)i);
+			if (windowed && i % 777 == 0)
+				assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+		}
+		assert_int_equal(tt_sorter_late(s), 0);
+		assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+		qsort(want, n, sizeof(want[0]), ref_cmp);
+		assert_int_equal(o->n, n);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(o->ts[i], want[i].ts);
+			assert_int_equal(o->tag[i], want[i].tag);
+		}
+		if (windowed)
+			assert_true(tt_sorter_max_held(s) < n);
+		free(o);
+		tt_sorter_free(s);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stable),
+		cmocka_unit_test(test_window_flush),
+		cmocka_unit_test(test_stream_heads),
+		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_random_vs_qsort),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
