@@ -224,7 +224,7 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 	for (uint32_t id = 0; id < ntr; id++) {
 		tt_track_info ti;
 		tt_thread_info th = {0};
-		int have_thread = 0;
+		int have_thread = 0, own;
 		uint32_t upid;
 		int g;
 
@@ -247,9 +247,16 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 				upid = th.upid;
 		}
 		t->upid = upid;
-		/* named slice tracks other than a thread's own merge by name */
-		t->mergeable = !ti.is_counter && !t->is_annotation && ti.name && *ti.name &&
-			       !(have_thread && ti.parent_id == UINT32_MAX && ti.type && !strcmp(ti.type, "thread"));
+		/* named slice tracks other than a thread's own merge by name; a
+		 * thread's own tracks (its legacy "thread" track and, when the
+		 * producer kept them apart, its TrackEvent track: Chrome's
+		 * disallow_merging_with_system_tracks) merge into one row named
+		 * after the thread, not two rows of the same name */
+		own = have_thread && !ti.is_counter && !t->is_annotation &&
+		      (!ti.name || !*ti.name ||
+		       (ti.parent_id == UINT32_MAX && ti.type && !strcmp(ti.type, "thread")));
+		t->own = own;
+		t->mergeable = own || (!ti.is_counter && !t->is_annotation && ti.name && *ti.name);
 		if (ti.name && *ti.name && ti.is_counter && have_thread && !t->is_annotation)
 			/* a thread's counter sits under it and says whose it is */
 			snprintf(t->name, sizeof t->name, "%s \xc2\xb7 %s %lld", ti.name,
@@ -275,7 +282,7 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		 * async tracks that would bury them), then async/process
 		 * tracks, then counters */
 		keys[lay->ntracks].rank = have_thread ? 0 : t->kind == TT_LT_COUNTER ? 2 : 1;
-		keys[lay->ntracks].sub = t->kind == TT_LT_COUNTER ? 2 : t->mergeable ? 1 : 0;
+		keys[lay->ntracks].sub = t->kind == TT_LT_COUNTER ? 2 : t->mergeable && !own ? 1 : 0;
 		keys[lay->ntracks].sort_index = have_thread ? th.sort_index : 0;
 		keys[lay->ntracks].tid = have_thread ? th.tid : 0;
 

@@ -48,6 +48,7 @@ typedef struct tt_ltrack {
 	/* track tree (tracktree.c) */
 	uint32_t utid, upid;  /* UINT32_MAX when none */
 	int mergeable;      /* a named async slice track: merges by name */
+	int own;            /* one of its thread's own slice tracks (merges with the others) */
 	int parent;         /* merged track holding this one, -1 = none */
 	int nchildren;      /* merged track: its member tracks follow it */
 	int expanded;       /* children / all depth rows shown */

@@ -190,6 +190,7 @@ static int merge_group(tt_layout *lay, int g, int *set_of, int *buf)
 			m->group = g;
 			m->utid = a->utid;
 			m->upid = a->upid;
+			m->own = a->own;
 			m->parent = -1;
 			m->home_uid = -1;
 			m->nchildren = j - i;
@@ -258,6 +259,14 @@ static int cmp_edge(const void *pa, const void *pb)
 	return a->d - b->d; /* ends before starts at one time */
 }
 
+/* A thread's own slice track, alone or a member of its thread's merged
+ * row: what the process summary counts as the thread being busy. */
+static int summary_member(const tt_ltrack *t)
+{
+	return t->utid != UINT32_MAX && t->kind == TT_LT_SLICE && (t->own || !t->mergeable) &&
+	       !t->is_annotation && (t->parent < 0 || t->own) && !t->nchildren && t->ndepth > 0;
+}
+
 static int build_summary(tt_layout *lay, tt_lgroup *gr)
 {
 	size_t n = 0, k = 0;
@@ -265,10 +274,12 @@ static int build_summary(tt_layout *lay, tt_lgroup *gr)
 
 	for (int i = 0; i < gr->ntracks; i++) {
 		const tt_ltrack *t = &lay->tracks[gr->tracks[i]];
-		if (t->utid != UINT32_MAX && t->kind == TT_LT_SLICE && !t->mergeable && !t->is_annotation &&
-		    t->parent < 0 && !t->nchildren && t->ndepth > 0) {
+		if (summary_member(t)) {
 			n += t->rows[0].n;
-			gr->nthreads++;
+			if (t->parent < 0)
+				gr->nthreads++;
+		} else if (t->own && t->nchildren) {
+			gr->nthreads++; /* a thread whose own tracks were merged */
 		}
 	}
 	if (n == 0)
@@ -278,8 +289,7 @@ static int build_summary(tt_layout *lay, tt_lgroup *gr)
 		return -1;
 	for (int i = 0; i < gr->ntracks; i++) {
 		const tt_ltrack *t = &lay->tracks[gr->tracks[i]];
-		if (!(t->utid != UINT32_MAX && t->kind == TT_LT_SLICE && !t->mergeable && !t->is_annotation &&
-		      t->parent < 0 && !t->nchildren && t->ndepth > 0))
+		if (!summary_member(t))
 			continue;
 		const tt_lod_row *r = &t->rows[0];
 		for (size_t j = 0; j < r->n; j++) {

@@ -43,7 +43,11 @@ start() {
 	shift 3
 	local cmd="env LANG=C.UTF-8 TERM=xterm-256color XDG_STATE_HOME=$TMP/state XDG_CONFIG_HOME=$TMP/cfg $BIN $*; echo EXIT=\$?; sleep 60"
 	if tmux -L $S has-session 2>/dev/null; then
-		tmux -L $S new-window -d -n "$name" "$cmd"
+		# a new window has the session's size until resized below: the
+		# viewer starts once the pane has its size (a loaded machine
+		# could otherwise start it before the resize lands)
+		tmux -L $S new-window -d -n "$name" \
+			"until [ \"\$(stty size)\" = '$h $w' ]; do sleep 0.05; done; $cmd"
 	else
 		tmux -L $S -f /dev/null new-session -d -s main -n "$name" -x "$w" -y "$h" "$cmd"
 	fi
