@@ -241,6 +241,47 @@ void tt_storage_main_threads(tt_storage *st, int on)
 	st->main_threads = on;
 }
 
+/* trace processor reserves upid 0 and utid 0 (pid 0, tid 0) before any
+ * event, for the idle process; only where pid 0 is the idle task (Linux
+ * system traces) do lookups of pid / tid 0 find them, elsewhere a pid 0
+ * gets its own rows. */
+int tt_storage_idle_rows(tt_storage *st, int pid_zero_is_idle)
+{
+	if (st->process.n || st->thread.n) /* (only before anything else) */
+		return 0;
+	if (GROW(st, st->process, COL(st->process.pid), COL(st->process.start_ts),
+		 COL(st->process.end_ts), COL(st->process.sort_index), COL(st->process.name),
+		 COL(st->process.parent_upid), COL(st->process.uid), COL(st->process.cmdline),
+		 COL(st->process.arg_set_id)) ||
+	    GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
+		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
+		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))
+		return -1;
+	st->process.pid[0] = 0;
+	st->process.start_ts[0] = st->process.end_ts[0] = st->process.sort_index[0] = TT_TS_NONE;
+	st->process.name[0] = 0;
+	st->process.parent_upid[0] = TT_NONE;
+	st->process.uid[0] = TT_TS_NONE;
+	st->process.cmdline[0] = 0;
+	st->process.arg_set_id[0] = TT_NONE;
+	st->process.n = 1;
+	st->thread.tid[0] = 0;
+	st->thread.start_ts[0] = st->thread.end_ts[0] = st->thread.sort_index[0] = TT_TS_NONE;
+	st->thread.name[0] = 0;
+	st->thread.upid[0] = 0;
+	st->thread.track[0] = TT_NONE;
+	st->thread.arg_set_id[0] = TT_NONE;
+	st->thread.n = 1;
+	if (!pid_zero_is_idle)
+		return 0;
+	st->thread.name[0] = tt_storage_intern_cstr(st, "swapper");
+	if (keymap_put_oom(st, &st->process_by_pid, 0, 0, 0, 0, 0) ||
+	    keymap_put_oom(st, &st->thread_by_key, 0, 0, 0, 0, 0) ||
+	    keymap_put_oom(st, &st->thread_by_tid, 0, 0, 0, 0, 0))
+		return -1;
+	return 0;
+}
+
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name)
 {
 	if (upid < st->process.n)

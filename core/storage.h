@@ -77,6 +77,11 @@ uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid);
  * trace processor's process tracker makes it (JSON and Perfetto imports;
  * CTF follows babeltrace2 and has only the threads it saw). */
 void tt_storage_main_threads(tt_storage *st, int on);
+/* Reserves upid 0 / utid 0 (pid 0, tid 0) as trace processor does, before
+ * any other row; with pid_zero_is_idle (Perfetto system traces) pid 0 and
+ * tid 0 are these rows and the thread is named "swapper", otherwise a
+ * pid 0 gets rows of its own. -1 when out of memory. */
+int tt_storage_idle_rows(tt_storage *st, int pid_zero_is_idle);
 /* A new process (thread) even when one with this pid ((pid, tid)) exists:
  * the id was reused; later lookups find the new one. */
 uint32_t tt_storage_process_new(tt_storage *st, int64_t pid);

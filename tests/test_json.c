@@ -40,6 +40,14 @@ static int64_t stat_value(tt_trace *tr, const char *name)
 
 /* ---- real traces ------------------------------------------------------------ */
 
+static void assert_tsv(tt_trace *tr, const char *sql, const char *want)
+{
+	char *got = tt_test_tsv(tr, sql);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void real_chromium_tiny(void **state)
 {
 	tt_trace *tr = tt_test_open(tt_test_data("chromium-tiny.json"));
@@ -50,12 +58,16 @@ static void real_chromium_tiny(void **state)
 	/* X 388 + I 37 + R 74 + 15 async b/e pairs */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 514);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = 0"), 111);
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 4);
+	/* upid 0 / utid 0 are trace processor's reserved idle rows; the
+	 * trace's own pid 0 (named swapper by its metadata) is upid 1 */
+	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 5);
+	assert_tsv(tr, "select upid, pid, name is null from process where pid = 0", "0\t0\t1\n1\t0\t1\n");
+	assert_tsv(tr, "select utid, upid, name from thread where tid = 0", "0\t0\tNULL\n1\t1\tswapper\n");
 	/* 5 threads seen, plus the main thread (tid = pid) trace processor
 	 * gives every process: 9202 has none of its own */
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 6);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 6);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread t join process p using(upid)"
-				     " where t.tid = p.pid"), 4);
+				     " where t.tid = p.pid and t.utid > 0"), 4);
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 0);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 268);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 59);
@@ -87,8 +99,8 @@ static void real_uftrace(void **state)
 	(void)state;
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2755);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = -1"), 0);
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 5);
 	/* uftrace writes one E ("linux:schedule") whose name matches no open
 	 * B: as in trace processor it closes nothing, the next E closes
 	 * pthread_create, "main" lasts to its own E at the end and
@@ -302,10 +314,10 @@ static void overlapping_complete_spilled(void **state)
 	tsv = tt_test_tsv(tr, "select s.name, s.depth, t.type, t.utid, t.id from slice s"
 			      " join track t on s.track_id = t.id order by s.ts");
 	assert_string_equal(tsv,
-		"outer\t0\tthread\t0\t0\n"
-		"a\t0\tthread_overlapping_slice\t0\t1\n"
-		"b\t1\tthread\t0\t0\n"
-		"c\t0\tthread_overlapping_slice\t0\t2\n");
+		"outer\t0\tthread\t1\t0\n"
+		"a\t0\tthread_overlapping_slice\t1\t1\n"
+		"b\t1\tthread\t1\t0\n"
+		"c\t0\tthread_overlapping_slice\t1\t2\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "slice_spill_overlapping_complete_event"), 2);
 	assert_int_equal(stat_value(tr, "slice_drop_overlapping_complete_event"), 0);
@@ -571,7 +583,8 @@ static void empty_trace_events(void **state)
 
 	(void)state;
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 0);
+	/* only the reserved idle thread */
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 1);
 	close_text(tr, p);
 }
 

@@ -298,10 +298,14 @@ static void test_chromium_tiny(void **state)
 	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "415\t10139000\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 0);
 	/* summary.json: distinct_processes 3, distinct_threads 4 */
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread where name is not null"), 4);
+	/* (upid 0 / utid 0: the idle process and its swapper thread, which
+	 * trace processor reserves in every Perfetto trace) */
+	assert_tsv(tr, "select upid, pid, name from process where upid = 0", "0\t0\tNULL\n");
+	assert_tsv(tr, "select utid, tid, upid, name from thread where utid = 0", "0\t0\t0\tswapper\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where name is not null and utid > 0"), 4);
 	/* and the main thread trace processor gives each process */
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 5);
 	/* summary.json: track_event_ts_min_ns / max_ns (the last event is an END) */
 	assert_int_equal(tt_test_int(tr, "select min(ts) from slice"), 969228552000LL);
 	assert_int_equal(tt_test_int(tr, "select max(ts + dur) from slice"), 971296847099LL);
@@ -347,8 +351,8 @@ static void test_chromium_small_gz(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 49617);
 	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "21869\t5492756000\n");
 	/* summary.json: 8 processes, 43 threads, ts range */
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 8);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 43);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 8);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 43);
 	/* oracle: the first slice (the summary's ts_min is an unmatched END) */
 	assert_int_equal(tt_test_int(tr, "select min(ts) from slice"), 943932841873LL);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunTask'"), 13906);

@@ -441,6 +441,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 
 	/* trace processor's process tracker: a process has its main thread */
 	tt_storage_main_threads(im->st, 1);
+	(void)tt_storage_idle_rows(im->st, 0); /* (out of memory shows later) */
 	char msg[200];
 	int rc = TT_OK, truncated;
 

@@ -526,6 +526,9 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 	c->st = im->st;
 	c->threaded = threaded;
 	tt_storage_main_threads(c->st, 1);
+	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
+	if (tt_storage_idle_rows(c->st, 1))
+		c->oom = 1;
 	c->clock = tt_proto_clock_new();
 	c->async = tt_async_tracker_new(c->st);
 	tt_proto_arena_init(&c->ar);
