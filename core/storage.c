@@ -300,6 +300,11 @@ void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdlin
 		st->process.cmdline[upid] = cmdline;
 }
 
+uint32_t tt_storage_process_parent(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.parent_upid[upid] : TT_NONE;
+}
+
 int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid)
 {
 	return upid < st->process.n ? st->process.pid[upid] : -1;

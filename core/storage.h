@@ -52,6 +52,7 @@ void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t paren
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
 void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdline);
 void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid);
+uint32_t tt_storage_process_parent(const tt_storage *st, uint32_t upid);
 int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid);
 tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid);
 /* Non-zero when the process has a start_ts. */

@@ -860,6 +860,133 @@ static void test_ftrace_atrace_and_sched(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* One ftrace event in a bundle of cpu 0. */
+static void ft_packet(tbuf *b, uint64_t ts, uint32_t pid, Perfetto__Protos__FtraceEvent *e)
+{
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Pkt p = pkt(1, 0);
+
+	e->has_timestamp = e->has_pid = 1;
+	e->timestamp = ts;
+	e->pid = pid;
+	fb.has_cpu = 1;
+	fb.n_event = 1;
+	fb.event = &e;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
+	p.ftrace_events = &fb;
+	tb_packet(b, &p);
+}
+
+static void ft_switch(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int32_t next, const char *next_comm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedSwitchFtraceEvent ss = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
+
+	ss.has_prev_pid = ss.has_next_pid = 1;
+	ss.prev_pid = prev;
+	ss.next_pid = next;
+	ss.prev_comm = (char *)prev_comm;
+	ss.next_comm = (char *)next_comm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
+	e.sched_switch = &ss;
+	ft_packet(b, ts, (uint32_t)prev, &e);
+}
+
+static void ft_newtask(tbuf *b, uint64_t ts, int32_t src, int32_t tid, const char *comm, uint64_t flags)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__TaskNewtaskFtraceEvent nt = PERFETTO__PROTOS__TASK_NEWTASK_FTRACE_EVENT__INIT;
+
+	nt.has_pid = nt.has_clone_flags = 1;
+	nt.pid = tid;
+	nt.comm = (char *)comm;
+	nt.clone_flags = flags;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK;
+	e.task_newtask = &nt;
+	ft_packet(b, ts, (uint32_t)src, &e);
+}
+
+/* A process tree of one process (pid, ppid, argv0) and optionally one
+ * thread (tid of pid, named). */
+static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const char *argv0, int32_t tid,
+			const char *tname)
+{
+	Perfetto__Protos__ProcessTree pt = PERFETTO__PROTOS__PROCESS_TREE__INIT;
+	Perfetto__Protos__ProcessTree__Process pr = PERFETTO__PROTOS__PROCESS_TREE__PROCESS__INIT, *prp = &pr;
+	Perfetto__Protos__ProcessTree__Thread th = PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT, *thp = &th;
+	char *cmd = (char *)argv0;
+	Pkt p = pkt(1, ts);
+
+	pr.has_pid = pr.has_ppid = 1;
+	pr.pid = pid;
+	pr.ppid = ppid;
+	pr.n_cmdline = 1;
+	pr.cmdline = &cmd;
+	th.has_tid = th.has_tgid = 1;
+	th.tid = tid;
+	th.tgid = pid;
+	th.name = (char *)tname;
+	pt.n_processes = 1;
+	pt.processes = &prp;
+	pt.n_threads = tid ? 1 : 0;
+	pt.threads = &thp;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
+	p.process_tree = &pt;
+	tb_packet(b, &p);
+}
+
+/* The process tracker as trace processor's: threads cloned and processes
+ * forked before their maker's process is known join it once the process
+ * tree says; a renamed main thread renames its process; a freed tid comes
+ * back as a new thread; process tree names beat sched_switch comms; a
+ * changed parent pid keeps the first parent; a freed pid is a new process. */
+static void test_ftrace_process_tracking(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__TaskRenameFtraceEvent rn = PERFETTO__PROTOS__TASK_RENAME_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedProcessFreeFtraceEvent fr = PERFETTO__PROTOS__SCHED_PROCESS_FREE_FTRACE_EVENT__INIT;
+
+	(void)state;
+	ft_switch(&b, 10, 0, "swapper/0", 20, "a-main");
+	ft_switch(&b, 11, 20, "a-main", 21, "a-worker");
+	ft_newtask(&b, 12, 21, 22, "a-clone", 0x00010000);
+	ft_newtask(&b, 13, 22, 30, "b", 0);
+	tree_packet(&b, 14, 20, 1, "/bin/a", 21, "tree-name");
+	rn.has_pid = 1;
+	rn.pid = 30;
+	rn.newcomm = "b-renamed";
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME;
+	e.task_rename = &rn;
+	ft_packet(&b, 15, 30, &e);
+	tree_packet(&b, 16, 30, 7, "b-renamed", 0, NULL); /* reparented: stays 20's */
+	fr.has_pid = 1;
+	fr.pid = 30;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE;
+	e.sched_process_free = &fr;
+	ft_packet(&b, 17, 30, &e);
+	ft_newtask(&b, 18, 20, 30, "a-30", 0x00010000);
+	ft_switch(&b, 19, 21, "a-worker", 30, "a-30x");
+	ft_switch(&b, 20, 30, "a-30x", 0, "swapper/0");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.utid, t.tid, coalesce(p.pid, -1), coalesce(p.name, '-'), coalesce(t.name, '-'), "
+		       "coalesce(pp.pid, -1) from thread t left join process p using(upid) "
+		       "left join process pp on pp.upid = p.parent_upid order by t.utid",
+		   "0\t0\t0\t-\tswapper\t-1\n"
+		   "1\t20\t20\t/bin/a\ta-main\t1\n"
+		   "2\t21\t20\t/bin/a\ttree-name\t1\n"
+		   "3\t22\t20\t/bin/a\ta-clone\t1\n"
+		   "4\t30\t30\tb-renamed\tb-renamed\t20\n"
+		   "5\t1\t1\t-\t-\t-1\n"
+		   "6\t7\t7\t-\t-\t-1\n"
+		   "7\t30\t20\t/bin/a\ta-30x\t1\n");
+	/* the switch to tid 30 at 19 ran the new thread */
+	assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
+	tb_close(tr, path, &b);
+}
+
 /* Three events on one track, as raw packet bytes. */
 static void three_events(tbuf *b)
 {
@@ -1876,6 +2003,7 @@ int main(void)
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
+		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),
 		cmocka_unit_test(test_length_beyond_file),
