@@ -1347,6 +1347,8 @@ static void test_process_stats(void **state)
 	pr.vm_rss_kb = 4; /* -> 4096 bytes */
 	pr.has_oom_score_adj = 1;
 	pr.oom_score_adj = -100;
+	pr.has_runtime_kernel_mode = 1; /* ns, kept as is */
+	pr.runtime_kernel_mode = 1500000;
 	ps.n_processes = 1;
 	ps.processes = &prp;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
@@ -1355,7 +1357,8 @@ static void test_process_stats(void **state)
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
 		       "join process pr on pr.upid = t.upid order by t.name",
-		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n");
+		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n"
+		   "runtime.kernel_ns\t33\t7000\t1500000.0\n");
 	tb_close(tr, path, &b);
 }
 

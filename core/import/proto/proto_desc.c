@@ -408,5 +408,17 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, n, upid, -1, NULL),
 				 0, 0, TT_NONE, 0, (double)p->oom_score_adj);
 		}
+		/* cpu time from /proc/pid/stat, already in ns (no unit, as trace
+		 * processor's proc_stat_runtime tracks) */
+		for (k = 0; k < 2; k++) {
+			tt_str n;
+
+			if (!(k ? p->has_runtime_kernel_mode : p->has_runtime_user_mode))
+				continue;
+			n = intern_c(c, k ? "runtime.kernel_ns" : "runtime.user_ns");
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0,
+					  tt_proto_keyed_counter(c, "proto-proc-stat", upid, 9 + k, n, upid, -1, NULL), 0, 0,
+					  TT_NONE, 0, (double)(k ? p->runtime_kernel_mode : p->runtime_user_mode));
+		}
 	}
 }
