@@ -189,8 +189,10 @@ static void feed_one(struct feed *f, const struct rec *r)
 			break;
 		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
 			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
+		else if (r->ph == 'e') /* trace processor: by category and name; none matching, nothing */
+			tt_slice_tracker_end_match(sl, track, r->ts, r->cat, r->name, r->args);
 		else
-			tt_slice_tracker_end(sl, track, r->ts, r->ph == 'e' ? r->name : 0, r->args);
+			tt_slice_tracker_end(sl, track, r->ts, 0, r->args);
 		break;
 	case 'n': case 'T': case 'p':
 		track = async_track(f, r, TT_ASYNC_INSTANT);
