@@ -987,6 +987,49 @@ static void test_ftrace_process_tracking(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* sde_tracing_mark_write: begin / end by trace_begin (older kernels) or
+ * by trace_type; a counter by trace_type 'C' on the tgid's process; an
+ * event with neither field is counted, not imported. */
+static void test_ftrace_sde_marks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	static const struct { uint64_t ts; int has_type, has_begin; uint32_t type, begin; int32_t value; const char *name; } ev[] = {
+		{ 100, 0, 1, 0, 1, 0, "draw" }, { 101, 0, 1, 0, 0, 0, "draw" },
+		{ 200, 1, 0, 'B', 0, 0, "kick" }, { 250, 1, 0, 'E', 0, 0, "kick" },
+		{ 300, 1, 0, 'C', 0, 42, "fences" }, { 400, 0, 0, 0, 0, 0, "none" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+		Perfetto__Protos__SdeTracingMarkWriteFtraceEvent m = PERFETTO__PROTOS__SDE_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+
+		m.has_pid = 1;
+		m.pid = 403;
+		m.trace_name = (char *)ev[i].name;
+		m.has_trace_type = ev[i].has_type;
+		m.trace_type = ev[i].type;
+		m.has_trace_begin = ev[i].has_begin;
+		m.trace_begin = ev[i].begin;
+		m.has_value = 1;
+		m.value = ev[i].value;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE;
+		e.sde_tracing_mark_write = &m;
+		ft_packet(&b, ev[i].ts, 404, &e);
+	}
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, s.ts, s.dur, t.tid, p.pid from slice s join thread_track tt on s.track_id = tt.id "
+		       "join thread t using(utid) join process p using(upid) order by s.ts",
+		   "draw\t100\t1\t404\t403\nkick\t200\t50\t404\t403\n");
+	assert_tsv(tr, "select t.name, c.value, p.pid from counter c join track t on c.track_id = t.id "
+		       "join process p on p.upid = t.upid",
+		   "fences\t42.0\t403\n");
+	assert_int_equal(stat_value(tr, "proto_atrace_bad"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* Three events on one track, as raw packet bytes. */
 static void three_events(tbuf *b)
 {
@@ -2007,6 +2050,7 @@ int main(void)
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
+		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),
 		cmocka_unit_test(test_length_beyond_file),

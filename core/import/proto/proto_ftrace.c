@@ -202,16 +202,11 @@ static void on_process_free(pctx *c, int64_t tid)
 
 #define ftrace_thread tt_proto_thread
 
-static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
+static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 {
-	tt_atrace m;
 	uint32_t utid, upid, track;
 	tt_str name;
 
-	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
-		stat(c, TT_STAT_proto_atrace_bad);
-		return;
-	}
 	if (m.has_tgid && m.tgid > 0) {
 		utid = tt_proto_thread_in(c, m.tgid, tid);
 		upid = tt_storage_thread_upid(c->st, utid);
@@ -259,6 +254,42 @@ static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf
 		break;
 	}
 	}
+}
+
+static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
+{
+	tt_atrace m;
+
+	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	on_atrace(c, ps, ts, tid, m);
+}
+
+/* sde_tracing_mark_write (display driver): an atrace marker in fields, the
+ * phase in trace_type (B E C I) or, in older kernels, trace_begin (B / E);
+ * tgid is the event's pid field, the writer the ftrace event's pid. */
+static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
+			const Perfetto__Protos__SdeTracingMarkWriteFtraceEvent *e)
+{
+	tt_atrace m = { .has_tgid = 1, .tgid = e->pid, .value = e->value };
+
+	if (!e->has_trace_type && !e->has_trace_begin) {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	if (e->trace_type == 0)
+		m.phase = e->trace_begin ? 'B' : 'E';
+	else if (e->trace_type == 'B' || e->trace_type == 'E' || e->trace_type == 'C' || e->trace_type == 'I')
+		m.phase = (char)e->trace_type;
+	else {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	m.name = e->trace_name ? e->trace_name : "";
+	m.name_len = strlen(m.name);
+	on_atrace(c, ps, ts, tid, m);
 }
 
 /* The thread switched to is found when the switch is read: a tid's
@@ -342,6 +373,9 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 				if (up != TT_NONE && tt_storage_process_pid(c->st, up) == e->task_rename->pid)
 					tt_proto_set_process_name(c, up, n, PN_SYSTEM);
 			}
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
+			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
 			on_process_free(c, e->sched_process_free->pid);
