@@ -1255,8 +1255,11 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 	size_t n = st->tstate.n;
 
 	if (GROW(st, st->tstate, COL(st->tstate.ts), COL(st->tstate.dur), COL(st->tstate.cpu),
-		 COL(st->tstate.utid), COL(st->tstate.state)))
+		 COL(st->tstate.utid), COL(st->tstate.state), COL(st->tstate.io_wait),
+		 COL(st->tstate.blocked)))
 		return -1;
+	st->tstate.io_wait[n] = TT_TS_NONE;
+	st->tstate.blocked[n] = 0;
 	st->tstate.ts[n] = ts;
 	st->tstate.dur[n] = dur;
 	st->tstate.cpu[n] = cpu;
@@ -1264,6 +1267,14 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 	st->tstate.state[n] = state;
 	st->tstate.n++;
 	return (int64_t)n;
+}
+
+void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function)
+{
+	if (row < 0 || (size_t)row >= st->tstate.n)
+		return;
+	st->tstate.io_wait[row] = io_wait;
+	st->tstate.blocked[row] = function;
 }
 
 /* ---- slices ---------------------------------------------------------------- */

@@ -202,6 +202,8 @@ uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);
+/* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
+void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
 
 /* ---- slices: see slice_tracker.h for begin/end nesting ----------------- */
 /* Low-level append used by the tracker; importers use slice_tracker.h. */

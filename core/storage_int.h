@@ -108,6 +108,8 @@ struct tt_storage {
 		int64_t *ts, *dur, *cpu;
 		uint32_t *utid;
 		tt_str *state;
+		int64_t *io_wait;      /* TT_TS_NONE: unknown */
+		tt_str *blocked;       /* blocked_function */
 	} tstate;
 
 	struct {

@@ -384,6 +384,34 @@ static void trailing_comma_across_reads(void **state)
 	free(t);
 }
 
+/* Thread state events (ph T, as trace processor reads them): the name is
+ * the state, cpu / io_wait / blocked_function are columns; Running with a
+ * cpu is also a sched slice; one without dur is a parser failure. */
+static void thread_state_events(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"T\",\"name\":\"Running\",\"pid\":5,\"tid\":6,\"ts\":1,\"dur\":2,\"args\":{\"cpu\":3}},"
+		"{\"ph\":\"T\",\"name\":\"D\",\"pid\":5,\"tid\":6,\"ts\":3,\"dur\":4,"
+		"\"args\":{\"io_wait\":1,\"blocked_function\":\"wait_on_page\"}},"
+		"{\"ph\":\"T\",\"name\":\"R\",\"pid\":5,\"tid\":6,\"ts\":7,\"dur\":1},"
+		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":9}"
+		"]", &p);
+
+	(void)state;
+	assert_tsv(tr, "select ts, dur, state, coalesce(io_wait, -1), coalesce(blocked_function, '-'),"
+		       " coalesce(cpu, -1), t.tid from thread_state join thread t using(utid) order by ts",
+		   "1000\t2000\tRunning\t-1\t-\t-1\t6\n"
+		   "3000\t4000\tD\t1\twait_on_page\t-1\t6\n"
+		   "7000\t1000\tR\t-1\t-\t-1\t6\n");
+	assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)",
+		   "1000\t2000\t3\t6\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
+	assert_int_equal(stat_value(tr, "json_parser_failure"), 1);
+	close_text(tr, p);
+}
+
 /* A complete event that starts inside another one of its thread and ends
  * after it goes to an overflow track of the thread, as trace processor
  * spills it; a second one overlapping both goes to a second lane. */
@@ -726,6 +754,7 @@ int main(void)
 		cmocka_unit_test(counters_several_series),
 		cmocka_unit_test(async_and_instants),
 		cmocka_unit_test(async_track_grouping),
+		cmocka_unit_test(thread_state_events),
 		cmocka_unit_test(trailing_commas),
 		cmocka_unit_test(raw_control_characters),
 		cmocka_unit_test(trailing_comma_across_reads),

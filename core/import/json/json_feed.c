@@ -194,7 +194,17 @@ static void feed_one(struct feed *f, const struct rec *r)
 		else
 			tt_slice_tracker_end(sl, track, r->ts, 0, r->args);
 		break;
-	case 'n': case 'T': case 'p':
+	case 'T': { /* thread state; Running on a cpu is a sched slice too */
+		int64_t row = tt_storage_thread_state(st, r->ts, r->u.dur, -1, r->utid, r->name);
+
+		tt_storage_thread_state_blocked(st, row, r->args == TT_NONE ? TT_TS_NONE : (int64_t)r->args, r->cat);
+		if (r->id != UINT64_MAX && r->name == tt_storage_intern_cstr(st, "Running")) {
+			tt_storage_cpu(st, (int64_t)r->id);
+			tt_storage_sched(st, r->ts, r->u.dur, (int64_t)r->id, r->utid, 0, 0);
+		}
+		break;
+	}
+	case 'n': case 'p':
 		track = async_track(f, r, TT_ASYNC_INSTANT);
 		if (track == TT_NONE)
 			break;
