@@ -104,7 +104,9 @@ void tt_storage_free(tt_storage *st)
 	F(raw, st->raw.ts, st->raw.cpu, st->raw.name, st->raw.utid, st->raw.arg_set_id);
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
-	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state);
+	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
+	  st->tstate.io_wait, st->tstate.blocked);
+	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
 	F(cpus, st->cpus.cpu);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
 	F(named, st->named.stat, st->named.name, st->named.count);
@@ -1275,6 +1277,20 @@ void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wai
 		return;
 	st->tstate.io_wait[row] = io_wait;
 	st->tstate.blocked[row] = function;
+}
+
+int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)
+{
+	size_t n = st->import_logs.n;
+
+	if (GROW(st, st->import_logs, COL(st->import_logs.ts), COL(st->import_logs.stat),
+		 COL(st->import_logs.arg_set_id)))
+		return -1;
+	st->import_logs.ts[n] = ts;
+	st->import_logs.stat[n] = (uint16_t)stat;
+	st->import_logs.arg_set_id[n] = arg_set_id;
+	st->import_logs.n++;
+	return (int64_t)n;
 }
 
 /* ---- slices ---------------------------------------------------------------- */

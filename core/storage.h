@@ -202,6 +202,9 @@ uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);
+/* One occurrence of a stat with its details (an arg set), trace
+ * processor's _trace_import_logs; the stat itself is counted apart. */
+int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id);
 /* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
 void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
 

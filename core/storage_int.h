@@ -124,6 +124,13 @@ struct tt_storage {
 		tt_str *sval; /* 0 when the value is an integer */
 	} meta;
 
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		uint16_t *stat;        /* tt_stat: the stats row it details */
+		uint32_t *arg_set_id;
+	} import_logs; /* tt_storage_import_log */
+
 	int64_t stats[TT_STAT_COUNT];
 	struct {
 		size_t n, cap;

@@ -440,6 +440,26 @@ static void overlapping_complete_spilled(void **state)
 	free(tsv);
 	assert_int_equal(stat_value(tr, "slice_spill_overlapping_complete_event"), 2);
 	assert_int_equal(stat_value(tr, "slice_drop_overlapping_complete_event"), 0);
+	/* each spill is logged with the slice it overlaps on the thread's
+	 * track (the innermost: c overlaps b) and the shared range, as trace
+	 * processor's _trace_import_logs */
+	assert_tsv(tr, "select l.ts, l.severity, a.key, a.display_value from _trace_import_logs l"
+		       " join args a using(arg_set_id) where l.name = 'slice_spill_overlapping_complete_event'"
+		       " order by l.ts, a.key",
+		   "150000\terror\tconflicting_slice_dur\t100000\n"
+		   "150000\terror\tconflicting_slice_name\touter\n"
+		   "150000\terror\tconflicting_slice_ts\t100000\n"
+		   "150000\terror\tevent_name\ta\n"
+		   "150000\terror\tevent_phase\tX\n"
+		   "150000\terror\toverlap_end\t200000\n"
+		   "150000\terror\toverlap_start\t150000\n"
+		   "165000\terror\tconflicting_slice_dur\t10000\n"
+		   "165000\terror\tconflicting_slice_name\tb\n"
+		   "165000\terror\tconflicting_slice_ts\t160000\n"
+		   "165000\terror\tevent_name\tc\n"
+		   "165000\terror\tevent_phase\tX\n"
+		   "165000\terror\toverlap_end\t170000\n"
+		   "165000\terror\toverlap_start\t165000\n");
 	/* {} is tolerated; an event without ts is not */
 	assert_int_equal(stat_value(tr, "json_tokenizer_failure"), 1);
 	close_text(tr, p);

@@ -443,6 +443,32 @@ static const tt_vtab_def stats_def = {
 	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* trace processor's _trace_import_logs: one row per logged occurrence of
+ * a stat, with its details as an arg set (one trace: trace_id 0; byte
+ * offsets are not kept) */
+static size_t ilog_n(const tt_storage *st) { return st->import_logs.n; }
+static void ilog_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	unsigned k = st->import_logs.stat[r];
+
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, 0); break;
+	case 2: r_ts(ctx, st->import_logs.ts[r]); break;
+	case 3: sqlite3_result_null(ctx); break;
+	case 4: r_text(ctx, stat_info[k].severity); break;
+	case 5: r_text(ctx, stat_info[k].name); break;
+	case 6: r_id(ctx, st->import_logs.arg_set_id[r]); break;
+	}
+}
+static const tt_vtab_def ilog_def = {
+	.name = "_trace_import_logs",
+	.schema = "CREATE TABLE x(id INTEGER, trace_id INTEGER, ts INTEGER, byte_offset INTEGER,"
+		  " severity TEXT, name TEXT, arg_set_id INTEGER)",
+	.nrows = ilog_n, .column = ilog_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 /* stats_detail: what the counted-by-name stats skipped, by name:
  *   select * from stats_detail;  -- json_phase_unknown | phase 'Z' | 2 */
 static size_t detail_n(const tt_storage *st) { return st->named.n; }
@@ -495,7 +521,7 @@ static const tt_vtab_def bounds_def = {
 
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
-	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &detail_def, &meta_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &ilog_def, &detail_def, &meta_def,
 	&bounds_def,
 };
 

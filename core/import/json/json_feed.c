@@ -123,6 +123,26 @@ static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
 	return lo < j->ttimes.n && j->ttimes.v[lo].seq == seq ? &j->ttimes.v[lo] : NULL;
 }
 
+/* The import log trace processor writes for a spilled X event: the event,
+ * the slice it overlaps and the shared range [ts, that slice's end). */
+static void log_overlap(tt_storage *st, const struct rec *r, int64_t other)
+{
+	int64_t ots = tt_storage_slice_ts(st, other), odur = tt_storage_slice_dur(st, other);
+	const char *on = tt_storage_str(st, tt_storage_slice_name(st, other));
+	const char *n = tt_storage_str(st, r->name);
+
+	tt_storage_args_begin(st);
+	tt_storage_args_str(st, "event_name", n ? n : "", n ? strlen(n) : 0);
+	tt_storage_args_str(st, "event_phase", "X", 1);
+	tt_storage_args_int(st, "overlap_start", r->ts);
+	tt_storage_args_int(st, "overlap_end", ots + odur);
+	if (on)
+		tt_storage_args_str(st, "conflicting_slice_name", on, strlen(on));
+	tt_storage_args_int(st, "conflicting_slice_ts", ots);
+	tt_storage_args_int(st, "conflicting_slice_dur", odur);
+	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_storage_args_end(st));
+}
+
 static void feed_one(struct feed *f, const struct rec *r)
 {
 	struct json *j = f->j;
@@ -155,9 +175,10 @@ static void feed_one(struct feed *f, const struct rec *r)
 		break;
 	case 'X':
 		track = tt_storage_thread_track(st, r->utid);
-		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.dur)) {
+		if ((id = tt_slice_tracker_overlapping(sl, track, r->ts, r->u.dur)) >= 0) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
+			log_overlap(st, r, id);
 			track = tt_async_overlap_track(f->async, r->utid, r->ts, r->u.dur);
 			if (track == TT_NONE) {
 				j->oom = 1;
