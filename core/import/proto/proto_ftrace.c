@@ -10,6 +10,10 @@
 /* ---- the process tracker ------------------------------------------------- */
 
 #define TID_ENDED UINT64_MAX
+/* Associations waiting for a process are resolved by a scan of the
+ * waiting list: bounded so that hostile input cannot make it quadratic
+ * in the trace (real traces wait for the process tree, a few hundred). */
+#define PENDING_MAX 4096
 #define CLONE_THREAD 0x00010000u /* (the kernel's sched.h) */
 
 static void live_put(pctx *c, int64_t tid, uint64_t v)
@@ -166,7 +170,7 @@ static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNew
 		tt_proto_set_process_name(c, upid, comm, PN_SYSTEM);
 		if (src_upid != TT_NONE)
 			tt_storage_process_set_parent(c->st, upid, src_upid);
-		else if (TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
+		else if (c->pend_parent.n < PENDING_MAX && TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
 			c->oom = 1;
 		return;
 	}
@@ -177,7 +181,8 @@ static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNew
 	}
 	live_put(c, e->pid, (uint64_t)nu + 1);
 	tt_proto_thread_name(c, nu, comm, TN_FTRACE);
-	if (src_upid == TT_NONE && TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
+	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
+	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
 		c->oom = 1;
 }
 
