@@ -56,6 +56,10 @@
 	X(json_parser_failure, "json_parser_failure", "error", "trace", "JSON trace events whose fields do not make an event of their phase, skipped") \
 	X(track_event_parser_errors, "track_event_parser_errors", "info", "analysis", "track events that could not be placed (state value on a track that is not a state track, ...), skipped") \
 	X(track_event_invalid_timestamp, "track_event_invalid_timestamp", "error", "analysis", "track events whose timestamp is out of range (absolute or delta overflow, clock conversion overflow), dropped") \
+	X(track_event_state_missing_track_uuid, "track_event_state_missing_track_uuid", "error", "trace", "state track events (TYPE_STATE) without a track uuid, skipped") \
+	X(track_event_dropped_packets_outside_of_range_of_interest, "track_event_dropped_packets_outside_of_range_of_interest", "info", "analysis", "track events before Chrome's range of interest (TrackEventRangeOfInterest), dropped as Perfetto's UI does") \
+	X(streaming_profile_invalid_timestamp, "streaming_profile_invalid_timestamp", "error", "analysis", "Chrome sampling profiler packets whose delta timestamps leave the valid range, dropped") \
+	X(stackprofile_parser_error, "stackprofile_parser_error", "error", "trace", "sampling profiler samples without a timestamp delta or with an unknown callstack, dropped") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
 
 typedef enum tt_stat {

@@ -5,6 +5,7 @@
  * small open-addressing hashes.
  */
 #include "storage_int.h"
+#include "profile.h"
 #include "keymap.h"
 
 #include <inttypes.h>
@@ -107,6 +108,8 @@ void tt_storage_free(tt_storage *st)
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
 	  st->tstate.io_wait, st->tstate.blocked);
 	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
+	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
+	  st->state.value);
 	F(cpus, st->cpus.cpu);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
 	F(named, st->named.stat, st->named.name, st->named.count);
@@ -118,12 +121,13 @@ void tt_storage_free(tt_storage *st)
 	tt_keymap_free(&st->thread_by_tid);
 	tt_keymap_free(&st->track_by_key);
 	tt_keymap_free(&st->named_by_key);
+	tt_profile_free(st->profile);
 	free(st);
 }
 
 int tt_storage_oom(const tt_storage *st)
 {
-	return st->oom || tt_strpool_oom(st->strs);
+	return st->oom || tt_strpool_oom(st->strs) || tt_profile_oom(st->profile);
 }
 
 /* ---- strings and stats ------------------------------------------------------ */
@@ -530,6 +534,27 @@ void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t a
 {
 	if (track < st->track.n)
 		st->track.source_arg_set_id[track] = arg_set_id;
+}
+
+void tt_storage_machine(tt_storage *st, int64_t raw_id)
+{
+	st->machine.set = 1;
+	st->machine.raw_id = raw_id;
+	st->machine.processes = st->process.n;
+	st->machine.threads = st->thread.n;
+	st->machine.tracks = st->track.n;
+}
+
+uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row)
+{
+	size_t n = table == 'p' ? st->machine.processes : table == 't' ? st->machine.threads : st->machine.tracks;
+
+	return st->machine.set && row < n ? 0 : TT_NONE;
+}
+
+uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.source_arg_set_id[track] : TT_NONE;
 }
 
 uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a, uint64_t b,
@@ -1291,6 +1316,36 @@ int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t
 	st->import_logs.arg_set_id[n] = arg_set_id;
 	st->import_logs.n++;
 	return (int64_t)n;
+}
+
+int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,
+			 uint32_t arg_set_id)
+{
+	size_t n = st->state.n;
+
+	if (GROW(st, st->state, COL(st->state.ts), COL(st->state.dur), COL(st->state.track),
+		 COL(st->state.arg_set_id), COL(st->state.cat), COL(st->state.value)))
+		return -1;
+	st->state.ts[n] = ts;
+	st->state.dur[n] = -1;
+	st->state.track[n] = track;
+	st->state.arg_set_id[n] = arg_set_id;
+	st->state.cat[n] = cat;
+	st->state.value[n] = value;
+	st->state.n++;
+	return (int64_t)n;
+}
+
+void tt_storage_state_end(tt_storage *st, int64_t id, int64_t ts)
+{
+	if (id >= 0 && (size_t)id < st->state.n)
+		st->state.dur[id] = ts - st->state.ts[id];
+}
+
+void tt_storage_state_add_args(tt_storage *st, int64_t id, uint32_t arg_set_id)
+{
+	if (id >= 0 && (size_t)id < st->state.n && arg_set_id != TT_NONE)
+		st->state.arg_set_id[id] = tt_storage_args_merge(st, st->state.arg_set_id[id], arg_set_id);
 }
 
 /* ---- slices ---------------------------------------------------------------- */

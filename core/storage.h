@@ -131,6 +131,7 @@ uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);
 /* track.source_arg_set_id: what the trace said about the track (TT_NONE
  * until set). */
 void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
+uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track);
 uint32_t tt_storage_track_count(const tt_storage *st);
 
 /* ---- args ---------------------------------------------------------------
@@ -207,6 +208,13 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id);
 /* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
 void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
+/* state (Perfetto's state table): track holds value from ts until the next
+ * value (tt_storage_state_end sets dur; -1 while it lasts). Returns the row. */
+int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,
+			 uint32_t arg_set_id);
+void tt_storage_state_end(tt_storage *st, int64_t id, int64_t ts);
+/* Adds the args of a repeated value to its row (merged, later keys win). */
+void tt_storage_state_add_args(tt_storage *st, int64_t id, uint32_t arg_set_id);
 
 /* ---- slices: see slice_tracker.h for begin/end nesting ----------------- */
 /* Low-level append used by the tracker; importers use slice_tracker.h. */
@@ -224,6 +232,14 @@ uint32_t tt_storage_slice_track(const tt_storage *st, int64_t id);
 tt_str tt_storage_slice_name(const tt_storage *st, int64_t id);
 uint32_t tt_storage_slice_args(const tt_storage *st, int64_t id);
 int64_t tt_storage_slice_count(const tt_storage *st);
+
+/* ---- machines ----------------------------------------------------------
+ * A trace recorded on another machine (Perfetto's machine_id on every
+ * packet): the processes, threads and tracks made so far get machine_id 0,
+ * the row of raw_id in the `machine` table. One machine per trace. */
+void tt_storage_machine(tt_storage *st, int64_t raw_id);
+/* machine_id of a row of process ('p'), thread ('t') or track ('k'), TT_NONE for the host. */
+uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row);
 
 /* ---- metadata (the `metadata` table: trace-wide key/values) ----------- */
 void tt_storage_meta_str(tt_storage *st, const char *key, const char *value);

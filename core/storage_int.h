@@ -112,6 +112,14 @@ struct tt_storage {
 		tt_str *blocked;       /* blocked_function */
 	} tstate;
 
+	/* Perfetto's state table: values of state tracks (TrackEvent TYPE_STATE) */
+	struct {
+		size_t n, cap;
+		int64_t *ts, *dur; /* dur -1 while the state lasts */
+		uint32_t *track, *arg_set_id;
+		tt_str *cat, *value;
+	} state;
+
 	struct {
 		size_t n, cap;
 		int64_t *cpu; /* row = ucpu */
@@ -141,6 +149,13 @@ struct tt_storage {
 	int64_t start_ts, end_ts; /* finalize: trace bounds */
 
 	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key, named_by_key;
+	struct tt_profile *profile; /* stack profile tables (profile.h), NULL until used */
+	/* tt_storage_machine: rows below these counts came from machine 0 */
+	struct {
+		int set;
+		int64_t raw_id;
+		size_t processes, threads, tracks;
+	} machine;
 };
 
 /* Text of an arg value for display ("" for null). Writes into buf. */

@@ -170,6 +170,11 @@ static const char *const dump_sql[] = {
 	"select 'state', ts, dur, cpu, utid, state from thread_state order by id",
 	"select 'stat', name, value from stats where value != 0 order by name",
 	"select 'meta', name, str_value, int_value from metadata order by name",
+	"select 'statev', ts, dur, track_id, category, value, arg_set_id from state order by id",
+	"select 'callstack', slice_id, track_id, callsite_id, end_callsite_id, weight from "
+	"__intrinsic_track_event_callstacks order by id",
+	"select 'callsite', id, depth, parent_id, frame_id from stack_profile_callsite order by id",
+	"select 'frame', id, name, mapping, rel_pc, symbol_set_id from stack_profile_frame order by id",
 };
 
 static int dump_row(void *ctx, int n, char **vals, char **cols)
@@ -321,7 +326,7 @@ static void test_chromium_tiny(void **state)
 	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track */
 	assert_tsv(tr, "select t.name, t.type, count(*) from slice s join track t on s.track_id = t.id "
 		       "where t.utid is null group by 1, 2",
-		   "Default Track\tglobal\t4\n");
+		   "Default Track\tglobal_track_event\t4\n");
 	/* summary.json top_event_names */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 286);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 58);
@@ -1199,7 +1204,8 @@ static void test_debug_annotations(void **state)
 	a[9].n_array_values = 2;
 	a[9].array_values = arr;
 	a[7].name = "j"; a[7].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE;
-	a[7].legacy_json_value = "{\"q\":1}";
+	/* flattened as trace processor does: nulls left out (no index) */
+	a[7].legacy_json_value = "{\"q\":1,\"r\":[null,2.5,\"s\"],\"t\":{\"u\":true,\"v\":null}}";
 	dn.has_iid = 1;
 	dn.iid = 1;
 	dn.name = "named";
@@ -1230,7 +1236,10 @@ static void test_debug_annotations(void **state)
 		   "debug.b\tdebug.b\t1\n"
 		   "debug.d\tdebug.d\t2.5\n"
 		   "debug.i\tdebug.i\t-3\n"
-		   "debug.j\tdebug.j\t{\"q\":1}\n"
+		   "debug.j.q\tdebug.j.q\t1\n"
+		   "debug.j.r[0]\tdebug.j.r\t2.5\n"
+		   "debug.j.r[1]\tdebug.j.r\ts\n"
+		   "debug.j.t.u\tdebug.j.t.u\t1\n"
 		   "debug.n.k1\tdebug.n.k1\t1\n"
 		   "debug.n.k2[0]\tdebug.n.k2\t7\n"
 		   "debug.n.k2[1]\tdebug.n.k2\tz\n"
@@ -2038,6 +2047,8 @@ static void test_cancel(void **state)
 	}
 }
 
+#include "proto_te_cases.c"
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2074,6 +2085,17 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),
+		cmocka_unit_test(test_state_tracks),
+		cmocka_unit_test(test_range_of_interest),
+		cmocka_unit_test(test_descriptor_source_args),
+		cmocka_unit_test(test_passthrough_utid),
+		cmocka_unit_test(test_separate_thread_track),
+		cmocka_unit_test(test_descriptor_track_types),
+		cmocka_unit_test(test_callstacks),
+		cmocka_unit_test(test_streaming_profile),
+		cmocka_unit_test(test_machine_id),
+		cmocka_unit_test(test_legacy_counter_order),
+		cmocka_unit_test(test_typed_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,10 +50,33 @@ typedef struct tt_vtab_def {
 	int (*load)(const tt_storage *st, size_t first, size_t end);
 } tt_vtab_def;
 
+/* Column results: a row id (TT_NONE is NULL), an interned string (0 is NULL). */
+static inline void tt_vtab_result_id(sqlite3_context *ctx, uint32_t v)
+{
+	if (v == TT_NONE)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+}
+
+static inline void tt_vtab_result_str(sqlite3_context *ctx, const tt_storage *st, tt_str s)
+{
+	const char *t = tt_storage_str(st, s);
+
+	if (t)
+		sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_null(ctx);
+}
+
 /* Registers def as an eponymous virtual table over st. */
 int tt_vtab_register(sqlite3 *db, tt_storage *st, const tt_vtab_def *def);
 
 /* Every core table (vtab_tables.c). */
 int tt_vtab_register_core(sqlite3 *db, tt_storage *st);
+/* The state table and state track views (vtab_state.c). */
+int tt_vtab_register_state(sqlite3 *db, tt_storage *st);
+/* The stack profile tables (vtab_profile.c). */
+int tt_vtab_register_profile(sqlite3 *db, tt_storage *st);
 
 #endif

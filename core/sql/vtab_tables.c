@@ -152,7 +152,7 @@ static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	case PR_UID: r_ts(ctx, st->process.uid[r]); break;
 	case PR_CMDLINE: r_str(ctx, st, st->process.cmdline[r]); break;
 	case PR_ARGS: r_id(ctx, st->process.arg_set_id[r]); break;
-	default: sqlite3_result_null(ctx); break; /* machine_id: one machine */
+	default: r_id(ctx, tt_storage_machine_of(st, 'p', r)); break; /* machine_id */
 	}
 }
 static const tt_vtab_def process_def = {
@@ -186,7 +186,7 @@ static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 		break;
 	case TH_SORT: r_ts(ctx, st->thread.sort_index[r]); break;
 	case TH_ARGS: r_id(ctx, st->thread.arg_set_id[r]); break;
-	case TH_MACHINE: sqlite3_result_null(ctx); break; /* one machine */
+	case TH_MACHINE: r_id(ctx, tt_storage_machine_of(st, 't', r)); break;
 	}
 }
 static const tt_vtab_def thread_def = {
@@ -217,7 +217,7 @@ static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case TR_DESC: r_str(ctx, st, st->track.description[r]); break;
 	case TR_CPU: r_id64(ctx, st->track.cpu[r]); break;
 	case TR_SOURCE_ARGS: r_id(ctx, st->track.source_arg_set_id[r]); break;
-	case TR_MACHINE: sqlite3_result_null(ctx); break; /* one machine */
+	case TR_MACHINE: r_id(ctx, tt_storage_machine_of(st, 'k', r)); break;
 	}
 }
 static const tt_vtab_def track_def = {
@@ -529,10 +529,12 @@ static const tt_vtab_def *const core_defs[] = {
 static const char core_views[] =
 	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid, source_arg_set_id,"
 	"  machine_id FROM track"
-	"  WHERE type = 'thread' AND is_counter = 0;"
+	"  WHERE utid IS NOT NULL AND is_counter = 0 AND type GLOB 'thread*'"
+	"  AND type NOT GLOB '*_state_track_event';"
 	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id,"
 	"  machine_id FROM track"
-	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0;"
+	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0"
+	"  AND type NOT GLOB '*_state_track_event';"
 	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description,"
 	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1;"
 	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid,"
@@ -591,5 +593,9 @@ int tt_vtab_register_core(sqlite3 *db, tt_storage *st)
 					     st, fn_trace_dur, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, core_views, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register_state(db, st);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register_profile(db, st);
 	return rc;
 }

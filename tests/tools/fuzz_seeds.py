@@ -147,6 +147,7 @@ def proto_seeds():
     mid = b"".join(w for w, _ in packets[len(packets) // 2:len(packets) // 2 + 30] if len(w) <= 3000)
     put("proto", "chromium-tiny-mid.pftrace", mid[:16000])
     put("proto", "chromium-tiny-cut.pftrace", acc[:len(acc) - 7])
+    put("proto", "track-event-features.pftrace", te_feature_seed())
     # single-packet seeds: one per distinct set of top-level fields
     seen = set()
     for _, body in packets:
@@ -160,6 +161,38 @@ def proto_seeds():
         put("proto_packet", "pkt-" + hashlib.sha1(body).hexdigest()[:10], body)
         put("proto", "pkt-" + hashlib.sha1(body).hexdigest()[:10] + ".pftrace",
             b"\x0a" + enc_varint(len(body)) + body)
+
+
+def pb(field, value):
+    """One protobuf field: int -> varint, bytes/str -> length-delimited."""
+    if isinstance(value, int):
+        return enc_varint(field << 3) + enc_varint(value & (2**64 - 1))
+    if isinstance(value, str):
+        value = value.encode()
+    return enc_varint(field << 3 | 2) + enc_varint(len(value)) + value
+
+
+def te_feature_seed():
+    """TrackEvent features the Chrome sample lacks: state tracks, inline
+    and interned callstacks, a sampling profile, typed args, a range of
+    interest, machine ids (field numbers: protos/perfetto_trace.proto)."""
+    def packet(*parts):
+        body = pb(10, 1) + pb(98, 7) + b"".join(parts)
+        return pb(1, body)
+    frame = pb(1, 1) + pb(2, 1)
+    interned = pb(5, pb(1, 1) + pb(2, "f")) + pb(6, frame) + pb(7, pb(1, 1) + pb(2, 1)) + \
+        pb(25, pb(1, 2) + pb(2, "hist"))
+    return b"".join([
+        packet(pb(41, 1), pb(12, interned), pb(60, pb(1, 10) + pb(2, "st") + pb(18, b""))),
+        packet(pb(60, pb(1, 11) + pb(4, pb(1, 3) + pb(2, 4)) + pb(9, 1))),
+        packet(pb(8, 100), pb(11, pb(9, 5) + pb(11, 10) + pb(23, "on"))),
+        packet(pb(8, 200), pb(11, pb(9, 1) + pb(11, 11) + pb(23, "s") + pb(56, 1) +
+                             pb(27, pb(1, 1)) + pb(28, pb(3, 5) + pb(4, 2)))),
+        packet(pb(8, 300), pb(11, pb(9, 2) + pb(11, 11) +
+                             pb(55, pb(1, pb(1, "g") + pb(2, "a.cc") + pb(3, 3))))),
+        packet(pb(54, pb(1, 1) + pb(2, 5))),
+        packet(pb(90, pb(1, 0))),
+    ])
 
 
 # ---- CTF -------------------------------------------------------------------------

@@ -63,7 +63,9 @@
  * unpacks ~15 % faster, but building these structs from it costs as much.
  *
  * Files: import_proto.c (framing, packets, entry point), proto_int.h
- * (records, context), proto_args.c, proto_desc.c, proto_track_event.c,
+ * (records, context), proto_args.c, proto_typed_args.c (typed TrackEvent
+ * args by reflection), proto_desc.c, proto_track_event.c, proto_state.c
+ * (state tracks), proto_callstack.c (callstacks, sampling profiler),
  * proto_ftrace.c (with sched), proto_feed.c (merge and trackers),
  * proto_read.c (batched unpack), proto_clock.c, proto_atrace.c.
  *
@@ -72,7 +74,11 @@
  * (one at a time, not by the worker); legacy v1 flow events (s/t/f) and
  * pid/tid overrides are not imported; sched_waking / compact waking events
  * are skipped; open sched slices end at the last timestamp of the trace;
- * async S/F atrace slices get one track per (process, name, cookie).
+ * async S/F atrace slices get one track per (process, name, cookie);
+ * TrackEvent extensions (fields >= 1000) are not imported; machine_id is
+ * kept only for a trace from one machine; tracks have no dimension args;
+ * an end's debug annotation arrays replace the begin's entries where
+ * trace processor appends them.
  */
 #include "proto_int.h"
 
@@ -113,7 +119,7 @@ pseq *tt_proto_get_seq(pctx *c, uint64_t key)
 }
 
 /* Returns 0, or -1 out of memory. */
-static int itab_put(itab *t, uint64_t iid, tt_str v)
+int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v)
 {
 	if (iid < 2 * ++t->puts + 64) {
 		if (iid >= t->n) {
@@ -172,6 +178,15 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->cats);
 	itab_clear(&s->dnames);
 	itab_clear(&s->dstrs);
+	itab_clear(&s->fnames);
+	itab_clear(&s->hnames);
+	tt_pmap_clear(&s->srclocs);
+	s->srcloc.n = 0;
+	itab_clear(&s->build_ids);
+	itab_clear(&s->mapping_paths);
+	tt_pmap_clear(&s->mappings);
+	tt_pmap_clear(&s->frames);
+	tt_pmap_clear(&s->callstacks);
 	tt_pmap_clear(&s->counters);
 	s->has_def_clock = s->has_def_track = 0;
 	s->def_extra.n = s->def_extra_dbl.n = 0;
@@ -183,6 +198,15 @@ static void seq_free(pseq *s)
 	itab_free(&s->cats);
 	itab_free(&s->dnames);
 	itab_free(&s->dstrs);
+	itab_free(&s->fnames);
+	itab_free(&s->hnames);
+	tt_pmap_free(&s->srclocs);
+	TT_VEC_FREE(s->srcloc);
+	itab_free(&s->build_ids);
+	itab_free(&s->mapping_paths);
+	tt_pmap_free(&s->mappings);
+	tt_pmap_free(&s->frames);
+	tt_pmap_free(&s->callstacks);
 	tt_pmap_free(&s->counters);
 	TT_VEC_FREE(s->def_extra);
 	TT_VEC_FREE(s->def_extra_dbl);
@@ -227,7 +251,7 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	r.args = args;
 	r.ord = c->ord++;
 	r.kind = (uint8_t)kind;
-	r.flags = (uint8_t)flags;
+	r.flags = (uint8_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
 	if (s->recs.n && (s->recs.v[s->recs.n - 1].ts > ts))
 		s->sorted = 0;
 	if (TT_VEC_PUSH(s->recs, r)) {
@@ -319,9 +343,18 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		on_compressed(c, &p->compressed_packets, depth);
 		return 0;
 	}
+	if (p->has_machine_id && p->machine_id) {
+		if (c->remote_packets++ && p->machine_id != c->machine_raw)
+			c->machines_mixed = 1;
+		c->machine_raw = p->machine_id;
+	} else {
+		c->host_packets++;
+	}
 	s = tt_proto_get_seq(c, p->trusted_packet_sequence_id);
 	if (!s)
 		return 0;
+	if (p->has_first_packet_on_sequence && p->first_packet_on_sequence)
+		s->first_packet = 1;
 	cleared = (p->has_sequence_flags && (p->sequence_flags & 1)) ||
 		  (p->has_incremental_state_cleared && p->incremental_state_cleared);
 	if (cleared) {
@@ -359,14 +392,14 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		const Perfetto__Protos__InternedData *in = p->interned_data;
 		size_t i;
 		for (i = 0; i < in->n_event_names; i++)
-			if (itab_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
+			if (tt_proto_itab_put(&s->names, in->event_names[i]->iid, intern_c(c, in->event_names[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_event_categories; i++)
-			if (itab_put(&s->cats, in->event_categories[i]->iid,
+			if (tt_proto_itab_put(&s->cats, in->event_categories[i]->iid,
 				     intern_c(c, in->event_categories[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_debug_annotation_names; i++)
-			if (itab_put(&s->dnames, in->debug_annotation_names[i]->iid,
+			if (tt_proto_itab_put(&s->dnames, in->debug_annotation_names[i]->iid,
 				     intern_c(c, in->debug_annotation_names[i]->name)))
 				c->oom = 1;
 		for (i = 0; i < in->n_debug_annotation_string_values; i++) {
@@ -374,9 +407,15 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 			tt_str v = is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0;
 			if (is->has_str && !v)
 				v = intern(c, "", 0);
-			if (itab_put(&s->dstrs, is->iid, v))
+			if (tt_proto_itab_put(&s->dstrs, is->iid, v))
 				c->oom = 1;
 		}
+		for (i = 0; i < in->n_histogram_names; i++)
+			if (tt_proto_itab_put(&s->hnames, in->histogram_names[i]->iid,
+					      intern_c(c, in->histogram_names[i]->name ? in->histogram_names[i]->name : "")))
+				c->oom = 1;
+		tt_proto_on_interned_callstacks(c, s, in);
+		tt_proto_on_interned_srclocs(c, s, in);
 	}
 
 	/* Every packet but clock snapshots converts its timestamp, so that
@@ -428,6 +467,20 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
+		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT_RANGE_OF_INTEREST:
+		/* Chrome: track events before start_us are incomplete (a ring
+		 * buffer's oldest part); trace processor drops them when told
+		 * to, as Perfetto's UI does: so do we (feed drops them) */
+		if (p->track_event_range_of_interest->has_start_us) {
+			c->has_roi = 1;
+			c->roi_ns = sat_mul(p->track_event_range_of_interest->start_us, 1000);
+			tt_storage_meta_int(c->st, "range_of_interest_start_us",
+					    p->track_event_range_of_interest->start_us);
+		}
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
 		stat(c, TT_STAT_proto_zstd_unsupported);
 		return 0;
@@ -445,9 +498,11 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	}
 
 	/* payloads that need the packet's timestamp (converted above) */
-	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT) {
+		c->in_track_event = 1;
 		tt_proto_on_track_event(c, s, p, p->track_event, ts);
-	else
+		c->in_track_event = 0;
+	} else
 		tt_proto_on_process_stats(c, s, p->process_stats, ts);
 	return 0;
 }
@@ -500,6 +555,10 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
 	tt_pmap_free(&c->v1_pending);
+	tt_pmap_free(&c->state_open);
+	tt_pmap_free(&c->legacy_counters);
+	TT_VEC_FREE(c->cstacks);
+	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
 	tt_async_tracker_free(c->async);
 	TT_VEC_FREE(c->flows);
@@ -610,6 +669,10 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 			tt_storage_process_set_sort_index(c->st, u->upid, u->rank);
 	}
 	tt_proto_process_args_flush(c);
+	/* a trace from one other machine: what it made is that machine's
+	 * (traces mixing machines keep machine_id NULL: not supported) */
+	if (c->remote_packets && !c->host_packets && !c->machines_mixed)
+		tt_storage_machine(c->st, c->machine_raw);
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))

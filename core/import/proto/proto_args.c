@@ -4,6 +4,8 @@
  */
 #include "proto_int.h"
 
+#include <yajl/yajl_tree.h>
+
 /* ---- args ------------------------------------------------------------------ */
 
 static size_t key_append(pctx *c, size_t klen, const char *sep, const char *s, size_t slen)
@@ -63,6 +65,60 @@ static void add_nested(pctx *c, size_t klen, const DNest *v, int depth)
 		tt_storage_args_str(c->st, c->key, v->string_value, strlen(v->string_value));
 }
 
+/* A JSON value under the key so far, as trace processor flattens a
+ * legacy_json_value: objects as .key, arrays as [i], nulls left out. */
+static void add_json(pctx *c, size_t klen, const yajl_val v, int depth)
+{
+	size_t i;
+
+	if (!v || depth > 32)
+		return;
+	if (YAJL_IS_OBJECT(v)) {
+		for (i = 0; i < v->u.object.len; i++) {
+			const char *k = v->u.object.keys[i];
+			size_t nl = key_append(c, klen, ".", k, strlen(k));
+
+			add_json(c, nl, v->u.object.values[i], depth + 1);
+			c->key[klen] = 0;
+		}
+	} else if (YAJL_IS_ARRAY(v)) {
+		size_t at = 0;
+
+		/* a null takes no index */
+		for (i = 0; i < v->u.array.len; i++) {
+			size_t nl;
+
+			if (YAJL_IS_NULL(v->u.array.values[i]))
+				continue;
+			nl = key_index(c, klen, at++);
+			add_json(c, nl, v->u.array.values[i], depth + 1);
+			c->key[klen] = 0;
+		}
+	} else if (YAJL_IS_INTEGER(v)) {
+		tt_storage_args_int(c->st, c->key, YAJL_GET_INTEGER(v));
+	} else if (YAJL_IS_NUMBER(v)) {
+		tt_storage_args_real(c->st, c->key, YAJL_GET_DOUBLE(v));
+	} else if (YAJL_IS_STRING(v)) {
+		const char *t = v->u.string;
+
+		tt_storage_args_str(c->st, c->key, t, strlen(t));
+	} else if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
+		tt_storage_args_bool(c->st, c->key, YAJL_IS_TRUE(v));
+	}
+}
+
+/* legacy_json_value: its keys become args (text that is not JSON adds
+ * nothing, as in trace processor). */
+static void add_legacy_json(pctx *c, size_t klen, const char *text)
+{
+	yajl_val v = yajl_tree_parse(text, NULL, 0);
+
+	if (!v)
+		return;
+	add_json(c, klen, v, 0);
+	yajl_tree_free(v);
+}
+
 static const char *annot_name(pctx *c, pseq *s, const DAnn *a, size_t *len)
 {
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME && a->name) {
@@ -112,7 +168,7 @@ static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
 		add_nested(c, klen, a->nested_value, depth + 1);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
-		tt_storage_args_json(st, c->key, a->legacy_json_value, strlen(a->legacy_json_value));
+		add_legacy_json(c, klen, a->legacy_json_value);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID: {
 		tt_str v;
@@ -141,9 +197,10 @@ static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
 }
 
 /* Builds the arg set of a TrackEvent (debug annotations under "debug.",
- * plus legacy_event.phase for R / S / T / p as trace_processor does, and
- * before them legacy_trace_source_id: the id of a legacy async event). */
-uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase)
+ * plus legacy_event.passthrough_utid and legacy_event.phase for R / S / T
+ * / p as trace_processor does, and before them legacy_trace_source_id: the
+ * id of a legacy async event). */
+uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid)
 {
 	size_t i;
 	const LEv *le = te->legacy_event;
@@ -151,9 +208,10 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase)
 		      le->id_case != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID__NOT_SET;
 
 	if (!te->n_debug_annotations && !has_src && phase != 'R' && phase != 'S' && phase != 'T' &&
-	    phase != 'p')
+	    phase != 'p' && passthrough_utid == TT_NONE && !tt_proto_has_typed_args(te))
 		return TT_NONE;
 	tt_storage_args_begin(c->st);
+	tt_proto_typed_args_first(c, s, te);
 	if (has_src) {
 		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
 			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :
@@ -161,12 +219,15 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase)
 
 		tt_storage_args_int(c->st, "legacy_trace_source_id", (int64_t)id);
 	}
+	tt_proto_typed_args(c, s, te);
 	for (i = 0; i < te->n_debug_annotations; i++) {
 		size_t nlen, kl;
 		const char *n = annot_name(c, s, te->debug_annotations[i], &nlen);
 		kl = key_append(c, 0, "debug.", n, nlen);
 		add_annot(c, s, kl, te->debug_annotations[i], 0);
 	}
+	if (passthrough_utid != TT_NONE)
+		tt_storage_args_uint(c->st, "legacy_event.passthrough_utid", passthrough_utid);
 	if (phase == 'R' || phase == 'S' || phase == 'T' || phase == 'p') {
 		char ph = (char)phase;
 		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);

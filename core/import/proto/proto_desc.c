@@ -38,6 +38,10 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	}
 	if (td->description)
 		u->desc = intern_c(c, td->description);
+	if (td->state)
+		u->is_state = 1;
+	if (td->has_disallow_merging_with_system_tracks)
+		u->separate = td->disallow_merging_with_system_tracks;
 	if (td->has_child_ordering)
 		u->child_ordering = td->child_ordering;
 	if (td->has_sibling_order_rank) {
@@ -105,11 +109,72 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 			u->unit = intern_c(c, "bytes");
 		else if (cd->unit_name && cd->unit_name[0])
 			u->unit = intern_c(c, cd->unit_name);
+		if (cd->n_categories) {
+			size_t n = 0;
+
+			for (size_t k = 0; k < cd->n_categories && n < sizeof(c->catbuf) - 1; k++)
+				n += (size_t)snprintf(c->catbuf + n, sizeof(c->catbuf) - n, "%s%s", k ? "," : "",
+						      cd->categories[k]);
+			u->counter_cats = intern(c, c->catbuf, n < sizeof(c->catbuf) ? n : sizeof(c->catbuf) - 1);
+		}
+		if (cd->y_axis_share_key)
+			u->y_axis_key = intern_c(c, cd->y_axis_share_key);
 		if (!u->name && cd->type == 1)
 			u->name = intern_c(c, "thread_time");
 		else if (!u->name && cd->type == 2)
 			u->name = intern_c(c, "thread_instruction_count");
 	}
+}
+
+/* track.source_arg_set_id of a descriptor's track, as trace processor
+ * fills it when it makes the track: where it came from (source,
+ * trace_id = uuid, is_root_in_scope), the counter's categories and
+ * built-in type, whether the sequence of the event that made it began
+ * with a first_packet_on_sequence packet, and the ordering hints and
+ * description. A thread descriptor's own track is the thread's track,
+ * which trace processor gives none unless it is a separate one
+ * (disallow_merging_with_system_tracks); we keep the ordering hints and
+ * description there too (the viewer reads them). */
+void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int first_packet)
+{
+	static const char *const orderings[] = { NULL, "lexicographic", "chronological", "explicit" };
+	const char *ord = u->child_ordering >= 1 && u->child_ordering <= 3 ? orderings[u->child_ordering] : NULL;
+	int full = u->kind != UT_THREAD || u->separate || u->is_state;
+	tt_storage *st = c->st;
+
+	if (u->legacy_counter || (!full && !u->desc && !ord && !u->has_rank))
+		return;
+	tt_storage_args_begin(st);
+	if (full) {
+		tt_storage_args_str(st, "source", "descriptor", 10);
+		tt_storage_args_int(st, "trace_id", (int64_t)u->uuid);
+		tt_storage_args_bool(st, "is_root_in_scope", u->kind == UT_THREAD || u->kind == UT_PROCESS ||
+							     u->uuid == 0);
+		if (u->kind == UT_COUNTER) {
+			const char *builtin = u->counter_type == 1 ? "thread_time" :
+					      u->counter_type == 2 ? "thread_instruction_count" : NULL;
+			const char *t;
+
+			if ((t = tt_storage_str(st, u->counter_cats)))
+				tt_storage_args_str(st, "category", t, strlen(t));
+			if (builtin)
+				tt_storage_args_str(st, "builtin_counter_type", builtin, strlen(builtin));
+			if ((t = tt_storage_str(st, u->y_axis_key)))
+				tt_storage_args_str(st, "y_axis_share_key", t, strlen(t));
+		}
+		if (first_packet && u->uuid != 0)
+			tt_storage_args_bool(st, "has_first_packet_on_sequence", 1);
+	}
+	if (ord)
+		tt_storage_args_str(st, "child_ordering", ord, strlen(ord));
+	if (u->has_rank)
+		tt_storage_args_int(st, "sibling_order_rank", u->rank);
+	if (u->desc) {
+		const char *text = tt_storage_str(st, u->desc);
+
+		tt_storage_args_str(st, "description", text, strlen(text));
+	}
+	tt_storage_track_set_source_args(st, track, tt_storage_args_end(st));
 }
 
 /* Old Chrome: a ThreadDescriptor packet names the sequence's thread and

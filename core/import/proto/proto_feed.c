@@ -44,29 +44,17 @@ static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 
 static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind);
 
-/* The track of descriptor i; trace processor keeps the descriptor's
- * child_ordering, sibling_order_rank and description as the track's
- * source args. */
+/* The track of descriptor i, with the source args trace processor gives
+ * a descriptor's track when it makes it (proto_desc.c: tt_proto_track_source_args). */
 static uint32_t resolve(pctx *c, uint32_t i, int depth, tt_str event_name, enum tt_async_kind kind)
 {
-	static const char *const orderings[] = { NULL, "lexicographic", "chronological", "explicit" };
 	uint32_t t = resolve_track(c, i, depth, event_name, kind);
 	utrack *u = &c->utracks.v[i];
-	const char *ord = u->child_ordering >= 1 && u->child_ordering <= 3 ? orderings[u->child_ordering] : NULL;
 
-	if (t != TT_NONE && (u->desc || ord || u->has_rank) && u->desc_track != t + 1) {
+	if (t != TT_NONE && u->desc_track != t + 1) {
 		u->desc_track = t + 1;
-		tt_storage_args_begin(c->st);
-		if (ord)
-			tt_storage_args_str(c->st, "child_ordering", ord, strlen(ord));
-		if (u->has_rank)
-			tt_storage_args_int(c->st, "sibling_order_rank", u->rank);
-		if (u->desc) {
-			const char *text = tt_storage_str(c->st, u->desc);
-
-			tt_storage_args_str(c->st, "description", text, strlen(text));
-		}
-		tt_storage_track_set_source_args(c->st, t, tt_storage_args_end(c->st));
+		if (tt_storage_track_source_args(c->st, t) == TT_NONE)
+			tt_proto_track_source_args(c, u, t, c->feed_first_packet);
 	}
 	return t;
 }
@@ -75,6 +63,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 {
 	utrack *u = &c->utracks.v[i];
 	uint32_t parent_track = TT_NONE, sutid = TT_NONE, supid = TT_NONE, t;
+	int parent_root = 0;
 	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
 			    .cpu = -1 };
 
@@ -91,6 +80,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		uint64_t *pi = tt_pmap_find(&c->uuid_index, u->parent);
 		if (pi) {
 			const utrack *p = &c->utracks.v[*pi];
+			parent_root = p->kind == UT_THREAD || p->kind == UT_PROCESS;
 			sutid = p->kind == UT_THREAD ? p->utid : p->scope_utid;
 			supid = p->kind == UT_PROCESS ? p->upid : p->kind == UT_THREAD ? p->upid : p->scope_upid;
 		}
@@ -100,21 +90,49 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 	u->scope_upid = supid;
 	d.name = u->name;
 	d.description = u->desc;
-	d.parent_id = parent_track;
+	/* trace processor: a track scoped by a thread or process descriptor
+	 * above it has that descriptor as its scope, not as its parent (the
+	 * thread's track is where its own slices are; lib_slices.sql's
+	 * is_main_track reads the type) */
+	d.parent_id = parent_root && (sutid != TT_NONE || supid != TT_NONE) ? TT_NONE : parent_track;
+	if (u->legacy_counter) {
+		d.type = u->legacy_counter == 1 ? "thread_time" : "thread_instructions";
+		d.name = intern_c(c, u->legacy_counter == 1 ? "thread_time" : "thread_instruction_count");
+		d.utid = u->utid;
+		d.upid = u->upid;
+		d.is_counter = 1;
+		u->track = tt_storage_track_new(c->st, &d);
+		return u->track;
+	}
+	if (u->is_state && u->kind != UT_COUNTER) {
+		u->track = tt_proto_state_track(c, u, parent_track, sutid, supid, event_name);
+		return u->track;
+	}
 	switch (u->kind) {
 	case UT_THREAD:
+		if (u->separate) {
+			/* disallow_merging_with_system_tracks: the thread's
+			 * events on a track of their own, beside the thread's
+			 * track (legacy events, ftrace's atrace) */
+			d.type = "thread_track_event";
+			d.utid = u->utid;
+			d.upid = u->upid;
+			d.parent_id = TT_NONE;
+			break;
+		}
 		t = tt_storage_thread_track(c->st, u->utid);
 		if (u->name)
 			tt_storage_track_set_name(c->st, t, u->name);
 		u->track = t;
 		return t;
 	case UT_PROCESS:
-		d.type = "process";
+		d.type = "process_track_event";
 		d.upid = u->upid;
 		d.parent_id = TT_NONE;
 		break;
 	case UT_COUNTER:
-		d.type = "counter";
+		d.type = sutid != TT_NONE ? "thread_counter_track_event" :
+			 supid != TT_NONE ? "process_counter_track_event" : "global_counter_track_event";
 		d.is_counter = 1;
 		d.unit = u->unit;
 		d.utid = sutid;
@@ -129,12 +147,13 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		}
 		if (!d.name)
 			d.name = event_name;
+		d.type = "global_track_event";
 		if (sutid != TT_NONE) {
-			d.type = "thread";
+			d.type = "thread_track_event";
 			d.utid = sutid;
 			d.upid = supid;
 		} else if (supid != TT_NONE) {
-			d.type = "process";
+			d.type = "process_track_event";
 			d.upid = supid;
 		}
 		/* trace processor: sibling slice tracks of one parent that may
@@ -144,6 +163,8 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		if (u->merge != 2 && u->uuid != 0) {
 			u->merged = 1;
 			u->mdesc = d;
+			u->mdesc.type = sutid != TT_NONE ? "thread_merged_track_event" :
+					supid != TT_NONE ? "process_merged_track_event" : "global_merged_track_event";
 			u->mk1 = sutid != TT_NONE ? (1ULL << 32) | sutid : supid != TT_NONE ? (2ULL << 32) | supid : 0;
 			u->mk2 = u->has_parent ? u->parent : 0;
 			u->mk3 = u->merge == 3 ? (1ULL << 32) | u->merge_key : d.name;
@@ -230,7 +251,7 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active
 	uint64_t key = (uint64_t)r->u.i, *last = tt_pmap_find(active, key);
 	int live = last && *last;
 
-	switch (r->flags) {
+	switch (r->flags & ~(F_TE | F_FPOS | F_CS)) {
 	case V1_START:
 		if (slice < 0) {
 			stat(c, TT_STAT_flow_unmatched);
@@ -269,13 +290,24 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active
 
 static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 {
-	uint32_t track = rec_track(c, r);
+	uint32_t track;
 	int64_t id = -1;
+
+	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
+		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
+		return;
+	}
+	c->feed_first_packet = (r->flags & F_FPOS) != 0;
+	track = rec_track(c, r);
 
 	if (track == TT_NONE)
 		return;
 	if (r->kind == R_FLOW_V1) {
 		feed_flow_v1(c, r, track, active);
+		return;
+	}
+	if (r->kind == R_STATE) {
+		tt_proto_feed_state(c, r, track);
 		return;
 	}
 	switch (r->kind) {
@@ -309,6 +341,8 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, tt_pmap *open_tts)
 	}
 	if (id >= 0 && (r->flags & F_FLOWS))
 		feed_flows(c, active, r, id);
+	if (id >= 0 && (r->flags & F_CS))
+		tt_proto_feed_callstack(c, r, id, track);
 	if (id >= 0 && c->v1_pending.n && r->kind != R_END) {
 		uint64_t *src = tt_pmap_find(&c->v1_pending, track);
 

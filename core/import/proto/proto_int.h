@@ -36,10 +36,13 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1 };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE };
+/* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
-enum { F_FLOWS = 1, F_TTS = 2 };
+/* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
+ * first_packet_on_sequence packet */
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80 }; /* F_CS: a callstack in cstacks */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
@@ -63,6 +66,13 @@ typedef struct pflow {
 	uint32_t kind;
 	uint64_t id;
 } pflow;
+
+/* A track event's callstack, by the file order of its record. */
+typedef struct pcs {
+	uint32_t ord, callsite;
+	int is_end, has_weight;
+	double weight;
+} pcs;
 
 typedef struct sched_rec {
 	int64_t ts;
@@ -93,6 +103,11 @@ typedef struct utrack {
 	int32_t rank;
 	int child_ordering;          /* 1 lexicographic, 2 chronological, 3 explicit */
 	uint32_t scope_utid, scope_upid;
+	int is_state;                /* a StateDescriptor: TYPE_STATE events only */
+	int separate;                /* disallow_merging_with_system_tracks */
+	int legacy_counter;          /* no descriptor: a thread's legacy time (1) / instruction (2) counter */
+	tt_str counter_cats;         /* CounterDescriptor.categories, joined by "," */
+	tt_str y_axis_key;
 } utrack;
 
 /* iid -> tt_str, one interning table of a sequence. Producers number
@@ -107,6 +122,12 @@ typedef struct itab {
 	tt_pmap sparse;
 } itab;
 
+/* An interned SourceLocation (proto_typed_args.c). */
+typedef struct psrcloc {
+	tt_str file, func;
+	uint32_t line;
+} psrcloc;
+
 typedef struct pseq {
 	uint64_t key;
 	uint32_t id;                 /* trusted_packet_sequence_id (0 for ftrace) */
@@ -117,6 +138,11 @@ typedef struct pseq {
 	TT_VEC(uint64_t) def_extra;      /* extra_counter_track_uuids */
 	TT_VEC(uint64_t) def_extra_dbl;  /* extra_double_counter_track_uuids */
 	itab names, cats, dnames, dstrs;
+	itab fnames, build_ids, mapping_paths; /* callstacks (proto_callstack.c) */
+	itab hnames;                 /* Chrome histogram names (proto_typed_args.c) */
+	tt_pmap srclocs;             /* SourceLocation iid -> index in srcloc + 1 */
+	TT_VEC(psrcloc) srcloc;
+	tt_pmap mappings, frames, callstacks;  /* iid -> row + 1 */
 	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
@@ -124,6 +150,7 @@ typedef struct pseq {
 	int64_t legacy_tic;          /* thread instruction count (delta-encoded) */
 	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
+	int first_packet;            /* a first_packet_on_sequence packet was seen */
 	TT_VEC(prec) recs;
 	int sorted;
 } pseq;
@@ -169,10 +196,22 @@ typedef struct pctx {
 	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
 	TT_VEC(pargs) pargs;
 	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
-	tt_pmap v1_pending;          /* track -> slice + 1 whose v1 flow ends at the next slice there */
+	tt_pmap v1_pending;
+	TT_VEC(pcs) cstacks;         /* in file order */
+	uint32_t inline_mapping;     /* row + 1 of the inline callstacks' dummy mapping */
+	tt_keymap inline_frames;     /* (name, file, line) -> frame row */
+	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
+	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
 	int threaded;                /* may start threads (tt_import_proto_opts) */
+	int in_track_event;          /* records pushed now come from a TrackEvent */
+	uint64_t host_packets, remote_packets; /* without / with a machine_id */
+	uint32_t machine_raw;        /* the first machine_id seen */
+	int machines_mixed;          /* two different machine_ids */
+	int feed_first_packet;       /* the record being fed has F_FPOS */
+	int has_roi;                 /* TrackEventRangeOfInterest: events before roi_ns are dropped */
+	int64_t roi_ns;
 	int process_order_explicit, thread_order_explicit; /* root descriptor's */
 	uint32_t ord;
 	int64_t last_ts, max_ts;
@@ -231,10 +270,19 @@ static inline int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_
 
 pseq *tt_proto_get_seq(pctx *c, uint64_t key);
 int tt_proto_itab_find(const itab *t, uint64_t iid, tt_str *v);
+int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v);
+void tt_proto_on_interned_callstacks(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
+int tt_proto_event_callstack(pctx *c, pseq *s, const TEv *te, int is_end);
+void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t track);
+int tt_proto_has_typed_args(const TEv *te);
+void tt_proto_on_interned_srclocs(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
+void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te);
+void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te);
+void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__StreamingProfilePacket *sp);
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
-uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase);
+uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);
 void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt);
@@ -257,6 +305,10 @@ uint32_t tt_proto_process(pctx *c, int64_t pid);
 void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio);
 void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
 int tt_proto_merge_and_feed(pctx *c);
+void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track);
+void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int first_packet);
+uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
+			      uint32_t supid, tt_str event_name);
 void tt_proto_build_sched(pctx *c);
 
 #endif

@@ -196,18 +196,94 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 	return TRACK_ASYNC | ai;
 }
 
+/* The record track of utid's legacy thread time (kind 1) or instruction
+ * count (2) counter: a utrack of no uuid, made into a track when the
+ * sorted records are fed (proto_feed.c), in the order trace processor
+ * makes them. */
+static uint32_t legacy_counter_utrack(pctx *c, uint32_t utid, int kind)
+{
+	uint64_t key = (uint64_t)utid << 2 | (uint64_t)kind, *v = tt_pmap_find(&c->legacy_counters, key);
+	utrack z = {0};
+
+	if (v)
+		return TRACK_UUID | (uint32_t)*v;
+	z.track = TT_NONE;
+	z.utid = utid;
+	z.upid = tt_storage_thread_upid(c->st, utid);
+	z.scope_utid = z.scope_upid = TT_NONE;
+	z.kind = UT_COUNTER;
+	z.described = 1;
+	z.legacy_counter = kind;
+	z.mult = 1;
+	if (c->utracks.n >= TRACK_UUID - 1 || TT_VEC_PUSH(c->utracks, z) ||
+	    tt_pmap_put(&c->legacy_counters, key, c->utracks.n - 1)) {
+		c->oom = 1;
+		return TT_NONE;
+	}
+	return TRACK_UUID | (uint32_t)(c->utracks.n - 1);
+}
+
+/* trace processor's legacy_event.passthrough_utid: the thread a legacy
+ * async or scoped instant event came from (its thread track's), or for an
+ * event on a process- or global-scoped descriptor track the sequence's
+ * thread (of that process). TT_NONE when none. */
+static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_track, int phase,
+				 const LEv *le)
+{
+	uint32_t utid = TT_NONE, upid = TT_NONE, thr;
+	int scope = 2; /* 0 thread, 1 process, 2 global */
+
+	if (legacy_track && !(track & TRACK_UUID)) {
+		utid = tt_storage_track_utid(c->st, track);
+		scope = 0;
+	} else if (track != TT_NONE && (track & TRACK_UUID)) {
+		const utrack *u = &c->utracks.v[track & ~TRACK_UUID];
+
+		for (int depth = 0; u && depth < 32; depth++) {
+			const uint64_t *pi;
+
+			if (u->kind == UT_THREAD) {
+				utid = u->utid;
+				scope = 0;
+				break;
+			}
+			if (u->kind == UT_PROCESS) {
+				upid = u->upid;
+				scope = 1;
+				break;
+			}
+			pi = u->has_parent ? tt_pmap_find(&c->uuid_index, u->parent) : NULL;
+			u = pi ? &c->utracks.v[*pi] : NULL;
+		}
+	}
+	if (phase && (strchr("beSFnTp", phase) ||
+		      ((phase == 'I' || phase == 'i') && le && (le->instant_event_scope == 1 ||
+								le->instant_event_scope == 2))))
+		return scope == 0 ? utid : TT_NONE;
+	if (scope == 0 || s->fallback_track == TT_NONE)
+		return TT_NONE;
+	thr = tt_storage_thread(c->st, s->thr_pid, s->thr_tid);
+	if (scope == 1 && tt_storage_thread_upid(c->st, thr) != upid)
+		return TT_NONE;
+	return thr;
+}
+
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
 {
 	const LEv *le = te->legacy_event;
 	int phase = le && le->has_phase ? le->phase : 0;
 	int type = te->has_type ? te->type : 0;
 	uint64_t uuid = te->has_track_uuid ? te->track_uuid : s->has_def_track ? s->def_track : 0;
-	uint32_t track, args;
+	uint32_t track, args, ev_track;
 	tt_str name = 0, cat;
-	int flags = 0, has_tts = 0;
+	int flags = 0, has_tts = 0, legacy_track = 0, main_thread = 0;
 	int64_t tts = 0;
 
 	(void)p;
+	if (type == 5 && !te->has_track_uuid && !s->has_def_track) { /* STATE */
+		stat(c, TT_STAT_track_event_state_missing_track_uuid);
+		return;
+	}
 	/* legacy delta-encoded timestamps (old Chrome, MONOTONIC us), with
 	 * trace processor's saturating arithmetic: a time out of range
 	 * (negative, or wrapped by the clock conversion) drops the event */
@@ -252,8 +328,14 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		track = tt_storage_thread_track(c->st, tt_storage_thread(c->st, pid, tid));
 		if (track == TT_NONE)
 			return;
+		legacy_track = 1;
 	} else if (uuid == 0 && s->fallback_track != TT_NONE && (!te->has_track_uuid || !te->has_type)) {
 		track = s->fallback_track;
+		/* legacy events go to the thread's own track, which a separate
+		 * descriptor track (disallow_merging_with_system_tracks) is not:
+		 * made below, once no legacy phase chose another track */
+		main_thread = (track & TRACK_UUID) && c->utracks.v[track & ~TRACK_UUID].separate;
+		legacy_track = 1;
 	} else {
 		/* a sequence's events mostly stay on one track */
 		if (s->last_utrack == TT_NONE || s->last_uuid != uuid) {
@@ -266,6 +348,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		track |= TRACK_UUID;
 	}
 
+	ev_track = track;
 	/* legacy thread time and instruction count fields: also counters of
 	 * the event's thread, as trace processor imports them */
 	if (type != 4 && (te->thread_time_case != PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME__NOT_SET ||
@@ -281,17 +364,11 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 			utid = tt_storage_track_utid(c->st, track);
 		}
 		if (utid != TT_NONE && has_tts) {
-			tt_track_desc d = { .type = "thread_time", .name = intern_c(c, "thread_time"), .utid = utid,
-					    .upid = tt_storage_thread_upid(c->st, utid), .parent_id = TT_NONE,
-					    .is_counter = 1, .cpu = -1 };
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-time", utid, 0, 0, &d),
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, legacy_counter_utrack(c, utid, 1),
 				 0, 0, TT_NONE, 0, (double)tts);
 		}
 		if (utid != TT_NONE && te->thread_instruction_count_case !=
 					       PERFETTO__PROTOS__TRACK_EVENT__THREAD_INSTRUCTION_COUNT__NOT_SET) {
-			tt_track_desc d = { .type = "thread_instructions", .name = intern_c(c, "thread_instruction_count"),
-					    .utid = utid, .upid = tt_storage_thread_upid(c->st, utid),
-					    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
 			int64_t v;
 
 			if (te->thread_instruction_count_case ==
@@ -299,7 +376,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 				v = s->legacy_tic = sat_add(s->legacy_tic, te->thread_instruction_count_delta);
 			else
 				v = te->thread_instruction_count_absolute;
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_storage_track_keyed(c->st, "proto-thread-tic", utid, 0, 0, &d),
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, legacy_counter_utrack(c, utid, 2),
 				 0, 0, TT_NONE, 0, (double)v);
 		}
 	}
@@ -331,6 +408,22 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 			tts = t2;
 	}
 
+	if (type == 5) { /* STATE: the name is the value, none ends the state */
+		tt_str value = 0;
+
+		/* trace processor: no state on a legacy pid/tid track */
+		if (legacy_track) {
+			stat(c, TT_STAT_track_event_parser_errors);
+			return;
+		}
+		if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+			value = name;
+		else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+			value = name;
+		args = value ? tt_proto_event_args(c, s, te, 0, passthrough_utid(c, s, ev_track, 0, 0, le)) : TT_NONE;
+		tt_proto_push_rec(c, s, ts, R_STATE, 0, track, value, value ? cat : 0, args, 0, 0);
+		return;
+	}
 	if (phase == 's' || phase == 't' || phase == 'f') {
 		/* v1 flow ids are scoped by (id, category, name), as trace
 		 * processor keys them */
@@ -343,6 +436,8 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 
 		if (track & TRACK_ASYNC)
 			return;
+		if (main_thread)
+			track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
 		tt_proto_push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
 		return;
 	}
@@ -394,8 +489,10 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		stat(c, TT_STAT_proto_legacy_unsupported);
 		return;
 	}
-	args = tt_proto_event_args(c, s, te, phase);
-	flags = event_flows(c, te);
+	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
+	if (main_thread && track == ev_track)
+		track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
+	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
 	switch (type) {

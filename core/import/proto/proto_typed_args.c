@@ -1,0 +1,239 @@
+/*
+ * proto_typed_args.c - a TrackEvent's typed args (Chrome's
+ * chrome_user_event, chrome_legacy_ipc, chrome_latency_info, ...) as
+ * trace processor's proto-to-args reflection gives them: every field set
+ * becomes an arg keyed by its path of field names (`a.b`, `a.c[0].d`),
+ * enums by their value names, integers, bools, reals and strings as such.
+ * protobuf-c's descriptors are the reflection: a typed field added to
+ * protos/perfetto_trace.proto is imported with no code here. See
+ * proto_args.c for the arg set they join.
+ */
+#include "proto_int.h"
+
+static size_t key_add(pctx *c, size_t klen, const char *name, int index, size_t i)
+{
+	int n = snprintf(c->key + klen, sizeof(c->key) - klen, index ? "%s%s[%zu]" : "%s%s",
+			 klen ? "." : "", name, i);
+
+	if (n < 0 || (size_t)n >= sizeof(c->key) - klen)
+		return sizeof(c->key) - 1;
+	return klen + (size_t)n;
+}
+
+static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int depth);
+
+/* One value of field f at v (an element of a repeated field, or the field). */
+static void add_value(pctx *c, size_t klen, const ProtobufCFieldDescriptor *f, const void *v, int depth)
+{
+	tt_storage *st = c->st;
+
+	switch (f->type) {
+	case PROTOBUF_C_TYPE_INT32:
+	case PROTOBUF_C_TYPE_SINT32:
+	case PROTOBUF_C_TYPE_SFIXED32:
+		tt_storage_args_int(st, c->key, *(const int32_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_INT64:
+	case PROTOBUF_C_TYPE_SINT64:
+	case PROTOBUF_C_TYPE_SFIXED64:
+		tt_storage_args_int(st, c->key, *(const int64_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_UINT32:
+	case PROTOBUF_C_TYPE_FIXED32:
+		tt_storage_args_uint(st, c->key, *(const uint32_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_UINT64:
+	case PROTOBUF_C_TYPE_FIXED64:
+		tt_storage_args_uint(st, c->key, *(const uint64_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_FLOAT:
+		tt_storage_args_real(st, c->key, *(const float *)v);
+		break;
+	case PROTOBUF_C_TYPE_DOUBLE:
+		tt_storage_args_real(st, c->key, *(const double *)v);
+		break;
+	case PROTOBUF_C_TYPE_BOOL:
+		tt_storage_args_bool(st, c->key, *(const protobuf_c_boolean *)v != 0);
+		break;
+	case PROTOBUF_C_TYPE_ENUM: {
+		int32_t e = *(const int32_t *)v;
+		const ProtobufCEnumValue *ev = protobuf_c_enum_descriptor_get_value(f->descriptor, e);
+
+		if (ev)
+			tt_storage_args_str(st, c->key, ev->name, strlen(ev->name));
+		else /* a value newer than our .proto */
+			tt_storage_args_int(st, c->key, e);
+		break;
+	}
+	case PROTOBUF_C_TYPE_STRING: {
+		const char *s = *(char *const *)v;
+
+		if (s)
+			tt_storage_args_str(st, c->key, s, strlen(s));
+		break;
+	}
+	case PROTOBUF_C_TYPE_MESSAGE: {
+		const ProtobufCMessage *sub = *(ProtobufCMessage *const *)v;
+
+		if (sub)
+			add_message(c, klen, sub, depth + 1);
+		break;
+	}
+	default: /* bytes: not an arg in trace processor either */
+		break;
+	}
+}
+
+static size_t elem_size(ProtobufCType t)
+{
+	switch (t) {
+	case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+	case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64: case PROTOBUF_C_TYPE_DOUBLE:
+		return 8;
+	case PROTOBUF_C_TYPE_STRING: case PROTOBUF_C_TYPE_MESSAGE:
+		return sizeof(void *);
+	case PROTOBUF_C_TYPE_BYTES:
+		return sizeof(ProtobufCBinaryData);
+	case PROTOBUF_C_TYPE_BOOL:
+		return sizeof(protobuf_c_boolean);
+	default:
+		return 4;
+	}
+}
+
+/* Every field of m that is set, in field number order (protobuf-c keeps
+ * descriptors' fields sorted by number, as the wire has them). */
+static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int depth)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const char *base = (const char *)m;
+
+	if (depth > 16)
+		return;
+	for (unsigned i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset);
+			const char *vals = *(char *const *)(base + f->offset);
+
+			for (size_t k = 0; k < n && vals; k++) {
+				size_t nl = key_add(c, klen, f->name, 1, k);
+
+				add_value(c, nl, f, vals + k * elem_size(f->type), depth);
+				c->key[klen] = 0;
+			}
+			continue;
+		}
+		if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+			if (*(const uint32_t *)(base + f->quantifier_offset) != f->id)
+				continue;
+		} else if (f->quantifier_offset && f->type != PROTOBUF_C_TYPE_STRING &&
+			   f->type != PROTOBUF_C_TYPE_MESSAGE &&
+			   !*(const protobuf_c_boolean *)(base + f->quantifier_offset)) {
+			continue; /* a proto2 optional scalar not set */
+		}
+		{
+			size_t nl = key_add(c, klen, f->name, 0, 0);
+
+			add_value(c, nl, f, base + f->offset, depth);
+			c->key[klen] = 0;
+		}
+	}
+}
+
+/* Interned SourceLocations (where Chrome posted a task from). */
+void tt_proto_on_interned_srclocs(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in)
+{
+	for (size_t i = 0; i < in->n_source_locations; i++) {
+		const Perfetto__Protos__SourceLocation *l = in->source_locations[i];
+		psrcloc e = { 0, 0, l->line_number };
+		char *f = l->file_name ? strdup(l->file_name) : NULL;
+
+		/* trace processor normalizes Windows path separators */
+		for (char *q = f; q && *q; q++)
+			if (*q == '\\')
+				*q = '/';
+		e.file = intern_c(c, f ? f : "");
+		e.func = intern_c(c, l->function_name ? l->function_name : "");
+		free(f);
+		if (TT_VEC_PUSH(s->srcloc, e) || tt_pmap_put(&s->srclocs, l->iid, s->srcloc.n))
+			c->oom = 1;
+	}
+}
+
+/* prefix.file_name, .function_name, .line_number of an interned
+ * SourceLocation; an unknown iid is a parser error. */
+static void add_srcloc(pctx *c, pseq *s, const char *prefix, uint64_t iid)
+{
+	const uint64_t *at = tt_pmap_find(&s->srclocs, iid);
+	const psrcloc *e;
+	const char *t;
+	char key[64];
+
+	if (!at) {
+		stat(c, TT_STAT_track_event_parser_errors);
+		return;
+	}
+	e = &s->srcloc.v[*at - 1];
+	snprintf(key, sizeof(key), "%s.file_name", prefix);
+	t = tt_storage_str(c->st, e->file);
+	tt_storage_args_str(c->st, key, t ? t : "", t ? strlen(t) : 0);
+	snprintf(key, sizeof(key), "%s.function_name", prefix);
+	t = tt_storage_str(c->st, e->func);
+	tt_storage_args_str(c->st, key, t ? t : "", t ? strlen(t) : 0);
+	snprintf(key, sizeof(key), "%s.line_number", prefix);
+	tt_storage_args_uint(c->st, key, e->line);
+}
+
+/* The typed fields of te trace processor reflects into args, in field
+ * number order: those before source_location_iid (34), then the rest. */
+#define TYPED_FIELDS_LO(X) \
+	X(chrome_user_event) X(chrome_keyed_service) X(chrome_legacy_ipc) X(chrome_histogram_sample) \
+	X(chrome_latency_info)
+#define TYPED_FIELDS_HI(X) \
+	X(chrome_message_pump) X(chrome_mojo_event_info) X(chrome_application_state_info) \
+	X(chrome_window_handle_event_info) X(chrome_active_processes)
+
+int tt_proto_has_typed_args(const TEv *te)
+{
+#define HAS(f) if (te->f) return 1;
+	TYPED_FIELDS_LO(HAS)
+	TYPED_FIELDS_HI(HAS)
+#undef HAS
+	return te->task_execution || te->has_source_location_iid;
+}
+
+/* Before them, as trace processor orders them: the source location, the
+ * task's posted_from, an interned histogram name. */
+void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te)
+{
+	const Perfetto__Protos__ChromeHistogramSample *h = te->chrome_histogram_sample;
+
+	if (te->has_source_location_iid)
+		add_srcloc(c, s, "source", te->source_location_iid);
+	if (te->task_execution && te->task_execution->has_posted_from_iid)
+		add_srcloc(c, s, "task.posted_from", te->task_execution->posted_from_iid);
+	if (h && h->has_name_iid && !h->name) {
+		tt_str v;
+
+		if (tt_proto_itab_find(&s->hnames, h->name_iid, &v)) {
+			const char *t = tt_storage_str(c->st, v);
+
+			tt_storage_args_str(c->st, "chrome_histogram_sample.name", t ? t : "", t ? strlen(t) : 0);
+		} else {
+			stat(c, TT_STAT_track_event_parser_errors);
+		}
+	}
+}
+
+void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te)
+{
+	(void)s;
+#define ADD(f) if (te->f) { size_t nl = key_add(c, 0, #f, 0, 0); add_message(c, nl, &te->f->base, 0); c->key[0] = 0; }
+	TYPED_FIELDS_LO(ADD)
+	if (te->has_source_location_iid)
+		tt_storage_args_uint(c->st, "source_location_iid", te->source_location_iid);
+	TYPED_FIELDS_HI(ADD)
+#undef ADD
+}
