@@ -341,11 +341,15 @@ static void raw_control_characters(void **state)
 		unlink(path);
 		free(path);
 	}
-	/* raw control characters and a byte of the rewriting in one text:
-	 * cannot be read exactly, refused */
+	/* a raw control character in one string, a byte of the rewriting
+	 * (invalid UTF-8, kept) in another: both as they were */
+	tr = open_text("[{\"ph\":\"X\",\"name\":\"a\n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+		       "{\"ph\":\"X\",\"name\":\"\xff\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]", &p);
+	assert_tsv(tr, "select hex(name) from slice order by ts", "610A\nFF\n");
+	close_text(tr, p);
+	/* both in one string: cannot be read exactly, refused */
 	{
-		const char *bad = "[{\"ph\":\"X\",\"name\":\"a\n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
-				  "{\"ph\":\"X\",\"name\":\"\xff\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]";
+		const char *bad = "[{\"ph\":\"X\",\"name\":\"a\n\xff\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]";
 		char *path = tt_test_write_tmp(bad, strlen(bad), ".json");
 		tt_err err = {0};
 

@@ -318,9 +318,9 @@ static void parse_all(struct jparse *p)
 		total = carry + (size_t)n;
 		if (total == 0)
 			break;
-		feed = tt_json_lenient(&p->lenient, buf, total, n == 0);
-		if (p->lenient.conflict) {
-			p->ys = yajl_status_error;
+		feed = tt_json_lenient(&p->lenient, buf, total, p->offset, n == 0);
+		if (p->lenient.oom) {
+			p->oom = 1;
 			break;
 		}
 		p->base = p->offset;
@@ -330,6 +330,10 @@ static void parse_all(struct jparse *p)
 			break;
 		}
 		p->offset += (uint64_t)feed;
+		if (p->lenient.conflict) { /* (the events before it are read) */
+			p->ys = yajl_status_error;
+			break;
+		}
 		carry = total - feed;
 		memmove(buf, buf + feed, carry);
 		n = (long)feed;

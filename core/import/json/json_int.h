@@ -29,18 +29,23 @@
 #define JSON_LENIENT_CARRY 4096 /* most bytes held back after a comma */
 struct tt_json_lenient {
 	int in_str, esc;
-	int mapped;      /* a control character was rewritten */
-	int marker_seen; /* a string held a byte of the rewriting itself */
-	int conflict;    /* both: the text cannot be read exactly */
+	int str_ctl, str_marker; /* the string being read: rewritten, holds a rewriting byte */
+	int conflict;    /* one string with both: it cannot be read exactly */
+	int oom;
+	uint64_t *q;     /* file offsets of rewritten bytes not yet given back */
+	size_t qh, qn, qcap;
 	unsigned char *buf;
 	size_t cap;
 };
-/* Rewrites buf[0, n) in place; returns how many bytes yajl may have now
- * (a comma followed by white space only up to n waits for the next
- * bytes, unless at_end). */
-size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, int at_end);
-/* s as it was in the file (s itself, or f's buffer); NULL when out of memory. */
-const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsigned char *s, size_t len);
+/* Rewrites buf[0, n) (at file offset base) in place; returns how many
+ * bytes yajl may have now: a comma followed by white space only up to n
+ * waits for the next bytes (unless at_end); on a conflict, the bytes
+ * before it. */
+size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, uint64_t base, int at_end);
+/* The string s whose token ends at file offset end as it was in the file
+ * (s itself, or f's buffer); NULL when out of memory. */
+const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsigned char *s, size_t len,
+					   uint64_t end);
 void tt_json_lenient_free(struct tt_json_lenient *f);
 #define MAX_ARG_DEPTH 32
 #define PATH_MAX_LEN 1024

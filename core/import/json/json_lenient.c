@@ -10,9 +10,11 @@
  *     UTF-8 check being off), and tt_json_lenient_unmap gives the
  *     control character back when the string reaches a callback.
  * Exact or not at all: the control characters without such a byte are
- * left for yajl to refuse, and a string that held one of those bytes
- * itself in a text with mapped characters stops the parse
- * (tt_json_lenient.conflict), since it could not be told apart.
+ * left for yajl to refuse, and a string holding both a rewritten
+ * character and one of those bytes itself stops the parse
+ * (tt_json_lenient.conflict), since they could not be told apart. The
+ * file offsets of the rewritten bytes say which strings to give back,
+ * so strings are read alike wherever a parse started.
  * Only the serial parser uses it (a chunk parsed in parallel that fails
  * on these bytes is read again by the serial parser).
  */
@@ -41,7 +43,30 @@ static int is_ws(unsigned char c)
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, int at_end)
+static void q_push(struct tt_json_lenient *f, uint64_t off)
+{
+	if (f->qh && f->qh == f->qn) /* all given back: start over */
+		f->qh = f->qn = 0;
+	if (f->qn == f->qcap) {
+		size_t nc = f->qcap ? f->qcap * 2 : 64;
+		uint64_t *nq;
+
+		if (f->qh) { /* room at the front first */
+			memmove(f->q, f->q + f->qh, (f->qn - f->qh) * sizeof(*f->q));
+			f->qn -= f->qh;
+			f->qh = 0;
+		} else if ((nq = realloc(f->q, nc * sizeof(*nq)))) {
+			f->q = nq;
+			f->qcap = nc;
+		} else {
+			f->oom = 1;
+			return;
+		}
+	}
+	f->q[f->qn++] = off;
+}
+
+size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, uint64_t base, int at_end)
 {
 	size_t i = 0;
 
@@ -66,16 +91,23 @@ size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, 
 					break;
 				}
 			} else if (c < 0x20) {
-				for (int k = 0; k < JSON_LENIENT_NMAP && !f->marker_seen; k++)
+				for (int k = 0; k < JSON_LENIENT_NMAP; k++)
 					if (ctl_from[k] == c) {
+						if (f->str_marker) {
+							f->conflict = 1;
+							return i;
+						}
 						buf[i] = ctl_to[k];
-						f->mapped = 1;
+						f->str_ctl = 1;
+						q_push(f, base + i);
 						break;
 					}
 			} else {
-				f->marker_seen = 1;
-				if (f->mapped)
+				if (f->str_ctl) {
 					f->conflict = 1;
+					return i;
+				}
+				f->str_marker = 1;
 			}
 			i++;
 			continue;
@@ -86,6 +118,7 @@ size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, 
 			break;
 		if (buf[i] == '"') {
 			f->in_str = 1;
+			f->str_ctl = f->str_marker = 0;
 		} else { /* a comma */
 			size_t k = i + 1;
 
@@ -101,13 +134,16 @@ size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, 
 	return n;
 }
 
-const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsigned char *s, size_t len)
+const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsigned char *s, size_t len,
+					   uint64_t end)
 {
-	size_t i;
+	int mine = 0;
 
-	for (i = 0; i < len && !is_marker(s[i]); i++)
-		;
-	if (i == len)
+	while (f->qh < f->qn && f->q[f->qh] < end) { /* rewritten bytes of this string */
+		f->qh++;
+		mine = 1;
+	}
+	if (!mine)
 		return s;
 	if (len > f->cap) {
 		unsigned char *nb = realloc(f->buf, len);
@@ -117,7 +153,7 @@ const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsi
 		f->buf = nb;
 		f->cap = len;
 	}
-	for (i = 0; i < len; i++) {
+	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
 
 		for (int k = 0; k < JSON_LENIENT_NMAP && is_marker(c); k++)
@@ -130,6 +166,9 @@ const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsi
 
 void tt_json_lenient_free(struct tt_json_lenient *f)
 {
+	free(f->q);
+	f->q = NULL;
+	f->qh = f->qn = f->qcap = 0;
 	free(f->buf);
 	f->buf = NULL;
 	f->cap = 0;

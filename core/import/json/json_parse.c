@@ -260,7 +260,8 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	struct pev *e = &p->ev;
 
 	p->ncb++;
-	if (p->lenient.mapped && !(s = tt_json_lenient_unmap(&p->lenient, s, len))) {
+	if (p->lenient.qh < p->lenient.qn &&
+	    !(s = tt_json_lenient_unmap(&p->lenient, s, len, p->base + yajl_get_bytes_consumed(p->yh)))) {
 		p->oom = 1;
 		return 0;
 	}
@@ -324,7 +325,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 	struct jparse *p = ctx;
 
 	p->ncb++;
-	if (p->lenient.mapped && !(k = tt_json_lenient_unmap(&p->lenient, k, len))) {
+	if (p->lenient.qh < p->lenient.qn &&
+	    !(k = tt_json_lenient_unmap(&p->lenient, k, len, p->base + yajl_get_bytes_consumed(p->yh)))) {
 		p->oom = 1;
 		return 0;
 	}
