@@ -28,8 +28,9 @@ endif
 WARN     = -std=c11 -Wall -Wextra -Werror
 # Include paths are per folder (INC below), so that a forbidden include fails
 # the build: tui/ and metrics/ see only the public API (copied into
-# $(B)/api), importers see core/ and core/import/ but not core/sql/, and a
-# format's folder sees only its own headers besides those.
+# $(B)/api), importers see core/ and core/import/ but not core/sql/ nor
+# core/internal/, and a format's folder sees only its own headers besides
+# those.
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED \
 	   $(INC) -MMD -MP \
 	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
@@ -44,9 +45,9 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
-CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/storage.c core/trace.c core/textfile.c
+CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/packcol.c core/storage.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c \
-	      core/import/async_tracker.c
+	      core/import/async_tracker.c core/import/workq.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
 	      core/sql/perfetto_sql.c core/sql/psql_macro.c core/sql/psql_func.c core/sql/psql_tablefn.c \
 	      core/sql/modules.c core/sql/modules_docs.c
@@ -59,14 +60,14 @@ PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c \
 	      core/import/proto/proto_feed.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_stream.c \
+CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_read.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_meta_lex.c core/import/ctf/ctf_meta_types.c core/import/ctf/ctf_meta_resolve.c core/import/ctf/ctf_stream.c \
 	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c
 DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
 		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
 METRICS_SRCS = metrics/metrics.c core/annotate.c
 METRICS_PROTO_FILES = protos/metrics.proto protos/metrics_test.proto
 TUI_SRCS    = tui/argtree.c tui/osc.c tui/mouse.c tui/tracktree.c tui/trackops.c tui/viewer.c tui/view.c tui/layout.c tui/lod.c tui/timeline.c tui/timefmt.c tui/timemath.c tui/details.c tui/details_track.c tui/cmdbar.c tui/table.c tui/help.c tui/keys.c tui/confline.c tui/theme.c tui/theme_builtin.c tui/cmd_metrics.c tui/cmd_describe.c tui/cmd_describe_report.c
-TUI_SRCS   += tui/flows.c tui/range.c tui/aggregate.c tui/calltree.c tui/marks.c tui/search.c tui/report.c tui/flame.c tui/rangepanel.c
+TUI_SRCS   += tui/flows.c tui/range.c tui/aggregate.c tui/calltree.c tui/marks.c tui/search.c tui/report.c tui/flame.c tui/rangepanel.c tui/treepanel.c
 MAIN_SRC    = tui/main.c
 
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
@@ -118,7 +119,9 @@ run: deps
 # ---- include paths, per folder -------------------------------------------
 # GNU make picks the most specific pattern, so core/import/json/ gets its own.
 API_HDRS = $(B)/api/termtrace.h $(B)/api/err.h $(B)/api/metrics.h
-CORE_INC = -Icore -Icore/import -Icore/sql -I$(B)/gen
+# core/internal/ (the column layout, storage_int.h) is seen by storage and
+# SQL code only: importers and trackers go through storage.h.
+CORE_INC = -Icore -Icore/internal -Icore/import -Icore/sql -I$(B)/gen
 IMP_INC  = -Icore -Icore/import -I$(B)/gen
 ALL_INC  = $(CORE_INC) $(patsubst %,-I%,$(wildcard core/import/*/)) -Imetrics -Itui -Itests -I$(B)/gen
 $(B)/core/%.o:              INC = $(CORE_INC)

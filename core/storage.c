@@ -102,7 +102,10 @@ void tt_storage_free(tt_storage *st)
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
 	F(args, st->args.key, st->args.type, st->args.val);
 	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.arg_set_id);
-	F(raw, st->raw.ts, st->raw.cpu, st->raw.name, st->raw.utid, st->raw.arg_set_id);
+	F(raw, st->raw.ts, st->raw.name);
+	tt_packcol_free(&st->raw.ucpu);
+	tt_packcol_free(&st->raw.utid);
+	tt_packcol_free(&st->raw.arg_set_id);
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
@@ -114,7 +117,7 @@ void tt_storage_free(tt_storage *st)
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
-	TT_VEC_FREE(st->args.set_first);
+	tt_packcol_free(&st->args.set_first);
 	lazy_free(st);
 	tt_keymap_free(&st->process_by_pid);
 	tt_keymap_free(&st->thread_by_key);
@@ -128,6 +131,11 @@ void tt_storage_free(tt_storage *st)
 int tt_storage_oom(const tt_storage *st)
 {
 	return st->oom || tt_strpool_oom(st->strs) || tt_profile_oom(st->profile);
+}
+
+void tt_storage_set_oom(tt_storage *st)
+{
+	st->oom = 1;
 }
 
 /* ---- strings and stats ------------------------------------------------------ */
@@ -609,17 +617,26 @@ static const char *const arg_type_names[] = {
 /* What reading a set involves, per arg set (kind); any other value is the
  * shape id of a decoded set. */
 #define LZ_STORED UINT32_MAX       /* its rows are in the columns */
-#define LZ_MERGED (UINT32_MAX - 1) /* loc = begin set << 32 | end set */
+#define LZ_MERGED (UINT32_MAX - 1) /* begin and end sets in merged */
 #define LZ_NOKEYS (UINT32_MAX - 2) /* decoded, keys come with the values */
 
 /* Lazy sets (storage.h). Exists from the first decoder, shape or lazy set
  * until a full read stored every set; loc and kind then cover every set,
- * eager ones included (LZ_STORED), so both are indexed by arg_set_id. */
+ * eager ones included (LZ_STORED), so both are indexed by arg_set_id.
+ * Both are packed columns (about 2 bytes a set where neighbours are
+ * close): kind holds kind + 3, so that LZ_* and small shape ids are near,
+ * and a set that is not decoded repeats the previous set's loc (merged
+ * sets keep their pair in merged, by set id). */
+struct lz_pair {
+	uint32_t set, begin, end;
+};
+
 struct tt_args_lazy {
 	tt_args_decoder dec;
 	void *ctx;
-	TT_VEC(uint64_t) loc;
-	TT_VEC(uint32_t) kind;
+	tt_packcol loc;
+	tt_packcol kind;
+	TT_VEC(struct lz_pair) merged;
 	size_t pending;               /* sets not stored yet */
 	TT_VEC(uint32_t) shape_first; /* shape -> its first key in keys */
 	TT_VEC(uint32_t) shape_n;
@@ -630,6 +647,32 @@ struct tt_args_lazy {
 	size_t fill_first, fill_pos, fill_end;
 	uint32_t fill_kind;
 };
+
+static uint32_t lz_kind(const struct tt_args_lazy *z, uint32_t set)
+{
+	return (uint32_t)tt_packcol_get(&z->kind, set) - 3;
+}
+
+static uint64_t lz_loc(const struct tt_args_lazy *z, uint32_t set)
+{
+	return tt_packcol_get(&z->loc, set);
+}
+
+/* The begin and end sets of merged set `set`. */
+static const struct lz_pair *lz_pair(const struct tt_args_lazy *z, uint32_t set)
+{
+	size_t lo = 0, hi = z->merged.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (z->merged.v[mid].set < set)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < z->merged.n && z->merged.v[lo].set == set ? &z->merged.v[lo] : NULL;
+}
 
 const char *tt_storage_arg_type_name(int type)
 {
@@ -669,13 +712,12 @@ const char *tt_storage_arg_flat_key(const tt_storage *st, size_t row, char *buf,
 /* Index of the last set whose first row is <= row, or -1. */
 static ptrdiff_t set_at(const tt_storage *st, size_t row)
 {
-	const uint32_t *first = st->args.set_first.v;
 	size_t lo = 0, hi = st->args.set_first.n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (first[mid] <= row)
+		if (tt_storage_set_first(st, (uint32_t)mid) <= row)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -696,7 +738,7 @@ uint32_t tt_storage_arg_set_of(const tt_storage *st, size_t row)
 static size_t set_end(const tt_storage *st, uint32_t set)
 {
 	if (set + 1 < st->args.set_first.n)
-		return st->args.set_first.v[set + 1];
+		return tt_storage_set_first(st, set + 1);
 	return st->args.building ? st->args.build_start : st->args.n;
 }
 
@@ -825,21 +867,20 @@ static struct tt_args_lazy *lazy_get(tt_storage *st)
 	if (z)
 		return z;
 	z = calloc(1, sizeof(*z));
-	if (!z || tt_vec_reserve((void **)&z->loc.v, &z->loc.cap, n, sizeof(*z->loc.v)) ||
-	    tt_vec_reserve((void **)&z->kind.v, &z->kind.cap, n, sizeof(*z->kind.v))) {
-		if (z) {
-			TT_VEC_FREE(z->loc);
-			free(z);
-		}
+	if (!z) {
 		st->oom = 1;
 		return NULL;
 	}
 	/* the sets written so far are stored */
 	for (size_t i = 0; i < n; i++) {
-		z->loc.v[i] = 0;
-		z->kind.v[i] = LZ_STORED;
+		if (tt_packcol_push(&z->loc, 0) || tt_packcol_push(&z->kind, (uint32_t)(LZ_STORED + 3))) {
+			tt_packcol_free(&z->loc);
+			tt_packcol_free(&z->kind);
+			free(z);
+			st->oom = 1;
+			return NULL;
+		}
 	}
-	z->loc.n = z->kind.n = n;
 	st->args.lazy = z;
 	return z;
 }
@@ -852,8 +893,9 @@ static void lazy_free(tt_storage *st)
 		return;
 	if (z->dec.free_ctx)
 		z->dec.free_ctx(z->ctx);
-	TT_VEC_FREE(z->loc);
-	TT_VEC_FREE(z->kind);
+	tt_packcol_free(&z->loc);
+	tt_packcol_free(&z->kind);
+	TT_VEC_FREE(z->merged);
 	TT_VEC_FREE(z->shape_first);
 	TT_VEC_FREE(z->shape_n);
 	TT_VEC_FREE(z->keys);
@@ -869,15 +911,24 @@ static uint32_t set_push(tt_storage *st, uint64_t loc, uint32_t kind, size_t fir
 	struct tt_args_lazy *z = st->args.lazy;
 	uint32_t id = (uint32_t)st->args.set_first.n;
 
-	if (id == TT_NONE || TT_VEC_PUSH(st->args.set_first, (uint32_t)first)) {
+	if (id == TT_NONE || tt_packcol_push(&st->args.set_first, first)) {
 		st->oom = 1;
 		return TT_NONE;
 	}
-	if (z && (TT_VEC_PUSH(z->loc, loc) || TT_VEC_PUSH(z->kind, kind))) {
-		st->args.set_first.n--;
-		z->loc.n = z->kind.n = id;
-		st->oom = 1;
-		return TT_NONE;
+	if (z) {
+		/* only decoded sets read their loc: the others repeat the
+		 * previous one, which keeps the column's differences small */
+		int decoded = kind != LZ_STORED && kind != LZ_MERGED;
+
+		if (!decoded)
+			loc = id ? lz_loc(z, id - 1) : 0;
+		if (tt_packcol_push(&z->loc, loc) || tt_packcol_push(&z->kind, (uint32_t)(kind + 3))) {
+			tt_packcol_truncate(&st->args.set_first, id);
+			tt_packcol_truncate(&z->loc, id);
+			tt_packcol_truncate(&z->kind, id);
+			st->oom = 1;
+			return TT_NONE;
+		}
 	}
 	return id;
 }
@@ -963,16 +1014,21 @@ static size_t key_row(const tt_storage *st, tt_str key, size_t first, size_t end
 }
 
 /* Rows of a merged set: what tt_storage_args_merge would have appended. */
-static int store_merged(tt_storage *st, uint64_t loc, size_t first, size_t end)
+static int store_merged(tt_storage *st, uint32_t set, size_t first, size_t end)
 {
-	uint32_t b = (uint32_t)(loc >> 32), e = (uint32_t)loc;
+	const struct lz_pair *p = lz_pair(st->args.lazy, set);
+	uint32_t b, e;
 	size_t bf, be, ef, ee, r = first;
 
+	if (!p)
+		return -1;
+	b = p->begin;
+	e = p->end;
 	if (load_set(st, b) || load_set(st, e))
 		return -1;
-	bf = st->args.set_first.v[b];
+	bf = tt_storage_set_first(st, b);
 	be = set_end(st, b);
-	ef = st->args.set_first.v[e];
+	ef = tt_storage_set_first(st, e);
 	ee = set_end(st, e);
 	for (size_t q = bf; q < be && r < end; q++) {
 		size_t w = key_row(st, st->args.key[q], ef, ee);
@@ -991,7 +1047,7 @@ static int store_merged(tt_storage *st, uint64_t loc, size_t first, size_t end)
 static int store_decoded(tt_storage *st, uint32_t set, size_t first, size_t end)
 {
 	struct tt_args_lazy *z = st->args.lazy;
-	uint32_t kind = z->kind.v[set];
+	uint32_t kind = lz_kind(z, set);
 
 	if (z->filling)
 		return -1; /* a decoder reading args: not supported */
@@ -999,7 +1055,7 @@ static int store_decoded(tt_storage *st, uint32_t set, size_t first, size_t end)
 	z->fill_first = z->fill_pos = first;
 	z->fill_end = end;
 	z->fill_kind = kind;
-	z->dec.decode(z->ctx, st, z->loc.v[set]);
+	z->dec.decode(z->ctx, st, lz_loc(z, set));
 	z->filling = 0;
 	/* an event that cannot be decoded any more keeps its keys */
 	for (size_t r = z->fill_pos; r < end; r++) {
@@ -1019,19 +1075,18 @@ static int load_set(tt_storage *st, uint32_t set)
 	size_t first, end;
 	int rc;
 
-	if (!z || set >= z->kind.n || z->kind.v[set] == LZ_STORED)
+	if (!z || set >= z->kind.n || lz_kind(z, set) == LZ_STORED)
 		return 0;
 	if (args_reserve(st, st->args.n))
 		return -1;
-	first = st->args.set_first.v[set];
+	first = tt_storage_set_first(st, set);
 	end = set_end(st, set);
-	if (z->kind.v[set] == LZ_MERGED)
-		rc = store_merged(st, z->loc.v[set], first, end);
+	if (lz_kind(z, set) == LZ_MERGED)
+		rc = store_merged(st, set, first, end);
 	else
 		rc = store_decoded(st, set, first, end);
-	if (rc)
+	if (rc || tt_packcol_set(&z->kind, set, (uint32_t)(LZ_STORED + 3)))
 		return -1;
-	z->kind.v[set] = LZ_STORED;
 	z->pending--;
 	return 0;
 }
@@ -1067,7 +1122,7 @@ int tt_storage_argset_rows(const tt_storage *st, uint32_t set, size_t *first, si
 		return 0;
 	if (st->args.lazy && load_set((tt_storage *)st, set))
 		return 0;
-	*first = st->args.set_first.v[set];
+	*first = tt_storage_set_first(st, set);
 	*end = set_end(st, set);
 	return 1;
 }
@@ -1102,7 +1157,7 @@ uint32_t tt_storage_args_end(tt_storage *st)
 static const tt_str *set_keys(tt_storage *st, uint32_t set, size_t *n)
 {
 	struct tt_args_lazy *z = st->args.lazy;
-	uint32_t kind = z ? z->kind.v[set] : LZ_STORED;
+	uint32_t kind = z ? lz_kind(z, set) : LZ_STORED;
 
 	if (kind != LZ_STORED && kind != LZ_MERGED && kind != LZ_NOKEYS) {
 		*n = z->shape_n.v[kind];
@@ -1110,8 +1165,8 @@ static const tt_str *set_keys(tt_storage *st, uint32_t set, size_t *n)
 	}
 	if (load_set(st, set))
 		return NULL;
-	*n = set_end(st, set) - st->args.set_first.v[set];
-	return st->args.key + st->args.set_first.v[set];
+	*n = set_end(st, set) - tt_storage_set_first(st, set);
+	return st->args.key + tt_storage_set_first(st, set);
 }
 
 uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
@@ -1125,9 +1180,9 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 		return begin;
 	if (begin == TT_NONE || begin >= st->args.set_first.n)
 		return end;
-	if (!z || (z->kind.v[begin] == LZ_STORED && z->kind.v[end] == LZ_STORED)) {
-		size_t bf = st->args.set_first.v[begin], be = set_end(st, begin);
-		size_t ef = st->args.set_first.v[end], ee = set_end(st, end);
+	if (!z || (lz_kind(z, begin) == LZ_STORED && lz_kind(z, end) == LZ_STORED)) {
+		size_t bf = tt_storage_set_first(st, begin), be = set_end(st, begin);
+		size_t ef = tt_storage_set_first(st, end), ee = set_end(st, end);
 
 		tt_storage_args_begin(st);
 		for (size_t r = bf; r < be; r++) {
@@ -1158,9 +1213,14 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 		st->oom = 1;
 		return TT_NONE;
 	}
-	id = set_push(st, (uint64_t)begin << 32 | end, LZ_MERGED, st->args.n);
+	if (tt_vec_reserve((void **)&z->merged.v, &z->merged.cap, z->merged.n + 1, sizeof(*z->merged.v))) {
+		st->oom = 1;
+		return TT_NONE;
+	}
+	id = set_push(st, 0, LZ_MERGED, st->args.n);
 	if (id == TT_NONE)
 		return TT_NONE;
+	z->merged.v[z->merged.n++] = (struct lz_pair){ id, begin, end };
 	st->args.n += count;
 	z->pending++;
 	return id;
@@ -1232,14 +1292,28 @@ int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu, uin
 {
 	size_t n = st->raw.n;
 
-	if (GROW(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
-		 COL(st->raw.utid), COL(st->raw.arg_set_id)))
+	uint32_t ucpu = TT_NONE;
+
+	if (cpu >= 0 && cpu < 64) {
+		/* events of several CPUs interleave: no search per event */
+		if (!st->raw.ucpu_of[cpu])
+			st->raw.ucpu_of[cpu] = tt_storage_cpu(st, cpu) + 1;
+		ucpu = st->raw.ucpu_of[cpu] - 1;
+	} else if (cpu >= 0) {
+		ucpu = tt_storage_cpu(st, cpu);
+	}
+	if (GROW(st, st->raw, COL(st->raw.ts), COL(st->raw.name)))
 		return -1;
+	if (tt_packcol_push(&st->raw.ucpu, (uint32_t)(ucpu + 1)) ||
+	    tt_packcol_push(&st->raw.utid, (uint32_t)(utid + 1)) ||
+	    tt_packcol_push(&st->raw.arg_set_id, (uint32_t)(arg_set_id + 1))) {
+		tt_packcol_truncate(&st->raw.ucpu, n);
+		tt_packcol_truncate(&st->raw.utid, n);
+		st->oom = 1;
+		return -1;
+	}
 	st->raw.ts[n] = ts;
-	st->raw.cpu[n] = cpu;
 	st->raw.name[n] = name;
-	st->raw.utid[n] = utid;
-	st->raw.arg_set_id[n] = arg_set_id;
 	st->raw.n++;
 	return (int64_t)n;
 }
@@ -1593,8 +1667,11 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
-	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.cpu), COL(st->raw.name),
-	       COL(st->raw.utid), COL(st->raw.arg_set_id));
+	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.name));
+	tt_packcol_shrink(&st->raw.ucpu);
+	tt_packcol_shrink(&st->raw.utid);
+	tt_packcol_shrink(&st->raw.arg_set_id);
+	tt_packcol_shrink(&st->args.set_first);
 	free(st->track.row_off);
 	free(st->track.rows);
 	st->track.row_off = NULL;

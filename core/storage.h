@@ -30,6 +30,8 @@ typedef struct tt_storage tt_storage;
 tt_storage *tt_storage_new(void);
 void tt_storage_free(tt_storage *st);
 int tt_storage_oom(const tt_storage *st);
+/* A tracker's own allocation failed: the import stops with TT_ENOMEM. */
+void tt_storage_set_oom(tt_storage *st);
 
 /* ---- strings ---------------------------------------------------------- */
 tt_str tt_storage_intern(tt_storage *st, const char *s, size_t len);

@@ -20,9 +20,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
-		  const tt_import_opts *opts, const char **format, tt_err *err);
-
 /* The import options from the environment: test settings only, read here
  * so that nothing in core/import/ reads the environment. */
 static void import_opts_from_env(tt_import_opts *opts)
@@ -35,6 +32,24 @@ static void import_opts_from_env(tt_import_opts *opts)
 	if ((e = getenv("TT_CTF_BATCH")) && atoll(e) > 0)
 		opts->ctf_batch = (size_t)atoll(e);
 	opts->ctf_one_thread = (e = getenv("TT_CTF_THREADS")) && atoi(e) == 1;
+}
+
+/* The importers' progress and cancel, into the caller's tt_progress. */
+static void progress_cb(void *ctx, uint64_t bytes_total, uint64_t bytes_done, uint64_t events)
+{
+	tt_progress *pr = ctx;
+
+	if (bytes_total) {
+		atomic_store(&pr->bytes_total, bytes_total);
+		return;
+	}
+	atomic_store(&pr->bytes_done, bytes_done);
+	atomic_store(&pr->events, events);
+}
+
+static int cancelled_cb(void *ctx)
+{
+	return atomic_load(&((tt_progress *)ctx)->cancel);
 }
 
 static double now_s(void)
@@ -88,7 +103,12 @@ tt_trace *tt_trace_open(const char *path, tt_progress *progress, tt_err *err)
 	if (stat(path, &sb) == 0)
 		tr->file_size = S_ISDIR(sb.st_mode) ? dir_size(path) : (uint64_t)sb.st_size;
 	import_opts_from_env(&opts);
-	rc = tt_import_run(tr->st, path, progress, &opts, &tr->format, err);
+	if (progress) {
+		opts.progress = progress_cb;
+		opts.cancelled = cancelled_cb;
+		opts.ctx = progress;
+	}
+	rc = tt_import_run(tr->st, path, &opts, &tr->format, err);
 	if (rc != TT_OK) {
 		tt_trace_close(tr);
 		tr = NULL;

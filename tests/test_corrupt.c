@@ -35,9 +35,11 @@
 #include <unistd.h>
 
 #include "ctf_metadata.h"
+#include "ctf_stream.h"
 #include "import_int.h"
 #include "storage_int.h"
 #include "testutil.h"
+#include "ctf_writer.c"
 
 /* Bound on one case, seconds (ASan build included); a hang fails. */
 #define CASE_SECONDS 20
@@ -848,7 +850,8 @@ static size_t raw_ts_of_cpu(const tt_storage *st, int64_t cpu, int64_t **out)
 	*out = malloc((st->raw.n + 1) * sizeof(**out));
 	assert_non_null(*out);
 	for (size_t i = 0; i < st->raw.n; i++)
-		if (st->raw.cpu[i] == cpu)
+		if (tt_storage_raw_id(&st->raw.ucpu, i) < st->cpus.n &&
+		    st->cpus.cpu[tt_storage_raw_id(&st->raw.ucpu, i)] == cpu)
 			(*out)[n++] = st->raw.ts[i];
 	return n;
 }
@@ -916,6 +919,146 @@ static void ctf_truncations(void **state)
 		tt_storage_free(st);
 	}
 	free(full_ts);
+	tt_test_rm(dir);
+}
+
+/* Parallel decoding (core/import/ctf/ctf_read.c) of a damaged stream: jobs
+ * of one packet on the workers keep exactly what one cursor keeps, every
+ * complete event before the damage, whether the file is cut in a packet
+ * or a packet in the middle has a bad header. */
+static int body_ctf_jobs(tt_import *im, const void *dir, size_t len)
+{
+	(void)len;
+	im->opts.ctf_batch = 1;
+	return tt_import_ctf(im, dir);
+}
+
+static int body_ctf_one(tt_import *im, const void *dir, size_t len)
+{
+	(void)len;
+	im->opts.ctf_one_thread = 1;
+	return tt_import_ctf(im, dir);
+}
+
+/* Imports dir both ways; both must agree; returns the events kept. */
+static size_t cut_import(const char *dir, const int64_t *full_ts, const char *what)
+{
+	tt_storage *a, *b;
+	tt_err err;
+	int rc;
+	size_t n;
+
+	a = import_with(body_ctf_jobs, dir, 0, dir, &rc, &err);
+	if (rc != TT_OK)
+		fail_msg("%s: %s", what, err.msg);
+	b = import_with(body_ctf_one, dir, 0, dir, &rc, &err);
+	if (rc != TT_OK)
+		fail_msg("%s (one cursor): %s", what, err.msg);
+	n = a->raw.n;
+	if (b->raw.n != n || memcmp(a->raw.ts, b->raw.ts, n * sizeof(int64_t)) ||
+	    a->slice.n != b->slice.n || memcmp(a->stats, b->stats, sizeof(a->stats)))
+		fail_msg("%s: jobs kept %zu events, %zu slices; one cursor %zu, %zu (or stats differ)", what, n,
+			 a->slice.n, b->raw.n, b->slice.n);
+	if (memcmp(a->raw.ts, full_ts, n * sizeof(int64_t)))
+		fail_msg("%s: not a prefix of the whole stream", what);
+	tt_storage_free(a);
+	tt_storage_free(b);
+	return n;
+}
+
+static void ctf_parallel_damage(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	char path[1024];
+	ctfw_opts o = { .packet_bytes = 1024 };
+	ctfw *w = ctfw_open(dir, &o);
+	size_t len, nev = 0, n, cap = 4096;
+	unsigned char *orig;
+	uint64_t *ends = malloc(cap * sizeof(*ends));
+	int64_t *full_ts;
+	tt_storage *st;
+	tt_err err;
+	int rc;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(ends);
+	ctfw_thread(w, 0, 100, 101, "cut");
+	for (int i = 0; i < 3000; i++) {
+		if (i % 10 == 0) {
+			assert_int_equal(ctfw_work(w, 0, 1000 + (uint64_t)i * 10, 1, i), 0);
+			assert_int_equal(ctfw_work(w, 0, 1005 + (uint64_t)i * 10, 0, i), 0);
+		} else {
+			assert_int_equal(ctfw_tick(w, 0, 1000 + (uint64_t)i * 10, (uint64_t)i, i, i % 3 ? "t" : "tock"), 0);
+		}
+	}
+	assert_int_equal(ctfw_close(w), 0);
+	snprintf(path, sizeof(path), "%s/chan_0", dir);
+	orig = slurp(path, &len);
+	/* where each event ends, by one cursor over the whole file */
+	{
+		ctf_meta *m;
+		ctf_stream *s;
+		const ctf_event *ev;
+
+		tt_err_clear(&err);
+		assert_int_equal(tt_ctf_meta_load(dir, &m, &err), 0);
+		assert_int_equal(tt_ctf_stream_open(m, path, &s, &err), 0);
+		while (tt_ctf_stream_next(s, &ev) == 1) {
+			if (nev == cap) {
+				cap *= 2;
+				ends = realloc(ends, cap * sizeof(*ends));
+				assert_non_null(ends);
+			}
+			ends[nev++] = tt_ctf_stream_offset(s);
+		}
+		tt_ctf_stream_close(s);
+		tt_ctf_meta_free(m);
+	}
+	st = import_with(body_ctf_one, dir, 0, dir, &rc, &err);
+	assert_int_equal(rc, TT_OK);
+	assert_int_equal(st->raw.n, nev);
+	assert_true(nev > 3000 && len / 1024 > 40);
+	full_ts = malloc(nev * sizeof(*full_ts));
+	assert_non_null(full_ts);
+	memcpy(full_ts, st->raw.ts, nev * sizeof(*full_ts));
+	tt_storage_free(st);
+	assert_int_equal(cut_import(dir, full_ts, "whole stream"), nev);
+	/* the file cut anywhere: the events that end before the cut */
+	rng_seed(0x5eed0018);
+	for (int c = 0; c < 40; c++) {
+		size_t cut = c ? rng() % len : len / 2 + 7, want = 0;
+		char what[64];
+		FILE *f = fopen(path, "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(orig, 1, cut, f), cut);
+		fclose(f);
+		while (want < nev && ends[want] <= cut)
+			want++;
+		snprintf(what, sizeof(what), "cut at byte %zu", cut);
+		n = cut_import(dir, full_ts, what);
+		if (n != want)
+			fail_msg("%s: kept %zu events, %zu end before the cut", what, n, want);
+	}
+	/* a bad magic in a packet in the middle: the stream ends before it */
+	{
+		size_t pk = len / 1024 / 2, want = 0;
+		FILE *f = fopen(path, "wb");
+
+		memset(orig + pk * 1024, 0, 4);
+		assert_non_null(f);
+		assert_int_equal(fwrite(orig, 1, len, f), len);
+		fclose(f);
+		while (want < nev && ends[want] <= pk * 1024)
+			want++;
+		n = cut_import(dir, full_ts, "bad magic in mid-stream");
+		assert_int_equal(n, want);
+		assert_true(want > 1000);
+	}
+	free(full_ts);
+	free(ends);
+	free(orig);
 	tt_test_rm(dir);
 }
 
@@ -1141,6 +1284,7 @@ int main(void)
 		cmocka_unit_test(proto_invalid_utf8),
 		cmocka_unit_test(proto_one_giant_field),
 		cmocka_unit_test(ctf_truncations),
+		cmocka_unit_test(ctf_parallel_damage),
 		cmocka_unit_test(ctf_mutations),
 		cmocka_unit_test(ctf_metadata_mutations),
 		cmocka_unit_test(ctf_metadata_deep),

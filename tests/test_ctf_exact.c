@@ -222,6 +222,44 @@ static int events_at(const char *dir, const char *file, int *by_file, uint64_t *
 	return n;
 }
 
+/* The packets the parallel import cuts into jobs (tt_ctf_stream_packets),
+ * and what the import gives in jobs of one packet (TT_CTF_BATCH=1). */
+static char *packets_and_import(const char *dir, const char *file, int *by_file)
+{
+	char path[1200], *out, *imp;
+	ctf_meta *m;
+	ctf_stream *s;
+	const ctf_packet *pk;
+	size_t n, len = 0;
+	tt_err err = { 0 };
+	tt_trace *tr;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	assert_int_equal(tt_ctf_meta_load(dir, &m, &err), 0);
+	assert_int_equal(tt_ctf_stream_open(m, path, &s, &err), 0);
+	assert_int_equal(tt_ctf_stream_packets(s, &pk, &n), 0);
+	*by_file = tt_ctf_stream_indexed_by_file(s);
+	out = malloc(n * 64 + 1);
+	assert_non_null(out);
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(out + len, "%llu:%llu:%lld:%d,", (unsigned long long)pk[i].off,
+				       (unsigned long long)pk[i].content_bytes, (long long)pk[i].ts, pk[i].cut);
+	tt_ctf_stream_close(s);
+	tt_ctf_meta_free(m);
+	setenv("TT_CTF_BATCH", "1", 1);
+	tr = tt_test_open(dir);
+	unsetenv("TT_CTF_BATCH");
+	imp = tt_test_tsv(tr, "select r.id, r.ts, r.name, r.cpu, r.utid, a.key, a.display_value from raw r "
+			      "left join args a using(arg_set_id) order by r.id, a.id");
+	out = realloc(out, len + strlen(imp) + 2);
+	assert_non_null(out);
+	sprintf(out + len, "\n%s", imp);
+	free(imp);
+	tt_trace_close(tr);
+	return out;
+}
+
 static void test_packet_index_file(void **state)
 {
 	char *dir = tt_test_mkdtemp(), cmd[2048];
@@ -234,6 +272,25 @@ static void test_packet_index_file(void **state)
 	n1 = events_at(dir, "chan0_1", &by_file, &sum1);
 	assert_int_equal(n1, 2072);
 	assert_int_equal(by_file, 1);
+	/* the parallel import's packets and events: the same from the index
+	 * file and from the headers (index moved away) */
+	{
+		char *with, *without;
+		int f1, f2;
+
+		with = packets_and_import(dir, "chan0_1", &f1);
+		snprintf(cmd, sizeof(cmd), "mv '%s/index' '%s/index.away'", dir, dir);
+		assert_int_equal(system(cmd), 0);
+		without = packets_and_import(dir, "chan0_1", &f2);
+		snprintf(cmd, sizeof(cmd), "mv '%s/index.away' '%s/index'", dir, dir);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(f1, 1);
+		assert_int_equal(f2, 0);
+		assert_true(strlen(with) > 2072 * 10);
+		assert_string_equal(with, without);
+		free(with);
+		free(without);
+	}
 	/* a wrong offset in the second entry: the headers are scanned */
 	snprintf(cmd, sizeof(cmd), "printf '\\x01' | dd of='%s/index/chan0_1.idx' bs=1 seek=%d conv=notrunc 2>/dev/null",
 		 dir, 16 + 72 + 6);
@@ -251,6 +308,87 @@ static void test_packet_index_file(void **state)
 	tt_test_rm(dir);
 }
 
+/* Lazy arg sets read one at a time (point lookups, last event first: each
+ * decodes its event again from the stream) and all at once (a full scan)
+ * give babeltrace2's fields, on a two-stream trace of many small packets
+ * imported in jobs of one packet on the workers. */
+static void test_lazy_args_vs_babeltrace(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	ctfw_opts o = { .packet_bytes = 512, .nstreams = 2 };
+	ctfw *w = ctfw_open(dir, &o);
+	lines want = { 0 }, got = { 0 };
+	tt_trace *tr;
+	tt_result ev;
+	tt_err err = { 0 };
+	size_t bad = 0;
+
+	(void)state;
+	assert_non_null(w);
+	ctfw_thread(w, 0, 500, 500, "lazy-main");
+	ctfw_thread(w, 1, 500, 501, "lazy-worker");
+	for (int i = 0; i < 600; i++) {
+		int s = i % 2;
+		uint64_t ts = 1000 + (uint64_t)i * 37;
+
+		switch (i % 4) {
+		case 0:
+			assert_int_equal(ctfw_bits(w, s, ts, (unsigned)i % 8, -i * 3, (unsigned)i & 1,
+						   (i << 10) - 77, UINT64_C(0x8000000000000000) + (uint64_t)i,
+						   (int8_t)(i - 128), i % 7 - 3), 0);
+			break;
+		case 1:
+			assert_int_equal(ctfw_tick(w, s, ts, (uint64_t)i * 1000003, -i, i % 3 ? "tick" : "a longer message"), 0);
+			break;
+		case 2:
+			assert_int_equal(ctfw_work(w, s, ts, 1, i), 0);
+			break;
+		default:
+			assert_int_equal(ctfw_work(w, s, ts, 0, i - 1), 0);
+			break;
+		}
+	}
+	assert_int_equal(ctfw_close(w), 0);
+	bt2_expect(dir, &want);
+	assert_int_equal(want.n, 600);
+	setenv("TT_CTF_BATCH", "1", 1);
+	tr = tt_test_open(dir);
+	unsetenv("TT_CTF_BATCH");
+	assert_int_equal(tt_query_collect(tr,
+		"select r.ts, r.name, ifnull(r.cpu, -1), ifnull(t.tid, -1), ifnull(p.pid, -1), r.arg_set_id "
+		"from raw r left join thread t on t.utid = r.utid left join process p on p.upid = t.upid "
+		"order by r.id desc", 0, &ev, &err), 0);
+	assert_int_equal(ev.nrows, 600);
+	for (size_t i = 0; i < ev.nrows; i++) {
+		char **row = ev.cells + i * 6, sql[256], f[8192] = "", line[8400];
+		tt_result a;
+
+		if (row[5]) {
+			snprintf(sql, sizeof(sql), "select arg_set_id, key, int_value, string_value, real_value, "
+				 "value_type from args where arg_set_id = %s order by id", row[5]);
+			assert_int_equal(tt_query_collect(tr, sql, 0, &a, &err), 0);
+			for (size_t k = 0; k < a.nrows; k++)
+				fmt_arg(f, sizeof(f), a.cells + k * 6);
+			tt_result_free(&a);
+		}
+		snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\t%s\t%s", row[0], row[1], row[2], row[3], row[4], f);
+		lines_add(&got, line);
+	}
+	tt_result_free(&ev);
+	qsort(got.v, got.n, sizeof(*got.v), cmp_line);
+	qsort(want.v, want.n, sizeof(*want.v), cmp_line);
+	for (size_t i = 0; i < got.n; i++)
+		if (strcmp(got.v[i], want.v[i]) && bad++ < 3)
+			print_error("lookup %zu\n  termtrace:   %s\n  babeltrace2: %s\n", i, got.v[i], want.v[i]);
+	assert_int_equal(bad, 0);
+	/* and the full scan, now that some sets are stored */
+	same_events("lazy scan", tr, &want);
+	tt_trace_close(tr);
+	lines_free(&got);
+	lines_free(&want);
+	tt_test_rm(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_uuid_mismatch_read),
 		cmocka_unit_test(test_timestamp_overflow),
 		cmocka_unit_test(test_packet_index_file),
+		cmocka_unit_test(test_lazy_args_vs_babeltrace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

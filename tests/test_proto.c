@@ -211,7 +211,9 @@ static char *import_dump(const char *path, int threaded, size_t batch)
 	assert_non_null(src);
 	im.slices = tt_slice_tracker_new(st);
 	assert_non_null(im.slices);
-	rc = tt_import_proto_opts(&im, src, threaded, batch);
+	im.opts.proto_one_thread = !threaded;
+	im.opts.proto_batch = batch;
+	rc = tt_import_proto(&im, src);
 	tt_slice_tracker_flush(im.slices);
 	tt_slice_tracker_free(im.slices);
 	tt_bytesrc_close(src);
@@ -2019,6 +2021,12 @@ static void test_big_packets(void **state)
 	free(name);
 }
 
+static int always(void *ctx)
+{
+	(void)ctx;
+	return 1;
+}
+
 /* Cancelling stops the import, with or without the reader's worker and
  * whatever it has read ahead (ASan checks that nothing leaks). */
 static void test_cancel(void **state)
@@ -2029,17 +2037,16 @@ static void test_cancel(void **state)
 	(void)state;
 	for (i = 0; i < 4; i++) {
 		tt_err err = {0};
-		tt_progress pr;
 		tt_storage *st = tt_storage_new();
 		tt_bytesrc *src = tt_bytesrc_open(path, &err);
-		tt_import im = { .st = st, .path = path, .err = &err, .progress = &pr };
+		tt_import im = { .st = st, .path = path, .err = &err,
+				 .opts = { .cancelled = always, .proto_one_thread = !(i & 1),
+					   .proto_batch = i & 2 ? 1 : 0 } };
 
-		memset(&pr, 0, sizeof(pr));
-		atomic_store(&pr.cancel, 1);
 		assert_non_null(st);
 		assert_non_null(src);
 		im.slices = tt_slice_tracker_new(st);
-		assert_int_equal(tt_import_proto_opts(&im, src, (int)(i & 1), i & 2 ? 1 : 0), TT_ECANCEL);
+		assert_int_equal(tt_import_proto(&im, src), TT_ECANCEL);
 		assert_non_null(strstr(err.msg, "cancelled"));
 		tt_slice_tracker_free(im.slices);
 		tt_bytesrc_close(src);

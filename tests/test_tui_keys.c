@@ -40,7 +40,8 @@ static void test_default_bindings(void **state)
 	assert_int_equal(tt_config_action(&cfg, 'u'), TT_ACT_PARENT);
 	assert_int_equal(tt_config_action(&cfg, 'p'), TT_ACT_PARENT);
 	assert_int_equal(tt_config_action(&cfg, 'c'), TT_ACT_CHILD);
-	assert_int_equal(tt_config_action(&cfg, 'Z'), TT_ACT_NONE);
+	assert_int_equal(tt_config_action(&cfg, 'Z'), TT_ACT_PANEL);
+	assert_int_equal(tt_config_action(&cfg, 'Q'), TT_ACT_NONE);
 	/* every action is reachable from a key, so help lists no dead entry */
 	for (int a = 1; a < TT_ACT_COUNT; a++) {
 		char keys[128];

@@ -224,6 +224,175 @@ static void test_marks(void **state)
 	tt_lod_free(&row);
 }
 
+/* The walk answers as tt_lod_cell does, cell by cell, on rows with and
+ * without overlaps, dense and sparse, with cells skipped (the renderer
+ * jumps over empty stretches) and cells of varying width. */
+static void test_cell_walk(void **state)
+{
+	enum { N = 20000 };
+	int64_t *ts = malloc(N * sizeof *ts), *dur = malloc(N * sizeof *dur);
+	uint32_t *ids = malloc(N * sizeof *ids);
+	tt_lod_src src = {ts, dur, NULL, 0};
+	long compared = 0, busy = 0;
+
+	(void)state;
+	srand(7);
+	for (int overlap = 0; overlap < 2; overlap++) {
+		tt_lod_row row;
+		int64_t t = 0;
+		for (size_t i = 0; i < N; i++) {
+			t += rand() % 5 == 0 ? rand() % 500 : rand() % 3;
+			ts[i] = t;
+			dur[i] = rand() % 50 == 0 ? 300 + rand() % 3000 : rand() % 4;
+			if (overlap && rand() % 20 == 0)
+				dur[i] = 5000 + rand() % 50000; /* async-like */
+			if (!overlap)
+				t += dur[i];
+			ids[i] = (uint32_t)(N - 1 - i); /* built from any order */
+		}
+		/* ids name positions reversed: the source is by id */
+		for (size_t i = 0; i < N / 2; i++) {
+			int64_t x = ts[i];
+			ts[i] = ts[N - 1 - i];
+			ts[N - 1 - i] = x;
+			x = dur[i];
+			dur[i] = dur[N - 1 - i];
+			dur[N - 1 - i] = x;
+		}
+		assert_int_equal(tt_lod_build(&row, &src, ids, N), 0);
+		int64_t end = row.maxend[N - 1] + 100;
+		for (int width = 7; width <= 70000; width *= 10) {
+			size_t hint = 0;
+			tt_lod_walk w = {0};
+			int64_t a = -50;
+			while (a < end) {
+				int64_t cw = (end + 50) / width + rand() % 3;
+				int64_t b = a + (cw > 0 ? cw : 1);
+				size_t c1, c2;
+				int64_t x = tt_lod_cell(&row, a, b, &hint, &c1);
+				int64_t y = tt_lod_cell_walk(&row, a, b, &w, &c2) ? (int64_t)row.ids[w.i] : -1;
+				assert_int_equal(x, y);
+				assert_int_equal(c1, c2);
+				assert_int_equal(hint, w.i);
+				compared++;
+				busy += c1 >= 2;
+				/* now and then skip a few cells, as the renderer
+				 * does past an empty stretch or a long slice */
+				a = rand() % 10 == 0 ? b + rand() % (4 * cw + 1) : b;
+			}
+		}
+		tt_lod_free(&row);
+	}
+	assert_true(compared > 100000);
+	assert_true(busy > 1000);
+	free(ts);
+	free(dur);
+	free(ids);
+}
+
+/* What a cell shows, the slow way: tt_lod_cell's positions, then the
+ * first of the first four items covering half of the cell, the marks. */
+static int ref_kind(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, int64_t *dom, int *marked,
+		    int64_t *first)
+{
+	size_t count;
+	int64_t id = tt_lod_cell(row, a, b, hint, &count);
+
+	*dom = -1;
+	*marked = 0;
+	*first = id;
+	if (id < 0)
+		return 0;
+	if (count == 1)
+		return 1;
+	*marked = tt_lod_marked(row, *hint, *hint + count);
+	for (size_t k = *hint; !*marked && k < *hint + count && k < *hint + 4; k++) {
+		int64_t s = row->ts[k] > a ? row->ts[k] : a, e = tt_lod_end(&row->src, row->ids[k]);
+		if ((e < b ? e : b) - s >= (b - a + 1) / 2) {
+			*dom = row->ids[k];
+			break;
+		}
+	}
+	return 2;
+}
+
+/* The cell verdict is the slow way's, dense cells settled from the block
+ * index included: rows with dense stretches, long items inside them
+ * (a dominant one), marks in and near the cells, skipped cells. */
+static void test_cell_kind(void **state)
+{
+	enum { N = 30000 };
+	int64_t *ts = malloc(N * sizeof *ts), *dur = malloc(N * sizeof *dur);
+	uint32_t *ids = malloc(N * sizeof *ids);
+	uint8_t *bits = calloc(N / 8 + 1, 1);
+	tt_lod_src src = {ts, dur, NULL, 0};
+	long kinds[3] = {0}, doms = 0, marks = 0, compared = 0, dense = 0;
+
+	(void)state;
+	srand(5);
+	for (int pass = 0; pass < 3; pass++) {
+		tt_lod_row row;
+		int64_t t = 0;
+		for (size_t i = 0; i < N; i++) {
+			/* stretches of tiny items, now and then a long one or a gap */
+			int r = rand() % 1000;
+			t += r < 5 ? 20000 + rand() % 50000 : rand() % 3;
+			ts[i] = t;
+			dur[i] = r < 30 ? 500 + rand() % 20000 : 1 + rand() % 4;
+			if (pass == 2 && r % 97 == 0)
+				dur[i] = -1; /* unfinished: ends at open_end */
+			t += dur[i] > 0 ? dur[i] : 1;
+			ids[i] = (uint32_t)i;
+		}
+		src.open_end = t + 10;
+		memset(bits, 0, N / 8 + 1);
+		if (pass >= 1)
+			for (int m = 0; m < (pass == 1 ? 40 : 400); m++) {
+				int x = rand() % N;
+				bits[x / 8] |= (uint8_t)(1u << (x % 8));
+			}
+		assert_int_equal(tt_lod_build(&row, &src, ids, N), 0);
+		assert_int_equal(tt_lod_mark(&row, pass >= 1 ? bits : NULL), 0);
+		int64_t end = row.maxend[N - 1] + 100;
+		for (int width = 30; width <= 30000; width *= 10) {
+			size_t hint = 0;
+			tt_lod_walk w = {0};
+			int64_t a = -20;
+			while (a < end) {
+				int64_t cw = (end + 20) / width + rand() % 5;
+				int64_t b = a + (cw > 0 ? cw : 1);
+				int64_t d1, d2, f1;
+				int m1, m2;
+				int k1 = ref_kind(&row, a, b, &hint, &d1, &m1, &f1);
+				int k2 = tt_lod_cell_kind(&row, a, b, &w, &d2, &m2);
+				assert_int_equal(k1, k2);
+				assert_int_equal(d1, d2);
+				assert_int_equal(m1, m2);
+				if (k1 == 1)
+					assert_int_equal(f1, row.ids[w.i]);
+				if (k1 == 0)
+					assert_int_equal(hint, w.i);
+				kinds[k1]++;
+				dense += k2 == 2 && !w.valid; /* the exact walk leaves it valid */
+				doms += d1 >= 0;
+				marks += m1;
+				compared++;
+				a = rand() % 10 == 0 ? b + rand() % (3 * cw + 1) : b;
+			}
+		}
+		tt_lod_free(&row);
+	}
+	assert_true(compared > 50000);
+	assert_true(dense > 1000); /* settled from the block index */
+	assert_true(kinds[0] > 1000 && kinds[1] > 1000 && kinds[2] > 1000);
+	assert_true(doms > 100);
+	assert_true(marks > 100);
+	free(ts);
+	free(dur);
+	free(ids);
+	free(bits);
+}
+
 static void test_empty_row(void **state)
 {
 	tt_lod_src src = {NULL, NULL, NULL, 0};
@@ -246,6 +415,8 @@ int main(void)
 		cmocka_unit_test(test_whole_cell_never_hidden),
 		cmocka_unit_test(test_counter_values),
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_cell_walk),
+		cmocka_unit_test(test_cell_kind),
 		cmocka_unit_test(test_empty_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

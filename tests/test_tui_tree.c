@@ -3,7 +3,7 @@
  * args tree of the details panel (tui/argtree.c), merged async tracks and
  * process summaries (tui/tracktree.c) on the real Perfetto sample, pinned
  * query rows of two threads in bands of their own (tui/layout.c), and
- * P / x on tracks (tui/trackops.c).
+ * P / x on tracks (tui/trackops.c), kept when the view is built again.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "argtree.h"
+#include "metrics.h"
 #include "details.h"
 #include "layout.h"
 #include "testutil.h"
@@ -203,12 +204,117 @@ static void test_pin_bands_and_trackops(void **state)
 	tt_trace_close(tr);
 }
 
+static int group_named(const tt_layout *lay, const char *name)
+{
+	for (int g = 0; g < lay->ngroups; g++)
+		if (!strcmp(lay->groups[g].name, name))
+			return g;
+	return -1;
+}
+
+/* :metrics builds the view again over a trace with one more track: a
+ * pinned and opened merged track, a hidden thread, a :pin query track, a
+ * closed group and the cursor's row come back on the same tracks (found
+ * by core track id, not index), the Pinned group in the same order. */
+static void test_keep_across_rebuild(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("chromium-small.pftrace.gz"));
+	tt_view v, nv;
+	tt_result r = {0};
+	tt_err err = {0};
+	int merged = -1, hidden = -1, closed = -1;
+
+	(void)state;
+	assert_int_equal(tt_view_init(&v, tr), 0);
+	for (int i = 0; i < v.lay.ntracks; i++) {
+		const tt_ltrack *t = &v.lay.tracks[i];
+		if (t->nchildren && (merged < 0 || t->nchildren > v.lay.tracks[merged].nchildren))
+			merged = i;
+	}
+	assert_true(merged >= 0);
+	int nmembers = v.lay.tracks[merged].nchildren;
+	/* in its group's list the members follow it */
+	const tt_lgroup *mg = &v.lay.groups[v.lay.tracks[merged].group];
+	int first_member = -1;
+	for (int i = 0; i + 1 < mg->ntracks; i++)
+		if (mg->tracks[i] == merged)
+			first_member = mg->tracks[i + 1];
+	assert_true(first_member >= 0);
+	assert_int_equal(v.lay.tracks[first_member].parent, merged);
+	uint32_t member_id = v.lay.tracks[first_member].track_id;
+	/* a thread of another group, hidden; that group closed */
+	for (int i = 0; i < v.lay.ntracks && hidden < 0; i++) {
+		const tt_ltrack *t = &v.lay.tracks[i];
+		if (t->track_id < UINT32_MAX - 1 && t->parent < 0 && t->group != v.lay.tracks[merged].group &&
+		    t->kind == TT_LT_SLICE && v.lay.groups[t->group].kind == TT_LG_PROCESS)
+			hidden = i;
+	}
+	assert_true(hidden >= 0);
+	uint32_t hidden_id = v.lay.tracks[hidden].track_id;
+	char closed_name[160];
+	snprintf(closed_name, sizeof closed_name, "%s", v.lay.groups[v.lay.tracks[hidden].group].name);
+	assert_int_equal(tt_query_collect(tr, "select ts, dur, name, id as slice_id from slice order by dur desc limit 4",
+					  0, &r, &err), TT_OK);
+	int qi = tt_layout_pin(&v.lay, &r, "pin 1", &err);
+	tt_result_free(&r);
+	assert_true(qi >= 0);
+	char qname[112];
+	snprintf(qname, sizeof qname, "%s", v.lay.tracks[qi].name);
+	assert_int_equal(tt_trackops_pin(&v.lay, merged, &err), 1); /* before the query pin */
+	v.lay.tracks[merged].expanded = 1;
+	tt_trackops_hide(&v.lay, hidden);
+	closed = group_named(&v.lay, closed_name);
+	v.lay.groups[closed].expanded = 0;
+	tt_layout_relines(&v.lay);
+	/* the cursor on the last row of the first member */
+	int cursor = -1;
+	for (int i = 0; i < v.lay.nlines; i++)
+		if (v.lay.lines[i].track == first_member)
+			cursor = i;
+	int cursor_depth = cursor >= 0 ? v.lay.lines[cursor].depth : -1;
+	assert_true(cursor >= 0);
+	uint32_t ntracks_before = tt_trace_track_count(tr);
+	assert_int_equal(tt_metrics_run_names(tr, "thread_utilization", &err), TT_OK);
+	assert_true(tt_trace_track_count(tr) > ntracks_before);
+	assert_int_equal(tt_view_init(&nv, tr), 0);
+	int line = tt_trackops_keep_apply(&nv.lay, tt_trackops_keep_take(&v.lay, cursor));
+	tt_view_free(&v);
+
+	int pg = group_named(&nv.lay, "Pinned");
+	assert_true(pg >= 0);
+	const tt_lgroup *p = &nv.lay.groups[pg];
+	/* merged track first (its members after it), then the query pin */
+	assert_int_equal(p->ntracks, 1 + nmembers + 1);
+	const tt_ltrack *m = &nv.lay.tracks[p->tracks[0]];
+	assert_int_equal(m->nchildren, nmembers);
+	assert_int_equal(m->expanded, 1);
+	assert_int_equal(nv.lay.tracks[p->tracks[1]].track_id, member_id);
+	const tt_ltrack *q = &nv.lay.tracks[p->tracks[p->ntracks - 1]];
+	assert_non_null(q->pnames);
+	assert_int_equal(q->pn, 4);
+	assert_string_equal(q->name, qname);
+	/* the hidden thread and the closed group */
+	int h = tt_layout_find_track(&nv.lay, hidden_id);
+	assert_true(h >= 0);
+	assert_int_equal(nv.lay.tracks[h].user_hidden, 1);
+	assert_int_equal(nv.lay.groups[group_named(&nv.lay, closed_name)].expanded, 0);
+	/* the cursor's line: the same member track */
+	assert_true(line >= 0);
+	assert_int_equal(nv.lay.tracks[nv.lay.lines[line].track].track_id, member_id);
+	assert_int_equal(nv.lay.lines[line].depth, cursor_depth);
+	/* P again puts the merged track back in its own group */
+	assert_int_equal(tt_trackops_pin(&nv.lay, p->tracks[0], &err), 0);
+	tt_view_free(&nv);
+	tt_trace_close(tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_argtree),
 		cmocka_unit_test(test_merged_tracks),
 		cmocka_unit_test(test_pin_bands_and_trackops),
+		cmocka_unit_test(test_keep_across_rebuild),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,6 +130,7 @@ int tt_calltree_build(tt_calltree *ct, const tt_slice_cols *sc, const uint8_t *t
 
 	memset(ct, 0, sizeof *ct);
 	ct->bottom_up = bottom_up;
+	ct->min_depth = min_depth;
 	ct->cap = 1024;
 	ct->nodes = malloc(ct->cap * sizeof *ct->nodes);
 	stack = malloc(capstack * sizeof *stack);
@@ -157,11 +158,11 @@ int tt_calltree_build(tt_calltree *ct, const tt_slice_cols *sc, const uint8_t *t
 			goto out;
 		}
 	}
+	node_of = malloc((sc->n ? sc->n : 1) * sizeof *node_of);
+	if (!node_of)
+		goto out;
+	memset(node_of, 0xff, (sc->n ? sc->n : 1) * sizeof *node_of);
 	if (!bottom_up) {
-		node_of = malloc((sc->n ? sc->n : 1) * sizeof *node_of);
-		if (!node_of)
-			goto out;
-		memset(node_of, 0xff, (sc->n ? sc->n : 1) * sizeof *node_of);
 		for (size_t i = 0; i < sc->n; i++) {
 			if (w[i] < 0)
 				continue;
@@ -232,6 +233,7 @@ int tt_calltree_build(tt_calltree *ct, const tt_slice_cols *sc, const uint8_t *t
 			uint32_t node = child_of(ct, 0, sc->name[i]);
 			if (node == TT_CT_NONE)
 				goto out;
+			node_of[i] = node;
 			ct->nodes[node].total += self;
 			ct->nodes[node].self += self;
 			ct->nodes[node].calls++;
@@ -272,5 +274,100 @@ void tt_calltree_free(tt_calltree *ct)
 	free(ct->hkeys);
 	free(ct->hvals);
 	free(ct->node_of);
+	free(ct->by_off);
+	free(ct->by_ids);
 	memset(ct, 0, sizeof *ct);
+}
+
+/* Top-down: the slice ids of every node, by a counting sort on node_of. */
+static int index_nodes(tt_calltree *ct)
+{
+	uint32_t *off = calloc(ct->n + 1, sizeof *off), *ids = malloc((ct->nslices ? ct->nslices : 1) * sizeof *ids);
+
+	if (!off || !ids) {
+		free(off);
+		free(ids);
+		return -1;
+	}
+	for (size_t s = 0; s < ct->nsc; s++)
+		if (ct->node_of[s] != TT_CT_NONE)
+			off[ct->node_of[s] + 1]++;
+	for (size_t k = 0; k < ct->n; k++)
+		off[k + 1] += off[k];
+	for (size_t s = 0; s < ct->nsc; s++) {
+		uint32_t k = ct->node_of[s];
+		if (k != TT_CT_NONE)
+			ids[off[k]++] = (uint32_t)s;
+	}
+	/* the fill moved each offset to the node's end: shift them back */
+	for (size_t k = ct->n; k > 0; k--)
+		off[k] = off[k - 1];
+	off[0] = 0;
+	ct->by_off = off;
+	ct->by_ids = ids;
+	return 0;
+}
+
+long tt_calltree_node_slices(tt_calltree *ct, const tt_slice_cols *sc, uint32_t k, int64_t **ids)
+{
+	size_t n = 0;
+
+	*ids = NULL;
+	if (k == 0 || k >= ct->n || !ct->node_of)
+		return 0;
+	if (!ct->bottom_up) {
+		if (!ct->by_off && index_nodes(ct) < 0)
+			return -1;
+		n = ct->by_off[k + 1] - ct->by_off[k];
+		*ids = malloc((n ? n : 1) * sizeof **ids);
+		if (!*ids)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			(*ids)[i] = ct->by_ids[ct->by_off[k] + i];
+		return (long)n;
+	}
+	/* bottom-up: the path's names from its root (the callee) to k */
+	uint32_t d = ct->nodes[k].depth, root = k, *names = malloc(d * sizeof *names);
+	uint8_t *seen = calloc(ct->nsc / 8 + 1, 1);
+	if (!names || !seen) {
+		free(names);
+		free(seen);
+		return -1;
+	}
+	for (uint32_t j = d; j > 0; j--) {
+		names[j - 1] = ct->nodes[root].name;
+		if (j > 1)
+			root = ct->nodes[root].parent;
+	}
+	for (size_t s = 0; s < ct->nsc && s < sc->n; s++) {
+		if (ct->node_of[s] != root)
+			continue;
+		/* up d - 1 callers, each in the tree and of the path's name */
+		int64_t x = (int64_t)s;
+		uint32_t j = 1;
+		for (; j < d; j++) {
+			int32_t p = sc->parent_id[x];
+			if (sc->depth[x] <= ct->min_depth || p < 0 || (size_t)p >= ct->nsc ||
+			    ct->node_of[p] == TT_CT_NONE || sc->name[p] != names[j])
+				break;
+			x = p;
+		}
+		if (j < d || (seen[x / 8] >> (x % 8)) & 1)
+			continue;
+		seen[x / 8] |= (uint8_t)(1u << (x % 8));
+		n++;
+	}
+	*ids = malloc((n ? n : 1) * sizeof **ids);
+	if (!*ids) {
+		free(names);
+		free(seen);
+		return -1;
+	}
+	n = 0;
+	for (size_t s = 0; s < ct->nsc; s++)
+		if ((seen[s / 8] >> (s % 8)) & 1)
+			(*ids)[n++] = (int64_t)s;
+	free(names);
+	free(seen);
+	return (long)n;
 }

@@ -31,9 +31,13 @@ typedef struct tt_calltree {
 	size_t hcap;
 	int bottom_up;
 	size_t nslices;     /* slices that went in */
-	uint32_t *node_of;  /* top-down: node of each slice id (TT_CT_NONE
-			     * when out), for highlighting a node's slices */
+	uint32_t *node_of;  /* node of each slice id (TT_CT_NONE when out;
+			     * bottom-up: its root, the node of its name),
+			     * for highlighting a node's slices */
 	size_t nsc;         /* entries of node_of */
+	uint32_t min_depth;
+	uint32_t *by_off, *by_ids; /* top-down: slice ids of each node (CSR,
+				    * ids ascending), made on first use */
 } tt_calltree;
 
 /* Called every 64K slices; non-zero cancels the build (returns 1). */
@@ -46,5 +50,12 @@ int tt_calltree_build(tt_calltree *ct, const tt_slice_cols *sc, const uint8_t *t
 		      int64_t a, int64_t b, int64_t open_end, uint32_t min_depth, int bottom_up,
 		      tt_ct_progress_fn progress, void *ctx);
 void tt_calltree_free(tt_calltree *ct);
+/* The slices of node k (sc: the columns the tree was built from): top-
+ * down, the slices whose call path is k; bottom-up, at a root the slices
+ * of its name, deeper the callers at that level of the path. *ids gets
+ * them malloc'ed, ascending; returns the count, -1 on OOM. The first
+ * call on a top-down tree indexes every node (one pass), so that moving
+ * from node to node costs only the node's slices. */
+long tt_calltree_node_slices(tt_calltree *ct, const tt_slice_cols *sc, uint32_t k, int64_t **ids);
 
 #endif

@@ -161,11 +161,17 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 	args_section(v, v->sc.arg_set_id[id], fn, ctx);
 }
 
+struct draw_ctx;
+static void draw_line(struct draw_ctx *d, const char *key, const char *value);
+
 typedef struct draw_ctx {
 	tt_view *v;
 	int line;    /* logical line counter (after wrapping) */
 	int y0, x0, w, h, keyw;
 	int argw;    /* key column of the args tree */
+	/* the flows' lines, for the mouse: which flow each row shows */
+	int in_flows, last_flow, pending_row;
+	int flow_line; /* logical line of the highlighted flow, -1 */
 } draw_ctx;
 
 /* Display columns of UTF-8 text (one per character). */
@@ -238,10 +244,59 @@ static void put_wrapped(draw_ctx *d, int y, int x, int w, attr_t a, const char *
 	} while (*p);
 }
 
+/* Rows [l0, l1) of the panel's logical lines show flow `flow` (index +
+ * 1 in det_flow): a click there picks it. */
+static void flow_rows(draw_ctx *d, int l0, int l1, int flow)
+{
+	for (int l = l0; l < l1; l++) {
+		int r = l - d->v->details_scroll + (d->y0 - d->v->det_y);
+		if (l - d->v->details_scroll >= 0 && l - d->v->details_scroll < d->h && r >= 0 && r < TT_DET_ROWS)
+			d->v->det_flow[r] = flow + 1;
+	}
+}
+
+/* The flows section: the list's lines, and the "earlier"/"more" lines
+ * around its window, which pick the flow just past the window. */
+static void track_flows(draw_ctx *d, const char *key, int l0, int l1)
+{
+	int fi = d->in_flows ? tt_flows_line_index(key) : -1;
+
+	if (!strcmp(key, "flows")) {
+		d->in_flows = 1;
+		d->last_flow = -1;
+		d->pending_row = -1;
+	} else if (fi >= 0) {
+		flow_rows(d, l0, l1, fi);
+		if (d->pending_row >= 0 && fi > 0)
+			flow_rows(d, d->pending_row, d->pending_row + 1, fi - 1);
+		d->pending_row = -1;
+		d->last_flow = fi;
+		if (fi == d->v->flow_pos)
+			d->flow_line = l0;
+	} else if (d->in_flows && !*key) {
+		if (d->last_flow < 0)
+			d->pending_row = l0;
+		else
+			flow_rows(d, l0, l1, d->last_flow + 1);
+	} else {
+		d->in_flows = 0;
+	}
+}
+
 static void on_line(void *ctx, const char *key, const char *value)
 {
 	draw_ctx *d = ctx;
-	int is_arg = key[0] == ' ';
+	int l0 = d->line;
+
+	draw_line(d, key, value);
+	track_flows(d, key, l0, d->line);
+}
+
+static void draw_line(draw_ctx *d, const char *key, const char *value)
+{
+	/* args are indented keys; a flow's key starts with a space when it
+	 * is not the highlighted one, and keeps the main key column */
+	int is_arg = key[0] == ' ' && !(d->in_flows && tt_flows_line_index(key) >= 0);
 	int keyw = is_arg ? d->argw : d->keyw;
 	int vx = d->x0 + 2 + keyw, vw = d->w - keyw - 2;
 	attr_t va = ATTR(!strcmp(key, "doc link") ? TT_AREA_DETAILS_LINK : TT_AREA_DETAILS);
@@ -267,18 +322,23 @@ static void measure_arg(void *ctx, const char *key, const char *value)
 {
 	int *w = ctx;
 
-	if (key[0] == ' ' && *value && ucols(key) > *w)
+	if (key[0] == ' ' && *value && ucols(key) > *w && tt_flows_line_index(key) < 0)
 		*w = ucols(key);
 }
 
 void tt_details_draw(tt_view *v)
 {
-	draw_ctx d = {v, 0, v->det_y + 1, v->det_x, v->det_w, v->det_h - 1, 11, 0};
+	draw_ctx d = {v, 0, v->det_y + 1, v->det_x, v->det_w, v->det_h - 1, 11, 0, 0, -1, -1, -1};
 	char title[200];
 
 	v->link_nseg = 0;
+	memset(v->det_flow, 0, sizeof v->det_flow);
 	if (v->det_w <= 0 || v->det_h <= 0)
 		return;
+	if (v->dock) { /* the call tree or flame graph beside the timeline */
+		tt_report_panel_draw(v);
+		return;
+	}
 	if (tt_report_range_panel(v)) /* a range shows what ran in it */
 		return;
 	attrset(ATTR(TT_AREA_DETAILS));
@@ -307,6 +367,15 @@ void tt_details_draw(tt_view *v)
 	if (d.argw > (d.w - 2) * 3 / 5)
 		d.argw = (d.w - 2) * 3 / 5;
 	tt_details_lines(v, on_line, &d);
+	if (v->flow_reveal) {
+		/* { } or a click moved the flow highlight: scroll to it */
+		v->flow_reveal = 0;
+		if (d.flow_line >= 0 && (d.flow_line < v->details_scroll || d.flow_line >= v->details_scroll + d.h)) {
+			v->details_scroll = d.flow_line - d.h / 2 > 0 ? d.flow_line - d.h / 2 : 0;
+			tt_details_draw(v);
+			return;
+		}
+	}
 	if (v->details_scroll > 0 && v->details_scroll >= d.line)
 		v->details_scroll = d.line > 0 ? d.line - 1 : 0;
 	if (d.line > d.h) {

@@ -128,7 +128,7 @@ const char tt_keys_default_config[] =
 	"bind } flow-next\n" "bind { flow-prev\n" "bind F flow-follow\n" "bind L flows\n"
 	"bind v range-start\n" "bind V range-scope\n"
 	"bind R aggregate\n" "bind X aggregate-threads\n" "bind C aggregate-counters\n"
-	"bind T calltree\n" "bind B bottomup\n" "bind z flame\n"
+	"bind T calltree\n" "bind B bottomup\n" "bind z flame\n" "bind Z tree-panel\n"
 	"bind m mark\n" "bind ' jump-mark\n" "bind ` marks\n";
 
 static void set_binding(tt_config *cfg, int key, int action)

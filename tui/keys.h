@@ -73,6 +73,7 @@
 	X(CALLTREE, "calltree", "top-down call tree of the range (or of the selected slice)") \
 	X(BOTTOMUP, "bottomup", "bottom-up call tree by self time") \
 	X(FLAME, "flame", "flame graph of the range (or of the selected slice)") \
+	X(PANEL, "tree-panel", "tree or flame graph beside the timeline; again: full screen") \
 	X(MARK, "mark", "mark the selection, range or cursor time: m then a label key") \
 	X(JUMP_MARK, "jump-mark", "go back to a mark: ' then its label") \
 	X(MARKS, "marks", "table of the marks (Enter jumps)")

@@ -85,6 +85,23 @@ int tt_lod_build(tt_lod_row *row, const tt_lod_src *src, const uint32_t *ids, si
 		goto fail;
 	for (size_t i = 0; i < n; i++)
 		row->bkey[0][i] = (float)key(src, row->ids[i]);
+	row->ncoarse = (n + TT_LOD_BLOCK - 1) / TT_LOD_BLOCK;
+	row->coarse_ts = malloc(row->ncoarse * sizeof *row->coarse_ts);
+	row->coarse_end = malloc(row->ncoarse * sizeof *row->coarse_end);
+	row->coarse_len = malloc(row->ncoarse * sizeof *row->coarse_len);
+	if (!row->coarse_ts || !row->coarse_end || !row->coarse_len)
+		goto fail;
+	for (size_t k = 0; k < row->ncoarse; k++) {
+		size_t lo = k * TT_LOD_BLOCK, hi = lo + TT_LOD_BLOCK < n ? lo + TT_LOD_BLOCK : n;
+		int64_t len = 0;
+		for (size_t i = lo; i < hi; i++) {
+			int64_t d = tt_tm_sub(tt_lod_end(src, row->ids[i]), row->ts[i]);
+			len = d > len ? d : len;
+		}
+		row->coarse_ts[k] = row->ts[lo];
+		row->coarse_end[k] = row->maxend[hi - 1];
+		row->coarse_len[k] = len;
+	}
 	for (int k = 1; k <= row->nlev; k++) {
 		size_t m = n >> k;
 		const uint32_t *prev = row->blk[k - 1];
@@ -122,6 +139,9 @@ void tt_lod_free(tt_lod_row *row)
 	free(row->ts);
 	free(row->maxend);
 	free(row->marks);
+	free(row->coarse_ts);
+	free(row->coarse_end);
+	free(row->coarse_len);
 	memset(row, 0, sizeof *row);
 }
 
@@ -161,6 +181,20 @@ int tt_lod_marked(const tt_lod_row *row, size_t i, size_t j)
 	return lo < row->nmarks && row->marks[lo] < j;
 }
 
+/* First index in [lo, hi) with arr[i] > t, hi when none (arr
+ * non-decreasing). */
+static size_t bsearch_gt(const int64_t *arr, size_t lo, size_t hi, int64_t t)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (arr[mid] > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* First index >= from with arr[i] > t (arr non-decreasing), by galloping
  * from `from` so that nearby answers cost O(log distance). */
 static size_t gallop_gt(const int64_t *arr, size_t n, size_t from, int64_t t)
@@ -181,15 +215,7 @@ static size_t gallop_gt(const int64_t *arr, size_t n, size_t from, int64_t t)
 		lo = hi;
 		step *= 2;
 	}
-	lo++;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (arr[mid] > t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return bsearch_gt(arr, lo + 1, hi, t);
 }
 
 size_t tt_lod_lower(const tt_lod_row *row, int64_t t)
@@ -276,6 +302,171 @@ int64_t tt_lod_cell(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, s
 	j = gallop_gt(row->ts, row->n, i, b - 1);
 	*count = j - i;
 	return row->ids[i];
+}
+
+/* Smallest x in [lo, hi] with arr[x] > t, given arr[hi] > t (or hi = n,
+ * past the end): galloping back from hi, where the answer usually is. */
+static size_t gallop_back_gt(const int64_t *arr, size_t lo, size_t hi, int64_t t)
+{
+	size_t step = 1;
+
+	while (hi > lo) {
+		size_t probe = hi - lo > step ? hi - step : lo;
+		if (arr[probe] <= t) {
+			lo = probe + 1;
+			break;
+		}
+		hi = probe;
+		step *= 2;
+	}
+	return bsearch_gt(arr, lo, hi, t);
+}
+
+int tt_lod_cell_walk(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, size_t *count)
+{
+	size_t i, j;
+
+	*count = 0;
+	if (row->n == 0 || b <= a) {
+		w->valid = 0;
+		return 0;
+	}
+	if (w->valid && a == w->b && w->i <= w->j && w->j <= row->n) {
+		/* the first item ending after a ends after the last cell's
+		 * start (so it is at or after w->i) and is at or before the
+		 * first item starting at or after a (w->j) */
+		i = gallop_back_gt(row->maxend, w->i, w->j, a);
+	} else {
+		size_t h = w->i;
+		if (h > row->n || (h > 0 && row->maxend[h - 1] > a))
+			h = 0;
+		i = gallop_gt(row->maxend, row->n, h, a);
+	}
+	if (i >= row->n || row->ts[i] >= b) {
+		w->i = w->j = i;
+		w->b = b;
+		w->valid = i < row->n; /* j = i is this cell's end position */
+		return 0;
+	}
+	/* where the last cell's count puts the end; then out from there */
+	size_t g = w->valid && w->j >= w->i ? i + (w->j - w->i) : i + 1;
+	if (g > row->n)
+		g = row->n;
+	if (g <= i)
+		g = i + 1;
+	if (row->ts[g - 1] > b - 1)
+		j = gallop_back_gt(row->ts, i, g - 1, b - 1);
+	else
+		j = gallop_gt(row->ts, row->n, g, b - 1);
+	w->i = i;
+	w->j = j;
+	w->b = b;
+	w->valid = 1;
+	*count = j - i;
+#ifdef __GNUC__
+	/* a dense row at whole zoom: each cell's first probes miss the
+	 * cache (the rows are far larger than it); ask now for the lines a
+	 * cell a few to the right will read, where the density puts it */
+	size_t d = j - i, ahead = j + 4 * d;
+	if (d > 8 && ahead + 8 < row->n) {
+		/* the guess is good to a few items: the line before too */
+		__builtin_prefetch(&row->ts[ahead - 8]);
+		__builtin_prefetch(&row->ts[ahead]);
+		__builtin_prefetch(&row->maxend[ahead - 8]);
+		__builtin_prefetch(&row->maxend[ahead]);
+	}
+#endif
+	return 1;
+}
+
+/* Of the `count` items of a row from position i on, sharing the cell
+ * [a, b): the one covering at least half of the cell, or -1. Checks the
+ * first few (an item inside the cell can only cover half of it when the
+ * cell holds few). */
+static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b)
+{
+	int64_t half = (b - a + 1) / 2;
+
+	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
+		int64_t s = row->ts[k] > a ? row->ts[k] : a;
+		/* the row's own running maximum of ends first (read in
+		 * order, in cache; >= the item's end): most cells are
+		 * settled without reading the slice columns at random */
+		int64_t e = row->maxend[k];
+		if ((e < b ? e : b) - s < half)
+			continue;
+		e = tt_lod_end(&row->src, row->ids[k]);
+		if ((e < b ? e : b) - s >= half)
+			return row->ids[k];
+	}
+	return -1;
+}
+
+/* The block index's answer for a dense cell: 2 (busy, *dom, *marked set)
+ * or -1 when the exact positions are needed. */
+static int cell_dense(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom,
+		      int *marked)
+{
+	size_t nb = row->ncoarse, k = w->k, k2;
+
+	if (nb < 3)
+		return -1;
+	if (k >= nb || (k > 0 && row->coarse_end[k - 1] > a))
+		k = 0; /* past the answer: start over */
+	/* the block of the cell's first item: the first whose maxend passes
+	 * a (galloping on from the last dense cell's block) */
+	k = gallop_gt(row->coarse_end, nb, k, a);
+	w->k = k;
+	if (k + 3 > nb || row->coarse_ts[k + 2] >= b)
+		return -1;
+	/* k2 = the first block starting at or after b, at least k + 3: the
+	 * cell's end is at least two whole blocks after its first item */
+	k2 = gallop_gt(row->coarse_ts, nb, k + 3, b - 1);
+	/* the first item i is in block k, the end j in ((k2 - 1) B, k2 B]:
+	 * [i, j) holds [(k + 1) B - 1, (k2 - 1) B + 1) and lies within
+	 * [k B, k2 B) */
+	size_t in_lo = (k + 1) * TT_LOD_BLOCK - 1, in_hi = (k2 - 1) * TT_LOD_BLOCK + 1;
+	size_t out_lo = k * TT_LOD_BLOCK, out_hi = k2 * TT_LOD_BLOCK < row->n ? k2 * TT_LOD_BLOCK : row->n;
+	int m = 0;
+	if (row->nmarks) {
+		if (tt_lod_marked(row, in_lo, in_hi))
+			m = 1;
+		else if (tt_lod_marked(row, out_lo, out_hi))
+			return -1;
+	}
+	if (!m) {
+		/* the dominant item is one of the first four from i: in block
+		 * k or k + 1; none there is long enough to cover half */
+		int64_t half = (b - a + 1) / 2;
+		if (row->coarse_len[k] >= half || row->coarse_len[k + 1] >= half)
+			return -1;
+	}
+	*marked = m;
+	*dom = -1;
+	w->valid = 0;
+	w->i = out_lo; /* a hint at or before the next cell's first item */
+	return 2;
+}
+
+int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom,
+		     int *marked)
+{
+	size_t count;
+
+	*dom = -1;
+	*marked = 0;
+	if (row->n == 0 || b <= a)
+		return 0;
+	if (row->coarse_ts && cell_dense(row, a, b, w, dom, marked) == 2)
+		return 2;
+	if (!tt_lod_cell_walk(row, a, b, w, &count))
+		return 0;
+	if (count < 2)
+		return 1;
+	*marked = row->nmarks && tt_lod_marked(row, w->i, w->i + count);
+	if (!*marked)
+		*dom = dominant(row, w->i, count, a, b);
+	return 2;
 }
 
 int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out)

@@ -41,7 +41,17 @@ typedef struct tt_lod_row {
 			    * row-local so a pick reads contiguous memory */
 	uint32_t *marks;   /* sorted positions (in ids) of marked items, */
 	size_t nmarks;     /* e.g. search matches; see tt_lod_mark */
+	/* one entry per block of TT_LOD_BLOCK items (positions kB..kB+B-1):
+	 * a small index that settles a dense cell (tt_lod_cell_kind) without
+	 * reading the big arrays, which at whole zoom cost a cache and TLB
+	 * miss per cell and row */
+	size_t ncoarse;
+	int64_t *coarse_ts;  /* start of the block's first item */
+	int64_t *coarse_end; /* maxend of its last item */
+	int64_t *coarse_len; /* its longest item (end - ts) */
 } tt_lod_row;
+
+enum { TT_LOD_BLOCK = 16 };
 
 /* Builds a row from ids (in any order; copied). Returns 0, -1 on OOM. */
 int tt_lod_build(tt_lod_row *row, const tt_lod_src *src, const uint32_t *ids, size_t n);
@@ -66,6 +76,34 @@ int64_t tt_lod_pick_n(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint,
  * non-overlapping items a slice that covers the whole cell is alone in it,
  * so it is always the one returned, with *count 1. */
 int64_t tt_lod_cell(const tt_lod_row *row, int64_t a, int64_t b, size_t *hint, size_t *count);
+/* The same answers for cells visited left to right, cheaper when a cell
+ * starts where the last one ended: the next cell's first item is found
+ * back from the last cell's end position (usually one step), and its end
+ * position is looked for first where the last cell's item count puts it
+ * (interpolation), so a dense row costs a couple of cache lines per cell,
+ * not two binary searches. Start with a zeroed walk; w->i is the hint.
+ * Returns 1 when an item intersects the cell: the first is ids[w->i]
+ * (read by the caller only when it needs it: a busy cell does not). */
+typedef struct tt_lod_walk {
+	size_t i, j;   /* positions of the last cell: first item, end */
+	int64_t b;     /* end of the last cell; valid when set */
+	int valid;
+	size_t k;      /* block of the last dense cell (tt_lod_cell_kind) */
+} tt_lod_walk;
+int tt_lod_cell_walk(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, size_t *count);
+/* What a slice renderer draws in the cell [a, b), cells left to right:
+ *  0: nothing intersects it (w->i = position of the next item, n if none);
+ *  1: one item does, ids[w->i], alone in the cell;
+ *  2: several do (busy): *marked = one of them is marked; else *dom = the
+ *     item covering at least half of the cell (looked for among the first
+ *     four: in a row of non-overlapping items only an early one can), or
+ *     -1 when none does (a genuinely mixed cell).
+ * A dense cell (more than two blocks of TT_LOD_BLOCK items in it) is
+ * settled from the block index alone when it can be: no block near its
+ * start holds an item long enough to cover half of it, and its marks are
+ * plainly in or out. The answers are the same either way. */
+int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom,
+		     int *marked);
 /* Marks the items whose id has its bit set in bits (one bit per id;
  * NULL clears the marks). Returns 0, -1 on OOM (no marks then). */
 int tt_lod_mark(tt_lod_row *row, const uint8_t *bits);

@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <curses.h>
 #include <term.h>
 
@@ -93,4 +94,35 @@ int tt_mouse_event(int ch, MEVENT *ev)
 	buf[n] = 0;
 	timeout(old);
 	return tt_mouse_parse_sgr(buf, ev);
+}
+
+int tt_mouse_clicks(tt_clicks *c, int x, int y, double t)
+{
+	int dbl = c->n == 1 && x == c->x && y == c->y && t >= c->t && t - c->t <= TT_DOUBLE_CLICK_S;
+
+	/* a third press starts a new click, not a triple */
+	c->n = dbl ? 2 : 1;
+	c->x = x;
+	c->y = y;
+	c->t = t;
+	return c->n;
+}
+
+double tt_mouse_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int tt_mouse_press(tt_clicks *c, const MEVENT *ev, double t)
+{
+	if (ev->bstate & (BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED)) {
+		*c = (tt_clicks){ev->x, ev->y, 2, t};
+		return 2;
+	}
+	if (ev->bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		return tt_mouse_clicks(c, ev->x, ev->y, t);
+	return 0;
 }

@@ -24,4 +24,26 @@ int tt_mouse_event(int ch, MEVENT *ev);
 /* Decodes the rest of an SGR report after "ESC [ <" ("64;30;10M"). */
 int tt_mouse_parse_sgr(const char *s, MEVENT *ev);
 
+/* Double-clicks, counted by the viewer (ncurses' own click detection is
+ * off: mouseinterval(0), so that a press answers at once): a press on
+ * the cell of the previous press within TT_DOUBLE_CLICK_S is the second
+ * click of a double-click. */
+#define TT_DOUBLE_CLICK_S 0.4
+typedef struct tt_clicks {
+	int x, y, n;
+	double t;
+} tt_clicks;
+/* For a button-1 press at (x, y) at time t (seconds, monotonic): 2 when
+ * it completes a double-click, else 1. */
+int tt_mouse_clicks(tt_clicks *c, int x, int y, double t);
+/* A press of button 1 as ncurses reports it: pressed, or, when the
+ * reports arrived together (a slow link, a test), merged into a click
+ * or a double-click. */
+#define TT_BUTTON1_DOWN (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED)
+/* For any event: 0 when it is no button-1 press, else 1, or 2 for a
+ * double-click (ours, or ncurses' merged one). */
+int tt_mouse_press(tt_clicks *c, const MEVENT *ev, double t);
+/* The monotonic clock in seconds. */
+double tt_mouse_now(void);
+
 #endif

@@ -134,7 +134,7 @@ int tt_report_range_panel(tt_view *v)
 	tt_timefmt_exact(tt_tm_len(g->a, g->b), v->utf8, len, sizeof len);
 	tt_range_scope_text(v, scope, sizeof scope);
 	static const char *const by[TT_AGG_NCOLS] = {"name", "count", "wall", "self", "avg", "max", "share"};
-	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names%s%s%s   x table  T tree  z flame  V scope",
+	snprintf(title, sizeof title, " Range %s on %s: %zu slices, %zu names%s%s%s   R table  T tree  z flame  Z beside  V scope",
 		 len, scope, g->nslices, g->nrows, g->sort_col != TT_AGG_WALL || !g->sort_desc ? " (by " : "",
 		 g->sort_col != TT_AGG_WALL || !g->sort_desc ? by[g->sort_col % TT_AGG_NCOLS] : "",
 		 g->sort_col != TT_AGG_WALL || !g->sort_desc ? (g->sort_desc ? ")" : ", ascending)") : "");

@@ -211,16 +211,12 @@ static void counters_table(tt_view *v, int64_t a, int64_t bb, tt_result *res)
 }
 
 /* ---- call tree as an expandable table ------------------------------------ */
-static void tree_rows(tt_report *rep, tt_view *v, tt_result *res)
+void tt_report_tree_walk(tt_report *rep)
 {
-	static const char *const cols[] = {"total_ns", "self_ns", "calls", "share", "name"};
-	char c[5][64], name[400], *cells[5];
 	const tt_calltree *ct = &rep->ct;
 	uint32_t *stack = malloc((ct->n + 1) * sizeof *stack);
 	size_t ns = 0;
-	rb b;
 
-	rb_init(&b, res, 5, cols);
 	free(rep->rowmap);
 	rep->rowmap = malloc((ct->n + 1) * sizeof *rep->rowmap);
 	rep->nrows = 0;
@@ -232,20 +228,8 @@ static void tree_rows(tt_report *rep, tt_view *v, tt_result *res)
 	while (ns > 0) {
 		uint32_t k = stack[--ns];
 		const tt_ct_node *nd = &ct->nodes[k];
-		int has_kids = nd->child != TT_CT_NONE;
-		cells[0] = fmt(c[0], 64, "%lld", (long long)nd->total);
-		cells[1] = k == 0 || ct->bottom_up ? NULL : fmt(c[1], 64, "%lld", (long long)nd->self);
-		cells[2] = k == 0 ? NULL : fmt(c[2], 64, "%lld", (long long)nd->calls);
-		tt_report_share_text(nd->total, ct->nodes[0].total, c[3], 64);
-		cells[3] = c[3];
-		const char *mark = !has_kids ? " " : rep->open[k] ? (v->utf8 ? "\xe2\x96\xbe" : "-")
-								  : (v->utf8 ? "\xe2\x96\xb8" : "+");
-		snprintf(name, sizeof name, "%*s%s %s", (int)nd->depth * 2, "", mark,
-			 k == 0 ? rep->what : tt_trace_str(v->tr, nd->name));
-		cells[4] = name;
-		rb_row(&b, cells);
 		rep->rowmap[rep->nrows++] = k;
-		if (!has_kids || !rep->open[k])
+		if (nd->child == TT_CT_NONE || !rep->open[k])
 			continue;
 		/* push children in reverse so that the largest comes out first */
 		size_t first = ns;
@@ -260,9 +244,44 @@ static void tree_rows(tt_report *rep, tt_view *v, tt_result *res)
 	free(stack);
 }
 
+static void tree_rows(tt_report *rep, tt_view *v, tt_result *res)
+{
+	static const char *const cols[] = {"total_ns", "self_ns", "calls", "share", "name"};
+	char c[5][64], name[400], *cells[5];
+	const tt_calltree *ct = &rep->ct;
+	rb b;
+
+	rb_init(&b, res, 5, cols);
+	tt_report_tree_walk(rep);
+	for (size_t r = 0; r < rep->nrows; r++) {
+		uint32_t k = rep->rowmap[r];
+		const tt_ct_node *nd = &ct->nodes[k];
+		int has_kids = nd->child != TT_CT_NONE;
+		cells[0] = fmt(c[0], 64, "%lld", (long long)nd->total);
+		cells[1] = k == 0 || ct->bottom_up ? NULL : fmt(c[1], 64, "%lld", (long long)nd->self);
+		cells[2] = k == 0 ? NULL : fmt(c[2], 64, "%lld", (long long)nd->calls);
+		tt_report_share_text(nd->total, ct->nodes[0].total, c[3], 64);
+		cells[3] = c[3];
+		const char *mark = !has_kids ? " " : rep->open[k] ? (v->utf8 ? "\xe2\x96\xbe" : "-")
+								  : (v->utf8 ? "\xe2\x96\xb8" : "+");
+		snprintf(name, sizeof name, "%*s%s %s", (int)nd->depth * 2, "", mark,
+			 k == 0 ? rep->what : tt_trace_str(v->tr, nd->name));
+		cells[4] = name;
+		rb_row(&b, cells);
+	}
+}
+
+void tt_report_tree_table(tt_report *rep, tt_view *v, tt_result *res, char *title, size_t ntitle)
+{
+	tree_rows(rep, v, res);
+	snprintf(title, ntitle, "%s of %s: %zu slices (Enter/Right/Left fold, t: show on timeline, Z: beside it)",
+		 rep->kind == TT_ACT_BOTTOMUP ? "bottom-up tree" : "call tree", rep->what, rep->ct.nslices);
+}
+
 typedef struct prog_ctx {
 	tt_view *v;
 	int cancelled;
+	int chain;   /* a flow chain (its walk says total 0), else a tree */
 } prog_ctx;
 
 /* Off the draw path: the message line shows the progress; Esc or Ctrl-C
@@ -270,27 +289,35 @@ typedef struct prog_ctx {
 static int tree_progress(void *ctx, size_t done, size_t total)
 {
 	prog_ctx *p = ctx;
-	int ch;
+	int ch, delay = wgetdelay(stdscr);
+	char n[32];
 
 	attrset(ATTR(TT_AREA_CMDBAR));
 	mvhline(p->v->rows - 1, 0, ' ', p->v->cols);
-	mvprintw(p->v->rows - 1, 0, "building the call tree... %d%% (Esc cancels)",
-		 total ? (int)(done * 100 / total) : 0);
+	tt_table_count(done, n, sizeof n);
+	if (p->chain && total == 0)
+		mvprintw(p->v->rows - 1, 0, "following the flow chain: %s slices so far (Esc cancels)", n);
+	else
+		mvprintw(p->v->rows - 1, 0, "%s... %d%% (Esc cancels)",
+			 p->chain ? "listing the flow chain" : "building the call tree",
+			 total ? (int)(done * 100 / total) : 0);
 	wnoutrefresh(stdscr);
 	doupdate();
 	nodelay(stdscr, TRUE);
 	while ((ch = getch()) != ERR)
 		if (ch == 27 || ch == 3)
 			p->cancelled = 1;
-	nodelay(stdscr, FALSE);
+	timeout(delay); /* the main loop's own timeout again */
 	return p->cancelled;
 }
+
+
 
 static int build_tree(tt_report *rep, tt_view *v, int bottom_up)
 {
 	uint8_t *tracks;
 	uint32_t min_depth;
-	prog_ctx pc = {v, 0};
+	prog_ctx pc = {v, 0, 0};
 
 	if (range_or_selection(v, &rep->a, &rep->b, &tracks, &min_depth, rep->what, sizeof rep->what) < 0)
 		return -1;
@@ -322,15 +349,27 @@ int tt_report_open(tt_report **out, tt_view *v, tt_result *res, char *title, siz
 	if (!rep)
 		return -1;
 	rep->kind = kind;
+	rep->lit = TT_CT_NONE;
 	switch (kind) {
-	case TT_ACT_FLOWS:
-		if (tt_flows_table(v, res) < 0) {
+	case TT_ACT_FLOWS: {
+		prog_ctx pc = {v, 0, 1};
+		int rc = tt_flows_table(v, res, stdscr && v->flows ? tree_progress : NULL, &pc);
+		if (rc == -2) {
+			tt_view_message(v, 0, "flow chain cancelled");
+			goto fail;
+		}
+		if (rc < 0) {
 			tt_view_message(v, 1, v->sel_id < 0 ? "no slice selected" : "the selection has no flows");
 			goto fail;
 		}
-		snprintf(title, ntitle, "flows of %s (id %lld): %zu slices in the chain",
-			 tt_trace_str(v->tr, v->sc.name[v->sel_id]), (long long)v->sel_id, res->nrows);
+		char cnt[32];
+		tt_table_count(res->nrows, cnt, sizeof cnt);
+		snprintf(title, ntitle, "flows of %s (id %lld): %s slices in the chain",
+			 tt_trace_str(v->tr, v->sc.name[v->sel_id]), (long long)v->sel_id, cnt);
+		if (res->nrows > TT_TABLE_PAGE_ROWS)
+			tt_view_message(v, 0, "a flow chain of %s slices: the table holds every one (q closes)", cnt);
 		break;
+	}
 	case TT_ACT_AGGREGATE:
 	case TT_ACT_AGG_THREADS:
 	case TT_ACT_AGG_COUNTERS: {
@@ -370,9 +409,7 @@ int tt_report_open(tt_report **out, tt_view *v, tt_result *res, char *title, siz
 			*out = rep;
 			return 0;
 		}
-		tree_rows(rep, v, res);
-		snprintf(title, ntitle, "%s of %s: %zu slices (Enter/Right/Left fold, t: show on timeline)",
-			 kind == TT_ACT_BOTTOMUP ? "bottom-up tree" : "call tree", rep->what, rep->ct.nslices);
+		tt_report_tree_table(rep, v, res, title, ntitle);
 		break;
 	case TT_ACT_MARKS:
 		if (!v->marks || v->marks->n == 0) {
@@ -400,6 +437,7 @@ void tt_report_free(tt_report *rep)
 	tt_calltree_free(&rep->ct);
 	free(rep->open);
 	free(rep->rowmap);
+	free(rep->hits);
 	free(rep);
 }
 
@@ -418,30 +456,61 @@ static int push_id(int64_t **ids, size_t *n, size_t *cap, size_t s)
 	return 0;
 }
 
+int tt_report_highlight(tt_report *rep, tt_view *v, uint32_t node, int step)
+{
+	tt_calltree *ct = &rep->ct;
+	int64_t *ids = NULL;
+
+	if (node >= ct->n)
+		return TT_REDRAW;
+	rep->lit = node;
+	if (node == 0) {
+		if (v->search[0] == '=')
+			tt_view_search(v, "");
+		return TT_REDRAW;
+	}
+	long n = tt_calltree_node_slices(ct, &v->sc, node, &ids);
+	if (n < 0) {
+		tt_view_message(v, 1, "out of memory");
+		return TT_REDRAW;
+	}
+	tt_view_set_matches(v, ids, (size_t)n, tt_trace_str(v->tr, ct->nodes[node].name), step);
+	free(ids);
+	if (!step && n > 0)
+		tt_view_message(v, 0, "%s: %ld slice%s highlighted (n/N: step through them in time)",
+				tt_trace_str(v->tr, ct->nodes[node].name), n, n == 1 ? "" : "s");
+	return TT_REDRAW | (step ? TT_SEL_CHANGED | TT_RELAYOUT : 0);
+}
+
 /* Highlights the slices of a call tree node on the timeline (as search
- * matches: n/N step through them). */
+ * matches: n/N step through them) and goes there. */
 int tt_report_show_node(tt_report *rep, tt_view *v, uint32_t node)
 {
-	const tt_calltree *ct = &rep->ct;
-	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
-
-	if (node == 0 || node >= ct->n)
+	if (node == 0 || node >= rep->ct.n)
 		return TT_REDRAW;
-	for (size_t s = 0; s < v->sc.n; s++) {
-		int hit;
-		if (ct->node_of)
-			hit = s < ct->nsc && ct->node_of[s] == node;
-		else /* bottom-up: the slices of that name in the range */
-			hit = v->sc.name[s] == ct->nodes[node].name && v->sc.ts[s] < rep->b &&
-			      (v->sc.dur[s] < 0 || tt_tm_end(v->sc.ts[s], v->sc.dur[s]) > rep->a || v->sc.ts[s] >= rep->a);
-		if (hit && push_id(&ids, &n, &cap, s) < 0)
-			break;
-	}
 	v->mode = TT_MODE_TIMELINE;
-	tt_view_set_matches(v, ids, n, tt_trace_str(v->tr, ct->nodes[node].name));
-	free(ids);
-	return TT_REDRAW | TT_SEL_CHANGED | TT_RELAYOUT;
+	return tt_report_highlight(rep, v, node, 1) | TT_REDRAW | TT_SEL_CHANGED | TT_RELAYOUT;
+}
+
+int tt_report_table_mouse(tt_report *rep, tt_view *v, tt_table *t, const MEVENT *ev, int clicks)
+{
+	if (!rep || (rep->kind != TT_ACT_CALLTREE && rep->kind != TT_ACT_BOTTOMUP) || !rep->rowmap ||
+	    !(clicks) || !t->widths || t->col > 4)
+		return -1;
+	int r = t->top + ev->y - 2; /* the table's title and header first */
+	if (ev->y < 2 || r < 0 || (size_t)r >= rep->nrows)
+		return -1;
+	int x = 0;
+	for (int c = t->col; c < 4; c++)
+		x += t->widths[c] + 2;
+	uint32_t k = rep->rowmap[r];
+	if (ev->x != x + (int)rep->ct.nodes[k].depth * 2 || rep->ct.nodes[k].child == TT_CT_NONE)
+		return -1;
+	/* the fold marker: each click opens/closes (a double-click there
+	 * is two clicks, not also Enter) */
+	(void)clicks;
+	t->row = r;
+	return tt_report_table_key(rep, v, t, '\n');
 }
 
 int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
@@ -484,7 +553,7 @@ int tt_report_table_key(tt_report *rep, tt_view *v, tt_table *t, int key)
 			}
 			free(tracks);
 			v->mode = TT_MODE_TIMELINE;
-			tt_view_set_matches(v, ids, n, tt_trace_str(v->tr, name));
+			tt_view_set_matches(v, ids, n, tt_trace_str(v->tr, name), 1);
 			free(ids);
 			return TT_REDRAW | TT_SEL_CHANGED | TT_RELAYOUT;
 		}

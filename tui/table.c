@@ -8,6 +8,7 @@
 
 #include "table.h"
 #include "timefmt.h"
+#include "timemath.h"
 #include "theme.h"
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
@@ -166,7 +167,8 @@ void tt_table_draw(tt_table *t, int y, int h, int cols)
 			if (k) {
 				/* relative to the trace start; durations as they are */
 				int64_t val = strtoll(s, NULL, 10);
-				tt_timefmt_exact(k == 1 ? val - t->start : val, t->utf8, tb, sizeof tb);
+				/* saturating: a ts at the int64 edges (ASan sweep) */
+				tt_timefmt_exact(k == 1 ? tt_tm_sub(val, t->start) : val, t->utf8, tb, sizeof tb);
 				s = tb;
 			}
 			cell(y + 2 + i, x, s ? s : "NULL", t->widths[c], cols);

@@ -3,6 +3,7 @@
  * (see timeline.h). Every colour comes from the theme by area.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <curses.h>
 
@@ -216,92 +217,213 @@ static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64
 	}
 }
 
-/* Of the `count` items of a row from position i on, sharing the cell
- * [a, b): the one covering at least half of the cell, or -1. Checks the
- * first few (an item inside the cell can only cover half of it when the
- * cell holds few). */
-static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b)
-{
-	int64_t half = (b - a + 1) / 2;
+/* The frame's column edges, computed once for every row: edge[c] is the
+ * first ns of column c (c = 0..tl_w), so the rows neither divide per cell
+ * nor per item. */
+typedef struct frame_edges {
+	int64_t *edge;
+	int n; /* columns: edge[0..n] */
+} frame_edges;
 
-	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
-		int64_t s = row->ts[k] > a ? row->ts[k] : a;
-		/* the row's own running maximum of ends first (read in
-		 * order, in cache; >= the item's end): most cells are
-		 * settled without reading the slice columns at random */
-		int64_t e = row->maxend[k];
-		if ((e < b ? e : b) - s < half)
-			continue;
-		e = tt_lod_end(&row->src, row->ids[k]);
-		if ((e < b ? e : b) - s >= half)
-			return row->ids[k];
+static frame_edges fe;
+
+static int edges_build(const tt_view *v)
+{
+	static int64_t *buf;
+	static int cap;
+
+	if (v->tl_w + 1 > cap) {
+		int ncap = v->tl_w + 1 > 2 * cap ? v->tl_w + 1 : 2 * cap;
+		int64_t *nb = realloc(buf, (size_t)ncap * sizeof *nb);
+		if (!nb)
+			return -1;
+		buf = nb;
+		cap = ncap;
 	}
-	return -1;
+	for (int c = 0; c <= v->tl_w; c++)
+		buf[c] = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+	fe.edge = buf;
+	fe.n = v->tl_w;
+	return 0;
+}
+
+/* The cell [*a, *b) of column c, as tt_timefmt_ts gives it; 0 when no
+ * cell starts there (the column starts at INT64_MAX). */
+static int cell_of(const tt_view *v, int c, int64_t *a, int64_t *b)
+{
+	if (fe.edge && fe.n == v->tl_w) {
+		*a = fe.edge[c];
+		*b = fe.edge[c + 1];
+	} else {
+		*a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+		*b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+	}
+	if (*b <= *a)
+		*b = tt_tm_add(*a, 1);
+	return *b > *a;
+}
+
+/* Column of t (tt_timefmt_col), from the edges when t is on screen: the
+ * last column starting at or before t, galloping on from column `from`. */
+static int col_of(const tt_view *v, int from, int64_t t)
+{
+	const int64_t *e = fe.edge;
+	int n = fe.n;
+
+	if (!e || n != v->tl_w || t < e[0] || t >= e[n] || from < 0 || from >= n || e[from] > t)
+		return tt_timefmt_col(t, v->t0, v->span, v->tl_w);
+	int lo = from, step = 1, hi; /* e[lo] <= t */
+	for (;;) {
+		hi = lo + step;
+		if (hi >= n || e[hi] > t)
+			break;
+		lo = hi;
+		step *= 2;
+	}
+	if (hi > n)
+		hi = n; /* e[n] > t */
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+		if (e[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A run of cells of one glyph and attribute, written with one call when
+ * it ends: busy and coloured cells come in long runs at whole zoom, and
+ * per-cell attribute changes and writes were most of a frame. */
+typedef struct cell_run {
+	int y, x, n, glyph;
+	attr_t attr;
+} cell_run;
+
+static void run_flush(const glyphs *g, cell_run *r)
+{
+	if (r->n <= 0)
+		return;
+	attrset(r->attr);
+	mvhline_set(r->y, r->x, &g->cc[r->glyph], r->n);
+	r->n = 0;
+}
+
+static void run_put(const glyphs *g, cell_run *r, int x, int glyph, attr_t a)
+{
+	if (r->n > 0 && r->x + r->n == x && r->glyph == glyph && r->attr == a) {
+		r->n++;
+		return;
+	}
+	run_flush(g, r);
+	r->x = x;
+	r->n = 1;
+	r->glyph = glyph;
+	r->attr = a;
+}
+
+/* A slice covering at least half of each of a run of busy cells [c0, c1]
+ * (and so most of the run), not drawn yet: the run may go on, or the
+ * slice be alone in the next cells. */
+typedef struct dom_run {
+	int64_t id; /* -1: none */
+	int c0, c1;
+	attr_t attr;
+} dom_run;
+
+/* Draws a pending run: one cell as a coloured cell (a run with its
+ * neighbours), wider as the slice itself, with its name where it fits, as
+ * Perfetto titles a merged box. */
+static void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_run *d, cell_run *run)
+{
+	if (d->id < 0)
+		return;
+	if (d->c1 == d->c0) {
+		run_put(g, run, v->tl_x + d->c0, G_BAR0, d->attr);
+	} else {
+		run_flush(g, run);
+		draw_item(v, g, y, track, d->id, d->c0, d->c1, 0);
+	}
+	d->id = -1;
 }
 
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
 	const tt_lod_row *row = &t->rows[depth];
-	size_t hint = 0;
+	tt_lod_walk w = {0};
 	int c = 0;
 	int64_t last_dom = -1;
 	attr_t last_attr = 0;
+	cell_run run = {.y = y};
+	dom_run pend = {.id = -1};
 
 	while (c < v->tl_w) {
-		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
-		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
-		if (b <= a)
-			b = tt_tm_add(a, 1);
-		if (b <= a)
+		int64_t a, b;
+		if (!cell_of(v, c, &a, &b))
 			break; /* the column starts at INT64_MAX: nothing after it */
-		size_t count;
-		int64_t id = tt_lod_cell(row, a, b, &hint, &count);
-		if (id < 0) {
+		int64_t dom;
+		int marked;
+		int kind = tt_lod_cell_kind(row, a, b, &w, &dom, &marked);
+		if (kind == 0) {
 			/* jump straight to the next item's column */
-			size_t i = hint;
+			dom_flush(v, g, y, track, &pend, &run);
+			size_t i = w.i;
 			if (i >= row->n)
 				break;
-			int nc = tt_timefmt_col(row->ts[i] > a ? row->ts[i] : a, v->t0, v->span, v->tl_w);
+			int nc = col_of(v, c, row->ts[i] > a ? row->ts[i] : a);
 			c = nc > c ? nc : c + 1;
 			continue;
 		}
-		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
-		int c1 = tt_timefmt_col(tt_tm_sub(end, 1), v->t0, v->span, v->tl_w);
-		if (c1 >= v->tl_w)
-			c1 = v->tl_w - 1;
-		if (c1 < c)
-			c1 = c;
-		int covers = ts <= a && end >= b;
-		if (count >= 2) {
+		if (kind == 2) {
 			/* several slices share the cell. The one covering most
 			 * of it (at least half: slices of a row do not overlap,
 			 * so no other can) gives the cell its colour, as
 			 * Perfetto merges tiny slices into coloured blocks;
 			 * only a genuinely mixed cell gets the neutral "busy"
-			 * mark. A slice that goes on is drawn from the next
-			 * cell, where it is alone. */
-			int marked = row->nmarks && tt_lod_marked(row, hint, hint + count);
-			int64_t dom = marked ? -1 : dominant(row, hint, count, a, b);
-			if (dom >= 0) {
+			 * mark. */
+			if (dom >= 0 && dom == pend.id && pend.c1 == c - 1) {
+				pend.c1 = c; /* it covers half of this cell too */
+			} else if (dom >= 0) {
+				dom_flush(v, g, y, track, &pend, &run);
 				/* neighbouring cells often share a name: one
 				 * attribute lookup per run */
 				if (dom != last_dom) {
 					last_attr = slice_attr(v, track, dom);
 					last_dom = dom;
 				}
-				attrset(last_attr);
-				put_glyph(g, y, v->tl_x + c, G_BAR0);
+				pend = (dom_run){dom, c, c, last_attr};
 			} else {
-				attrset(ATTR(marked ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
-				put_glyph(g, y, v->tl_x + c, G_BUSY);
+				dom_flush(v, g, y, track, &pend, &run);
+				run_put(g, &run, v->tl_x + c, G_BUSY,
+					ATTR(marked ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
 			}
 			c++;
 			continue;
 		}
-		draw_item(v, g, y, track, id, c, c1, !covers && c1 == c);
+		int64_t id = row->ids[w.i];
+		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
+		int c1 = col_of(v, c, tt_tm_sub(end, 1));
+		if (c1 >= v->tl_w)
+			c1 = v->tl_w - 1;
+		if (c1 < c)
+			c1 = c;
+		int covers = ts <= a && end >= b;
+		int c0 = c;
+		if (pend.id == id && pend.c1 == c - 1) {
+			/* alone from here on, it covered half of the cells
+			 * before: one box from its first cell, its name over
+			 * all of it */
+			c0 = pend.c0;
+			pend.id = -1;
+		}
+		dom_flush(v, g, y, track, &pend, &run);
+		run_flush(g, &run);
+		draw_item(v, g, y, track, id, c0, c1, c0 == c1 && !covers);
 		c = c1 + 1;
 	}
+	dom_flush(v, g, y, track, &pend, &run);
+	run_flush(g, &run);
 	/* the selection shows at every zoom, even when a longer neighbour
 	 * owns its cell */
 	if (track == v->sel_track && v->sel_id >= 0) {
@@ -375,11 +497,9 @@ static void draw_counter(const tt_view *v, const glyphs *g, int y, int track, in
 
 	attrset(ATTR(TT_AREA_COUNTER));
 	for (int c = 0; c < v->tl_w; c++) {
-		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
-		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+		int64_t a, b;
 		double val;
-		if (b <= a)
-			b = tt_tm_add(a, 1);
+		cell_of(v, c, &a, &b);
 		if (a > v->lay.end || !tt_lod_value_from(row, a, b, &hint, &val))
 			continue;
 		int level = range > 0 ? (int)((val - t->vmin) / range * 16 + 0.5) : 16;
@@ -486,11 +606,9 @@ static void draw_summary(const tt_view *v, const glyphs *g, int y, const tt_lgro
 
 	attrset(ATTR(TT_AREA_COUNTER));
 	for (int c = 0; c < v->tl_w; c++) {
-		int64_t a = tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
-		int64_t b = tt_timefmt_ts(c + 1, v->t0, v->span, v->tl_w);
+		int64_t a, b;
 		double val;
-		if (b <= a)
-			b = a + 1;
+		cell_of(v, c, &a, &b);
 		if (a > v->lay.end)
 			break;
 		if (gr->coarse && b - a >= gr->coarse_w) {
@@ -518,6 +636,8 @@ void tt_timeline_draw(const tt_view *v)
 	int cc = tt_timefmt_col(v->cursor, v->t0, v->span, v->tl_w);
 	int rc0 = 0, rc1 = -1;
 
+	if (edges_build(v) != 0)
+		fe.edge = NULL; /* out of memory: per-cell arithmetic */
 	draw_ruler(v, g);
 	tt_range_draw_ruler(v);
 	tt_marks_draw_ruler(v);
@@ -581,4 +701,5 @@ void tt_timeline_draw(const tt_view *v)
 	}
 	tt_flows_draw(v);
 	attrset(ATTR(TT_AREA_DEFAULT));
+	fe.edge = NULL; /* this frame's */
 }

@@ -101,7 +101,7 @@ void tt_view_geometry(tt_view *v, int rows, int cols)
 	v->det_x = v->det_y = v->det_w = v->det_h = 0;
 	/* a small terminal keeps the bottom panel folded until something
 	 * is selected: the rows go to the tracks */
-	int folded = v->details_pos == TT_DETAILS_BOTTOM && v->sel_id < 0 && rows < 30;
+	int folded = v->details_pos == TT_DETAILS_BOTTOM && v->sel_id < 0 && !v->dock && rows < 30;
 	if (v->details_pos == TT_DETAILS_BOTTOM && !folded) {
 		int h = v->details_h;
 		if (h > (avail_h - 2) / 2)
@@ -289,7 +289,7 @@ int tt_view_select(tt_view *v, int track, int64_t id)
 	v->sel_track = track;
 	v->sel_id = id;
 	v->details_scroll = 0;
-	v->flow_pos = 0;
+	v->flow_pos = v->flow_top = 0;
 	v->range_panel = v->visual; /* a slice picked after the range shows itself */
 	if (id < 0)
 		return TT_REDRAW | TT_SEL_CHANGED;
@@ -607,7 +607,7 @@ oom:
 	return v->nmatches;
 }
 
-void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *label)
+void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *label, int step)
 {
 	tt_view_search(v, "");
 	snprintf(v->search, sizeof v->search, "=%s", label);
@@ -625,12 +625,15 @@ void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *l
 	v->nmatches = n;
 	mark_rows(v, v->match_bits);
 	sort_view = v;
-	if (n > 1)
+	size_t i = 1;
+	while (i < n && cmp_match(&v->matches[i - 1], &v->matches[i]) <= 0)
+		i++;
+	if (i < n) /* ids mostly come in time order already */
 		qsort(v->matches, n, sizeof *v->matches, cmp_match);
-	if (n)
-		step_match(v, 1);
-	else
+	if (!n)
 		tt_view_message(v, 1, "no slice of '%s' here", label);
+	else if (step)
+		step_match(v, 1);
 }
 
 int tt_view_text_cols(const char *s)
@@ -809,6 +812,7 @@ static int ext_action(tt_view *v, int action)
 	case TT_ACT_CALLTREE:
 	case TT_ACT_BOTTOMUP:
 	case TT_ACT_FLAME:
+	case TT_ACT_PANEL:
 	case TT_ACT_MARKS:
 		v->report = action;
 		return TT_OPEN_REPORT | TT_REDRAW;

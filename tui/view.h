@@ -103,6 +103,15 @@ typedef struct tt_view {
 	int search_kind;     /* TT_SEARCH_* of the current search */
 	int range_panel;     /* the details panel shows the range (set with
 			      * the range; a later selection shows itself) */
+	struct tt_report *dock; /* call tree / flame graph shown in the details
+			      * panel beside the timeline (tui/treepanel.c;
+			      * owned by the viewer), NULL = none */
+	int dock_focus;      /* keys go to the docked tree first */
+	int flow_top;        /* first flow of the details' list window */
+	int flow_reveal;     /* scroll the details to the highlighted flow */
+#define TT_DET_ROWS 256
+	int32_t det_flow[TT_DET_ROWS]; /* flow index + 1 drawn on each row of
+				      * the details panel (mouse), 0 = none */
 
 	/* message line */
 	char msg[512];
@@ -135,9 +144,9 @@ int tt_view_goto(tt_view *v, int64_t t);
 /* Runs a name search (substring); returns the match count and selects
  * the first match at or after the cursor. */
 size_t tt_view_search(tt_view *v, const char *text);
-/* Makes ids (slice ids) the search matches, shown as '=label'; selects
- * the first at or after the cursor. */
-void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *label);
+/* Makes ids (slice ids) the search matches, shown as '=label'; with
+ * step, selects the first at or after the cursor (else n/N will). */
+void tt_view_set_matches(tt_view *v, const int64_t *ids, size_t n, const char *label, int step);
 /* Terminal columns of UTF-8 text (one per character). */
 int tt_view_text_cols(const char *s);
 /* Filters the tracks by name (substring; "" = all). */

@@ -20,6 +20,7 @@
 
 #include "cmdbar.h"
 #include "details.h"
+#include "flows.h"
 #include "metrics.h"
 #include "mouse.h"
 #include "osc.h"
@@ -54,7 +55,21 @@ typedef struct viewer {
 	int hyperlinks;     /* the terminal shows OSC 8 hyperlinks */
 	const char *path;
 	tt_report *rep;     /* report of the open table or flame graph */
+	int rep_table;      /* the table is rep's (a tree's rows) */
+	tt_clicks clk;      /* double-click detection */
 } viewer;
+
+/* Drops the report (the panel that shows it too). */
+static void drop_report(viewer *vw)
+{
+	if (vw->v.dock == vw->rep) {
+		vw->v.dock = NULL;
+		vw->v.dock_focus = 0;
+	}
+	tt_report_free(vw->rep);
+	vw->rep = NULL;
+	vw->rep_table = 0;
+}
 
 /* Data lost or skipped at import (a cut stream, an unknown TSDL
  * attribute): the message line says it, as the command line does. */
@@ -271,17 +286,20 @@ static int run_query(viewer *vw, const char *sql, tt_result *res, tt_err *err)
 }
 
 /* Builds the view again after the trace grew (metrics appended annotation
- * tracks): keeps the settings, the window and the message; the selection
- * and search are dropped (ids of pinned tracks do not survive). */
+ * tracks): keeps the settings, the window, the message and what the user
+ * did to the tracks (pins, hidden, open groups: trackops.c), the cursor on
+ * its track; the selection and search are dropped. */
 static int rebuild_view(viewer *vw)
 {
 	tt_view *v = &vw->v, nv;
 	char msg[512];
 	int err = v->msg_error;
+	int line = v->line, below = v->line - v->top;
 
 	snprintf(msg, sizeof msg, "%s", v->msg);
 	if (tt_view_init(&nv, v->tr) < 0)
 		return -1;
+	line = tt_trackops_keep_apply(&nv.lay, tt_trackops_keep_take(&v->lay, line));
 	nv.utf8 = v->utf8;
 	nv.cfg = v->cfg;
 	nv.details_pos = v->details_pos;
@@ -296,6 +314,8 @@ static int rebuild_view(viewer *vw)
 	tt_view_geometry(v, LINES, COLS);
 	tt_view_set_window(v, t0, span);
 	v->cursor = cursor;
+	v->line = line >= 0 ? line : 0;
+	v->top = v->line - below > 0 ? v->line - below : 0;
 	snprintf(v->msg, sizeof v->msg, "%s", msg);
 	v->msg_error = err;
 	return 0;
@@ -319,8 +339,8 @@ static int run_sql_to_table(viewer *vw, const char *sql, const char *title)
 	}
 	if (vw->has_table)
 		tt_table_free(&vw->table);
-	tt_report_free(vw->rep);
-	vw->rep = NULL;
+	drop_report(vw);
+	tt_view_geometry(&vw->v, vw->v.rows, vw->v.cols);
 	tt_table_open(&vw->table, &res, title);
 	vw->table.start = vw->v.lay.start;
 	vw->table.utf8 = vw->v.utf8;
@@ -497,6 +517,7 @@ static int run_command(viewer *vw, const char *cmd)
 		if (vw->has_table)
 			tt_table_free(&vw->table);
 		tt_table_open(&vw->table, &res, *arg ? "tracks (filtered)" : "tracks");
+		vw->rep_table = 0;
 		free(vw->table_sql);
 		vw->table_sql = NULL;
 		vw->has_table = 1;
@@ -573,27 +594,64 @@ static int run_command(viewer *vw, const char *cmd)
 	return run_sql_to_table(vw, cmd, cmd);
 }
 
+static void show_table(viewer *vw, tt_result *res, const char *title)
+{
+	if (vw->has_table)
+		tt_table_free(&vw->table);
+	tt_table_open(&vw->table, res, title);
+	vw->has_table = 1;
+	vw->rep_table = 1;
+	vw->v.mode = TT_MODE_TABLE;
+}
+
+/* Z: the tree beside the timeline (docked), its keys, full screen. */
+static int tree_panel(viewer *vw)
+{
+	tt_view *v = &vw->v;
+	tt_result res;
+	char title[256];
+	int row = 0;
+
+	if (v->dock && !v->dock_focus && v->mode == TT_MODE_TIMELINE) {
+		v->dock_focus = 1;
+		return TT_REDRAW;
+	}
+	if (v->dock) {
+		if (tt_report_undock(vw->rep, v, &res, title, sizeof title, &row)) {
+			show_table(vw, &res, title);
+			vw->table.row = row;
+		}
+		return TT_REDRAW | TT_RELAYOUT;
+	}
+	if (!tt_report_is_tree(vw->rep)) {
+		v->report = TT_ACT_CALLTREE;
+		open_report(vw);
+		if (!tt_report_is_tree(vw->rep))
+			return TT_REDRAW;
+	}
+	int from_table = v->mode == TT_MODE_TABLE && vw->has_table && vw->rep_table;
+	return tt_report_dock(vw->rep, v, from_table ? &vw->table : NULL);
+}
+
 /* Opens report v->report (flows, aggregations, call trees, marks) in the
- * table, or the flame graph screen. */
+ * table, or the flame graph screen; Z docks or undocks a tree. */
 static int open_report(viewer *vw)
 {
 	tt_view *v = &vw->v;
 	tt_result res;
 	char title[256];
 
-	tt_report_free(vw->rep);
-	vw->rep = NULL;
+	if (v->report == TT_ACT_PANEL)
+		return tree_panel(vw);
+	drop_report(vw);
+	tt_view_geometry(v, v->rows, v->cols);
+	v->msg[0] = 0; /* what the report says stays */
 	if (tt_report_open(&vw->rep, v, &res, title, sizeof title) < 0)
-		return TT_REDRAW;
+		return TT_REDRAW | TT_RELAYOUT;
 	if (v->mode == TT_MODE_FLAME)
-		return TT_REDRAW;
-	if (vw->has_table)
-		tt_table_free(&vw->table);
-	tt_table_open(&vw->table, &res, title);
-	vw->has_table = 1;
-	v->mode = TT_MODE_TABLE;
-	v->msg[0] = 0;
-	return TT_REDRAW;
+		return TT_REDRAW | TT_RELAYOUT;
+	show_table(vw, &res, title);
+	return TT_REDRAW | TT_RELAYOUT;
 }
 
 /* ---- doc link: open and copy --------------------------------------------- */
@@ -778,6 +836,19 @@ static int timeline_mouse(viewer *vw, int ch)
 
 	if (tt_mouse_event(ch, &ev) < 0)
 		return 0;
+	int clicks = tt_mouse_press(&vw->clk, &ev, tt_mouse_now());
+	if (ev.x >= v->det_x && ev.x < v->det_x + v->det_w && ev.y >= v->det_y && ev.y < v->det_y + v->det_h &&
+	    !(vw->mouse_down && (ev.bstate & BUTTON1_RELEASED))) { /* (a drag's end stays the timeline's) */
+		/* the details panel: the docked tree, the flows' list, the wheel */
+		int rc = v->dock ? tt_report_panel_mouse(v, &ev, clicks) : -1;
+		if (rc < 0 && clicks)
+			rc = tt_flows_click(v, ev.y, clicks);
+		for (int i = 0; rc < 0 && i < 3 && (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)); i++)
+			tt_view_action(v, ev.bstate & BUTTON4_PRESSED ? TT_ACT_DETAILS_UP : TT_ACT_DETAILS_DOWN);
+		return rc < 0 ? TT_REDRAW : rc;
+	}
+	if (clicks)
+		v->dock_focus = 0; /* a click on the timeline gives it the keys */
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		int up = (ev.bstate & BUTTON4_PRESSED) != 0;
 		/* Ctrl-wheel zooms around the pointer, Shift-wheel pans */
@@ -871,6 +942,9 @@ static int timeline_key(viewer *vw, int ch)
 		return timeline_mouse(vw, ch);
 	if (v->pending)
 		return tt_marks_pending_key(v, ch) | TT_SEL_CHANGED | TT_RELAYOUT;
+	int rc = v->dock && v->dock_focus ? tt_report_panel_key(v, ch) : -1;
+	if (rc >= 0) /* the docked tree takes its keys, the timeline the rest */
+		return rc;
 	act = tt_config_action(&v->cfg, ch);
 	return timeline_key_action(vw, act);
 }
@@ -926,13 +1000,29 @@ static int table_key(viewer *vw, int ch)
 			vw->table.row -= 3;
 		else if (ev.bstate & BUTTON5_PRESSED)
 			vw->table.row += 3;
+		int clicks = tt_mouse_press(&vw->clk, &ev, tt_mouse_now());
+		if (clicks) {
+			/* a click selects a row, a double-click is Enter */
+			if (vw->rep_table && (rc = tt_report_table_mouse(vw->rep, v, &vw->table, &ev, clicks)) >= 0)
+				return rc;
+			int r = vw->table.top + ev.y - 2; /* under the title and the header */
+			if (ev.y >= 2 && r >= 0 && (size_t)r < vw->table.res.nrows) {
+				vw->table.row = r;
+				if (clicks >= 2)
+					return table_key(vw, '\n');
+			}
+		}
 		return TT_REDRAW;
+	}
+	if (tt_config_action(&v->cfg, ch) == TT_ACT_PANEL && vw->rep_table && tt_report_is_tree(vw->rep)) {
+		v->report = TT_ACT_PANEL;
+		return open_report(vw);
 	}
 	if (ch == ':') {
 		open_cmdbar(vw, ':');
 		return TT_REDRAW;
 	}
-	if ((rc = tt_report_table_key(vw->rep, v, &vw->table, ch)) >= 0)
+	if ((rc = tt_report_table_key(vw->rep_table ? vw->rep : NULL, v, &vw->table, ch)) >= 0)
 		return rc;
 	switch (tt_table_key(&vw->table, ch, &id, &ts)) {
 	case TT_TABLE_NEXT_PAGE:
@@ -999,9 +1089,22 @@ static void flame_draw(viewer *vw)
 
 static int flame_key(viewer *vw, int ch)
 {
+	MEVENT ev;
+
 	if (ch == ':') {
 		open_cmdbar(vw, ':');
 		return TT_REDRAW;
+	}
+	if (ch == KEY_MOUSE || ch == TT_KEY_SGR_MOUSE) {
+		if (!vw->rep || tt_mouse_event(ch, &ev) < 0)
+			return 0;
+		int clicks = tt_mouse_press(&vw->clk, &ev, tt_mouse_now());
+		int rc = tt_report_flame_mouse(vw->rep, &vw->v, &ev, clicks);
+		return rc < 0 ? 0 : rc;
+	}
+	if (tt_config_action(&vw->v.cfg, ch) == TT_ACT_PANEL && vw->rep) {
+		vw->v.report = TT_ACT_PANEL;
+		return open_report(vw);
 	}
 	return tt_report_flame_key(vw->rep, &vw->v, ch);
 }
@@ -1228,7 +1331,7 @@ int tt_viewer_run(const tt_viewer_opts *opts)
 	if (vw->has_table)
 		tt_table_free(&vw->table);
 	free(vw->table_sql);
-	tt_report_free(vw->rep);
+	drop_report(vw);
 	tt_cmdbar_free(&vw->cb);
 	tt_view_free(&vw->v);
 	tt_trace_close(ld->tr);

@@ -5,10 +5,10 @@
  * O_RDONLY.
  */
 #include "bytesrc.h"
+#include "workq.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +31,14 @@ struct pf_block {
 };
 
 struct prefetch {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	tt_workq *q;          /* slot i of the ring is blocks[i] */
 	struct pf_block blocks[PF_BLOCKS];
-	uint64_t made, used;  /* blocks inflated / handed out, in order */
-	size_t pos;           /* read position in blocks[used % PF_BLOCKS] */
-	int done;             /* the inflater reached the end or an error */
+	uint64_t cur;         /* the block being read (taken) */
+	int have;             /* cur is taken */
+	size_t pos;           /* read position in blocks[cur % PF_BLOCKS] */
 	int error;            /* gzread failed (or the data is truncated) */
 	int truncated;
 	char msg[128];
-	int stop;
 	uint64_t file_off;    /* of the block being read */
 };
 
@@ -144,18 +141,12 @@ static void *inflater(void *arg)
 {
 	tt_bytesrc *src = arg;
 	struct prefetch *pf = src->pf;
+	uint64_t seq;
 
-	pthread_mutex_lock(&pf->mu);
-	for (;;) {
-		struct pf_block *b;
+	while (tt_workq_work(pf->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
+		struct pf_block *b = &pf->blocks[seq % PF_BLOCKS];
 		int n, code = Z_OK;
 
-		while (!pf->stop && pf->made - pf->used >= PF_BLOCKS)
-			pthread_cond_wait(&pf->cv, &pf->mu);
-		if (pf->stop)
-			break;
-		b = &pf->blocks[pf->made % PF_BLOCKS];
-		pthread_mutex_unlock(&pf->mu);
 		n = gzread(src->gz, b->data, PF_SIZE);
 		if (n < 0) {
 			const char *m = gzerror(src->gz, &code);
@@ -168,24 +159,23 @@ static void *inflater(void *arg)
 		}
 		b->len = n > 0 ? (size_t)n : 0;
 		b->file_off = (uint64_t)(gzoffset(src->gz) > 0 ? gzoffset(src->gz) : 0);
-		pthread_mutex_lock(&pf->mu);
-		if (n > 0)
-			pf->made++;
 		if (n <= 0) {
+			/* the last block is empty: the reader stops at it */
 			pf->error = n < 0;
 			pf->truncated = n == 0 && code == Z_BUF_ERROR;
-			pf->done = 1;
 		}
-		pthread_cond_broadcast(&pf->cv);
-		if (n <= 0)
+		tt_workq_done(pf->q, seq, 0);
+		if (n <= 0) {
+			tt_workq_close(pf->q);
 			break;
+		}
 	}
-	pthread_mutex_unlock(&pf->mu);
 	return NULL;
 }
 
 static void prefetch_free(struct prefetch *pf)
 {
+	tt_workq_free(pf->q);
 	for (int i = 0; i < PF_BLOCKS; i++)
 		free(pf->blocks[i].data);
 	free(pf);
@@ -203,20 +193,13 @@ static int prefetch_start(tt_bytesrc *src)
 			prefetch_free(pf);
 			return -1;
 		}
-	if (pthread_mutex_init(&pf->mu, NULL) != 0) {
-		prefetch_free(pf);
-		return -1;
-	}
-	if (pthread_cond_init(&pf->cv, NULL) != 0) {
-		pthread_mutex_destroy(&pf->mu);
+	if (!(pf->q = tt_workq_new(PF_BLOCKS, 1, 0))) {
 		prefetch_free(pf);
 		return -1;
 	}
 	src->pf = pf;
-	if (pthread_create(&pf->th, NULL, inflater, src) != 0) {
+	if (tt_workq_start(pf->q, inflater, src) != 0) {
 		src->pf = NULL;
-		pthread_cond_destroy(&pf->cv);
-		pthread_mutex_destroy(&pf->mu);
 		prefetch_free(pf);
 		return -1;
 	}
@@ -225,16 +208,7 @@ static int prefetch_start(tt_bytesrc *src)
 
 static void prefetch_stop(tt_bytesrc *src)
 {
-	struct prefetch *pf = src->pf;
-
-	pthread_mutex_lock(&pf->mu);
-	pf->stop = 1;
-	pthread_cond_broadcast(&pf->cv);
-	pthread_mutex_unlock(&pf->mu);
-	pthread_join(pf->th, NULL);
-	pthread_cond_destroy(&pf->cv);
-	pthread_mutex_destroy(&pf->mu);
-	prefetch_free(pf);
+	prefetch_free(src->pf); /* cancels and joins the inflater */
 	src->pf = NULL;
 }
 
@@ -246,25 +220,22 @@ static long prefetch_read(tt_bytesrc *src, void *buf, size_t n)
 	struct pf_block *b;
 	size_t take;
 
-	pthread_mutex_lock(&pf->mu);
-	while (pf->used == pf->made && !pf->done)
-		pthread_cond_wait(&pf->cv, &pf->mu);
-	if (pf->used == pf->made) {
-		pthread_mutex_unlock(&pf->mu);
-		return pf->error ? -1 : 0; /* (truncated: 0, as gzread) */
+	if (!pf->have) {
+		if (tt_workq_next(pf->q, TT_WQ_WAIT, -1, &pf->cur) != TT_WQ_TAKEN)
+			return pf->error ? -1 : 0;
+		pf->have = 1;
 	}
-	pthread_mutex_unlock(&pf->mu);
-	b = &pf->blocks[pf->used % PF_BLOCKS];
+	b = &pf->blocks[pf->cur % PF_BLOCKS];
+	if (b->len == 0) /* the end (kept taken: later reads end too) */
+		return pf->error ? -1 : 0; /* (truncated: 0, as gzread) */
 	take = b->len - pf->pos < n ? b->len - pf->pos : n;
 	memcpy(buf, b->data + pf->pos, take);
 	pf->pos += take;
 	pf->file_off = b->file_off;
 	if (pf->pos == b->len) {
-		pthread_mutex_lock(&pf->mu);
-		pf->used++;
+		tt_workq_release(pf->q, pf->cur);
+		pf->have = 0;
 		pf->pos = 0;
-		pthread_cond_broadcast(&pf->cv);
-		pthread_mutex_unlock(&pf->mu);
 	}
 	return (long)take;
 }

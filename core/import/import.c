@@ -11,19 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void tt_import_progress(tt_import *im, uint64_t bytes_done, uint64_t events)
-{
-	if (!im->progress)
-		return;
-	atomic_store(&im->progress->bytes_done, bytes_done);
-	atomic_store(&im->progress->events, events);
-}
-
-int tt_import_cancelled(const tt_import *im)
-{
-	return im->progress && atomic_load(&im->progress->cancel);
-}
-
 /* Bytes JSON text cannot contain unescaped (below 0x20 but tab/LF/CR). */
 static int has_control_bytes(const unsigned char *p, size_t n)
 {
@@ -53,8 +40,7 @@ static int sniff_and_import(tt_import *im, const char **format)
 	src = tt_bytesrc_open(im->path, im->err);
 	if (!src)
 		return im->err->code;
-	if (im->progress)
-		atomic_store(&im->progress->bytes_total, tt_bytesrc_size(src));
+	tt_import_total(im, tt_bytesrc_size(src));
 	n = tt_bytesrc_peek(src, head, sizeof(head));
 	if (n == 0) {
 		/* Perfetto opens a 0-byte file as a trace with no data; so do we
@@ -94,13 +80,10 @@ static int sniff_and_import(tt_import *im, const char **format)
 	return rc;
 }
 
-/* Declared in trace.c's view of the world: imports into st. */
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
-		  const tt_import_opts *opts, const char **format, tt_err *err);
-int tt_import_run(tt_storage *st, const char *path, tt_progress *progress,
-		  const tt_import_opts *opts, const char **format, tt_err *err)
+int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,
+		  const char **format, tt_err *err)
 {
-	tt_import im = { .st = st, .progress = progress, .path = path, .err = err };
+	tt_import im = { .st = st, .path = path, .err = err };
 	int rc;
 
 	*format = "unknown";

@@ -19,40 +19,60 @@
 #include "storage.h"
 #include "termtrace.h"
 
-/* How to import, chosen by the caller (tt_trace_open reads the test
- * settings TT_JSON_CHUNK, TT_CTF_BATCH, TT_CTF_THREADS from the
- * environment into it): importers read no environment. 0 = default. The
- * result never depends on these, only how the work is split. */
+/* How to import, chosen by the caller, and the importers' only way back
+ * to it. Importers read no environment (tt_trace_open reads the test
+ * settings TT_JSON_CHUNK, TT_CTF_BATCH, TT_CTF_THREADS into it) and call
+ * nothing of their caller but these callbacks. 0 / NULL = the default.
+ * The result never depends on the knobs, only how the work is split. */
 typedef struct tt_import_opts {
 	size_t json_chunk;    /* bytes per parallel JSON chunk (>= 16) */
 	size_t ctf_batch;     /* events per batch from the CTF reader thread */
 	int ctf_one_thread;   /* CTF: read and store on the import thread */
+	int proto_one_thread; /* Perfetto: read, unpack and merge on the import thread */
+	size_t proto_batch;   /* Perfetto: packets per batch */
+	/* Progress: bytes_total once known (0 = unchanged), then bytes done
+	 * and events so far. Cancel: non-zero makes the import stop with
+	 * TT_ECANCEL. Both are called on the import thread; either may be
+	 * NULL. ctx is theirs. */
+	void (*progress)(void *ctx, uint64_t bytes_total, uint64_t bytes_done, uint64_t events);
+	int (*cancelled)(void *ctx);
+	void *ctx;
 } tt_import_opts;
 
 typedef struct tt_import {
 	tt_storage *st;
 	tt_slice_tracker *slices;
-	/* progress and cancel: importers only read and write its atomics
-	 * (tt_import_progress, tt_import_cancelled), never call back */
-	tt_progress *progress; /* may be NULL */
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;
 } tt_import;
 
-/* Progress helpers (no-ops when progress is NULL). */
-void tt_import_progress(tt_import *im, uint64_t bytes_done, uint64_t events);
+static inline void tt_import_total(tt_import *im, uint64_t bytes_total)
+{
+	if (im->opts.progress && bytes_total)
+		im->opts.progress(im->opts.ctx, bytes_total, 0, 0);
+}
+
+static inline void tt_import_progress(tt_import *im, uint64_t bytes_done, uint64_t events)
+{
+	if (im->opts.progress)
+		im->opts.progress(im->opts.ctx, 0, bytes_done, events);
+}
+
 /* Non-zero when the caller asked to cancel. */
-int tt_import_cancelled(const tt_import *im);
+static inline int tt_import_cancelled(const tt_import *im)
+{
+	return im->opts.cancelled && im->opts.cancelled(im->opts.ctx);
+}
+
+/* Sniffs the format and imports path into st (opts may be NULL); *format
+ * names what was found. */
+int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,
+		  const char **format, tt_err *err);
 
 /* Format entry points. */
 int tt_import_json(tt_import *im, tt_bytesrc *src);
 int tt_import_proto(tt_import *im, tt_bytesrc *src);
-/* tt_import_proto with the packet reader's knobs (tests, benchmarks):
- * threaded 0 reads and unpacks on the calling thread; batch_packets is
- * the packets per batch (0 = the default). The result never depends on
- * them. */
-int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t batch_packets);
 /* dir: a CTF trace directory, or a folder with CTF traces below it. */
 int tt_import_ctf(tt_import *im, const char *dir);
 /* Non-zero when dir holds at least one CTF trace (a `metadata` file at or

@@ -5,9 +5,12 @@
  * complete slices that may still enclose later ones (end known). A new
  * event first pops the complete entries that ended at or before it.
  * Limits: nesting deeper than MAX_DEPTH is dropped and counted.
+ *
+ * The tracker writes slices through storage.h only: an entry keeps the
+ * slice's ts, category and name (never changed once appended), so that
+ * matching an end reads no column.
  */
 #include "slice_tracker.h"
-#include "storage_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,8 @@
 struct entry {
 	int64_t id;
 	int64_t end; /* OPEN for begin/end slices */
+	int64_t ts;
+	tt_str cat, name;
 };
 
 struct stack {
@@ -62,7 +67,7 @@ static struct stack *stack_of(tt_slice_tracker *t, uint32_t track)
 			n *= 2;
 		ns = realloc(t->stacks, n * sizeof(*ns));
 		if (!ns) {
-			t->st->oom = 1;
+			tt_storage_set_oom(t->st);
 			return NULL;
 		}
 		memset(ns + t->nstacks, 0, (n - t->nstacks) * sizeof(*ns));
@@ -72,20 +77,20 @@ static struct stack *stack_of(tt_slice_tracker *t, uint32_t track)
 	return &t->stacks[track];
 }
 
-static int push(tt_slice_tracker *t, struct stack *s, int64_t id, int64_t end)
+static int push(tt_slice_tracker *t, struct stack *s, struct entry e)
 {
 	if (s->n == s->cap) {
 		uint32_t ncap = s->cap ? s->cap * 2 : 8;
 		struct entry *ne = realloc(s->e, ncap * sizeof(*ne));
 
 		if (!ne) {
-			t->st->oom = 1;
+			tt_storage_set_oom(t->st);
 			return -1;
 		}
 		s->e = ne;
 		s->cap = ncap;
 	}
-	s->e[s->n++] = (struct entry){ id, end };
+	s->e[s->n++] = e;
 	return 0;
 }
 
@@ -100,7 +105,6 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 		   tt_str name, uint32_t args, int64_t end)
 {
 	struct stack *s = stack_of(t, track);
-	const tt_storage *st = t->st;
 	int64_t parent = -1, id;
 
 	if (!s)
@@ -108,7 +112,7 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 	pop_ended(s, ts);
 	if (s->n) {
 		parent = s->e[s->n - 1].id;
-		if (ts < st->slice.ts[parent]) {
+		if (ts < s->e[s->n - 1].ts) {
 			tt_storage_stat_add(t->st, TT_STAT_slice_backwards, 1);
 			return -1;
 		}
@@ -123,7 +127,7 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 	if (id < 0)
 		return -1;
 	/* Instants never enclose anything: no need to stack them. */
-	if ((end == OPEN || dur > 0) && push(t, s, id, end))
+	if ((end == OPEN || dur > 0) && push(t, s, (struct entry){ id, end, ts, cat, name }))
 		return -1;
 	return id;
 }
@@ -162,23 +166,23 @@ static int64_t close_at(tt_slice_tracker *t, struct stack *s, uint32_t target, i
 			uint32_t arg_set_id)
 {
 	tt_storage *st = t->st;
-	int64_t id;
+	const struct entry *e = &s->e[target];
+	int64_t id = e->id;
 
 	for (uint32_t k = s->n; k > target + 1; k--) {
-		int64_t in = s->e[k - 1].id;
+		const struct entry *in = &s->e[k - 1];
 
-		if (st->slice.dur[in] < 0)
-			st->slice.dur[in] = ts >= st->slice.ts[in] ? dur_between(st->slice.ts[in], ts) : 0;
+		if (tt_storage_slice_dur(st, in->id) < 0)
+			tt_storage_slice_set_dur(st, in->id, ts >= in->ts ? dur_between(in->ts, ts) : 0);
 	}
-	id = s->e[target].id;
-	s->n = target;
-	if (ts < st->slice.ts[id]) {
+	if (ts < e->ts) {
 		tt_storage_stat_add(st, TT_STAT_slice_backwards, 1);
-		ts = st->slice.ts[id];
+		ts = e->ts;
 	}
-	st->slice.dur[id] = dur_between(st->slice.ts[id], ts);
+	tt_storage_slice_set_dur(st, id, dur_between(e->ts, ts));
+	s->n = target;
 	if (arg_set_id != TT_NONE)
-		st->slice.arg_set_id[id] = tt_storage_args_merge(st, st->slice.arg_set_id[id], arg_set_id);
+		tt_storage_slice_set_args(st, id, tt_storage_args_merge(st, tt_storage_slice_args(st, id), arg_set_id));
 	return id;
 }
 
@@ -186,7 +190,6 @@ int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t 
 				   tt_str name, uint32_t arg_set_id)
 {
 	struct stack *s = stack_of(t, track);
-	const tt_storage *st = t->st;
 
 	if (!s) {
 		tt_storage_stat_add(t->st, TT_STAT_slice_end_unmatched, 1);
@@ -194,13 +197,13 @@ int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t 
 	}
 	pop_ended(s, ts);
 	for (uint32_t k = s->n; k > 0; k--) {
-		int64_t id = s->e[k - 1].id;
+		const struct entry *e = &s->e[k - 1];
 
-		if (s->e[k - 1].end != OPEN)
+		if (e->end != OPEN)
 			continue;
-		if (cat && st->slice.cat[id] != cat)
+		if (cat && e->cat != cat)
 			continue;
-		if (name && st->slice.name[id] && st->slice.name[id] != name)
+		if (name && e->name && e->name != name)
 			continue;
 		return close_at(t, s, k - 1, ts, arg_set_id);
 	}
@@ -232,10 +235,10 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 		return -1;
 	}
 	target = innermost;
-	if (name && st->slice.name[s->e[innermost].id] != name) {
+	if (name && s->e[innermost].name != name) {
 		tt_storage_stat_add(st, TT_STAT_slice_end_name_mismatch, 1);
 		for (k = (uint32_t)innermost + 1; k > 0; k--) {
-			if (s->e[k - 1].end == OPEN && st->slice.name[s->e[k - 1].id] == name) {
+			if (s->e[k - 1].end == OPEN && s->e[k - 1].name == name) {
 				target = k - 1;
 				break;
 			}
@@ -282,7 +285,7 @@ void tt_slice_tracker_flush(tt_slice_tracker *t)
 		struct stack *s = &t->stacks[i];
 
 		for (uint32_t k = 0; k < s->n; k++)
-			if (s->e[k].end == OPEN && t->st->slice.dur[s->e[k].id] < 0)
+			if (s->e[k].end == OPEN && tt_storage_slice_dur(t->st, s->e[k].id) < 0)
 				tt_storage_stat_add(t->st, TT_STAT_slice_unfinished, 1);
 		s->n = 0;
 	}

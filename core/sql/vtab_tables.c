@@ -316,15 +316,21 @@ static void raw_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, st->raw.ts[r]); break;
 	case 2: r_str(ctx, st, st->raw.name[r]); break;
-	case 3: r_id64(ctx, st->raw.cpu[r]); break;
-	case 4: r_id(ctx, st->raw.utid[r]); break;
-	case 5: r_id(ctx, st->raw.arg_set_id[r]); break;
+	case 3:
+		if (tt_storage_raw_id(&st->raw.ucpu, r) < st->cpus.n)
+			r_int(ctx, st->cpus.cpu[tt_storage_raw_id(&st->raw.ucpu, r)]);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case 4: r_id(ctx, tt_storage_raw_id(&st->raw.utid, r)); break;
+	case 5: r_id(ctx, tt_storage_raw_id(&st->raw.arg_set_id, r)); break;
+	case 6: r_id(ctx, tt_storage_raw_id(&st->raw.ucpu, r)); break;
 	}
 }
 static const tt_vtab_def raw_def = {
 	.name = "raw",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, name TEXT, cpu INTEGER, utid INTEGER,"
-		  " arg_set_id INTEGER)",
+		  " arg_set_id INTEGER, ucpu INTEGER)",
 	.nrows = raw_n, .column = raw_col,
 	.id_col = 0, .track_col = -1, .ts_col = 1, .name_col = 2, .argset_col = -1, .id_alias_col = -1,
 	.ts = raw_ts, .ts_sorted = raw_sorted, .names = raw_names,
@@ -544,6 +550,7 @@ static const char core_views[] =
 	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
 	"  WHERE cpu IS NOT NULL;"
 	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"
+	"CREATE TEMP VIEW ftrace_event AS SELECT id, ts, name, utid, arg_set_id, ucpu, cpu FROM raw;"
 	"CREATE TEMP VIEW instant AS SELECT id, ts, track_id, category, name, arg_set_id"
 	"  FROM slice WHERE dur = 0;"
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"

@@ -199,6 +199,18 @@ static int bench_one(long long nev, int ns, double target)
 			fclose(f);
 		}
 	}
+	{
+		/* how shared the machine is: the ratios below are of one run */
+		FILE *la = fopen("/proc/loadavg", "r");
+		double l1 = 0;
+
+		if (la) {
+			if (fscanf(la, "%lf", &l1) == 1)
+				printf("bench_ctf: load average %.2f on %ld CPUs before the import\n", l1,
+				       sysconf(_SC_NPROCESSORS_ONLN));
+			fclose(la);
+		}
+	}
 	rss0 = resident();
 	t0 = now();
 	c0 = cpu(0);

@@ -11,7 +11,11 @@
  *  - frame p50/p99 with a range over a third of the trace, a selection
  *    with flows (connector and partners), 26 marks, at 80x24 and 300x80,
  *    on a Chrome JSON trace of N slices with flows between threads
- *    (target p99 <= 5 ms at 10M slices).
+ *    (target p99 <= 5 ms at 10M slices);
+ *  - the call tree beside the timeline (Z): a move of its cursor (the
+ *    node's slices found and highlighted on the timeline), and frames
+ *    with it docked and a node highlighted, against the same frames with
+ *    the details panel in its place.
  *
  *   bench_explore [N...]     default 1000000 10000000
  */
@@ -26,6 +30,7 @@
 #include "calltree.h"
 #include "marks.h"
 #include "range.h"
+#include "report.h"
 #include "termtrace.h"
 #include "theme.h"
 #include "view.h"
@@ -283,6 +288,47 @@ static void run_frames(tt_view *v, const char *zoom, int64_t t0, int64_t span, i
 	       zoom, p50, p99, b50, b99, b99 > 0 ? p99 / b99 : 0);
 }
 
+/* The call tree of the range docked beside the timeline: cursor moves
+ * (each highlights the node's slices), then frames with it, against the
+ * same frames with the details panel (its peer). */
+static void bench_dock(tt_view *v, int64_t t0, int64_t span, int frames)
+{
+	tt_report *rep = NULL;
+	tt_result res;
+	char title[256];
+	double ms[16], p50, b50;
+
+	v->report = TT_ACT_CALLTREE;
+	if (tt_report_open(&rep, v, &res, title, sizeof title) < 0) {
+		printf("    call tree: %s\n", v->msg);
+		return;
+	}
+	tt_result_free(&res);
+	double b99 = frames_p99(v, t0, span, frames, &b50);
+	int dh = v->details_h; /* the dock makes the panel 12 rows at least */
+	tt_report_dock(rep, v, NULL);
+	/* Down through the first rows: the first move indexes the tree's
+	 * slices by node (once), the others cost their node's slices */
+	for (int k = 0; k < 16; k++) {
+		double a = cpu_now();
+		tt_report_panel_key(v, KEY_DOWN);
+		ms[k] = (cpu_now() - a) * 1e3;
+	}
+	double first = ms[0];
+	qsort(ms + 1, 15, sizeof *ms, cmp_double);
+	printf("    docked call tree: a cursor move highlights the node's slices (%zu matches at the last): first %.1f ms (indexes the tree), then cpu median %.2f ms, max %.2f ms\n",
+	       v->nmatches, first, ms[8], ms[15]);
+	double p99 = frames_p99(v, t0, span, frames, &p50);
+	printf("    whole  zoom, docked tree + highlight: cpu p50 %6.3f p99 %6.3f ms | details panel instead p50 %6.3f p99 %6.3f ms | p99 ratio %.2f\n",
+	       p50, p99, b50, b99, b99 > 0 ? p99 / b99 : 0);
+	v->dock = NULL;
+	v->dock_focus = 0;
+	tt_view_search(v, "");
+	tt_report_free(rep);
+	v->details_h = dh;
+	tt_view_geometry(v, v->rows, v->cols);
+}
+
 static void bench_frames(long n, int frames)
 {
 	char path[512];
@@ -365,6 +411,7 @@ static void bench_frames(long n, int frames)
 			       (long)(v.sc.n / 1000), ms[5], ms[9]);
 			tt_range_set(&v, v.lay.start + len / 3, v.lay.start + 2 * len / 3);
 		}
+		bench_dock(&v, v.lay.start, len, frames);
 	}
 	tt_view_free(&v);
 	tt_trace_close(tr);

@@ -22,7 +22,7 @@
  *             else: what the library alone costs
  *   unpack2   the same split over two threads: the most protobuf-c can
  *             give on two cores
- *   import1   the importer with threads off (tt_import_proto_opts), plus
+ *   import1   the importer with threads off (opts.proto_one_thread), plus
  *             storage finalize: the one-core figure to compare with import
  *   ratio     import throughput / floor throughput (target >= 30 %)
  *   resident  growth of the resident set across tt_trace_open, per slice
@@ -390,7 +390,8 @@ static double import_one_thread(const char *path)
 	if (!st || !src)
 		return -1;
 	im.slices = tt_slice_tracker_new(st);
-	rc = tt_import_proto_opts(&im, src, 0, 0);
+	im.opts.proto_one_thread = 1;
+	rc = tt_import_proto(&im, src);
 	tt_slice_tracker_flush(im.slices);
 	tt_slice_tracker_free(im.slices);
 	if (rc == TT_OK)

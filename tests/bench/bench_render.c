@@ -10,6 +10,10 @@
  *     and 300x80, each frame = erase + draw + doupdate() into an ncurses
  *     screen opened with newterm() on /dev/null (TERM xterm-256color).
  * Target: p99 <= 5 ms at every zoom and size, no growth from 1M to 10M.
+ * The floor beside each figure: ncurses alone sending the same two screens
+ * to the terminal (wnoutrefresh + doupdate of the screens copied back in),
+ * what any renderer of these screens pays; the ratio is frame / floor (CPU
+ * p50); frame - floor is our drawing.
  *
  *   bench_render [N...]        default: 100000 1000000 10000000
  *   TT_BENCH_SIZES="100000 1000000" and TT_BENCH_FRAMES=200 also work.
@@ -114,14 +118,40 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Renders frames at one zoom; prints p50/p99 in ms. Alternates a small
- * pan so that every frame changes what is on screen. */
+/* The floor of a frame: ncurses alone sending the same screens to the
+ * terminal (the two screens the frames alternate between, copied back in
+ * untimed, then wnoutrefresh + doupdate timed), i.e. what any renderer
+ * of these screens through ncurses pays on top of its drawing. */
+static void floor_frames(cchar_t *scr[2], int frames, double *p50, double *p99)
+{
+	double *cpu = malloc((size_t)frames * sizeof *cpu);
+
+	for (int i = 0; i < frames; i++) {
+		erase();
+		for (int y = 0; y < LINES; y++)
+			mvadd_wchnstr(y, 0, scr[i % 2] + (size_t)y * COLS, COLS);
+		double ca = cpu_now();
+		wnoutrefresh(stdscr);
+		doupdate();
+		cpu[i] = (cpu_now() - ca) * 1e3;
+	}
+	qsort(cpu, (size_t)frames, sizeof *cpu, cmp_double);
+	*p50 = cpu[frames / 2];
+	*p99 = cpu[frames * 99 / 100];
+	free(cpu);
+}
+
+/* Renders frames at one zoom; prints p50/p99 in ms, and the floor's.
+ * Alternates a small pan so that every frame changes what is on screen. */
 static void run_frames(tt_view *v, const char *zoom, int64_t t0, int64_t span, int frames)
 {
 	double *ms = malloc((size_t)frames * sizeof *ms);
 	double *draw = malloc((size_t)frames * sizeof *draw);
 	double *cpu = malloc((size_t)frames * sizeof *cpu);
+	cchar_t *scr[2];
 
+	for (int k = 0; k < 2; k++)
+		scr[k] = calloc((size_t)LINES * COLS + 1, sizeof **scr);
 	for (int i = 0; i < frames; i++) {
 		int64_t shift = (i % 2) ? span / 64 : 0;
 		tt_view_set_window(v, t0 + shift, span);
@@ -134,18 +164,26 @@ static void run_frames(tt_view *v, const char *zoom, int64_t t0, int64_t span, i
 		doupdate();
 		ms[i] = (now() - a) * 1e3;
 		cpu[i] = (cpu_now() - ca) * 1e3;
+		if (i < 2)
+			for (int y = 0; y < LINES; y++)
+				mvin_wchnstr(y, 0, scr[i] + (size_t)y * COLS, COLS);
 	}
+	double f50, f99;
+	floor_frames(scr, frames, &f50, &f99);
 	qsort(cpu, (size_t)frames, sizeof *cpu, cmp_double);
 	qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
 	qsort(draw, (size_t)frames, sizeof *draw, cmp_double);
 	/* wall time includes other processes on a shared machine; thread CPU
 	 * time is the frame's own cost */
-	printf("    %-6s zoom: wall p50 %6.3f p99 %6.3f ms | cpu p50 %6.3f p99 %6.3f ms | draw p50 %.3f ms  (view %lld ns)\n",
-	       zoom, ms[frames / 2], ms[frames * 99 / 100], cpu[frames / 2], cpu[frames * 99 / 100],
-	       draw[frames / 2], (long long)v->span);
+	printf("    %-6s zoom: wall p50 %6.3f p99 %6.3f ms | cpu p50 %6.3f p99 %6.3f ms (target p99 <= 5) | "
+	       "floor cpu p50 %6.3f p99 %6.3f ms, p50 ratio %.2f | draw p50 %.3f ms (view %lld ns)\n",
+	       zoom, ms[frames / 2], ms[frames * 99 / 100], cpu[frames / 2], cpu[frames * 99 / 100], f50, f99,
+	       f50 > 0 ? cpu[frames / 2] / f50 : 0, draw[frames / 2], (long long)v->span);
 	free(ms);
 	free(draw);
 	free(cpu);
+	free(scr[0]);
+	free(scr[1]);
 }
 
 static void bench_size(long n, int frames)

@@ -6,6 +6,9 @@
  * args, and describe_slice. The folder holds the metadata of
  * tests/data/ctf/lttng-ust-tiny and one stream file, chan0_0, which is the
  * input (rewritten in place; the trace is closed before the next input).
+ * Each input is imported twice, by one cursor on the import thread and in
+ * jobs of one packet on the workers (core/import/ctf/ctf_read.c), which
+ * must agree (events, slices, stats, problems).
  * Dictionary: ctf_stream.dict; seeds: the ctf_stream ones.
  */
 #include <stdint.h>
@@ -16,6 +19,8 @@
 #include <unistd.h>
 
 #include "termtrace.h"
+#include "import_int.h"
+#include "storage_int.h"
 
 #define META_DIR TT_SRCDIR "/tests/data/ctf/lttng-ust-tiny/ust/uid/0/64-bit"
 
@@ -87,6 +92,69 @@ static void run(tt_trace *tr, const char *sql)
 		tt_result_free(&r);
 }
 
+/* What must not depend on how the stream was cut into jobs and decoded:
+ * the stored events, slices, stats and problems (storage level, without
+ * the SQL and descriptions set-up of tt_trace_open). */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t mix_s(uint64_t h, const tt_storage *st, tt_str s)
+{
+	const char *t = s ? tt_storage_str(st, s) : "";
+
+	for (; t && *t; t++)
+		h = mix(h, (unsigned char)*t);
+	return mix(h, 0xff);
+}
+
+static uint64_t import_digest(int one_thread)
+{
+	tt_err err = { 0 };
+	tt_storage *st = tt_storage_new();
+	tt_import im = { .st = st, .path = dir, .err = &err };
+	uint64_t h = 0;
+	int rc;
+
+	if (!st || !(im.slices = tt_slice_tracker_new(st)))
+		abort(); /* the fuzzer's memory limit is far above this */
+	im.opts.ctf_one_thread = one_thread;
+	im.opts.ctf_batch = one_thread ? 0 : 1; /* jobs of one packet */
+	rc = tt_import_ctf(&im, dir);
+	tt_slice_tracker_flush(im.slices);
+	tt_slice_tracker_free(im.slices);
+	h = mix(h, (uint64_t)rc);
+	for (size_t i = 0; i < st->raw.n; i++) {
+		h = mix(h, (uint64_t)st->raw.ts[i]);
+		h = mix_s(h, st, st->raw.name[i]);
+		h = mix(h, tt_storage_raw_id(&st->raw.ucpu, i));
+		h = mix(h, tt_storage_raw_id(&st->raw.utid, i));
+		h = mix(h, tt_storage_raw_id(&st->raw.arg_set_id, i));
+	}
+	for (size_t i = 0; i < st->slice.n; i++) {
+		h = mix(h, (uint64_t)st->slice.ts[i]);
+		h = mix(h, (uint64_t)st->slice.dur[i]);
+		h = mix(h, st->slice.track[i]);
+		h = mix_s(h, st, st->slice.name[i]);
+	}
+	for (size_t i = 0; i < TT_STAT_COUNT; i++)
+		h = mix(h, (uint64_t)st->stats[i]);
+	for (size_t i = 0; i < st->meta.n; i++) {
+		h = mix_s(h, st, st->meta.name[i]);
+		h = mix_s(h, st, st->meta.sval[i]);
+		h = mix(h, (uint64_t)st->meta.ival[i]);
+	}
+	for (const char *m = err.msg; *m; m++)
+		h = mix(h, (unsigned char)*m);
+	tt_storage_free(st);
+	return h;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -95,6 +163,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (write_input(data, size) != 0)
 		return 0;
+	/* differential: one cursor on the import thread, and jobs of one
+	 * packet on the workers (ctf_read.c), must store the same */
+	if (import_digest(1) != import_digest(0)) {
+		fprintf(stderr, "fuzz_ctf_trace: jobs of one packet store something else than one cursor\n");
+		abort();
+	}
 	tr = tt_trace_open(dir, NULL, &err);
 	if (!tr)
 		return 0;

@@ -97,7 +97,9 @@ static uint64_t digest(const tt_storage *st)
 		else
 			h = mix(h, (uint64_t)st->args.val[i].i);
 	}
-	h = mix_u32(h, st->args.set_first.v, st->args.set_first.n);
+	for (size_t i = 0; i < st->args.set_first.n; i++)
+		h = mix(h, tt_storage_set_first(st, (uint32_t)i));
+	h = mix(h, st->args.set_first.n);
 	h = mix_i64(h, st->flow.slice_out, st->flow.n);
 	h = mix_i64(h, st->flow.slice_in, st->flow.n);
 	h = mix_i64(h, st->stats, TT_STAT_COUNT);

@@ -238,7 +238,9 @@ check "q exits 0 (ASCII, NO_COLOR)" wait_for ascii "EXIT=0"
 start uf 120 40 -- tests/data/uftrace-work.json
 # main lasts to its own E at the end (uftrace's stray "linux:schedule" E
 # closes nothing, as in trace processor): the calls nest under it
-check "uftrace sample: nested slice names are drawn" wait_for uf " pthread_create pthread_join                              usleep"
+# (pthread_create covers most of the busy cell before it: its box, and
+# its name, start there)
+check "uftrace sample: nested slice names are drawn" wait_for uf "░░pthread_create  pthread_join                              usleep"
 check "uftrace sample: thread track" wait_for uf " thread 9900            │                  thread_main"
 keys q
 check "q exits 0 (uftrace)" wait_for uf "EXIT=0"

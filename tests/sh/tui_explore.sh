@@ -49,7 +49,14 @@ start() {
 	else
 		tmux -L $S -f /dev/null new-session -d -s main -n "$name" -x "$w" -y "$h" "$cmd"
 	fi
-	tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
+	# the size is checked: a window made after a smaller one keeps
+	# that size unless the resize takes
+	local i
+	for ((i = 0; i < 20; i++)); do
+		tmux -L $S resize-window -t "$name" -x "$w" -y "$h" 2>/dev/null
+		[ "$(tmux -L $S display -p -t "$name" '#{window_width}x#{window_height}')" = "${w}x${h}" ] && break
+		sleep 0.05
+	done
 	WIN=$name
 }
 # table_row N: the cells of data row N (1-based) of the result table,
@@ -64,7 +71,7 @@ keys "/$SEL" Enter
 keys '>' '>' '>' '>' '>' '>' '>' '>' '>' '>'
 n=$(sql $SMALL "select count(*) from flow where slice_out = $SEL or slice_in = $SEL")
 is "the details panel counts the selection's flows as the flow table does ($n)" \
-	wait_re "^ flows +$n  \(\{ \} pick, F follows, L the whole chain\)"
+	wait_re "^ flows +$n flows?  \(\{ \} pick, F follows, L the whole chain\)"
 k=0
 while IFS=$'\t' read -r dir pid pname; do
 	k=$((k + 1))
@@ -200,6 +207,168 @@ is "a mouse drag makes a range and the panel shows what ran in it" \
 	wait_re "^ Range [0-9.]+m?s on .*: [0-9]+ slices, [0-9]+ names"
 keys q
 
+# ---- the call tree beside the timeline; the mouse ----------------------------------
+# click X Y / dclick X Y (1-based cells): press and release sent at once
+# (ncurses reports them merged: a click, a double-click)
+click() { keys -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"; }
+dclick() { keys -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2" "$1" "$2" "$1" "$2")"; }
+# row_of TEXT: the 1-based screen line holding TEXT (the last one)
+row_of() { screen | grep -nF -- "$1" | tail -1 | cut -d: -f1; }
+# col_of TEXT: the 1-based column where TEXT starts on its line
+col_of() { screen | grep -F -- "$1" | tail -1 | awk -v t="$1" '{print index($0, t)}'; }
+start dock 120 60 $TINY
+wait_for "▾ Renderer 9186"
+keys : "range 0 3s" Enter T Z
+is "Z docks the call tree beside the timeline (the ruler stays)" \
+	poll bash -c "tmux -L $S capture-pane -p -t dock | grep -q '^ view ' && tmux -L $S capture-pane -p -t dock | grep -q '^ call tree of range 3s on all tracks: [0-9]* slices  (arrows, Enter: fold; t: timeline, Z: full screen, q: close)'"
+r0=$(sql $TINY "select name, count(*) from slice where depth = 0 group by name order by sum(dur) desc limit 1")
+n0=$(echo "$r0" | cut -f1) c0=$(echo "$r0" | cut -f2)
+keys Down
+is "Down in the panel highlights the heaviest root's $c0 slices on the timeline at once" \
+	wait_re "\| /=$n0: $c0 match(es)?  "
+is "... and says so, without moving the timeline" wait_re "^$n0: $c0 slices? highlighted \(n/N: step through them in time\)"
+rm=$(sql $TINY "select count(*) from slice where name = 'RunMicrotasks' and depth = 0")
+keys Down Down Down Down
+is "moving on highlights the next node's slices (RunMicrotasks: $rm, as SQL counts the depth-0 ones)" \
+	wait_re "\| /=RunMicrotasks: $rm matches"
+read -r d1 d2 < <(sql $TINY "select dur from slice where name = 'RunMicrotasks' and depth = 0 order by ts limit 2" | tr '\n' ' ')
+keys 0 : "goto 0" Enter n
+is "n steps to the first of them in time (dur $d1 ns)" wait_for "match 1/$rm for '=RunMicrotasks'"
+keys n
+is "n again: the second in time" wait_for "match 2/$rm for '=RunMicrotasks'"
+check "the second in time is SQL's second by ts (dur $d2 ns)" "$d2" \
+	"$(sql $TINY "select s.dur from slice s where s.name = 'RunMicrotasks' and s.depth = 0 order by ts limit 1 offset 1")"
+y=$(row_of "▾ RunMicrotasks") x=$(col_of "▾ RunMicrotasks")
+click "$x" "$y"
+is "a click on the fold marker in the panel folds the node" wait_for "▸ RunMicrotasks"
+click "$x" "$y"
+is "a click again opens it" wait_for "▾ RunMicrotasks"
+y=$(row_of "  $n0")
+click 5 "$y"
+is "a click on a row in the panel highlights its node" wait_re "\| /=$n0: $c0 match(es)?  "
+keys t
+is "t goes to the timeline with the node's slices, the first one selected" wait_for "match 1/$c0 for '=$n0'"
+is "the panel says the keys went to the timeline" wait_for "(Z: keys to the tree)"
+keys Z Z
+is "Z gives the keys back to the tree, Z again shows it full screen" \
+	wait_re "^ call tree of range 3s on all tracks: [0-9]+ slices \(Enter/Right/Left fold, t: show on timeline, Z: beside it\)"
+y=$(row_of "▾ RunMicrotasks") x=$(col_of "▾ RunMicrotasks")
+click "$x" "$y"
+is "full screen: a click on the fold marker folds the node" wait_for "▸ RunMicrotasks"
+dclick 3 "$y"
+is "full screen: a double-click on a row is Enter (opens it)" wait_for "▾ RunMicrotasks"
+keys q
+# the flame graph: click selects, click on the selected frame zooms, a
+# click on an ancestor line zooms out
+keys z
+wait_for " flame graph of range 3s on all tracks | all: total"
+x=$(col_of "$n0") y=$(row_of "$n0")
+click "$x" "$y"
+is "flame graph: a click selects the frame under it" wait_re "\| $n0: total .*, $c0 calls?, "
+click "$x" "$y"
+is "a click on the selected frame zooms into it (its ancestor above, itself full width)" \
+	wait_re "^range 3s on all tracks *$"
+click 3 2
+is "a click on the ancestor line zooms out to it" wait_re "\| all: total"
+x=$(col_of "$n0") y=$(row_of "$n0")
+dclick "$x" "$y"
+is "a double-click zooms into a frame at once" wait_re "^range 3s on all tracks *$"
+keys BSpace Z
+is "Z from the flame graph docks it beside the timeline" \
+	wait_re "^ flame graph of range 3s on all tracks \| all: .*\(arrows, Enter, Backspace; t:"
+keys Down
+is "Down in the docked flame graph highlights the frame's slices" wait_re "\| /=$n0: $c0 match(es)?  "
+keys q
+is "q closes the panel, the details come back" wait_for "tree closed (Z opens it again beside the timeline)"
+is "... of the slice t selected" wait_re "^ $n0 .*1/[0-9]+ J/K"
+# tables: a click selects a row, a double-click is Enter
+keys R
+wait_for "(1-7 sort, Enter: find in range)"
+name2=$(table_row 2 | head -1) cnt2=$(table_row 2 | sed -n 2p)
+dclick 3 4
+is "aggregation table: a double-click on row 2 finds $name2 in the range ($cnt2)" wait_for "match 1/$cnt2 for '=$name2'"
+keys Escape : "goto 1s" Enter m a : "goto 2s" Enter m b '`'
+wait_for "marks (Enter: go there)  2 rows"
+dclick 3 4
+is "marks table: a double-click on mark b goes there" wait_re "^ @2s "
+keys q
+
+# a flame graph deeper than the screen (80 nested slices, 57 rows for
+# the graph): the wheel scrolls its rows
+awk 'BEGIN {
+	printf "{\"traceEvents\":["
+	for (i = 0; i < 80; i++)
+		printf "%s{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d,\"name\":\"level%d\",\"cat\":\"c\"}", i ? "," : "", i, 1000 - 2 * i, i
+	print "]}" }' > "$TMP/deep.json"
+start deep 120 60 "$TMP/deep.json"
+wait_for "level0"
+keys /0 Enter z
+is "the flame graph of slice 0 opens" wait_for " flame graph of slice level0 (id 0) | all: total 1ms"
+keys -l "$(printf '\033[<65;10;5M')"
+is "the wheel down scrolls the rows (3 at a time)" poll bash -c "tmux -L $S capture-pane -p -t deep | sed -n 2p | grep -qE '^▏ +level2 *$'"
+keys -l "$(printf '\033[<64;10;5M')"
+is "the wheel up shows the top row again" poll bash -c "tmux -L $S capture-pane -p -t deep | sed -n 2p | grep -qE '^▏ +slice level0 \(id 0\) *$'"
+for i in $(seq 80); do keys Down; done
+is "Down to the deepest frame selects it" wait_re "\| level79: total 842µs"
+is "... and scrolls it into view" wait_re "^▏ +level79 *$"
+keys q q
+
+# a slice with 150 flows: all counted, a window of 100 listed, { } scroll
+awk 'BEGIN {
+	printf "{\"traceEvents\":[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000,\"name\":\"hub\",\"cat\":\"c\"}"
+	for (i = 0; i < 150; i++) {
+		printf ",{\"ph\":\"s\",\"pid\":1,\"tid\":1,\"ts\":%d,\"id\":%d,\"name\":\"f\",\"cat\":\"c\"}", 1 + i, i + 1
+		printf ",{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":%d,\"dur\":5,\"name\":\"leaf %d\",\"cat\":\"c\"}", 2000 + i * 10, i
+		printf ",{\"ph\":\"f\",\"bp\":\"e\",\"pid\":1,\"tid\":2,\"ts\":%d,\"id\":%d,\"name\":\"f\",\"cat\":\"c\"}", 2001 + i * 10, i + 1
+	}
+	print "]}" }' > "$TMP/hub.json"
+nf=$(sql "$TMP/hub.json" "select count(*) from flow where slice_out = 0")
+start hub 120 60 "$TMP/hub.json"
+wait_for "hub"
+keys /0 Enter
+y=$(row_of " name        hub")
+keys -l "$(printf '\033[<65;30;%dM' "$y")"
+is "the wheel over the details panel scrolls it (3 lines)" wait_re " 4/[0-9]+ J/K *$"
+keys -l "$(printf '\033[<64;30;%dM' "$y")"
+is "... and back" wait_re " 1/[0-9]+ J/K *$"
+keys J J J J J J J
+is "the details count every flow of the selection ($nf), past the old cap of 64" \
+	wait_re "^ flows +$nf flows, 1-100 listed  \(\{ \} pick and scroll, F follows, L the whole chain\)"
+keys '{'
+is "{ from the first flow goes to the last: the list's window and the panel scroll to it" \
+	wait_re "^ ▶→ $nf +leaf $((nf - 1))  "
+keys $(printf 'K %.0s' $(seq 101))
+is "the window says what is above it" wait_re "^ +↑ 50 earlier \(\{ scrolls up\)"
+is "the header says which flows are listed" wait_re "^ flows +$nf flows, 51-150 listed  "
+keys '{' '}'
+wait_re "^ ▶→ $nf +leaf"
+y=$(row_of "→ $((nf - 2)) ")
+click 20 "$y"
+is "a click on a flow's line highlights it" wait_re "^ ▶→ $((nf - 2)) +leaf $((nf - 3))  "
+dclick 20 "$y"
+is "a double-click on it follows the flow" wait_for "followed the flow to leaf $((nf - 3))"
+keys q
+
+# a flow chain of 200,000 slices: :flows lists every one
+awk 'BEGIN {
+	printf "{\"traceEvents\":["
+	for (i = 0; i < 200000; i++) {
+		tid = 1 + i % 2; ts = i * 10
+		printf "%s{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":5,\"name\":\"c%d\",\"cat\":\"c\"}", i ? "," : "", tid, ts, i % 7
+		if (i > 0) printf ",{\"ph\":\"f\",\"bp\":\"e\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"id\":%d,\"name\":\"f\",\"cat\":\"c\"}", tid, ts + 1, i
+		if (i < 199999) printf ",{\"ph\":\"s\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"id\":%d,\"name\":\"f\",\"cat\":\"c\"}", tid, ts + 2, i + 1
+	}
+	print "]}" }' > "$TMP/chain.json"
+nc=$(sql "$TMP/chain.json" "select count(*) + 1 from flow")
+ncc=$(echo "$nc" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+start chain 120 60 "$TMP/chain.json"
+wait_for "c0"
+keys /5 Enter L
+is "a chain of $ncc slices: :flows lists every one" \
+	poll has "flows of c5 (id 5): $ncc slices in the chain  $nc rows"
+is "... and says the table holds them all" wait_for "a flow chain of $ncc slices: the table holds every one (q closes)"
+keys q q
+
 # ---- marks ----------------------------------------------------------------------
 start marks 120 60 $TINY
 wait_for "▾ Renderer 9186"
@@ -262,6 +431,7 @@ keys Escape
 for a in "v                  range-start" "V                  range-scope" "R                  aggregate" \
 	"T                  calltree" "z                  flame" "m                  mark" "'                  jump-mark" \
 	"F                  flow-follow" "L                  flows" "M                  details-move" \
+	"Z                  tree-panel" \
 	":range T1 T2" "/@text /%text"; do
 	keys '?'
 	is "? lists '$a'" in_help "$a"

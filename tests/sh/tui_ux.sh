@@ -199,6 +199,72 @@ check "? shows the new actions with their keys" wait_re ops "^  P +pin-track +pi
 check "? shows x" wait_re ops "^  x +hide-track +hide the track of the cursor"
 keys q
 
+# ---- a slice covering most of a run of busy cells is titled, only then -------
+# 950 µs over 95 columns: 10 µs a cell. Cells 0-9 mix 2 µs ticks (none
+# covers half: the busy mark); GCx4 covers 6/10 of cell 10, then cells
+# 11-13 alone (3 cells: too narrow for its name without cell 10); AB
+# covers half of cells 20 and 21, each shared with a tick; cells 40-49
+# each hold their own "Same" (8 of 10 µs) and a tick: ten slices of one
+# name, none of them most of the run, so the run is coloured, untitled
+python3 - "$TMP/boxes.json" <<'PY'
+import sys
+ev = ['{"ph":"M","pid":1,"tid":1,"name":"thread_name","args":{"name":"main"}}',
+      '{"ph":"M","pid":1,"tid":2,"name":"thread_name","args":{"name":"other"}}',
+      '{"ph":"M","pid":1,"name":"process_name","args":{"name":"boxes"}}']
+def X(tid, ts, dur, name):
+    ev.append('{"ph":"X","pid":1,"tid":%d,"ts":%s,"dur":%s,"name":"%s"}' % (tid, ts, dur, name))
+for t in range(0, 100, 4):
+    X(1, t, 2, "tick")
+X(1, 100, 2, "tick"); X(1, 104, 36, "GCx4")
+X(1, 200, 2, "tick"); X(1, 205, 10, "AB"); X(1, 217, 2, "tick")
+for k in range(40, 50):
+    X(1, 10 * k, 8, "Same"); X(1, 10 * k + 8.5, 1, "tick")
+X(2, 900, 50, "end")
+open(sys.argv[1], "w").write('{"traceEvents":[\n' + ',\n'.join(ev) + '\n]}\n')
+PY
+start1 boxes 120 20 -- "$TMP/boxes.json"
+wait_for boxes "▾ boxes 1"
+check "the ruler: 950µs over the 95 columns" wait_line boxes 0 " view 950µs              0                   200µs               400µs               600µs               800µs"
+check "mixed cells stay busy; a slice covering most of its run gets its name over all of it" \
+	wait_line boxes 3 " main 1                 │░░░░░░░░░░GCx4      AB"
+if screen boxes | grep -qF "Same"; then
+	notok "a run of cells each mostly a different slice of one name is not titled"
+else
+	ok "a run of cells each mostly a different slice of one name is not titled"
+fi
+keys q
+
+# ---- :metrics rebuilds the view: pins, hidden tracks, open groups stay --------
+# thread_utilization appends an annotation track ("Busy threads"): every
+# track after it moves, so what the user did must follow the tracks, not
+# their positions
+start1 keep 120 40 -- $TINY
+wait_for keep "▾ Renderer 9186"
+keys j j j j P
+wait_for keep "pinned 'CrRendererMain 9186' to the top (P again: back)"
+keys j j j j x
+wait_for keep "hid 'CrRendererMain 9174'"
+keys : "pin select ts, dur, name, 'GC pins' as track_name from slice where name = 'RunMicrotasks' limit 3" Enter
+wait_for keep "pinned 3 slices as track 'GC pins'"
+keys G k Space
+wait_for keep "▸ Global  (1 track)"
+before=$(screen keep | sed -n '3,12p')
+keys : "metrics thread_utilization" Enter
+check ":metrics ran and added its track" wait_for keep "metrics thread_utilization: 0 alerts"
+check "the new Annotations group on top" wait_line keep 2 "▾ Annotations  (1 track)"
+check_got_want "pins (P and :pin, in order), the hidden track and the closed group stay" \
+	"$(screen keep | sed -n '6,15p')" "$before"
+keys Space
+check "the cursor stays on its line (the Global header: Space opens it)" wait_for keep "▾ Global  (1 track)"
+check "and not another group's" wait_line keep 2 "▾ Annotations  (1 track)"
+keys : "tracks 9174" Enter
+check "the hidden track is still hidden" wait_re keep "^CrRendererMain 9174 +.* +hidden \\(:show\\)$"
+keys q g j j j j P
+check "P after the rebuild puts the track back in its own group" \
+	wait_for keep "'CrRendererMain 9186' is back in its group"
+check "its group has it again" wait_for keep "▾ Renderer 9186  (3 tracks)"
+keys q
+
 # ---- C-l repaints a screen garbled behind the viewer's back --------------------
 start1 redraw 100 30 -- $TINY
 wait_for redraw "▾ Renderer 9186"

@@ -387,7 +387,9 @@ static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
 
 static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
 {
-	const ctf_event *ev = lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+	const lazy_ctx *z = p;
+	const ctf_event *ev = z->low_idx ? lazy_event(p, (size_t)(loc & 0xFF), loc >> 8)
+			    : lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
 
 	if (!ev)
 		return -1;
@@ -402,7 +404,8 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 	tt_storage *st = c->st;
 
 	if (s->lazy) {
-		uint64_t loc = (uint64_t)s->idx << LOC_BITS | ev->offset;
+		uint64_t loc = c->lz->low_idx ? ev->offset << 8 | (uint64_t)s->idx
+					      : (uint64_t)s->idx << LOC_BITS | ev->offset;
 		uint32_t shape = s->tr->shape[ev->ci];
 
 		if (ev->flags & R_SKIPPED)
@@ -412,7 +415,8 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 		if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
 			return tt_storage_args_lazy(st, loc, shape, x->n);
 		/* keys known only by decoding: fine unless a slice merges it */
-		if (shape == TT_NONE && (kind == K_INSTANT || kind == K_SCHED_SWITCH))
+		if (shape == TT_NONE && kind != K_BEGIN && kind != K_END && kind != K_FUNC_ENTRY &&
+		    kind != K_FUNC_EXIT)
 			return tt_storage_args_lazy(st, loc, TT_NONE, x->n);
 	}
 	if (!x->n)
@@ -537,10 +541,11 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	}
 	if (cpu >= 0 && utid != TT_NONE)
 		run_note(c, ev, utid);
-	if (kind == K_SCHED_SWITCH)
+	if (utid != TT_NONE)
+		tt_storage_thread_seen(c->st, utid, ev->ts);
+	if (kind == K_SCHED_SWITCH || kind == K_RAW)
 		return;
 	if (utid != TT_NONE) {
-		tt_storage_thread_seen(c->st, utid, ev->ts);
 		track = tt_storage_thread_track(c->st, utid);
 	} else if (cpu >= 0) {
 		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {

@@ -103,6 +103,12 @@ struct ctf_stream {
 	size_t npkts;
 	int indexed, idx_file; /* idx_file: from LTTng's index/NAME.idx */
 	const uint8_t *skip; /* tt_ctf_stream_skip_values */
+
+	uint64_t end_off;    /* no packet is opened at or after this byte */
+	int part;            /* tt_ctf_stream_part: the map is the parent's */
+	int full_clock;      /* a 64-bit clock value was read (open_packet) */
+	ctf_packet *pk;      /* tt_ctf_stream_packets */
+	size_t npk;
 };
 
 static void problem(ctf_stream *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -212,6 +218,7 @@ static inline void update_clock(ctf_stream *s, uint64_t v, unsigned size)
 
 	if (size == 64) {
 		s->clock_val = v;
+		s->full_clock = 1;
 		return;
 	}
 	mask = ((uint64_t)1 << size) - 1;
@@ -633,7 +640,7 @@ static int open_packet(ctf_stream *s)
 	const ctf_stream_class *sc;
 	int rc;
 
-	if (off >= s->size)
+	if (off >= s->size || off >= s->end_off)
 		return 0;
 	avail = (s->size - off) * 8;
 	s->pkt = s->map + off;
@@ -1041,6 +1048,158 @@ static int index_packets(ctf_stream *s)
 	return 0;
 }
 
+/* ---- packets for parallel decoding ------------------------------------ */
+static void seed_get(const ctf_stream *s, ctf_seed *d)
+{
+	d->clock_val = s->clock_val;
+	d->cpu = s->cpu;
+	d->instance = s->instance;
+	d->have_prev_disc = s->have_prev_disc;
+	d->prev_disc = s->prev_disc;
+	d->have_prev_end = s->have_prev_end;
+	d->prev_end_ns = s->prev_end_ns;
+	d->have_seq = s->have_seq;
+	d->prev_seq = s->prev_seq;
+}
+
+/* Opens every packet from the first on (offsets from LTTng's index when
+ * idx, else from the chain of packet sizes): 0, or -1 when the index
+ * file's offsets are not the packets open_packet finds (or on no memory). */
+static int scan_packets(ctf_stream *s, int idx)
+{
+	size_t cap = 0, i = 0;
+	int prev_end_set = 0;
+
+	s->npk = 0;
+	s->next_pkt_off = 0;
+	s->in_packet = 0;
+	s->ended = 0;
+	s->clock_val = 0;
+	s->have_seq = s->have_prev_disc = s->has_pending = s->have_prev_end = 0;
+	s->cpu = -1;
+	s->instance = -1;
+	for (;;) {
+		ctf_packet *p;
+		ctf_seed seed;
+
+		if (idx && i == s->npkts)
+			break;
+		if (idx)
+			s->next_pkt_off = s->pkts[i];
+		seed_get(s, &seed);
+		s->full_clock = 0;
+		if (!open_packet(s))
+			break;
+		if (idx && (s->pkt_off != s->pkts[i] ||
+			    (i + 1 < s->npkts ? s->next_pkt_off != s->pkts[i + 1] : s->next_pkt_off != s->size)))
+			return -1;
+		if (s->npk == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			ctf_packet *np = realloc(s->pk, nc * sizeof(*np));
+
+			if (!np)
+				return -1;
+			s->pk = np;
+			cap = nc;
+		}
+		p = &s->pk[s->npk++];
+		p->off = s->pkt_off;
+		p->content_bytes = s->content_end / 8;
+		p->seed = seed;
+		/* the clock at the packet's start is the whole stream's when
+		 * the packet sets it (a 64-bit timestamp_begin, as LTTng and
+		 * barectf write) or the previous one ended on its
+		 * timestamp_end: no event before it matters */
+		p->cut = s->npk == 1 || s->full_clock || prev_end_set;
+		if (to_ns(s, s->clock_val, &p->ts))
+			p->ts = INT64_MAX;
+		s->has_pending = 0;
+		end_packet(s);
+		prev_end_set = SEEN(s, CTF_R_TS_END) && s->role_val[CTF_R_TS_END] != 0;
+		i++;
+		if (s->ended)
+			break;
+	}
+	return 0;
+}
+
+int tt_ctf_stream_packets(ctf_stream *s, const ctf_packet **out, size_t *n)
+{
+	int rc;
+
+	if (!s->pk && !s->npk) {
+		/* the same packets whichever way they are found: the index
+		 * file is used when its offsets are the chain's */
+		if (index_from_file(s) || scan_packets(s, 1)) {
+			free(s->pkts);
+			s->pkts = NULL;
+			s->npkts = 0;
+			s->idx_file = 0;
+			rc = scan_packets(s, 0);
+		} else {
+			s->idx_file = 1;
+			rc = 0;
+		}
+		if (rc) {
+			free(s->pk);
+			s->pk = NULL;
+			s->npk = 0;
+			return -1;
+		}
+		/* the packets are tt_ctf_stream_event_at's index too */
+		free(s->pkts);
+		s->pkts = malloc((s->npk ? s->npk : 1) * sizeof(*s->pkts));
+		s->npkts = 0;
+		if (s->pkts) {
+			for (size_t i = 0; i < s->npk; i++)
+				s->pkts[i] = s->pk[i].off;
+			s->npkts = s->npk;
+			s->indexed = 1;
+		}
+		s->in_packet = 0;
+		memset(&s->st, 0, sizeof(s->st));
+		s->problem[0] = '\0';
+	}
+	*out = s->pk;
+	*n = s->npk;
+	return 0;
+}
+
+int tt_ctf_stream_part(const ctf_stream *s, const ctf_packet *pk, uint64_t end_off, ctf_stream **out)
+{
+	ctf_stream *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (!p)
+		return TT_ENOMEM;
+	p->m = s->m;
+	p->path = strdup(s->path);
+	p->slots = calloc((size_t)s->m->nslots + 1, sizeof(*p->slots));
+	if (!p->path || !p->slots) {
+		tt_ctf_stream_close(p);
+		return TT_ENOMEM;
+	}
+	p->part = 1;
+	p->map = s->map;
+	p->size = s->size;
+	p->end_off = end_off;
+	p->disc_size = s->disc_size;
+	p->skip = s->skip;
+	p->next_pkt_off = pk->off;
+	p->clock_val = pk->seed.clock_val;
+	p->cpu = pk->seed.cpu;
+	p->instance = pk->seed.instance;
+	p->have_prev_disc = pk->seed.have_prev_disc;
+	p->prev_disc = pk->seed.prev_disc;
+	p->have_prev_end = pk->seed.have_prev_end;
+	p->prev_end_ns = pk->seed.prev_end_ns;
+	p->have_seq = pk->seed.have_seq;
+	p->prev_seq = pk->seed.prev_seq;
+	p->class_id = s->class_id;
+	*out = p;
+	return TT_OK;
+}
+
 int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **out)
 {
 	uint64_t byte = offset / 8, pkt;
@@ -1128,6 +1287,21 @@ void tt_ctf_stream_drop_pages(ctf_stream *s)
 		madvise((void *)s->map, (size_t)s->size, MADV_DONTNEED);
 }
 
+void tt_ctf_stream_drop_range(const ctf_stream *s, uint64_t from, uint64_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t a, b;
+
+	if (!s->map || pg <= 0)
+		return;
+	if (to > s->size)
+		to = s->size;
+	a = from / (uint64_t)pg * (uint64_t)pg;
+	b = (to + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
+	if (b > a)
+		madvise((void *)(s->map + a), (size_t)(b - a), MADV_DONTNEED);
+}
+
 void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip)
 {
 	s->skip = skip;
@@ -1174,6 +1348,7 @@ int tt_ctf_stream_open(const ctf_meta *m, const char *path, ctf_stream **out, tt
 		return tt_err_set(err, TT_EIO, "%s: not a regular file", path);
 	}
 	s->size = (uint64_t)sb.st_size;
+	s->end_off = s->size;
 	if (s->size) {
 		void *p = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, fd, 0);
 
@@ -1223,8 +1398,9 @@ void tt_ctf_stream_close(ctf_stream *s)
 {
 	if (!s)
 		return;
-	if (s->map)
+	if (s->map && !s->part)
 		munmap((void *)s->map, (size_t)s->size);
+	free(s->pk);
 	free(s->path);
 	free(s->slots);
 	free(s->vals);

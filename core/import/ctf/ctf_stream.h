@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "ctf_metadata.h"
+#include "err.h"
 
 enum ctf_val_kind { CTF_V_INT, CTF_V_UINT, CTF_V_REAL, CTF_V_STR, CTF_V_ENUM };
 
@@ -119,6 +120,12 @@ void tt_ctf_stream_skip_values(ctf_stream *s, const uint8_t *skip);
  * sets, without holding the whole trace in memory. */
 void tt_ctf_stream_drop_pages(ctf_stream *s);
 
+/* Bytes [from, to) of the mapped file (rounded out to pages) leave the
+ * resident set: a part decoded on a worker drops its packets, so the
+ * import's peak is its storage, not the trace too. Harmless for any
+ * cursor still reading there (the pages come back on access). */
+void tt_ctf_stream_drop_range(const ctf_stream *s, uint64_t from, uint64_t to);
+
 /* Decodes the event record at bit offset `offset` of the file again (an
  * offset tt_ctf_stream_next gave in ev->offset, on a cursor of the same
  * file and metadata). Returns 1 with *ev (valid until the next call), 0
@@ -127,6 +134,41 @@ void tt_ctf_stream_drop_pages(ctf_stream *s);
  * the packet's earlier events). The first call indexes the packets of the
  * file; a cursor used this way must not be used with tt_ctf_stream_next. */
 int tt_ctf_stream_event_at(ctf_stream *s, uint64_t offset, const ctf_event **ev);
+
+/* ---- decoding one stream on several threads ----
+ * What a cursor carries from one packet to the next, as it was before a
+ * packet opened (tt_ctf_stream_part starts there). */
+typedef struct ctf_seed {
+	uint64_t clock_val;
+	int64_t cpu, instance;
+	int have_prev_disc, have_prev_end, have_seq;
+	uint64_t prev_disc, prev_seq;
+	int64_t prev_end_ns;
+} ctf_seed;
+
+typedef struct ctf_packet {
+	uint64_t off;           /* byte offset in the file */
+	uint64_t content_bytes;
+	int64_t ts;             /* ns at its start: for ordering work only */
+	int cut;                /* a part cursor from here decodes exactly as
+				 * the whole stream's cursor does */
+	ctf_seed seed;
+} ctf_packet;
+
+/* The packets tt_ctf_stream_next would open, in order (from LTTng's
+ * index/NAME.idx when its offsets are those packets, else by walking the
+ * packet headers; the stream is not decoded). Owned by s, valid until it
+ * is closed; also tt_ctf_stream_event_at's index. The cursor must not have
+ * been used with tt_ctf_stream_next. 0, or -1 when out of memory. */
+int tt_ctf_stream_packets(ctf_stream *s, const ctf_packet **pk, size_t *n);
+
+/* A cursor of its own over s's mapped file (s must outlive it): from
+ * packet pk (one of s's, with pk->cut set) up to byte end_off (no packet
+ * opened at or after it; the file's size: to the end), decoding,
+ * counting and describing problems as s's cursor would on those packets.
+ * Its first event is not compared with the event before it (ts_backwards:
+ * the caller compares across parts). It takes s's skip list. */
+int tt_ctf_stream_part(const ctf_stream *s, const ctf_packet *pk, uint64_t end_off, ctf_stream **out);
 
 /* Non-zero when tt_ctf_stream_event_at found the packets in LTTng's
  * index/NAME.idx next to the stream (else it scanned the headers). */

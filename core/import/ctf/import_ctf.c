@@ -24,9 +24,13 @@
  *   - a slice: `X_entry`/`X_exit`, `X_begin`/`X_end`, kernel
  *     `syscall_entry_X`/`syscall_exit_X` and lttng_ust_cyg_profile
  *     func_entry/func_exit open/close slices on the thread track (named by
- *     function when the statedump's binary is here: ctf_debuginfo.c); every
- *     other event is an instant (dur 0) on the thread track, else on its
- *     CPU's "CPU N events" track, else on its stream's track;
+ *     function when the statedump's binary is here: ctf_debuginfo.c);
+ *     lttng_ust_tracef/tracelog messages and the UST state dump
+ *     (lttng_ust_statedump, lttng_ust_dl) are instants (dur 0) on the
+ *     thread track, else on the CPU's "CPU N events" track, else on the
+ *     stream's track; every other event is its `raw` row alone (also
+ *     `ftrace_event`), as trace processor keeps ftrace events: millions
+ *     of tracepoints would otherwise cost a slice each;
  *   - kernel sched_switch closes/opens `sched_slice` rows per CPU;
  *   - the packet's cpu_id: a `cpu` table row and the "CPU N" track of what
  *     ran there (sched_switch slices, else runs of one thread's events);
@@ -51,7 +55,6 @@
 #include "import_ctf_int.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,7 +230,7 @@ static int classify(ctx *c, trace_ctx *t)
 
 		t->name[i] = tt_storage_intern(c->st, nm, len);
 		t->cat[i] = colon ? tt_storage_intern(c->st, nm, (size_t)(colon - nm)) : 0;
-		t->kind[i] = K_INSTANT;
+		t->kind[i] = K_RAW;
 		if (!strcmp(nm, "sched_switch")) {
 			t->kind[i] = K_SCHED_SWITCH;
 		} else if (!strcmp(nm, "lttng_ust_statedump:bin_info") || !strcmp(nm, "lttng_ust_dl:dlopen")) {
@@ -237,6 +240,10 @@ static int classify(ctx *c, trace_ctx *t)
 		} else if (colon && (!strcmp(colon, ":func_entry") || !strcmp(colon, ":func_exit")) &&
 			   !strncmp(nm, "lttng_ust_cyg_profile", 21)) {
 			t->kind[i] = !strcmp(colon, ":func_entry") ? K_FUNC_ENTRY : K_FUNC_EXIT;
+		} else if (!strncmp(nm, "lttng_ust_tracef:", 17) || !strncmp(nm, "lttng_ust_tracelog:", 19) ||
+			   !strncmp(nm, "lttng_ust_statedump:", 20) || !strncmp(nm, "lttng_ust_dl:", 13)) {
+			/* few, and read by a person: messages and the state dump */
+			t->kind[i] = K_INSTANT;
 		} else if ((se = strstr(nm, "syscall_entry_")) != NULL) {
 			t->kind[i] = K_BEGIN;
 			t->base[i] = tt_storage_intern_cstr(c->st, se + 14);
@@ -303,99 +310,6 @@ static int classify(ctx *c, trace_ctx *t)
 	}
 	free(seen);
 	return tt_storage_oom(c->st) ? TT_ENOMEM : TT_OK;
-}
-
-/* ---- the reader's side of the streams ----------------------------------
- * Decoding every stream and merging them by time takes about as long as
- * storing the events: a reader thread does the first and hands the merged
- * events to the import thread in batches, in order (see read_and_store).
- * The reader owns these structs, apart from what the import thread writes
- * (src, ctx): sharing a cache line with it would cost more than the split
- * saves. */
-typedef struct rsrc {
-	ctf_stream *s;
-	const trace_ctx *tr;
-	int idx;
-	const ctf_event *ev;
-	int64_t ts;       /* ev->ts, next to the heap's other reads */
-} rsrc;
-
-#define NBATCH 4
-
-typedef struct batch {
-	rec *r;
-	size_t n, cap;
-	struct { uint32_t first, n, ncontext; } *vl; /* value lists */
-	size_t nvl, cvl;
-	ctf_val *v;      /* copied values; keys are offsets into k until read */
-	size_t nv, cv;
-	char *k;
-	size_t nk, ck;
-	struct { size_t at; uint16_t src; ctf_discard d; } *d; /* before r[at] */
-	size_t nd, cd;
-} batch;
-
-typedef struct reader {
-	/* between the threads, under mu */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	batch b[NBATCH];
-	size_t head, tail; /* batches [tail, head) are ready */
-	int done, stop;
-	/* the reader's own */
-	_Alignas(64) tt_import *im;
-	rsrc *rs;
-	rsrc **heap;
-	size_t nrs, nheap, batch;
-	int started, oom;
-	uint64_t events;
-} reader;
-
-static int src_less(const rsrc *a, const rsrc *b)
-{
-	if (a->ts != b->ts)
-		return a->ts < b->ts;
-	if (a->tr->index != b->tr->index)
-		return a->tr->index < b->tr->index;
-	if (tt_ctf_stream_class_id(a->s) != tt_ctf_stream_class_id(b->s))
-		return tt_ctf_stream_class_id(a->s) < tt_ctf_stream_class_id(b->s);
-	if (tt_ctf_stream_instance(a->s) != tt_ctf_stream_instance(b->s))
-		return tt_ctf_stream_instance(a->s) < tt_ctf_stream_instance(b->s);
-	return a->idx < b->idx;
-}
-
-static void heap_down(reader *rd, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		rsrc *t;
-
-		if (l < rd->nheap && src_less(rd->heap[l], rd->heap[m]))
-			m = l;
-		if (r < rd->nheap && src_less(rd->heap[r], rd->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = rd->heap[i];
-		rd->heap[i] = rd->heap[m];
-		rd->heap[m] = t;
-		i = m;
-	}
-}
-
-static void heap_up(reader *rd, size_t i)
-{
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		rsrc *t;
-
-		if (!src_less(rd->heap[i], rd->heap[p]))
-			return;
-		t = rd->heap[i];
-		rd->heap[i] = rd->heap[p];
-		rd->heap[p] = t;
-		i = p;
-	}
 }
 
 /* ---- opening ---------------------------------------------------------------- */
@@ -513,279 +427,15 @@ static int count_files(const char *dir)
 	return k;
 }
 
-/* ---- reading and storing on two threads ------------------------------------ */
-#define BATCH_EVENTS 4096 /* smaller batches wake the threads too often */
-
-static rec *rec_new(reader *rd, batch *b)
-{
-	if (b->n == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : rd->batch;
-		rec *nr = realloc(b->r, nc * sizeof(*nr));
-
-		if (!nr) {
-			rd->oom = 1;
-			return NULL;
-		}
-		b->r = nr;
-		b->cap = nc;
-	}
-	return &b->r[b->n++];
-}
-
-/* Copies the values of ev (and their keys) into the batch. */
-static int copy_vals(batch *b, const ctf_event *ev, rec *r)
-{
-	size_t kb = 0;
-
-	for (size_t i = 0; i < ev->nvals; i++)
-		kb += strlen(ev->vals[i].key) + 1;
-	if (tt_vec_reserve((void **)&b->v, &b->cv, b->nv + ev->nvals, sizeof(*b->v)) ||
-	    tt_vec_reserve((void **)&b->k, &b->ck, b->nk + kb, 1) ||
-	    tt_vec_reserve((void **)&b->vl, &b->cvl, b->nvl + 1, sizeof(*b->vl)) ||
-	    b->nk + kb > UINT32_MAX || b->nv + ev->nvals > UINT32_MAX)
-		return -1;
-	r->flags |= R_VALS;
-	r->vals = (uint32_t)b->nvl;
-	b->vl[b->nvl].first = (uint32_t)b->nv;
-	b->vl[b->nvl].n = (uint32_t)ev->nvals;
-	b->vl[b->nvl++].ncontext = (uint32_t)ev->ncontext;
-	for (size_t i = 0; i < ev->nvals; i++) {
-		ctf_val *v = &b->v[b->nv++];
-		size_t kl = strlen(ev->vals[i].key) + 1;
-
-		*v = ev->vals[i];
-		v->keyoff = (uint32_t)b->nk;
-		memcpy(b->k + b->nk, ev->vals[i].key, kl);
-		b->nk += kl;
-	}
-	return 0;
-}
-
-static void put_event(reader *rd, batch *b, const rsrc *s)
-{
-	const ctf_event *ev = s->ev;
-	rec *r = rec_new(rd, b);
-
-	if (!r)
-		return;
-	r->ts = ev->ts;
-	r->offset = ev->offset;
-	r->cpu = tt_ctf_stream_cpu(s->s);
-	r->src = (uint16_t)s->idx;
-	r->flags = ev->skipped ? R_SKIPPED : 0;
-	/* who: the UST context's vpid/vtid first, else the kernel's pid/tid */
-	r->pid = -1;
-	r->tid = 0;
-	if (ev->has_vtid) {
-		r->flags |= R_THREAD;
-		r->tid = ev->vtid;
-		r->pid = ev->has_vpid ? ev->vpid : -1;
-	} else if (ev->has_tid) {
-		r->flags |= R_THREAD;
-		r->tid = ev->tid;
-		r->pid = ev->has_pid ? ev->pid : -1;
-	}
-	r->procname = ev->procname;
-	r->procname_len = (uint32_t)ev->procname_len;
-	r->ci = (uint32_t)(ev->cls - s->tr->m->events);
-	r->vals = 0;
-	if (ev->nvals && copy_vals(b, ev, r))
-		rd->oom = 1;
-}
-
-/* Advances a source; its pending discards go before the next record.
- * Returns 1 when it has an event. */
-static int advance(reader *rd, batch *b, rsrc *s)
-{
-	ctf_discard d;
-	int r = tt_ctf_stream_next(s->s, &s->ev);
-
-	if (r)
-		s->ts = s->ev->ts;
-	while (tt_ctf_stream_take_discard(s->s, &d)) {
-		if (tt_vec_reserve((void **)&b->d, &b->cd, b->nd + 1, sizeof(*b->d))) {
-			rd->oom = 1;
-			break;
-		}
-		b->d[b->nd].at = b->n;
-		b->d[b->nd].src = (uint16_t)s->idx;
-		b->d[b->nd++].d = d;
-	}
-	return r;
-}
-
-static void progress(reader *rd)
-{
-	uint64_t done = 0;
-
-	for (size_t i = 0; i < rd->nrs; i++)
-		done += tt_ctf_stream_offset(rd->rs[i].s);
-	tt_import_progress(rd->im, done, rd->events);
-}
-
-/* Fills b with the next events in time order. Returns 0 when the streams
- * are all read (or the import was cancelled). */
-static int read_batch(reader *rd, batch *b)
-{
-	b->n = b->nv = b->nk = b->nvl = b->nd = 0;
-	if (!rd->started) {
-		rd->started = 1;
-		for (size_t i = 0; i < rd->nrs; i++) {
-			if (advance(rd, b, &rd->rs[i])) {
-				rd->heap[rd->nheap++] = &rd->rs[i];
-				heap_up(rd, rd->nheap - 1);
-			}
-		}
-	}
-	while (rd->nheap && b->n < rd->batch && !rd->oom) {
-		rsrc *s = rd->heap[0];
-
-		put_event(rd, b, s);
-		if (!advance(rd, b, s))
-			rd->heap[0] = rd->heap[--rd->nheap];
-		heap_down(rd, 0);
-		if ((++rd->events & 0xFFFF) == 0) {
-			if (tt_import_cancelled(rd->im))
-				return 0;
-			progress(rd);
-		}
-	}
-	return rd->nheap && !rd->oom;
-}
-
-static void store_batch(ctx *c, batch *b)
-{
-	size_t di = 0;
-
-	for (size_t i = 0; i < b->nv; i++)
-		b->v[i].key = b->k + b->v[i].keyoff;
-	for (size_t i = 0; i <= b->n; i++) {
-		const rec *r;
-		evals x = { NULL, 0, 0 };
-
-		for (; di < b->nd && b->d[di].at == i; di++)
-			tt_ctf_emit_discard(c, &c->srcs[b->d[di].src], &b->d[di].d);
-		if (i == b->n)
-			break;
-		r = &b->r[i];
-		if (r->flags & R_VALS) {
-			x.v = b->v + b->vl[r->vals].first;
-			x.n = b->vl[r->vals].n;
-			x.ncontext = b->vl[r->vals].ncontext;
-		}
-		tt_ctf_store_event(c, &c->srcs[r->src], r, &x);
-	}
-}
-
-static void *reader_main(void *arg)
-{
-	reader *rd = arg;
-	int more = 1;
-
-	while (more) {
-		batch *b;
-
-		pthread_mutex_lock(&rd->mu);
-		while (rd->head - rd->tail == NBATCH && !rd->stop)
-			pthread_cond_wait(&rd->cv, &rd->mu);
-		if (rd->stop) {
-			pthread_mutex_unlock(&rd->mu);
-			break;
-		}
-		b = &rd->b[rd->head % NBATCH];
-		pthread_mutex_unlock(&rd->mu);
-		more = read_batch(rd, b);
-		pthread_mutex_lock(&rd->mu);
-		rd->head++;
-		pthread_cond_broadcast(&rd->cv);
-		pthread_mutex_unlock(&rd->mu);
-	}
-	pthread_mutex_lock(&rd->mu);
-	rd->done = 1;
-	pthread_cond_broadcast(&rd->cv);
-	pthread_mutex_unlock(&rd->mu);
-	return NULL;
-}
-
-/* Stores every event; the reader runs on a thread of its own when one can
- * be started. Returns 0, or -1 when storage ran out of memory. */
-static int read_and_store(ctx *c, reader *rd, int one_thread)
-{
-	pthread_t th;
-	int threaded, failed = 0;
-
-	threaded = !one_thread && !pthread_mutex_init(&rd->mu, NULL);
-	if (threaded && pthread_cond_init(&rd->cv, NULL)) {
-		pthread_mutex_destroy(&rd->mu);
-		threaded = 0;
-	}
-	if (threaded && pthread_create(&th, NULL, reader_main, rd)) {
-		pthread_cond_destroy(&rd->cv);
-		pthread_mutex_destroy(&rd->mu);
-		threaded = 0;
-	}
-	if (!threaded) {
-		int more = 1;
-
-		while (more && !failed) {
-			more = read_batch(rd, &rd->b[0]);
-			store_batch(c, &rd->b[0]);
-			failed = tt_storage_oom(c->st);
-		}
-		return failed || rd->oom ? -1 : 0;
-	}
-	for (;;) {
-		batch *b;
-
-		pthread_mutex_lock(&rd->mu);
-		while (rd->tail == rd->head && !rd->done)
-			pthread_cond_wait(&rd->cv, &rd->mu);
-		if (rd->tail == rd->head) {
-			pthread_mutex_unlock(&rd->mu);
-			break;
-		}
-		b = &rd->b[rd->tail % NBATCH];
-		pthread_mutex_unlock(&rd->mu);
-		if (!failed) {
-			store_batch(c, b);
-			failed = tt_storage_oom(c->st);
-		}
-		pthread_mutex_lock(&rd->mu);
-		rd->tail++;
-		if (failed)
-			rd->stop = 1;
-		pthread_cond_broadcast(&rd->cv);
-		pthread_mutex_unlock(&rd->mu);
-	}
-	pthread_join(th, NULL);
-	pthread_cond_destroy(&rd->cv);
-	pthread_mutex_destroy(&rd->mu);
-	return failed || rd->oom ? -1 : 0;
-}
-
-static void reader_free(reader *rd)
-{
-	free(rd->rs);
-	free(rd->heap);
-	for (int i = 0; i < NBATCH; i++) {
-		free(rd->b[i].r);
-		free(rd->b[i].vl);
-		free(rd->b[i].v);
-		free(rd->b[i].k);
-		free(rd->b[i].d);
-	}
-}
-
 int tt_import_ctf(tt_import *im, const char *dir)
 {
 	ctx c;
-	reader rd;
 	size_t i, nfiles = 0;
+	uint64_t events = 0;
 	int rc = TT_OK;
 	tt_err first;
 
 	memset(&c, 0, sizeof(c));
-	memset(&rd, 0, sizeof(rd));
 	c.im = im;
 	c.st = im->st;
 	tt_err_clear(&first);
@@ -804,9 +454,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	if (nfiles > MAX_STREAMS)
 		nfiles = MAX_STREAMS;
 	c.srcs = calloc(nfiles ? nfiles : 1, sizeof(*c.srcs));
-	rd.rs = calloc(nfiles ? nfiles : 1, sizeof(*rd.rs));
-	rd.heap = calloc(nfiles ? nfiles : 1, sizeof(*rd.heap));
-	if (!c.srcs || !rd.rs || !rd.heap) {
+	if (!c.srcs) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
 		goto out;
 	}
@@ -868,22 +516,13 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		rc = tt_err_set(im->err, first.code ? first.code : TT_EINVAL, "%s", first.msg);
 		goto out;
 	}
-	if (im->progress)
-		atomic_store(&im->progress->bytes_total, c.total_bytes);
-	rd.im = im;
-	for (i = 0; i < c.nsrcs; i++) {
-		rd.rs[i].s = c.srcs[i].s;
-		rd.rs[i].tr = c.srcs[i].tr;
-		rd.rs[i].idx = c.srcs[i].idx;
-	}
-	rd.nrs = c.nsrcs;
-	/* for tests (import options: TT_CTF_BATCH=<events per batch>,
-	 * TT_CTF_THREADS=1 reads and stores on the import thread alone, as
-	 * when no thread starts) */
-	rd.batch = im->opts.ctf_batch ? im->opts.ctf_batch : BATCH_EVENTS;
-	if (read_and_store(&c, &rd, im->opts.ctf_one_thread)) {
+	tt_import_total(im, c.total_bytes);
+	if (c.lz)
+		c.lz->low_idx = c.nsrcs > 1 && c.nsrcs <= 256;
+	/* decoding on the workers, storing here (ctf_read.c) */
+	if (tt_ctf_read_and_store(&c, &events)) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory after %llu events", dir,
-				(unsigned long long)rd.events);
+				(unsigned long long)events);
 		goto out;
 	}
 	if (tt_import_cancelled(im)) {
@@ -895,7 +534,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	 * ends at its last event */
 	tt_ctf_cpu_runs_end(&c);
 	for (i = 0; i < c.nsrcs; i++) {
-		const ctf_stream_stats *ss = tt_ctf_stream_stats(c.srcs[i].s);
+		const ctf_stream_stats *ss = &c.srcs[i].st;
 
 		if (ss->packets_lost)
 			tt_storage_stat_add(c.st, TT_STAT_ctf_packets_lost, (int64_t)ss->packets_lost);
@@ -911,7 +550,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			tt_storage_stat_add(c.st, TT_STAT_ctf_uuid_mismatch, (int64_t)ss->uuid_mismatch);
 		if (ss->ts_overflow)
 			tt_storage_stat_add(c.st, TT_STAT_ctf_invalid_timestamp, (int64_t)ss->ts_overflow);
-		tt_ctf_note_problem(&c, tt_ctf_stream_problem(c.srcs[i].s));
+		tt_ctf_note_problem(&c, c.srcs[i].problem);
 	}
 	if (c.nproblems > 1) {
 		/* the warning line names the first; info lists them all */
@@ -921,7 +560,6 @@ int tt_import_ctf(tt_import *im, const char *dir)
 			 c.first_problem, c.nproblems - 1);
 		tt_storage_meta_str(c.st, "import_warning", buf);
 	}
-	progress(&rd);
 	if (tt_storage_oom(c.st))
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
 out:
@@ -954,6 +592,5 @@ out:
 	free(c.cpus);
 	free(c.runs);
 	tt_ctf_di_free(c.di);
-	reader_free(&rd);
 	return rc;
 }

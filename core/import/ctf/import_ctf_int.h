@@ -17,11 +17,16 @@
 #define MAX_TRACES 4096
 #define MAX_STREAMS 65536
 #define MAX_CPUS 4096
-/* lazy set locator: stream index << LOC_BITS | bit offset in the file */
+/* lazy set locator: stream index << LOC_BITS | bit offset in the file, or,
+ * with 2 to 256 streams (lazy_ctx.low_idx), bit offset << 8 | stream
+ * index: the storage packs locators by their differences, and streams
+ * read side by side are at nearby offsets */
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
 
-enum ev_kind { K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH,
+/* K_RAW: a `raw` row only (most events: ftrace-like, as trace processor
+ * keeps them); K_INSTANT: also an instant slice (printf-like messages). */
+enum ev_kind { K_RAW, K_INSTANT, K_BEGIN, K_END, K_FUNC_ENTRY, K_FUNC_EXIT, K_SCHED_SWITCH,
 	       K_BIN_INFO, K_BUILD_ID };
 
 typedef struct trace_ctx {
@@ -57,6 +62,7 @@ typedef struct lazy_ctx {
 	size_t nmetas;
 	lazy_src *srcs;
 	size_t nsrcs;
+	int low_idx;     /* locators are offset << 8 | stream */
 } lazy_ctx;
 
 typedef struct src {
@@ -76,6 +82,9 @@ typedef struct src {
 	int64_t cpu_track_cpu;
 	int64_t reg_cpu;     /* last CPU put in the cpu table */
 	int lazy;            /* its events may have lazy arg sets */
+	/* what its cursor counted and the first problem it met (ctf_read.c) */
+	ctf_stream_stats st;
+	char problem[256];
 } src;
 
 typedef struct cpu_state {
@@ -146,6 +155,11 @@ typedef struct evals {
 	const ctf_val *v;
 	size_t n, ncontext;
 } evals;
+
+/* ---- ctf_read.c: every stream decoded (on the workers) and stored in
+ * time order; each src's st and problem filled. 0, or -1 when memory ran
+ * out (*events: how many were stored). */
+int tt_ctf_read_and_store(ctx *c, uint64_t *events);
 
 /* ---- ctf_store.c: one event into storage ---- */
 extern const tt_args_decoder tt_ctf_lazy_ops;

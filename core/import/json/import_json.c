@@ -233,18 +233,14 @@ static struct batch *batch_acquire(struct pipe *q)
 {
 	struct batch *b;
 
-	if (q->threaded) {
-		pthread_mutex_lock(&q->mu);
-		while (q->produced - q->consumed >= NBATCH && !atomic_load(&q->stop))
-			pthread_cond_wait(&q->cv, &q->mu);
-		pthread_mutex_unlock(&q->mu);
-	}
-	if (atomic_load(&q->stop))
+	if (tt_workq_work(q->q, TT_WQ_WAIT, -1, &q->seq) != TT_WQ_CLAIMED)
 		return NULL;
-	b = &q->batches[q->produced % NBATCH];
+	b = &q->batches[q->seq % NBATCH];
 	b->ev.n = b->args.n = b->text.n = 0;
 	return b;
 }
+
+static void consume_all(struct json *j);
 
 /* Hands the parser's current batch over; 0, or -1 when the import thread
  * stopped. */
@@ -255,17 +251,9 @@ int tt_json_batch_publish(struct jparse *p)
 
 	b->offset = tt_bytesrc_file_offset(p->src);
 	b->events = p->events;
-	if (q->threaded) {
-		pthread_mutex_lock(&q->mu);
-		q->produced++;
-		pthread_cond_broadcast(&q->cv);
-		pthread_mutex_unlock(&q->mu);
-	} else {
-		q->produced++;
-		if (tt_json_consume_batch(p->j, b))
-			atomic_store(&q->stop, 1);
-		q->consumed++;
-	}
+	tt_workq_done(q->q, q->seq, 0);
+	if (!tt_workq_threads(q->q))
+		consume_all(p->j); /* one thread: the batch is consumed now */
 	p->b = batch_acquire(q);
 	return p->b ? 0 : -1;
 }
@@ -348,10 +336,10 @@ static void parse_all(struct jparse *p)
 			p->ys = yajl_status_error;
 			break;
 		}
-		if (atomic_load(&q->stop))
+		if (tt_workq_cancelled(q->q))
 			break;
 	}
-	if (p->b && !p->read_failed && p->ys == yajl_status_ok && !atomic_load(&q->stop)) {
+	if (p->b && !p->read_failed && p->ys == yajl_status_ok && !tt_workq_cancelled(q->q)) {
 		p->ys = yajl_complete_parse(p->yh);
 		if (p->ys != yajl_status_ok)
 			p->truncated = 1;
@@ -372,12 +360,7 @@ static void parse_all(struct jparse *p)
 	if (p->b && p->b->ev.n)
 		tt_json_batch_publish(p);
 out:
-	if (q->threaded) {
-		pthread_mutex_lock(&q->mu);
-		q->done = 1;
-		pthread_cond_broadcast(&q->cv);
-		pthread_mutex_unlock(&q->mu);
-	}
+	tt_workq_close(q->q);
 }
 
 static void *parse_thread(void *arg)
@@ -387,33 +370,21 @@ static void *parse_thread(void *arg)
 }
 
 /* The import thread's side of the pipe: every batch, in order, until the
- * parser is done or storage fails or the caller cancels. */
+ * parser is done or storage fails or the caller cancels. One thread: the
+ * batches ready now. */
 static void consume_all(struct json *j)
 {
 	struct pipe *q = &j->pipe;
+	uint64_t seq;
 
-	for (;;) {
-		struct batch *b;
-		int rc;
+	while (tt_workq_next(q->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_TAKEN) {
+		int rc = tt_json_consume_batch(j, &q->batches[seq % NBATCH]);
 
-		pthread_mutex_lock(&q->mu);
-		while (q->consumed == q->produced && !q->done)
-			pthread_cond_wait(&q->cv, &q->mu);
-		if (q->consumed == q->produced) {
-			pthread_mutex_unlock(&q->mu);
+		tt_workq_release(q->q, seq);
+		if (rc) {
+			tt_workq_cancel(q->q); /* the parser stops at its next batch */
 			return;
 		}
-		pthread_mutex_unlock(&q->mu);
-		b = &q->batches[q->consumed % NBATCH];
-		rc = tt_json_consume_batch(j, b);
-		pthread_mutex_lock(&q->mu);
-		q->consumed++;
-		if (rc)
-			atomic_store(&q->stop, 1);
-		pthread_cond_broadcast(&q->cv);
-		pthread_mutex_unlock(&q->mu);
-		if (rc)
-			return;
 	}
 }
 
@@ -439,6 +410,7 @@ static void json_free(struct json *j)
 {
 	for (int i = 0; i < NBATCH; i++)
 		tt_json_batch_free(&j->pipe.batches[i]);
+	tt_workq_free(j->pipe.q);
 	free(j->pipe.readbuf);
 	TT_VEC_FREE(j->recs);
 	TT_VEC_FREE(j->last_x);
@@ -456,7 +428,6 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	struct json *j = calloc(1, sizeof(*j));
 	struct jparse *p = calloc(1, sizeof(*p));
 	struct pipe *q;
-	pthread_t th;
 
 	/* trace processor's process tracker: a process has its main thread */
 	tt_storage_main_threads(im->st, 1);
@@ -510,27 +481,18 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	}
 
 	q = &j->pipe;
-	atomic_init(&q->stop, 0);
 	/* the batches' memory comes from this thread's arena (see struct
 	 * worker); a failure here only means slower growth later */
 	for (int i = 0; i < NBATCH; i++)
 		tt_json_batch_reserve(&q->batches[i], BATCH_EVENTS + 1, BATCH_TEXT * 2);
 	q->readbuf = malloc(READ_SIZE + JSON_LENIENT_CARRY);
-	q->threaded = pthread_mutex_init(&q->mu, NULL) == 0;
-	if (q->threaded && pthread_cond_init(&q->cv, NULL) != 0) {
-		pthread_mutex_destroy(&q->mu);
-		q->threaded = 0;
+	if (!(q->q = tt_workq_new(NBATCH, 1, 0))) {
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
+		goto done;
 	}
-	if (q->threaded && pthread_create(&th, NULL, parse_thread, p) != 0) {
-		pthread_cond_destroy(&q->cv);
-		pthread_mutex_destroy(&q->mu);
-		q->threaded = 0;
-	}
-	if (q->threaded) {
+	if (tt_workq_start(q->q, parse_thread, p) == 0) {
 		consume_all(j);
-		pthread_join(th, NULL);
-		pthread_cond_destroy(&q->cv);
-		pthread_mutex_destroy(&q->mu);
+		tt_workq_join(q->q);
 	} else {
 		parse_all(p); /* batches are consumed as they are handed over */
 	}

@@ -31,13 +31,12 @@
 /* no cut in this many chunks' bytes (one huge event): parse alone */
 #define CHUNK_GROW_MAX 16
 
-enum { SLOT_FREE, SLOT_BUSY, SLOT_READY };
-
 struct slot {
 	struct batch b;
+	unsigned char *buf;   /* the chunk's bytes, read when it is claimed */
+	size_t cap, len, avail;
 	uint64_t start, end;  /* the chunk: the file's bytes [start, end) */
 	unsigned gen;         /* cut in this generation (see chunks.gen) */
-	int state;
 	int ok;               /* parsed completely: end is proved */
 	/* not ok: its events (all closed at the array's depth, the last one
 	 * ending at part_end) are right all the same; part_next is the '{'
@@ -47,15 +46,13 @@ struct slot {
 
 struct chunks;
 
-/* A worker's own parser and read buffer (allocated by the import thread:
- * memory a worker thread allocates would stay in its malloc arena, resident
- * after the import). */
+/* A worker's own parser (allocated by the import thread, as the slots'
+ * buffers: memory a worker thread allocates would stay in its malloc
+ * arena, resident after the import). */
 struct worker {
 	struct chunks *c;
 	struct jparse p;
 	yajl_handle yh;    /* parses chunk after chunk (yajl_allow_multiple_values) */
-	unsigned char *buf;
-	size_t cap;
 };
 
 struct chunks {
@@ -66,13 +63,13 @@ struct chunks {
 	size_t size;       /* bytes per chunk */
 	int depth;         /* of the event array: 1 in "[...]", 2 in {"traceEvents":[...]} */
 	int nl;            /* the file puts line breaks between events */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	/* slot seq % NSLOT holds chunk seq; a claim reads the chunk (under
+	 * the queue's lock: chunks are cut in file order); the queue is dry
+	 * when no chunk can be cut, until cutting starts again */
+	tt_workq *q;
 	struct slot slots[NSLOT];
-	uint64_t next_start, next_seq;
+	uint64_t next_start; /* under the queue's lock */
 	unsigned gen;      /* bumped when cutting starts again: older chunks are dropped */
-	int no_more;       /* no chunk will be handed out (until cutting starts again) */
-	int stop;
 };
 
 static int is_ws(unsigned char c)
@@ -276,47 +273,36 @@ static int parse_first(struct chunks *c, struct slot *s, const unsigned char *bu
 	       s->b.ev.n && p->last_close == len;
 }
 
+/* A claim (under the queue's lock): the next chunk into the slot; non-zero
+ * when none can be cut from here (the queue is dry). */
+static int claim_chunk(void *arg, uint64_t seq)
+{
+	struct chunks *c = arg;
+	struct slot *s = &c->slots[seq % NSLOT];
+	uint64_t next;
+
+	if (read_chunk(c, c->next_start, &s->buf, &s->cap, &s->len, &s->avail, &next))
+		return 1;
+	s->gen = c->gen;
+	s->start = c->next_start;
+	s->end = c->next_start + s->len;
+	c->next_start = next;
+	return 0;
+}
+
 static void *chunk_worker(void *arg)
 {
 	struct worker *w = arg;
 	struct chunks *c = w->c;
+	uint64_t seq;
 
-	pthread_mutex_lock(&c->mu);
-	for (;;) {
-		struct slot *s;
-		uint64_t seq, next;
-		size_t len = 0, avail = 0;
-		int ok;
+	while (tt_workq_work(c->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
+		struct slot *s = &c->slots[seq % NSLOT];
 
-		while (!c->stop && (c->no_more || c->slots[c->next_seq % NSLOT].state != SLOT_FREE))
-			pthread_cond_wait(&c->cv, &c->mu);
-		if (c->stop)
-			break;
-		seq = c->next_seq;
-		s = &c->slots[seq % NSLOT];
-		if (read_chunk(c, c->next_start, &w->buf, &w->cap, &len, &avail, &next)) {
-			c->no_more = 1;
-			pthread_cond_broadcast(&c->cv);
-			continue;
-		}
-		s->state = SLOT_BUSY;
-		s->gen = c->gen;
-		s->start = c->next_start;
-		s->end = c->next_start + len;
-		c->next_start = next;
-		c->next_seq++;
-		pthread_mutex_unlock(&c->mu);
-		if (seq == 0) {
-			ok = parse_first(c, s, w->buf, len, avail);
-		} else {
-			ok = parse_chunk(w, s, w->buf, len, avail, c->depth);
-		}
-		pthread_mutex_lock(&c->mu);
-		s->ok = ok;
-		s->state = SLOT_READY;
-		pthread_cond_broadcast(&c->cv);
+		s->ok = seq == 0 ? parse_first(c, s, s->buf, s->len, s->avail)
+				 : parse_chunk(w, s, s->buf, s->len, s->avail, c->depth);
+		tt_workq_done(c->q, seq, 0);
 	}
-	pthread_mutex_unlock(&c->mu);
 	return NULL;
 }
 
@@ -330,13 +316,28 @@ static int chunks_reserve(struct chunks *c)
 		struct worker *w = &c->workers[i];
 
 		w->c = c;
-		if (tt_vec_reserve((void **)&w->buf, &w->cap, c->size, 1) || !(w->yh = chunk_handle(&w->p)))
+		if (!(w->yh = chunk_handle(&w->p)))
 			return -1;
 	}
 	for (int i = 0; i < NSLOT; i++)
-		if (tt_json_batch_reserve(&c->slots[i].b, events, c->size))
+		if (tt_vec_reserve((void **)&c->slots[i].buf, &c->slots[i].cap, c->size, 1) ||
+		    tt_json_batch_reserve(&c->slots[i].b, events, c->size))
 			return -1;
 	return 0;
+}
+
+struct recut {
+	struct chunks *c;
+	uint64_t at;
+};
+
+/* Cutting starts again at r->at (under the queue's lock). */
+static void recut(void *arg)
+{
+	struct recut *r = arg;
+
+	r->c->gen++;
+	r->c->next_start = r->at;
 }
 
 /* Runs the workers and takes their chunks in order. Returns the proved
@@ -347,9 +348,8 @@ int64_t tt_json_parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src
 			    int depth, int nl, uint64_t *events)
 {
 	struct chunks *c = calloc(1, sizeof(*c));
-	pthread_t th[NWORKERS];
-	int nth = 0, stop = 0;
-	uint64_t resume = 0;
+	int stop = 0;
+	uint64_t resume = 0, seq;
 
 	*events = 0;
 	if (!c)
@@ -360,69 +360,51 @@ int64_t tt_json_parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src
 	c->size = size;
 	c->depth = depth;
 	c->nl = nl;
-	if (pthread_mutex_init(&c->mu, NULL) != 0) {
+	if (!(c->q = tt_workq_new(NSLOT, 1, 0))) {
 		free(c);
 		return 0;
 	}
-	if (pthread_cond_init(&c->cv, NULL) != 0) {
-		pthread_mutex_destroy(&c->mu);
-		free(c);
-		return 0;
-	}
+	tt_workq_on_claim(c->q, claim_chunk, c);
 	if (chunks_reserve(c) == 0)
-		while (nth < NWORKERS && pthread_create(&th[nth], NULL, chunk_worker, &c->workers[nth]) == 0)
-			nth++;
-	pthread_mutex_lock(&c->mu);
-	if (nth == 0)
-		c->no_more = 1;
-	for (uint64_t seq = 0;; seq++) {
+		for (int i = 0; i < NWORKERS && tt_workq_start(c->q, chunk_worker, &c->workers[i]) == 0; i++)
+			;
+	/* (no worker: nothing is taken, the parser reads on alone from 0) */
+	while (tt_workq_next(c->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_TAKEN) {
 		struct slot *s = &c->slots[seq % NSLOT];
+		int ok = s->ok;
+		uint64_t part_next = s->part_next;
 
-		while (s->state != SLOT_READY && !(c->no_more && seq >= c->next_seq))
-			pthread_cond_wait(&c->cv, &c->mu);
-		if (s->state != SLOT_READY)
-			break;
 		if (s->gen != c->gen) {
 			/* cut after a wrong cut: dropped */
-			s->state = SLOT_FREE;
-			pthread_cond_broadcast(&c->cv);
+			tt_workq_release(c->q, seq);
 			continue;
 		}
-		pthread_mutex_unlock(&c->mu);
 		if (s->b.ev.n) {
 			*events += s->b.ev.n;
-			resume = s->ok ? s->end : s->part_end;
+			resume = ok ? s->end : s->part_end;
 			s->b.offset = resume;
 			s->b.events = *events;
 			if (tt_json_consume_batch(j, &s->b))
 				stop = 1;
 		}
-		pthread_mutex_lock(&c->mu);
-		s->state = SLOT_FREE;
-		if (stop || (!s->ok && !s->part_next))
+		tt_workq_release(c->q, seq);
+		if (stop || (!ok && !part_next))
 			break;
-		if (!s->ok) {
+		if (!ok) {
 			/* a wrong cut: cut again after the chunk's last right event */
-			c->gen++;
-			c->next_start = s->part_next;
-			c->no_more = 0;
+			struct recut r = { c, part_next };
+
+			tt_workq_restart(c->q, recut, &r);
 		}
-		pthread_cond_broadcast(&c->cv);
 	}
-	c->stop = 1;
-	pthread_cond_broadcast(&c->cv);
-	pthread_mutex_unlock(&c->mu);
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-	for (int i = 0; i < NSLOT; i++)
+	tt_workq_free(c->q); /* stops and joins the workers */
+	for (int i = 0; i < NSLOT; i++) {
 		tt_json_batch_free(&c->slots[i].b);
-	for (int i = 0; i < NWORKERS; i++) {
-		free(c->workers[i].buf);
+		free(c->slots[i].buf);
+	}
+	for (int i = 0; i < NWORKERS; i++)
 		if (c->workers[i].yh)
 			yajl_free(c->workers[i].yh);
-	}
-	pthread_cond_destroy(&c->cv);
-	pthread_mutex_destroy(&c->mu);
 	free(c);
 	return stop ? -1 : (int64_t)resume;
 }

@@ -11,6 +11,7 @@
 #include "keymap.h"
 #include "storage.h"
 #include "vec.h"
+#include "workq.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -181,18 +182,14 @@ struct jparse {
 	tt_err err;          /* a read error */
 };
 
-/* Hand-over between the two threads: batches[produced % NBATCH] is the
- * next one the parser fills, batches[consumed % NBATCH] the next one the
- * import thread reads. */
+/* Hand-over between the two threads (a tt_workq of NBATCH slots):
+ * batches[seq % NBATCH] is the one the parser fills; the import thread
+ * reads them in the same order. */
 struct pipe {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	tt_workq *q;
 	struct batch batches[NBATCH];
-	uint64_t produced, consumed;
+	uint64_t seq;        /* the parser's current batch */
 	unsigned char *readbuf; /* READ_SIZE bytes (see struct worker) */
-	int done;            /* the parser finished */
-	int threaded;
-	atomic_int stop;     /* the import thread wants the parser to stop */
 };
 
 /* The import thread's state. */

@@ -22,7 +22,7 @@
  *             ftrace sched_switch rows are sorted per cpu and become
  *             sched_slice and thread_state rows.
  * Threads only move work: the result is the one-thread import's
- * (tt_import_proto_opts runs without them; tests compare both). Storage,
+ * (opts.proto_one_thread runs without them; tests compare both). Storage,
  * trackers, progress and cancellation stay on the importing thread.
  *
  * Choices:
@@ -571,11 +571,7 @@ static void ctx_free(pctx *c)
 
 int tt_import_proto(tt_import *im, tt_bytesrc *src)
 {
-	return tt_import_proto_opts(im, src, 1, 0);
-}
-
-int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t batch_packets)
-{
+	int threaded = !im->opts.proto_one_thread;
 	pctx *c = calloc(1, sizeof(*c));
 	tt_proto_reader *rdr = NULL;
 	tt_proto_batch b;
@@ -595,7 +591,7 @@ int tt_import_proto_opts(tt_import *im, tt_bytesrc *src, int threaded, size_t ba
 	c->clock = tt_proto_clock_new();
 	c->async = tt_async_tracker_new(c->st);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->async || !(rdr = tt_proto_reader_new(src, im->path, threaded, batch_packets))) {
+	if (!c->clock || !c->async || !(rdr = tt_proto_reader_new(src, im->path, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
 	}

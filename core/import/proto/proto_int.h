@@ -204,7 +204,7 @@ typedef struct pctx {
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
-	int threaded;                /* may start threads (tt_import_proto_opts) */
+	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
 	uint64_t host_packets, remote_packets; /* without / with a machine_id */
 	uint32_t machine_raw;        /* the first machine_id seen */

@@ -16,8 +16,8 @@
  * changes happen under one mutex; the work itself runs outside it.
  */
 #include "proto_read.h"
+#include "workq.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,15 +184,12 @@ Perfetto__Protos__TracePacket *tt_proto_unpack(tt_proto_arena *a, const unsigned
 
 /* ---- the reader ------------------------------------------------------------------ */
 
-enum { B_FREE, B_FRAMED, B_UNPACKING, B_READY };
-
 typedef struct rawpk {
 	size_t pos, len;
 	uint64_t off;
 } rawpk;
 
 typedef struct pbatch {
-	int state;
 	unsigned char *raw;      /* the packets' bytes, back to back */
 	size_t raw_n, raw_cap;
 	rawpk *pk;
@@ -216,20 +213,16 @@ struct tt_proto_reader {
 	uint64_t framed;         /* Trace.packet fields framed */
 	tt_proto_end fin;        /* written by the framer, read once done is seen */
 	tt_err err;
-	/* the ring, under mu */
+	/* the ring: a tt_workq of TT_PROTO_BATCHES slots in two stages
+	 * (framed, unpacked), weighed by their packet bytes so that big
+	 * packets do not multiply memory by the number of slots */
 	pbatch b[TT_PROTO_BATCHES];
-	size_t head, tail;       /* b[head % N] .. b[(tail - 1) % N] are in use */
-	size_t ahead;            /* their packet bytes */
-	int held;                /* the caller holds b[head] */
-	int done;                /* framing has ended */
-	atomic_int stop;
-	int threaded;
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	tt_workq *q;
+	uint64_t cur;            /* the batch the caller holds */
+	int held;
 };
 
-static pbatch *slot(tt_proto_reader *r, size_t i)
+static pbatch *slot(tt_proto_reader *r, uint64_t i)
 {
 	return &r->b[i % TT_PROTO_BATCHES];
 }
@@ -282,7 +275,7 @@ static uint64_t rd_drain(tt_proto_reader *r)
 	uint64_t n = r->end - r->beg;
 
 	r->beg = r->end = 0;
-	while (!r->eof && !atomic_load(&r->stop)) {
+	while (!r->eof && !tt_workq_cancelled(r->q)) {
 		long k = tt_bytesrc_read(r->src, r->buf, READ_REQ < r->cap ? READ_REQ : r->cap, &r->err);
 		if (k <= 0)
 			break;
@@ -428,66 +421,31 @@ static void unpack_batch(pbatch *b)
 	}
 }
 
-/* A batch framed and not yet being unpacked, or NULL (mu held): the
- * oldest for the importing thread, which needs it next, the newest for
- * the worker, so that the importing thread does not wait for a batch the
- * worker has just started. */
-static pbatch *framed(tt_proto_reader *r, int newest)
+/* Frames batch seq (a claim: framing goes in file order, on one thread at
+ * a time: the worker, or the caller when there is none). */
+static void frame_slot(tt_proto_reader *r, uint64_t seq)
 {
-	size_t i;
+	pbatch *b = slot(r, seq);
+	int fin = frame_batch(r, b);
 
-	for (i = 0; i < r->tail - r->head; i++) {
-		pbatch *b = slot(r, newest ? r->tail - 1 - i : r->head + i);
-		if (b->state == B_FRAMED)
-			return b;
-	}
-	return NULL;
-}
-
-/* Unpacks b outside the lock (mu held on entry and exit). */
-static void unpack_unlocked(tt_proto_reader *r, pbatch *b)
-{
-	b->state = B_UNPACKING;
-	pthread_mutex_unlock(&r->mu);
-	unpack_batch(b);
-	pthread_mutex_lock(&r->mu);
-	b->state = B_READY;
-	pthread_cond_broadcast(&r->cv);
-}
-
-/* Frames the next batch outside the lock (mu held on entry and exit). */
-static void frame_unlocked(tt_proto_reader *r)
-{
-	pbatch *b = slot(r, r->tail);
-	int fin;
-
-	pthread_mutex_unlock(&r->mu);
-	fin = frame_batch(r, b);
-	pthread_mutex_lock(&r->mu);
-	b->state = B_FRAMED;
-	r->tail++;
-	r->ahead += b->raw_n;
+	tt_workq_done(r->q, seq, b->raw_n);
 	if (fin)
-		r->done = 1;
-	pthread_cond_broadcast(&r->cv);
+		tt_workq_close(r->q);
 }
 
-/* Whether the worker may frame another batch (mu held): a free slot, and
- * not too many bytes ahead, so that big packets do not multiply memory by
- * the number of slots. */
-static int may_frame(const tt_proto_reader *r)
+static void unpack_slot(tt_proto_reader *r, uint64_t seq)
 {
-	return !r->done && r->tail - r->head < TT_PROTO_BATCHES && (r->tail == r->head || r->ahead < AHEAD_BYTES);
+	unpack_batch(slot(r, seq));
+	tt_workq_done(r->q, seq, 0);
 }
 
-/* Gives back a used batch (mu held); a big packet's buffers go, not to
- * stay for the rest of the import. */
-static void release(tt_proto_reader *r, pbatch *b)
+/* Gives back a used batch; a big packet's buffers go, not to stay for
+ * the rest of the import. */
+static void release(tt_proto_reader *r, uint64_t seq)
 {
+	pbatch *b = slot(r, seq);
 	size_t i, arena = 0;
 
-	r->ahead -= b->raw_n;
-	b->state = B_FREE;
 	if (b->raw_cap > KEEP_BYTES) {
 		free(b->raw);
 		b->raw = NULL;
@@ -497,26 +455,25 @@ static void release(tt_proto_reader *r, pbatch *b)
 		arena += b->ar.b[i].size;
 	if (arena > KEEP_BYTES)
 		tt_proto_arena_destroy(&b->ar);
+	tt_workq_release(r->q, seq);
 }
 
+/* The worker frames while it may (framing is cheap and keeps work in
+ * sight for both threads), else unpacks the newest framed batch, so that
+ * the importing thread does not wait for a batch the worker has just
+ * started. */
 static void *worker(void *arg)
 {
 	tt_proto_reader *r = arg;
-	pbatch *b;
+	uint64_t seq;
+	int k;
 
-	pthread_mutex_lock(&r->mu);
-	while (!atomic_load(&r->stop)) {
-		/* framing is cheap and keeps work in sight for both threads */
-		if (may_frame(r))
-			frame_unlocked(r);
-		else if ((b = framed(r, 1)) != NULL)
-			unpack_unlocked(r, b);
-		else if (r->done)
-			break;
+	while ((k = tt_workq_work(r->q, TT_WQ_WAIT | TT_WQ_NEWEST, 1, &seq)) > 0) {
+		if (k == TT_WQ_CLAIMED)
+			frame_slot(r, seq);
 		else
-			pthread_cond_wait(&r->cv, &r->mu);
+			unpack_slot(r, seq);
 	}
-	pthread_mutex_unlock(&r->mu);
 	return NULL;
 }
 
@@ -534,54 +491,48 @@ tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int thre
 	r->batch_packets = batch_packets ? batch_packets : BATCH_PACKETS;
 	for (i = 0; i < TT_PROTO_BATCHES; i++)
 		tt_proto_arena_init(&r->b[i].ar);
-	atomic_init(&r->stop, 0);
-	if (pthread_mutex_init(&r->mu, NULL)) {
-		free(r);
-		return NULL;
-	}
-	if (pthread_cond_init(&r->cv, NULL)) {
-		pthread_mutex_destroy(&r->mu);
+	if (!(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
 		free(r);
 		return NULL;
 	}
 	/* no worker: the caller frames and unpacks each batch itself */
-	r->threaded = threaded && pthread_create(&r->th, NULL, worker, r) == 0;
+	if (threaded)
+		tt_workq_start(r->q, worker, r);
 	return r;
 }
 
 int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
 {
-	pbatch *b;
+	uint64_t seq;
 
-	pthread_mutex_lock(&r->mu);
 	if (r->held) {
-		release(r, slot(r, r->head));
-		r->head++;
+		release(r, r->cur);
 		r->held = 0;
-		pthread_cond_broadcast(&r->cv);
 	}
 	for (;;) {
-		b = slot(r, r->head);
-		if (r->head < r->tail && b->state == B_READY) {
+		/* rather than wait, unpack whatever is framed (maybe a later
+		 * batch: it will be ready when its turn comes) */
+		switch (tt_workq_next(r->q, TT_WQ_WAIT, 1, &seq)) {
+		case TT_WQ_TAKEN: {
+			pbatch *b = slot(r, seq);
+
 			r->held = 1;
+			r->cur = seq;
 			out->items = b->items;
 			out->n = b->npk;
 			out->file_off = b->file_off;
-			pthread_mutex_unlock(&r->mu);
 			return 1;
 		}
-		if (r->head == r->tail && r->done) {
-			pthread_mutex_unlock(&r->mu);
+		case TT_WQ_GRABBED:
+			unpack_slot(r, seq);
+			break;
+		case TT_WQ_NONE: /* no worker: frame here */
+			if (tt_workq_work(r->q, 0, -1, &seq) == TT_WQ_CLAIMED)
+				frame_slot(r, seq);
+			break;
+		default:
 			return 0;
 		}
-		/* rather than wait, unpack whatever is framed (maybe a later
-		 * batch: it will be ready when its turn comes) */
-		if ((b = framed(r, 0)) != NULL)
-			unpack_unlocked(r, b);
-		else if (!r->threaded)
-			frame_unlocked(r);
-		else
-			pthread_cond_wait(&r->cv, &r->mu);
 	}
 }
 
@@ -598,21 +549,13 @@ void tt_proto_reader_free(tt_proto_reader *r)
 
 	if (!r)
 		return;
-	if (r->threaded) {
-		pthread_mutex_lock(&r->mu);
-		atomic_store(&r->stop, 1);
-		pthread_cond_broadcast(&r->cv);
-		pthread_mutex_unlock(&r->mu);
-		pthread_join(r->th, NULL);
-	}
+	tt_workq_free(r->q); /* stops and joins the worker */
 	for (i = 0; i < TT_PROTO_BATCHES; i++) {
 		free(r->b[i].raw);
 		free(r->b[i].pk);
 		free(r->b[i].items);
 		tt_proto_arena_destroy(&r->b[i].ar);
 	}
-	pthread_cond_destroy(&r->cv);
-	pthread_mutex_destroy(&r->mu);
 	free(r->buf);
 	free(r);
 }

@@ -1,7 +1,9 @@
 /*
  * storage_int.h - the column layout of tt_storage, shared by storage.c,
- * slice_tracker.c, trace.c and the vtab_*.c virtual tables. Importers must
- * not include it: they go through storage.h so that invariants hold.
+ * trace.c, descriptions and the SQL virtual tables. Importers and the
+ * trackers of core/import/ go through storage.h so that invariants hold;
+ * the Makefile gives this folder (core/internal/) to core/ and core/sql/
+ * only, so an include of it from core/import/ does not build.
  *
  * Every table is a set of parallel arrays indexed by row id. Optional
  * columns are NULL until first written (thread_ts of slices, say).
@@ -11,6 +13,7 @@
 
 #include "storage.h"
 #include "keymap.h"
+#include "packcol.h"
 #include "vec.h"
 
 /* Slices and counters stop here (an out-of-memory status): row ids then
@@ -76,7 +79,7 @@ struct tt_storage {
 		tt_str *key;    /* the flat key (no [n]) is derived when asked */
 		uint8_t *type;  /* enum tt_arg_type | TT_ARG_INDEXED */
 		union tt_arg_val { int64_t i; double d; tt_str s; } *val;
-		TT_VEC(uint32_t) set_first; /* arg_set_id -> first row */
+		tt_packcol set_first; /* arg_set_id -> first row (tt_storage_set_first) */
 		int building;
 		size_t build_start;
 		struct tt_args_lazy *lazy; /* NULL when every set is stored */
@@ -90,10 +93,15 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
-		int64_t *ts, *cpu;
+		int64_t *ts;
 		tt_str *name;
-		uint32_t *utid, *arg_set_id;
+		/* millions of rows whose neighbours are alike: packed, each as
+		 * value + 1 (TT_NONE is 0); read with tt_storage_raw_id */
+		tt_packcol ucpu; /* row of cpus (TT_NONE: unknown) */
+		tt_packcol utid, arg_set_id;
 		int sorted;
+		uint32_t ucpu_of[64]; /* tt_storage_raw's cache: ucpu + 1 of
+				       * cpus 0..63, 0 until seen */
 	} raw;
 
 	struct {
@@ -157,6 +165,18 @@ struct tt_storage {
 		size_t processes, threads, tracks;
 	} machine;
 };
+
+/* A packed id column of raw: ucpu, utid or arg_set_id of row r. */
+static inline uint32_t tt_storage_raw_id(const tt_packcol *col, size_t r)
+{
+	return (uint32_t)tt_packcol_get(col, r) - 1;
+}
+
+/* The first row of arg set `set` (< args.set_first.n). */
+static inline size_t tt_storage_set_first(const tt_storage *st, uint32_t set)
+{
+	return (size_t)tt_packcol_get(&st->args.set_first, set);
+}
 
 /* Text of an arg value for display ("" for null). Writes into buf. */
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len);

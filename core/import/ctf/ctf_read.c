@@ -1,0 +1,764 @@
+/*
+ * ctf_read.c - decoding every stream on the worker threads and storing the
+ * events in time order on the import thread.
+ *
+ * Each stream's packets are listed first (tt_ctf_stream_packets: LTTng's
+ * index or a walk of the packet headers). Where a packet can be decoded
+ * without the ones before it (its clock is set by a 64-bit
+ * timestamp_begin or the previous packet's timestamp_end, as LTTng and
+ * barectf write), the stream is cut there into jobs of about a MiB of
+ * packets. Workers decode jobs, in the order of their first packet's
+ * time, into records (import_ctf_int.h: time, place, CPU, thread, class,
+ * and the values the import reads); the import thread merges the streams
+ * by time with a heap over the jobs' records and stores them. When the
+ * job it needs is not taken yet it decodes it itself, so it never waits
+ * on a worker that is not running, and one stream on two cores decodes
+ * on both.
+ *
+ * A stream that cannot be cut is read by one cursor on the import thread
+ * in refills. Either way the events, their order, the discarded-events
+ * notes (merged across job edges as one cursor merges them), stats and
+ * problems are those of one cursor per stream: TT_CTF_THREADS=1 (no
+ * worker) and TT_CTF_BATCH (tiny jobs) give the same import.
+ */
+#include "import_ctf_int.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vec.h"
+
+#define JOB_BYTES (1u << 20)    /* packet content per job */
+#define SERIAL_EVENTS 16384     /* refill of a stream that cannot be cut */
+#define MAX_WORKERS 4
+
+typedef struct batch {
+	rec *r;
+	size_t n, cap;
+	struct { uint32_t first, n, ncontext; } *vl; /* value lists */
+	size_t nvl, cvl;
+	ctf_val *v;      /* copied values; keys are offsets into k until read */
+	size_t nv, cv;
+	char *k;
+	size_t nk, ck;
+	struct { size_t at; ctf_discard d; } *d; /* before r[at] */
+	size_t nd, cd;
+	/* the stream class and instance of r[at] on, for ties */
+	struct { size_t at; uint64_t cls; int64_t inst; } *ci;
+	size_t nci, cci;
+	int oom;
+} batch;
+
+enum { J_TODO, J_RUNNING, J_DONE };
+
+typedef struct job {
+	uint32_t src;
+	size_t pk;          /* first packet */
+	uint64_t end_off;   /* no packet at or after this byte */
+	uint64_t bytes;     /* content: progress */
+	int64_t key;        /* its first packet's time: jobs are taken so */
+	int state;
+	batch out;
+	ctf_stream_stats st;
+	char problem[256];
+} job;
+
+/* One stream as the merge sees it. */
+typedef struct sstate {
+	ctf_stream *main;
+	const trace_ctx *tr;
+	int idx;
+	const ctf_packet *pk;
+	size_t npk;
+	size_t *jobs, njobs, next; /* its jobs in file order */
+	ctf_stream *serial;        /* cannot be cut: this cursor, refilled */
+	int more;                  /* serial: the cursor may have more */
+	batch sb;
+	batch *cur;                /* records being merged */
+	job *curjob;
+	size_t pos, ci;
+	uint64_t cls;
+	int64_t inst;
+	int has_pend;
+	ctf_discard pend;
+	int has_last;
+	int64_t last_ts;
+	ctf_stream_stats st;
+	char problem[256];
+	int64_t ts;                /* cur->r[pos].ts */
+} sstate;
+
+typedef struct reader {
+	ctx *c;
+	tt_import *im;
+	sstate *ss;
+	size_t nss;
+	sstate **heap;
+	size_t nheap;
+	job *jobs;
+	size_t njobs;
+	size_t *order, norder;    /* jobs by key: the workers' queue */
+	uint64_t job_bytes;
+	size_t serial_events;
+	/* under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t qnext;             /* next in order to look at */
+	size_t live, window;      /* jobs taken and not released */
+	batch *pool;              /* released jobs' buffers, reused: no
+				   * allocation churn between the threads */
+	size_t npool, cpool;
+	int stop;
+	int threaded;
+	pthread_t th[MAX_WORKERS];
+	int nth;
+	/* the import thread's */
+	uint64_t events, bytes_done;
+	int oom;
+} reader;
+
+/* ---- records ----------------------------------------------------------- */
+static rec *rec_new(batch *b)
+{
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 1024;
+		rec *nr = realloc(b->r, nc * sizeof(*nr));
+
+		if (!nr) {
+			b->oom = 1;
+			return NULL;
+		}
+		b->r = nr;
+		b->cap = nc;
+	}
+	return &b->r[b->n++];
+}
+
+/* Copies the values of ev (and their keys) into the batch. */
+static int copy_vals(batch *b, const ctf_event *ev, rec *r)
+{
+	size_t kb = 0;
+
+	for (size_t i = 0; i < ev->nvals; i++)
+		kb += strlen(ev->vals[i].key) + 1;
+	if (tt_vec_reserve((void **)&b->v, &b->cv, b->nv + ev->nvals, sizeof(*b->v)) ||
+	    tt_vec_reserve((void **)&b->k, &b->ck, b->nk + kb, 1) ||
+	    tt_vec_reserve((void **)&b->vl, &b->cvl, b->nvl + 1, sizeof(*b->vl)) ||
+	    b->nk + kb > UINT32_MAX || b->nv + ev->nvals > UINT32_MAX)
+		return -1;
+	r->flags |= R_VALS;
+	r->vals = (uint32_t)b->nvl;
+	b->vl[b->nvl].first = (uint32_t)b->nv;
+	b->vl[b->nvl].n = (uint32_t)ev->nvals;
+	b->vl[b->nvl++].ncontext = (uint32_t)ev->ncontext;
+	for (size_t i = 0; i < ev->nvals; i++) {
+		ctf_val *v = &b->v[b->nv++];
+		size_t kl = strlen(ev->vals[i].key) + 1;
+
+		*v = ev->vals[i];
+		v->keyoff = (uint32_t)b->nk;
+		memcpy(b->k + b->nk, ev->vals[i].key, kl);
+		b->nk += kl;
+	}
+	return 0;
+}
+
+static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, const ctf_event *ev)
+{
+	rec *r;
+	uint64_t cls = tt_ctf_stream_class_id(s);
+	int64_t inst = tt_ctf_stream_instance(s);
+
+	if (!b->nci || b->ci[b->nci - 1].cls != cls || b->ci[b->nci - 1].inst != inst) {
+		if (tt_vec_reserve((void **)&b->ci, &b->cci, b->nci + 1, sizeof(*b->ci))) {
+			b->oom = 1;
+			return;
+		}
+		b->ci[b->nci].at = b->n;
+		b->ci[b->nci].cls = cls;
+		b->ci[b->nci++].inst = inst;
+	}
+	if (!(r = rec_new(b)))
+		return;
+	r->ts = ev->ts;
+	r->offset = ev->offset;
+	r->cpu = tt_ctf_stream_cpu(s);
+	r->src = (uint16_t)idx;
+	r->flags = ev->skipped ? R_SKIPPED : 0;
+	/* who: the UST context's vpid/vtid first, else the kernel's pid/tid */
+	r->pid = -1;
+	r->tid = 0;
+	if (ev->has_vtid) {
+		r->flags |= R_THREAD;
+		r->tid = ev->vtid;
+		r->pid = ev->has_vpid ? ev->vpid : -1;
+	} else if (ev->has_tid) {
+		r->flags |= R_THREAD;
+		r->tid = ev->tid;
+		r->pid = ev->has_pid ? ev->pid : -1;
+	}
+	r->procname = ev->procname;
+	r->procname_len = (uint32_t)ev->procname_len;
+	r->ci = (uint32_t)(ev->cls - tr->m->events);
+	r->vals = 0;
+	if (ev->nvals && copy_vals(b, ev, r))
+		b->oom = 1;
+}
+
+static void put_discard(batch *b, const ctf_discard *d)
+{
+	if (tt_vec_reserve((void **)&b->d, &b->cd, b->nd + 1, sizeof(*b->d))) {
+		b->oom = 1;
+		return;
+	}
+	b->d[b->nd].at = b->n;
+	b->d[b->nd++].d = *d;
+}
+
+/* Decodes up to max events of cursor s into b (emptied first). Returns 1
+ * when the cursor has more. */
+static int fill(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, size_t max)
+{
+	b->n = b->nv = b->nk = b->nvl = b->nd = b->nci = 0;
+	while (b->n < max && !b->oom) {
+		const ctf_event *ev;
+		ctf_discard d;
+		int r = tt_ctf_stream_next(s, &ev);
+
+		while (tt_ctf_stream_take_discard(s, &d))
+			put_discard(b, &d);
+		if (!r)
+			return 0;
+		put_event(b, s, tr, idx, ev);
+	}
+	return !b->oom;
+}
+
+static void batch_free(batch *b)
+{
+	free(b->r);
+	free(b->vl);
+	free(b->v);
+	free(b->k);
+	free(b->d);
+	free(b->ci);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- jobs ---------------------------------------------------------------- */
+static void run_job(reader *rd, job *j)
+{
+	sstate *ss = &rd->ss[j->src];
+	ctf_stream *p;
+
+	if (rd->threaded)
+		pthread_mutex_lock(&rd->mu);
+	if (rd->npool)
+		j->out = rd->pool[--rd->npool];
+	if (rd->threaded)
+		pthread_mutex_unlock(&rd->mu);
+
+	if (tt_ctf_stream_part(ss->main, &ss->pk[j->pk], j->end_off, &p) != TT_OK) {
+		j->out.oom = 1;
+		return;
+	}
+	fill(&j->out, p, ss->tr, ss->idx, SIZE_MAX);
+	j->st = *tt_ctf_stream_stats(p);
+	snprintf(j->problem, sizeof(j->problem), "%s", tt_ctf_stream_problem(p));
+	tt_ctf_stream_close(p);
+}
+
+static void *worker_main(void *arg)
+{
+	reader *rd = arg;
+
+	pthread_mutex_lock(&rd->mu);
+	for (;;) {
+		job *j = NULL;
+
+		while (!rd->stop) {
+			while (rd->qnext < rd->norder && rd->jobs[rd->order[rd->qnext]].state != J_TODO)
+				rd->qnext++;
+			if (rd->qnext < rd->norder && rd->live < rd->window)
+				break;
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		}
+		if (rd->stop)
+			break;
+		j = &rd->jobs[rd->order[rd->qnext++]];
+		j->state = J_RUNNING;
+		rd->live++;
+		pthread_mutex_unlock(&rd->mu);
+		run_job(rd, j);
+		pthread_mutex_lock(&rd->mu);
+		j->state = J_DONE;
+		pthread_cond_broadcast(&rd->cv);
+	}
+	pthread_mutex_unlock(&rd->mu);
+	return NULL;
+}
+
+/* The import thread needs job j: decoded by a worker, or now by itself. */
+static void need_job(reader *rd, job *j)
+{
+	int mine = 0;
+
+	if (rd->threaded)
+		pthread_mutex_lock(&rd->mu);
+	if (j->state == J_TODO) {
+		j->state = J_RUNNING;
+		rd->live++;
+		mine = 1;
+	}
+	if (rd->threaded)
+		pthread_mutex_unlock(&rd->mu);
+	if (mine) {
+		run_job(rd, j);
+		if (rd->threaded)
+			pthread_mutex_lock(&rd->mu);
+		j->state = J_DONE;
+		if (rd->threaded) {
+			pthread_cond_broadcast(&rd->cv);
+			pthread_mutex_unlock(&rd->mu);
+		}
+		return;
+	}
+	pthread_mutex_lock(&rd->mu);
+	while (j->state != J_DONE)
+		pthread_cond_wait(&rd->cv, &rd->mu);
+	pthread_mutex_unlock(&rd->mu);
+}
+
+static void release_job(reader *rd, job *j)
+{
+	const sstate *ss = &rd->ss[j->src];
+	uint64_t size = tt_ctf_stream_size(ss->main);
+
+	/* its packets are stored: they leave the resident set, so that the
+	 * import's peak is its storage, not the trace as well */
+	tt_ctf_stream_drop_range(ss->main, ss->pk[j->pk].off, j->end_off < size ? j->end_off : size);
+	if (rd->threaded)
+		pthread_mutex_lock(&rd->mu);
+	if (!j->out.oom && !tt_vec_reserve((void **)&rd->pool, &rd->cpool, rd->npool + 1, sizeof(*rd->pool))) {
+		rd->pool[rd->npool++] = j->out;
+		memset(&j->out, 0, sizeof(j->out));
+	}
+	rd->live--;
+	if (rd->threaded) {
+		pthread_cond_broadcast(&rd->cv);
+		pthread_mutex_unlock(&rd->mu);
+	}
+}
+
+/* ---- the merge ------------------------------------------------------------ */
+static void stats_add(ctf_stream_stats *a, const ctf_stream_stats *b)
+{
+	a->packets += b->packets;
+	a->events += b->events;
+	a->discarded += b->discarded;
+	a->packets_lost += b->packets_lost;
+	a->truncated += b->truncated;
+	a->decode_errors += b->decode_errors;
+	a->unknown_events += b->unknown_events;
+	a->ts_backwards += b->ts_backwards;
+	a->ts_overflow += b->ts_overflow;
+	a->uuid_mismatch += b->uuid_mismatch;
+}
+
+/* Discards noted before record `at` of the current batch join the pending
+ * note, as one cursor merges what it finds between two events. */
+static void take_discards(sstate *ss, size_t *di, size_t at)
+{
+	batch *b = ss->cur;
+
+	for (; *di < b->nd && b->d[*di].at <= at; (*di)++) {
+		const ctf_discard *d = &b->d[*di].d;
+
+		if (!ss->has_pend) {
+			ss->pend = *d;
+			ss->has_pend = 1;
+			continue;
+		}
+		/* a later packet adds its counts; its end stands when it
+		 * counted discarded events (tt_ctf_stream_next's rule) */
+		ss->pend.count += d->count;
+		ss->pend.packets += d->packets;
+		if (d->count)
+			ss->pend.end_ts = d->end_ts;
+	}
+}
+
+static void emit_pending(reader *rd, sstate *ss)
+{
+	if (!ss->has_pend)
+		return;
+	ss->has_pend = 0;
+	tt_ctf_emit_discard(rd->c, &rd->c->srcs[ss->idx], &ss->pend);
+}
+
+/* Where the next batch of a stream comes from; 0 when none is left. */
+static int next_batch(reader *rd, sstate *ss)
+{
+	if (ss->curjob) {
+		stats_add(&ss->st, &ss->curjob->st);
+		if (!ss->problem[0])
+			snprintf(ss->problem, sizeof(ss->problem), "%s", ss->curjob->problem);
+		rd->bytes_done += ss->curjob->bytes;
+		release_job(rd, ss->curjob);
+		ss->curjob = NULL;
+		ss->cur = NULL;
+	}
+	if (ss->serial) {
+		if (!ss->more)
+			return 0;
+		ss->cur = &ss->sb;
+		ss->more = fill(&ss->sb, ss->serial, ss->tr, ss->idx, rd->serial_events);
+		if (ss->sb.oom)
+			rd->oom = 1;
+		if (!ss->more) {
+			/* the cursor ended: its stats and problem are final */
+			ss->st = *tt_ctf_stream_stats(ss->serial);
+			snprintf(ss->problem, sizeof(ss->problem), "%s", tt_ctf_stream_problem(ss->serial));
+		}
+		return 1;
+	}
+	if (ss->next >= ss->njobs)
+		return 0;
+	ss->curjob = &rd->jobs[ss->jobs[ss->next++]];
+	need_job(rd, ss->curjob);
+	ss->cur = &ss->curjob->out;
+	if (ss->cur->oom)
+		rd->oom = 1;
+	return 1;
+}
+
+/* Moves a stream to its next record (from pos on), noting the discards
+ * before it. Returns 1 when it has one. */
+static int settle(reader *rd, sstate *ss, size_t di)
+{
+	for (;;) {
+		if (ss->cur) {
+			take_discards(ss, &di, ss->pos);
+			if (ss->pos < ss->cur->n) {
+				batch *b = ss->cur;
+				const rec *r = &b->r[ss->pos];
+
+				while (ss->ci < b->nci && b->ci[ss->ci].at <= ss->pos) {
+					ss->cls = b->ci[ss->ci].cls;
+					ss->inst = b->ci[ss->ci].inst;
+					ss->ci++;
+				}
+				/* a job's first event is compared with the event
+				 * before it here (its cursor did not see it) */
+				if (ss->pos == 0 && ss->curjob && ss->has_last && r->ts < ss->last_ts)
+					ss->st.ts_backwards++;
+				ss->ts = r->ts;
+				return 1;
+			}
+		}
+		if (rd->oom)
+			return 0;
+		if (!next_batch(rd, ss))
+			return 0;
+		ss->pos = 0;
+		ss->ci = 0;
+		di = 0;
+		for (size_t i = 0; i < ss->cur->nv; i++)
+			ss->cur->v[i].key = ss->cur->k + ss->cur->v[i].keyoff;
+	}
+}
+
+static int src_less(const sstate *a, const sstate *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	if (a->tr->index != b->tr->index)
+		return a->tr->index < b->tr->index;
+	if (a->cls != b->cls)
+		return a->cls < b->cls;
+	if (a->inst != b->inst)
+		return a->inst < b->inst;
+	return a->idx < b->idx;
+}
+
+static void heap_down(reader *rd, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		sstate *t;
+
+		if (l < rd->nheap && src_less(rd->heap[l], rd->heap[m]))
+			m = l;
+		if (r < rd->nheap && src_less(rd->heap[r], rd->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = rd->heap[i];
+		rd->heap[i] = rd->heap[m];
+		rd->heap[m] = t;
+		i = m;
+	}
+}
+
+static void heap_up(reader *rd, size_t i)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		sstate *t;
+
+		if (!src_less(rd->heap[i], rd->heap[p]))
+			return;
+		t = rd->heap[i];
+		rd->heap[i] = rd->heap[p];
+		rd->heap[p] = t;
+		i = p;
+	}
+}
+
+/* Stores the current record of ss and moves it on. Returns 1 while it has
+ * records. */
+static int store_one(reader *rd, sstate *ss)
+{
+	batch *b = ss->cur;
+	const rec *r = &b->r[ss->pos];
+	evals x = { NULL, 0, 0 };
+	size_t di;
+
+	if (r->flags & R_VALS) {
+		x.v = b->v + b->vl[r->vals].first;
+		x.n = b->vl[r->vals].n;
+		x.ncontext = b->vl[r->vals].ncontext;
+	}
+	tt_ctf_store_event(rd->c, &rd->c->srcs[r->src], r, &x);
+	ss->has_last = 1;
+	ss->last_ts = r->ts;
+	ss->pos++;
+	/* the discards before the next record: where the cursor of one
+	 * stream gave them, right after this event */
+	for (di = 0; di < b->nd && b->d[di].at < ss->pos; di++)
+		;
+	if (settle(rd, ss, di)) {
+		emit_pending(rd, ss);
+		return 1;
+	}
+	emit_pending(rd, ss);
+	return 0;
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+/* Jobs in the order of their first packet's time (ties: stream, place). */
+struct okey {
+	int64_t key;
+	uint32_t src;
+	size_t pk, job;
+};
+
+static int cmp_okey(const void *a, const void *b)
+{
+	const struct okey *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->pk < y->pk ? -1 : x->pk > y->pk;
+}
+
+/* Lists the packets of every stream and cuts them into jobs. */
+static int plan(reader *rd)
+{
+	size_t cap = 0;
+	struct okey *ok;
+
+	for (size_t i = 0; i < rd->nss; i++) {
+		sstate *ss = &rd->ss[i];
+		size_t first = 0, nj = 0;
+		uint64_t acc = 0;
+		int cuttable = 1;
+
+		if (tt_ctf_stream_packets(ss->main, &ss->pk, &ss->npk))
+			return -1;
+		for (size_t p = 0; p < ss->npk; p++)
+			cuttable &= ss->pk[p].cut;
+		/* a stream that cannot be cut anywhere but at its start is
+		 * read by one cursor */
+		if (!ss->npk)
+			continue;
+		if (!cuttable) {
+			ctf_stream *p;
+
+			if (tt_ctf_stream_part(ss->main, &ss->pk[0], UINT64_MAX, &p) != TT_OK)
+				return -1;
+			ss->serial = p;
+			ss->more = 1;
+			continue;
+		}
+		ss->jobs = malloc(ss->npk * sizeof(*ss->jobs));
+		if (!ss->jobs)
+			return -1;
+		for (size_t p = 0; p <= ss->npk; p++) {
+			if (p < ss->npk && (p == first || acc + ss->pk[p].content_bytes <= rd->job_bytes)) {
+				acc += ss->pk[p].content_bytes;
+				continue;
+			}
+			/* a job of packets [first, p) */
+			if (tt_vec_reserve((void **)&rd->jobs, &cap, rd->njobs + 1, sizeof(*rd->jobs)))
+				return -1;
+			memset(&rd->jobs[rd->njobs], 0, sizeof(rd->jobs[0]));
+			rd->jobs[rd->njobs].src = (uint32_t)i;
+			rd->jobs[rd->njobs].pk = first;
+			/* the last job opens packets to the end, as the cursor
+			 * of the whole stream would (a bad header after the
+			 * listed packets is met and described there) */
+			rd->jobs[rd->njobs].end_off = p < ss->npk ? ss->pk[p].off : UINT64_MAX;
+			rd->jobs[rd->njobs].bytes = acc;
+			rd->jobs[rd->njobs].key = ss->pk[first].ts;
+			rd->jobs[rd->njobs].state = J_TODO;
+			ss->jobs[nj++] = rd->njobs++;
+			first = p;
+			acc = p < ss->npk ? ss->pk[p].content_bytes : 0;
+		}
+		ss->njobs = nj;
+	}
+	rd->order = malloc((rd->njobs ? rd->njobs : 1) * sizeof(*rd->order));
+	ok = malloc((rd->njobs ? rd->njobs : 1) * sizeof(*ok));
+	if (!rd->order || !ok) {
+		free(ok);
+		return -1;
+	}
+	for (size_t j = 0; j < rd->njobs; j++)
+		ok[j] = (struct okey){ rd->jobs[j].key, rd->jobs[j].src, rd->jobs[j].pk, j };
+	qsort(ok, rd->njobs, sizeof(*ok), cmp_okey);
+	for (size_t j = 0; j < rd->njobs; j++)
+		rd->order[j] = ok[j].job;
+	rd->norder = rd->njobs;
+	free(ok);
+	return 0;
+}
+
+static int workers_for(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+int tt_ctf_read_and_store(ctx *c, uint64_t *events)
+{
+	reader rd;
+	int rc = 0;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.c = c;
+	rd.im = c->im;
+	rd.nss = c->nsrcs;
+	rd.ss = calloc(rd.nss ? rd.nss : 1, sizeof(*rd.ss));
+	rd.heap = calloc(rd.nss ? rd.nss : 1, sizeof(*rd.heap));
+	/* for tests: TT_CTF_BATCH=<n> makes jobs of n bytes of packets (one
+	 * packet each when small) and refills of n events */
+	rd.job_bytes = c->im->opts.ctf_batch ? c->im->opts.ctf_batch : JOB_BYTES;
+	rd.serial_events = c->im->opts.ctf_batch ? c->im->opts.ctf_batch : SERIAL_EVENTS;
+	if (!rd.ss || !rd.heap) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < rd.nss; i++) {
+		rd.ss[i].main = c->srcs[i].s;
+		rd.ss[i].tr = c->srcs[i].tr;
+		rd.ss[i].idx = c->srcs[i].idx;
+		rd.ss[i].cls = tt_ctf_stream_class_id(c->srcs[i].s);
+		rd.ss[i].inst = tt_ctf_stream_instance(c->srcs[i].s);
+	}
+	if (plan(&rd)) {
+		rc = -1;
+		goto out;
+	}
+	rd.nth = 0;
+	if (!c->im->opts.ctf_one_thread && rd.njobs > 1 && !pthread_mutex_init(&rd.mu, NULL)) {
+		if (pthread_cond_init(&rd.cv, NULL)) {
+			pthread_mutex_destroy(&rd.mu);
+		} else {
+			int want = workers_for();
+
+			rd.threaded = 1;
+			rd.window = rd.nss + 2 * (size_t)want + 2;
+			for (int i = 0; i < want; i++)
+				if (!pthread_create(&rd.th[rd.nth], NULL, worker_main, &rd))
+					rd.nth++;
+		}
+	}
+	/* every stream to its first record, in stream order (their discards
+	 * first), then the merge */
+	for (size_t i = 0; i < rd.nss; i++) {
+		sstate *ss = &rd.ss[i];
+		int has = settle(&rd, ss, 0);
+
+		emit_pending(&rd, ss);
+		if (has) {
+			rd.heap[rd.nheap++] = ss;
+			heap_up(&rd, rd.nheap - 1);
+		}
+	}
+	while (rd.nheap && !rd.oom) {
+		sstate *ss = rd.heap[0];
+
+		if (!store_one(&rd, ss))
+			rd.heap[0] = rd.heap[--rd.nheap];
+		heap_down(&rd, 0);
+		/* storing after memory ran out does nothing: checked now and then */
+		if ((++rd.events & 0xFFF) == 0 && tt_storage_oom(c->st)) {
+			rc = -1;
+			break;
+		}
+		if ((rd.events & 0xFFFF) == 0) {
+			if (tt_import_cancelled(rd.im))
+				break;
+			tt_import_progress(rd.im, rd.bytes_done, rd.events);
+		}
+	}
+	if (rd.oom || tt_storage_oom(c->st))
+		rc = -1;
+	/* what each stream's cursor counted and met first */
+	for (size_t i = 0; i < rd.nss; i++) {
+		sstate *ss = &rd.ss[i];
+
+		if (ss->curjob) {
+			stats_add(&ss->st, &ss->curjob->st);
+			if (!ss->problem[0])
+				snprintf(ss->problem, sizeof(ss->problem), "%s", ss->curjob->problem);
+		}
+		c->srcs[i].st = ss->st;
+		snprintf(c->srcs[i].problem, sizeof(c->srcs[i].problem), "%s", ss->problem);
+	}
+	tt_import_progress(rd.im, c->total_bytes, rd.events);
+out:
+	if (rd.threaded) {
+		pthread_mutex_lock(&rd.mu);
+		rd.stop = 1;
+		pthread_cond_broadcast(&rd.cv);
+		pthread_mutex_unlock(&rd.mu);
+		for (int i = 0; i < rd.nth; i++)
+			pthread_join(rd.th[i], NULL);
+		pthread_cond_destroy(&rd.cv);
+		pthread_mutex_destroy(&rd.mu);
+	}
+	for (size_t j = 0; j < rd.njobs; j++)
+		batch_free(&rd.jobs[j].out);
+	for (size_t j = 0; j < rd.npool; j++)
+		batch_free(&rd.pool[j]);
+	free(rd.pool);
+	for (size_t i = 0; rd.ss && i < rd.nss; i++) {
+		free(rd.ss[i].jobs);
+		batch_free(&rd.ss[i].sb);
+		tt_ctf_stream_close(rd.ss[i].serial);
+	}
+	*events = rd.events;
+	free(rd.jobs);
+	free(rd.order);
+	free(rd.ss);
+	free(rd.heap);
+	return rc;
+}
