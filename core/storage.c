@@ -112,7 +112,9 @@ void tt_storage_free(tt_storage *st)
 	tt_packcol_free(&st->raw.arg_set_id);
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
-	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state);
+	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
+	  st->tstate.io_wait, st->tstate.blocked);
+	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
 	  st->state.value);
 	F(cpus, st->cpus.cpu);
@@ -258,6 +260,47 @@ void tt_storage_main_threads(tt_storage *st, int on)
 	st->main_threads = on;
 }
 
+/* trace processor reserves upid 0 and utid 0 (pid 0, tid 0) before any
+ * event, for the idle process; only where pid 0 is the idle task (Linux
+ * system traces) do lookups of pid / tid 0 find them, elsewhere a pid 0
+ * gets its own rows. */
+int tt_storage_idle_rows(tt_storage *st, int pid_zero_is_idle)
+{
+	if (st->process.n || st->thread.n) /* (only before anything else) */
+		return 0;
+	if (GROW(st, st->process, COL(st->process.pid), COL(st->process.start_ts),
+		 COL(st->process.end_ts), COL(st->process.sort_index), COL(st->process.name),
+		 COL(st->process.parent_upid), COL(st->process.uid), COL(st->process.cmdline),
+		 COL(st->process.arg_set_id)) ||
+	    GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
+		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
+		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))
+		return -1;
+	st->process.pid[0] = 0;
+	st->process.start_ts[0] = st->process.end_ts[0] = st->process.sort_index[0] = TT_TS_NONE;
+	st->process.name[0] = 0;
+	st->process.parent_upid[0] = TT_NONE;
+	st->process.uid[0] = TT_TS_NONE;
+	st->process.cmdline[0] = 0;
+	st->process.arg_set_id[0] = TT_NONE;
+	st->process.n = 1;
+	st->thread.tid[0] = 0;
+	st->thread.start_ts[0] = st->thread.end_ts[0] = st->thread.sort_index[0] = TT_TS_NONE;
+	st->thread.name[0] = 0;
+	st->thread.upid[0] = 0;
+	st->thread.track[0] = TT_NONE;
+	st->thread.arg_set_id[0] = TT_NONE;
+	st->thread.n = 1;
+	if (!pid_zero_is_idle)
+		return 0;
+	st->thread.name[0] = tt_storage_intern_cstr(st, "swapper");
+	if (keymap_put_oom(st, &st->process_by_pid, 0, 0, 0, 0, 0) ||
+	    keymap_put_oom(st, &st->thread_by_key, 0, 0, 0, 0, 0) ||
+	    keymap_put_oom(st, &st->thread_by_tid, 0, 0, 0, 0, 0))
+		return -1;
+	return 0;
+}
+
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name)
 {
 	if (upid < st->process.n)
@@ -274,6 +317,11 @@ void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdlin
 {
 	if (upid < st->process.n)
 		st->process.cmdline[upid] = cmdline;
+}
+
+uint32_t tt_storage_process_parent(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.parent_upid[upid] : TT_NONE;
 }
 
 int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid)
@@ -1462,14 +1510,39 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 	size_t n = st->tstate.n;
 
 	if (GROW(st, st->tstate, COL(st->tstate.ts), COL(st->tstate.dur), COL(st->tstate.cpu),
-		 COL(st->tstate.utid), COL(st->tstate.state)))
+		 COL(st->tstate.utid), COL(st->tstate.state), COL(st->tstate.io_wait),
+		 COL(st->tstate.blocked)))
 		return -1;
+	st->tstate.io_wait[n] = TT_TS_NONE;
+	st->tstate.blocked[n] = 0;
 	st->tstate.ts[n] = ts;
 	st->tstate.dur[n] = dur;
 	st->tstate.cpu[n] = cpu;
 	st->tstate.utid[n] = utid;
 	st->tstate.state[n] = state;
 	st->tstate.n++;
+	return (int64_t)n;
+}
+
+void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function)
+{
+	if (row < 0 || (size_t)row >= st->tstate.n)
+		return;
+	st->tstate.io_wait[row] = io_wait;
+	st->tstate.blocked[row] = function;
+}
+
+int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)
+{
+	size_t n = st->import_logs.n;
+
+	if (GROW(st, st->import_logs, COL(st->import_logs.ts), COL(st->import_logs.stat),
+		 COL(st->import_logs.arg_set_id)))
+		return -1;
+	st->import_logs.ts[n] = ts;
+	st->import_logs.stat[n] = (uint16_t)stat;
+	st->import_logs.arg_set_id[n] = arg_set_id;
+	st->import_logs.n++;
 	return (int64_t)n;
 }
 

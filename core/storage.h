@@ -54,6 +54,7 @@ void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t paren
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
 void tt_storage_process_set_cmdline(tt_storage *st, uint32_t upid, tt_str cmdline);
 void tt_storage_process_set_uid(tt_storage *st, uint32_t upid, int64_t uid);
+uint32_t tt_storage_process_parent(const tt_storage *st, uint32_t upid);
 int64_t tt_storage_process_pid(const tt_storage *st, uint32_t upid);
 tt_str tt_storage_process_cmdline(const tt_storage *st, uint32_t upid);
 /* Non-zero when the process has a start_ts. */
@@ -79,6 +80,11 @@ uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid);
  * trace processor's process tracker makes it (JSON and Perfetto imports;
  * CTF follows babeltrace2 and has only the threads it saw). */
 void tt_storage_main_threads(tt_storage *st, int on);
+/* Reserves upid 0 / utid 0 (pid 0, tid 0) as trace processor does, before
+ * any other row; with pid_zero_is_idle (Perfetto system traces) pid 0 and
+ * tid 0 are these rows and the thread is named "swapper", otherwise a
+ * pid 0 gets rows of its own. -1 when out of memory. */
+int tt_storage_idle_rows(tt_storage *st, int pid_zero_is_idle);
 /* A new process (thread) even when one with this pid ((pid, tid)) exists:
  * the id was reused; later lookups find the new one. */
 uint32_t tt_storage_process_new(tt_storage *st, int64_t pid);
@@ -204,6 +210,11 @@ uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);
+/* One occurrence of a stat with its details (an arg set), trace
+ * processor's _trace_import_logs; the stat itself is counted apart. */
+int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id);
+/* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
+void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
 /* state (Perfetto's state table): track holds value from ts until the next
  * value (tt_storage_state_end sets dur; -1 while it lasts). Returns the row. */
 int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,

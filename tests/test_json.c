@@ -40,6 +40,14 @@ static int64_t stat_value(tt_trace *tr, const char *name)
 
 /* ---- real traces ------------------------------------------------------------ */
 
+static void assert_tsv(tt_trace *tr, const char *sql, const char *want)
+{
+	char *got = tt_test_tsv(tr, sql);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void real_chromium_tiny(void **state)
 {
 	tt_trace *tr = tt_test_open(tt_test_data("chromium-tiny.json"));
@@ -50,12 +58,16 @@ static void real_chromium_tiny(void **state)
 	/* X 388 + I 37 + R 74 + 15 async b/e pairs */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 514);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = 0"), 111);
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 4);
+	/* upid 0 / utid 0 are trace processor's reserved idle rows; the
+	 * trace's own pid 0 (named swapper by its metadata) is upid 1 */
+	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 5);
+	assert_tsv(tr, "select upid, pid, name is null from process where pid = 0", "0\t0\t1\n1\t0\t1\n");
+	assert_tsv(tr, "select utid, upid, name from thread where tid = 0", "0\t0\tNULL\n1\t1\tswapper\n");
 	/* 5 threads seen, plus the main thread (tid = pid) trace processor
 	 * gives every process: 9202 has none of its own */
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 6);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 6);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread t join process p using(upid)"
-				     " where t.tid = p.pid"), 4);
+				     " where t.tid = p.pid and t.utid > 0"), 4);
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 0);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 268);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 59);
@@ -87,8 +99,8 @@ static void real_uftrace(void **state)
 	(void)state;
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2755);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = -1"), 0);
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 5);
 	/* uftrace writes one E ("linux:schedule") whose name matches no open
 	 * B: as in trace processor it closes nothing, the next E closes
 	 * pthread_create, "main" lasts to its own E at the end and
@@ -271,13 +283,136 @@ static void async_track_grouping(void **state)
 			      " order by s.ts");
 	assert_string_equal(tsv,
 		"1000\t1000\t0\tanim\tlegacy_async_global_slice\tNULL\n"
-		"3000\t2000\t0\tanim\tlegacy_async_global_slice\tNULL\n"
+		"3000\t-1\t0\tanim\tlegacy_async_global_slice\tNULL\n"
 		"4000\t2000\t1\tanim\tlegacy_async_global_slice\tNULL\n"
 		"7000\t1000\t2\tw\tlegacy_async_process_slice\t1\n"
 		"9000\t1000\t3\tw\tlegacy_async_process_slice\t2\n"
 		"11000\t0\t4\tg\tlegacy_async_global_slice\tNULL\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 1);
+	/* an e ends the open slice of its category and name, as trace
+	 * processor's: "other" ends nothing, id 2's slice stays open */
+	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 0);
+	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 1);
+	close_text(tr, p);
+}
+
+/* Trailing commas, as trace processor's reader takes them: before '}'
+ * and ']', across white space, never inside a string. */
+static void trailing_commas(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"{\"traceEvents\": ["
+		"{\"ph\":\"X\",\"name\":\"a,}\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+		"\"args\":{\"k\":[1,2,],\"s\":\", ]\",\n},\t},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1,},\n"
+		"],}", &p);
+
+	(void)state;
+	assert_tsv(tr, "select name, ts from slice order by ts", "a,}\t1000\nb\t3000\n");
+	assert_tsv(tr, "select key, display_value from args where arg_set_id = (select arg_set_id from slice"
+		       " where name = 'a,}') order by id",
+		   "args.k[0]\t1\nargs.k[1]\t2\nargs.s\t, ]\n");
+	close_text(tr, p);
+}
+
+/* Raw control characters inside strings (trace processor keeps them):
+ * names and values hold them as they were. */
+static void raw_control_characters(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"[{\"ph\":\"X\",\"name\":\"a\nb\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+		"\"args\":{\"t\\u00e9\tx\":\"1\r\n\\n2\x1b\"}}]", &p);
+
+	(void)state;
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'a' || char(10) || 'b'"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'args.t' || char(233) || char(9) || 'x'"
+				     " and string_value = '1' || char(13, 10, 10) || '2' || char(27)"), 1);
+	close_text(tr, p);
+	/* a control character it cannot rewrite: refused as before */
+	{
+		const char *bad = "[{\"ph\":\"X\",\"name\":\"a\x05\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]";
+		char *path = tt_test_write_tmp(bad, strlen(bad), ".json");
+		tt_err err = {0};
+
+		assert_null(tt_trace_open(path, NULL, &err));
+		assert_non_null(strstr(err.msg, "invalid character inside string"));
+		unlink(path);
+		free(path);
+	}
+	/* a raw control character in one string, a byte of the rewriting
+	 * (invalid UTF-8, kept) in another: both as they were */
+	tr = open_text("[{\"ph\":\"X\",\"name\":\"a\n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+		       "{\"ph\":\"X\",\"name\":\"\xff\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]", &p);
+	assert_tsv(tr, "select hex(name) from slice order by ts", "610A\nFF\n");
+	close_text(tr, p);
+	/* both in one string: cannot be read exactly, refused */
+	{
+		const char *bad = "[{\"ph\":\"X\",\"name\":\"a\n\xff\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]";
+		char *path = tt_test_write_tmp(bad, strlen(bad), ".json");
+		tt_err err = {0};
+
+		assert_null(tt_trace_open(path, NULL, &err));
+		assert_non_null(strstr(err.msg, "raw control characters"));
+		unlink(path);
+		free(path);
+	}
+}
+
+/* A trailing comma whose closing bracket is in the next read (the parser
+ * reads 256 KiB at a time): the comma waits for it. */
+static void trailing_comma_across_reads(void **state)
+{
+	size_t read_size = 256 * 1024, n;
+	char *t = malloc(read_size + 64), *path;
+	const char *head = "[{\"ph\":\"X\",\"name\":\"long\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"args\":{\"pad\":\"";
+	tt_trace *tr;
+
+	(void)state;
+	assert_non_null(t);
+	n = (size_t)sprintf(t, "%s", head);
+	while (n < read_size - 2)
+		t[n++] = 'x';
+	t[n++] = '"';
+	t[n++] = ','; /* the last byte of the first read */
+	n += (size_t)sprintf(t + n, "  }}]");
+	path = tt_test_write_tmp(t, n, ".json");
+	tr = tt_test_open(path);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
+	assert_int_equal(tt_test_int(tr, "select length(string_value) from args where key = 'args.pad'"),
+			 (int64_t)(read_size - 2 - strlen(head)));
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+	free(t);
+}
+
+/* Thread state events (ph T, as trace processor reads them): the name is
+ * the state, cpu / io_wait / blocked_function are columns; Running with a
+ * cpu is also a sched slice; one without dur is a parser failure. */
+static void thread_state_events(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"T\",\"name\":\"Running\",\"pid\":5,\"tid\":6,\"ts\":1,\"dur\":2,\"args\":{\"cpu\":3}},"
+		"{\"ph\":\"T\",\"name\":\"D\",\"pid\":5,\"tid\":6,\"ts\":3,\"dur\":4,"
+		"\"args\":{\"io_wait\":1,\"blocked_function\":\"wait_on_page\"}},"
+		"{\"ph\":\"T\",\"name\":\"R\",\"pid\":5,\"tid\":6,\"ts\":7,\"dur\":1},"
+		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":9}"
+		"]", &p);
+
+	(void)state;
+	assert_tsv(tr, "select ts, dur, state, coalesce(io_wait, -1), coalesce(blocked_function, '-'),"
+		       " coalesce(cpu, -1), t.tid from thread_state join thread t using(utid) order by ts",
+		   "1000\t2000\tRunning\t-1\t-\t-1\t6\n"
+		   "3000\t4000\tD\t1\twait_on_page\t-1\t6\n"
+		   "7000\t1000\tR\t-1\t-\t-1\t6\n");
+	assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)",
+		   "1000\t2000\t3\t6\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
+	assert_int_equal(stat_value(tr, "json_parser_failure"), 1);
 	close_text(tr, p);
 }
 
@@ -302,13 +437,33 @@ static void overlapping_complete_spilled(void **state)
 	tsv = tt_test_tsv(tr, "select s.name, s.depth, t.type, t.utid, t.id from slice s"
 			      " join track t on s.track_id = t.id order by s.ts");
 	assert_string_equal(tsv,
-		"outer\t0\tthread\t0\t0\n"
-		"a\t0\tthread_overlapping_slice\t0\t1\n"
-		"b\t1\tthread\t0\t0\n"
-		"c\t0\tthread_overlapping_slice\t0\t2\n");
+		"outer\t0\tthread\t1\t0\n"
+		"a\t0\tthread_overlapping_slice\t1\t1\n"
+		"b\t1\tthread\t1\t0\n"
+		"c\t0\tthread_overlapping_slice\t1\t2\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "slice_spill_overlapping_complete_event"), 2);
 	assert_int_equal(stat_value(tr, "slice_drop_overlapping_complete_event"), 0);
+	/* each spill is logged with the slice it overlaps on the thread's
+	 * track (the innermost: c overlaps b) and the shared range, as trace
+	 * processor's _trace_import_logs */
+	assert_tsv(tr, "select l.ts, l.severity, a.key, a.display_value from _trace_import_logs l"
+		       " join args a using(arg_set_id) where l.name = 'slice_spill_overlapping_complete_event'"
+		       " order by l.ts, a.key",
+		   "150000\terror\tconflicting_slice_dur\t100000\n"
+		   "150000\terror\tconflicting_slice_name\touter\n"
+		   "150000\terror\tconflicting_slice_ts\t100000\n"
+		   "150000\terror\tevent_name\ta\n"
+		   "150000\terror\tevent_phase\tX\n"
+		   "150000\terror\toverlap_end\t200000\n"
+		   "150000\terror\toverlap_start\t150000\n"
+		   "165000\terror\tconflicting_slice_dur\t10000\n"
+		   "165000\terror\tconflicting_slice_name\tb\n"
+		   "165000\terror\tconflicting_slice_ts\t160000\n"
+		   "165000\terror\tevent_name\tc\n"
+		   "165000\terror\tevent_phase\tX\n"
+		   "165000\terror\toverlap_end\t170000\n"
+		   "165000\terror\toverlap_start\t165000\n");
 	/* {} is tolerated; an event without ts is not */
 	assert_int_equal(stat_value(tr, "json_tokenizer_failure"), 1);
 	close_text(tr, p);
@@ -571,7 +726,8 @@ static void empty_trace_events(void **state)
 
 	(void)state;
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 0);
+	/* only the reserved idle thread */
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 1);
 	close_text(tr, p);
 }
 
@@ -622,6 +778,10 @@ int main(void)
 		cmocka_unit_test(counters_several_series),
 		cmocka_unit_test(async_and_instants),
 		cmocka_unit_test(async_track_grouping),
+		cmocka_unit_test(thread_state_events),
+		cmocka_unit_test(trailing_commas),
+		cmocka_unit_test(raw_control_characters),
+		cmocka_unit_test(trailing_comma_across_reads),
 		cmocka_unit_test(overlapping_complete_spilled),
 		cmocka_unit_test(sort_index_hints),
 		cmocka_unit_test(flows_v1_and_v2),

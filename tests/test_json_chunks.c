@@ -241,6 +241,47 @@ static void truncated_anywhere(void **state)
 
 /* A syntax error deep inside the events: the same events before it, the
  * same message and byte offset. */
+/* Trailing commas (json_lenient.c): a chunk that holds one fails in
+ * yajl, and the parser reading on alone reads it as trace processor does:
+ * the same import whatever the chunks. */
+static void trailing_commas_in_chunks(void **state)
+{
+	char *o = events_text("{\"traceEvents\": [\n", 80, ",\n", ",\n],}");
+	size_t len = strlen(o);
+	char *bad = strdup(o);
+	char *strict = events_text("{\"traceEvents\": [\n", 80, ",\n", "\n]}");
+	char *path = tt_test_write_tmp(bad, len, ".json");
+	char *spath = tt_test_write_tmp(strict, strlen(strict), ".json");
+	char *want, *got;
+
+	(void)state;
+	/* the same trace as without the commas */
+	unsetenv("TT_JSON_CHUNK");
+	want = dump(spath);
+	got = dump(path);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	free(strict);
+	tt_test_rm(path);
+	tt_test_rm(spath);
+	same_in_chunks(bad, len);
+	/* and one inside an event's args, midway */
+	for (size_t at = len / 2; at + 1 < len; at++)
+		if (o[at] == '}' && o[at + 1] == '}') {
+			char *t = malloc(len + 2);
+
+			memcpy(t, o, at);
+			t[at] = ',';
+			memcpy(t + at + 1, o + at, len - at + 1);
+			same_in_chunks(t, len + 1);
+			free(t);
+			break;
+		}
+	free(bad);
+	free(o);
+}
+
 static void syntax_error_later(void **state)
 {
 	char *o = events_text("[\n", 80, ",\n", "\n]");
@@ -329,6 +370,7 @@ int main(void)
 		cmocka_unit_test(metadata_object_in_chunks),
 		cmocka_unit_test(truncated_anywhere),
 		cmocka_unit_test(syntax_error_later),
+		cmocka_unit_test(trailing_commas_in_chunks),
 		cmocka_unit_test(odd_elements_and_depth),
 		cmocka_unit_test(cancelled),
 	};

@@ -305,10 +305,14 @@ static void test_chromium_tiny(void **state)
 	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "415\t10139000\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 0);
 	/* summary.json: distinct_processes 3, distinct_threads 4 */
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 3);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread where name is not null"), 4);
+	/* (upid 0 / utid 0: the idle process and its swapper thread, which
+	 * trace processor reserves in every Perfetto trace) */
+	assert_tsv(tr, "select upid, pid, name from process where upid = 0", "0\t0\tNULL\n");
+	assert_tsv(tr, "select utid, tid, upid, name from thread where utid = 0", "0\t0\t0\tswapper\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where name is not null and utid > 0"), 4);
 	/* and the main thread trace processor gives each process */
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 5);
 	/* summary.json: track_event_ts_min_ns / max_ns (the last event is an END) */
 	assert_int_equal(tt_test_int(tr, "select min(ts) from slice"), 969228552000LL);
 	assert_int_equal(tt_test_int(tr, "select max(ts + dur) from slice"), 971296847099LL);
@@ -354,8 +358,8 @@ static void test_chromium_small_gz(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 49617);
 	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "21869\t5492756000\n");
 	/* summary.json: 8 processes, 43 threads, ts range */
-	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 8);
-	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 43);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 8);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 43);
 	/* oracle: the first slice (the summary's ts_min is an unmatched END) */
 	assert_int_equal(tt_test_int(tr, "select min(ts) from slice"), 943932841873LL);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunTask'"), 13906);
@@ -863,6 +867,176 @@ static void test_ftrace_atrace_and_sched(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* One ftrace event in a bundle of cpu 0. */
+static void ft_packet(tbuf *b, uint64_t ts, uint32_t pid, Perfetto__Protos__FtraceEvent *e)
+{
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Pkt p = pkt(1, 0);
+
+	e->has_timestamp = e->has_pid = 1;
+	e->timestamp = ts;
+	e->pid = pid;
+	fb.has_cpu = 1;
+	fb.n_event = 1;
+	fb.event = &e;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
+	p.ftrace_events = &fb;
+	tb_packet(b, &p);
+}
+
+static void ft_switch(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int32_t next, const char *next_comm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedSwitchFtraceEvent ss = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
+
+	ss.has_prev_pid = ss.has_next_pid = 1;
+	ss.prev_pid = prev;
+	ss.next_pid = next;
+	ss.prev_comm = (char *)prev_comm;
+	ss.next_comm = (char *)next_comm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
+	e.sched_switch = &ss;
+	ft_packet(b, ts, (uint32_t)prev, &e);
+}
+
+static void ft_newtask(tbuf *b, uint64_t ts, int32_t src, int32_t tid, const char *comm, uint64_t flags)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__TaskNewtaskFtraceEvent nt = PERFETTO__PROTOS__TASK_NEWTASK_FTRACE_EVENT__INIT;
+
+	nt.has_pid = nt.has_clone_flags = 1;
+	nt.pid = tid;
+	nt.comm = (char *)comm;
+	nt.clone_flags = flags;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK;
+	e.task_newtask = &nt;
+	ft_packet(b, ts, (uint32_t)src, &e);
+}
+
+/* A process tree of one process (pid, ppid, argv0) and optionally one
+ * thread (tid of pid, named). */
+static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const char *argv0, int32_t tid,
+			const char *tname)
+{
+	Perfetto__Protos__ProcessTree pt = PERFETTO__PROTOS__PROCESS_TREE__INIT;
+	Perfetto__Protos__ProcessTree__Process pr = PERFETTO__PROTOS__PROCESS_TREE__PROCESS__INIT, *prp = &pr;
+	Perfetto__Protos__ProcessTree__Thread th = PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT, *thp = &th;
+	char *cmd = (char *)argv0;
+	Pkt p = pkt(1, ts);
+
+	pr.has_pid = pr.has_ppid = 1;
+	pr.pid = pid;
+	pr.ppid = ppid;
+	pr.n_cmdline = 1;
+	pr.cmdline = &cmd;
+	th.has_tid = th.has_tgid = 1;
+	th.tid = tid;
+	th.tgid = pid;
+	th.name = (char *)tname;
+	pt.n_processes = 1;
+	pt.processes = &prp;
+	pt.n_threads = tid ? 1 : 0;
+	pt.threads = &thp;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
+	p.process_tree = &pt;
+	tb_packet(b, &p);
+}
+
+/* The process tracker as trace processor's: threads cloned and processes
+ * forked before their maker's process is known join it once the process
+ * tree says; a renamed main thread renames its process; a freed tid comes
+ * back as a new thread; process tree names beat sched_switch comms; a
+ * changed parent pid keeps the first parent; a freed pid is a new process. */
+static void test_ftrace_process_tracking(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__TaskRenameFtraceEvent rn = PERFETTO__PROTOS__TASK_RENAME_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedProcessFreeFtraceEvent fr = PERFETTO__PROTOS__SCHED_PROCESS_FREE_FTRACE_EVENT__INIT;
+
+	(void)state;
+	ft_switch(&b, 10, 0, "swapper/0", 20, "a-main");
+	ft_switch(&b, 11, 20, "a-main", 21, "a-worker");
+	ft_newtask(&b, 12, 21, 22, "a-clone", 0x00010000);
+	ft_newtask(&b, 13, 22, 30, "b", 0);
+	tree_packet(&b, 14, 20, 1, "/bin/a", 21, "tree-name");
+	rn.has_pid = 1;
+	rn.pid = 30;
+	rn.newcomm = "b-renamed";
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME;
+	e.task_rename = &rn;
+	ft_packet(&b, 15, 30, &e);
+	tree_packet(&b, 16, 30, 7, "b-renamed", 0, NULL); /* reparented: stays 20's */
+	fr.has_pid = 1;
+	fr.pid = 30;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE;
+	e.sched_process_free = &fr;
+	ft_packet(&b, 17, 30, &e);
+	ft_newtask(&b, 18, 20, 30, "a-30", 0x00010000);
+	ft_switch(&b, 19, 21, "a-worker", 30, "a-30x");
+	ft_switch(&b, 20, 30, "a-30x", 0, "swapper/0");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.utid, t.tid, coalesce(p.pid, -1), coalesce(p.name, '-'), coalesce(t.name, '-'), "
+		       "coalesce(pp.pid, -1) from thread t left join process p using(upid) "
+		       "left join process pp on pp.upid = p.parent_upid order by t.utid",
+		   "0\t0\t0\t-\tswapper\t-1\n"
+		   "1\t20\t20\t/bin/a\ta-main\t1\n"
+		   "2\t21\t20\t/bin/a\ttree-name\t1\n"
+		   "3\t22\t20\t/bin/a\ta-clone\t1\n"
+		   "4\t30\t30\tb-renamed\tb-renamed\t20\n"
+		   "5\t1\t1\t-\t-\t-1\n"
+		   "6\t7\t7\t-\t-\t-1\n"
+		   "7\t30\t20\t/bin/a\ta-30x\t1\n");
+	/* the switch to tid 30 at 19 ran the new thread */
+	assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
+	tb_close(tr, path, &b);
+}
+
+/* sde_tracing_mark_write: begin / end by trace_begin (older kernels) or
+ * by trace_type; a counter by trace_type 'C' on the tgid's process; an
+ * event with neither field is counted, not imported. */
+static void test_ftrace_sde_marks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	static const struct { uint64_t ts; int has_type, has_begin; uint32_t type, begin; int32_t value; const char *name; } ev[] = {
+		{ 100, 0, 1, 0, 1, 0, "draw" }, { 101, 0, 1, 0, 0, 0, "draw" },
+		{ 200, 1, 0, 'B', 0, 0, "kick" }, { 250, 1, 0, 'E', 0, 0, "kick" },
+		{ 300, 1, 0, 'C', 0, 42, "fences" }, { 400, 0, 0, 0, 0, 0, "none" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+		Perfetto__Protos__SdeTracingMarkWriteFtraceEvent m = PERFETTO__PROTOS__SDE_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+
+		m.has_pid = 1;
+		m.pid = 403;
+		m.trace_name = (char *)ev[i].name;
+		m.has_trace_type = ev[i].has_type;
+		m.trace_type = ev[i].type;
+		m.has_trace_begin = ev[i].has_begin;
+		m.trace_begin = ev[i].begin;
+		m.has_value = 1;
+		m.value = ev[i].value;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE;
+		e.sde_tracing_mark_write = &m;
+		ft_packet(&b, ev[i].ts, 404, &e);
+	}
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, s.ts, s.dur, t.tid, p.pid from slice s join thread_track tt on s.track_id = tt.id "
+		       "join thread t using(utid) join process p using(upid) order by s.ts",
+		   "draw\t100\t1\t404\t403\nkick\t200\t50\t404\t403\n");
+	assert_tsv(tr, "select t.name, c.value, p.pid from counter c join track t on c.track_id = t.id "
+		       "join process p on p.upid = t.upid",
+		   "fences\t42.0\t403\n");
+	assert_int_equal(stat_value(tr, "proto_atrace_bad"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* Three events on one track, as raw packet bytes. */
 static void three_events(tbuf *b)
 {
@@ -1227,6 +1401,8 @@ static void test_process_stats(void **state)
 	pr.vm_rss_kb = 4; /* -> 4096 bytes */
 	pr.has_oom_score_adj = 1;
 	pr.oom_score_adj = -100;
+	pr.has_runtime_kernel_mode = 1; /* ns, kept as is */
+	pr.runtime_kernel_mode = 1500000;
 	ps.n_processes = 1;
 	ps.processes = &prp;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
@@ -1235,7 +1411,8 @@ static void test_process_stats(void **state)
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
 		       "join process pr on pr.upid = t.upid order by t.name",
-		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n");
+		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n"
+		   "runtime.kernel_ns\t33\t7000\t1500000.0\n");
 	tb_close(tr, path, &b);
 }
 
@@ -1890,6 +2067,8 @@ int main(void)
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
+		cmocka_unit_test(test_ftrace_process_tracking),
+		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),
 		cmocka_unit_test(test_length_beyond_file),

@@ -248,20 +248,25 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt
 	return close_at(t, s, (uint32_t)target, ts, arg_set_id);
 }
 
-int tt_slice_tracker_overlaps(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur)
+int64_t tt_slice_tracker_overlapping(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur)
 {
 	struct stack *s = stack_of(t, track);
 
 	if (!s || dur <= 0)
-		return 0;
+		return -1;
 	pop_ended(s, ts);
 	for (uint32_t k = s->n; k > 0; k--) {
 		int64_t end = s->e[k - 1].end;
 
 		if (end != OPEN && ts < end && dur > dur_between(ts, end))
-			return 1;
+			return s->e[k - 1].id;
 	}
-	return 0;
+	return -1;
+}
+
+int tt_slice_tracker_overlaps(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur)
+{
+	return tt_slice_tracker_overlapping(t, track, ts, dur) >= 0;
 }
 
 int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts)

@@ -45,6 +45,8 @@ int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t t
  * complete slice of track and end after it (trace processor's overlap: it
  * cannot nest there). */
 int tt_slice_tracker_overlaps(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur);
+/* The same test, giving the slice overlapped (the innermost one), or -1. */
+int64_t tt_slice_tracker_overlapping(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur);
 /* The innermost open (or still enclosing) slice of track at ts, or -1.
  * Used to bind flows to the enclosing slice. */
 int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts);

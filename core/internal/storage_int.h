@@ -122,6 +122,8 @@ struct tt_storage {
 		int64_t *ts, *dur, *cpu;
 		uint32_t *utid;
 		tt_str *state;
+		int64_t *io_wait;      /* TT_TS_NONE: unknown */
+		tt_str *blocked;       /* blocked_function */
 	} tstate;
 
 	/* Perfetto's state table: values of state tracks (TrackEvent TYPE_STATE) */
@@ -143,6 +145,13 @@ struct tt_storage {
 		int64_t *ival;
 		tt_str *sval; /* 0 when the value is an integer */
 	} meta;
+
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		uint16_t *stat;        /* tt_stat: the stats row it details */
+		uint32_t *arg_set_id;
+	} import_logs; /* tt_storage_import_log */
 
 	int64_t stats[TT_STAT_COUNT];
 	struct {

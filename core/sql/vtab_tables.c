@@ -336,6 +336,25 @@ static const tt_vtab_def raw_def = {
 	.ts = raw_ts, .ts_sorted = raw_sorted, .names = raw_names,
 };
 
+/* The cpu table's ucpu of a CPU number: its row in the CPUs an importer
+ * recorded, else (none recorded) the number itself, as the cpu view. */
+static void r_ucpu(sqlite3_context *ctx, const tt_storage *st, int64_t cpu)
+{
+	if (cpu < 0) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	for (size_t i = 0; i < st->cpus.n; i++)
+		if (st->cpus.cpu[i] == cpu) {
+			sqlite3_result_int64(ctx, (int64_t)i);
+			return;
+		}
+	if (st->cpus.n)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, cpu);
+}
+
 static size_t sched_n(const tt_storage *st) { return st->sched.n; }
 static void sched_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -347,12 +366,13 @@ static void sched_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case 4: r_id(ctx, st->sched.utid[r]); break;
 	case 5: r_str(ctx, st, st->sched.end_state[r]); break;
 	case 6: r_int(ctx, st->sched.priority[r]); break;
+	case 7: r_ucpu(ctx, st, st->sched.cpu[r]); break;
 	}
 }
 static const tt_vtab_def sched_def = {
 	.name = "sched_slice",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
-		  " end_state TEXT, priority INTEGER)",
+		  " end_state TEXT, priority INTEGER, ucpu INTEGER)",
 	.nrows = sched_n, .column = sched_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -367,12 +387,15 @@ static void tstate_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 	case 3: r_id64(ctx, st->tstate.cpu[r]); break;
 	case 4: r_id(ctx, st->tstate.utid[r]); break;
 	case 5: r_str(ctx, st, st->tstate.state[r]); break;
+	case 6: r_ts(ctx, st->tstate.io_wait[r]); break;
+	case 7: r_str(ctx, st, st->tstate.blocked[r]); break;
+	case 8: r_ucpu(ctx, st, st->tstate.cpu[r]); break;
 	}
 }
 static const tt_vtab_def tstate_def = {
 	.name = "thread_state",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
-		  " state TEXT)",
+		  " state TEXT, io_wait INTEGER, blocked_function TEXT, ucpu INTEGER)",
 	.nrows = tstate_n, .column = tstate_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -424,6 +447,32 @@ static const tt_vtab_def stats_def = {
 		  " value INTEGER, description TEXT)",
 	.nrows = stats_n, .column = stats_col,
 	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
+/* trace processor's _trace_import_logs: one row per logged occurrence of
+ * a stat, with its details as an arg set (one trace: trace_id 0; byte
+ * offsets are not kept) */
+static size_t ilog_n(const tt_storage *st) { return st->import_logs.n; }
+static void ilog_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	unsigned k = st->import_logs.stat[r];
+
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, 0); break;
+	case 2: r_ts(ctx, st->import_logs.ts[r]); break;
+	case 3: sqlite3_result_null(ctx); break;
+	case 4: r_text(ctx, stat_info[k].severity); break;
+	case 5: r_text(ctx, stat_info[k].name); break;
+	case 6: r_id(ctx, st->import_logs.arg_set_id[r]); break;
+	}
+}
+static const tt_vtab_def ilog_def = {
+	.name = "_trace_import_logs",
+	.schema = "CREATE TABLE x(id INTEGER, trace_id INTEGER, ts INTEGER, byte_offset INTEGER,"
+		  " severity TEXT, name TEXT, arg_set_id INTEGER)",
+	.nrows = ilog_n, .column = ilog_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
 /* stats_detail: what the counted-by-name stats skipped, by name:
@@ -478,7 +527,7 @@ static const tt_vtab_def bounds_def = {
 
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
-	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &detail_def, &meta_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &ilog_def, &detail_def, &meta_def,
 	&bounds_def,
 };
 

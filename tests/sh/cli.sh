@@ -37,7 +37,7 @@ check "csv without header" "514" "$($T query --format csv --no-header $D/chromiu
 check "json format" '[
 {"n":514}
 ]' "$($T query --format=json $D/chromium-tiny.json 'select count(*) n from slice')"
-echo "select count(*) from thread;" > "$tmp/q.sql"
+echo "select count(*) from thread where utid > 0;" > "$tmp/q.sql"
 check "sql from -f" "6" "$($T query --no-header --format tsv -f "$tmp/q.sql" $D/chromium-tiny.json)"
 check "sql from stdin" "3" "$(echo 'select 1; select count(*) from process where pid > 0' | $T query --no-header --format tsv $D/chromium-tiny.json)"
 

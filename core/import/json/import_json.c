@@ -283,6 +283,7 @@ static void parse_all(struct jparse *p)
 	struct pipe *q = &p->j->pipe;
 	unsigned char *buf = q->readbuf;
 	uint64_t idle = 0, ncb_before = 0;
+	size_t carry = 0; /* bytes held back at buf's start (json_lenient.c) */
 
 	p->b = batch_acquire(q);
 	if (!buf) {
@@ -293,23 +294,37 @@ static void parse_all(struct jparse *p)
 	while (p->b && p->ys == yajl_status_ok) {
 		/* reads end at multiples of READ_SIZE in the file, wherever the
 		 * parse started, so that the token guard below stops at the
-		 * same byte as a parse from the start would */
-		size_t want = READ_SIZE - (size_t)(p->offset % READ_SIZE);
-		long n = tt_bytesrc_read(p->src, buf, want, &p->err);
+		 * same byte as a parse from the start would (the bytes held
+		 * back after a comma come first in buf) */
+		size_t want = READ_SIZE - (size_t)((p->offset + carry) % READ_SIZE), total, feed;
+		long n = tt_bytesrc_read(p->src, buf + carry, want, &p->err);
 
 		if (n < 0) {
 			p->read_failed = 1;
 			break;
 		}
-		if (n == 0)
+		total = carry + (size_t)n;
+		if (total == 0)
 			break;
+		feed = tt_json_lenient(&p->lenient, buf, total, p->offset, n == 0);
+		if (p->lenient.oom) {
+			p->oom = 1;
+			break;
+		}
 		p->base = p->offset;
-		p->ys = yajl_parse(p->yh, buf, (size_t)n);
+		p->ys = yajl_parse(p->yh, buf, feed);
 		if (p->ys != yajl_status_ok) {
 			p->offset += yajl_get_bytes_consumed(p->yh);
 			break;
 		}
-		p->offset += (uint64_t)n;
+		p->offset += (uint64_t)feed;
+		if (p->lenient.conflict) { /* (the events before it are read) */
+			p->ys = yajl_status_error;
+			break;
+		}
+		carry = total - feed;
+		memmove(buf, buf + feed, carry);
+		n = (long)feed;
 		/* No callback for MAX_TOKEN bytes: one token that long is being
 		 * buffered by yajl. Stop there; the events before it are kept.
 		 * (Counting callbacks costs nothing per byte.) */
@@ -332,6 +347,9 @@ static void parse_all(struct jparse *p)
 		if (p->too_long)
 			snprintf(p->msg, sizeof(p->msg), "a string or number longer than %u MiB",
 				 MAX_TOKEN >> 20);
+		else if (p->lenient.conflict)
+			snprintf(p->msg, sizeof(p->msg),
+				 "strings hold both raw control characters and bytes C0, C1 or F5-FF");
 		else if (p->too_deep)
 			snprintf(p->msg, sizeof(p->msg), "containers nested deeper than %d levels",
 				 MAX_JSON_DEPTH);
@@ -376,6 +394,7 @@ int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
 {
 	if (p->yh)
 		yajl_free(p->yh);
+	tt_json_lenient_free(&p->lenient);
 	memset(p, 0, sizeof(*p));
 	p->j = j;
 	p->src = src;
@@ -413,6 +432,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	/* trace processor's process tracker: a process has its main thread */
 	tt_storage_main_threads(im->st, 1);
 	tt_storage_args_dedupe(im->st, 1);
+	(void)tt_storage_idle_rows(im->st, 0); /* (out of memory shows later) */
 	char msg[200];
 	int rc = TT_OK, truncated;
 
@@ -471,7 +491,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	 * worker); a failure here only means slower growth later */
 	for (int i = 0; i < NBATCH; i++)
 		tt_json_batch_reserve(&q->batches[i], BATCH_EVENTS + 1, BATCH_TEXT * 2);
-	q->readbuf = malloc(READ_SIZE);
+	q->readbuf = malloc(READ_SIZE + JSON_LENIENT_CARRY);
 	if (!(q->q = tt_workq_new(NBATCH, 1, 0))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto done;
@@ -552,6 +572,7 @@ parsed:
 done:
 	if (p->yh)
 		yajl_free(p->yh);
+	tt_json_lenient_free(&p->lenient);
 	free(p);
 	json_free(j);
 	return rc;

@@ -199,6 +199,32 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		}
 		return 0;
 	}
+	if (ph == 'T') {
+		/* trace processor's thread state event: the name is the state;
+		 * args cpu, io_wait, blocked_function are columns, not args
+		 * (the record carries them: id = cpu, args = io_wait, cat =
+		 * blocked_function) */
+		if (!(e->flags & EV_HAS_DUR) || e->dur < 0) {
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			return 0;
+		}
+		r.u.i = e->dur;
+		r.id = UINT64_MAX;
+		r.cat = 0;
+		for (uint32_t i = 0; i < e->nargs; i++) {
+			const struct targ *a = &b->args.v[e->arg0 + i];
+			const char *k = btext(b, a->key);
+
+			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT && a->v.i >= 0)
+				r.id = (uint64_t)a->v.i;
+			else if (strcmp(k, "io_wait") == 0 && a->type == TT_ARG_INT && a->v.i >= 0 &&
+				 a->v.i < TT_NONE)
+				r.args = (uint32_t)a->v.i;
+			else if (strcmp(k, "blocked_function") == 0 && a->type == TT_ARG_STRING)
+				r.cat = tt_storage_intern(st, btext(b, a->str), a->len);
+		}
+		return push_rec(j, e, &r);
+	}
 	if (ph == 'X') {
 		if (!(e->flags & EV_HAS_DUR)) {
 			tt_storage_stat_add(st, TT_STAT_json_x_no_dur, 1);

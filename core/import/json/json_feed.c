@@ -123,6 +123,26 @@ static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
 	return lo < j->ttimes.n && j->ttimes.v[lo].seq == seq ? &j->ttimes.v[lo] : NULL;
 }
 
+/* The import log trace processor writes for a spilled X event: the event,
+ * the slice it overlaps and the shared range [ts, that slice's end). */
+static void log_overlap(tt_storage *st, const tt_event *r, int64_t other)
+{
+	int64_t ots = tt_storage_slice_ts(st, other), odur = tt_storage_slice_dur(st, other);
+	const char *on = tt_storage_str(st, tt_storage_slice_name(st, other));
+	const char *n = tt_storage_str(st, r->name);
+
+	tt_storage_args_begin(st);
+	tt_storage_args_str(st, "event_name", n ? n : "", n ? strlen(n) : 0);
+	tt_storage_args_str(st, "event_phase", "X", 1);
+	tt_storage_args_int(st, "overlap_start", r->ts);
+	tt_storage_args_int(st, "overlap_end", ots + odur);
+	if (on)
+		tt_storage_args_str(st, "conflicting_slice_name", on, strlen(on));
+	tt_storage_args_int(st, "conflicting_slice_ts", ots);
+	tt_storage_args_int(st, "conflicting_slice_dur", odur);
+	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_storage_args_end(st));
+}
+
 static void feed_one(struct feed *f, const tt_event *r)
 {
 	struct json *j = f->j;
@@ -155,9 +175,10 @@ static void feed_one(struct feed *f, const tt_event *r)
 		break;
 	case 'X':
 		track = tt_storage_thread_track(st, r->track);
-		if (tt_slice_tracker_overlaps(sl, track, r->ts, r->u.i)) {
+		if ((id = tt_slice_tracker_overlapping(sl, track, r->ts, r->u.i)) >= 0) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
+			log_overlap(st, r, id);
 			track = tt_async_overlap_track(f->async, r->track, r->ts, r->u.i);
 			if (track == TT_NONE) {
 				j->oom = 1;
@@ -189,10 +210,22 @@ static void feed_one(struct feed *f, const tt_event *r)
 			break;
 		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
 			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
+		else if (r->kind == 'e') /* trace processor: by category and name; none matching, nothing */
+			tt_slice_tracker_end_match(sl, track, r->ts, r->cat, r->name, r->args);
 		else
-			tt_slice_tracker_end(sl, track, r->ts, r->kind == 'e' ? r->name : 0, r->args);
+			tt_slice_tracker_end(sl, track, r->ts, 0, r->args);
 		break;
-	case 'n': case 'T': case 'p':
+	case 'T': { /* thread state; Running on a cpu is a sched slice too */
+		int64_t row = tt_storage_thread_state(st, r->ts, r->u.i, -1, r->track, r->name);
+
+		tt_storage_thread_state_blocked(st, row, r->args == TT_NONE ? TT_TS_NONE : (int64_t)r->args, r->cat);
+		if (r->id != UINT64_MAX && r->name == tt_storage_intern_cstr(st, "Running")) {
+			tt_storage_cpu(st, (int64_t)r->id);
+			tt_storage_sched(st, r->ts, r->u.i, (int64_t)r->id, r->track, 0, 0);
+		}
+		break;
+	}
+	case 'n': case 'p':
 		track = async_track(f, r, TT_ASYNC_INSTANT);
 		if (track == TT_NONE)
 			break;

@@ -24,6 +24,31 @@
 #include <yajl/yajl_parse.h>
 
 #define READ_SIZE (256 * 1024)
+
+/* json_lenient.c: trailing commas and raw control characters in strings,
+ * rewritten byte for byte for yajl */
+#define JSON_LENIENT_NMAP 13
+#define JSON_LENIENT_CARRY 4096 /* most bytes held back after a comma */
+struct tt_json_lenient {
+	int in_str, esc;
+	int str_ctl, str_marker; /* the string being read: rewritten, holds a rewriting byte */
+	int conflict;    /* one string with both: it cannot be read exactly */
+	int oom;
+	uint64_t *q;     /* file offsets of rewritten bytes not yet given back */
+	size_t qh, qn, qcap;
+	unsigned char *buf;
+	size_t cap;
+};
+/* Rewrites buf[0, n) (at file offset base) in place; returns how many
+ * bytes yajl may have now: a comma followed by white space only up to n
+ * waits for the next bytes (unless at_end); on a conflict, the bytes
+ * before it. */
+size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, uint64_t base, int at_end);
+/* The string s whose token ends at file offset end as it was in the file
+ * (s itself, or f's buffer); NULL when out of memory. */
+const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsigned char *s, size_t len,
+					   uint64_t end);
+void tt_json_lenient_free(struct tt_json_lenient *f);
 #define MAX_ARG_DEPTH 32
 #define PATH_MAX_LEN 1024
 /* Longest string or number token: yajl buffers a token that spans chunks
@@ -139,6 +164,7 @@ struct jparse {
 	uint64_t last_close; /* file offset just after the last event's '}' */
 	uint64_t unit_at;    /* file offset of the displayTimeUnit value */
 	int first_read_aligns; /* reading on from a place within a read's bytes */
+	struct tt_json_lenient lenient; /* the serial parse's rewriting (json_lenient.c) */
 
 	/* how the parse ended, for the import thread */
 	yajl_status ys;

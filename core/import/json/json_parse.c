@@ -256,10 +256,16 @@ static int cb_number(void *ctx, const char *s, size_t len)
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
 	struct jparse *p = ctx;
-	const char *t = (const char *)s;
+	const char *t;
 	struct pev *e = &p->ev;
 
 	p->ncb++;
+	if (p->lenient.qh < p->lenient.qn &&
+	    !(s = tt_json_lenient_unmap(&p->lenient, s, len, p->base + yajl_get_bytes_consumed(p->yh)))) {
+		p->oom = 1;
+		return 0;
+	}
+	t = (const char *)s;
 	if (meta_here(p))
 		return meta_add(p, t, len, 0);
 	if (!p->in_event) {
@@ -319,6 +325,11 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 	struct jparse *p = ctx;
 
 	p->ncb++;
+	if (p->lenient.qh < p->lenient.qn &&
+	    !(k = tt_json_lenient_unmap(&p->lenient, k, len, p->base + yajl_get_bytes_consumed(p->yh)))) {
+		p->oom = 1;
+		return 0;
+	}
 
 	if (!p->in_event) {
 		if (p->depth == 1 && p->top_is_map) {

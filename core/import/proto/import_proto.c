@@ -543,6 +543,10 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->seq_index);
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
+	tt_pmap_free(&c->ended_pids);
+	tt_pmap_free(&c->thread_name_prio);
+	TT_VEC_FREE(c->pend_assoc);
+	TT_VEC_FREE(c->pend_parent);
 	tt_pmap_free(&c->named_procs);
 	tt_pmap_free(&c->proc_args);
 	tt_pmap_free(&c->desc_by_upid);
@@ -583,6 +587,9 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->threaded = threaded;
 	tt_storage_main_threads(c->st, 1);
 	tt_storage_args_dedupe(c->st, 1);
+	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
+	if (tt_storage_idle_rows(c->st, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
+		c->oom = 1;
 	c->clock = tt_proto_clock_new();
 	c->async = tt_async_tracker_new(c->st);
 	c->sorter = tt_sorter_new(TT_SORT_FULL);

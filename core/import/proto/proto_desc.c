@@ -7,8 +7,7 @@
 
 /* ---- descriptors ----------------------------------------------------------- */
 
-static void set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
-enum { PN_OTHER = 1, PN_CHROME_LABEL, PN_TRACK_DESCRIPTOR, PN_CHROME_RENDERER, PN_SYSTEM };
+#define set_process_name tt_proto_set_process_name
 
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 {
@@ -217,18 +216,20 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 		const Perfetto__Protos__ProcessTree__Process *p = pt->processes[i];
 		const char *argv0;
 		size_t n0, n = 0;
-		uint32_t upid;
+		uint32_t upid, parent;
 		tt_str cmdline;
 
 		if (!p->n_cmdline)
 			continue;
 		argv0 = p->cmdline[0];
 		n0 = strlen(argv0);
-		upid = tt_storage_process(c->st, p->pid);
+		/* a changed parent is a reparenting: the first parent stays */
+		parent = tt_proto_process(c, p->ppid);
+		upid = tt_proto_process(c, p->pid);
 		if (upid == TT_NONE)
 			continue;
-		if (p->ppid != p->pid)
-			tt_storage_process_set_parent(c->st, upid, tt_storage_process(c->st, p->ppid));
+		if (p->ppid != p->pid && tt_storage_process_parent(c->st, upid) == TT_NONE)
+			tt_storage_process_set_parent(c->st, upid, parent);
 		if (p->ppid == 2 && TT_VEC_PUSH(kthreads, p->pid))
 			c->oom = 1;
 		if (p->ppid == 2 && kworker_len(argv0, n0) != n0) {
@@ -245,7 +246,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 		set_process_name(c, upid, intern(c, argv0, n0), PN_SYSTEM);
 		tt_storage_process_set_cmdline(c->st, upid, cmdline);
 		if (p->cmdline_is_comm)
-			tt_storage_thread_set_name(c->st, tt_storage_thread(c->st, p->pid, p->pid), cmdline);
+			tt_proto_thread_name(c, tt_proto_thread(c, p->pid), cmdline, TN_PROCESS_TREE);
 		if (p->has_uid)
 			tt_storage_process_set_uid(c->st, upid, p->uid);
 		if (p->has_process_start_from_boot && !tt_storage_process_start(c->st, upid)) {
@@ -263,7 +264,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 	}
 	for (i = 0; i < pt->n_threads; i++) {
 		const Perfetto__Protos__ProcessTree__Thread *t = pt->threads[i];
-		uint32_t utid = tt_storage_thread(c->st, t->has_tgid ? t->tgid : -1, t->tid);
+		uint32_t utid = t->has_tgid ? tt_proto_thread_in(c, t->tgid, t->tid) : tt_proto_thread(c, t->tid);
 		size_t n;
 		int kthread = 0;
 
@@ -274,7 +275,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 			kthread |= kthreads.v[k] == t->tid;
 		if (kthread)
 			n = kworker_len(t->name, n);
-		tt_storage_thread_set_name(c->st, utid, intern(c, t->name, n));
+		tt_proto_thread_name(c, utid, intern(c, t->name, n), TN_PROCESS_TREE);
 	}
 	TT_VEC_FREE(kthreads);
 }
@@ -282,7 +283,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 /* Process names by trace processor's priorities: a higher one replaces a
  * lower or equal one, whatever order the packets come in. */
 
-static void set_process_name(pctx *c, uint32_t upid, tt_str name, int prio)
+void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio)
 {
 	uint64_t *cur = tt_pmap_find(&c->named_procs, upid);
 
@@ -471,6 +472,18 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 			tt_str n = intern_c(c, "oom_score_adj");
 			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, n, upid, -1, NULL),
 				 0, 0, TT_NONE, 0, (double)p->oom_score_adj);
+		}
+		/* cpu time from /proc/pid/stat, already in ns (no unit, as trace
+		 * processor's proc_stat_runtime tracks) */
+		for (k = 0; k < 2; k++) {
+			tt_str n;
+
+			if (!(k ? p->has_runtime_kernel_mode : p->has_runtime_user_mode))
+				continue;
+			n = intern_c(c, k ? "runtime.kernel_ns" : "runtime.user_ns");
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0,
+					  tt_proto_keyed_counter(c, "proto-proc-stat", upid, 9 + k, n, upid, -1, NULL), 0, 0,
+					  TT_NONE, 0, (double)(k ? p->runtime_kernel_mode : p->runtime_user_mode));
 		}
 	}
 }

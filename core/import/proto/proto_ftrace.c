@@ -7,34 +7,214 @@
 
 /* ---- ftrace ------------------------------------------------------------------ */
 
-static uint32_t ftrace_thread(pctx *c, int64_t tid)
+/* ---- the process tracker ------------------------------------------------- */
+
+#define TID_ENDED UINT64_MAX
+/* Associations waiting for a process are resolved by a scan of the
+ * waiting list: bounded so that hostile input cannot make it quadratic
+ * in the trace (real traces wait for the process tree, a few hundred). */
+#define PENDING_MAX 4096
+#define CLONE_THREAD 0x00010000u /* (the kernel's sched.h) */
+
+static void live_put(pctx *c, int64_t tid, uint64_t v)
+{
+	if (tt_pmap_put(&c->ftrace_threads, (uint64_t)tid, v))
+		c->oom = 1;
+}
+
+/* trace processor's GetOrCreateThread: the tid's live thread (the last
+ * one made for it, by any source), or a new thread of no known process
+ * when there is none or it ended. */
+uint32_t tt_proto_thread(pctx *c, int64_t tid)
 {
 	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
 	uint32_t utid;
 
-	if (v)
+	if (v && *v != TID_ENDED)
 		return (uint32_t)(*v - 1);
-	utid = tt_storage_thread_by_tid(c->st, tid);
+	utid = v ? TT_NONE : tt_storage_thread_by_tid(c->st, tid);
 	if (utid == TT_NONE)
-		utid = tt_storage_thread(c->st, tid == 0 ? 0 : -1, tid);
-	if (tt_pmap_put(&c->ftrace_threads, (uint64_t)tid, (uint64_t)utid + 1))
-		c->oom = 1;
+		utid = tt_storage_thread_new(c->st, -1, tid);
+	live_put(c, tid, (uint64_t)utid + 1);
 	return utid;
 }
 
-static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
+/* Thread utid now has a process: the threads and forked processes that
+ * waited on it get theirs (and so on, for the threads bound to those). */
+static void resolve_pending(pctx *c, uint32_t utid)
 {
-	tt_atrace m;
+	TT_VEC(uint32_t) todo = {0};
+
+	if (TT_VEC_PUSH(todo, utid)) {
+		c->oom = 1;
+		return;
+	}
+	while (todo.n) {
+		uint32_t u = todo.v[--todo.n], upid = tt_storage_thread_upid(c->st, u);
+
+		for (size_t i = 0; i < c->pend_parent.n;) {
+			uint64_t e = c->pend_parent.v[i];
+
+			if ((uint32_t)(e >> 32) != u) {
+				i++;
+				continue;
+			}
+			tt_storage_process_set_parent(c->st, (uint32_t)e, upid);
+			c->pend_parent.v[i] = c->pend_parent.v[--c->pend_parent.n];
+		}
+		for (size_t i = 0; i < c->pend_assoc.n;) {
+			uint64_t e = c->pend_assoc.v[i];
+			uint32_t a = (uint32_t)(e >> 32), b = (uint32_t)e, other;
+
+			if (a != u && b != u) {
+				i++;
+				continue;
+			}
+			other = a == u ? b : a;
+			c->pend_assoc.v[i] = c->pend_assoc.v[--c->pend_assoc.n];
+			if (tt_storage_thread_upid(c->st, other) == TT_NONE) {
+				tt_storage_thread_set_pid(c->st, other, tt_storage_process_pid(c->st, upid));
+				if (TT_VEC_PUSH(todo, other))
+					c->oom = 1;
+			}
+		}
+	}
+	TT_VEC_FREE(todo);
+}
+
+/* trace processor's GetOrCreateProcess: a pid whose process ended gets a
+ * new one (with a new main thread). */
+uint32_t tt_proto_process(pctx *c, int64_t pid)
+{
+	uint64_t *ended = tt_pmap_find(&c->ended_pids, (uint64_t)pid);
+	uint32_t upid, main;
+
+	if (ended && *ended) {
+		*ended = 0;
+		upid = tt_storage_process_new(c->st, pid);
+		main = tt_storage_thread_by_tid(c->st, pid);
+		if (main != TT_NONE)
+			live_put(c, pid, (uint64_t)main + 1);
+		return upid;
+	}
+	upid = tt_storage_process(c->st, pid);
+	/* (a thread seen before may have just become its main thread) */
+	main = tt_storage_thread_by_tid(c->st, pid);
+	if (main != TT_NONE && tt_storage_thread_upid(c->st, main) == upid && (c->pend_assoc.n || c->pend_parent.n))
+		resolve_pending(c, main);
+	return upid;
+}
+
+/* trace processor's UpdateThread(tid, pid): the live thread of tid when it
+ * has no process yet or this one, else the thread (pid, tid). */
+uint32_t tt_proto_thread_in(pctx *c, int64_t pid, int64_t tid)
+{
+	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
+	uint32_t upid = tt_proto_process(c, pid), utid;
+
+	if (v && *v != TID_ENDED) {
+		uint32_t cur = tt_storage_thread_upid(c->st, (uint32_t)(*v - 1));
+
+		utid = (uint32_t)(*v - 1);
+		if (cur == upid)
+			return utid;
+		if (cur == TT_NONE) {
+			tt_storage_thread_set_pid(c->st, utid, pid);
+			resolve_pending(c, utid);
+			return utid;
+		}
+	}
+	utid = tt_storage_thread(c->st, pid, tid);
+	live_put(c, tid, (uint64_t)utid + 1);
+	return utid;
+}
+
+/* A name replaces one of lower or equal priority (ThreadNamePriority). */
+void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio)
+{
+	uint64_t *cur = tt_pmap_find(&c->thread_name_prio, utid);
+
+	if (!name || utid == TT_NONE || (cur && (int)*cur > prio))
+		return;
+	tt_storage_thread_set_name(c->st, utid, name);
+	if (tt_pmap_put(&c->thread_name_prio, utid, (uint64_t)prio))
+		c->oom = 1;
+}
+
+/* task_newtask: a fork starts a process (its parent: the forking thread's
+ * process, once known); a clone(CLONE_THREAD) a thread of the cloner's
+ * process, bound to it now or when the cloner's process is known. */
+static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNewtaskFtraceEvent *e)
+{
+	tt_str comm = intern_c(c, e->comm && e->comm[0] ? e->comm : NULL);
+	uint32_t src, nu, src_upid;
+
+	if (e->pid == 0) /* boot-time tracing: init making the idle tasks */
+		return;
+	src = tt_proto_thread(c, src_tid);
+	src_upid = tt_storage_thread_upid(c->st, src);
+	if (!(e->clone_flags & CLONE_THREAD)) {
+		uint32_t upid;
+		uint64_t *ended = tt_pmap_find(&c->ended_pids, (uint64_t)e->pid);
+
+		if (ended)
+			*ended = 0;
+		upid = tt_storage_process_new(c->st, e->pid);
+		nu = tt_storage_thread_by_tid(c->st, e->pid);
+		if (upid == TT_NONE || nu == TT_NONE) {
+			c->oom = 1;
+			return;
+		}
+		live_put(c, e->pid, (uint64_t)nu + 1);
+		tt_proto_thread_name(c, nu, comm, TN_FTRACE);
+		tt_proto_set_process_name(c, upid, comm, PN_SYSTEM);
+		if (src_upid != TT_NONE)
+			tt_storage_process_set_parent(c->st, upid, src_upid);
+		else if (c->pend_parent.n < PENDING_MAX && TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
+			c->oom = 1;
+		return;
+	}
+	nu = tt_storage_thread_new(c->st, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, e->pid);
+	if (nu == TT_NONE) {
+		c->oom = 1;
+		return;
+	}
+	live_put(c, e->pid, (uint64_t)nu + 1);
+	tt_proto_thread_name(c, nu, comm, TN_FTRACE);
+	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
+	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
+		c->oom = 1;
+}
+
+/* sched_process_free: the tid's thread ended (a later event of the tid is
+ * a new thread); a main thread ends its process, so the pid is free. */
+static void on_process_free(pctx *c, int64_t tid)
+{
+	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
+	uint32_t utid, upid;
+
+	if (v && *v == TID_ENDED)
+		return;
+	utid = v ? (uint32_t)(*v - 1) : tt_storage_thread_by_tid(c->st, tid);
+	if (utid == TT_NONE)
+		return;
+	live_put(c, tid, TID_ENDED);
+	upid = tt_storage_thread_upid(c->st, utid);
+	if (upid != TT_NONE && tt_storage_process_pid(c->st, upid) == tid &&
+	    tt_pmap_put(&c->ended_pids, (uint64_t)tid, 1))
+		c->oom = 1;
+}
+
+#define ftrace_thread tt_proto_thread
+
+static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
+{
 	uint32_t utid, upid, track;
 	tt_str name;
 
-	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
-		stat(c, TT_STAT_proto_atrace_bad);
-		return;
-	}
 	if (m.has_tgid && m.tgid > 0) {
-		utid = tt_storage_thread(c->st, m.tgid, tid);
-		upid = tt_storage_process(c->st, m.tgid);
+		utid = tt_proto_thread_in(c, m.tgid, tid);
+		upid = tt_storage_thread_upid(c->st, utid);
 	} else {
 		utid = ftrace_thread(c, tid);
 		upid = tt_storage_thread_upid(c->st, utid);
@@ -81,11 +261,50 @@ static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf
 	}
 }
 
+static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
+{
+	tt_atrace m;
+
+	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	on_atrace(c, ps, ts, tid, m);
+}
+
+/* sde_tracing_mark_write (display driver): an atrace marker in fields, the
+ * phase in trace_type (B E C I) or, in older kernels, trace_begin (B / E);
+ * tgid is the event's pid field, the writer the ftrace event's pid. */
+static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
+			const Perfetto__Protos__SdeTracingMarkWriteFtraceEvent *e)
+{
+	tt_atrace m = { .has_tgid = 1, .tgid = e->pid, .value = e->value };
+
+	if (!e->has_trace_type && !e->has_trace_begin) {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	if (e->trace_type == 0)
+		m.phase = e->trace_begin ? 'B' : 'E';
+	else if (e->trace_type == 'B' || e->trace_type == 'E' || e->trace_type == 'C' || e->trace_type == 'I')
+		m.phase = (char)e->trace_type;
+	else {
+		stat(c, TT_STAT_proto_atrace_bad);
+		return;
+	}
+	m.name = e->trace_name ? e->trace_name : "";
+	m.name_len = strlen(m.name);
+	on_atrace(c, ps, ts, tid, m);
+}
+
+/* The thread switched to is found when the switch is read: a tid's
+ * thread changes as tasks are made and freed. */
 static void push_sched(pctx *c, int64_t ts, uint32_t cpu, int64_t prev_state, int32_t next_pid,
 		       int32_t next_prio, tt_str comm)
 {
-	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, c->ord++, comm };
+	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, tt_proto_thread(c, next_pid), c->ord++, comm };
 
+	tt_proto_thread_name(c, r.next_utid, comm, TN_FTRACE);
 	if (TT_VEC_PUSH(c->sched, r))
 		c->oom = 1;
 	if (ts > c->max_ts)
@@ -124,8 +343,11 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH: {
 			const Perfetto__Protos__SchedSwitchFtraceEvent *sw = e->sched_switch;
+			tt_proto_thread_name(c, tt_proto_thread(c, sw->prev_pid),
+					     intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL),
+					     TN_FTRACE);
 			push_sched(c, ts, b->cpu, sw->prev_state, sw->next_pid, sw->next_prio,
-				   intern_c(c, sw->next_comm));
+				   intern_c(c, sw->next_comm && sw->next_comm[0] ? sw->next_comm : NULL));
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
@@ -143,14 +365,25 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
-			if (e->task_newtask->comm)
-				tt_storage_thread_set_name(c->st, ftrace_thread(c, e->task_newtask->pid),
-							   intern_c(c, e->task_newtask->comm));
+			on_newtask(c, e->pid, e->task_newtask);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
-			if (e->task_rename->newcomm)
-				tt_storage_thread_set_name(c->st, ftrace_thread(c, e->task_rename->pid),
-							   intern_c(c, e->task_rename->newcomm));
+			/* a main thread's new name is its process's too */
+			if (e->task_rename->newcomm && e->task_rename->newcomm[0]) {
+				uint32_t u = tt_proto_thread(c, e->task_rename->pid);
+				uint32_t up = tt_storage_thread_upid(c->st, u);
+				tt_str n = intern_c(c, e->task_rename->newcomm);
+
+				tt_proto_thread_name(c, u, n, TN_FTRACE);
+				if (up != TT_NONE && tt_storage_process_pid(c->st, up) == e->task_rename->pid)
+					tt_proto_set_process_name(c, up, n, PN_SYSTEM);
+			}
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
+			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
+			on_process_free(c, e->sched_process_free->pid);
 			break;
 		default:
 			break;
@@ -260,10 +493,8 @@ void tt_proto_build_sched(pctx *c)
 		}
 		cur.ts = r->ts;
 		cur.cpu = r->cpu;
-		cur.utid = ftrace_thread(c, r->next_pid);
+		cur.utid = r->next_utid;
 		cur.prio = r->next_prio;
-		if (r->next_comm && r->next_pid != 0)
-			tt_storage_thread_set_name(c->st, cur.utid, r->next_comm);
 		open = 1;
 	}
 	if (open) {

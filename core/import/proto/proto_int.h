@@ -73,6 +73,7 @@ typedef struct sched_rec {
 	int64_t prev_state;
 	uint32_t cpu;
 	int32_t next_pid, next_prio;
+	uint32_t next_utid;          /* resolved when read: tids are reused */
 	uint32_t ord;
 	tt_str next_comm;
 } sched_rec;
@@ -179,7 +180,11 @@ typedef struct pctx {
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
-	tt_pmap ftrace_threads;      /* tid -> utid + 1 */
+	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
+	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
+	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
+	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
+	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
 	tt_pmap proc_args;           /* upid -> index in pargs */
 	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
@@ -283,6 +288,16 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
 void tt_proto_on_ftrace(pctx *c, const FBundle *b);
+/* The process tracker of ftrace and the process tree, as trace
+ * processor's: a tid's live thread (tt_proto_thread), names by priority,
+ * threads and forked processes bound to a process once one of them is. */
+enum { PN_OTHER = 1, PN_CHROME_LABEL, PN_TRACK_DESCRIPTOR, PN_CHROME_RENDERER, PN_SYSTEM };
+enum { TN_FTRACE = 1, TN_PROCESS_TREE, TN_DESCRIPTOR, TN_CONSTANT };
+uint32_t tt_proto_thread(pctx *c, int64_t tid);
+uint32_t tt_proto_thread_in(pctx *c, int64_t pid, int64_t tid);
+uint32_t tt_proto_process(pctx *c, int64_t pid);
+void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio);
+void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
 int tt_proto_merge_and_feed(pctx *c);
 void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track);
 void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int first_packet);
