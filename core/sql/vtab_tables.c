@@ -33,30 +33,12 @@ static void r_ts(sqlite3_context *ctx, int64_t v) /* TT_TS_NONE -> NULL */
 		sqlite3_result_int64(ctx, v);
 }
 
-static void r_id(sqlite3_context *ctx, uint32_t v) /* TT_NONE -> NULL */
-{
-	if (v == TT_NONE)
-		sqlite3_result_null(ctx);
-	else
-		sqlite3_result_int64(ctx, v);
-}
-
 static void r_id64(sqlite3_context *ctx, int64_t v) /* -1 -> NULL */
 {
 	if (v < 0)
 		sqlite3_result_null(ctx);
 	else
 		sqlite3_result_int64(ctx, v);
-}
-
-static void r_str(sqlite3_context *ctx, const tt_storage *st, tt_str s)
-{
-	const char *t = tt_storage_str(st, s);
-
-	if (t)
-		sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
-	else
-		sqlite3_result_null(ctx);
 }
 
 static void r_text(sqlite3_context *ctx, const char *t)
@@ -79,12 +61,12 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_ID: case SL_SLICE_ID: r_int(ctx, (int64_t)r); break;
 	case SL_TS: r_int(ctx, st->slice.ts[r]); break;
 	case SL_DUR: r_int(ctx, st->slice.dur[r]); break;
-	case SL_TRACK: r_id(ctx, st->slice.track[r]); break;
-	case SL_CAT: r_str(ctx, st, st->slice.cat[r]); break;
-	case SL_NAME: r_str(ctx, st, st->slice.name[r]); break;
+	case SL_TRACK: tt_vtab_result_id(ctx, st->slice.track[r]); break;
+	case SL_CAT: tt_vtab_result_str(ctx, st, st->slice.cat[r]); break;
+	case SL_NAME: tt_vtab_result_str(ctx, st, st->slice.name[r]); break;
 	case SL_DEPTH: r_int(ctx, st->slice.depth[r]); break;
 	case SL_PARENT: r_id64(ctx, st->slice.parent_id[r]); break;
-	case SL_ARGS: r_id(ctx, st->slice.arg_set_id[r]); break;
+	case SL_ARGS: tt_vtab_result_id(ctx, st->slice.arg_set_id[r]); break;
 	case SL_TTS: r_ts(ctx, st->slice.thread_ts ? st->slice.thread_ts[r] : TT_TS_NONE); break;
 	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
 	case SL_TYPE: r_text(ctx, "slice"); break;
@@ -118,7 +100,7 @@ static void counter_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	switch (c) {
 	case CT_ID: r_int(ctx, (int64_t)r); break;
 	case CT_TS: r_int(ctx, st->counter.ts[r]); break;
-	case CT_TRACK: r_id(ctx, st->counter.track[r]); break;
+	case CT_TRACK: tt_vtab_result_id(ctx, st->counter.track[r]); break;
 	case CT_VALUE: sqlite3_result_double(ctx, st->counter.value[r]); break;
 	case CT_ARGS: sqlite3_result_null(ctx); break;
 	case CT_TYPE: r_text(ctx, "counter"); break;
@@ -144,15 +126,15 @@ static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	switch (c) {
 	case PR_ID: case PR_UPID: r_int(ctx, (int64_t)r); break;
 	case PR_PID: r_int(ctx, st->process.pid[r]); break;
-	case PR_NAME: r_str(ctx, st, st->process.name[r]); break;
+	case PR_NAME: tt_vtab_result_str(ctx, st, st->process.name[r]); break;
 	case PR_START: r_ts(ctx, st->process.start_ts[r]); break;
 	case PR_END: r_ts(ctx, st->process.end_ts[r]); break;
-	case PR_PARENT: r_id(ctx, st->process.parent_upid[r]); break;
+	case PR_PARENT: tt_vtab_result_id(ctx, st->process.parent_upid[r]); break;
 	case PR_SORT: r_ts(ctx, st->process.sort_index[r]); break;
 	case PR_UID: r_ts(ctx, st->process.uid[r]); break;
-	case PR_CMDLINE: r_str(ctx, st, st->process.cmdline[r]); break;
-	case PR_ARGS: r_id(ctx, st->process.arg_set_id[r]); break;
-	default: r_id(ctx, tt_storage_machine_of(st, 'p', r)); break; /* machine_id */
+	case PR_CMDLINE: tt_vtab_result_str(ctx, st, st->process.cmdline[r]); break;
+	case PR_ARGS: tt_vtab_result_id(ctx, st->process.arg_set_id[r]); break;
+	default: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 'p', r)); break; /* machine_id */
 	}
 }
 static const tt_vtab_def process_def = {
@@ -174,10 +156,10 @@ static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 	switch (c) {
 	case TH_ID: case TH_UTID: r_int(ctx, (int64_t)r); break;
 	case TH_TID: r_int(ctx, st->thread.tid[r]); break;
-	case TH_NAME: r_str(ctx, st, st->thread.name[r]); break;
+	case TH_NAME: tt_vtab_result_str(ctx, st, st->thread.name[r]); break;
 	case TH_START: r_ts(ctx, st->thread.start_ts[r]); break;
 	case TH_END: r_ts(ctx, st->thread.end_ts[r]); break;
-	case TH_UPID: r_id(ctx, upid); break;
+	case TH_UPID: tt_vtab_result_id(ctx, upid); break;
 	case TH_MAIN:
 		if (upid == TT_NONE)
 			sqlite3_result_null(ctx);
@@ -185,8 +167,8 @@ static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 			r_int(ctx, st->process.pid[upid] == st->thread.tid[r]);
 		break;
 	case TH_SORT: r_ts(ctx, st->thread.sort_index[r]); break;
-	case TH_ARGS: r_id(ctx, st->thread.arg_set_id[r]); break;
-	case TH_MACHINE: r_id(ctx, tt_storage_machine_of(st, 't', r)); break;
+	case TH_ARGS: tt_vtab_result_id(ctx, st->thread.arg_set_id[r]); break;
+	case TH_MACHINE: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 't', r)); break;
 	}
 }
 static const tt_vtab_def thread_def = {
@@ -207,17 +189,17 @@ static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 {
 	switch (c) {
 	case TR_ID: r_int(ctx, (int64_t)r); break;
-	case TR_NAME: r_str(ctx, st, st->track.name[r]); break;
-	case TR_TYPE: r_str(ctx, st, st->track.type[r]); break;
-	case TR_PARENT: r_id(ctx, st->track.parent_id[r]); break;
-	case TR_UTID: r_id(ctx, st->track.utid[r]); break;
-	case TR_UPID: r_id(ctx, st->track.upid[r]); break;
+	case TR_NAME: tt_vtab_result_str(ctx, st, st->track.name[r]); break;
+	case TR_TYPE: tt_vtab_result_str(ctx, st, st->track.type[r]); break;
+	case TR_PARENT: tt_vtab_result_id(ctx, st->track.parent_id[r]); break;
+	case TR_UTID: tt_vtab_result_id(ctx, st->track.utid[r]); break;
+	case TR_UPID: tt_vtab_result_id(ctx, st->track.upid[r]); break;
 	case TR_IS_COUNTER: r_int(ctx, st->track.is_counter[r]); break;
-	case TR_UNIT: r_str(ctx, st, st->track.unit[r]); break;
-	case TR_DESC: r_str(ctx, st, st->track.description[r]); break;
+	case TR_UNIT: tt_vtab_result_str(ctx, st, st->track.unit[r]); break;
+	case TR_DESC: tt_vtab_result_str(ctx, st, st->track.description[r]); break;
 	case TR_CPU: r_id64(ctx, st->track.cpu[r]); break;
-	case TR_SOURCE_ARGS: r_id(ctx, st->track.source_arg_set_id[r]); break;
-	case TR_MACHINE: r_id(ctx, tt_storage_machine_of(st, 'k', r)); break;
+	case TR_SOURCE_ARGS: tt_vtab_result_id(ctx, st->track.source_arg_set_id[r]); break;
+	case TR_MACHINE: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 'k', r)); break;
 	}
 }
 static const tt_vtab_def track_def = {
@@ -242,12 +224,12 @@ static void args_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 
 	switch (c) {
 	case AR_ID: r_int(ctx, (int64_t)r); break;
-	case AR_SET: r_id(ctx, tt_storage_arg_set_of(st, r)); break;
+	case AR_SET: tt_vtab_result_id(ctx, tt_storage_arg_set_of(st, r)); break;
 	case AR_FLAT:
 		sqlite3_result_text(ctx, tt_storage_arg_flat_key(st, r, buf, sizeof(buf)), -1,
 				    SQLITE_TRANSIENT);
 		break;
-	case AR_KEY: r_str(ctx, st, st->args.key[r]); break;
+	case AR_KEY: tt_vtab_result_str(ctx, st, st->args.key[r]); break;
 	case AR_INT:
 		if (type == TT_ARG_INT || type == TT_ARG_UINT || type == TT_ARG_BOOL ||
 		    type == TT_ARG_POINTER)
@@ -257,7 +239,7 @@ static void args_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 		break;
 	case AR_STR:
 		if (type == TT_ARG_STRING || type == TT_ARG_JSON)
-			r_str(ctx, st, st->args.val[r].s);
+			tt_vtab_result_str(ctx, st, st->args.val[r].s);
 		else
 			sqlite3_result_null(ctx);
 		break;
@@ -296,7 +278,7 @@ static void flow_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, st->flow.slice_out[r]); break;
 	case 2: r_int(ctx, st->flow.slice_in[r]); break;
-	case 3: r_id(ctx, st->flow.arg_set_id[r]); break;
+	case 3: tt_vtab_result_id(ctx, st->flow.arg_set_id[r]); break;
 	}
 }
 static const tt_vtab_def flow_def = {
@@ -315,16 +297,16 @@ static void raw_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 	switch (c) {
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, st->raw.ts[r]); break;
-	case 2: r_str(ctx, st, st->raw.name[r]); break;
+	case 2: tt_vtab_result_str(ctx, st, st->raw.name[r]); break;
 	case 3:
 		if (tt_storage_raw_id(&st->raw.ucpu, r) < st->cpus.n)
 			r_int(ctx, st->cpus.cpu[tt_storage_raw_id(&st->raw.ucpu, r)]);
 		else
 			sqlite3_result_null(ctx);
 		break;
-	case 4: r_id(ctx, tt_storage_raw_id(&st->raw.utid, r)); break;
-	case 5: r_id(ctx, tt_storage_raw_id(&st->raw.arg_set_id, r)); break;
-	case 6: r_id(ctx, tt_storage_raw_id(&st->raw.ucpu, r)); break;
+	case 4: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.utid, r)); break;
+	case 5: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.arg_set_id, r)); break;
+	case 6: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.ucpu, r)); break;
 	}
 }
 static const tt_vtab_def raw_def = {
@@ -363,8 +345,8 @@ static void sched_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case 1: r_int(ctx, st->sched.ts[r]); break;
 	case 2: r_int(ctx, st->sched.dur[r]); break;
 	case 3: r_int(ctx, st->sched.cpu[r]); break;
-	case 4: r_id(ctx, st->sched.utid[r]); break;
-	case 5: r_str(ctx, st, st->sched.end_state[r]); break;
+	case 4: tt_vtab_result_id(ctx, st->sched.utid[r]); break;
+	case 5: tt_vtab_result_str(ctx, st, st->sched.end_state[r]); break;
 	case 6: r_int(ctx, st->sched.priority[r]); break;
 	case 7: r_ucpu(ctx, st, st->sched.cpu[r]); break;
 	}
@@ -385,10 +367,10 @@ static void tstate_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 	case 1: r_int(ctx, st->tstate.ts[r]); break;
 	case 2: r_int(ctx, st->tstate.dur[r]); break;
 	case 3: r_id64(ctx, st->tstate.cpu[r]); break;
-	case 4: r_id(ctx, st->tstate.utid[r]); break;
-	case 5: r_str(ctx, st, st->tstate.state[r]); break;
+	case 4: tt_vtab_result_id(ctx, st->tstate.utid[r]); break;
+	case 5: tt_vtab_result_str(ctx, st, st->tstate.state[r]); break;
 	case 6: r_ts(ctx, st->tstate.io_wait[r]); break;
-	case 7: r_str(ctx, st, st->tstate.blocked[r]); break;
+	case 7: tt_vtab_result_str(ctx, st, st->tstate.blocked[r]); break;
 	case 8: r_ucpu(ctx, st, st->tstate.cpu[r]); break;
 	}
 }
@@ -464,7 +446,7 @@ static void ilog_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 3: sqlite3_result_null(ctx); break;
 	case 4: r_text(ctx, stat_info[k].severity); break;
 	case 5: r_text(ctx, stat_info[k].name); break;
-	case 6: r_id(ctx, st->import_logs.arg_set_id[r]); break;
+	case 6: tt_vtab_result_id(ctx, st->import_logs.arg_set_id[r]); break;
 	}
 }
 static const tt_vtab_def ilog_def = {
@@ -482,7 +464,7 @@ static void detail_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 {
 	switch (c) {
 	case 0: r_text(ctx, stat_info[st->named.stat[r]].name); break;
-	case 1: r_str(ctx, st, st->named.name[r]); break;
+	case 1: tt_vtab_result_str(ctx, st, st->named.name[r]); break;
 	case 2: r_int(ctx, st->named.count[r]); break;
 	}
 }
@@ -499,10 +481,10 @@ static void meta_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	int is_str = st->meta.sval[r] != 0;
 
 	switch (c) {
-	case 0: r_str(ctx, st, st->meta.name[r]); break;
+	case 0: tt_vtab_result_str(ctx, st, st->meta.name[r]); break;
 	case 1: r_text(ctx, is_str ? "string" : "int"); break;
 	case 2: if (is_str) sqlite3_result_null(ctx); else r_int(ctx, st->meta.ival[r]); break;
-	case 3: if (is_str) r_str(ctx, st, st->meta.sval[r]); else sqlite3_result_null(ctx); break;
+	case 3: if (is_str) tt_vtab_result_str(ctx, st, st->meta.sval[r]); else sqlite3_result_null(ctx); break;
 	}
 }
 static const tt_vtab_def meta_def = {

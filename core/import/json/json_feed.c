@@ -12,6 +12,8 @@ struct feed {
 	tt_keymap pending; /* track -> flow source waiting for the next slice */
 	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
 	tt_async_tracker *async;
+	/* names compared or given per event, interned once */
+	tt_str s_running, s_global_instants, s_process_instants;
 };
 
 /* Perfetto: an id2.local id is scoped to the event's process, a plain id or
@@ -29,20 +31,20 @@ static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kin
 	return track;
 }
 
-static uint32_t instant_track(struct json *j, const tt_event *r)
+static uint32_t instant_track(struct feed *f, const tt_event *r)
 {
-	tt_storage *st = j->st;
+	tt_storage *st = f->j->st;
 	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE,
 			    .parent_id = TT_NONE, .cpu = -1 };
 
 	if (r->scope == 'g') {
-		d.name = tt_storage_intern_cstr(st, "Global instants");
+		d.name = f->s_global_instants;
 		return tt_storage_track_keyed(st, "json-instant", TT_NONE, 0, 0, &d);
 	}
 	if (r->scope == 'p') {
 		d.type = "process";
 		d.upid = tt_storage_thread_upid(st, r->track);
-		d.name = tt_storage_intern_cstr(st, "Process instants");
+		d.name = f->s_process_instants;
 		return tt_storage_track_keyed(st, "json-instant", d.upid, 1, 0, &d);
 	}
 	return tt_storage_thread_track(st, r->track);
@@ -191,7 +193,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		slice_started(f, r, track, id);
 		break;
 	case 'i': case 'I': case 'R':
-		track = instant_track(j, r);
+		track = instant_track(f, r);
 		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
 		break;
 	case 'C':
@@ -219,7 +221,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		int64_t row = tt_storage_thread_state(st, r->ts, r->u.i, -1, r->track, r->name);
 
 		tt_storage_thread_state_blocked(st, row, r->args == TT_NONE ? TT_TS_NONE : (int64_t)r->args, r->cat);
-		if (r->id != UINT64_MAX && r->name == tt_storage_intern_cstr(st, "Running")) {
+		if (r->id != UINT64_MAX && r->name == f->s_running) {
 			tt_storage_cpu(st, (int64_t)r->id);
 			tt_storage_sched(st, r->ts, r->u.i, (int64_t)r->id, r->track, 0, 0);
 		}
@@ -337,6 +339,9 @@ int tt_json_feed_all(struct json *j)
 	f.async = tt_async_tracker_new(j->st);
 	if (!f.async)
 		return -1;
+	f.s_running = tt_storage_intern_cstr(j->st, "Running");
+	f.s_global_instants = tt_storage_intern_cstr(j->st, "Global instants");
+	f.s_process_instants = tt_storage_intern_cstr(j->st, "Process instants");
 	rc = tt_sorter_finish(j->sorter, group_put, &g);
 	if (rc == 0)
 		rc = group_flush(&g);
