@@ -4,7 +4,9 @@
 # event whose name is 100 MB, a Perfetto packet with one 100 MB field, one
 # with a 60 MB field (under the 64 MiB packet cap), and a 1 KB file whose
 # packet claims 100 MB. Prints the outcome, peak RSS and time of
-# `termtrace info` on each. Files are made in a temporary folder.
+# `termtrace info` on each, beside the floor measured in the same run
+# (reading the file once: `cat` to /dev/null) and the ratios (time to the
+# floor's, peak RSS to the file's size). Files are made in a temporary folder.
 set -u
 T=${TT_BIN:-./termtrace}
 tmp=$(mktemp -d)
@@ -45,11 +47,15 @@ for f in one-string.json huge-name.json field-100mb.pftrace field-60mb.pftrace c
 	rc=$?
 	# (time puts "Command exited with non-zero status" first on failure)
 	read -r kb secs < <(tail -1 "$tmp/time")
+	/usr/bin/time -f '%e' -o "$tmp/ftime" cat "$tmp/$f" >/dev/null
+	floor=$(tail -1 "$tmp/ftime")
 	if [ $rc -eq 0 ]; then
 		what="imported, $(awk '$1 == "slice" { print $2 }' "$tmp/out") slices$(awk '/ (data_loss|error) / && NF == 3 { printf ", %s %s", $1, $3 }' "$tmp/out")"
 	else
 		what="refused: $(sed "s|$tmp/||" "$tmp/err" | head -1)"
 	fi
-	printf 'hostile %-20s %10d bytes  peak RSS %6.1f MB  %6.2f s  %s\n' "$f" "$size" \
-		"$(awk -v k="$kb" 'BEGIN { print k / 1024 }')" "$secs" "$what"
+	printf 'hostile %-20s %10d bytes  peak RSS %6.1f MB (%.2fx the file)  %6.2f s (floor: cat %.2f s, %s)  %s\n' \
+		"$f" "$size" "$(awk -v k="$kb" 'BEGIN { print k / 1024 }')" \
+		"$(awk -v k="$kb" -v s="$size" 'BEGIN { print k * 1024 / s }')" "$secs" "$floor" \
+		"$(awk -v a="$secs" -v b="$floor" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "floor under 10 ms" }')" "$what"
 done
