@@ -482,7 +482,7 @@ static void parser_random_input(void **state)
 
 	(void)state;
 	assert_non_null(st);
-	utid = tt_storage_thread(st, 1, 1);
+	utid = tt_storage_thread_append(st, 1, tt_storage_process_append(st, 1));
 	tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, "main"));
 	track = tt_storage_thread_track(st, utid);
 	tt_storage_args_begin(st);

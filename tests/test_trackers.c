@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "async_tracker.h"
+#include "process_tracker.h"
 #include "slice_tracker.h"
 #include "storage.h"
 
@@ -19,9 +20,10 @@
 static void end_match_by_category(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_process_tracker *p = tt_process_tracker_new(st);
 	tt_slice_tracker *t = tt_slice_tracker_new(st);
 	tt_str cat = tt_storage_intern_cstr(st, "cat");
-	uint32_t track = tt_storage_thread_track(st, tt_storage_thread(st, 5, 1));
+	uint32_t track = tt_storage_thread_track(st, tt_process_tracker_thread(p, 5, 1));
 	int64_t outer, inner;
 
 	(void)state;
@@ -33,6 +35,7 @@ static void end_match_by_category(void **state)
 	assert_int_equal(tt_slice_tracker_end_match(t, track, 29000, 0, 0, TT_NONE), -1);
 	assert_int_equal(tt_storage_stat_get(st, TT_STAT_slice_end_unmatched), 1);
 	tt_slice_tracker_free(t);
+	tt_process_tracker_free(p);
 	tt_storage_free(st);
 }
 
@@ -41,9 +44,10 @@ static void end_match_by_category(void **state)
 static void async_lanes(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_process_tracker *p = tt_process_tracker_new(st);
 	tt_async_tracker *a = tt_async_tracker_new(st);
 	tt_str n = tt_storage_intern_cstr(st, "anim"), other = tt_storage_intern_cstr(st, "other");
-	uint32_t upid = tt_storage_process(st, 7);
+	uint32_t upid = tt_process_tracker_process(p, 7);
 	uint32_t t1, t2, t3;
 
 	(void)state;
@@ -57,36 +61,14 @@ static void async_lanes(void **state)
 	assert_int_equal(tt_storage_track_count(st), 3);
 	/* overflow lanes of a thread: nest in a lane or go to the next one */
 	{
-		uint32_t utid = tt_storage_thread(st, 7, 8);
+		uint32_t utid = tt_process_tracker_thread(p, 7, 8);
 		uint32_t l1 = tt_async_overlap_track(a, utid, 100, 100);
 		assert_int_equal(tt_async_overlap_track(a, utid, 120, 10), l1);  /* nests */
 		assert_int_not_equal(tt_async_overlap_track(a, utid, 150, 100), l1);
 		assert_int_equal(tt_async_overlap_track(a, utid, 300, 10), l1);  /* all ended */
 	}
 	tt_async_tracker_free(a);
-	tt_storage_free(st);
-}
-
-/* Main threads (tid = pid) come with their process when asked; a reused
- * pid or (pid, tid) gives a new process / thread that later lookups find. */
-static void process_thread_ids(void **state)
-{
-	tt_storage *st = tt_storage_new();
-	uint32_t p1, p2, th, th2;
-
-	(void)state;
-	tt_storage_main_threads(st, 1);
-	th = tt_storage_thread(st, 5, 1);
-	p1 = tt_storage_thread_upid(st, th);
-	assert_int_equal(tt_storage_thread_by_tid(st, 5) != TT_NONE, 1);
-	assert_int_equal(tt_storage_thread_upid(st, tt_storage_thread_by_tid(st, 5)), p1);
-	p2 = tt_storage_process_new(st, 5);
-	assert_int_not_equal(p1, p2);
-	assert_int_equal(tt_storage_process(st, 5), p2);
-	th2 = tt_storage_thread_new(st, 5, 1);
-	assert_int_not_equal(th, th2);
-	assert_int_equal(tt_storage_thread(st, 5, 1), th2);
-	assert_int_equal(tt_storage_thread_upid(st, th2), p2);
+	tt_process_tracker_free(p);
 	tt_storage_free(st);
 }
 
@@ -95,7 +77,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(end_match_by_category),
 		cmocka_unit_test(async_lanes),
-		cmocka_unit_test(process_thread_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -232,7 +232,7 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 
 	if (!cs || !next_tid)
 		return;
-	prev_utid = prev_tid ? tt_storage_thread(c->st, -1, val_int(prev_tid, 0)) : TT_NONE;
+	prev_utid = prev_tid ? tt_process_tracker_thread(c->im->procs, -1, val_int(prev_tid, 0)) : TT_NONE;
 	if (prev_comm && prev_comm->kind == CTF_V_STR && prev_utid != TT_NONE && val_int(prev_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, prev_utid, tt_storage_intern(c->st, prev_comm->s, prev_comm->len));
 	cpu_run *r = run_get(c, cpu);
@@ -249,7 +249,7 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 		if (r && cs->tid != 0)
 			cpu_slice(c, r->track, cs->since, ev->ts - cs->since, cs->comm, cs->tid, -1, 0);
 	}
-	next_utid = tt_storage_thread(c->st, -1, val_int(next_tid, 0));
+	next_utid = tt_process_tracker_thread(c->im->procs, -1, val_int(next_tid, 0));
 	if (next_comm && next_comm->kind == CTF_V_STR && val_int(next_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, next_utid, tt_storage_intern(c->st, next_comm->s, next_comm->len));
 	cs->utid = next_utid;
@@ -289,7 +289,7 @@ static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 	if (s->has_last && s->last_pid == pid && s->last_tid == tid) {
 		utid = s->last_utid;
 	} else {
-		utid = tt_storage_thread(c->st, pid, tid);
+		utid = tt_process_tracker_thread(c->im->procs, pid, tid);
 		s->has_last = 1;
 		s->last_pid = pid;
 		s->last_tid = tid;
