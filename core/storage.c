@@ -95,7 +95,7 @@ void tt_storage_free(tt_storage *st)
 	  st->process.sort_index, st->process.name, st->process.parent_upid, st->process.uid,
 	  st->process.cmdline, st->process.arg_set_id);
 	F(thread, st->thread.tid, st->thread.start_ts, st->thread.end_ts, st->thread.sort_index,
-	  st->thread.name, st->thread.upid, st->thread.track, st->thread.arg_set_id);
+	  st->thread.name, st->thread.upid, st->thread.arg_set_id);
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
 	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows,
@@ -124,7 +124,6 @@ void tt_storage_free(tt_storage *st)
 	tt_packcol_free(&st->args.set_first);
 	dedupe_free(st);
 	lazy_free(st);
-	tt_keymap_free(&st->track_by_key);
 	tt_keymap_free(&st->named_by_key);
 	tt_profile_free(st->profile);
 	free(st);
@@ -227,7 +226,7 @@ uint32_t tt_storage_thread_append(tt_storage *st, int64_t tid, uint32_t upid)
 
 	if (GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
 		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
-		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))
+		 COL(st->thread.upid), COL(st->thread.arg_set_id)))
 		return TT_NONE;
 	st->thread.tid[n] = tid;
 	st->thread.start_ts[n] = TT_TS_NONE;
@@ -235,7 +234,6 @@ uint32_t tt_storage_thread_append(tt_storage *st, int64_t tid, uint32_t upid)
 	st->thread.sort_index[n] = TT_TS_NONE;
 	st->thread.name[n] = 0;
 	st->thread.upid[n] = upid;
-	st->thread.track[n] = TT_NONE;
 	st->thread.arg_set_id[n] = TT_NONE;
 	st->thread.n++;
 	return (uint32_t)n;
@@ -475,36 +473,6 @@ uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row)
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track)
 {
 	return track < st->track.n ? st->track.source_arg_set_id[track] : TT_NONE;
-}
-
-uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a, uint64_t b,
-				uint64_t c, const tt_track_desc *d)
-{
-	uint64_t k = tt_storage_intern_cstr(st, kind);
-	uint32_t id = tt_keymap_get(&st->track_by_key, k, a, b, c);
-
-	if (id != TT_NONE)
-		return id;
-	id = tt_storage_track_new(st, d);
-	if (id != TT_NONE && keymap_put_oom(st, &st->track_by_key, k, a, b, c, id))
-		return TT_NONE;
-	return id;
-}
-
-uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid)
-{
-	tt_track_desc d = { .type = "thread", .utid = utid, .upid = TT_NONE,
-			    .parent_id = TT_NONE, .cpu = -1 };
-	uint32_t id;
-
-	if (utid >= st->thread.n)
-		return TT_NONE;
-	if (st->thread.track[utid] != TT_NONE)
-		return st->thread.track[utid];
-	d.upid = st->thread.upid[utid];
-	id = tt_storage_track_new(st, &d);
-	st->thread.track[utid] = id;
-	return id;
 }
 
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name)

@@ -109,15 +109,10 @@ typedef struct tt_track_desc {
 	int64_t cpu;          /* -1 unless a cpu track */
 } tt_track_desc;
 
-/* Appends a new track; returns its id. */
+/* Appends a new track; returns its id. Which track an importer's event
+ * goes on (a thread's track, keyed tracks) is core/import/track_tracker.h's;
+ * annotations and tests append their own. */
 uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d);
-/* Get-or-create by a key: identical (kind, a, b, c) give the same track.
- * kind is a short literal naming the key space ("json-async", "uuid", ...);
- * d is used only when the track is created. */
-uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a,
-				uint64_t b, uint64_t c, const tt_track_desc *d);
-/* The thread's slice track (created on first use). */
-uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid);
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name);
 uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track);
 uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);

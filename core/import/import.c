@@ -80,27 +80,27 @@ static int sniff_and_import(tt_import *im, const char **format)
 	return rc;
 }
 
-int tt_import_begin(tt_import *im)
-{
-	im->slices = tt_slice_tracker_new(im->st);
-	im->procs = tt_process_tracker_new(im->st);
-	if (im->slices && im->procs)
-		return 0;
-	tt_slice_tracker_free(im->slices);
-	tt_process_tracker_free(im->procs);
-	im->slices = NULL;
-	im->procs = NULL;
-	return -1;
-}
-
 void tt_import_end(tt_import *im)
 {
 	if (im->slices)
 		tt_slice_tracker_flush(im->slices);
 	tt_slice_tracker_free(im->slices);
 	tt_process_tracker_free(im->procs);
+	tt_track_tracker_free(im->tracks);
 	im->slices = NULL;
 	im->procs = NULL;
+	im->tracks = NULL;
+}
+
+int tt_import_begin(tt_import *im)
+{
+	im->slices = tt_slice_tracker_new(im->st);
+	im->procs = tt_process_tracker_new(im->st);
+	im->tracks = tt_track_tracker_new(im->st);
+	if (im->slices && im->procs && im->tracks)
+		return 0;
+	tt_import_end(im);
+	return -1;
 }
 
 int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,

@@ -19,6 +19,7 @@
 #include "slice_tracker.h"
 #include "storage.h"
 #include "termtrace.h"
+#include "track_tracker.h"
 
 /* How to import, chosen by the caller, and the importers' only way back
  * to it. Importers read no environment (tt_trace_open reads the test
@@ -47,6 +48,7 @@ typedef struct tt_import {
 	tt_storage *st;
 	tt_slice_tracker *slices;
 	tt_process_tracker *procs;
+	tt_track_tracker *tracks;
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;

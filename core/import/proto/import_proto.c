@@ -35,7 +35,7 @@
  *     packet moves an incremental clock, as in Perfetto (Chrome writes such
  *     deltas).
  *   - TrackDescriptor with `thread` is that thread's track (the same track
- *     JSON traces use: tt_storage_thread_track); with `process` a process
+ *     JSON traces use: tt_track_tracker_thread); with `process` a process
  *     track; with `counter` a counter track; others are async tracks
  *     scoped by their parent (thread / process / global). uuid 0 is the
  *     global "Default Track".

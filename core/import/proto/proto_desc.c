@@ -185,7 +185,7 @@ void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__Thr
 
 	if (t->thread_name)
 		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
-	s->fallback_track = tt_storage_thread_track(c->st, utid);
+	s->fallback_track = tt_track_tracker_thread(c->im->tracks, utid);
 	s->thr_pid = t->has_pid ? t->pid : -1;
 	s->thr_tid = t->tid;
 	s->legacy_ts = sat_mul(t->reference_timestamp_us, 1000);
@@ -442,7 +442,7 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 			    .upid = upid, .parent_id = TT_NONE, .is_counter = 1,
 			    .unit = unit ? intern_c(c, unit) : 0, .cpu = cpu };
 
-	return tt_storage_track_keyed(c->st, kind, a, b, name, &d);
+	return tt_track_tracker_keyed(c->im->tracks, kind, a, b, name, &d);
 }
 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts)

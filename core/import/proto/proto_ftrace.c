@@ -222,13 +222,13 @@ static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 	name = m.name ? intern(c, m.name, m.name_len) : 0;
 	switch (m.phase) {
 	case 'B':
-		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, tt_storage_thread_track(c->st, utid), name, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, tt_track_tracker_thread(c->im->tracks, utid), name, 0, TT_NONE, 0, 0);
 		break;
 	case 'E':
-		tt_proto_push_rec(c, ps, ts, R_END, 0, tt_storage_thread_track(c->st, utid), 0, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, tt_track_tracker_thread(c->im->tracks, utid), 0, 0, TT_NONE, 0, 0);
 		break;
 	case 'I':
-		tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, tt_storage_thread_track(c->st, utid), name, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, tt_track_tracker_thread(c->im->tracks, utid), name, 0, TT_NONE, 0, 0);
 		break;
 	case 'C':
 		track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, upid, -1, NULL);
@@ -238,7 +238,7 @@ static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 	case 'F': {
 		tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
 				    .parent_id = TT_NONE, .cpu = -1 };
-		track = tt_storage_track_keyed(c->st, "proto-atrace-async", upid, (uint64_t)m.value, name, &d);
+		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-async", upid, (uint64_t)m.value, name, &d);
 		tt_proto_push_rec(c, ps, ts, m.phase == 'S' ? R_BEGIN : R_END, 0, track, m.phase == 'S' ? name : 0, 0,
 			 TT_NONE, 0, 0);
 		break;
@@ -250,7 +250,7 @@ static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 		tt_track_desc d = { .type = "process", .name = tn, .utid = TT_NONE, .upid = upid,
 				    .parent_id = TT_NONE, .cpu = -1 };
 		uint64_t cookie = m.phase == 'N' ? 0 : (uint64_t)m.value;
-		track = tt_storage_track_keyed(c->st, "proto-atrace-track", upid, cookie, tn, &d);
+		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-track", upid, cookie, tn, &d);
 		if (m.phase == 'N')
 			tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, track, name, 0, TT_NONE, 0, 0);
 		else
