@@ -24,7 +24,7 @@ static void end_match_by_category(void **state)
 	tt_storage *st = tt_storage_new();
 	tt_process_tracker *p = tt_process_tracker_new(st);
 	tt_track_tracker *tt = tt_track_tracker_new(st);
-	tt_slice_tracker *t = tt_slice_tracker_new(st);
+	tt_slice_tracker *t = tt_slice_tracker_new(st, NULL);
 	tt_str cat = tt_storage_intern_cstr(st, "cat");
 	uint32_t track = tt_track_tracker_thread(tt, tt_process_tracker_thread(p, 5, 1));
 	int64_t outer, inner;

@@ -13,6 +13,7 @@
 #ifndef TT_IMPORT_INT_H
 #define TT_IMPORT_INT_H
 
+#include "args_tracker.h"
 #include "bytesrc.h"
 #include "err.h"
 #include "process_tracker.h"
@@ -49,6 +50,7 @@ typedef struct tt_import {
 	tt_slice_tracker *slices;
 	tt_process_tracker *procs;
 	tt_track_tracker *tracks;
+	tt_args_tracker *args;
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;

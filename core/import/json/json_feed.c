@@ -127,7 +127,7 @@ static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
 
 /* The import log trace processor writes for a spilled X event: the event,
  * the slice it overlaps and the shared range [ts, that slice's end). */
-static void log_overlap(tt_storage *st, const tt_event *r, int64_t other)
+static void log_overlap(tt_args_tracker *args, tt_storage *st, const tt_event *r, int64_t other)
 {
 	int64_t ots = tt_storage_slice_ts(st, other), odur = tt_storage_slice_dur(st, other);
 	const char *on = tt_storage_str(st, tt_storage_slice_name(st, other));
@@ -142,7 +142,7 @@ static void log_overlap(tt_storage *st, const tt_event *r, int64_t other)
 		tt_storage_args_str(st, "conflicting_slice_name", on, strlen(on));
 	tt_storage_args_int(st, "conflicting_slice_ts", ots);
 	tt_storage_args_int(st, "conflicting_slice_dur", odur);
-	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_storage_args_end(st));
+	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_args_tracker_end(args));
 }
 
 static void feed_one(struct feed *f, const tt_event *r)
@@ -180,7 +180,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		if ((id = tt_slice_tracker_overlapping(sl, track, r->ts, r->u.i)) >= 0) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
-			log_overlap(st, r, id);
+			log_overlap(j->im->args, st, r, id);
 			track = tt_async_overlap_track(f->async, r->track, r->ts, r->u.i);
 			if (track == TT_NONE) {
 				j->oom = 1;
