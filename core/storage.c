@@ -1,8 +1,8 @@
 /*
  * storage.c - the columnar, append-only trace storage (see storage.h and
  * storage_int.h). Each table grows all its columns together; strings are
- * interned; lookup maps (pid -> upid, (pid, tid) -> utid, track keys) are
- * small open-addressing hashes.
+ * interned. The lookups that decide which row an event means are the
+ * trackers' (core/import/, the files named *_tracker.c).
  */
 #include "storage_int.h"
 #include "profile.h"

@@ -1,8 +1,10 @@
 /*
- * storage.h - the columnar, append-only trace storage and the trackers that
- * keep its invariants. Importers call only these functions; they never
- * touch a column directly (storage_int.h is for storage, the trackers and
- * the SQL virtual tables).
+ * storage.h - the columnar, append-only trace storage: row appends, column
+ * setters and getters, interning. Which row an event means (processes,
+ * threads, tracks, arg sets kept once, open slices) is decided by the
+ * trackers of core/import/ (*_tracker.h), which call these functions.
+ * Importers and trackers never touch a column directly (storage_int.h is
+ * for storage and the SQL virtual tables).
  *
  * Units: every timestamp and duration is int64 nanoseconds. Ids are the row
  * index in their table (slice id 7 is the 8th slice ever appended).
