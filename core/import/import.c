@@ -110,6 +110,8 @@ void tt_import_end(tt_import *im)
 	tt_process_tracker_free(im->procs);
 	tt_track_tracker_free(im->tracks);
 	tt_args_tracker_free(im->args);
+	tt_flow_tracker_free(im->flows);
+	im->flows = NULL;
 	im->slices = NULL;
 	im->procs = NULL;
 	im->tracks = NULL;
@@ -122,7 +124,8 @@ int tt_import_begin(tt_import *im)
 	im->slices = im->args ? tt_slice_tracker_new(im->st, im->args) : NULL;
 	im->procs = tt_process_tracker_new(im->st);
 	im->tracks = tt_track_tracker_new(im->st);
-	if (im->args && im->slices && im->procs && im->tracks)
+	im->flows = tt_flow_tracker_new(im->st);
+	if (im->args && im->slices && im->procs && im->tracks && im->flows)
 		return 0;
 	tt_import_end(im);
 	return -1;

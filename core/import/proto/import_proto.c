@@ -554,7 +554,6 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
-	tt_pmap_free(&c->v1_pending);
 	tt_pmap_free(&c->state_open);
 	tt_pmap_free(&c->legacy_counters);
 	TT_VEC_FREE(c->cstacks);
