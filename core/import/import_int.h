@@ -15,6 +15,7 @@
 #define TT_IMPORT_INT_H
 
 #include "args_tracker.h"
+#include "async_tracker.h"
 #include "bytesrc.h"
 #include "err.h"
 #include "flow_tracker.h"
@@ -54,6 +55,7 @@ typedef struct tt_import {
 	tt_track_tracker *tracks;
 	tt_args_tracker *args;
 	tt_flow_tracker *flows;
+	tt_async_tracker *async;
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;
