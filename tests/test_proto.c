@@ -1252,10 +1252,10 @@ static void test_debug_annotations(void **state)
 }
 
 /* id: an unscoped id; local_id: a process-scoped one (both 0: none). */
-static void put_legacy_ids(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us,
+static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const char *name, int64_t dur_us,
 			   uint64_t id, uint64_t local_id)
 {
-	Pkt p = pkt(1, ts);
+	Pkt p = pkt(seq, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
@@ -1285,7 +1285,7 @@ static void put_legacy_ids(tbuf *b, uint64_t ts, int phase, const char *name, in
 
 static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
 {
-	put_legacy_ids(b, ts, phase, name, dur_us, id, 0);
+	put_legacy_ids(b, 1, ts, phase, name, dur_us, id, 0);
 }
 
 static void test_legacy_events(void **state)
@@ -1304,12 +1304,12 @@ static void test_legacy_events(void **state)
 	put_legacy(&b, 6500, 'f', "flow-v1", 0, 9);   /* into the next slice there */
 	put_legacy(&b, 7000, 'X', "next", 1, 0);
 	/* ids 10 and 11 do not overlap: one track; 12 overlaps 11: a second */
-	put_legacy_ids(&b, 5000, 'b', "local", 0, 0, 10);
-	put_legacy_ids(&b, 6000, 'e', "local", 0, 0, 10);
-	put_legacy_ids(&b, 7000, 'b', "local", 0, 0, 11);
-	put_legacy_ids(&b, 7500, 'b', "local", 0, 0, 12);
-	put_legacy_ids(&b, 8000, 'e', "local", 0, 0, 11);
-	put_legacy_ids(&b, 8500, 'e', "local", 0, 0, 12);
+	put_legacy_ids(&b, 1, 5000, 'b', "local", 0, 0, 10);
+	put_legacy_ids(&b, 1, 6000, 'e', "local", 0, 0, 10);
+	put_legacy_ids(&b, 1, 7000, 'b', "local", 0, 0, 11);
+	put_legacy_ids(&b, 1, 7500, 'b', "local", 0, 0, 12);
+	put_legacy_ids(&b, 1, 8000, 'e', "local", 0, 0, 11);
+	put_legacy_ids(&b, 1, 8500, 'e', "local", 0, 0, 12);
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where tt.id = (select id from thread_track order by id limit 1) "
@@ -1336,6 +1336,36 @@ static void test_legacy_events(void **state)
 		   "local\tlegacy_trace_source_id\t11\nlocal\tlegacy_trace_source_id\t12\n");
 	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
 		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
+	tb_close(tr, path, &b);
+}
+
+/* A uuid described again by another sequence for another thread: trace
+ * processor keeps the first description (the uuid's track stays the
+ * first thread's) and counts the conflict, but the second descriptor
+ * still makes its thread the second sequence's, where that sequence's
+ * events without a track go (and name it as their passthrough thread). */
+static void test_conflicting_thread_descriptor(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 7, 50, 51, "first");
+	put_thread_track(&b, 2, 7, 50, 52, "second");
+	put_legacy_ids(&b, 1, 1000, 'X', "on-first", 1, 0, 0);
+	put_legacy_ids(&b, 2, 2000, 'X', "on-second", 1, 0, 0);
+	put_legacy_ids(&b, 2, 3000, 'S', "async", 0, 4, 0);
+	put_legacy_ids(&b, 2, 4000, 'F', "async", 0, 4, 0);
+	put_event(&b, 2, 5000, 3, 7, "by-uuid");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, th.tid, th.name from slice s join thread_track tt on tt.id = s.track_id "
+		       "join thread th using(utid) order by s.ts",
+		   "on-first\t51\tfirst\non-second\t52\tsecond\nby-uuid\t51\tfirst\n");
+	assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
+		       "on th.utid = a.int_value where s.name = 'async' and a.key = 'legacy_event.passthrough_utid'",
+		   "52\n");
+	assert_int_equal(stat_value(tr, "track_descriptor_conflicting_reservation"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -2075,6 +2105,7 @@ int main(void)
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_debug_annotations),
 		cmocka_unit_test(test_legacy_events),
+		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),

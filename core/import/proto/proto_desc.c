@@ -57,6 +57,26 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	if (td->thread) {
 		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
 		int64_t pid = t->has_pid ? t->pid : -1;
+
+		/* trace processor: a uuid described again for another thread
+		 * (another sequence reusing it) keeps its first reservation;
+		 * the new descriptor still names its own sequence's thread,
+		 * where that sequence's events without a track go */
+		if (u->kind == UT_THREAD && u->utid != TT_NONE && (u->dpid != pid || u->dtid != t->tid)) {
+			uint32_t utid = tt_storage_thread(c->st, pid, t->tid);
+
+			stat(c, TT_STAT_track_descriptor_conflicting_reservation);
+			if (t->thread_name)
+				tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
+			if (s && s->fallback_track == TT_NONE) {
+				s->fallback_track = tt_storage_thread_track(c->st, utid);
+				s->thr_pid = pid;
+				s->thr_tid = t->tid;
+			}
+			return;
+		}
+		u->dpid = pid;
+		u->dtid = t->tid;
 		/* trace processor: one descriptor track per thread, so another
 		 * uuid for a (pid, tid) already described means the tid was
 		 * reused: a new thread (likewise for processes below) */

@@ -88,6 +88,7 @@ typedef struct utrack {
 	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
+	int64_t dpid, dtid;          /* the thread descriptor's pid, tid (a conflicting one is ignored) */
 	int counter_type, incremental;
 	int64_t mult;
 	tt_str unit;
