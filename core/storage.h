@@ -164,6 +164,12 @@ void tt_storage_args_dedupe(tt_storage *st, int on);
  * (the end of a slice wins over its beginning). Returns a new set, or the other set when
  * one is TT_NONE. Lazy sets stay lazy: the new set is decoded when read. */
 uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end);
+/* In a merge, rows with this key keep begin's value (trace processor's
+ * kSkipIfExists args). At most 4 keys. */
+void tt_storage_args_keep_first(tt_storage *st, const char *key);
+/* Whether args row `row` belongs to a set a merge replaced and no row
+ * owns (hidden from the args table; known after tt_storage_finalize). */
+int tt_storage_arg_row_dead(const tt_storage *st, size_t row);
 
 /* ---- lazy args ----------------------------------------------------------
  * An importer that can decode an event again registers its arg set by where

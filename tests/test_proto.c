@@ -1369,6 +1369,72 @@ static void test_conflicting_thread_descriptor(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A legacy async event with an int array "arr" (n values from v) and a
+ * scalar "s" as debug annotations. */
+static void put_async_arr(tbuf *b, uint32_t seq, uint64_t ts, int phase, int64_t v, size_t n, int64_t sv)
+{
+	Pkt p = pkt(seq, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, sc = a, el[4], *ap[2] = { &a, &sc },
+					  *elp[4];
+
+	assert_true(n <= 4);
+	for (size_t i = 0; i < n; i++) {
+		el[i] = (Perfetto__Protos__DebugAnnotation)PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+		el[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+		el[i].int_value = v + (int64_t)i;
+		elp[i] = &el[i];
+	}
+	a.name_field_case = sc.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	a.name = "arr";
+	a.n_array_values = n;
+	a.array_values = elp;
+	sc.name = "s";
+	sc.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	sc.int_value = sv;
+	te.n_debug_annotations = 2;
+	te.debug_annotations = ap;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "async";
+	le.has_phase = 1;
+	le.phase = phase;
+	le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
+	le.unscoped_id = 77;
+	te.legacy_event = &le;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* An async slice's end args join its beginning's as trace processor's
+ * args tracker of the open slice does: the end's array entries follow
+ * the beginning's (arr[2], arr[3]), its scalar replaces the beginning's,
+ * the passthrough thread stays the beginning's although the end came
+ * from another thread; and the args table holds the slice's set only
+ * (not the beginning's and end's sets it was made of). */
+static void test_async_end_args_merge(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 7, 50, 51, "first");
+	put_thread_track(&b, 2, 8, 50, 52, "second");
+	put_async_arr(&b, 1, 1000, 'b', 10, 2, 1);
+	put_async_arr(&b, 2, 2000, 'e', 20, 2, 2);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select a.key, a.int_value from slice s join args a using(arg_set_id) "
+		       "where a.key glob 'debug.*' order by a.key",
+		   "debug.arr[0]\t10\ndebug.arr[1]\t11\ndebug.arr[2]\t20\ndebug.arr[3]\t21\ndebug.s\t2\n");
+	assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
+		       "on th.utid = a.int_value where a.key = 'legacy_event.passthrough_utid'", "51\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key glob 'debug.*'"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'legacy_event.passthrough_utid'"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* Regression: protobuf-c recursed through 100,000 nested DebugAnnotation
  * dict_entries and overflowed the stack (segfault). The packet is built
  * as raw bytes, inside out (protobuf-c's packer would recurse too). */
@@ -2106,6 +2172,7 @@ int main(void)
 		cmocka_unit_test(test_debug_annotations),
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
+		cmocka_unit_test(test_async_end_args_merge),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),

@@ -89,6 +89,14 @@ struct tt_storage {
 		} dedupe;         /* stored sets by content (tt_storage_args_dedupe) */
 		int dedupe_on;    /* tt_storage_args_dedupe */
 		uint64_t dedupe_tries, dedupe_hits;
+		tt_str keep[4];   /* tt_storage_args_keep_first */
+		size_t nkeep;
+		struct {
+			uint32_t *v;
+			size_t n, cap;
+		} merged_in;      /* sets a merge read (tt_storage_args_merge) */
+		uint64_t *dead;   /* finalize: rows of sets no row owns, one bit each */
+		size_t dead_n;    /* rows it covers */
 	} args;
 
 	struct {

@@ -267,6 +267,7 @@ static const tt_vtab_def args_def = {
 	.nrows = args_n, .column = args_col,
 	.id_col = AR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = AR_SET, .id_alias_col = -1,
 	.load = tt_storage_args_load,
+	.hidden = tt_storage_arg_row_dead,
 };
 
 /* ---- flow, raw, sched, thread_state ------------------------------------------------ */

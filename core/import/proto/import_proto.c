@@ -587,6 +587,9 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->threaded = threaded;
 	tt_storage_main_threads(c->st, 1);
 	tt_storage_args_dedupe(c->st, 1);
+	/* trace processor: the thread a legacy event came from is its
+	 * beginning's; an end from another thread adds none */
+	tt_storage_args_keep_first(c->st, "legacy_event.passthrough_utid");
 	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
 	if (tt_storage_idle_rows(c->st, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
 		c->oom = 1;
