@@ -913,6 +913,42 @@ static void ft_newtask(tbuf *b, uint64_t ts, int32_t src, int32_t tid, const cha
 	ft_packet(b, ts, (uint32_t)src, &e);
 }
 
+static void ft_rename(tbuf *b, uint64_t ts, int32_t pid, const char *comm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__TaskRenameFtraceEvent rn = PERFETTO__PROTOS__TASK_RENAME_FTRACE_EVENT__INIT;
+
+	rn.has_pid = 1;
+	rn.pid = pid;
+	rn.newcomm = (char *)comm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME;
+	e.task_rename = &rn;
+	ft_packet(b, ts, (uint32_t)pid, &e);
+}
+
+static void ft_free(tbuf *b, uint64_t ts, int32_t pid)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedProcessFreeFtraceEvent fr = PERFETTO__PROTOS__SCHED_PROCESS_FREE_FTRACE_EVENT__INIT;
+
+	fr.has_pid = 1;
+	fr.pid = pid;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE;
+	e.sched_process_free = &fr;
+	ft_packet(b, ts, (uint32_t)pid, &e);
+}
+
+static void ft_print(tbuf *b, uint64_t ts, int32_t tid, const char *text)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__PrintFtraceEvent pe = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
+
+	pe.buf = (char *)text;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT;
+	e.print = &pe;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
 /* A process tree of one process (pid, ppid, argv0) and optionally one
  * thread (tid of pid, named). */
 static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const char *argv0, int32_t tid,
@@ -952,9 +988,6 @@ static void test_ftrace_process_tracking(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
-	Perfetto__Protos__TaskRenameFtraceEvent rn = PERFETTO__PROTOS__TASK_RENAME_FTRACE_EVENT__INIT;
-	Perfetto__Protos__SchedProcessFreeFtraceEvent fr = PERFETTO__PROTOS__SCHED_PROCESS_FREE_FTRACE_EVENT__INIT;
 
 	(void)state;
 	ft_switch(&b, 10, 0, "swapper/0", 20, "a-main");
@@ -962,18 +995,9 @@ static void test_ftrace_process_tracking(void **state)
 	ft_newtask(&b, 12, 21, 22, "a-clone", 0x00010000);
 	ft_newtask(&b, 13, 22, 30, "b", 0);
 	tree_packet(&b, 14, 20, 1, "/bin/a", 21, "tree-name");
-	rn.has_pid = 1;
-	rn.pid = 30;
-	rn.newcomm = "b-renamed";
-	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME;
-	e.task_rename = &rn;
-	ft_packet(&b, 15, 30, &e);
+	ft_rename(&b, 15, 30, "b-renamed");
 	tree_packet(&b, 16, 30, 7, "b-renamed", 0, NULL); /* reparented: stays 20's */
-	fr.has_pid = 1;
-	fr.pid = 30;
-	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE;
-	e.sched_process_free = &fr;
-	ft_packet(&b, 17, 30, &e);
+	ft_free(&b, 17, 30);
 	ft_newtask(&b, 18, 20, 30, "a-30", 0x00010000);
 	ft_switch(&b, 19, 21, "a-worker", 30, "a-30x");
 	ft_switch(&b, 20, 30, "a-30x", 0, "swapper/0");
@@ -991,6 +1015,42 @@ static void test_ftrace_process_tracking(void **state)
 		   "7\t30\t20\t/bin/a\ta-30x\t1\n");
 	/* the switch to tid 30 at 19 ran the new thread */
 	assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
+	tb_close(tr, path, &b);
+}
+
+/* The process tracker acts in trace order, as trace processor parses the
+ * sorted events, not in the order of the file (where one cpu's bundle of
+ * later events may come before another's earlier ones): here the free of
+ * tid 11 (900) and its rename (500) come first in the file, yet the
+ * switches to 11 at 100 and 600, its marker at 200 (which puts it in
+ * process 10) and its clone of 12 at 400 are of the first thread 11; the
+ * switch at 1000 is a new one. The process tree (50) comes last in the
+ * file and still makes process 10 before the marker looks it up. */
+static void test_ftrace_trace_order(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_free(&b, 900, 11);
+	ft_rename(&b, 500, 11, "renamed");
+	ft_switch(&b, 100, 0, "swapper/0", 11, "worker");
+	ft_print(&b, 200, 11, "B|10|work");
+	ft_print(&b, 300, 11, "E|10");
+	ft_newtask(&b, 400, 11, 12, "helper", 0x00010000);
+	ft_switch(&b, 600, 0, "swapper/0", 11, "worker2");
+	ft_switch(&b, 1000, 0, "swapper/0", 11, "reborn");
+	tree_packet(&b, 50, 10, 1, "/bin/app", 0, NULL);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.tid, coalesce(p.pid, -1), coalesce(t.name, '-') from thread t "
+		       "left join process p using(upid) where t.tid > 10 order by t.utid",
+		   "11\t10\tworker2\n12\t10\thelper\n11\t-1\treborn\n");
+	assert_tsv(tr, "select s.ts, t.tid, t.name from sched_slice s join thread t using(utid) order by s.ts",
+		   "100\t11\tworker2\n600\t11\tworker2\n1000\t11\treborn\n");
+	assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, p.pid from slice s join thread_track tt on "
+		       "tt.id = s.track_id join thread t using(utid) join process p using(upid)",
+		   "200\t100\twork\tworker2\t10\n");
 	tb_close(tr, path, &b);
 }
 
@@ -2164,6 +2224,7 @@ int main(void)
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
+		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),

@@ -462,7 +462,7 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-		tt_proto_on_process_tree(c, s, p->process_tree);
+		tt_proto_defer_process_tree(c, s, p->process_tree, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
@@ -564,6 +564,7 @@ static void ctx_free(pctx *c)
 	tt_sorter_free(c->sorter);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
+	tt_proto_free_ptrees(c);
 	tt_proto_arena_destroy(&c->ar);
 	tt_proto_clock_free(c->clock);
 	free(c->zbuf);

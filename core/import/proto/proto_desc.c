@@ -227,7 +227,7 @@ static size_t kworker_len(const char *s, size_t n)
  * the name is argv0 (up to a space when the cmdline is one element), the
  * cmdline the elements joined by spaces; kernel threads (parent kthreadd,
  * pid 2) lose their kworker suffix. */
-void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt)
+void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__ProcessTree *pt)
 {
 	size_t i;
 	TT_VEC(int32_t) kthreads = {0};
@@ -272,7 +272,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 		if (p->has_process_start_from_boot && !tt_storage_process_start(c->st, upid)) {
 			int64_t t;
 
-			if (tt_proto_clock_to_trace(c->clock, s ? s->id : 0, TT_CLOCK_BOOTTIME,
+			if (tt_proto_clock_to_trace(c->clock, seq, TT_CLOCK_BOOTTIME,
 						    p->process_start_from_boot, &t) == 0)
 				tt_storage_process_set_start(c->st, upid, t);
 		}

@@ -326,6 +326,13 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
 {
 	uint32_t track;
 	int64_t id = -1;
+	prec ft;
+
+	if (r->kind == R_FTRACE) {
+		if (!tt_proto_feed_ftrace(c, r, &ft))
+			return;
+		r = &ft;
+	}
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
 		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);

@@ -37,7 +37,14 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE };
+/* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
+ * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
+ * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
+ * id the pid (name the new comm); FT_PRINT(_TGID): id tgid << 32 | tid,
+ * args the atrace phase, u.i its value, name, cat its track name */
+/* FT_PTREE: u.i the c->ptrees blob */
+enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PRINT_TGID, FT_PTREE };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
@@ -77,6 +84,13 @@ typedef struct sched_rec {
 	uint32_t ord;
 	tt_str next_comm;
 } sched_rec;
+
+/* A sub-message kept packed until the sorted records reach it. */
+typedef struct pblob {
+	uint8_t *p;
+	size_t n;
+	uint32_t seq;                /* its trusted_packet_sequence_id (clock conversions) */
+} pblob;
 
 typedef struct utrack {
 	uint64_t uuid, parent;
@@ -181,6 +195,7 @@ typedef struct pctx {
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
+	TT_VEC(pblob) ptrees;         /* ProcessTree packets, packed again: parsed in trace order */
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
@@ -280,7 +295,9 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);
-void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt, int64_t ts);
+void tt_proto_free_ptrees(pctx *c);
 void tt_proto_on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
 				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
 void tt_proto_process_args_flush(pctx *c);
@@ -289,6 +306,7 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
 void tt_proto_on_ftrace(pctx *c, const FBundle *b);
+int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), names by priority,
  * threads and forked processes bound to a process once one of them is. */
