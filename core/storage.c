@@ -99,7 +99,7 @@ void tt_storage_free(tt_storage *st)
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
 	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows,
-	  st->track.source_arg_set_id);
+	  st->track.source_arg_set_id, st->track.dimension_arg_set_id);
 	F(slice, st->slice.ts, st->slice.dur, st->slice.parent_id, st->slice.thread_ts,
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
@@ -115,6 +115,8 @@ void tt_storage_free(tt_storage *st)
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
 	  st->tstate.io_wait, st->tstate.blocked);
 	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
+	F(proto_path, st->proto_path.parent_id, st->proto_path.arg_set_id, st->proto_path.field_type,
+	  st->proto_path.field_name);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
 	  st->state.value);
 	F(cpus, st->cpus.cpu);
@@ -518,10 +520,11 @@ uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d)
 	if (GROW(st, st->track, COL(st->track.name), COL(st->track.type), COL(st->track.unit),
 		 COL(st->track.description), COL(st->track.parent_id), COL(st->track.utid),
 		 COL(st->track.upid), COL(st->track.max_depth), COL(st->track.cpu),
-		 COL(st->track.is_counter), COL(st->track.source_arg_set_id)))
+		 COL(st->track.is_counter), COL(st->track.source_arg_set_id), COL(st->track.dimension_arg_set_id)))
 		return TT_NONE;
 	st->track.name[n] = d->name;
 	st->track.source_arg_set_id[n] = TT_NONE;
+	st->track.dimension_arg_set_id[n] = TT_NONE;
 	st->track.type[n] = tt_storage_intern_cstr(st, d->type ? d->type : "global");
 	st->track.unit[n] = d->unit;
 	st->track.description[n] = d->description;
@@ -565,6 +568,34 @@ uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row)
 	size_t n = table == 'p' ? st->machine.processes : table == 't' ? st->machine.threads : st->machine.tracks;
 
 	return st->machine.set && row < n ? 0 : TT_NONE;
+}
+
+void tt_storage_track_set_dimension_args(tt_storage *st, uint32_t track, uint32_t arg_set_id)
+{
+	if (track < st->track.n)
+		st->track.dimension_arg_set_id[track] = arg_set_id;
+}
+
+uint32_t tt_storage_track_dimension_args(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.dimension_arg_set_id[track] : TT_NONE;
+}
+
+/* trace processor's thread tracks ("thread") have one dimension, the
+ * thread: given at the end to those the importer gave none (made last,
+ * so the other sets keep their ids). */
+static void thread_track_dimensions(tt_storage *st)
+{
+	tt_str thread = tt_strpool_find(st->strs, "thread", 6);
+
+	for (size_t t = 0; thread && t < st->track.n; t++) {
+		if (st->track.type[t] != thread || st->track.dimension_arg_set_id[t] != TT_NONE ||
+		    st->track.utid[t] == TT_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_uint(st, "utid", st->track.utid[t]);
+		st->track.dimension_arg_set_id[t] = tt_storage_args_end(st);
+	}
 }
 
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track)
@@ -1540,6 +1571,22 @@ int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint32_t arg_se
 	return (int64_t)n;
 }
 
+int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_type, tt_str field_name,
+			      uint32_t arg_set_id)
+{
+	size_t n = st->proto_path.n;
+
+	if (GROW(st, st->proto_path, COL(st->proto_path.parent_id), COL(st->proto_path.arg_set_id),
+		 COL(st->proto_path.field_type), COL(st->proto_path.field_name)))
+		return -1;
+	st->proto_path.parent_id[n] = parent_id;
+	st->proto_path.arg_set_id[n] = arg_set_id;
+	st->proto_path.field_type[n] = field_type;
+	st->proto_path.field_name[n] = field_name;
+	st->proto_path.n++;
+	return (int64_t)n;
+}
+
 int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu, uint32_t utid,
 		       uint32_t arg_set_id)
 {
@@ -1949,10 +1996,12 @@ static void args_mark_dead(tt_storage *st)
 	unmark_col(cand, nsets, st->process.arg_set_id, st->process.n);
 	unmark_col(cand, nsets, st->thread.arg_set_id, st->thread.n);
 	unmark_col(cand, nsets, st->track.source_arg_set_id, st->track.n);
+	unmark_col(cand, nsets, st->track.dimension_arg_set_id, st->track.n);
 	unmark_col(cand, nsets, st->slice.arg_set_id, st->slice.n);
 	unmark_col(cand, nsets, st->flow.arg_set_id, st->flow.n);
 	unmark_col(cand, nsets, st->state.arg_set_id, st->state.n);
 	unmark_col(cand, nsets, st->import_logs.arg_set_id, st->import_logs.n);
+	unmark_col(cand, nsets, st->proto_path.arg_set_id, st->proto_path.n);
 	for (size_t i = 0; i < st->raw.n; i++)
 		unmark(cand, nsets, tt_storage_raw_id(&st->raw.arg_set_id, i));
 	for (size_t w = 0; w <= nsets / 64 && !any; w++)
@@ -1989,6 +2038,7 @@ void tt_storage_finalize(tt_storage *st)
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
 	dedupe_free(st); /* an import-time table */
 	st->args.dedupe_on = 0;
+	thread_track_dimensions(st);
 	args_mark_dead(st);
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.name));

@@ -325,6 +325,81 @@ static void test_descriptor_track_types(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* track.dimension_arg_set_id as trace processor's blueprints give it:
+ * a descriptor track its scope (upid / utid) and uuid; merged siblings
+ * their scope, parent, how and on what they merge, and the lane
+ * (track_compressor_idx: two overlapping siblings, two lanes); the
+ * default track is merged by its name; a thread's own track its utid
+ * (given last);
+ * a legacy async track its scope and name (lane 0) with Chrome's source
+ * args. */
+static void test_track_dimension_args(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 10, 42, 43, "main");
+	put_desc(&b, 1, 0, 20, 0, NULL, 'p', 42, 0);
+	put_track_merge(&b, 21, 20, "alone", 2);
+	put_track_merge(&b, 23, 20, "merged", -1);
+	put_track_merge(&b, 24, 20, "merged", -1);
+	put_event(&b, 1, 100, 1, 23, "a");
+	put_event(&b, 1, 110, 1, 24, "b");
+	put_event(&b, 1, 120, 2, 23, NULL);
+	put_event(&b, 1, 130, 2, 24, NULL);
+	put_event(&b, 1, 140, 3, 21, "x");
+	put_event(&b, 1, 150, 3, 0, "d");
+	put_event(&b, 1, 160, 3, 10, "t");
+	put_legacy_ids(&b, 1, 170, 'b', "async", 0, 5, 0);
+	put_legacy_ids(&b, 1, 180, 'e', "async", 0, 5, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id order by t.id, a.id",
+		   "process_track_event\tupid\t1\nprocess_track_event\ttrack_uuid\t20\n"
+		   "merged\tupid\t1\nmerged\tparent_track_uuid\t20\nmerged\tmerge_key_type\t0\n"
+		   "merged\tmerge_key_value\tmerged\nmerged\ttrack_compressor_idx\t0\n"
+		   "merged\tupid\t1\nmerged\tparent_track_uuid\t20\nmerged\tmerge_key_type\t0\n"
+		   "merged\tmerge_key_value\tmerged\nmerged\ttrack_compressor_idx\t1\n"
+		   "alone\tupid\t1\nalone\ttrack_uuid\t21\n"
+		   "Default Track\tparent_track_uuid\t0\nDefault Track\tmerge_key_type\t0\n"
+		   "Default Track\tmerge_key_value\tDefault Track\nDefault Track\ttrack_compressor_idx\t0\n"
+		   "thread\tutid\t2\n"
+		   "async\tscope\t\nasync\tname\tasync\nasync\ttrack_compressor_idx\t0\n");
+	assert_tsv(tr, "select a.key, a.display_value from track t join args a on a.arg_set_id = t.source_arg_set_id "
+		       "where t.name = 'async' order by a.id",
+		   "source\tchrome\ntrace_id_is_process_scoped\tfalse\nupid\t1\nsource_scope\t\n");
+	tb_close(tr, path, &b);
+}
+
+/* The proto content analyzer's root paths (trace processor's, as its diff
+ * tests run it): one per distinct (category, name) of TrackEvent packets,
+ * with those as args (a missing name is a null string), and one without
+ * args for every other packet. */
+static void test_proto_content_roots(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 5, "t");
+	put_event(&b, 1, 100, 3, 5, "one");
+	put_event(&b, 1, 110, 3, 5, "one");
+	put_event(&b, 1, 120, 3, 5, "two");
+	put_event(&b, 1, 130, 3, 5, NULL);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select p.field_type, p.parent_id, c.string_value, n.string_value from experimental_proto_path p "
+		       "left join args c on c.arg_set_id = p.arg_set_id and c.key = 'event.category' "
+		       "left join args n on n.arg_set_id = p.arg_set_id and n.key = 'event.name' order by p.id",
+		   "TracePacket\tNULL\tNULL\tone\nTracePacket\tNULL\tNULL\ttwo\n"
+		   "TracePacket\tNULL\tNULL\tNULL\nTracePacket\tNULL\tNULL\tNULL\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'event.name'"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from experimental_proto_path where arg_set_id is null"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* A slice event with a callstack: inline (inline != NULL: its two frames
  * main.cc:10 > leaf), or interned (iid). */
 static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const char *inline_leaf,

@@ -325,10 +325,11 @@ static void test_chromium_tiny(void **state)
 		   "join thread_track tt on s.track_id = tt.id join thread t using(utid) group by 1 order by 1",
 		   "CrRendererMain\t499\t158747000\t1\n"
 		   "DedicatedWorker thread\t33\t648000\t1\n");
-	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track */
+	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track
+	 * (merged by name, trace processor's default for descriptor tracks) */
 	assert_tsv(tr, "select t.name, t.type, count(*) from slice s join track t on s.track_id = t.id "
 		       "where t.utid is null group by 1, 2",
-		   "Default Track\tglobal_track_event\t4\n");
+		   "Default Track\tglobal_merged_track_event\t4\n");
 	/* summary.json top_event_names */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 286);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 58);
@@ -2262,6 +2263,8 @@ int main(void)
 		cmocka_unit_test(test_machine_id),
 		cmocka_unit_test(test_legacy_counter_order),
 		cmocka_unit_test(test_typed_args),
+		cmocka_unit_test(test_track_dimension_args),
+		cmocka_unit_test(test_proto_content_roots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,7 +43,7 @@ struct tt_storage {
 	struct {
 		size_t n, cap;
 		tt_str *name, *type, *unit, *description;
-		uint32_t *parent_id, *utid, *upid, *max_depth, *source_arg_set_id;
+		uint32_t *parent_id, *utid, *upid, *max_depth, *source_arg_set_id, *dimension_arg_set_id;
 		int64_t *cpu;
 		uint8_t *is_counter;
 		/* finalize: rows of each track sorted by ts, as CSR (row ids
@@ -160,6 +160,14 @@ struct tt_storage {
 		uint16_t *stat;        /* tt_stat: the stats row it details */
 		uint32_t *arg_set_id;
 	} import_logs; /* tt_storage_import_log */
+
+	/* experimental_proto_path: the proto content analyzer's field paths
+	 * (tt_storage_proto_path) */
+	struct {
+		size_t n, cap;
+		uint32_t *parent_id, *arg_set_id;
+		tt_str *field_type, *field_name;
+	} proto_path;
 
 	int64_t stats[TT_STAT_COUNT];
 	struct {

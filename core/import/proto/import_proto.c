@@ -434,6 +434,8 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		ts = 0;
 	}
 
+	if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+		c->content_other = 1;
 	switch (p->data_case) {
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT: {
 		const Perfetto__Protos__ClockSnapshot *cs = p->clock_snapshot;
@@ -560,6 +562,8 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->cstacks);
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
+	TT_VEC_FREE(c->content);
+	tt_keymap_free(&c->content_index);
 	tt_async_tracker_free(c->async);
 	tt_sorter_free(c->sorter);
 	TT_VEC_FREE(c->flows);
@@ -673,6 +677,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 			tt_storage_process_set_sort_index(c->st, u->upid, u->rank);
 	}
 	tt_proto_process_args_flush(c);
+	tt_proto_content_flush(c);
 	/* a trace from one other machine: what it made is that machine's
 	 * (traces mixing machines keep machine_id NULL: not supported) */
 	if (c->remote_packets && !c->host_packets && !c->machines_mixed)

@@ -180,6 +180,7 @@ typedef struct akey {
 	uint32_t upid;               /* TT_NONE: a global id */
 	tt_str scope, name;
 	uint64_t id;
+	uint32_t src_upid;           /* the process of the event that made it (the track's source args) */
 } akey;
 
 typedef struct pctx {
@@ -213,6 +214,10 @@ typedef struct pctx {
 	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
+	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
+	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
+	uint32_t content_last;
+	int content_other;            /* a packet that is not a TrackEvent */
 	tt_async_tracker *async;
 	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
@@ -305,6 +310,7 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 			      uint32_t upid, int64_t cpu, const char *unit);
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
+void tt_proto_content_flush(pctx *c);
 void tt_proto_on_ftrace(pctx *c, const FBundle *b);
 int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
 /* The process tracker of ftrace and the process tree, as trace
