@@ -731,6 +731,7 @@ static void test_typed_args(void **state)
 	int32_t pids[2] = { 7, 9 };
 	Perfetto__Protos__SourceLocation sl = PERFETTO__PROTOS__SOURCE_LOCATION__INIT, *slp = &sl;
 	Perfetto__Protos__TaskExecution tx = PERFETTO__PROTOS__TASK_EXECUTION__INIT;
+	Perfetto__Protos__ChromeMemoryPressureNotification mp = PERFETTO__PROTOS__CHROME_MEMORY_PRESSURE_NOTIFICATION__INIT;
 
 	(void)state;
 	put_track(&b, 5, "t");
@@ -783,6 +784,14 @@ static void test_typed_args(void **state)
 	te.chrome_histogram_sample = &hs;
 	te.chrome_latency_info = &li;
 	te.chrome_active_processes = &ap;
+	/* ChromeTrackEvent extensions: an enum, and a notification whose
+	 * creation location is the interned one */
+	te.has_chrome_app_state = 1;
+	te.chrome_app_state = 2;
+	mp.has_level = mp.has_creation_location_iid = 1;
+	mp.level = 1;
+	mp.creation_location_iid = 4;
+	te.chrome_memory_pressure_notification = &mp;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
 	p.track_event = &te;
 	tb_packet(&b, &p);
@@ -810,6 +819,15 @@ static void test_typed_args(void **state)
 		   "chrome_latency_info.is_coalesced\tchrome_latency_info.is_coalesced\tbool\ttrue\n"
 		   "source_location_iid\tsource_location_iid\tuint\t4\n"
 		   "chrome_active_processes.pid[0]\tchrome_active_processes.pid\tint\t7\n"
-		   "chrome_active_processes.pid[1]\tchrome_active_processes.pid\tint\t9\n");
+		   "chrome_active_processes.pid[1]\tchrome_active_processes.pid\tint\t9\n"
+		   "chrome_app_state\tchrome_app_state\tstring\tAPP_STATE_BACKGROUND\n"
+		   "chrome_memory_pressure_notification.level\tchrome_memory_pressure_notification.level\tstring"
+		   "\tMEMORY_PRESSURE_LEVEL_MODERATE\n"
+		   "chrome_memory_pressure_notification.file_name\tchrome_memory_pressure_notification.file_name"
+		   "\tstring\tbase/task.cc\n"
+		   "chrome_memory_pressure_notification.function_name\tchrome_memory_pressure_notification.function_name"
+		   "\tstring\tPostTask\n"
+		   "chrome_memory_pressure_notification.line_number\tchrome_memory_pressure_notification.line_number"
+		   "\tuint\t12\n");
 	tb_close(tr, path, &b);
 }

@@ -201,7 +201,44 @@ int tt_proto_has_typed_args(const TEv *te)
 	TYPED_FIELDS_LO(HAS)
 	TYPED_FIELDS_HI(HAS)
 #undef HAS
-	return te->task_execution || te->has_source_location_iid;
+	return te->task_execution || te->has_source_location_iid || te->has_chrome_app_state ||
+	       te->chrome_memory_pressure_notification;
+}
+
+/* ChromeTrackEvent's extensions (field numbers 1000 up, after every
+ * TrackEvent field): reflected as the others, but a memory pressure
+ * notification's creation_location_iid is its interned SourceLocation
+ * (file_name, function_name, line_number under the extension's name), as
+ * trace processor's parsing override gives it. */
+static void chrome_extensions(pctx *c, pseq *s, const TEv *te)
+{
+	const Perfetto__Protos__ChromeMemoryPressureNotification *m = te->chrome_memory_pressure_notification;
+
+	if (te->has_chrome_app_state) {
+		const ProtobufCEnumValue *ev =
+			protobuf_c_enum_descriptor_get_value(&perfetto__protos__chrome_app_state__descriptor,
+							     te->chrome_app_state);
+
+		if (ev)
+			tt_storage_args_str(c->st, "chrome_app_state", ev->name, strlen(ev->name));
+		else
+			tt_storage_args_int(c->st, "chrome_app_state", te->chrome_app_state);
+	}
+	if (m) {
+		if (m->has_level) {
+			const ProtobufCEnumValue *ev =
+				protobuf_c_enum_descriptor_get_value(&perfetto__protos__memory_pressure_level__descriptor,
+								     m->level);
+			const char *k = "chrome_memory_pressure_notification.level";
+
+			if (ev)
+				tt_storage_args_str(c->st, k, ev->name, strlen(ev->name));
+			else
+				tt_storage_args_int(c->st, k, m->level);
+		}
+		if (m->has_creation_location_iid)
+			add_srcloc(c, s, "chrome_memory_pressure_notification", m->creation_location_iid);
+	}
 }
 
 /* Before them, as trace processor orders them: the source location, the
@@ -229,11 +266,11 @@ void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te)
 
 void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te)
 {
-	(void)s;
 #define ADD(f) if (te->f) { size_t nl = key_add(c, 0, #f, 0, 0); add_message(c, nl, &te->f->base, 0); c->key[0] = 0; }
 	TYPED_FIELDS_LO(ADD)
 	if (te->has_source_location_iid)
 		tt_storage_args_uint(c->st, "source_location_iid", te->source_location_iid);
 	TYPED_FIELDS_HI(ADD)
 #undef ADD
+	chrome_extensions(c, s, te);
 }
