@@ -400,6 +400,138 @@ static void test_proto_content_roots(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* An unknown field of wire type 2 (length-prefixed payload), as protobuf-c
+ * keeps it: the length prefix, then the payload. */
+static void ext_bytes(tbuf *out, const void *payload, size_t n)
+{
+	tb_varint(out, n);
+	tb_raw(out, payload, n);
+}
+
+/* One FieldDescriptorProto: name, number, label (1 optional, 3 repeated),
+ * type (descriptor.proto's numbers), type_name, extendee (or NULL). */
+static Perfetto__Protos__FieldDescriptorProto xfield(const char *name, int32_t number, int32_t label, int32_t type,
+						     const char *type_name, const char *extendee)
+{
+	Perfetto__Protos__FieldDescriptorProto f = PERFETTO__PROTOS__FIELD_DESCRIPTOR_PROTO__INIT;
+
+	f.name = (char *)name;
+	f.has_number = f.has_label = f.has_type = 1;
+	f.number = number;
+	f.label = label;
+	f.type = type;
+	f.type_name = (char *)type_name;
+	f.extendee = (char *)extendee;
+	return f;
+}
+
+/* TrackEvent extensions described by the trace (an ExtensionDescriptor
+ * packet, here after the event, as descriptors apply to every event):
+ * a string, a repeated int, a message of its own with a DebugAnnotation
+ * field (an annotation under the message's key, by its name), a message
+ * field of a type never described and an extension no descriptor names
+ * (both left out); a second descriptor for the same file adds one more. */
+static void test_described_extensions(void **state)
+{
+	tbuf b = {0}, f0 = {0}, f1 = {0}, f2 = {0}, f3 = {0}, f4 = {0}, sub = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 100);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	ProtobufCMessageUnknownField uf[7];
+	Perfetto__Protos__DebugAnnotation da = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+	unsigned char dbuf[64];
+	size_t dn;
+	Perfetto__Protos__FieldDescriptorProto ext[5], child[2], *extp[4], *childp[2], *ext2p[1];
+	Perfetto__Protos__DescriptorProto holder = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT,
+					  msg = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT, *msgs[2] = { &holder, &msg };
+	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT, *filep = &file;
+	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
+	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+	const char *te_name = ".perfetto.protos.TrackEvent";
+
+	(void)state;
+	put_track(&b, 5, "t");
+	/* the event: 2000 "hello"; 2001 = 5, 6 (unpacked); 2002 { 1: "x", 99: note = "v" };
+	 * 2004 = 9 (described by the second descriptor); 2003 (a message of a
+	 * type never described) and 2005 (no descriptor) are not kept */
+	ext_bytes(&f0, "hello", 5);
+	tb_varint(&f1, 5);
+	tb_varint(&f2, 6);
+	da.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	da.name = "note";
+	da.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	da.string_value = "v";
+	dn = perfetto__protos__debug_annotation__pack(&da, dbuf);
+	tb_raw(&sub, "\x0a\x01x", 3);
+	tb_varint(&sub, 99 << 3 | 2);
+	ext_bytes(&sub, dbuf, dn);
+	ext_bytes(&f3, sub.p, sub.n);
+	tb_varint(&f4, 9);
+	uf[0] = (ProtobufCMessageUnknownField){ 2000, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
+	uf[1] = (ProtobufCMessageUnknownField){ 2001, PROTOBUF_C_WIRE_TYPE_VARINT, f1.n, f1.p };
+	uf[2] = (ProtobufCMessageUnknownField){ 2001, PROTOBUF_C_WIRE_TYPE_VARINT, f2.n, f2.p };
+	uf[3] = (ProtobufCMessageUnknownField){ 2002, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f3.n, f3.p };
+	uf[4] = (ProtobufCMessageUnknownField){ 2004, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
+	uf[5] = (ProtobufCMessageUnknownField){ 2005, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
+	uf[6] = (ProtobufCMessageUnknownField){ 2003, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
+	te.base.n_unknown_fields = 7;
+	te.base.unknown_fields = uf;
+	te.has_type = te.has_track_uuid = 1;
+	te.type = 3;
+	te.track_uuid = 5;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "e";
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(&b, &p);
+
+	ext[0] = xfield("ext_str", 2000, 1, 9, NULL, te_name);
+	ext[1] = xfield("ext_ints", 2001, 3, 5, NULL, te_name);
+	ext[2] = xfield("ext_msg", 2002, 1, 11, ".test.Child", te_name);
+	ext[3] = xfield("ext_lost", 2003, 1, 11, ".test.Nowhere", te_name);
+	ext[4] = xfield("ext_late", 2004, 1, 4, NULL, te_name);
+	child[0] = xfield("child", 1, 1, 9, NULL, NULL);
+	child[1] = xfield("notes", 99, 3, 11, ".perfetto.protos.DebugAnnotation", NULL);
+	for (int i = 0; i < 4; i++)
+		extp[i] = &ext[i];
+	childp[0] = &child[0];
+	childp[1] = &child[1];
+	holder.n_extension = 4;
+	holder.extension = extp;
+	msg.name = "Child";
+	msg.n_field = 2;
+	msg.field = childp;
+	file.package = "test";
+	file.n_message_type = 2;
+	file.message_type = msgs;
+	set.n_file = 1;
+	set.file = &filep;
+	ed.extension_set = &set;
+	p = pkt(1, 200);
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR;
+	p.extension_descriptor = &ed;
+	tb_packet(&b, &p);
+	/* the same file again, with one more extension */
+	ext2p[0] = &ext[4];
+	holder.n_extension = 1;
+	holder.extension = ext2p;
+	file.n_message_type = 1;
+	tb_packet(&b, &p);
+
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id) order by a.key",
+		   "ext_ints[0]\t5\next_ints[1]\t6\next_late\t9\next_msg.child\tx\next_msg.note\tv\n"
+		   "ext_str\thello\n");
+	tb_close(tr, path, &b);
+	free(f0.p);
+	free(f1.p);
+	free(f2.p);
+	free(f3.p);
+	free(f4.p);
+	free(sub.p);
+}
+
 /* A slice event with a callstack: inline (inline != NULL: its two frames
  * main.cc:10 > leaf), or interned (iid). */
 static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const char *inline_leaf,

@@ -469,6 +469,9 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
+		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
 		return 0;
@@ -563,6 +566,7 @@ static void ctx_free(pctx *c)
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
 	TT_VEC_FREE(c->content);
+	tt_proto_ext_free(c);
 	tt_keymap_free(&c->content_index);
 	tt_async_tracker_free(c->async);
 	tt_sorter_free(c->sorter);

@@ -355,6 +355,10 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
 		if (!tt_proto_feed_ftrace(c, r, &ft))
 			return;
 		r = &ft;
+	} else if (r->flags & F_EXT) {
+		ft = *r;
+		ft.args = tt_proto_ext_args(c, r);
+		r = &ft;
 	}
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {

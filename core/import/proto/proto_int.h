@@ -50,7 +50,7 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
-enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80 }; /* F_CS: a callstack in cstacks */
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c) */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
@@ -214,6 +214,7 @@ typedef struct pctx {
 	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
 	TT_VEC(akey) akeys;
+	struct tt_proto_ext *ext;     /* TrackEvent extensions described in the trace (proto_ext.c) */
 	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
 	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
 	uint32_t content_last;
@@ -311,6 +312,12 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
 void tt_proto_content_flush(pctx *c);
+void tt_proto_on_extension_descriptor(pctx *c, const Perfetto__Protos__ExtensionDescriptor *d);
+int tt_proto_ext_keep(pctx *c, pseq *s, const TEv *te);
+uint32_t tt_proto_ext_args(pctx *c, const prec *r);
+void tt_proto_ext_free(pctx *c);
+void tt_proto_reflect_args(pctx *c, pseq *s, const ProtobufCMessage *m);
+void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a);
 void tt_proto_on_ftrace(pctx *c, const FBundle *b);
 int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
 /* The process tracker of ftrace and the process tree, as trace

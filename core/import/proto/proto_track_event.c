@@ -542,6 +542,10 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
+	/* extension fields: read when fed, once every descriptor is known
+	 * (kept under the file order of the record pushed next) */
+	if (te->base.n_unknown_fields && tt_proto_ext_keep(c, s, te))
+		flags |= F_EXT;
 	switch (type) {
 	case 1:
 		tt_proto_push_rec(c, s, ts, R_BEGIN, flags, track, name, cat, args, tts, 0);
