@@ -13,16 +13,13 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 		     const char *name, int kind, int32_t pid, int64_t tid)
 {
 	Pkt p = pkt(seq, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, name);
 	Perfetto__Protos__StateDescriptor sd = PERFETTO__PROTOS__STATE_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = process_of(pid);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(pid, tid, NULL);
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 	char *cats[2] = { "c1", "c2" };
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	td.name = (char *)name;
 	if (parent) {
 		td.has_parent_uuid = 1;
 		td.parent_uuid = parent;
@@ -30,13 +27,8 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 	if (kind == 's') {
 		td.state = &sd;
 	} else if (kind == 'p') {
-		pd.has_pid = 1;
-		pd.pid = pid;
 		td.process = &pd;
 	} else if (kind == 't') {
-		th.has_pid = th.has_tid = 1;
-		th.pid = pid;
-		th.tid = tid;
 		td.thread = &th;
 		td.has_disallow_merging_with_system_tracks = 1;
 		td.disallow_merging_with_system_tracks = 1;
@@ -47,11 +39,13 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 		cd.categories = cats;
 		td.counter = &cd;
 	}
-	if (first_packet) {
-		p.has_first_packet_on_sequence = 1;
-		p.first_packet_on_sequence = 1;
-		set_flags(&p, 1);
+	if (!first_packet) {
+		put_td(b, seq, &td);
+		return;
 	}
+	p.has_first_packet_on_sequence = 1;
+	p.first_packet_on_sequence = 1;
+	set_flags(&p, 1);
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
 	p.track_descriptor = &td;
 	tb_packet(b, &p);

@@ -121,36 +121,62 @@ static void put_event(tbuf *b, uint32_t seq, uint64_t ts, int type, uint64_t tra
 	tb_packet(b, &p);
 }
 
-static void put_track(tbuf *b, uint64_t uuid, const char *name)
+/* One TrackDescriptor builder for every test: a descriptor of uuid (and
+ * name) to fill in, put on a sequence by put_td; thread_of / process_of
+ * fill the descriptors a track may carry. */
+static TDesc desc_of(uint64_t uuid, const char *name)
 {
-	Pkt p = pkt(1, 0);
 	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 
 	td.has_uuid = 1;
 	td.uuid = uuid;
 	td.name = (char *)name;
+	return td;
+}
+
+static void put_td(tbuf *b, uint32_t seq, TDesc *td)
+{
+	Pkt p = pkt(seq, 0);
+
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
+	p.track_descriptor = td;
 	tb_packet(b, &p);
+}
+
+static Perfetto__Protos__ThreadDescriptor thread_of(int32_t pid, int64_t tid, const char *name)
+{
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	th.has_pid = th.has_tid = 1;
+	th.pid = pid;
+	th.tid = tid;
+	th.thread_name = (char *)name;
+	return th;
+}
+
+static Perfetto__Protos__ProcessDescriptor process_of(int32_t pid)
+{
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+	pd.has_pid = 1;
+	pd.pid = pid;
+	return pd;
+}
+
+static void put_track(tbuf *b, uint64_t uuid, const char *name)
+{
+	TDesc td = desc_of(uuid, name);
+
+	put_td(b, 1, &td);
 }
 
 static void put_thread_track(tbuf *b, uint32_t seq, uint64_t uuid, int32_t pid, int64_t tid, const char *name)
 {
-	Pkt p = pkt(seq, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, NULL);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(pid, tid, name);
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	th.has_pid = 1;
-	th.pid = pid;
-	th.has_tid = 1;
-	th.tid = tid;
-	th.thread_name = (char *)name;
 	td.thread = &th;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, seq, &td);
 }
 
 /* ---- threads and batches change nothing ---------------------------------- */
@@ -484,13 +510,9 @@ static void test_nested_across_sequences(void **state)
 
 static void put_counter_track(tbuf *b, uint64_t uuid, const char *name, int64_t mult, int incremental, int unit)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, name);
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	td.name = (char *)name;
 	if (mult) {
 		cd.has_unit_multiplier = 1;
 		cd.unit_multiplier = mult;
@@ -500,9 +522,7 @@ static void put_counter_track(tbuf *b, uint64_t uuid, const char *name, int64_t 
 	cd.has_unit = unit != 0;
 	cd.unit = unit;
 	td.counter = &cd;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int is_double, double v)
@@ -534,32 +554,26 @@ static void test_counter_units(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(40, "tt");
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 
 	(void)state;
-	td.has_uuid = 1;
-	td.uuid = 40;
-	td.name = "tt";
 	cd.has_type = 1;
 	cd.type = 1; /* COUNTER_THREAD_TIME_NS */
 	cd.unit_name = "ignored";
 	td.counter = &cd;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	td.uuid = 41;
 	td.name = "named";
 	cd.has_type = 0;
 	cd.type = 0;
 	cd.unit_name = "frames";
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	td.uuid = 42;
 	td.name = "sized";
 	cd.has_unit = 1;
 	cd.unit = 3;
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	put_counter(&b, 10, 0, 40, 0, 1);
 	put_counter(&b, 10, 0, 41, 0, 1);
 	put_counter(&b, 10, 0, 42, 0, 1);
@@ -1577,16 +1591,11 @@ static void test_process_stats(void **state)
 static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *name, int chrome_type,
 			     const char *label, char **cmdline, size_t ncmd)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, NULL);
+	Perfetto__Protos__ProcessDescriptor pd = process_of(pid);
 	Perfetto__Protos__ChromeProcessDescriptor cp = PERFETTO__PROTOS__CHROME_PROCESS_DESCRIPTOR__INIT;
 	char *labels[1] = { (char *)label };
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	pd.has_pid = 1;
-	pd.pid = pid;
 	pd.process_name = (char *)name;
 	pd.n_cmdline = ncmd;
 	pd.cmdline = cmdline;
@@ -1600,9 +1609,7 @@ static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *na
 		cp.process_type = chrome_type;
 		td.chrome_process = &cp;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 /* Process names by trace processor's priorities (system > Chrome renderer
@@ -1681,12 +1688,8 @@ static void test_process_naming(void **state)
 
 static void put_track_merge(tbuf *b, uint64_t uuid, uint64_t parent, const char *name, int merge)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, name);
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	td.name = (char *)name;
 	if (parent) {
 		td.has_parent_uuid = 1;
 		td.parent_uuid = parent;
@@ -1695,9 +1698,7 @@ static void put_track_merge(tbuf *b, uint64_t uuid, uint64_t parent, const char 
 		td.has_sibling_merge_behavior = 1;
 		td.sibling_merge_behavior = merge;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 /* Track names as trace processor gives them: a track that must not merge
@@ -1740,29 +1741,16 @@ static void test_track_descriptions(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	TDesc td = desc_of(7, NULL);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(3, 4, "w");
 
 	(void)state;
-	td.has_uuid = 1;
-	td.uuid = 7;
 	td.description = (char *)"Worker thread";
-	th.has_pid = 1;
-	th.pid = 3;
-	th.has_tid = 1;
-	th.tid = 4;
-	th.thread_name = (char *)"w";
 	td.thread = &th;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(&b, &p);
-	td = (TDesc)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	td.has_uuid = 1;
-	td.uuid = 8;
-	td.name = (char *)"jobs";
+	put_td(&b, 1, &td);
+	td = desc_of(8, "jobs");
 	td.description = (char *)"Queued jobs";
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	put_track(&b, 9, "plain");
 	put_event(&b, 1, 100, 3, 7, "a");
 	put_event(&b, 1, 200, 3, 8, "b");
@@ -1779,28 +1767,17 @@ static void test_track_descriptions(void **state)
  * root descriptor (uuid 0) asks for explicit process / thread ordering. */
 static void put_ranked(tbuf *b, uint64_t uuid, int32_t pid, int64_t tid, int32_t rank)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pr = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, NULL);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(pid, tid, NULL);
+	Perfetto__Protos__ProcessDescriptor pr = process_of(pid);
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
 	td.has_sibling_order_rank = 1;
 	td.sibling_order_rank = rank;
-	if (tid) {
-		th.has_pid = th.has_tid = 1;
-		th.pid = pid;
-		th.tid = tid;
+	if (tid)
 		td.thread = &th;
-	} else {
-		pr.has_pid = 1;
-		pr.pid = pid;
+	else
 		td.process = &pr;
-	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 /* child_ordering and sibling_order_rank as the track's source args. */
@@ -1809,28 +1786,19 @@ static void test_track_ordering_args(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(2, "parent");
 
 	(void)state;
 	put_thread_track(&b, 1, 1, 5, 6, "t");
-	td.has_uuid = 1;
-	td.uuid = 2;
-	td.name = (char *)"parent";
 	td.has_child_ordering = 1;
 	td.child_ordering = 3;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(&b, &p);
-	td = (TDesc)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	td.has_uuid = 1;
-	td.uuid = 3;
-	td.name = (char *)"ranked";
+	put_td(&b, 1, &td);
+	td = desc_of(3, "ranked");
 	td.has_parent_uuid = 1;
 	td.parent_uuid = 2;
 	td.has_sibling_order_rank = 1;
 	td.sibling_order_rank = -4;
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	put_track_merge(&b, 4, 1, "under thread", -1);
 	put_event(&b, 1, 100, 3, 3, "a");
 	put_event(&b, 1, 200, 3, 4, "b");
@@ -1850,19 +1818,14 @@ static void test_descriptor_sort_index(void **state)
 		tbuf b = {0};
 		char *path;
 		tt_trace *tr;
-		Pkt p = pkt(1, 0);
-		TDesc root = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		TDesc root = desc_of(0, NULL);
 
 		(void)state;
-		root.has_uuid = 1;
-		root.uuid = 0;
 		root.has_process_ordering = 1;
 		root.process_ordering = explicit_order;
 		root.has_thread_ordering = 1;
 		root.thread_ordering = explicit_order;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		p.track_descriptor = &root;
-		tb_packet(&b, &p);
+		put_td(&b, 1, &root);
 		put_ranked(&b, 1, 100, 0, 5);
 		put_ranked(&b, 2, 100, 101, -3);
 		put_event(&b, 1, 100, 3, 2, "e");
