@@ -375,9 +375,9 @@ uint32_t tt_proto_ext_args(pctx *c, const prec *r)
 	}
 	tt_storage_args_begin(c->st);
 	tt_proto_reflect_args(c, e->seq, m);
-	set = tt_storage_args_end(c->st);
+	set = tt_args_tracker_end(c->im->args);
 	protobuf_c_message_free_unpacked(m, NULL);
-	return tt_storage_args_merge(c->st, r->args, set);
+	return tt_args_tracker_merge(c->im->args, r->args, set);
 }
 
 void tt_proto_ext_free(pctx *c)

@@ -1,11 +1,13 @@
 /*
- * test_storage_args.c - arg sets kept once (tt_storage_args_dedupe): a set
- * with the rows of an earlier one is that set; any difference (a value,
- * a type, a key, the order, one row more) makes a new one; string values
- * compare by text whatever the row held before; off by default; the
- * table turns itself off when sets do not repeat. Merges (a slice's
- * begin and end args): arrays continue, keep-first keys, and the sets a
- * merge replaced leave the args table once nothing owns them.
+ * test_args_tracker.c - core/import/args_tracker.c: arg sets kept once
+ * (tt_args_tracker_dedupe): a set with the rows of an earlier one is that
+ * set; any difference (a value, a type, a key, the order, one row more)
+ * makes a new one; string values compare by text whatever the row held
+ * before; off by default; the table turns itself off when sets do not
+ * repeat; merged sets and args added to processes, threads and state
+ * rows are kept once too. Merges (a slice's begin and end args): arrays
+ * continue, keep-first keys, and the sets a merge replaced leave the args
+ * table once nothing owns them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,9 +18,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "storage_int.h"
+#include "args_tracker.h"
+#include "storage_int.h" /* argset_rows, arg_text */
 
-static uint32_t set_is(tt_storage *st, int64_t a, const char *s, int order)
+static uint32_t set_is(tt_args_tracker *t, tt_storage *st, int64_t a, const char *s, int order)
 {
 	tt_storage_args_begin(st);
 	if (order) {
@@ -28,31 +31,32 @@ static uint32_t set_is(tt_storage *st, int64_t a, const char *s, int order)
 		tt_storage_args_str(st, "s", s, strlen(s));
 		tt_storage_args_int(st, "a", a);
 	}
-	return tt_storage_args_end(st);
+	return tt_args_tracker_end(t);
 }
 
 static void test_same_rows_same_set(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
 	uint32_t s0, s1, s2, s3, s4, s5, s6;
 	size_t first, end;
 
 	(void)state;
-	tt_storage_args_dedupe(st, 1);
-	s0 = set_is(st, 1, "x", 1);
-	s1 = set_is(st, 2, "x", 1);      /* another value */
-	s2 = set_is(st, 1, "x", 1);      /* the same as s0 */
-	s3 = set_is(st, 1, "y", 1);      /* another string */
-	s4 = set_is(st, 1, "x", 0);      /* the same rows in another order */
+	tt_args_tracker_dedupe(t, 1);
+	s0 = set_is(t, st, 1, "x", 1);
+	s1 = set_is(t, st, 2, "x", 1);      /* another value */
+	s2 = set_is(t, st, 1, "x", 1);      /* the same as s0 */
+	s3 = set_is(t, st, 1, "y", 1);      /* another string */
+	s4 = set_is(t, st, 1, "x", 0);      /* the same rows in another order */
 	tt_storage_args_begin(st);
 	tt_storage_args_uint(st, "a", 1);  /* another type, same bits */
 	tt_storage_args_str(st, "s", "x", 1);
-	s5 = tt_storage_args_end(st);
+	s5 = tt_args_tracker_end(t);
 	tt_storage_args_begin(st);
 	tt_storage_args_int(st, "a", 1);
 	tt_storage_args_str(st, "s", "x", 1);
 	tt_storage_args_bool(st, "b", 0);  /* one row more */
-	s6 = tt_storage_args_end(st);
+	s6 = tt_args_tracker_end(t);
 	assert_int_equal(s0, 0);
 	assert_int_equal(s1, 1);
 	assert_int_equal(s2, s0);
@@ -60,11 +64,12 @@ static void test_same_rows_same_set(void **state)
 	assert_int_equal(s4, 3);
 	assert_int_equal(s5, 4);
 	assert_int_equal(s6, 5);
-	assert_int_equal(set_is(st, 1, "y", 1), s3);
+	assert_int_equal(set_is(t, st, 1, "y", 1), s3);
 	/* the repeated sets added no rows */
 	assert_true(tt_storage_argset_rows(st, s6, &first, &end));
 	assert_int_equal(first, 10);
 	assert_int_equal(end, 13);
+	tt_args_tracker_free(t);
 	tt_storage_free(st);
 }
 
@@ -73,33 +78,37 @@ static void test_same_rows_same_set(void **state)
 static void test_strings_by_text(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
 	uint32_t a, b, c;
 
 	(void)state;
-	tt_storage_args_dedupe(st, 1);
+	tt_args_tracker_dedupe(t, 1);
 	tt_storage_args_begin(st);
 	tt_storage_args_str(st, "k", "v", 1);
-	a = tt_storage_args_end(st);
+	a = tt_args_tracker_end(t);
 	tt_storage_args_begin(st);
 	tt_storage_args_int(st, "k", -1); /* all ones in the row's value */
-	b = tt_storage_args_end(st);
+	b = tt_args_tracker_end(t);
 	tt_storage_args_begin(st);
 	tt_storage_args_int(st, "k", -1); /* a repeat: dropped, its row reused */
-	assert_int_equal(tt_storage_args_end(st), b);
+	assert_int_equal(tt_args_tracker_end(t), b);
 	tt_storage_args_begin(st);
 	tt_storage_args_str(st, "k", "v", 1); /* written where -1 was */
-	c = tt_storage_args_end(st);
+	c = tt_args_tracker_end(t);
 	assert_int_equal(c, a);
+	tt_args_tracker_free(t);
 	tt_storage_free(st);
 }
 
 static void test_off_by_default(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
 
 	(void)state;
-	assert_int_equal(set_is(st, 1, "x", 1), 0);
-	assert_int_equal(set_is(st, 1, "x", 1), 1);
+	assert_int_equal(set_is(t, st, 1, "x", 1), 0);
+	assert_int_equal(set_is(t, st, 1, "x", 1), 1);
+	tt_args_tracker_free(t);
 	tt_storage_free(st);
 }
 
@@ -108,14 +117,64 @@ static void test_off_by_default(void **state)
 static void test_turns_off(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
 	uint32_t last = 0;
 
 	(void)state;
-	tt_storage_args_dedupe(st, 1);
+	tt_args_tracker_dedupe(t, 1);
 	for (int64_t i = 0; i < 70000; i++)
-		last = set_is(st, i, "x", 1);
+		last = set_is(t, st, i, "x", 1);
 	assert_int_equal(last, 69999);
-	assert_int_equal(set_is(st, 5, "x", 1), 70000); /* no longer looked up */
+	assert_int_equal(set_is(t, st, 5, "x", 1), 70000); /* no longer looked up */
+	tt_args_tracker_free(t);
+	tt_storage_free(st);
+}
+
+/* A merge (a slice's end args, args added to a process, a thread, a
+ * state row) keeps the merged set once as well; the new keys win. */
+static void test_merges_kept_once(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
+	uint32_t a, b, m1, m2, upid, utid;
+	char buf[32];
+	size_t first, end;
+
+	(void)state;
+	tt_args_tracker_dedupe(t, 1);
+	a = set_is(t, st, 1, "x", 1);
+	tt_storage_args_begin(st);
+	tt_storage_args_int(st, "a", 2);
+	tt_storage_args_int(st, "c", 3);
+	b = tt_args_tracker_end(t);
+	m1 = tt_args_tracker_merge(t, a, b);
+	m2 = tt_args_tracker_merge(t, a, b);
+	assert_int_equal(m1, 2);
+	assert_int_equal(m2, m1);
+	assert_true(tt_storage_argset_rows(st, m1, &first, &end));
+	assert_int_equal(end - first, 3);
+	assert_string_equal(tt_storage_arg_text(st, first, buf, sizeof(buf)), "2"); /* a: end's value */
+	assert_string_equal(tt_storage_arg_text(st, first + 1, buf, sizeof(buf)), "x");
+	assert_string_equal(tt_storage_arg_text(st, first + 2, buf, sizeof(buf)), "3");
+	assert_int_equal(tt_args_tracker_merge(t, a, TT_NONE), a);
+	assert_int_equal(tt_args_tracker_merge(t, TT_NONE, b), b);
+	/* rows: added args merge into the row's set, kept once */
+	upid = tt_storage_process_append(st, 10);
+	utid = tt_storage_thread_append(st, 11, upid);
+	tt_args_tracker_add_to_process(t, upid, a);
+	assert_int_equal(tt_storage_process_arg_set(st, upid), a);
+	tt_args_tracker_add_to_process(t, upid, b);
+	assert_int_equal(tt_storage_process_arg_set(st, upid), m1);
+	tt_args_tracker_add_to_thread(t, utid, a);
+	tt_args_tracker_add_to_thread(t, utid, b);
+	assert_int_equal(tt_storage_thread_arg_set(st, utid), m1);
+	tt_args_tracker_add_to_thread(t, utid + 1, b); /* no such thread */
+	assert_int_equal(tt_storage_thread_arg_set(st, utid + 1), TT_NONE);
+	assert_true(tt_storage_argset_rows(st, m1, &first, &end));
+	assert_int_equal(tt_storage_arg_set_of(st, end - 1), m1);
+	/* storage's own merge stores a new set each time */
+	assert_int_equal(tt_storage_args_merge(st, a, b), m1 + 1);
+	tt_args_tracker_free(t);
 	tt_storage_free(st);
 }
 
@@ -148,12 +207,12 @@ static void put_end(tt_storage *st)
 	put_rows(st, end_rows, sizeof(end_rows) / sizeof(end_rows[0]));
 }
 
-/* A stored set of the rows put() writes. */
-static uint32_t stored(tt_storage *st, void (*put)(tt_storage *))
+/* A stored set of the rows put() writes (kept once when t says so). */
+static uint32_t stored(tt_args_tracker *t, tt_storage *st, void (*put)(tt_storage *))
 {
 	tt_storage_args_begin(st);
 	put(st);
-	return tt_storage_args_end(st);
+	return t ? tt_args_tracker_end(t) : tt_storage_args_end(st);
 }
 
 static int decode_lazy(void *ctx, tt_storage *st, uint64_t loc)
@@ -206,8 +265,8 @@ static void test_merge_continues_arrays(void **state)
 			b = tt_storage_args_lazy(st, 1, TT_NONE, 5);
 			e = tt_storage_args_lazy(st, 2, TT_NONE, 7);
 		} else {
-			b = stored(st, put_begin);
-			e = stored(st, put_end);
+			b = stored(NULL, st, put_begin);
+			e = stored(NULL, st, put_end);
 		}
 		m = tt_storage_args_merge(st, b, e);
 		assert_int_equal(m, 2);
@@ -222,6 +281,7 @@ static void test_merge_continues_arrays(void **state)
 static void test_merged_away_sets_hidden(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
 	tt_track_desc d = { .type = "global", .name = 0, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
 			    .cpu = -1 };
 	uint32_t track, b, e, b2, e2, keep;
@@ -229,25 +289,25 @@ static void test_merged_away_sets_hidden(void **state)
 	size_t dead = 0;
 
 	(void)state;
-	tt_storage_args_dedupe(st, 1);
+	tt_args_tracker_dedupe(t, 1);
 	track = tt_storage_track_new(st, &d);
-	b = stored(st, put_begin);
-	e = stored(st, put_end);
-	b2 = stored(st, put_begin);    /* the same set as b */
+	b = stored(t, st, put_begin);
+	e = stored(t, st, put_end);
+	b2 = stored(t, st, put_begin);    /* the same set as b */
 	tt_storage_args_begin(st);
 	tt_storage_args_int(st, "z", 1);
-	e2 = tt_storage_args_end(st);
+	e2 = tt_args_tracker_end(t);
 	assert_int_equal(b2, b);
 	s1 = tt_storage_slice_append(st, track, 100, 10, 0, 0, 0, -1, b);
 	s2 = tt_storage_slice_append(st, track, 200, 10, 0, 0, 0, -1, b2);
-	tt_storage_slice_set_args(st, s1, tt_storage_args_merge(st, b, e));
-	tt_storage_slice_set_args(st, s2, tt_storage_args_merge(st, b, e2));
+	tt_storage_slice_set_args(st, s1, tt_args_tracker_merge(t, b, e));
+	tt_storage_slice_set_args(st, s2, tt_args_tracker_merge(t, b, e2));
 	/* a merge input another row owns stays */
 	tt_storage_args_begin(st);
 	tt_storage_args_int(st, "k", 1);
-	keep = tt_storage_args_end(st);
+	keep = tt_args_tracker_end(t);
 	s3 = tt_storage_slice_append(st, track, 300, 10, 0, 0, 0, -1, keep);
-	(void)tt_storage_args_merge(st, keep, e2);
+	(void)tt_args_tracker_merge(t, keep, e2);
 	tt_storage_finalize(st);
 	assert_int_equal(tt_storage_slice_args(st, s3), keep);
 	/* no slice owns b (5 rows; both began with it), e (7) or e2 (1) any more */
@@ -259,6 +319,7 @@ static void test_merged_away_sets_hidden(void **state)
 		    tt_storage_arg_set_of(st, r) == tt_storage_slice_args(st, s2) ||
 		    tt_storage_arg_set_of(st, r) == keep)
 			assert_false(tt_storage_arg_row_dead(st, r));
+	tt_args_tracker_free(t);
 	tt_storage_free(st);
 }
 
@@ -269,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_strings_by_text),
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_turns_off),
+		cmocka_unit_test(test_merges_kept_once),
 		cmocka_unit_test(test_merge_continues_arrays),
 		cmocka_unit_test(test_merged_away_sets_hidden),
 	};
