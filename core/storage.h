@@ -125,6 +125,12 @@ uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);
  * until set). */
 void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track);
+/* track.dimension_arg_set_id: what tells the track apart from its
+ * siblings, as trace processor's track blueprints name it (utid, upid,
+ * track_uuid, merge keys, track_compressor_idx, ...). A "thread" track
+ * given none gets {utid} at finalize. */
+void tt_storage_track_set_dimension_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
+uint32_t tt_storage_track_dimension_args(const tt_storage *st, uint32_t track);
 uint32_t tt_storage_track_count(const tt_storage *st);
 
 /* ---- args ---------------------------------------------------------------
@@ -170,6 +176,12 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end);
  * rows (both sets are stored), which the caller ends; else 0 with *set the
  * result (a lazy merged set, one of the two, or TT_NONE). */
 int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, uint32_t *set);
+/* In a merge, rows with this key keep begin's value (trace processor's
+ * kSkipIfExists args). At most 4 keys. */
+void tt_storage_args_keep_first(tt_storage *st, const char *key);
+/* Whether args row `row` belongs to a set a merge replaced and no row
+ * owns (hidden from the args table; known after tt_storage_finalize). */
+int tt_storage_arg_row_dead(const tt_storage *st, size_t row);
 
 /* ---- lazy args ----------------------------------------------------------
  * An importer that can decode an event again registers its arg set by where
@@ -204,6 +216,11 @@ uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size
 /* ---- counters, flows, raw events, scheduling -------------------------- */
 int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);
 int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint32_t arg_set_id);
+/* A row of experimental_proto_path (trace processor's proto content
+ * analyzer): a field path step, its parent step (TT_NONE: a root), the
+ * field's type and name (0: none), and args (the root's annotations). */
+int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_type, tt_str field_name,
+			      uint32_t arg_set_id);
 /* A raw event (CTF/ftrace): cpu -1 when unknown, utid TT_NONE when unknown. */
 int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu,
 		       uint32_t utid, uint32_t arg_set_id);

@@ -127,7 +127,7 @@ int tt_import_begin(tt_import *im)
 	im->procs = tt_process_tracker_new(im->st);
 	im->tracks = tt_track_tracker_new(im->st);
 	im->flows = tt_flow_tracker_new(im->st);
-	im->async = tt_async_tracker_new(im->st);
+	im->async = tt_async_tracker_new(im->st, im->args);
 	if (im->args && im->slices && im->procs && im->tracks && im->flows && im->async)
 		return 0;
 	tt_import_end(im);

@@ -434,6 +434,8 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		ts = 0;
 	}
 
+	if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+		c->content_other = 1;
 	switch (p->data_case) {
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT: {
 		const Perfetto__Protos__ClockSnapshot *cs = p->clock_snapshot;
@@ -462,10 +464,13 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-		tt_proto_on_process_tree(c, s, p->process_tree);
+		tt_proto_defer_process_tree(c, s, p->process_tree, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
+		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
@@ -559,9 +564,13 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->cstacks);
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
+	TT_VEC_FREE(c->content);
+	tt_proto_ext_free(c);
+	tt_keymap_free(&c->content_index);
 	tt_sorter_free(c->sorter);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
+	tt_proto_free_ptrees(c);
 	tt_proto_arena_destroy(&c->ar);
 	tt_proto_clock_free(c->clock);
 	free(c->zbuf);
@@ -585,6 +594,9 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->threaded = threaded;
 	tt_process_tracker_main_threads(c->im->procs, 1);
 	tt_args_tracker_dedupe(c->im->args, 1);
+	/* trace processor: the thread a legacy event came from is its
+	 * beginning's; an end from another thread adds none */
+	tt_storage_args_keep_first(c->st, "legacy_event.passthrough_utid");
 	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
 	if (tt_process_tracker_idle_rows(c->im->procs, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
 		c->oom = 1;
@@ -666,6 +678,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 			tt_storage_process_set_sort_index(c->st, u->upid, u->rank);
 	}
 	tt_proto_process_args_flush(c);
+	tt_proto_content_flush(c);
 	/* a trace from one other machine: what it made is that machine's
 	 * (traces mixing machines keep machine_id NULL: not supported) */
 	if (c->remote_packets && !c->host_packets && !c->machines_mixed)

@@ -196,6 +196,17 @@ static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
 	}
 }
 
+/* A DebugAnnotation inside a typed arg: under its name, below klen. */
+void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
+{
+	size_t nlen, kl;
+	const char *n = annot_name(c, s, a, &nlen);
+
+	kl = key_append(c, klen, klen ? "." : "", n, nlen);
+	add_annot(c, s, kl, a, 0);
+	c->key[klen] = 0;
+}
+
 /* Builds the arg set of a TrackEvent (debug annotations under "debug.",
  * plus legacy_event.passthrough_utid and legacy_event.phase for R / S / T
  * / p as trace_processor does, and before them legacy_trace_source_id: the

@@ -26,7 +26,19 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 /* The track of a merged sibling set for one event (or a parent: PEEK). */
 static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 {
-	uint32_t t = tt_async_track_set(c->im->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, kind);
+	tt_async_args a = { .ndim = 0 };
+	uint32_t t;
+
+	/* trace processor's merged blueprints' dimensions: the scope, the
+	 * parent, how siblings merge (0 by name, 2 by key) and on what */
+	if (u->mdesc.utid != TT_NONE)
+		a.dim[a.ndim++] = (tt_async_arg){ "utid", 'u', u->mdesc.utid, NULL };
+	else if (u->mdesc.upid != TT_NONE)
+		a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', u->mdesc.upid, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "parent_track_uuid", 'i', u->mk2, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_type", 'u', u->merge == 3 ? 2 : 0, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_value", 's', u->merge == 3 ? u->merge_key : u->mdesc.name, NULL };
+	t = tt_async_track_set(c->im->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, &a, kind);
 
 	if (t == TT_NONE)
 		c->oom = 1;
@@ -151,7 +163,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		 * merge (by name, the default, or by key) share tracks while
 		 * their slices do not overlap, as async ids do: a thousand
 		 * tracks of one name are not a thousand rows in the viewer */
-		if (u->merge != 2 && u->uuid != 0) {
+		if (u->merge != 2) {
 			u->merged = 1;
 			u->mdesc = d;
 			u->mdesc.type = sutid != TT_NONE ? "thread_merged_track_event" :
@@ -164,6 +176,17 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		break;
 	}
 	u->track = tt_storage_track_new(c->st, &d);
+	/* trace processor's descriptor track blueprints: the scope, then the
+	 * uuid */
+	if (u->track != TT_NONE) {
+		tt_storage_args_begin(c->st);
+		if (d.utid != TT_NONE)
+			tt_storage_args_uint(c->st, "utid", d.utid);
+		else if (d.upid != TT_NONE)
+			tt_storage_args_uint(c->st, "upid", d.upid);
+		tt_storage_args_int(c->st, "track_uuid", (int64_t)u->uuid);
+		tt_storage_track_set_dimension_args(c->st, u->track, tt_args_tracker_end(c->im->args));
+	}
 	return u->track;
 }
 
@@ -171,9 +194,9 @@ static uint32_t rec_track(pctx *c, const prec *r)
 {
 	if ((r->track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_ASYNC) {
 		const akey *k = &c->akeys.v[r->track & ~TRACK_ASYNC];
-		uint32_t t = tt_async_track(c->im->async, k->upid, k->scope, k->id, k->name,
-					    r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
-					    r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT);
+		uint32_t t = tt_async_track_chrome(c->im->async, k->upid, k->scope, k->id, k->name,
+						   r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
+						   r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT, k->src_upid);
 		if (t == TT_NONE)
 			c->oom = 1;
 		return t;
@@ -308,6 +331,17 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 {
 	uint32_t track;
 	int64_t id = -1;
+	prec ft;
+
+	if (r->kind == R_FTRACE) {
+		if (!tt_proto_feed_ftrace(c, r, &ft))
+			return;
+		r = &ft;
+	} else if (r->flags & F_EXT) {
+		ft = *r;
+		ft.args = tt_proto_ext_args(c, r);
+		r = &ft;
+	}
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
 		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);

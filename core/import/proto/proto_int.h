@@ -37,13 +37,20 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE };
+/* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
+ * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
+ * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
+ * id the pid (name the new comm); FT_PRINT(_TGID): id tgid << 32 | tid,
+ * args the atrace phase, u.i its value, name, cat its track name */
+/* FT_PTREE: u.i the c->ptrees blob */
+enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PRINT_TGID, FT_PTREE };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
-enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80 }; /* F_CS: a callstack in cstacks */
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c) */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
@@ -78,6 +85,13 @@ typedef struct sched_rec {
 	tt_str next_comm;
 } sched_rec;
 
+/* A sub-message kept packed until the sorted records reach it. */
+typedef struct pblob {
+	uint8_t *p;
+	size_t n;
+	uint32_t seq;                /* its trusted_packet_sequence_id (clock conversions) */
+} pblob;
+
 typedef struct utrack {
 	uint64_t uuid, parent;
 	int has_parent, described, kind, resolving;
@@ -88,6 +102,7 @@ typedef struct utrack {
 	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
+	int64_t dpid, dtid;          /* the thread descriptor's pid, tid (a conflicting one is ignored) */
 	int counter_type, incremental;
 	int64_t mult;
 	tt_str unit;
@@ -165,6 +180,7 @@ typedef struct akey {
 	uint32_t upid;               /* TT_NONE: a global id */
 	tt_str scope, name;
 	uint64_t id;
+	uint32_t src_upid;           /* the process of the event that made it (the track's source args) */
 } akey;
 
 typedef struct pctx {
@@ -180,6 +196,7 @@ typedef struct pctx {
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
+	TT_VEC(pblob) ptrees;         /* ProcessTree packets, packed again: parsed in trace order */
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
@@ -196,6 +213,11 @@ typedef struct pctx {
 	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */
 	TT_VEC(akey) akeys;
+	struct tt_proto_ext *ext;     /* TrackEvent extensions described in the trace (proto_ext.c) */
+	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
+	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
+	uint32_t content_last;
+	int content_other;            /* a packet that is not a TrackEvent */
 	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
 	uint64_t host_packets, remote_packets; /* without / with a machine_id */
@@ -277,7 +299,9 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);
-void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt, int64_t ts);
+void tt_proto_free_ptrees(pctx *c);
 void tt_proto_on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
 				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
 void tt_proto_process_args_flush(pctx *c);
@@ -285,7 +309,15 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 			      uint32_t upid, int64_t cpu, const char *unit);
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
+void tt_proto_content_flush(pctx *c);
+void tt_proto_on_extension_descriptor(pctx *c, const Perfetto__Protos__ExtensionDescriptor *d);
+int tt_proto_ext_keep(pctx *c, pseq *s, const TEv *te);
+uint32_t tt_proto_ext_args(pctx *c, const prec *r);
+void tt_proto_ext_free(pctx *c);
+void tt_proto_reflect_args(pctx *c, pseq *s, const ProtobufCMessage *m);
+void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a);
 void tt_proto_on_ftrace(pctx *c, const FBundle *b);
+int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), names by priority,
  * threads and forked processes bound to a process once one of them is. */
