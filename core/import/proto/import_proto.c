@@ -234,8 +234,8 @@ uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 	return (uint32_t)(c->utracks.n - 1);
 }
 
-int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
-		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d)
+static int push_one(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
+		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d, uint32_t folded)
 {
 	prec r;
 
@@ -250,7 +250,7 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	r.name = name;
 	r.cat = cat;
 	r.args = args;
-	r.id = c->ord++;
+	r.id = (uint64_t)folded << 32 | c->ord++;
 	r.kind = (uint8_t)kind;
 	r.flags = (uint16_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
 	r.scope = 0;
@@ -264,8 +264,48 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	return 0;
 }
 
-/* Converts a timestamp; counts failures. */
-/* Saturating int64 arithmetic (trace processor's base::Saturating*). */
+void tt_proto_fold_flush(pctx *c, pseq *s)
+{
+	uint32_t ui = c->fold_ui;
+
+	if (!ui)
+		return;
+	c->fold_ui = 0;
+	push_one(c, s, c->fold_ts, R_COUNTER, 0, TRACK_UUID | (ui - 1), 0, 0, TT_NONE, 0, c->fold_v, 0);
+}
+
+void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, double v)
+{
+	tt_proto_fold_flush(c, s);
+	c->fold_ui = ui + 1;
+	c->fold_ts = ts;
+	c->fold_v = v;
+}
+
+int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i)
+{
+	double tv = (double)i;
+
+	/* exactly the counter's value, bit for bit, read back from u.i */
+	return c->fold_ui && (kind == R_BEGIN || kind == R_END) && (flags & F_TTS) && ts == c->fold_ts &&
+	       memcmp(&tv, &c->fold_v, sizeof(tv)) == 0 && (int64_t)tv == i;
+}
+
+int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
+		      tt_str name, tt_str cat, uint32_t args, int64_t i, double d)
+{
+	if (c->fold_ui) {
+		if (track != TT_NONE && tt_proto_fold_takes(c, ts, kind, flags, i)) {
+			uint32_t ui = c->fold_ui;
+
+			c->fold_ui = 0;
+			return push_one(c, s, ts, kind, flags, track, name, cat, args, i, d, ui);
+		}
+		tt_proto_fold_flush(c, s);
+	}
+	return push_one(c, s, ts, kind, flags, track, name, cat, args, i, d, 0);
+}
+
 
 
 
@@ -501,6 +541,7 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT) {
 		c->in_track_event = 1;
 		tt_proto_on_track_event(c, s, p, p->track_event, ts);
+		tt_proto_fold_flush(c, s); /* its event was dropped or took none */
 		c->in_track_event = 0;
 	} else
 		tt_proto_on_process_stats(c, s, p->process_stats, ts);

@@ -191,12 +191,12 @@ static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (c->flows.v[mid].ord < r->id)
+		if (c->flows.v[mid].ord < REC_ORD(r))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < c->flows.n && c->flows.v[lo].ord == r->id; lo++) {
+	for (; lo < c->flows.n && c->flows.v[lo].ord == REC_ORD(r); lo++) {
 		const pflow *f = &c->flows.v[lo];
 		uint64_t *last = tt_pmap_find(active, f->id);
 		int live = last && *last;
@@ -326,6 +326,20 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
 {
 	uint32_t track;
 	int64_t id = -1;
+
+	if (REC_FOLDED(r)) {
+		/* the counter record it took along, as it was pushed */
+		prec k = *r;
+
+		k.kind = R_COUNTER;
+		k.flags = r->flags & (F_TE | F_FPOS);
+		k.track = TRACK_UUID | (REC_FOLDED(r) - 1);
+		k.name = k.cat = 0;
+		k.args = TT_NONE;
+		k.u.d = (double)r->u.i;
+		k.id = 0;
+		feed(c, &k, active, open_tts);
+	}
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
 		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
