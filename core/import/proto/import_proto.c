@@ -447,6 +447,9 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 			tt_str v = is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0;
 			if (is->has_str && !v)
 				v = intern(c, "", 0);
+			if (v && is->has_str && memchr(is->str.data, 0, is->str.len) &&
+			    tt_pmap_put(&c->nul_strs, v, 1))
+				c->oom = 1;
 			if (tt_proto_itab_put(&s->dstrs, is->iid, v))
 				c->oom = 1;
 		}
@@ -596,6 +599,8 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
 	tt_pmap_free(&c->v1_pending);
+	tt_pmap_free(&c->arg_keys);
+	tt_pmap_free(&c->nul_strs);
 	tt_pmap_free(&c->state_open);
 	tt_pmap_free(&c->legacy_counters);
 	TT_VEC_FREE(c->cstacks);

@@ -219,6 +219,8 @@ typedef struct pctx {
 	int has_roi;                 /* TrackEventRangeOfInterest: events before roi_ns are dropped */
 	int64_t roi_ns;
 	int process_order_explicit, thread_order_explicit; /* root descriptor's */
+	tt_pmap arg_keys;            /* (parent key, part) -> interned debug annotation key (proto_args.c) */
+	tt_pmap nul_strs;            /* interned debug strings whose text holds a NUL */
 	uint32_t ord;
 	uint32_t fold_ui;            /* utrack + 1 of a counter value waiting for its event (tt_proto_push_rec) */
 	double fold_v;
