@@ -130,13 +130,21 @@ static void add_legacy_json(pctx *c, size_t klen, const char *text)
 #define KP_INDEX 0x80000000u
 #define KP_EMPTY 0x7fffffffu
 
-/* The part of a dict entry's or annotation's name; KP_TEXT: a name
- * given as text (*text), whose key is not kept (rare). */
+/* The part of a dict entry's or annotation's name; KP_TEXT: a name whose
+ * key is not kept (*text: an id too big for a part, or out of memory). */
 #define KP_TEXT 0x7ffffffeu
 
 static uint32_t name_part(pctx *c, pseq *s, const DAnn *a, const char **text)
 {
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME && a->name) {
+		/* Chrome names dict entries by text: the name is interned
+		 * (short, and a few hundred distinct) to find its key */
+		tt_str v = a->name[0] ? intern_c(c, a->name) : 0;
+
+		if (!a->name[0])
+			return KP_EMPTY;
+		if (v && v < KP_TEXT)
+			return v;
 		*text = a->name;
 		return KP_TEXT;
 	}
