@@ -217,11 +217,21 @@ static void seq_free(pseq *s)
 
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 {
-	uint64_t *idx = tt_pmap_find(&c->uuid_index, uuid);
+	/* events name a few tracks each (their own, their counters'): a
+	 * small direct-mapped cache before the map (whose keys and values
+	 * live apart: two cache misses a lookup) */
+	struct utrack_hit *h = &c->utrack_hits[tt_pmap_hash(uuid) % PCTX_UTRACK_HITS];
+	uint64_t *idx;
 	utrack z = {0};
 
-	if (idx)
+	if (h->ui && h->uuid == uuid)
+		return h->ui - 1;
+	idx = tt_pmap_find(&c->uuid_index, uuid);
+	if (idx) {
+		h->uuid = uuid;
+		h->ui = (uint32_t)*idx + 1;
 		return (uint32_t)*idx;
+	}
 	z.uuid = uuid;
 	z.track = TT_NONE;
 	z.utid = z.upid = z.scope_utid = z.scope_upid = TT_NONE;

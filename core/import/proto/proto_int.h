@@ -189,6 +189,8 @@ typedef struct pctx {
 	TT_VEC(pseq *) seqs;
 	pseq *last_seq;              /* tt_proto_get_seq cache */
 	tt_pmap uuid_index;
+#define PCTX_UTRACK_HITS 256
+	struct utrack_hit { uint64_t uuid; uint32_t ui; } utrack_hits[PCTX_UTRACK_HITS]; /* uuid -> index + 1 */
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
