@@ -677,6 +677,14 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 		}
 	}
 	tt_proto_reader_end(rdr, &end, im->err);
+	/* its batches (packet bytes, unpacked messages: several MB) are not
+	 * needed by the merge and the feed, which grow storage meanwhile */
+	tt_proto_reader_free(rdr);
+	rdr = NULL;
+	tt_proto_arena_destroy(&c->ar);
+	free(c->zbuf);
+	c->zbuf = NULL;
+	c->zcap = 0;
 	if (end.code) {
 		rc = end.code;
 		goto out;
