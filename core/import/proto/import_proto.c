@@ -215,6 +215,8 @@ static void seq_free(pseq *s)
 	free(s);
 }
 
+static uint32_t new_utrack(pctx *c, uint64_t uuid);
+
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 {
 	/* events name a few tracks each (their own, their counters'): a
@@ -222,7 +224,6 @@ uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 	 * live apart: two cache misses a lookup) */
 	struct utrack_hit *h = &c->utrack_hits[tt_pmap_hash(uuid) % PCTX_UTRACK_HITS];
 	uint64_t *idx;
-	utrack z = {0};
 
 	if (h->ui && h->uuid == uuid)
 		return h->ui - 1;
@@ -232,6 +233,14 @@ uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 		h->ui = (uint32_t)*idx + 1;
 		return (uint32_t)*idx;
 	}
+	return new_utrack(c, uuid);
+}
+
+/* (apart: its zeroed struct is not built for every lookup) */
+static uint32_t new_utrack(pctx *c, uint64_t uuid)
+{
+	utrack z = {0};
+
 	z.uuid = uuid;
 	z.track = TT_NONE;
 	z.utid = z.upid = z.scope_utid = z.scope_upid = TT_NONE;
