@@ -57,10 +57,17 @@
  * 2 cores): protobuf-c's unpack is ~155 ns a packet (6.4M events/s on one
  * core, 11M/s on two); tokenizing ~75 ns an event, the merge ~25 and the
  * trackers and storage ~20. With the work shared the import runs at ~6M
- * events/s where one thread gives ~3.5M/s. Records are 40 bytes per event,
- * freed after the merge. Tried and dropped: a slim "hot" schema (packet and
- * TrackEvent with only the fields imported, the full ones as fallback)
- * unpacks ~15 % faster, but building these structs from it costs as much.
+ * events/s where one thread gives ~3.5M/s. Records are 48 bytes per event,
+ * freed as the merge passes them; a Chrome event's thread-time counter
+ * rides on its event's record (proto_int.h, REC_FOLDED), which halves
+ * them on a Chromium trace. On the Chromium class (bench_proto -10: real
+ * Chrome packets, debug annotations with dict entries) protobuf-c's unpack
+ * is about half of the CPU time and the importing thread's share (arg sets,
+ * interning, records, then the feed) the other half, so the import cannot
+ * beat protobuf-c's own two-thread unpack of the file. Tried and dropped:
+ * a slim "hot" schema (packet and TrackEvent with only the fields
+ * imported, the full ones as fallback) unpacks ~15 % faster, but building
+ * these structs from it costs as much.
  *
  * Files: import_proto.c (framing, packets, entry point), proto_int.h
  * (records, context), proto_args.c, proto_typed_args.c (typed TrackEvent
