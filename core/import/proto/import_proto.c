@@ -700,6 +700,14 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	free(c->zbuf);
 	c->zbuf = NULL;
 	c->zcap = 0;
+	/* nor are the sequences' interning tables and the kept arg keys */
+	for (i = 0; i < c->seqs.n; i++)
+		seq_free(c->seqs.v[i]);
+	c->seqs.n = 0;
+	c->last_seq = NULL;
+	tt_pmap_free(&c->seq_index);
+	tt_pmap_free(&c->arg_keys);
+	tt_pmap_free(&c->nul_strs);
 	if (end.code) {
 		rc = end.code;
 		goto out;
