@@ -729,6 +729,21 @@ static void arg_add(tt_storage *st, const char *key, int type, union tt_arg_val 
 	append_row(st, tt_storage_intern_cstr(st, key ? key : ""), (uint8_t)(type | indexed_flag(key)), v);
 }
 
+void tt_storage_args_keyed(tt_storage *st, tt_str key, int type, int64_t i, double d, tt_str s)
+{
+	int base = type & ~TT_ARG_INDEXED;
+	union tt_arg_val v = base == TT_ARG_REAL ? (union tt_arg_val){ .d = d } :
+			     base == TT_ARG_STRING || base == TT_ARG_JSON ? (union tt_arg_val){ .s = s } :
+			     (union tt_arg_val){ .i = i };
+
+	if (st->args.lazy && st->args.lazy->filling) {
+		fill_add(st, tt_storage_str(st, key), base, v);
+		return;
+	}
+	if (st->args.building)
+		append_row(st, key, (uint8_t)type, v);
+}
+
 void tt_storage_args_int(tt_storage *st, const char *key, int64_t v)
 {
 	arg_add(st, key, TT_ARG_INT, (union tt_arg_val){ .i = v });

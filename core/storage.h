@@ -151,6 +151,10 @@ void tt_storage_args_str(tt_storage *st, const char *key, const char *s, size_t 
 void tt_storage_args_pointer(tt_storage *st, const char *key, uint64_t v);
 void tt_storage_args_json(tt_storage *st, const char *key, const char *s, size_t len);
 void tt_storage_args_null(tt_storage *st, const char *key);
+/* The same with the key interned already (an importer that keeps its
+ * keys): type is TT_ARG_* | TT_ARG_INDEXED when the key holds [n]; the
+ * value is i (ints, bools as 0/1, pointers), d (reals) or s (strings). */
+void tt_storage_args_keyed(tt_storage *st, tt_str key, int type, int64_t i, double d, tt_str s);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 /* Stores the rows under construction as a new set and returns its id;

@@ -628,6 +628,117 @@ static void test_counters(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A track event on seq with one extra counter value (thread time, on the
+ * sequence's default extra counter track) and maybe a flow. */
+static void put_tt_event(tbuf *b, uint32_t seq, uint64_t ts, int type, int phase, uint64_t track, const char *name,
+			 int64_t value, uint64_t flow, int terminating)
+{
+	Pkt p = pkt(seq, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	set_flags(&p, 2);
+	if (type) {
+		te.has_type = 1;
+		te.type = type;
+	}
+	if (phase) {
+		le.has_phase = 1;
+		le.phase = phase;
+		te.legacy_event = &le;
+	}
+	te.has_track_uuid = 1;
+	te.track_uuid = track;
+	if (name) {
+		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te.name = (char *)name;
+	}
+	te.n_extra_counter_values = 1;
+	te.extra_counter_values = &value;
+	if (flow) {
+		te.n_flow_ids = !terminating;
+		te.n_terminating_flow_ids = terminating;
+		te.flow_ids = te.terminating_flow_ids = &flow;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* Chrome's thread time: each event's extra counter value goes to the
+ * counter table and to its slice's thread_ts / thread_dur. The importer
+ * carries a BEGIN / END's value on the event's own record; whatever the
+ * event becomes (an instant, a dropped event, a value a double rounds,
+ * flows on it, another sequence's counter at the same ts),
+ * the counter rows and their order are those of one record each. */
+static void test_thread_time_counters(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	uint32_t seq;
+
+	(void)state;
+	for (seq = 1; seq <= 2; seq++) {
+		Pkt p = pkt(seq, 0);
+		Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+		Perfetto__Protos__TrackEventDefaults ted = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
+		uint64_t xc = 900 + seq;
+		TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+
+		set_flags(&p, 1);
+		ted.n_extra_counter_track_uuids = 1;
+		ted.extra_counter_track_uuids = &xc;
+		d.track_event_defaults = &ted;
+		p.trace_packet_defaults = &d;
+		td.has_uuid = 1;
+		td.uuid = xc;
+		td.has_parent_uuid = 1;
+		td.parent_uuid = 800 + seq;
+		cd.has_type = 1;
+		cd.type = 1; /* COUNTER_THREAD_TIME_NS */
+		td.counter = &cd;
+		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+		p.track_descriptor = &td;
+		tb_packet(&b, &p);
+		put_thread_track(&b, seq, 800 + seq, 7, 70 + seq, seq == 1 ? "T1" : "T2");
+	}
+	put_tt_event(&b, 1, 10, 1, 0, 801, "outer", 100, 0, 0);
+	put_tt_event(&b, 1, 12, 1, 0, 801, "inner", 105, 77, 0);    /* a flow out */
+	put_tt_event(&b, 1, 14, 3, 0, 801, "tick", 107, 78, 0);     /* an instant: a counter of its own */
+	put_tt_event(&b, 1, 16, 0, '?', 801, "odd", 109, 0, 0);     /* dropped: its counter stays */
+	put_tt_event(&b, 2, 16, 3, 0, 802, "tock", 111, 0, 0);      /* ... before this one */
+	put_tt_event(&b, 1, 18, 2, 0, 801, NULL, 110, 0, 0);
+	put_tt_event(&b, 1, 20, 2, 0, 801, NULL, 150, 0, 0);
+	/* the same ts on two sequences: file order decides, either way */
+	put_tt_event(&b, 2, 30, 1, 0, 802, "b2", 200, 77, 1);      /* the flow ends here */
+	put_tt_event(&b, 1, 30, 1, 0, 801, "b1", 300, 78, 1);
+	put_tt_event(&b, 1, 40, 2, 0, 801, NULL, 310, 0, 0);
+	put_tt_event(&b, 2, 40, 2, 0, 802, NULL, 220, 0, 0);
+	/* 2^53 + 1 is no double: the counter holds 2^53 and so does thread_ts */
+	put_tt_event(&b, 1, 50, 1, 0, 801, "big", (INT64_C(1) << 53) + 1, 0, 0);
+	put_tt_event(&b, 1, 60, 2, 0, 801, NULL, (INT64_C(1) << 53) + 5, 0, 0);
+	put_tt_event(&b, 2, 70, 0, '?', 802, "last", 230, 0, 0);    /* the last packet, dropped */
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select c.ts, t.name, th.name, cast(c.value as int) from counter c join track t on c.track_id = t.id "
+		       "join thread th using (utid) order by c.id",
+		   "10\tthread_time\tT1\t100\n12\tthread_time\tT1\t105\n14\tthread_time\tT1\t107\n"
+		   "16\tthread_time\tT1\t109\n16\tthread_time\tT2\t111\n18\tthread_time\tT1\t110\n"
+		   "20\tthread_time\tT1\t150\n"
+		   "30\tthread_time\tT2\t200\n30\tthread_time\tT1\t300\n40\tthread_time\tT1\t310\n"
+		   "40\tthread_time\tT2\t220\n50\tthread_time\tT1\t9007199254740992\n"
+		   "60\tthread_time\tT1\t9007199254740996\n70\tthread_time\tT2\t230\n");
+	assert_tsv(tr, "select ts, dur, name, thread_ts, thread_dur from slice order by id",
+		   "10\t10\touter\t100\t50\n12\t6\tinner\t105\t5\n14\t0\ttick\tNULL\tNULL\n"
+		   "16\t0\ttock\tNULL\tNULL\n30\t10\tb2\t200\t20\n30\t10\tb1\t300\t10\n"
+		   "50\t10\tbig\t9007199254740992\t4\n");
+	assert_tsv(tr, "select so.name, si.name from flow f join slice so on so.id = f.slice_out "
+		       "join slice si on si.id = f.slice_in order by f.id",
+		   "inner\tb2\ntick\tb1\n");
+	tb_close(tr, path, &b);
+}
+
 static void put_flow_event(tbuf *b, uint64_t ts, int type, const char *name, uint64_t flow, int terminating)
 {
 	Pkt p = pkt(1, ts);
@@ -1230,6 +1341,96 @@ static void test_not_a_trace(void **state)
 		unlink(path);
 		free(path);
 	}
+}
+
+/* One event on seq 1 of track 700: annotation iid-named (name_iid 1)
+ * with the interned string iid 2, and "d": {"e": 1, "f[": [2, 3]}. */
+static void put_keyed_event(tbuf *b, uint64_t ts, const char *iname, const char *istr, size_t istr_len)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a[6], *top[2] = { &a[0], &a[1] }, *dict[2] = { &a[2], &a[3] },
+					       *arr[2] = { &a[4], &a[5] };
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__DebugAnnotationName dn = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT, *dnp = &dn;
+	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		perfetto__protos__debug_annotation__init(&a[i]);
+	if (iname) { /* a new sequence state with these interned values */
+		set_flags(&p, 1);
+		dn.has_iid = 1;
+		dn.iid = 1;
+		dn.name = (char *)iname;
+		is.has_iid = is.has_str = 1;
+		is.iid = 2;
+		is.str.data = (uint8_t *)istr;
+		is.str.len = istr_len;
+		in.n_debug_annotation_names = 1;
+		in.debug_annotation_names = &dnp;
+		in.n_debug_annotation_string_values = 1;
+		in.debug_annotation_string_values = &isp;
+		p.interned_data = &in;
+	} else {
+		set_flags(&p, 2);
+	}
+	a[0].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+	a[0].name_iid = 1;
+	a[0].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
+	a[0].string_value_iid = 2;
+	a[1].name_field_case = a[2].name_field_case = a[3].name_field_case =
+		PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	a[1].name = "d";
+	a[1].n_dict_entries = 2;
+	a[1].dict_entries = dict;
+	a[2].name = "e";
+	a[2].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	a[2].int_value = 1;
+	a[3].name = "f[";
+	a[3].n_array_values = 2;
+	a[3].array_values = arr;
+	a[4].value_case = a[5].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+	a[4].uint_value = 2;
+	a[5].uint_value = 3;
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 700;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "ev";
+	te.n_debug_annotations = 2;
+	te.debug_annotations = top;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* Keys are interned once and found again by (parent key, name id or
+ * index): the same keys and values on every event, a new name for an iid
+ * after a sequence clear, a name holding '[' (a key with [ is
+ * "indexed": its flat key drops the brackets), an interned string whose
+ * text holds a NUL (the text up to it, as before the keys were kept). */
+static void test_debug_annotation_keys(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 700, "args");
+	put_keyed_event(&b, 10, "k", "v1", 2);
+	put_keyed_event(&b, 20, NULL, NULL, 0);
+	put_keyed_event(&b, 30, "other", "a\0b", 3);
+	put_keyed_event(&b, 40, NULL, NULL, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select ts, arg_set_id from slice order by ts", "10\t0\n20\t0\n30\t1\n40\t1\n");
+	assert_tsv(tr, "select arg_set_id, key, flat_key, display_value from args where arg_set_id in (0, 1) order by id",
+		   "0\tdebug.k\tdebug.k\tv1\n0\tdebug.d.e\tdebug.d.e\t1\n0\tdebug.d.f[[0]\tdebug.d.f\t2\n"
+		   "0\tdebug.d.f[[1]\tdebug.d.f\t3\n"
+		   "1\tdebug.other\tdebug.other\ta\n1\tdebug.d.e\tdebug.d.e\t1\n1\tdebug.d.f[[0]\tdebug.d.f\t2\n"
+		   "1\tdebug.d.f[[1]\tdebug.d.f\t3\n");
+	tb_close(tr, path, &b);
 }
 
 static void test_debug_annotations(void **state)
@@ -2182,6 +2383,7 @@ int main(void)
 		cmocka_unit_test(test_interning_and_clear),
 		cmocka_unit_test(test_nested_across_sequences),
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_thread_time_counters),
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
@@ -2193,6 +2395,7 @@ int main(void)
 		cmocka_unit_test(test_length_beyond_file),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_debug_annotations),
+		cmocka_unit_test(test_debug_annotation_keys),
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_async_end_args_merge),

@@ -37,8 +37,11 @@ struct tt_async_tracker {
 	TT_VEC(struct olane) olanes; /* all threads' lanes, in creation order */
 	tt_keymap root;  /* (upid, scope, cookie) -> root name */
 	tt_keymap sets;  /* (upid, scope, root name) -> set index */
+	tt_keymap lanes; /* (set, cookie) -> the lane it had: checked, since lanes change hands */
 	TT_VEC(struct aset) v;
 };
+
+#define SCAN_LANES 8     /* sets up to this many lanes are scanned, not looked up */
 
 tt_async_tracker *tt_async_tracker_new(tt_storage *st, tt_args_tracker *args)
 {
@@ -63,6 +66,7 @@ void tt_async_tracker_free(tt_async_tracker *t)
 	TT_VEC_FREE(t->olanes);
 	tt_keymap_free(&t->root);
 	tt_keymap_free(&t->sets);
+	tt_keymap_free(&t->lanes);
 	free(t);
 }
 
@@ -132,14 +136,28 @@ static void track_args(const tt_async_tracker *t, uint32_t track, const tt_async
 	}
 }
 
-/* The track of cookie in set si. */
+/* The track of cookie in set si. A cookie is in at most one lane (it
+ * takes a lane only when none has it), so a remembered lane that still
+ * holds the cookie is the one the scan would find: big sets (a merged
+ * sibling set of hundreds of descriptor tracks) skip the scan. */
 static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
 {
 	struct aset *s = &t->v.v[si];
-	struct lane *l = lane_for(s, cookie);
+	struct lane *l = NULL;
 
-	if (!l)
-		return TT_NONE;
+	if (s->lanes.n > SCAN_LANES) {
+		uint32_t i = tt_keymap_get(&t->lanes, si, cookie, 0, 0);
+
+		if (i < s->lanes.n && s->lanes.v[i].cookie == cookie)
+			l = &s->lanes.v[i];
+	}
+	if (!l) {
+		l = lane_for(s, cookie);
+		if (!l)
+			return TT_NONE;
+		if (s->lanes.n > SCAN_LANES && tt_keymap_put(&t->lanes, si, cookie, 0, 0, (uint32_t)(l - s->lanes.v)))
+			return TT_NONE;
+	}
 	if (l->track == TT_NONE) {
 		l->track = tt_storage_track_new(t->st, &s->d);
 		if (l->track != TT_NONE && s->has_args)

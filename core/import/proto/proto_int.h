@@ -59,8 +59,20 @@ enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
  * here as: u.i R_COMPLETE's dur, or R_BEGIN/R_END/instants' thread ts with
  * F_TTS; u.d R_COUNTER's value; track the storage track, or TRACK_UUID |
  * uuid index, or TRACK_ASYNC | akey index; id the file order (c->ord,
- * shared with flows and sched records); kind R_*, flags F_*. */
+ * shared with flows and sched records) in its low 32 bits, and in its high
+ * 32 bits a folded counter (REC_FOLDED); kind R_*, flags F_*. */
 typedef tt_event prec;
+
+/* A Chrome track event carries its thread time twice: as the value of
+ * its sequence's extra counter (a counter record, pushed first) and as
+ * the slice's thread ts. A BEGIN / END whose single extra counter value
+ * is its thread ts takes that counter along instead of a record of its
+ * own (half the records of a Chromium trace): id's high 32 bits are the
+ * counter's utrack + 1, its value u.i. The merge emits the two adjacent
+ * anyway (same ts, consecutive file order), so feed() replays the
+ * counter just before the event and the result is the same. */
+#define REC_FOLDED(r) ((uint32_t)((r)->id >> 32))
+#define REC_ORD(r) ((uint32_t)(r)->id)
 
 typedef struct pflow {
 	uint32_t ord;
@@ -193,6 +205,8 @@ typedef struct pctx {
 	TT_VEC(pseq *) seqs;
 	pseq *last_seq;              /* tt_proto_get_seq cache */
 	tt_pmap uuid_index;
+#define PCTX_UTRACK_HITS 256
+	struct utrack_hit { uint64_t uuid; uint32_t ui; } utrack_hits[PCTX_UTRACK_HITS]; /* uuid -> index + 1 */
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
@@ -227,7 +241,12 @@ typedef struct pctx {
 	int has_roi;                 /* TrackEventRangeOfInterest: events before roi_ns are dropped */
 	int64_t roi_ns;
 	int process_order_explicit, thread_order_explicit; /* root descriptor's */
+	tt_pmap arg_keys;            /* (parent key, part) -> interned debug annotation key (proto_args.c) */
+	tt_pmap nul_strs;            /* interned debug strings whose text holds a NUL */
 	uint32_t ord;
+	uint32_t fold_ui;            /* utrack + 1 of a counter value waiting for its event (tt_proto_push_rec) */
+	double fold_v;
+	int64_t fold_ts;
 	int64_t last_ts, max_ts;
 	int have_ts;
 	uint64_t packets_ok, events;
@@ -296,6 +315,15 @@ void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__Str
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
+/* A counter value that the next record of the event may take along
+ * (REC_FOLDED); pushed on its own by the next push that cannot, or by
+ * tt_proto_fold_flush. */
+void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, double v);
+void tt_proto_fold_flush(pctx *c, pseq *s);
+/* Whether the record (ts, kind, flags, i) would take the waiting counter
+ * along: when not, the caller flushes it before numbering the record's
+ * flows and callstack by c->ord. */
+int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i);
 uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);

@@ -90,7 +90,11 @@ static int64_t extra_counters(pctx *c, pseq *s, const TEv *te, int64_t ts, int *
 			*has_tts = 1;
 			tts = (int64_t)v;
 		}
-		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0, v);
+		/* a lone thread time counter may ride on the event's record */
+		if (nu == 1 && !te->n_extra_double_counter_values && c->utracks.v[ui].counter_type == 1)
+			tt_proto_push_counter_folding(c, s, ts, ui, v);
+		else
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0, v);
 	}
 	uu = te->n_extra_double_counter_track_uuids ? te->extra_double_counter_track_uuids : s->def_extra_dbl.v;
 	nu = te->n_extra_double_counter_track_uuids ? te->n_extra_double_counter_track_uuids : s->def_extra_dbl.n;
@@ -539,6 +543,10 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
 	if (main_thread && track == ev_track)
 		track = tt_track_tracker_thread(c->im->tracks, c->utracks.v[track & ~TRACK_UUID].utid);
+	/* the record's file order (c->ord) must be known before its flows */
+	if (!tt_proto_fold_takes(c, ts, type == 1 ? R_BEGIN : type == 2 ? R_END : R_COMPLETE,
+				 has_tts ? F_TTS : 0, tts))
+		tt_proto_fold_flush(c, s);
 	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
