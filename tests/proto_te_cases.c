@@ -136,6 +136,11 @@ static void test_state_tracks(void **state)
 	assert_tsv(tr, "select p.pid, t.name from process_state_track t join process p using(upid)", "42\tProc\n");
 	assert_tsv(tr, "select th.tid, t.name from thread_state_track t join thread th using(utid)", "43\tRunning\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from state_track"), 4);
+	/* trace processor's state blueprints' dimensions: the scope, the uuid */
+	assert_tsv(tr, "select t.name, a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like '%state%' order by t.name, a.id",
+		   "Global\ttrack_uuid\t10\nNested\ttrack_uuid\t50\nProc\tupid\t1\nProc\ttrack_uuid\t21\n"
+		   "Running\tutid\t2\nRunning\ttrack_uuid\t31\n");
 	/* a state track is no process track */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process_track where name = 'Proc'"), 0);
 	assert_int_equal(stat_value(tr, "track_event_parser_errors"), 2);
@@ -832,6 +837,9 @@ static void test_legacy_counter_order(void **state)
 		   "early\tglobal_counter_track_event\nthread_time\tthread_time\n");
 	assert_tsv(tr, "select c.ts, c.value from counter c join track t on t.id = c.track_id "
 		       "where t.name = 'thread_time'", "2000\t5000.0\n");
+	/* trace processor's thread_time blueprint: the thread */
+	assert_tsv(tr, "select a.key, th.tid from track t join args a on a.arg_set_id = t.dimension_arg_set_id "
+		       "join thread th on th.utid = a.int_value where t.type = 'thread_time'", "utid\t43\n");
 	tb_close(tr, path, &b);
 }
 

@@ -1786,6 +1786,149 @@ static void test_process_stats(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* track.dimension_arg_set_id of counter tracks, as trace processor's
+ * blueprints give them (keys in the blueprint's order): a descriptor
+ * counter its scope (utid / upid, none when global) and uuid; a process's
+ * memory its upid and key, its oom_score_adj its upid; a cpu's frequency
+ * and idle state their cpu (one set, kept once); with trace processor's
+ * track types. */
+static void test_counter_dimension_args(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	TDesc td;
+	Perfetto__Protos__ProcessDescriptor pd = process_of(42);
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	Pkt p = pkt(1, 50);
+	Perfetto__Protos__ProcessStats ps = PERFETTO__PROTOS__PROCESS_STATS__INIT;
+	Perfetto__Protos__ProcessStats__Process pr = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT, *prp = &pr;
+	Perfetto__Protos__FtraceEvent e1 = PERFETTO__PROTOS__FTRACE_EVENT__INIT, e2 = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__CpuFrequencyFtraceEvent cf = PERFETTO__PROTOS__CPU_FREQUENCY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__CpuIdleFtraceEvent ci = PERFETTO__PROTOS__CPU_IDLE_FTRACE_EVENT__INIT;
+
+	(void)state;
+	put_thread_track(&b, 1, 10, 42, 43, "main");
+	td = desc_of(20, NULL);
+	td.process = &pd;
+	put_td(&b, 1, &td);
+	/* thread counter, process counter, global counter */
+	td = desc_of(11, "tc");
+	td.has_parent_uuid = 1;
+	td.parent_uuid = 10;
+	td.counter = &cd;
+	put_td(&b, 1, &td);
+	td = desc_of(21, "pc");
+	td.has_parent_uuid = 1;
+	td.parent_uuid = 20;
+	td.counter = &cd;
+	put_td(&b, 1, &td);
+	td = desc_of(30, "gc");
+	td.counter = &cd;
+	put_td(&b, 1, &td);
+	put_counter(&b, 100, 0, 11, 0, 1);
+	put_counter(&b, 100, 0, 21, 0, 2);
+	put_counter(&b, 100, 0, 30, 0, 3);
+	pr.has_pid = 1;
+	pr.pid = 42;
+	pr.has_vm_rss_kb = 1;
+	pr.vm_rss_kb = 4;
+	pr.has_oom_score_adj = 1;
+	pr.oom_score_adj = 5;
+	ps.n_processes = 1;
+	ps.processes = &prp;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
+	p.process_stats = &ps;
+	tb_packet(&b, &p);
+	cf.has_cpu_id = cf.has_state = 1;
+	cf.cpu_id = 1;
+	cf.state = 1800000;
+	e1.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY;
+	e1.cpu_frequency = &cf;
+	ft_packet(&b, 200, 0, &e1);
+	ci.has_cpu_id = ci.has_state = 1;
+	ci.cpu_id = 1;
+	ci.state = 2;
+	e2.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE;
+	e2.cpu_idle = &ci;
+	ft_packet(&b, 210, 0, &e2);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.type, t.name, a.key, a.display_value from counter_track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id order by t.type, a.id",
+		   "cpu_frequency\tcpufreq\tcpu\t1\n"
+		   "cpu_idle\tcpuidle\tcpu\t1\n"
+		   "global_counter_track_event\tgc\ttrack_uuid\t30\n"
+		   "oom_score_adj\toom_score_adj\tupid\t1\n"
+		   "process_counter_track_event\tpc\tupid\t1\n"
+		   "process_counter_track_event\tpc\ttrack_uuid\t21\n"
+		   "process_memory\tmem.rss\tupid\t1\n"
+		   "process_memory\tmem.rss\tprocess_memory_key\trss\n"
+		   "thread_counter_track_event\ttc\tutid\t2\n"
+		   "thread_counter_track_event\ttc\ttrack_uuid\t11\n");
+	/* the scopes are the trace's: pid 42, tid 43 */
+	assert_int_equal(tt_test_int(tr, "select p.pid from counter_track t join args a on a.arg_set_id = "
+					 "t.dimension_arg_set_id join process p on p.upid = a.int_value "
+					 "where t.name = 'pc' and a.key = 'upid'"), 42);
+	assert_int_equal(tt_test_int(tr, "select th.tid from counter_track t join args a on a.arg_set_id = "
+					 "t.dimension_arg_set_id join thread th on th.utid = a.int_value "
+					 "where t.name = 'tc' and a.key = 'utid'"), 43);
+	/* one set {cpu: 1} for both cpu tracks (identical sets kept once) */
+	assert_int_equal(tt_test_int(tr, "select count(distinct dimension_arg_set_id) from counter_track "
+					 "where type in ('cpu_frequency', 'cpu_idle')"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where cpu = 1 and is_counter"), 2);
+	tb_close(tr, path, &b);
+}
+
+static void put_legacy_instant(tbuf *b, uint64_t ts, const char *name, int scope)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	te.has_track_uuid = 1;
+	te.track_uuid = 0;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = (char *)name;
+	le.has_phase = 1;
+	le.phase = 'I';
+	le.has_instant_event_scope = 1;
+	le.instant_event_scope = scope;
+	te.legacy_event = &le;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* Legacy global / process instants' tracks as trace processor makes
+ * them: legacy_chrome_global_instants (no dimension), chrome_process_instant
+ * (the process), each with the source arg chrome; one track per scope. */
+static void test_legacy_instant_tracks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 10, 42, 43, "main");
+	put_legacy_instant(&b, 100, "g1", 1);
+	put_legacy_instant(&b, 110, "p1", 2);
+	put_legacy_instant(&b, 120, "g2", 1);
+	put_legacy_instant(&b, 130, "p2", 2);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.type, group_concat(s.name) from track t join slice s on s.track_id = t.id "
+		       "group by t.id order by t.type",
+		   "chrome_process_instant\tp1,p2\nlegacy_chrome_global_instants\tg1,g2\n");
+	assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like '%instant%' order by t.type, a.id",
+		   "chrome_process_instant\tupid\t1\n");
+	assert_int_equal(tt_test_int(tr, "select p.pid from track t join process p on p.upid = t.upid "
+					 "where t.type = 'chrome_process_instant'"), 42);
+	assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.source_arg_set_id where t.type like '%instant%' order by t.type, a.id",
+		   "chrome_process_instant\tsource\tchrome\nlegacy_chrome_global_instants\tsource\tchrome\n");
+	tb_close(tr, path, &b);
+}
+
 /* A process track descriptor with the Chrome fields. */
 static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *name, int chrome_type,
 			     const char *label, char **cmdline, size_t ncmd)
@@ -2401,6 +2544,8 @@ int main(void)
 		cmocka_unit_test(test_async_end_args_merge),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
+		cmocka_unit_test(test_counter_dimension_args),
+		cmocka_unit_test(test_legacy_instant_tracks),
 		cmocka_unit_test(test_track_names),
 		cmocka_unit_test(test_track_descriptions),
 		cmocka_unit_test(test_descriptor_sort_index),

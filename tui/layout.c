@@ -35,7 +35,8 @@ static int cmp_track_key(const void *pa, const void *pb)
 
 static int cpu_track(const tt_track_info *ti)
 {
-	return ti->type && !strcmp(ti->type, "cpu") && ti->cpu >= 0 && ti->utid == UINT32_MAX;
+	/* "cpu" and trace processor's cpu_frequency, cpu_idle */
+	return ti->type && !strncmp(ti->type, "cpu", 3) && ti->cpu >= 0 && ti->utid == UINT32_MAX;
 }
 
 static int cmp_group(const void *pa, const void *pb)

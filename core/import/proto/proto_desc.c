@@ -455,14 +455,44 @@ void tt_proto_process_args_flush(pctx *c)
 	}
 }
 
-uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t b, tt_str name,
-			      uint32_t upid, int64_t cpu, const char *unit)
+/* A new track's dimension args (the keys of trace processor's blueprint
+ * for it, in its order) go between these: begin returns 0 when track has
+ * its set already (a keyed track met again) or is none; end keeps the set
+ * through the import's args tracker, so identical sets are kept once. */
+int tt_proto_dims_begin(pctx *c, uint32_t track)
 {
-	tt_track_desc d = { .type = cpu >= 0 ? "cpu" : "counter", .name = name, .utid = TT_NONE,
-			    .upid = upid, .parent_id = TT_NONE, .is_counter = 1,
-			    .unit = unit ? intern_c(c, unit) : 0, .cpu = cpu };
+	if (track == TT_NONE || tt_storage_track_dimension_args(c->st, track) != TT_NONE)
+		return 0;
+	tt_storage_args_begin(c->st);
+	return 1;
+}
 
-	return tt_track_tracker_keyed(c->im->tracks, kind, a, b, name, &d);
+void tt_proto_dims_end(pctx *c, uint32_t track)
+{
+	tt_storage_track_set_dimension_args(c->st, track, tt_args_tracker_end(c->im->args));
+}
+
+/* A counter track of blueprint type keyed by (kind, a, b, name), with
+ * the blueprint's dimensions: the cpu (cpu >= 0), the process (upid), then
+ * the string dimension key = val (key not NULL). trace processor's
+ * blueprints for these give no unit. */
+uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t b, tt_str name,
+			      const char *type, uint32_t upid, int64_t cpu, const char *key, const char *val)
+{
+	tt_track_desc d = { .type = type, .name = name, .utid = TT_NONE,
+			    .upid = upid, .parent_id = TT_NONE, .is_counter = 1, .cpu = cpu };
+	uint32_t t = tt_track_tracker_keyed(c->im->tracks, kind, a, b, name, &d);
+
+	if (tt_proto_dims_begin(c, t)) {
+		if (cpu >= 0)
+			tt_storage_args_uint(c->st, "cpu", (uint64_t)cpu);
+		if (upid != TT_NONE)
+			tt_storage_args_uint(c->st, "upid", upid);
+		if (key)
+			tt_storage_args_str(c->st, key, val, val ? strlen(val) : 0);
+		tt_proto_dims_end(c, t);
+	}
+	return t;
 }
 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts)
@@ -485,12 +515,15 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 			if (!has[k])
 				continue;
 			n = intern_c(c, names[k]);
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_keyed_counter(c, "proto-proc-stat", upid, k, n, upid, -1, "bytes"),
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0,
+					  tt_proto_keyed_counter(c, "proto-proc-stat", upid, k, n, "process_memory", upid, -1,
+								 "process_memory_key", names[k] + 4),
 				 0, 0, TT_NONE, 0, (double)val[k] * 1024.0);
 		}
 		if (p->has_oom_score_adj) {
 			tt_str n = intern_c(c, "oom_score_adj");
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, n, upid, -1, NULL),
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, n, "oom_score_adj", upid, -1,
+								 NULL, NULL),
 				 0, 0, TT_NONE, 0, (double)p->oom_score_adj);
 		}
 		/* cpu time from /proc/pid/stat, already in ns (no unit, as trace
@@ -502,7 +535,8 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 				continue;
 			n = intern_c(c, k ? "runtime.kernel_ns" : "runtime.user_ns");
 			tt_proto_push_rec(c, s, ts, R_COUNTER, 0,
-					  tt_proto_keyed_counter(c, "proto-proc-stat", upid, 9 + k, n, upid, -1, NULL), 0, 0,
+					  tt_proto_keyed_counter(c, "proto-proc-stat", upid, 9 + k, n, "proc_stat_runtime", upid, -1,
+								 "proc_stat_runtime_key", k ? "kernel_ns" : "user_ns"), 0, 0,
 					  TT_NONE, 0, (double)(k ? p->runtime_kernel_mode : p->runtime_user_mode));
 		}
 	}

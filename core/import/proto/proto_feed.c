@@ -106,6 +106,12 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		d.upid = u->upid;
 		d.is_counter = 1;
 		u->track = tt_storage_track_new(c->st, &d);
+		/* trace processor's thread_time / thread_instructions
+		 * blueprints: the thread */
+		if (d.utid != TT_NONE && tt_proto_dims_begin(c, u->track)) {
+			tt_storage_args_uint(c->st, "utid", d.utid);
+			tt_proto_dims_end(c, u->track);
+		}
 		return u->track;
 	}
 	if (u->is_state && u->kind != UT_COUNTER) {

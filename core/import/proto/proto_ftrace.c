@@ -241,7 +241,8 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
 		break;
 	case 'C':
 		out->kind = R_COUNTER;
-		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, upid, -1, NULL);
+		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, "atrace_counter", upid, -1,
+						    "name", tt_storage_str(c->st, name));
 		out->u.d = (double)r->u.i;
 		break;
 	case 'S':
@@ -481,14 +482,14 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
 			tt_str n = intern_c(c, "cpufreq");
 			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_frequency->cpu_id, 0, n,
-						   TT_NONE, e->cpu_frequency->cpu_id, NULL);
+						   "cpu_frequency", TT_NONE, e->cpu_frequency->cpu_id, NULL, NULL);
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_frequency->state);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE: {
 			tt_str n = intern_c(c, "cpuidle");
 			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_idle->cpu_id, 1, n,
-						   TT_NONE, e->cpu_idle->cpu_id, NULL);
+						   "cpu_idle", TT_NONE, e->cpu_idle->cpu_id, NULL, NULL);
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_idle->state);
 			break;
 		}

@@ -334,7 +334,9 @@ void tt_proto_on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Prot
 				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
 void tt_proto_process_args_flush(pctx *c);
 uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t b, tt_str name,
-			      uint32_t upid, int64_t cpu, const char *unit);
+			      const char *type, uint32_t upid, int64_t cpu, const char *key, const char *val);
+int tt_proto_dims_begin(pctx *c, uint32_t track);
+void tt_proto_dims_end(pctx *c, uint32_t track);
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
 void tt_proto_content_flush(pctx *c);

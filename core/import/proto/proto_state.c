@@ -21,6 +21,7 @@ uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_
 			    .utid = TT_NONE, .upid = TT_NONE, .parent_id = parent_track,
 			    .description = u->desc, .cpu = -1 };
 	const utrack *p = NULL;
+	uint32_t t;
 
 	if (u->has_parent) {
 		uint64_t *pi = tt_pmap_find(&c->uuid_index, u->parent);
@@ -46,7 +47,17 @@ uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_
 	if (u->kind == UT_THREAD || u->kind == UT_PROCESS ||
 	    (p && (sutid != TT_NONE || supid != TT_NONE) && (p->kind == UT_THREAD || p->kind == UT_PROCESS)))
 		d.parent_id = TT_NONE;
-	return tt_storage_track_new(c->st, &d);
+	t = tt_storage_track_new(c->st, &d);
+	/* trace processor's state blueprints: the scope, then the uuid */
+	if (tt_proto_dims_begin(c, t)) {
+		if (d.utid != TT_NONE)
+			tt_storage_args_uint(c->st, "utid", d.utid);
+		else if (d.upid != TT_NONE)
+			tt_storage_args_uint(c->st, "upid", d.upid);
+		tt_storage_args_int(c->st, "track_uuid", (int64_t)u->uuid);
+		tt_proto_dims_end(c, t);
+	}
+	return t;
 }
 
 static uint64_t open_key(uint32_t track)

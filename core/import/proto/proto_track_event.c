@@ -322,6 +322,17 @@ void tt_proto_content_flush(pctx *c)
 	tt_keymap_free(&c->content_index);
 }
 
+/* A legacy instants track's source args, as trace processor gives them
+ * when it makes one (source: chrome), set once. */
+static void legacy_instant_source(pctx *c, uint32_t track)
+{
+	if (track == TT_NONE || tt_storage_track_source_args(c->st, track) != TT_NONE)
+		return;
+	tt_storage_args_begin(c->st);
+	tt_storage_args_str(c->st, "source", "chrome", 6);
+	tt_storage_track_set_source_args(c->st, track, tt_args_tracker_end(c->im->args));
+}
+
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
 {
 	const LEv *le = te->legacy_event;
@@ -510,18 +521,26 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 			if (track == TT_NONE)
 				return;
 		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 1) {
-			tt_track_desc d = { .type = "global", .name = intern_c(c, "Legacy Global Instants"),
+			tt_track_desc d = { .type = "legacy_chrome_global_instants",
+					    .name = intern_c(c, "Legacy Global Instants"),
 					    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
 			track = tt_track_tracker_keyed(c->im->tracks, "proto-legacy-instant", 0, 0, 0, &d);
+			legacy_instant_source(c, track);
 		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 2) {
 			/* the process its pid names now (a reused pid: the new one) */
 			uint32_t upid = track_upid(c, track);
 
 			if (upid != TT_NONE)
 				upid = tt_process_tracker_process(c->im->procs, tt_storage_process_pid(c->st, upid));
-			tt_track_desc d = { .type = "process", .name = 0, .utid = TT_NONE, .upid = upid,
-					    .parent_id = TT_NONE, .cpu = -1 };
+			tt_track_desc d = { .type = "chrome_process_instant", .name = 0, .utid = TT_NONE,
+					    .upid = upid, .parent_id = TT_NONE, .cpu = -1 };
 			track = tt_track_tracker_keyed(c->im->tracks, "proto-legacy-instant", 1, upid, 0, &d);
+			/* trace processor's chrome_process_instant: the process */
+			if (upid != TT_NONE && tt_proto_dims_begin(c, track)) {
+				tt_storage_args_uint(c->st, "upid", upid);
+				tt_proto_dims_end(c, track);
+			}
+			legacy_instant_source(c, track);
 		}
 	}
 	/* 'X' comes only from a legacy_event phase: a TrackEvent.type of 88
