@@ -977,7 +977,7 @@ static void test_ftrace_atrace_and_sched(void **state)
 	/* S/F async on a process track */
 	assert_tsv(tr, "select s.ts, s.dur, s.name, t.type, pr.pid from slice s join track t on s.track_id = t.id "
 		       "join process pr on pr.upid = t.upid where t.utid is null",
-		   "1100\t800\tasync\tprocess\t10\n");
+		   "1100\t800\tasync\tatrace_async_slice\t10\n");
 	assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id",
 		   "cnt\t1500\t5.0\n");
 	assert_int_equal(stat_value(tr, "proto_atrace_bad"), 1);
@@ -1929,6 +1929,47 @@ static void test_legacy_instant_tracks(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* atrace async slices on trace processor's track compressor tracks: one
+ * set per (process, name) for S / F and one per (process, track name) for
+ * G / H / N, a lane per cookie while its slice is open (a lane left idle
+ * is taken again), dimensions upid, name, track_compressor_idx. */
+static void test_atrace_async_tracks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 10, 10, 1, "/bin/app", 11, "worker");
+	ft_print(&b, 100, 11, "S|10|req|1");
+	ft_print(&b, 110, 11, "S|10|req|2");
+	ft_print(&b, 200, 11, "F|10|req|1");
+	ft_print(&b, 210, 11, "F|10|req|2");
+	ft_print(&b, 300, 11, "S|10|req|3");
+	ft_print(&b, 400, 11, "F|10|req|3");
+	ft_print(&b, 500, 11, "G|10|trk|a|5");
+	ft_print(&b, 550, 11, "N|10|trk|inst");
+	ft_print(&b, 600, 11, "H|10|trk|5");
+	ft_print(&b, 700, 11, "N|10|trk|late");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.type, t.name, group_concat(s.name || '@' || s.ts || '+' || s.dur, ' ') "
+		       "from slice s join track t on t.id = s.track_id group by t.id order by t.id",
+		   "atrace_async_slice\treq\treq@100+100 req@300+100\n"
+		   "atrace_async_slice\treq\treq@110+100\n"
+		   "atrace_async_slice_for_track\ttrk\ta@500+100 late@700+0\n"
+		   "atrace_async_slice_for_track\ttrk\tinst@550+0\n");
+	assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like 'atrace_async%' order by t.id, a.id",
+		   "0\tupid\t2\n0\tname\treq\n0\ttrack_compressor_idx\t0\n"
+		   "1\tupid\t2\n1\tname\treq\n1\ttrack_compressor_idx\t1\n"
+		   "2\tupid\t2\n2\tname\ttrk\n2\ttrack_compressor_idx\t0\n"
+		   "3\tupid\t2\n3\tname\ttrk\n3\ttrack_compressor_idx\t1\n");
+	/* (upid 2: pid 10, after its parent pid 1) */
+	assert_tsv(tr, "select distinct p.pid from track t join process p using(upid) "
+		       "where t.type like 'atrace_async%'", "10\n");
+	tb_close(tr, path, &b);
+}
+
 /* A process track descriptor with the Chrome fields. */
 static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *name, int chrome_type,
 			     const char *label, char **cmdline, size_t ncmd)
@@ -2546,6 +2587,7 @@ int main(void)
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_counter_dimension_args),
 		cmocka_unit_test(test_legacy_instant_tracks),
+		cmocka_unit_test(test_atrace_async_tracks),
 		cmocka_unit_test(test_track_names),
 		cmocka_unit_test(test_track_descriptions),
 		cmocka_unit_test(test_descriptor_sort_index),

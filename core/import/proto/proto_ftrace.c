@@ -206,6 +206,24 @@ static void on_process_free(pctx *c, int64_t tid)
 
 #define ftrace_thread tt_proto_thread
 
+/* The track of an atrace async slice (S / F: named by the slice; G / H /
+ * N: by the track name the marker gives) as trace processor's track
+ * compressor makes them: one set per (process, name), a lane per cookie
+ * while its slice is open, dimensions upid, name (and the lane). space
+ * keeps the two kinds' sets apart (and from the merged descriptor tracks'). */
+static uint32_t atrace_async(pctx *c, uint64_t space, const char *type, uint32_t upid, tt_str name,
+			     uint64_t cookie, enum tt_async_kind kind)
+{
+	tt_track_desc d = { .type = type, .name = name, .utid = TT_NONE, .upid = upid,
+			    .parent_id = TT_NONE, .cpu = -1 };
+	tt_async_args a = { .ndim = 0 };
+
+	if (upid != TT_NONE)
+		a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', upid, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "name", 's', name, NULL };
+	return tt_async_track_set(c->im->async, space << 32 | upid, 0, name, cookie, &d, &a, kind);
+}
+
 /* An atrace marker, fed in trace order (tt_proto_feed_ftrace): the
  * thread is looked up then, as tasks come and go. Returns the slice or
  * counter record it makes in *out, 0 when none. */
@@ -213,7 +231,7 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
 {
 	int64_t tid = (int32_t)(uint32_t)r->id, tgid = (int32_t)(uint32_t)(r->id >> 32);
 	int phase = (int)r->args;
-	uint32_t utid, upid, track;
+	uint32_t utid, upid;
 	tt_str name = r->name;
 
 	utid = r->scope == FT_PRINT_TGID ? tt_proto_thread_in(c, tgid, tid) : ftrace_thread(c, tid);
@@ -246,29 +264,26 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
 		out->u.d = (double)r->u.i;
 		break;
 	case 'S':
-	case 'F': {
-		tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
-				    .parent_id = TT_NONE, .cpu = -1 };
-		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-async", upid, (uint64_t)r->u.i, name, &d);
+	case 'F':
 		out->kind = phase == 'S' ? R_BEGIN : R_END;
-		out->track = track;
+		out->track = atrace_async(c, 3, "atrace_async_slice", upid, name, (uint64_t)r->u.i,
+					  phase == 'S' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
 		out->name = phase == 'S' ? name : 0;
 		break;
-	}
 	case 'N':
 	case 'G':
-	case 'H': {
-		tt_str tn = r->cat;
-		tt_track_desc d = { .type = "process", .name = tn, .utid = TT_NONE, .upid = upid,
-				    .parent_id = TT_NONE, .cpu = -1 };
-		uint64_t cookie = phase == 'N' ? 0 : (uint64_t)r->u.i;
-		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-track", upid, cookie, tn, &d);
+	case 'H':
+		/* an instant ('N') takes the first idle lane (trace
+		 * processor's scoped interning), under a cookie of its own
+		 * (from its time: G / H cookies are small) so that no lane
+		 * keeps it */
 		out->kind = phase == 'N' ? R_COMPLETE : phase == 'G' ? R_BEGIN : R_END;
-		out->track = track;
+		out->track = atrace_async(c, 4, "atrace_async_slice_for_track", upid, r->cat,
+					  phase == 'N' ? UINT64_MAX - (uint64_t)r->ts : (uint64_t)r->u.i,
+					  phase == 'N' ? TT_ASYNC_INSTANT : phase == 'G' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
 		out->name = phase == 'H' ? 0 : name;
 		out->u.i = 0;
 		break;
-	}
 	default:
 		return 0;
 	}
