@@ -716,7 +716,7 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 			rd.heap[0] = rd.heap[--rd.nheap];
 		heap_down(&rd, 0);
 		/* storing after memory ran out does nothing: checked now and then */
-		if ((++rd.events & 0xFFF) == 0 && tt_storage_oom(c->st)) {
+		if ((++rd.events & 0xFFF) == 0 && (tt_storage_oom(c->st) || c->oom)) {
 			rc = -1;
 			break;
 		}
@@ -726,7 +726,7 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 			tt_import_progress(rd.im, rd.bytes_done, rd.events);
 		}
 	}
-	if (rd.oom || tt_storage_oom(c->st))
+	if (rd.oom || c->oom || tt_storage_oom(c->st))
 		rc = -1;
 	/* what each stream's cursor counted and met first */
 	for (size_t i = 0; i < rd.nss; i++) {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vec.h"
+
 /* ---- problems ---------------------------------------------------------- */
 void tt_ctf_note_problem(ctx *c, const char *msg)
 {
@@ -345,6 +347,91 @@ static void put_vals(tt_storage *st, const ctf_val *vals, size_t n)
 }
 
 /* ---- lazy args --------------------------------------------------------------- */
+/* ---- the locator map ------------------------------------------------------- */
+loc_map *tt_ctf_loc_map_new(size_t nstreams)
+{
+	loc_map *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->nstreams = nstreams;
+	m->off = calloc(nstreams, sizeof(*m->off));
+	m->count = calloc(nstreams, sizeof(*m->count));
+	if (!m->off || !m->count) {
+		free(m->off);
+		free(m->count);
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void loc_map_free(loc_map *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nstreams; i++)
+		tt_packcol_free(&m->off[i]);
+	free(m->off);
+	free(m->count);
+	free(m->sid);
+	free(m->ck);
+	free(m);
+}
+
+/* The locator of the next lazy set, the event at offset of stream idx;
+ * UINT64_MAX when memory ran out. */
+static uint64_t loc_map_add(loc_map *m, size_t idx, uint64_t offset)
+{
+	uint64_t g = m->n;
+
+	if (g % LOC_CK == 0) {
+		if (tt_vec_reserve((void **)&m->ck, &m->cck, m->nck + m->nstreams, sizeof(*m->ck)))
+			return UINT64_MAX;
+		memcpy(m->ck + m->nck, m->count, m->nstreams * sizeof(*m->ck));
+		m->nck += m->nstreams;
+	}
+	if ((m->n == m->cap && tt_vec_reserve((void **)&m->sid, &m->cap, m->n + 1, 1)) ||
+	    tt_packcol_push(&m->off[idx], offset))
+		return UINT64_MAX;
+	m->sid[m->n++] = (uint8_t)idx;
+	m->count[idx]++;
+	return g;
+}
+
+/* The import is over: the columns give back their growth slack. */
+void tt_ctf_loc_map_done(loc_map *m)
+{
+	uint8_t *p;
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nstreams; i++)
+		tt_packcol_shrink(&m->off[i]);
+	if (m->n && m->n < m->cap && (p = realloc(m->sid, m->n))) {
+		m->sid = p;
+		m->cap = m->n;
+	}
+}
+
+/* Stream and offset of locator g; 0 when it is none. */
+static int loc_map_get(const loc_map *m, uint64_t g, size_t *idx, uint64_t *offset)
+{
+	size_t s, r;
+
+	if (!m || g >= m->n)
+		return 0;
+	s = m->sid[g];
+	r = m->ck[(g / LOC_CK) * m->nstreams + s];
+	for (uint64_t k = g - g % LOC_CK; k < g; k++)
+		r += m->sid[k] == s;
+	if (r >= m->off[s].n)
+		return 0;
+	*idx = s;
+	*offset = tt_packcol_get(&m->off[s], r);
+	return 1;
+}
+
 void tt_ctf_lazy_free(void *p)
 {
 	lazy_ctx *z = p;
@@ -357,6 +444,7 @@ void tt_ctf_lazy_free(void *p)
 	}
 	for (size_t i = 0; i < z->nmetas; i++)
 		tt_ctf_meta_free(z->metas[i]);
+	loc_map_free(z->map);
 	free(z->srcs);
 	free(z->metas);
 	free(z);
@@ -388,8 +476,14 @@ static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
 static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
 {
 	const lazy_ctx *z = p;
-	const ctf_event *ev = z->low_idx ? lazy_event(p, (size_t)(loc & 0xFF), loc >> 8)
-			    : lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+	const ctf_event *ev = NULL;
+	size_t idx;
+	uint64_t off;
+
+	if (!z->map)
+		ev = lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+	else if (loc_map_get(z->map, loc, &idx, &off))
+		ev = lazy_event(p, idx, off);
 
 	if (!ev)
 		return -1;
@@ -404,20 +498,29 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 	tt_storage *st = c->st;
 
 	if (s->lazy) {
-		uint64_t loc = c->lz->low_idx ? ev->offset << 8 | (uint64_t)s->idx
-					      : (uint64_t)s->idx << LOC_BITS | ev->offset;
 		uint32_t shape = s->tr->shape[ev->ci];
+		size_t nrows = 0;
 
 		if (ev->flags & R_SKIPPED)
-			return tt_storage_args_lazy(st, loc, shape, s->tr->nkeys[ev->ci]);
-		if (!x->n)
+			nrows = s->tr->nkeys[ev->ci];
+		else if (!x->n)
 			return TT_NONE;
-		if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
-			return tt_storage_args_lazy(st, loc, shape, x->n);
+		else if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
+			nrows = x->n;
 		/* keys known only by decoding: fine unless a slice merges it */
-		if (shape == TT_NONE && kind != K_BEGIN && kind != K_END && kind != K_FUNC_ENTRY &&
-		    kind != K_FUNC_EXIT)
-			return tt_storage_args_lazy(st, loc, TT_NONE, x->n);
+		else if (shape == TT_NONE && kind != K_BEGIN && kind != K_END && kind != K_FUNC_ENTRY &&
+			 kind != K_FUNC_EXIT)
+			nrows = x->n;
+		if (nrows || (ev->flags & R_SKIPPED)) {
+			uint64_t loc = c->lz->map ? loc_map_add(c->lz->map, (size_t)s->idx, ev->offset)
+						  : (uint64_t)s->idx << LOC_BITS | ev->offset;
+
+			if (loc == UINT64_MAX) {
+				c->oom = 1; /* ends the import */
+				return TT_NONE;
+			}
+			return tt_storage_args_lazy(st, loc, shape, nrows);
+		}
 	}
 	if (!x->n)
 		return TT_NONE;

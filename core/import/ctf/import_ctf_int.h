@@ -8,6 +8,7 @@
 #define TT_IMPORT_CTF_INT_H
 
 #include "import_int.h"
+#include "packcol.h"
 
 #include "ctf_debuginfo.h"
 #include "ctf_metadata.h"
@@ -17,12 +18,15 @@
 #define MAX_TRACES 4096
 #define MAX_STREAMS 65536
 #define MAX_CPUS 4096
-/* lazy set locator: stream index << LOC_BITS | bit offset in the file, or,
- * with 2 to 256 streams (lazy_ctx.low_idx), bit offset << 8 | stream
- * index: the storage packs locators by their differences, and streams
- * read side by side are at nearby offsets */
+/* lazy set locator with one stream: stream index << LOC_BITS | bit
+ * offset in the file. With 2 to 256 streams (lazy_ctx.map) the locator is
+ * the set's number among the import's lazy sets, and the map says where it
+ * lives: the storage packs locators by their differences, and the bit
+ * offsets of streams merged by time are far apart. */
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
+#define LOC_MAP_STREAMS 256
+#define LOC_CK 1024 /* locators between two rank checkpoints */
 
 /* K_RAW: a `raw` row only (most events: ftrace-like, as trace processor
  * keeps them); K_INSTANT: also an instant slice (printf-like messages). */
@@ -57,12 +61,28 @@ typedef struct lazy_src {
 	int failed; /* cannot be opened any more: its sets read as nulls */
 } lazy_src;
 
+/* Where the lazy sets of a many-stream import live, by locator g: its
+ * stream sid[g] and, as the r-th lazy event of that stream (r: the
+ * stream's count at the checkpoint before g plus its locators since),
+ * the bit offset off[stream][r]. Offsets of one stream are close, so each
+ * stream's column packs to about 2 bytes a set; with the stream byte and
+ * the storage's own column (consecutive numbers) about 5 bytes a set. */
+typedef struct loc_map {
+	size_t n, cap;
+	uint8_t *sid;
+	uint32_t *ck;        /* per LOC_CK locators: every stream's count */
+	size_t nck, cck;
+	tt_packcol *off;     /* per stream */
+	uint32_t *count;     /* per stream: its locators so far */
+	size_t nstreams;
+} loc_map;
+
 typedef struct lazy_ctx {
 	ctf_meta **metas;
 	size_t nmetas;
 	lazy_src *srcs;
 	size_t nsrcs;
-	int low_idx;     /* locators are offset << 8 | stream */
+	loc_map *map;    /* NULL: locators are stream << LOC_BITS | offset */
 } lazy_ctx;
 
 typedef struct src {
@@ -128,6 +148,7 @@ typedef struct ctx {
 	size_t ndirs, cdirs;
 	tt_str s_lost_track, s_sched_state[16];
 	lazy_ctx *lz;       /* owned by the storage; NULL: eager args */
+	int oom;            /* memory ran out outside the storage */
 } ctx;
 
 /* Merged events for the import thread, 64 bytes each: what storing
@@ -163,6 +184,8 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events);
 
 /* ---- ctf_store.c: one event into storage ---- */
 extern const tt_args_decoder tt_ctf_lazy_ops;
+loc_map *tt_ctf_loc_map_new(size_t nstreams);
+void tt_ctf_loc_map_done(loc_map *m);
 void tt_ctf_lazy_free(void *p);
 void tt_ctf_note_problem(ctx *c, const char *msg);
 void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d);
