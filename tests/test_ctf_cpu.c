@@ -4,7 +4,8 @@
  * table (Perfetto's columns), one track per CPU of type `cpu` named
  * "CPU N" holding what ran there: runs of one thread's events for UST
  * traces, sched_switch slices (the same as sched_slice, idle left out)
- * for kernel traces.
+ * for kernel traces. Threads with tracepoints only: their own tracks of
+ * instants.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,11 +53,58 @@ static void test_ust_runs(void **state)
 	assert_string_equal(tt_test_str(tr,
 		"select group_concat(key || '=' || int_value, ',') from args where arg_set_id = "
 		"(select arg_set_id from slice where name = 'other')"), "tid=1005,pid=1000,events=2");
-	/* the threads are there; their events are raw rows (ftrace_event), so
-	 * no thread track holds them */
+	/* the threads are there; their events are raw rows (ftrace_event)
+	 * and, as they have nothing else, instants on their own tracks */
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 3);
 	assert_int_equal(tt_test_int(tr, "select count(distinct utid) from raw"), 3);
-	assert_int_equal(tt_test_int(tr, "select count(*) from track where type = 'thread'"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread_track"), 3);
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+}
+
+/* A thread whose events are all tracepoints gets a thread track holding
+ * them as instants (name, time, the raw row's arg set); a thread with
+ * slices keeps its tracepoints as raw rows only, as before. */
+static void test_tracepoint_threads(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	ctfw_opts o = { .nstreams = 2 };
+	ctfw *w = ctfw_open(dir, &o);
+	tt_trace *tr;
+
+	(void)state;
+	assert_non_null(w);
+	ctfw_thread(w, 0, 1000, 1001, "sliced");
+	ctfw_thread(w, 1, 2000, 2002, "tp-only");
+	assert_int_equal(ctfw_tick(w, 0, 100, 0, 7, "a"), 0);
+	assert_int_equal(ctfw_work(w, 0, 200, 1, 1), 0);
+	assert_int_equal(ctfw_work(w, 0, 300, 0, 1), 0);
+	assert_int_equal(ctfw_tick(w, 0, 400, 1, 8, "b"), 0);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(ctfw_tick(w, 1, 150 + 100 * (uint64_t)i, (uint64_t)i, -i, "t"), 0);
+	assert_int_equal(ctfw_close(w), 0);
+	tr = tt_test_open(dir);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread_track"), 2);
+	assert_string_equal(tt_test_str(tr,
+		"select group_concat(s.ts || '+' || s.dur || ' ' || s.name, ', ') from slice s "
+		"join thread_track tt on s.track_id = tt.id join thread t using (utid) "
+		"where t.tid = 2002 order by s.ts"),
+		"150+0 tt:tick, 250+0 tt:tick, 350+0 tt:tick, 450+0 tt:tick, 550+0 tt:tick");
+	/* each instant carries its tracepoint's fields */
+	assert_int_equal(tt_test_int(tr,
+		"select count(*) from slice s join thread_track tt on s.track_id = tt.id "
+		"join thread t using (utid) join raw r on r.arg_set_id = s.arg_set_id and r.ts = s.ts "
+		"where t.tid = 2002"), 5);
+	assert_int_equal(tt_test_int(tr,
+		"select sum(a.int_value) from slice s join thread_track tt on s.track_id = tt.id "
+		"join thread t using (utid) join args a on a.arg_set_id = s.arg_set_id "
+		"where t.tid = 2002 and a.key = 'val'"), -10);
+	/* the thread with slices: its slice only */
+	assert_string_equal(tt_test_str(tr,
+		"select group_concat(s.ts || '+' || s.dur || ' ' || s.name, ', ') from slice s "
+		"join thread_track tt on s.track_id = tt.id join thread t using (utid) "
+		"where t.tid = 1001 order by s.ts"), "200+100 tt:work");
+	assert_int_equal(tt_test_int(tr, "select count(*) from raw"), 9);
 	tt_trace_close(tr);
 	tt_test_rm(dir);
 }
@@ -96,6 +144,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ust_runs),
+		cmocka_unit_test(test_tracepoint_threads),
 		cmocka_unit_test(test_kernel_sched),
 	};
 

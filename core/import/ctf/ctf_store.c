@@ -374,6 +374,7 @@ static void loc_map_free(loc_map *m)
 		tt_packcol_free(&m->off[i]);
 	free(m->off);
 	free(m->count);
+	free(m->at);
 	free(m->sid);
 	free(m->ck);
 	free(m);
@@ -414,17 +415,25 @@ void tt_ctf_loc_map_done(loc_map *m)
 	}
 }
 
-/* Stream and offset of locator g; 0 when it is none. */
-static int loc_map_get(const loc_map *m, uint64_t g, size_t *idx, uint64_t *offset)
+/* Stream and offset of locator g; 0 when it is none. The streams' counts
+ * at the last locator read are kept: a scan in order counts each locator
+ * once, a lookup elsewhere from its checkpoint. */
+static int loc_map_get(loc_map *m, uint64_t g, size_t *idx, uint64_t *offset)
 {
 	size_t s, r;
 
 	if (!m || g >= m->n)
 		return 0;
+	if (!m->at || g < m->at_g || g - m->at_g >= LOC_CK) {
+		if (!m->at && !(m->at = malloc(m->nstreams * sizeof(*m->at))))
+			return 0;
+		m->at_g = g - g % LOC_CK;
+		memcpy(m->at, m->ck + (g / LOC_CK) * m->nstreams, m->nstreams * sizeof(*m->at));
+	}
+	for (; m->at_g < g; m->at_g++)
+		m->at[m->sid[m->at_g]]++;
 	s = m->sid[g];
-	r = m->ck[(g / LOC_CK) * m->nstreams + s];
-	for (uint64_t k = g - g % LOC_CK; k < g; k++)
-		r += m->sid[k] == s;
+	r = m->at[s];
 	if (r >= m->off[s].n)
 		return 0;
 	*idx = s;
@@ -475,7 +484,7 @@ static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
 
 static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
 {
-	const lazy_ctx *z = p;
+	lazy_ctx *z = p;
 	const ctf_event *ev = NULL;
 	size_t idx;
 	uint64_t off;
@@ -617,6 +626,74 @@ static const ctf_val *context_ip(const evals *x)
 	return NULL;
 }
 
+/* ---- threads of tracepoints only ------------------------------------------------ */
+/* Trace Compass and Perfetto users expect every thread of the trace on the
+ * timeline; a thread whose events are all tracepoints (raw rows only)
+ * would have none. Its tracepoints are kept until the thread gets a track
+ * for something else (then they stay raw rows, as for every thread), or
+ * the import ends (then they become its instants). */
+static tp_thread *tp_get(ctx *c, uint32_t utid)
+{
+	if (utid >= c->ntp) {
+		size_t n = (size_t)utid + 1 < 2 * c->ntp ? 2 * c->ntp : (size_t)utid + 1;
+		tp_thread *nt = realloc(c->tp, n * sizeof(*nt));
+
+		if (!nt) {
+			c->oom = 1;
+			return NULL;
+		}
+		memset(nt + c->ntp, 0, (n - c->ntp) * sizeof(*nt));
+		c->tp = nt;
+		c->ntp = n;
+	}
+	return &c->tp[utid];
+}
+
+static void tp_note(ctx *c, uint32_t utid, int64_t ts, tt_str cat, tt_str name, uint32_t set)
+{
+	tp_thread *t = tp_get(c, utid);
+
+	if (!t || t->has_track)
+		return;
+	if (tt_vec_reserve((void **)&t->ev, &t->cap, t->n + 1, sizeof(*t->ev))) {
+		c->oom = 1;
+		return;
+	}
+	t->ev[t->n++] = (tp_event){ ts, cat, name, set };
+}
+
+static uint32_t thread_track(ctx *c, uint32_t utid)
+{
+	tp_thread *t = utid < c->ntp ? &c->tp[utid] : tp_get(c, utid);
+
+	if (t && !t->has_track) {
+		t->has_track = 1;
+		free(t->ev);
+		t->ev = NULL;
+		t->n = t->cap = 0;
+	}
+	return tt_storage_thread_track(c->st, utid);
+}
+
+void tt_ctf_thread_instants_end(ctx *c)
+{
+	for (size_t u = 0; u < c->ntp; u++) {
+		tp_thread *t = &c->tp[u];
+
+		if (t->n && !t->has_track) {
+			uint32_t track = tt_storage_thread_track(c->st, (uint32_t)u);
+
+			for (size_t i = 0; track != TT_NONE && i < t->n; i++)
+				tt_slice_tracker_complete(c->im->slices, track, t->ev[i].ts, 0, t->ev[i].cat,
+							  t->ev[i].name, t->ev[i].set);
+		}
+		free(t->ev);
+	}
+	free(c->tp);
+	c->tp = NULL;
+	c->ntp = 0;
+}
+
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 {
 	trace_ctx *t = s->tr;
@@ -646,10 +723,13 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 		run_note(c, ev, utid);
 	if (utid != TT_NONE)
 		tt_storage_thread_seen(c->st, utid, ev->ts);
+	if (kind == K_RAW && utid != TT_NONE && (ev->flags & R_THREAD) &&
+	    (utid >= c->ntp || !c->tp[utid].has_track))
+		tp_note(c, utid, ev->ts, t->cat[ci], t->name[ci], set);
 	if (kind == K_SCHED_SWITCH || kind == K_RAW)
 		return;
 	if (utid != TT_NONE) {
-		track = tt_storage_thread_track(c->st, utid);
+		track = thread_track(c, utid);
 	} else if (cpu >= 0) {
 		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {
 			char buf[32];

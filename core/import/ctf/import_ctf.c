@@ -535,6 +535,7 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	 * sched_slice row for it (Perfetto does the same); an event run
 	 * ends at its last event */
 	tt_ctf_cpu_runs_end(&c);
+	tt_ctf_thread_instants_end(&c);
 	if (c.lz)
 		tt_ctf_loc_map_done(c.lz->map);
 	for (i = 0; i < c.nsrcs; i++) {
@@ -590,6 +591,9 @@ out:
 		free(c.traces[i].nkeys);
 		free(c.traces[i].skip);
 	}
+	for (i = 0; i < c.ntp; i++) /* an import that stopped early */
+		free(c.tp[i].ev);
+	free(c.tp);
 	free_list(c.dirs, c.ndirs);
 	free(c.traces);
 	free(c.srcs);

@@ -75,6 +75,8 @@ typedef struct loc_map {
 	tt_packcol *off;     /* per stream */
 	uint32_t *count;     /* per stream: its locators so far */
 	size_t nstreams;
+	uint32_t *at;        /* per stream: its locators before at_g */
+	uint64_t at_g;
 } loc_map;
 
 typedef struct lazy_ctx {
@@ -129,6 +131,20 @@ typedef struct cpu_run {
 	int sched;          /* sched_switch seen on this CPU: no more runs */
 } cpu_run;
 
+/* A tracepoint of a thread that has no track yet: if none comes, its
+ * tracepoints become instants on a track of its own at the end. */
+typedef struct tp_event {
+	int64_t ts;
+	tt_str cat, name;
+	uint32_t set;
+} tp_event;
+
+typedef struct tp_thread {
+	int has_track;
+	tp_event *ev;
+	size_t n, cap;
+} tp_thread;
+
 typedef struct ctx {
 	tt_import *im;
 	tt_storage *st;
@@ -149,6 +165,8 @@ typedef struct ctx {
 	tt_str s_lost_track, s_sched_state[16];
 	lazy_ctx *lz;       /* owned by the storage; NULL: eager args */
 	int oom;            /* memory ran out outside the storage */
+	tp_thread *tp;      /* by utid */
+	size_t ntp;
 } ctx;
 
 /* Merged events for the import thread, 64 bytes each: what storing
@@ -192,5 +210,8 @@ void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d);
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x);
 /* Closes the open event runs of the CPU tracks (end of the import). */
 void tt_ctf_cpu_runs_end(ctx *c);
+/* Threads that had only tracepoints get their track of instants (end of
+ * the import; frees what was kept for it). */
+void tt_ctf_thread_instants_end(ctx *c);
 
 #endif
