@@ -62,9 +62,11 @@ static void test_ust_runs(void **state)
 	tt_test_rm(dir);
 }
 
-/* A thread whose events are all tracepoints gets a thread track holding
- * them as instants (name, time, the raw row's arg set); a thread with
- * slices keeps its tracepoints as raw rows only, as before. */
+/* A thread whose events are all tracepoints gets a thread track: a lone
+ * tracepoint is an instant with its fields, tracepoints at most 100 us
+ * apart one slice with their count (named by their event, or
+ * "tracepoints"). A thread with slices keeps its tracepoints as raw rows
+ * only, as before. */
 static void test_tracepoint_threads(void **state)
 {
 	char *dir = tt_test_mkdtemp();
@@ -80,31 +82,31 @@ static void test_tracepoint_threads(void **state)
 	assert_int_equal(ctfw_work(w, 0, 200, 1, 1), 0);
 	assert_int_equal(ctfw_work(w, 0, 300, 0, 1), 0);
 	assert_int_equal(ctfw_tick(w, 0, 400, 1, 8, "b"), 0);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 3; i++)
 		assert_int_equal(ctfw_tick(w, 1, 150 + 100 * (uint64_t)i, (uint64_t)i, -i, "t"), 0);
+	assert_int_equal(ctfw_tick(w, 1, 500000, 3, -3, "t"), 0);
+	assert_int_equal(ctfw_tick(w, 1, 1000000, 4, -4, "t"), 0);
+	assert_int_equal(ctfw_far(w, 1, 1000050, 5), 0);
 	assert_int_equal(ctfw_close(w), 0);
 	tr = tt_test_open(dir);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread_track"), 2);
 	assert_string_equal(tt_test_str(tr,
-		"select group_concat(s.ts || '+' || s.dur || ' ' || s.name, ', ') from slice s "
+		"select group_concat(s.ts || '+' || s.dur || ' ' || s.name || ' ' || "
+		"(select group_concat(a.key || '=' || a.int_value) from args a where a.arg_set_id = s.arg_set_id "
+		"and a.key in ('events', 'val')), ', ') from slice s "
 		"join thread_track tt on s.track_id = tt.id join thread t using (utid) "
 		"where t.tid = 2002 order by s.ts"),
-		"150+0 tt:tick, 250+0 tt:tick, 350+0 tt:tick, 450+0 tt:tick, 550+0 tt:tick");
-	/* each instant carries its tracepoint's fields */
+		"150+200 tt:tick events=3, 500000+0 tt:tick val=-3, 1000000+50 tracepoints events=2");
+	/* the lone one is its tracepoint's raw row's set */
 	assert_int_equal(tt_test_int(tr,
-		"select count(*) from slice s join thread_track tt on s.track_id = tt.id "
-		"join thread t using (utid) join raw r on r.arg_set_id = s.arg_set_id and r.ts = s.ts "
-		"where t.tid = 2002"), 5);
-	assert_int_equal(tt_test_int(tr,
-		"select sum(a.int_value) from slice s join thread_track tt on s.track_id = tt.id "
-		"join thread t using (utid) join args a on a.arg_set_id = s.arg_set_id "
-		"where t.tid = 2002 and a.key = 'val'"), -10);
+		"select count(*) from slice s join raw r on r.arg_set_id = s.arg_set_id and r.ts = s.ts "
+		"where s.ts = 500000"), 1);
 	/* the thread with slices: its slice only */
 	assert_string_equal(tt_test_str(tr,
 		"select group_concat(s.ts || '+' || s.dur || ' ' || s.name, ', ') from slice s "
 		"join thread_track tt on s.track_id = tt.id join thread t using (utid) "
 		"where t.tid = 1001 order by s.ts"), "200+100 tt:work");
-	assert_int_equal(tt_test_int(tr, "select count(*) from raw"), 9);
+	assert_int_equal(tt_test_int(tr, "select count(*) from raw"), 10);
 	tt_trace_close(tr);
 	tt_test_rm(dir);
 }

@@ -629,9 +629,12 @@ static const ctf_val *context_ip(const evals *x)
 /* ---- threads of tracepoints only ------------------------------------------------ */
 /* Trace Compass and Perfetto users expect every thread of the trace on the
  * timeline; a thread whose events are all tracepoints (raw rows only)
- * would have none. Its tracepoints are kept until the thread gets a track
- * for something else (then they stay raw rows, as for every thread), or
- * the import ends (then they become its instants). */
+ * would have none. Its tracepoints are noted as bursts until the thread
+ * gets a track for something else (then they stay raw rows, as for every
+ * thread) or the import ends (then the bursts make its track): a lone
+ * tracepoint is an instant with its fields, a burst a slice named by its
+ * event (or "tracepoints" when they differ) with their count. An instant
+ * per tracepoint would cost a slice row each, more than the event itself. */
 static tp_thread *tp_get(ctx *c, uint32_t utid)
 {
 	if (utid >= c->ntp) {
@@ -652,14 +655,23 @@ static tp_thread *tp_get(ctx *c, uint32_t utid)
 static void tp_note(ctx *c, uint32_t utid, int64_t ts, tt_str cat, tt_str name, uint32_t set)
 {
 	tp_thread *t = tp_get(c, utid);
+	tp_burst *b;
 
 	if (!t || t->has_track)
 		return;
-	if (tt_vec_reserve((void **)&t->ev, &t->cap, t->n + 1, sizeof(*t->ev))) {
+	b = t->n ? &t->b[t->n - 1] : NULL;
+	if (b && ts >= b->last && ts - b->last <= TP_GAP) {
+		b->last = ts;
+		b->n++;
+		if (b->name != name)
+			b->name = 0;
+		return;
+	}
+	if (tt_vec_reserve((void **)&t->b, &t->cap, t->n + 1, sizeof(*t->b))) {
 		c->oom = 1;
 		return;
 	}
-	t->ev[t->n++] = (tp_event){ ts, cat, name, set };
+	t->b[t->n++] = (tp_burst){ ts, ts, 1, cat, name, set };
 }
 
 static uint32_t thread_track(ctx *c, uint32_t utid)
@@ -668,8 +680,8 @@ static uint32_t thread_track(ctx *c, uint32_t utid)
 
 	if (t && !t->has_track) {
 		t->has_track = 1;
-		free(t->ev);
-		t->ev = NULL;
+		free(t->b);
+		t->b = NULL;
 		t->n = t->cap = 0;
 	}
 	return tt_storage_thread_track(c->st, utid);
@@ -677,17 +689,27 @@ static uint32_t thread_track(ctx *c, uint32_t utid)
 
 void tt_ctf_thread_instants_end(ctx *c)
 {
+	tt_str several = 0;
+
 	for (size_t u = 0; u < c->ntp; u++) {
 		tp_thread *t = &c->tp[u];
+		uint32_t track = t->n && !t->has_track ? tt_storage_thread_track(c->st, (uint32_t)u) : TT_NONE;
 
-		if (t->n && !t->has_track) {
-			uint32_t track = tt_storage_thread_track(c->st, (uint32_t)u);
+		for (size_t i = 0; track != TT_NONE && i < t->n; i++) {
+			const tp_burst *b = &t->b[i];
+			uint32_t set = b->set;
 
-			for (size_t i = 0; track != TT_NONE && i < t->n; i++)
-				tt_slice_tracker_complete(c->im->slices, track, t->ev[i].ts, 0, t->ev[i].cat,
-							  t->ev[i].name, t->ev[i].set);
+			if (b->n > 1) {
+				tt_storage_args_begin(c->st);
+				tt_storage_args_uint(c->st, "events", b->n);
+				set = tt_storage_args_end(c->st);
+			}
+			if (!b->name && !several)
+				several = tt_storage_intern_cstr(c->st, "tracepoints");
+			tt_slice_tracker_complete(c->im->slices, track, b->ts, b->last - b->ts, b->name ? b->cat : 0,
+						  b->name ? b->name : several, set);
 		}
-		free(t->ev);
+		free(t->b);
 	}
 	free(c->tp);
 	c->tp = NULL;

@@ -592,7 +592,7 @@ out:
 		free(c.traces[i].skip);
 	}
 	for (i = 0; i < c.ntp; i++) /* an import that stopped early */
-		free(c.tp[i].ev);
+		free(c.tp[i].b);
 	free(c.tp);
 	free_list(c.dirs, c.ndirs);
 	free(c.traces);

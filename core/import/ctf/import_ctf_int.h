@@ -131,17 +131,20 @@ typedef struct cpu_run {
 	int sched;          /* sched_switch seen on this CPU: no more runs */
 } cpu_run;
 
-/* A tracepoint of a thread that has no track yet: if none comes, its
- * tracepoints become instants on a track of its own at the end. */
-typedef struct tp_event {
-	int64_t ts;
-	tt_str cat, name;
-	uint32_t set;
-} tp_event;
+/* Tracepoints of a thread that has no track yet, as bursts: neighbours at
+ * most TP_GAP ns apart make one. If the thread gets no track for
+ * something else, the bursts become its track at the end of the import. */
+#define TP_GAP 100000
+typedef struct tp_burst {
+	int64_t ts, last;
+	uint64_t n;
+	tt_str cat, name;   /* of its first event; name 0: several names */
+	uint32_t set;       /* of its first event */
+} tp_burst;
 
 typedef struct tp_thread {
 	int has_track;
-	tp_event *ev;
+	tp_burst *b;        /* the last one is open */
 	size_t n, cap;
 } tp_thread;
 
