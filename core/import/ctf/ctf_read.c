@@ -207,6 +207,16 @@ static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, con
 	}
 	r->procname = ev->procname;
 	r->procname_len = (uint32_t)ev->procname_len;
+	/* the decoder just read both names: the comparison is cheap here,
+	 * where storing would fetch them from the mapping again */
+	if (b->n > 1 && b->ci[b->nci - 1].at < b->n - 1) {
+		const rec *p = r - 1;
+
+		if ((p->flags & R_THREAD) && (r->flags & R_THREAD) && p->pid == r->pid && p->tid == r->tid &&
+		    p->procname_len == r->procname_len && (p->procname != NULL) == (r->procname != NULL) &&
+		    (!r->procname || !memcmp(p->procname, r->procname, r->procname_len)))
+			r->flags |= R_SAME;
+	}
 	r->ci = (uint32_t)(ev->cls - tr->m->events);
 	r->vals = 0;
 	if (ev->nvals && copy_vals(b, ev, r))
@@ -541,6 +551,9 @@ static int store_one(reader *rd, sstate *ss)
 	ss->has_last = 1;
 	ss->last_ts = r->ts;
 	ss->pos++;
+	/* the records are the workers' writes: fetched ahead of their turn */
+	if (ss->pos + 4 < b->n)
+		__builtin_prefetch(&b->r[ss->pos + 4]);
 	/* the discards before the next record: where the cursor of one
 	 * stream gave them, right after this event */
 	for (di = 0; di < b->nd && b->d[di].at < ss->pos; di++)

@@ -288,6 +288,9 @@ static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 
 		return cs && cs->running ? cs->utid : TT_NONE;
 	}
+	/* the stream's record before this one had the same thread and name */
+	if ((ev->flags & R_SAME) && s->has_last)
+		return s->last_utid;
 	if (s->has_last && s->last_pid == pid && s->last_tid == tid) {
 		utid = s->last_utid;
 	} else {

@@ -176,7 +176,9 @@ typedef struct ctx {
  * reads. Values are copied only for the events whose values the import
  * reads (sched_switch, func_entry, sets written at import), with their
  * keys (a key can live in the cursor's buffer). */
-enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4 };
+/* R_SAME: the thread (pid, tid, procname bytes) of the record before it
+ * in the same job: storing need not compare them again. */
+enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4, R_SAME = 8 };
 
 typedef struct rec {
 	int64_t ts;
