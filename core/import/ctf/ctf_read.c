@@ -57,6 +57,10 @@ typedef struct batch {
 	/* the stream class and instance of r[at] on, for ties */
 	struct { size_t at; uint64_t cls; int64_t inst; } *ci;
 	size_t nci, cci;
+	/* stored jobs' packets to drop from the resident set: the import
+	 * thread hands them to whoever decodes into this buffer next */
+	struct { const ctf_stream *s; uint64_t from, to; } *dr;
+	size_t ndr, cdr;
 	int oom;
 } batch;
 
@@ -120,6 +124,8 @@ typedef struct reader {
 				   * slots it takes, so no allocation
 				   * churn between the threads */
 	size_t nspare, cspare;
+	struct { const ctf_stream *s; uint64_t from, to; } *dr; /* not handed on yet */
+	size_t ndr, cdr;
 	/* the import thread's */
 	uint64_t events, bytes_done;
 	int oom;
@@ -260,6 +266,7 @@ static void batch_free(batch *b)
 	free(b->k);
 	free(b->d);
 	free(b->ci);
+	free(b->dr);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -272,6 +279,9 @@ static void run_job(reader *rd, uint64_t seq)
 	sstate *ss = &rd->ss[j->src];
 	ctf_stream *p;
 
+	for (size_t i = 0; i < out->ndr; i++)
+		tt_ctf_stream_drop_range(out->dr[i].s, out->dr[i].from, out->dr[i].to);
+	out->ndr = 0;
 	if (tt_ctf_stream_part(ss->main, &ss->pk[j->pk], j->end_off, &p) != TT_OK) {
 		out->oom = 1;
 		return;
@@ -322,6 +332,16 @@ static int take_next(reader *rd)
 				*b = rd->spare[--rd->nspare];
 			else
 				memset(b, 0, sizeof(*b));
+			/* the drops wait for the slot's next decoder: zapping
+			 * pages is kernel time the import thread can spare */
+			if (!tt_vec_reserve((void **)&b->dr, &b->cdr, b->ndr + rd->ndr, sizeof(*b->dr))) {
+				memcpy(b->dr + b->ndr, rd->dr, rd->ndr * sizeof(*b->dr));
+				b->ndr += rd->ndr;
+			} else {
+				for (size_t i = 0; i < rd->ndr; i++)
+					tt_ctf_stream_drop_range(rd->dr[i].s, rd->dr[i].from, rd->dr[i].to);
+			}
+			rd->ndr = 0;
 			tt_workq_release(rd->q, seq);
 			rd->taken++;
 			return 0;
@@ -356,8 +376,15 @@ static void release_job(reader *rd, job *j)
 	uint64_t size = tt_ctf_stream_size(ss->main);
 
 	/* its packets are stored: they leave the resident set, so that the
-	 * import's peak is its storage, not the trace as well */
-	tt_ctf_stream_drop_range(ss->main, ss->pk[j->pk].off, j->end_off < size ? j->end_off : size);
+	 * import's peak is its storage, not the trace as well (on a worker,
+	 * see take_next; what is left at the end goes with the streams) */
+	if (!tt_vec_reserve((void **)&rd->dr, &rd->cdr, rd->ndr + 1, sizeof(*rd->dr))) {
+		rd->dr[rd->ndr].s = ss->main;
+		rd->dr[rd->ndr].from = ss->pk[j->pk].off;
+		rd->dr[rd->ndr++].to = j->end_off < size ? j->end_off : size;
+	} else {
+		tt_ctf_stream_drop_range(ss->main, ss->pk[j->pk].off, j->end_off < size ? j->end_off : size);
+	}
 	if (!j->out.oom && !tt_vec_reserve((void **)&rd->spare, &rd->cspare, rd->nspare + 1, sizeof(*rd->spare))) {
 		rd->spare[rd->nspare++] = j->out;
 		memset(&j->out, 0, sizeof(j->out));
@@ -764,6 +791,7 @@ out:
 	for (size_t j = 0; j < rd.nspare; j++)
 		batch_free(&rd.spare[j]);
 	free(rd.spare);
+	free(rd.dr);
 	for (size_t i = 0; rd.ss && i < rd.nss; i++) {
 		free(rd.ss[i].jobs);
 		batch_free(&rd.ss[i].sb);
