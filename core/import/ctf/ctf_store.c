@@ -719,6 +719,15 @@ void tt_ctf_thread_instants_end(ctx *c)
 	c->ntp = 0;
 }
 
+void tt_ctf_seen_flush(ctx *c, src *s)
+{
+	if (s->seen_utid == TT_NONE)
+		return;
+	tt_storage_thread_seen(c->st, s->seen_utid, s->seen_min);
+	tt_storage_thread_seen(c->st, s->seen_utid, s->seen_max);
+	s->seen_utid = TT_NONE;
+}
+
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 {
 	trace_ctx *t = s->tr;
@@ -744,10 +753,29 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 		tt_storage_cpu(c->st, cpu);
 		s->reg_cpu = cpu;
 	}
-	if (cpu >= 0 && utid != TT_NONE)
-		run_note(c, ev, utid);
-	if (utid != TT_NONE)
-		tt_storage_thread_seen(c->st, utid, ev->ts);
+	if (cpu >= 0 && utid != TT_NONE) {
+		cpu_run *r = (uint64_t)cpu < c->nruns ? &c->runs[cpu] : NULL;
+
+		/* the common case, the CPU's run of this thread goes on */
+		if (r && r->open && !r->sched && r->utid == utid) {
+			r->last = ev->ts;
+			r->events++;
+		} else {
+			run_note(c, ev, utid);
+		}
+	}
+	if (utid != TT_NONE) {
+		/* a thread's time span, noted when the stream's thread changes */
+		if (utid != s->seen_utid) {
+			tt_ctf_seen_flush(c, s);
+			s->seen_utid = utid;
+			s->seen_min = s->seen_max = ev->ts;
+		} else if (ev->ts < s->seen_min) {
+			s->seen_min = ev->ts;
+		} else if (ev->ts > s->seen_max) {
+			s->seen_max = ev->ts;
+		}
+	}
 	if (kind == K_RAW && utid != TT_NONE && (ev->flags & R_THREAD) &&
 	    (utid >= c->ntp || !c->tp[utid].has_track))
 		tp_note(c, utid, ev->ts, t->cat[ci], t->name[ci], set);

@@ -386,6 +386,7 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->file = strdup(names[i]);
 		sp->stream_track = TT_NONE;
 		sp->lost_track = TT_NONE;
+		sp->seen_utid = TT_NONE;
 		sp->cpu_track = TT_NONE;
 		sp->reg_cpu = -1;
 		/* locators hold the stream index and a bit offset */
@@ -535,6 +536,8 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	 * sched_slice row for it (Perfetto does the same); an event run
 	 * ends at its last event */
 	tt_ctf_cpu_runs_end(&c);
+	for (i = 0; i < c.nsrcs; i++)
+		tt_ctf_seen_flush(&c, &c.srcs[i]);
 	tt_ctf_thread_instants_end(&c);
 	if (c.lz)
 		tt_ctf_loc_map_done(c.lz->map);

@@ -104,6 +104,9 @@ typedef struct src {
 	int64_t cpu_track_cpu;
 	int64_t reg_cpu;     /* last CPU put in the cpu table */
 	int lazy;            /* its events may have lazy arg sets */
+	/* the span of its events' thread since it changed (tt_ctf_seen_flush) */
+	uint32_t seen_utid;  /* TT_NONE: none */
+	int64_t seen_min, seen_max;
 	/* what its cursor counted and the first problem it met (ctf_read.c) */
 	ctf_stream_stats st;
 	char problem[256];
@@ -213,6 +216,8 @@ void tt_ctf_lazy_free(void *p);
 void tt_ctf_note_problem(ctx *c, const char *msg);
 void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d);
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x);
+/* Notes the thread span kept by s in the thread table (at the end). */
+void tt_ctf_seen_flush(ctx *c, src *s);
 /* Closes the open event runs of the CPU tracks (end of the import). */
 void tt_ctf_cpu_runs_end(ctx *c);
 /* Threads that had only tracepoints get their track of instants (end of
