@@ -24,15 +24,25 @@
 	"select group_concat(s.ts || '+' || s.dur || ' ' || s.name, ', ') from slice s join track t " \
 	"on s.track_id = t.id where t.type = 'cpu' and t.name = 'CPU " #cpu "' order by s.ts"
 
+/* A writer of two streams (CPUs 0 and 1) in a new folder *dir. */
+static ctfw *two_cpus(char **dir, int kernel)
+{
+	ctfw_opts o = { .nstreams = 2, .kernel = kernel };
+	ctfw *w;
+
+	*dir = tt_test_mkdtemp();
+	w = ctfw_open(*dir, &o);
+	assert_non_null(w);
+	return w;
+}
+
 static void test_ust_runs(void **state)
 {
-	char *dir = tt_test_mkdtemp();
-	ctfw_opts o = { .nstreams = 2 };
-	ctfw *w = ctfw_open(dir, &o);
+	char *dir;
+	ctfw *w = two_cpus(&dir, 0);
 	tt_trace *tr;
 
 	(void)state;
-	assert_non_null(w);
 	/* cpu 0: tt-main 100..300, then tid 1005 "other" 400..500 */
 	assert_int_equal(ctfw_tick(w, 0, 100, 0, 0, "a"), 0);
 	assert_int_equal(ctfw_tick(w, 0, 200, 1, 0, "b"), 0);
@@ -69,13 +79,11 @@ static void test_ust_runs(void **state)
  * only, as before. */
 static void test_tracepoint_threads(void **state)
 {
-	char *dir = tt_test_mkdtemp();
-	ctfw_opts o = { .nstreams = 2 };
-	ctfw *w = ctfw_open(dir, &o);
+	char *dir;
+	ctfw *w = two_cpus(&dir, 0);
 	tt_trace *tr;
 
 	(void)state;
-	assert_non_null(w);
 	ctfw_thread(w, 0, 1000, 1001, "sliced");
 	ctfw_thread(w, 1, 2000, 2002, "tp-only");
 	assert_int_equal(ctfw_tick(w, 0, 100, 0, 7, "a"), 0);
@@ -113,13 +121,11 @@ static void test_tracepoint_threads(void **state)
 
 static void test_kernel_sched(void **state)
 {
-	char *dir = tt_test_mkdtemp();
-	ctfw_opts o = { .nstreams = 2, .kernel = 1 };
-	ctfw *w = ctfw_open(dir, &o);
+	char *dir;
+	ctfw *w = two_cpus(&dir, 1);
 	tt_trace *tr;
 
 	(void)state;
-	assert_non_null(w);
 	assert_int_equal(ctfw_sched_switch(w, 0, 1000, "swapper/0", 0, 0, "app", 42), 0);
 	assert_int_equal(ctfw_openat(w, 0, 1500, 1, "/etc/x", 0), 0);
 	assert_int_equal(ctfw_sched_switch(w, 0, 2000, "app", 42, 1, "kworker", 7), 0);
