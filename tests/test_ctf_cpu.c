@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "testutil.h"
 #include "ctf_writer.c"
 
@@ -115,6 +116,19 @@ static void test_tracepoint_threads(void **state)
 		"join thread_track tt on s.track_id = tt.id join thread t using (utid) "
 		"where t.tid = 1001 order by s.ts"), "200+100 tt:work");
 	assert_int_equal(tt_test_int(tr, "select count(*) from raw"), 10);
+	/* the viewer has a row for it, in its process's group */
+	{
+		tt_layout lay;
+		int rows = 0;
+
+		assert_int_equal(tt_layout_build(&lay, tr), 0);
+		for (int i = 0; i < lay.ntracks; i++)
+			if (strstr(lay.tracks[i].name, "tp-only") && lay.tracks[i].nitems == 3 &&
+			    lay.tracks[i].group >= 0 && lay.groups[lay.tracks[i].group].kind == TT_LG_PROCESS)
+				rows++;
+		assert_int_equal(rows, 1);
+		tt_layout_free(&lay);
+	}
 	tt_trace_close(tr);
 	tt_test_rm(dir);
 }

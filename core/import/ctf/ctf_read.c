@@ -220,7 +220,7 @@ static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, con
 
 		if ((p->flags & R_THREAD) && (r->flags & R_THREAD) && p->pid == r->pid && p->tid == r->tid &&
 		    p->procname_len == r->procname_len && (p->procname != NULL) == (r->procname != NULL) &&
-		    (!r->procname || !memcmp(p->procname, r->procname, r->procname_len)))
+		    (!r->procname || tt_ctf_same_bytes(p->procname, r->procname, r->procname_len)))
 			r->flags |= R_SAME;
 	}
 	r->ci = (uint32_t)(ev->cls - tr->m->events);
@@ -334,7 +334,9 @@ static int take_next(reader *rd)
 				memset(b, 0, sizeof(*b));
 			/* the drops wait for the slot's next decoder: zapping
 			 * pages is kernel time the import thread can spare */
-			if (!tt_vec_reserve((void **)&b->dr, &b->cdr, b->ndr + rd->ndr, sizeof(*b->dr))) {
+			if (!rd->ndr) {
+				/* nothing stored since the last take */
+			} else if (!tt_vec_reserve((void **)&b->dr, &b->cdr, b->ndr + rd->ndr, sizeof(*b->dr))) {
 				memcpy(b->dr + b->ndr, rd->dr, rd->ndr * sizeof(*b->dr));
 				b->ndr += rd->ndr;
 			} else {

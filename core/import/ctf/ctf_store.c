@@ -263,21 +263,6 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 	cs->running = 1;
 }
 
-/* a[0..n) == b[0..n): names are compared for every event, so short ones
- * (<= 16 bytes, the usual procname) take two 8-byte loads per side */
-static int same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y, z, w;
-
-	if (n < 8 || n > 16)
-		return !memcmp(a, b, n);
-	memcpy(&x, a, 8);
-	memcpy(&y, b, 8);
-	memcpy(&z, a + n - 8, 8);
-	memcpy(&w, b + n - 8, 8);
-	return x == y && z == w;
-}
-
 static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 {
 	int64_t pid = ev->pid, tid = ev->tid, cpu = ev->cpu;
@@ -303,7 +288,7 @@ static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 	}
 	if (ev->procname && utid != TT_NONE &&
 	    (!s->last_name_set || s->last_name_len != ev->procname_len ||
-	     !same_bytes(s->last_name, ev->procname, ev->procname_len))) {
+	     !tt_ctf_same_bytes(s->last_name, ev->procname, ev->procname_len))) {
 		tt_str name = tt_storage_intern(c->st, ev->procname, ev->procname_len);
 
 		tt_storage_thread_set_name(c->st, utid, name);
