@@ -1098,7 +1098,7 @@ void tt_storage_args_discard(tt_storage *st)
 	st->args.n = st->args.build_start;
 }
 
-uint32_t tt_storage_args_end(tt_storage *st)
+uint32_t tt_storage_args_store(tt_storage *st)
 {
 	size_t first = st->args.build_start;
 
@@ -1194,7 +1194,7 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 {
 	uint32_t set;
 
-	return tt_storage_args_merge_begin(st, begin, end, &set) ? tt_storage_args_end(st) : set;
+	return tt_storage_args_merge_begin(st, begin, end, &set) ? tt_storage_args_store(st) : set;
 }
 
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len)

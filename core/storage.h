@@ -133,8 +133,9 @@ uint32_t tt_storage_track_count(const tt_storage *st);
  * be under construction at a time. key is the full key (`a.b[0].c`);
  * flat_key is derived by dropping the `[n]` indices. During an import the
  * set is ended by tt_args_tracker_end (core/import/args_tracker.h), which
- * keeps identical sets once; tt_storage_args_end stores it as a new set
- * (annotations, tests, the trackers themselves). */
+ * keeps identical sets once; tt_storage_args_store stores it as a new set
+ * (annotations, tests, the args tracker itself; named apart so that an
+ * importer cannot end a set by the old name and silently skip that). */
 void tt_storage_args_begin(tt_storage *st);
 void tt_storage_args_int(tt_storage *st, const char *key, int64_t v);
 void tt_storage_args_uint(tt_storage *st, const char *key, uint64_t v);
@@ -148,7 +149,7 @@ void tt_storage_args_null(tt_storage *st, const char *key);
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 /* Stores the rows under construction as a new set and returns its id;
  * TT_NONE (SQL NULL) for an empty set or when none is under construction. */
-uint32_t tt_storage_args_end(tt_storage *st);
+uint32_t tt_storage_args_store(tt_storage *st);
 /* The rows under construction: their count (0 when none), and with hash
  * a hash of their keys, types and values; tt_storage_args_set_hash gives
  * the same hash for a stored set with the same rows. */

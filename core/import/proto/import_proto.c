@@ -559,7 +559,6 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->cstacks);
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
-	tt_async_tracker_free(c->async);
 	tt_sorter_free(c->sorter);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
@@ -590,10 +589,9 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	if (tt_process_tracker_idle_rows(c->im->procs, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
 		c->oom = 1;
 	c->clock = tt_proto_clock_new();
-	c->async = tt_async_tracker_new(c->st);
 	c->sorter = tt_sorter_new(TT_SORT_FULL);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->async || !c->sorter ||
+	if (!c->clock || !c->sorter ||
 	    !(rdr = tt_proto_reader_new(src, im->path, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;

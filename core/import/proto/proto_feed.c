@@ -26,7 +26,7 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 /* The track of a merged sibling set for one event (or a parent: PEEK). */
 static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 {
-	uint32_t t = tt_async_track_set(c->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, kind);
+	uint32_t t = tt_async_track_set(c->im->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, kind);
 
 	if (t == TT_NONE)
 		c->oom = 1;
@@ -171,7 +171,7 @@ static uint32_t rec_track(pctx *c, const prec *r)
 {
 	if ((r->track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_ASYNC) {
 		const akey *k = &c->akeys.v[r->track & ~TRACK_ASYNC];
-		uint32_t t = tt_async_track(c->async, k->upid, k->scope, k->id, k->name,
+		uint32_t t = tt_async_track(c->im->async, k->upid, k->scope, k->id, k->name,
 					    r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
 					    r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT);
 		if (t == TT_NONE)

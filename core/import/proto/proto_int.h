@@ -196,7 +196,6 @@ typedef struct pctx {
 	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */
 	TT_VEC(akey) akeys;
-	tt_async_tracker *async;
 	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
 	uint64_t host_packets, remote_packets; /* without / with a machine_id */
