@@ -220,7 +220,7 @@ static void test_android_metrics_on_atrace(void **state)
 	tr = tt_test_open(path);
 	/* the importer made what the metrics expect */
 	check_tsv(tr, "select t.type, s.name from slice s join track t on t.id = s.track_id"
-		      " where s.name glob 'launching*'", "process\tlaunching: com.example.app\n");
+		      " where s.name glob 'launching*'", "atrace_async_slice\tlaunching: com.example.app\n");
 	if (tt_metrics_compute(tr, "android_startup,android_ion,thread_utilization", NULL, &msg, &err))
 		fail_msg("%s", err.msg);
 	m = (Termtrace__TraceMetrics *)msg;
