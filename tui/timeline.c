@@ -207,10 +207,12 @@ static void put_box(int y, int x, int w, attr_t a, const char *text, int at, int
 
 	for (int done = 0; done < w;) {
 		int n = w - done < cap ? w - done : cap;
-		for (int i = 0; i < n; i++) {
-			int k = done + i - at; /* its byte of text */
-			buf[i] = (k >= 0 && k < len ? (chtype)(unsigned char)text[k] : (chtype)' ') | a;
-		}
+		for (int i = 0; i < n; i++)
+			buf[i] = ' ' | a;
+		/* the text's cells within [done, done + n) */
+		int k0 = at > done ? at : done, k1 = at + len < done + n ? at + len : done + n;
+		for (int k = k0; k < k1; k++)
+			buf[k - done] = (chtype)(unsigned char)text[k - at] | a;
 		mvaddchnstr(y, x + done, buf, n);
 		done += n;
 	}
