@@ -20,14 +20,14 @@
 /* Single-cell glyphs as prepared wide characters: mvadd_wch() skips the
  * multibyte conversion that mvaddstr() does for every cell. */
 enum { G_VLINE, G_OPEN, G_CLOSED, G_INSTANT, G_NARROW, G_CURSOR, G_ELLIPSIS, G_BUSY,
-       G_BAR0, G_COUNT = G_BAR0 + 9 };
+       G_RHALF, G_LHALF, G_BAR0, G_COUNT = G_BAR0 + 9 };
 
 static const wchar_t utf8_codes[G_COUNT] = {
-	0x2502, 0x25be, 0x25b8, 0x25c6, 0x258f, 0x25bc, 0x2026, 0x2591,
+	0x2502, 0x25be, 0x25b8, 0x25c6, 0x258f, 0x25bc, 0x2026, 0x2591, 0x2590, 0x258c,
 	' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588,
 };
 static const wchar_t ascii_codes[G_COUNT] = {
-	'|', 'v', '>', '*', '|', 'v', '~', ':',
+	'|', 'v', '>', '*', '|', 'v', '~', ':', '[', ']',
 	' ', '_', '_', '.', '.', '-', '=', '=', '#',
 };
 
@@ -234,15 +234,31 @@ static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64
 		put_glyph(g, y, v->tl_x + c0, G_INSTANT);
 		return;
 	}
+	const char *name = w < 2 ? "" : nm != NO_NAME && !v->lay.tracks[track].pnames ? tt_trace_str(v->tr, nm)
+					     : tt_view_item_name(v, track, id);
+	int plain;
+	int nlen = text_cols_plain(name, &plain);
+	if (w <= 2 && !(nlen > 0 && nlen <= w) && a == ATTR(TT_AREA_SLICE0 + palette_of(v, track, id, nm))) {
+		/* a slice of one or two cells, no room for its name: a mark
+		 * in the default colours, as blank as the cells around it.
+		 * A dense row is mostly such slices between gaps; in its
+		 * colour each cost the terminal a colour change in and one
+		 * out (a tparm() each in ncurses, most of a dense frame),
+		 * for a colour too small to tell a name by. */
+		attrset(ATTR(TT_AREA_DEFAULT));
+		if (w == 2) {
+			put_glyph(g, y, v->tl_x + c0, G_RHALF);
+			put_glyph(g, y, v->tl_x + c1, G_LHALF);
+		} else {
+			put_glyph(g, y, v->tl_x + c0, narrow ? G_NARROW : G_BAR0 + 8);
+		}
+		return;
+	}
 	attrset(a);
 	if (narrow && w == 1) {
 		put_glyph(g, y, v->tl_x + c0, G_NARROW);
 		return;
 	}
-	const char *name = w < 2 ? "" : nm != NO_NAME && !v->lay.tracks[track].pnames ? tt_trace_str(v->tr, nm)
-					     : tt_view_item_name(v, track, id);
-	int plain;
-	int nlen = text_cols_plain(name, &plain);
 	int shown = 0, at = 0, cut = 0; /* name cells, from cell at; cut with … */
 	if (nlen > 0 && nlen <= w) {
 		shown = nlen;
