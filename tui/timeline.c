@@ -418,10 +418,10 @@ static void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_r
 }
 
 /* The slice the last coloured cells showed (a dominant slice: one drawn
- * alone ends in its last cell), for the mixed cell after it: a mixed cell that this slice
- * runs into is drawn as its "busy" mark on the slice's colour (the cell
- * holds the end of that slice and bits of others), one that no slice runs
- * into on the neutral busy colour. At dense zooms the cells alternate
+ * alone ends in its last cell), for the mixed cell after it: a mixed cell
+ * that this slice runs into is drawn as its "busy" mark on the slice's
+ * colour (the cell holds the end of that slice and bits of others), one
+ * that no slice runs into on the neutral busy colour. At dense zooms the cells alternate
  * between a slice's cell and a mixed cell; with the mixed cell in the
  * colour before it the terminal changes colour half as often, and the
  * cell says which slice it continues. */
