@@ -20,7 +20,7 @@ static void test_small_row(void **state)
 	int64_t ts[] = {0, 10, 20, 30};
 	int64_t dur[] = {10, 5, 1, 0};
 	uint32_t ids[] = {3, 1, 0, 2}; /* any order in, sorted by ts inside */
-	tt_lod_src src = {ts, dur, NULL, 100};
+	tt_lod_src src = {ts, dur, NULL, 100, NULL};
 	tt_lod_row row;
 
 	(void)state;
@@ -46,7 +46,7 @@ static void test_unfinished_slice(void **state)
 	int64_t ts[] = {5};
 	int64_t dur[] = {-1};
 	uint32_t ids[] = {0};
-	tt_lod_src src = {ts, dur, NULL, 1000};
+	tt_lod_src src = {ts, dur, NULL, 1000, NULL};
 	tt_lod_row row;
 
 	(void)state;
@@ -77,7 +77,7 @@ static void test_random_rows(void **state)
 	enum { N = 3000 };
 	int64_t *ts = malloc(N * sizeof *ts), *dur = malloc(N * sizeof *dur);
 	uint32_t *ids = malloc(N * sizeof *ids);
-	tt_lod_src src = {ts, dur, NULL, 0};
+	tt_lod_src src = {ts, dur, NULL, 0, NULL};
 	tt_lod_row row;
 	int64_t t = 0;
 
@@ -129,7 +129,7 @@ static void test_whole_cell_never_hidden(void **state)
 	enum { N = 5000 };
 	int64_t *ts = malloc(N * sizeof *ts), *dur = malloc(N * sizeof *dur);
 	uint32_t *ids = malloc(N * sizeof *ids);
-	tt_lod_src src = {ts, dur, NULL, 0};
+	tt_lod_src src = {ts, dur, NULL, 0, NULL};
 	tt_lod_row row;
 	int64_t t = 0;
 	int checked = 0;
@@ -174,7 +174,7 @@ static void test_counter_values(void **state)
 	int64_t ts[] = {0, 10, 20};
 	double val[] = {1, 5, 3};
 	uint32_t ids[] = {0, 1, 2};
-	tt_lod_src src = {ts, NULL, val, 0};
+	tt_lod_src src = {ts, NULL, val, 0, NULL};
 	tt_lod_row row;
 	double v = -1;
 
@@ -198,7 +198,7 @@ static void test_marks(void **state)
 	int64_t dur[] = {5, 5, 5, 5, 5};
 	uint32_t ids[] = {4, 3, 2, 1, 0};
 	uint8_t bits[1] = {(1u << 1) | (1u << 3)}; /* ids 1 and 3 */
-	tt_lod_src src = {ts, dur, NULL, 0};
+	tt_lod_src src = {ts, dur, NULL, 0, NULL};
 	tt_lod_row row;
 
 	(void)state;
@@ -224,6 +224,48 @@ static void test_marks(void **state)
 	tt_lod_free(&row);
 }
 
+/* A row keeps the items' tags (slice names) in its own order, knows
+ * whether its running maximum of ends is each item's own end (no
+ * overlaps: the renderer then reads ends from the row), and the cell
+ * query says where its dominant item is. */
+static void test_tags_and_exact_ends(void **state)
+{
+	int64_t ts[] = {0, 10, 20, 30, 40, 12};
+	int64_t dur[] = {5, 5, 8, 5, 5, 30};
+	uint32_t tag[] = {100, 101, 102, 103, 104, 105};
+	uint32_t ids[] = {4, 3, 2, 1, 0};
+	tt_lod_src src = {ts, dur, NULL, 0, tag};
+	tt_lod_row row;
+
+	(void)state;
+	assert_int_equal(tt_lod_build(&row, &src, ids, 5), 0);
+	assert_int_equal(row.exact_end, 1);
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(row.tag[i], 100 + row.ids[i]); /* ts order */
+		assert_int_equal(row.maxend[i], tt_lod_end(&src, row.ids[i]));
+	}
+	/* [18, 31) holds slice 2 (20..28: 8 of 13 ns) and slice 3's start
+	 * (30..31): 2 covers most of it, at position 2 */
+	tt_lod_walk w = {0};
+	int64_t dom;
+	int marked;
+	assert_int_equal(tt_lod_cell_kind(&row, 18, 31, &w, &dom, &marked), 2);
+	assert_int_equal(dom, 2);
+	assert_int_equal(w.dpos, 2);
+	assert_int_equal(row.tag[w.dpos], 102);
+	tt_lod_free(&row);
+	/* slice 5 (12..42) overlaps those after it: ends are not exact */
+	uint32_t ids2[] = {0, 1, 5, 2, 3};
+	assert_int_equal(tt_lod_build(&row, &src, ids2, 5), 0);
+	assert_int_equal(row.exact_end, 0);
+	tt_lod_free(&row);
+	/* no tags asked for, none kept */
+	src.tag = NULL;
+	assert_int_equal(tt_lod_build(&row, &src, ids, 5), 0);
+	assert_null(row.tag);
+	tt_lod_free(&row);
+}
+
 /* The walk answers as tt_lod_cell does, cell by cell, on rows with and
  * without overlaps, dense and sparse, with cells skipped (the renderer
  * jumps over empty stretches) and cells of varying width. */
@@ -232,7 +274,7 @@ static void test_cell_walk(void **state)
 	enum { N = 20000 };
 	int64_t *ts = malloc(N * sizeof *ts), *dur = malloc(N * sizeof *dur);
 	uint32_t *ids = malloc(N * sizeof *ids);
-	tt_lod_src src = {ts, dur, NULL, 0};
+	tt_lod_src src = {ts, dur, NULL, 0, NULL};
 	long compared = 0, busy = 0;
 
 	(void)state;
@@ -325,7 +367,7 @@ static void test_cell_kind(void **state)
 	int64_t *ts = malloc(N * sizeof *ts), *dur = malloc(N * sizeof *dur);
 	uint32_t *ids = malloc(N * sizeof *ids);
 	uint8_t *bits = calloc(N / 8 + 1, 1);
-	tt_lod_src src = {ts, dur, NULL, 0};
+	tt_lod_src src = {ts, dur, NULL, 0, NULL};
 	long kinds[3] = {0}, doms = 0, marks = 0, compared = 0, dense = 0;
 
 	(void)state;
@@ -395,7 +437,7 @@ static void test_cell_kind(void **state)
 
 static void test_empty_row(void **state)
 {
-	tt_lod_src src = {NULL, NULL, NULL, 0};
+	tt_lod_src src = {NULL, NULL, NULL, 0, NULL};
 	tt_lod_row row;
 	double v;
 
@@ -415,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_whole_cell_never_hidden),
 		cmocka_unit_test(test_counter_values),
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_tags_and_exact_ends),
 		cmocka_unit_test(test_cell_walk),
 		cmocka_unit_test(test_cell_kind),
 		cmocka_unit_test(test_empty_row),

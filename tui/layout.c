@@ -57,7 +57,7 @@ static int build_slice_rows(tt_ltrack *t, const tt_track_info *ti, const tt_slic
 	uint32_t nd = ti->max_depth ? ti->max_depth : 1;
 	size_t *count, *fill;
 	uint32_t *ids;
-	tt_lod_src src = {sc->ts, sc->dur, NULL, open_end};
+	tt_lod_src src = {sc->ts, sc->dur, NULL, open_end, sc->name};
 	int rc = 0;
 
 	if (nd > TT_LAYOUT_MAX_DEPTH)
@@ -98,7 +98,7 @@ out:
 static int build_counter_row(tt_ltrack *t, const tt_track_info *ti, const tt_counter_cols *cc)
 {
 	uint32_t *ids = malloc((ti->nrows ? ti->nrows : 1) * sizeof *ids);
-	tt_lod_src src = {cc->ts, NULL, cc->value, 0};
+	tt_lod_src src = {cc->ts, NULL, cc->value, 0, NULL};
 	int rc;
 
 	t->rows = calloc(1, sizeof *t->rows);
@@ -701,7 +701,7 @@ int tt_layout_pin(tt_layout *lay, const tt_result *res, const char *title, tt_er
 		byd[d] = p;
 		byd[d][nbyd[d]++] = order[i];
 	}
-	tt_lod_src src = {t->pts, t->pdur, NULL, lay->end};
+	tt_lod_src src = {t->pts, t->pdur, NULL, lay->end, NULL};
 	for (int d = 0; d < t->ndepth; d++)
 		if (tt_lod_build(&t->rows[d], &src, byd[d], nbyd[d]) < 0)
 			goto oom_track;

@@ -56,7 +56,9 @@ int tt_lod_build(tt_lod_row *row, const tt_lod_src *src, const uint32_t *ids, si
 	row->ids = malloc(n * sizeof *row->ids);
 	row->ts = malloc(n * sizeof *row->ts);
 	row->maxend = malloc(n * sizeof *row->maxend);
-	if (!row->ids || !row->ts || !row->maxend)
+	if (src->tag)
+		row->tag = malloc(n * sizeof *row->tag);
+	if (!row->ids || !row->ts || !row->maxend || (src->tag && !row->tag))
 		goto fail;
 	memcpy(row->ids, ids, n * sizeof *ids);
 	for (size_t i = 1; i < n && sorted; i++)
@@ -68,10 +70,15 @@ int tt_lod_build(tt_lod_row *row, const tt_lod_src *src, const uint32_t *ids, si
 		sort_src = src;
 		qsort(row->ids, n, sizeof *row->ids, cmp_ts);
 	}
+	row->exact_end = 1;
 	for (size_t i = 0; i < n; i++) {
 		int64_t e = tt_lod_end(src, row->ids[i]);
 		row->ts[i] = src->ts[row->ids[i]];
 		row->maxend[i] = (i > 0 && row->maxend[i - 1] > e) ? row->maxend[i - 1] : e;
+		if (row->maxend[i] != e)
+			row->exact_end = 0;
+		if (row->tag)
+			row->tag[i] = src->tag[row->ids[i]];
 	}
 	while (((size_t)2 << row->nlev) <= n)
 		row->nlev++;
@@ -138,6 +145,7 @@ void tt_lod_free(tt_lod_row *row)
 	free(row->ids);
 	free(row->ts);
 	free(row->maxend);
+	free(row->tag);
 	free(row->marks);
 	free(row->coarse_ts);
 	free(row->coarse_end);
@@ -383,21 +391,26 @@ int tt_lod_cell_walk(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w
  * [a, b): the one covering at least half of the cell, or -1. Checks the
  * first few (an item inside the cell can only cover half of it when the
  * cell holds few). */
-static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b)
+static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b,
+			size_t *pos)
 {
 	int64_t half = (b - a + 1) / 2;
 
 	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
 		int64_t s = row->ts[k] > a ? row->ts[k] : a;
 		/* the row's own running maximum of ends first (read in
-		 * order, in cache; >= the item's end): most cells are
-		 * settled without reading the slice columns at random */
+		 * order, in cache; >= the item's end, and the end itself in a
+		 * row without overlaps): most cells are settled without
+		 * reading the slice columns at random */
 		int64_t e = row->maxend[k];
 		if ((e < b ? e : b) - s < half)
 			continue;
-		e = tt_lod_end(&row->src, row->ids[k]);
-		if ((e < b ? e : b) - s >= half)
+		if (!row->exact_end)
+			e = tt_lod_end(&row->src, row->ids[k]);
+		if ((e < b ? e : b) - s >= half) {
+			*pos = k;
 			return row->ids[k];
+		}
 	}
 	return -1;
 }
@@ -465,7 +478,7 @@ int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w
 		return 1;
 	*marked = row->nmarks && tt_lod_marked(row, w->i, w->i + count);
 	if (!*marked)
-		*dom = dominant(row, w->i, count, a, b);
+		*dom = dominant(row, w->i, count, a, b, &w->dpos);
 	return 2;
 }
 

@@ -27,6 +27,10 @@ typedef struct tt_lod_src {
 	const int64_t *dur;  /* by id, slices; NULL for counters */
 	const double *value; /* by id, counters; NULL for slices */
 	int64_t open_end;    /* end used for slices with dur < 0 (unfinished) */
+	const uint32_t *tag; /* by id, optional: a value the renderer reads for
+			      * every item it draws (a slice's name), kept in
+			      * the row's order so that a frame does not read
+			      * it at random from a column of every slice */
 } tt_lod_src;
 
 typedef struct tt_lod_row {
@@ -39,6 +43,10 @@ typedef struct tt_lod_row {
 	uint32_t **blk;    /* blk[k][j] = best id of ids[j<<k .. (j+1)<<k) */
 	float **bkey;      /* bkey[k][j] = its key (bkey[0][i]: key of ids[i]);
 			    * row-local so a pick reads contiguous memory */
+	uint32_t *tag;     /* n: src.tag of ids[i] (NULL without src.tag) */
+	int exact_end;     /* 1: maxend[i] is ids[i]'s own end for every i (the
+			    * items do not overlap: a slice depth), so the
+			    * renderer reads an end in the row, not the source */
 	uint32_t *marks;   /* sorted positions (in ids) of marked items, */
 	size_t nmarks;     /* e.g. search matches; see tt_lod_mark */
 	/* one entry per block of TT_LOD_BLOCK items (positions kB..kB+B-1):
@@ -89,6 +97,7 @@ typedef struct tt_lod_walk {
 	int64_t b;     /* end of the last cell; valid when set */
 	int valid;
 	size_t k;      /* block of the last dense cell (tt_lod_cell_kind) */
+	size_t dpos;   /* position in ids of tt_lod_cell_kind's *dom */
 } tt_lod_walk;
 int tt_lod_cell_walk(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, size_t *count);
 /* What a slice renderer draws in the cell [a, b), cells left to right:

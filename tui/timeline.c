@@ -20,14 +20,14 @@
 /* Single-cell glyphs as prepared wide characters: mvadd_wch() skips the
  * multibyte conversion that mvaddstr() does for every cell. */
 enum { G_VLINE, G_OPEN, G_CLOSED, G_INSTANT, G_NARROW, G_CURSOR, G_ELLIPSIS, G_BUSY,
-       G_BAR0, G_COUNT = G_BAR0 + 9 };
+       G_RHALF, G_LHALF, G_BAR0, G_COUNT = G_BAR0 + 9 };
 
 static const wchar_t utf8_codes[G_COUNT] = {
-	0x2502, 0x25be, 0x25b8, 0x25c6, 0x258f, 0x25bc, 0x2026, 0x2591,
+	0x2502, 0x25be, 0x25b8, 0x25c6, 0x258f, 0x25bc, 0x2026, 0x2591, 0x2590, 0x258c,
 	' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588,
 };
 static const wchar_t ascii_codes[G_COUNT] = {
-	'|', 'v', '>', '*', '|', 'v', '~', ':',
+	'|', 'v', '>', '*', '|', 'v', '~', ':', '[', ']',
 	' ', '_', '_', '.', '.', '-', '=', '=', '#',
 };
 
@@ -60,15 +60,20 @@ static void put_glyph(const glyphs *g, int y, int x, int which)
 	mvadd_wch(y, x, &g->cc[which]);
 }
 
-/* Palette entry by interned name id: hashing the text once per name, not
- * once per cell. */
-static int palette_of(const tt_view *v, int track, int64_t id)
+/* An item's name id when the caller does not have it from its row (the
+ * row's copy, tt_lod_row.tag, saves reading the slices' name column at
+ * random: a cache miss per slice drawn on a large trace). */
+#define NO_NAME UINT32_MAX
+
+/* Palette entry by interned name id (nm, or the slice's own when
+ * NO_NAME): hashing the text once per name, not once per cell. */
+static int palette_of(const tt_view *v, int track, int64_t id, uint32_t nm)
 {
 	static struct { uint32_t key; int pal; const tt_trace *tr; } cache[4096];
 
 	if (v->lay.tracks[track].pnames)
 		return tt_theme_palette(tt_view_item_name(v, track, id));
-	uint32_t s = v->sc.name[id];
+	uint32_t s = nm != NO_NAME ? nm : v->sc.name[id];
 	size_t h = (s * 2654435761u) >> 20 & 4095;
 	if (cache[h].tr != v->tr || cache[h].key != s + 1) {
 		cache[h].tr = v->tr;
@@ -164,7 +169,7 @@ static void draw_ruler(const tt_view *v, const glyphs *g)
 	}
 }
 
-static attr_t slice_attr(const tt_view *v, int track, int64_t id)
+static attr_t slice_attr(const tt_view *v, int track, int64_t id, uint32_t nm)
 {
 	if (track == v->sel_track && id == v->sel_id)
 		return ATTR(TT_AREA_SLICE_SEL);
@@ -172,21 +177,81 @@ static attr_t slice_attr(const tt_view *v, int track, int64_t id)
 		return ATTR(TT_AREA_SLICE_MATCH);
 	if (v->flows && !v->lay.tracks[track].pnames && tt_flows_is_partner(v, id))
 		return ATTR(TT_AREA_SLICE_SEL) | A_UNDERLINE;
-	return ATTR(TT_AREA_SLICE0 + palette_of(v, track, id));
+	return ATTR(TT_AREA_SLICE0 + palette_of(v, track, id, nm));
 }
 
-/* Draws item id over columns [c0, c1] of line y. */
-static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64_t id,
-		      int c0, int c1, int narrow)
+/* Columns of s, and in *plain whether every byte is printable ASCII
+ * (then a byte is a cell, and the text can go to the window as it is). */
+static int text_cols_plain(const char *s, int *plain)
 {
-	attr_t a = slice_attr(v, track, id);
+	int n = 0, ok = 1;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f)
+			ok = 0;
+		if ((*p & 0xc0) != 0x80)
+			n++;
+	}
+	*plain = ok;
+	return n;
+}
+
+/* A box of w cells from column x of line y in attribute a, holding
+ * text[0..len) from cell at: one chtype string written at once. Boxes
+ * are most of what a dense frame draws; a fill and then the text as a
+ * multibyte string cost a conversion and a width lookup per character. */
+static void put_box(int y, int x, int w, attr_t a, const char *text, int at, int len)
+{
+	chtype buf[256];
+	int cap = (int)(sizeof buf / sizeof *buf);
+
+	for (int done = 0; done < w;) {
+		int n = w - done < cap ? w - done : cap;
+		for (int i = 0; i < n; i++)
+			buf[i] = ' ' | a;
+		/* the text's cells within [done, done + n) */
+		int k0 = at > done ? at : done, k1 = at + len < done + n ? at + len : done + n;
+		for (int k = k0; k < k1; k++)
+			buf[k - done] = (chtype)(unsigned char)text[k - at] | a;
+		mvaddchnstr(y, x + done, buf, n);
+		done += n;
+	}
+}
+
+/* Draws item id over columns [c0, c1] of line y. nm: its name id from
+ * its row, or NO_NAME; len: its end - its start when the caller knows
+ * them (> 1: not an instant, no need to read its duration), else 0. */
+static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64_t id, uint32_t nm,
+		      int64_t len, int c0, int c1, int narrow)
+{
+	attr_t a = slice_attr(v, track, id, nm);
 	int w = c1 - c0 + 1;
-	int64_t dur = tt_view_item_dur(v, track, id);
+	int64_t dur = w == 1 && len <= 1 ? tt_view_item_dur(v, track, id) : 1;
 
 	if (dur == 0 && w == 1) {
-		attr_t plain = ATTR(TT_AREA_SLICE0 + palette_of(v, track, id));
+		attr_t plain = ATTR(TT_AREA_SLICE0 + palette_of(v, track, id, nm));
 		attrset(a == plain ? ATTR(TT_AREA_INSTANT) : a);
 		put_glyph(g, y, v->tl_x + c0, G_INSTANT);
+		return;
+	}
+	const char *name = w < 2 ? "" : nm != NO_NAME && !v->lay.tracks[track].pnames ? tt_trace_str(v->tr, nm)
+					     : tt_view_item_name(v, track, id);
+	int plain;
+	int nlen = text_cols_plain(name, &plain);
+	if (w <= 2 && !(nlen > 0 && nlen <= w) && a == ATTR(TT_AREA_SLICE0 + palette_of(v, track, id, nm))) {
+		/* a slice of one or two cells, no room for its name: a mark
+		 * in the default colours, as blank as the cells around it.
+		 * A dense row is mostly such slices between gaps; in its
+		 * colour each cost the terminal a colour change in and one
+		 * out (a tparm() each in ncurses, most of a dense frame),
+		 * for a colour too small to tell a name by. */
+		attrset(ATTR(TT_AREA_DEFAULT));
+		if (w == 2) {
+			put_glyph(g, y, v->tl_x + c0, G_RHALF);
+			put_glyph(g, y, v->tl_x + c1, G_LHALF);
+		} else {
+			put_glyph(g, y, v->tl_x + c0, narrow ? G_NARROW : G_BAR0 + 8);
+		}
 		return;
 	}
 	attrset(a);
@@ -194,25 +259,29 @@ static void draw_item(const tt_view *v, const glyphs *g, int y, int track, int64
 		put_glyph(g, y, v->tl_x + c0, G_NARROW);
 		return;
 	}
-	mvhline(y, v->tl_x + c0, ' ', w);
-	if (w < 2)
-		return;
-	const char *name = tt_view_item_name(v, track, id);
-	int len = text_cols(name);
-	if (len > 0) {
-		if (len <= w) {
-			put_text(y, v->tl_x + c0 + (w - len) / 2, name, len);
-		} else if (w >= 4) {
-			put_text(y, v->tl_x + c0, name, w - 1);
-			put_glyph(g, y, v->tl_x + c1, G_ELLIPSIS);
-		}
+	int shown = 0, at = 0, cut = 0; /* name cells, from cell at; cut with … */
+	if (nlen > 0 && nlen <= w) {
+		shown = nlen;
+		at = (w - nlen) / 2;
+	} else if (nlen > 0 && w >= 4) {
+		shown = w - 1;
+		cut = 1;
 	}
+	if (plain) {
+		put_box(y, v->tl_x + c0, w, a, name, at, shown);
+	} else {
+		mvhline(y, v->tl_x + c0, ' ', w);
+		if (shown)
+			put_text(y, v->tl_x + c0 + at, name, shown);
+	}
+	if (cut)
+		put_glyph(g, y, v->tl_x + c1, G_ELLIPSIS);
 	/* a slice with flows: an arrow at its edge when the name leaves room */
 	int fl = v->flows && !v->lay.tracks[track].pnames ? tt_flows_has(v->flows, id) : 0;
-	if (fl && w >= 3 && (len == 0 || (w - len) / 2 >= 1)) {
+	if (fl && w >= 3 && (nlen == 0 || (w - nlen) / 2 >= 1)) {
 		if (fl & 2)
 			mvaddstr(y, v->tl_x + c0, v->utf8 ? "\xe2\x86\x92" : ">");
-		if ((fl & 1) && (w - len + 1) / 2 >= 1)
+		if ((fl & 1) && (w - nlen + 1) / 2 >= 1)
 			mvaddstr(y, v->tl_x + c1, v->utf8 ? "\xe2\x86\x92" : ">");
 	}
 }
@@ -329,6 +398,7 @@ typedef struct dom_run {
 	int64_t id; /* -1: none */
 	int c0, c1;
 	attr_t attr;
+	uint32_t nm; /* its name id, NO_NAME when the row has none */
 } dom_run;
 
 /* Draws a pending run: one cell as a coloured cell (a run with its
@@ -342,9 +412,32 @@ static void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_r
 		run_put(g, run, v->tl_x + d->c0, G_BAR0, d->attr);
 	} else {
 		run_flush(g, run);
-		draw_item(v, g, y, track, d->id, d->c0, d->c1, 0);
+		draw_item(v, g, y, track, d->id, d->nm, 0, d->c0, d->c1, 0);
 	}
 	d->id = -1;
+}
+
+/* The slice the last coloured cells showed (a dominant slice: one drawn
+ * alone ends in its last cell), for the mixed cell after it: a mixed cell
+ * that this slice runs into is drawn as its "busy" mark on the slice's
+ * colour (the cell holds the end of that slice and bits of others), one
+ * that no slice runs into on the neutral busy colour. At dense zooms the cells alternate
+ * between a slice's cell and a mixed cell; with the mixed cell in the
+ * colour before it the terminal changes colour half as often, and the
+ * cell says which slice it continues. */
+typedef struct left_slice {
+	int64_t id;  /* -1: none */
+	int64_t end; /* its end; INT64_MIN until needed (dominant cells) */
+	attr_t attr;
+} left_slice;
+
+static int left_runs_into(const tt_lod_row *row, left_slice *l, int64_t a)
+{
+	if (l->id < 0)
+		return 0;
+	if (l->end == INT64_MIN)
+		l->end = tt_lod_end(&row->src, (uint32_t)l->id);
+	return l->end > a;
 }
 
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
@@ -357,6 +450,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 	attr_t last_attr = 0;
 	cell_run run = {.y = y};
 	dom_run pend = {.id = -1};
+	left_slice left = {.id = -1};
 
 	while (c < v->tl_w) {
 		int64_t a, b;
@@ -368,6 +462,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		if (kind == 0) {
 			/* jump straight to the next item's column */
 			dom_flush(v, g, y, track, &pend, &run);
+			left.id = -1;
 			size_t i = w.i;
 			if (i >= row->n)
 				break;
@@ -388,21 +483,33 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 				dom_flush(v, g, y, track, &pend, &run);
 				/* neighbouring cells often share a name: one
 				 * attribute lookup per run */
+				uint32_t nm = row->tag ? row->tag[w.dpos] : NO_NAME;
 				if (dom != last_dom) {
-					last_attr = slice_attr(v, track, dom);
+					last_attr = slice_attr(v, track, dom, nm);
 					last_dom = dom;
 				}
-				pend = (dom_run){dom, c, c, last_attr};
+				pend = (dom_run){dom, c, c, last_attr, nm};
+				left = (left_slice){dom, row->exact_end ? row->maxend[w.dpos] : INT64_MIN, last_attr};
 			} else {
 				dom_flush(v, g, y, track, &pend, &run);
-				run_put(g, &run, v->tl_x + c, G_BUSY,
-					ATTR(marked ? TT_AREA_SLICE_MATCH : TT_AREA_SLICE_BUSY));
+				attr_t ba = ATTR(TT_AREA_SLICE_BUSY);
+				if (marked)
+					ba = ATTR(TT_AREA_SLICE_MATCH);
+				else if (left_runs_into(row, &left, a))
+					ba = left.attr;
+				else
+					left.id = -1;
+				run_put(g, &run, v->tl_x + c, G_BUSY, ba);
 			}
 			c++;
 			continue;
 		}
+		/* the item's start, end and name from the row (in order, in
+		 * cache), not from the slice columns */
 		int64_t id = row->ids[w.i];
-		int64_t ts = row->src.ts[id], end = tt_lod_end(&row->src, (uint32_t)id);
+		int64_t ts = row->ts[w.i];
+		int64_t end = row->exact_end ? row->maxend[w.i] : tt_lod_end(&row->src, (uint32_t)id);
+		uint32_t nm = row->tag ? row->tag[w.i] : NO_NAME;
 		int c1 = col_of(v, c, tt_tm_sub(end, 1));
 		if (c1 >= v->tl_w)
 			c1 = v->tl_w - 1;
@@ -419,7 +526,8 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 		}
 		dom_flush(v, g, y, track, &pend, &run);
 		run_flush(g, &run);
-		draw_item(v, g, y, track, id, c0, c1, c0 == c1 && !covers);
+		draw_item(v, g, y, track, id, nm, tt_tm_sub(end, ts), c0, c1, c0 == c1 && !covers);
+		left.id = -1; /* it ends in its last cell */
 		c = c1 + 1;
 	}
 	dom_flush(v, g, y, track, &pend, &run);
@@ -440,7 +548,7 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 					c1 = v->tl_w - 1;
 				if (c1 < c0)
 					c1 = c0;
-				draw_item(v, g, y, track, v->sel_id, c0, c1, c0 == c1);
+				draw_item(v, g, y, track, v->sel_id, NO_NAME, 0, c0, c1, c0 == c1);
 			}
 		}
 	}

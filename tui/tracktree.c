@@ -342,7 +342,7 @@ static int build_summary(tt_layout *lay, tt_lgroup *gr)
 			mx = in_effect;
 		gr->coarse[bk] = (uint16_t)(mx > 65535 ? 65535 : mx);
 	}
-	tt_lod_src src = {gr->sum_ts, NULL, gr->sum_val, 0};
+	tt_lod_src src = {gr->sum_ts, NULL, gr->sum_val, 0, NULL};
 	int rc = tt_lod_build(&gr->summary, &src, ids, m);
 	free(ids);
 	return rc;
