@@ -160,41 +160,6 @@ uint64_t tt_json_hash_text(const char *s, size_t len)
 	return h;
 }
 
-/* The event field a key names. Called for every key of every event: a
- * switch on the length and first byte instead of a table walk. */
-enum field tt_json_field_of(const unsigned char *k, size_t n)
-{
-#define IS(s) (n == sizeof(s) - 1 && memcmp(k, s, sizeof(s) - 1) == 0)
-	if (n == 0)
-		return F_OTHER;
-	switch (k[0]) {
-	case 'p':
-		return IS("ph") ? F_PH : IS("pid") ? F_PID : F_OTHER;
-	case 't':
-		return IS("ts") ? F_TS : IS("tid") ? F_TID : IS("tts") ? F_TTS :
-		       IS("tdur") ? F_TDUR : F_OTHER;
-	case 'n':
-		return IS("name") ? F_NAME : F_OTHER;
-	case 'c':
-		return IS("cat") ? F_CAT : F_OTHER;
-	case 'd':
-		return IS("dur") ? F_DUR : F_OTHER;
-	case 'a':
-		return IS("args") ? F_ARGS : F_OTHER;
-	case 'i':
-		return IS("id") ? F_ID : IS("id2") ? F_ID2 : F_OTHER;
-	case 's':
-		return IS("s") ? F_S : IS("scope") ? F_SCOPE : F_OTHER;
-	case 'b':
-		return IS("bp") ? F_BP : IS("bind_id") ? F_BIND_ID : F_OTHER;
-	case 'f':
-		return IS("flow_in") ? F_FLOW_IN : IS("flow_out") ? F_FLOW_OUT : F_OTHER;
-	default:
-		return F_OTHER;
-	}
-#undef IS
-}
-
 /* ---- batches --------------------------------------------------------------------- */
 
 /* Copies s into the batch's text (NUL-terminated); -1 when it can't. */

@@ -8,6 +8,12 @@ static const char *btext(const struct batch *b, uint32_t off)
 	return b->text.v + off;
 }
 
+/* An arg's key without its "args." */
+static const char *arg_key(const struct batch *b, const struct targ *a)
+{
+	return b->text.v + a->key + ARGS_PREFIX_LEN;
+}
+
 static uint32_t event_thread(struct json *j, const struct batch *b, const struct pev *e)
 {
 	tt_storage *st = j->st;
@@ -42,7 +48,7 @@ static void do_metadata(struct json *j, const struct batch *b, const struct pev 
 
 	for (uint32_t i = 0; i < e->nargs; i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
-		const char *k = btext(b, a->key);
+		const char *k = arg_key(b, a);
 
 		if (strcmp(name, "process_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
 			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, a->str)));
@@ -61,23 +67,19 @@ static uint32_t build_args(struct json *j, const struct batch *b, const struct p
 
 	if (!e->nargs)
 		return TT_NONE;
-	/* trace processor keys an event's args "args.<path>" and leaves
-	 * nulls out */
+	/* trace processor keys an event's args "args.<path>" (as the
+	 * parser wrote them) and leaves nulls out */
 	tt_storage_args_begin(st);
 	for (uint32_t i = 0; i < e->nargs; i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
-		char kbuf[PATH_MAX_LEN + 8];
-		const char *k = kbuf;
+		const char *k = btext(b, a->key);
 
-		if (a->type != TT_ARG_INT && a->type != TT_ARG_REAL && a->type != TT_ARG_BOOL &&
-		    a->type != TT_ARG_STRING)
-			continue;
-		snprintf(kbuf, sizeof(kbuf), "args.%s", btext(b, a->key));
 		switch (a->type) {
 		case TT_ARG_INT: tt_storage_args_int(st, k, a->v.i); break;
 		case TT_ARG_REAL: tt_storage_args_real(st, k, a->v.d); break;
 		case TT_ARG_BOOL: tt_storage_args_bool(st, k, (int)a->v.i); break;
-		default: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
+		case TT_ARG_STRING: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
+		default: break;
 		}
 	}
 	return tt_storage_args_end(st);
@@ -189,9 +191,9 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			}
 			if (e->flags & EV_HAS_ID)
 				snprintf(tname, sizeof(tname), "%s %llu %s", name,
-					 (unsigned long long)e->id, btext(b, a->key));
+					 (unsigned long long)e->id, arg_key(b, a));
 			else
-				snprintf(tname, sizeof(tname), "%s %s", name, btext(b, a->key));
+				snprintf(tname, sizeof(tname), "%s %s", name, arg_key(b, a));
 			r.name = tt_storage_intern_cstr(st, tname);
 			r.u.d = v;
 			if (push_rec(j, e, &r))
@@ -213,7 +215,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		r.cat = 0;
 		for (uint32_t i = 0; i < e->nargs; i++) {
 			const struct targ *a = &b->args.v[e->arg0 + i];
-			const char *k = btext(b, a->key);
+			const char *k = arg_key(b, a);
 
 			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT && a->v.i >= 0)
 				r.id = (uint64_t)a->v.i;

@@ -51,6 +51,10 @@ const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsi
 void tt_json_lenient_free(struct tt_json_lenient *f);
 #define MAX_ARG_DEPTH 32
 #define PATH_MAX_LEN 1024
+/* An arg's key is kept as trace processor names it, "args.<path>": the
+ * parser writes the prefix, so the import thread stores keys as they are. */
+#define ARGS_PREFIX "args"
+#define ARGS_PREFIX_LEN 5 /* with its '.' */
 /* Longest string or number token: yajl buffers a token that spans chunks
  * and re-lexes it as it grows (time quadratic in its length), so a file of
  * one 2 GB string would take hours; no real trace has a token this long. */
@@ -93,7 +97,7 @@ struct thread_time {
 };
 
 /* One flattened arg of a parsed event; strings are offsets into its
- * batch's text. */
+ * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */
 struct targ {
 	uint32_t key;
 	uint8_t type;     /* enum tt_arg_type */
@@ -145,7 +149,7 @@ struct jparse {
 
 	/* args of the event, flattened */
 	int args_depth;      /* 0 = not in args; else container depth inside */
-	char path[PATH_MAX_LEN];
+	char path[PATH_MAX_LEN + ARGS_PREFIX_LEN]; /* "args.<path>" */
 	size_t path_len;
 	size_t base_len[MAX_ARG_DEPTH + 2];
 	int is_arr[MAX_ARG_DEPTH + 2];
@@ -221,7 +225,6 @@ int tt_json_us_text_to_ns(const char *s, size_t len, int64_t *out);
 int tt_json_parse_int_text(const char *s, size_t len, int64_t *out);
 int tt_json_parse_u64_text(const char *s, size_t len, uint64_t *out);
 uint64_t tt_json_hash_text(const char *s, size_t len);
-enum field tt_json_field_of(const unsigned char *k, size_t n);
 int tt_json_text_put(struct batch *b, const char *s, size_t len, uint32_t *off);
 int tt_json_batch_reserve(struct batch *b, size_t events, size_t text);
 void tt_json_batch_free(struct batch *b);

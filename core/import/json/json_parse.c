@@ -42,6 +42,42 @@ static int arg_add(struct jparse *p, uint8_t type, const char *s, size_t len, in
 
 /* ---- yajl callbacks ------------------------------------------------------------ */
 
+/* The event field a key names. Called for every key of every event: a
+ * switch on the length and first byte instead of a table walk. */
+static enum field field_of(const unsigned char *k, size_t n)
+{
+#define IS(s) (n == sizeof(s) - 1 && memcmp(k, s, sizeof(s) - 1) == 0)
+	if (n == 0)
+		return F_OTHER;
+	switch (k[0]) {
+	case 'p':
+		return IS("ph") ? F_PH : IS("pid") ? F_PID : F_OTHER;
+	case 't':
+		return IS("ts") ? F_TS : IS("tid") ? F_TID : IS("tts") ? F_TTS :
+		       IS("tdur") ? F_TDUR : F_OTHER;
+	case 'n':
+		return IS("name") ? F_NAME : F_OTHER;
+	case 'c':
+		return IS("cat") ? F_CAT : F_OTHER;
+	case 'd':
+		return IS("dur") ? F_DUR : F_OTHER;
+	case 'a':
+		return IS("args") ? F_ARGS : F_OTHER;
+	case 'i':
+		return IS("id") ? F_ID : IS("id2") ? F_ID2 : F_OTHER;
+	case 's':
+		return IS("s") ? F_S : IS("scope") ? F_SCOPE : F_OTHER;
+	case 'b':
+		return IS("bp") ? F_BP : IS("bind_id") ? F_BIND_ID : F_OTHER;
+	case 'f':
+		return IS("flow_in") ? F_FLOW_IN : IS("flow_out") ? F_FLOW_OUT : F_OTHER;
+	default:
+		return F_OTHER;
+	}
+#undef IS
+}
+
+
 static void event_reset(struct jparse *p)
 {
 	memset(&p->ev, 0, sizeof(p->ev));
@@ -357,14 +393,13 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 
 		if (b + 1 + n >= sizeof(p->path))
 			n = sizeof(p->path) - b - 2;
-		if (b)
-			p->path[b++] = '.';
+		p->path[b++] = '.'; /* (after "args" at the top) */
 		memcpy(p->path + b, k, n);
 		p->path[b + n] = '\0';
 		p->path_len = b + n;
 		return 1;
 	}
-	p->field = tt_json_field_of(k, len);
+	p->field = field_of(k, len);
 	return 1;
 }
 
@@ -414,9 +449,9 @@ static int open_container(struct jparse *p, int is_array)
 	}
 	if (p->field == F_ARGS && !is_array) {
 		p->args_depth = 1;
-		p->path[0] = '\0';
-		p->path_len = 0;
-		p->base_len[1] = 0;
+		memcpy(p->path, ARGS_PREFIX, sizeof(ARGS_PREFIX));
+		p->path_len = ARGS_PREFIX_LEN - 1;
+		p->base_len[1] = p->path_len;
 		p->is_arr[1] = 0;
 		return 1;
 	}
