@@ -31,9 +31,11 @@
  *   - 'R' (mark) events are instants, like 'I'/'i'.
  *   - Async b/e/n: one track per (scope, cat, id), process-scoped unless
  *     the id is global (id2.global), named after its first event, as
- *     Perfetto does; legacy S/T/p/F: per (process, name, id).
+ *     Perfetto does. Legacy async S/p/F: not imported (Perfetto reads
+ *     them and drops them), counted as json_phase_unknown; T is a thread
+ *     state (Perfetto).
  *   - C: one counter track per series, named "<name> <series>" (Perfetto),
- *     scoped to the process ("<name> <id> <series>" with an id).
+ *     scoped to the process ("<name> id: <id> <series>" with a string id).
  *   - tid missing: tid = pid. String pid/tid that are numbers are numbers;
  *     other strings get a stable synthetic number and name the thread.
  * Limits: `stackFrames`, `samples`, `systemTraceEvents` and object events
@@ -385,6 +387,7 @@ static void json_free(struct json *j)
 		free(j->meta.v[i].str);
 	}
 	TT_VEC_FREE(j->meta);
+	TT_VEC_FREE(j->cname);
 	free(j);
 }
 

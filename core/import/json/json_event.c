@@ -122,6 +122,75 @@ static int push_rec(struct json *j, const struct pev *e, tt_event *r)
 	return 0;
 }
 
+/* A counter event: one record per top-level numeric member of args (a
+ * number, or a string that is one), named as trace processor names its
+ * counter track: "<name> <member>", "<name> id: <id> <member>" when the
+ * id is a string (a numeric id is not in the name). Other members (a
+ * bool, null, an object, an array) and no args at all are parser
+ * failures there. */
+static int counter_event(struct json *j, const struct batch *b, const struct pev *e, tt_event *r,
+			 const char *name)
+{
+	tt_storage *st = j->st;
+
+	if (!(e->flags & EV_HAS_ARGS)) {
+		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+		return 0;
+	}
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		const struct targ *a = &b->args.v[e->arg0 + i];
+		const char *key = arg_key(b, a);
+		size_t nlen = strlen(name), klen = strlen(key), idlen = 0, n;
+		double v;
+		char *end;
+
+		if (a->nested)
+			continue; /* (its container counted once) */
+		if (a->type == TT_ARG_INT)
+			v = (double)a->v.i;
+		else if (a->type == TT_ARG_REAL)
+			v = a->v.d;
+		else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
+			;
+		else {
+			tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			continue;
+		}
+		if (e->flags & EV_ID_STR)
+			idlen = strlen(btext(b, e->idstr));
+		n = nlen + (idlen ? 5 + idlen : 0) + 1 + klen;
+		if (n + 1 > j->cname.cap && tt_vec_reserve((void **)&j->cname.v, &j->cname.cap, n + 1, 1))
+			return -1;
+		if (idlen)
+			snprintf(j->cname.v, n + 1, "%s id: %s %s", name, btext(b, e->idstr), key);
+		else
+			snprintf(j->cname.v, n + 1, "%s %s", name, key);
+		r->name = tt_storage_intern(st, j->cname.v, n);
+		r->u.d = v;
+		if (push_rec(j, e, r))
+			return -1;
+	}
+	return 0;
+}
+
+/* The phases trace processor's JSON parser imports. It drops the others
+ * without a word, the legacy async S, T (step), p and F among them: T is
+ * a thread state there (below), and the rest come to no slice. 'P' (V8
+ * CPU profile samples) its tokenizer reads into a profile termtrace does
+ * not keep. termtrace counts them all as json_phase_unknown (info), with
+ * the phase in stats_detail. */
+static int phase_imported(char ph)
+{
+	switch (ph) {
+	case 'B': case 'E': case 'X': case 'i': case 'I': case 'R': case 'C': case 'M':
+	case 'b': case 'e': case 'n': case 'T': case 's': case 't': case 'f':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* One parsed event into storage; -1 when out of memory. */
 static int event_done(struct json *j, const struct batch *b, const struct pev *e)
 {
@@ -136,15 +205,21 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
-	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
-		char what[32];
-
-		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
-		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
+	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
+		/* (trace processor's tokenizer: before it looks at the phase) */
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
-	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
-		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+	if (!phase_imported(ph)) {
+		char what[32];
+
+		/* trace processor still makes the event's thread (it finds the
+		 * thread of every sorted event before its switch on the phase),
+		 * except for 'P', which its tokenizer keeps for a V8 profile */
+		if (ph != 'P' && event_thread(j, b, e) == TT_NONE)
+			return -1;
+		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
+		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
 		return 0;
 	}
 	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
@@ -165,42 +240,30 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	r.scope = e->s ? e->s : 't';
 	r.flags = (uint16_t)(e->flags & EV_REC_FLAGS);
 	r.id = e->id;
-	r.name = e->flags & EV_HAS_NAME ? tt_storage_intern(st, name, e->name_len) : 0;
-	r.cat = e->flags & EV_HAS_CAT ? tt_storage_intern(st, btext(b, e->cat), e->cat_len) : 0;
-	r.args = TT_NONE;
-	if (ph == 'C') {
-		/* One record per numeric series; the record's name is the
-		 * counter track's name. */
-		char tname[600];
+	/* trace processor: an empty name or category is none; a slice
+	 * (B, X, b, a thread's instant) or a thread state without a name is
+	 * "[No name]" */
+	r.name = e->name_len ? tt_storage_intern(st, name, e->name_len) : 0;
+	r.cat = e->cat_len ? tt_storage_intern(st, btext(b, e->cat), e->cat_len) : 0;
+	if (ph == 'i' || ph == 'I' || ph == 'R') {
+		/* trace processor: a process instant needs a pid, a thread's
+		 * (the default) a tid */
+		int need = r.scope == 'g' ? 0 : r.scope == 'p' ? EV_HAS_PID : EV_HAS_TID;
 
-		for (uint32_t i = 0; i < e->nargs; i++) {
-			const struct targ *a = &b->args.v[e->arg0 + i];
-			double v;
-			char *end;
-
-			if (a->type == TT_ARG_INT)
-				v = (double)a->v.i;
-			else if (a->type == TT_ARG_REAL)
-				v = a->v.d;
-			else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
-				;
-			else {
-				tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
-				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
-				continue;
-			}
-			if (e->flags & EV_HAS_ID)
-				snprintf(tname, sizeof(tname), "%s %llu %s", name,
-					 (unsigned long long)e->id, arg_key(b, a));
-			else
-				snprintf(tname, sizeof(tname), "%s %s", name, arg_key(b, a));
-			r.name = tt_storage_intern_cstr(st, tname);
-			r.u.d = v;
-			if (push_rec(j, e, &r))
-				return -1;
+		if ((e->flags & need) != (uint32_t)need) {
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			return 0;
 		}
-		return 0;
 	}
+	if (!r.name && (ph == 'B' || ph == 'X' || ph == 'b' || ph == 'T' ||
+			((ph == 'i' || ph == 'I' || ph == 'R') && r.scope != 'g' && r.scope != 'p'))) {
+		if (!j->s_no_name)
+			j->s_no_name = tt_storage_intern_cstr(st, "[No name]");
+		r.name = j->s_no_name;
+	}
+	r.args = TT_NONE;
+	if (ph == 'C')
+		return counter_event(j, b, e, &r, name);
 	if (ph == 'T') {
 		/* trace processor's thread state event: the name is the state;
 		 * args cpu, io_wait, blocked_function are columns, not args

@@ -17,8 +17,7 @@ struct feed {
 };
 
 /* Perfetto: an id2.local id is scoped to the event's process, a plain id or
- * an id2.global one to the trace; the cookie is (category, id). Legacy
- * S/T/F are grouped the same way. */
+ * an id2.global one to the trace; the cookie is (category, id). */
 static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kind kind)
 {
 	tt_storage *st = f->j->st;
@@ -200,22 +199,20 @@ static void feed_one(struct feed *f, const tt_event *r)
 		track = counter_track(j, r);
 		tt_storage_counter(st, track, r->ts, r->u.d);
 		break;
-	case 'b': case 'S':
+	case 'b':
 		track = async_track(f, r, TT_ASYNC_BEGIN);
 		if (track == TT_NONE)
 			break;
 		tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
 		break;
-	case 'e': case 'F':
+	case 'e':
 		track = async_track(f, r, TT_ASYNC_END);
 		if (track == TT_NONE)
 			break;
 		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
 			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
-		else if (r->kind == 'e') /* trace processor: by category and name; none matching, nothing */
+		else /* trace processor: by category and name; none matching, nothing */
 			tt_slice_tracker_end_match(sl, track, r->ts, r->cat, r->name, r->args);
-		else
-			tt_slice_tracker_end(sl, track, r->ts, 0, r->args);
 		break;
 	case 'T': { /* thread state; Running on a cpu is a sched slice too */
 		int64_t row = tt_storage_thread_state(st, r->ts, r->u.i, -1, r->track, r->name);
@@ -227,7 +224,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		}
 		break;
 	}
-	case 'n': case 'p':
+	case 'n':
 		track = async_track(f, r, TT_ASYNC_INSTANT);
 		if (track == TT_NONE)
 			break;

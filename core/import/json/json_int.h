@@ -79,7 +79,8 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_ID_LOCAL = 32, EV_BP_E = 64, EV_FLOW_IN = 128, EV_FLOW_OUT = 256,
        EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
-       EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16 };
+       EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16, EV_ID_STR = 1 << 17,
+       EV_HAS_ARGS = 1 << 18 };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record
@@ -100,11 +101,18 @@ struct thread_time {
  * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */
 struct targ {
 	uint32_t key;
-	uint8_t type;     /* enum tt_arg_type */
+	uint8_t type;     /* enum tt_arg_type, or TARG_CONTAINER */
+	uint8_t nested;   /* inside a container that is a member of args */
 	uint32_t str;     /* strings' text */
 	uint32_t len;
 	union { int64_t i; double d; } v;
 };
+
+/* A member of args that is an object or an array (its leaves follow,
+ * nested): trace processor reads counter and metadata args without
+ * recursing, so such a member is one value it cannot use. Stored as no
+ * row. */
+#define TARG_CONTAINER 0xfe
 
 /* One event as the parser read it; strings are offsets into the batch's
  * text (each NUL-terminated), args a range of the batch's args. */
@@ -112,6 +120,7 @@ struct pev {
 	int64_t ts, dur, tts, tdur, pid, tid;
 	uint64_t id, bind_id;
 	uint32_t name, name_len, cat, cat_len, scope, scope_len, pidname, tidname;
+	uint32_t idstr;   /* "id" given as a string (EV_ID_STR): its text */
 	uint32_t arg0, nargs;
 	uint32_t flags;
 	char ph, s;
@@ -216,6 +225,8 @@ struct json {
 	TT_VEC(struct thread_time) ttimes;
 	/* the top-level "metadata" object's scalar fields, in file order */
 	TT_VEC(struct json_meta) meta;
+	TT_VEC(char) cname;  /* a counter track's name being made */
+	tt_str s_no_name;    /* "[No name]", once needed */
 	int oom, cancelled;
 };
 

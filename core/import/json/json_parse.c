@@ -30,6 +30,7 @@ static int arg_add(struct jparse *p, uint8_t type, const char *s, size_t len, in
 	if (s && tt_json_text_put(b, s, len, &a.str))
 		return -1;
 	a.len = (uint32_t)len;
+	a.nested = p->args_depth > 1;
 	if (type == TT_ARG_REAL)
 		a.v.d = d;
 	else
@@ -216,6 +217,12 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 		break;
 	case F_ID:
 		set_id_text(p, s, len, 0);
+		e->flags &= ~(uint32_t)EV_ID_STR;
+		if (is_string) {
+			if (tt_json_text_put(p->b, s, len, &e->idstr))
+				return tt_json_parse_oom(p);
+			e->flags |= EV_ID_STR;
+		}
 		break;
 	case F_BIND_ID:
 		if (tt_json_parse_u64_text(s, len, &e->bind_id) != 0)
@@ -436,6 +443,8 @@ static int open_container(struct jparse *p, int is_array)
 			p->skip_depth = 1;
 			return 1;
 		}
+		if (p->args_depth == 1 && arg_add(p, TARG_CONTAINER, NULL, 0, 0, 0))
+			return tt_json_parse_oom(p); /* (args is a map: no index to step) */
 		arg_key_for_value(p);
 		p->args_depth++;
 		p->base_len[p->args_depth] = p->path_len;
@@ -448,6 +457,7 @@ static int open_container(struct jparse *p, int is_array)
 		return 1;
 	}
 	if (p->field == F_ARGS && !is_array) {
+		p->ev.flags |= EV_HAS_ARGS;
 		p->args_depth = 1;
 		memcpy(p->path, ARGS_PREFIX, sizeof(ARGS_PREFIX));
 		p->path_len = ARGS_PREFIX_LEN - 1;
