@@ -31,6 +31,7 @@
 #define JSON_LENIENT_CARRY 4096 /* most bytes held back after a comma */
 struct tt_json_lenient {
 	int in_str, esc;
+	uint64_t str_at; /* file offset of the '"' that opened the string */
 	int str_ctl, str_marker; /* the string being read: rewritten, holds a rewriting byte */
 	int conflict;    /* one string with both: it cannot be read exactly */
 	int oom;
@@ -39,7 +40,8 @@ struct tt_json_lenient {
 	unsigned char *buf;
 	size_t cap;
 };
-/* Rewrites buf[0, n) (at file offset base) in place; returns how many
+/* Rewrites buf[0, n) (at file offset base) in place (bytes after those of
+ * the last call, or from the last call's return on); returns how many
  * bytes yajl may have now: a comma followed by white space only up to n
  * waits for the next bytes (unless at_end); on a conflict, the bytes
  * before it. */
@@ -57,7 +59,10 @@ void tt_json_lenient_free(struct tt_json_lenient *f);
 #define ARGS_PREFIX_LEN 5 /* with its '.' */
 /* Longest string or number token: yajl buffers a token that spans chunks
  * and re-lexes it as it grows (time quadratic in its length), so a file of
- * one 2 GB string would take hours; no real trace has a token this long. */
+ * one 2 GB string would take hours; no real trace has a token this long.
+ * The serial parser holds a string longer than one read back from yajl
+ * until it ends (one re-lexing, not one per read) and refuses it once it
+ * passes MAX_TOKEN, without yajl reading it at all. */
 #define MAX_TOKEN (32u << 20)
 /* Deepest container nesting accepted: yajl's own stack has no limit; args
  * are flattened at MAX_ARG_DEPTH anyway and no trace nests this deep. */
@@ -183,6 +188,7 @@ struct jparse {
 	yajl_status ys;
 	uint64_t offset;     /* bytes parsed (yajl's error offset on error) */
 	int truncated, too_long, read_failed;
+	uint64_t long_string_at; /* too_long: the first byte of the string, else 0 */
 	char msg[160];
 	tt_err err;          /* a read error */
 };
@@ -194,7 +200,8 @@ struct pipe {
 	tt_workq *q;
 	struct batch batches[NBATCH];
 	uint64_t seq;        /* the parser's current batch */
-	unsigned char *readbuf; /* READ_SIZE bytes (see struct worker) */
+	unsigned char *readbuf; /* READ_SIZE bytes and more (see struct worker) */
+	size_t readcap;
 };
 
 /* The import thread's state. */
