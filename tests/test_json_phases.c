@@ -174,6 +174,35 @@ static void events_without_names(void **state)
 	close_text(tr, p);
 }
 
+/* v2 flows (flow_in / flow_out) go by bind_id alone: an id does not make
+ * one; async b and n events take part too, and their bind_id leaves their
+ * async id (their track) alone. */
+static void v2_flows_by_bind_id(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"X\",\"name\":\"idonly-out\",\"id\":7,\"flow_out\":true,\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+		"{\"ph\":\"X\",\"name\":\"idonly-in\",\"id\":7,\"flow_in\":true,\"pid\":1,\"tid\":2,\"ts\":3,\"dur\":1},"
+		"{\"ph\":\"b\",\"name\":\"job\",\"cat\":\"c\",\"id\":1,\"bind_id\":\"0x5\",\"flow_out\":true,"
+		"\"pid\":1,\"tid\":1,\"ts\":10},"
+		"{\"ph\":\"n\",\"name\":\"mark\",\"cat\":\"c\",\"id\":1,\"bind_id\":\"0x5\",\"flow_in\":true,"
+		"\"flow_out\":true,\"pid\":1,\"tid\":1,\"ts\":11},"
+		"{\"ph\":\"e\",\"name\":\"job\",\"cat\":\"c\",\"id\":1,\"bind_id\":\"0x6\",\"pid\":1,\"tid\":1,\"ts\":12},"
+		"{\"ph\":\"X\",\"name\":\"done\",\"bind_id\":\"0x5\",\"flow_in\":true,\"pid\":1,\"tid\":3,\"ts\":20,\"dur\":1}"
+		"]", &p);
+
+	(void)state;
+	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+		       " join slice i on f.slice_in = i.id order by f.id",
+		   "job\tmark\n"
+		   "mark\tdone\n");
+	assert_tsv(tr, "select name, dur, depth from slice where name in ('job', 'mark') order by ts",
+		   "job\t2000\t0\n"
+		   "mark\t0\t1\n");
+	close_text(tr, p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +210,7 @@ int main(void)
 		cmocka_unit_test(counter_names_and_failures),
 		cmocka_unit_test(instants_need_their_ids),
 		cmocka_unit_test(events_without_names),
+		cmocka_unit_test(v2_flows_by_bind_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -309,7 +309,14 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		return 0;
 	}
 	r.u.i = e->flags & EV_HAS_DUR ? e->dur : 0;
-	if (e->flags & EV_HAS_BIND)
+	/* v2 flows (flow_in / flow_out) go by bind_id alone (trace
+	 * processor: an id does not make one); on B and X it is the
+	 * record's id, on b and n (whose id is the async one) its u.i */
+	if (!(e->flags & EV_HAS_BIND))
+		r.flags &= (uint16_t)~(EV_FLOW_IN | EV_FLOW_OUT);
+	else if (ph == 'b' || ph == 'n')
+		r.u.i = (int64_t)e->bind_id;
+	else if (ph != 'e')
 		r.id = e->bind_id;
 	if ((e->flags & EV_HAS_SCOPE) &&
 	    (ph == 'b' || ph == 'e' || ph == 'n' || ph == 's' || ph == 't' || ph == 'f'))

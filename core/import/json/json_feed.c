@@ -10,6 +10,7 @@ struct feed {
 	struct json *j;
 	tt_keymap flows;   /* (kind, a, b, c) -> last slice of the flow */
 	tt_keymap pending; /* track -> flow source waiting for the next slice */
+	size_t npending;   /* tracks with one waiting (most traces: none) */
 	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
 	tt_async_tracker *async;
 	/* names compared or given per event, interned once */
@@ -84,20 +85,22 @@ static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_
 
 /* After a slice begins on track: a pending 'f' (no bp:e) binds to it, and
  * v2 flow_in/flow_out flags connect it. */
-static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id)
+static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id,
+			  uint64_t flow_id)
 {
 	tt_storage *st = f->j->st;
 	uint32_t src;
 
 	if (id < 0)
 		return;
-	src = tt_keymap_get(&f->pending, track, 0, 0, 0);
+	src = f->npending ? tt_keymap_get(&f->pending, track, 0, 0, 0) : TT_KEYMAP_NONE;
 	if (src != TT_KEYMAP_NONE && src != FLOW_ENDED) {
 		tt_storage_flow(st, (int64_t)src, id, TT_NONE);
 		tt_keymap_put(&f->pending, track, 0, 0, 0, FLOW_ENDED);
+		f->npending--;
 	}
 	if (r->flags & EV_FLOW_IN) {
-		uint32_t prev = tt_keymap_get(&f->flows, 2, r->id, 0, 0);
+		uint32_t prev = tt_keymap_get(&f->flows, 2, flow_id, 0, 0);
 
 		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED)
 			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
@@ -105,7 +108,7 @@ static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int
 			tt_storage_flow(st, (int64_t)prev, id, TT_NONE);
 	}
 	if ((r->flags & EV_FLOW_OUT) && id <= (int64_t)UINT32_MAX - 2)
-		tt_keymap_put(&f->flows, 2, r->id, 0, 0, (uint32_t)id);
+		tt_keymap_put(&f->flows, 2, flow_id, 0, 0, (uint32_t)id);
 }
 
 static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
@@ -159,7 +162,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && tt && tt->tts != TT_TS_NONE)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, TT_TS_NONE);
-		slice_started(f, r, track, id);
+		slice_started(f, r, track, id, r->id);
 		break;
 	case 'E':
 		track = tt_storage_thread_track(st, r->track);
@@ -189,7 +192,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.i, r->cat, r->name, r->args);
 		if (id >= 0 && tt)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, tt->tdur);
-		slice_started(f, r, track, id);
+		slice_started(f, r, track, id, r->id);
 		break;
 	case 'i': case 'I': case 'R':
 		track = instant_track(f, r);
@@ -203,7 +206,8 @@ static void feed_one(struct feed *f, const tt_event *r)
 		track = async_track(f, r, TT_ASYNC_BEGIN);
 		if (track == TT_NONE)
 			break;
-		tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
+		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
+		slice_started(f, r, track, id, (uint64_t)r->u.i); /* (u.i: its bind_id) */
 		break;
 	case 'e':
 		track = async_track(f, r, TT_ASYNC_END);
@@ -228,7 +232,8 @@ static void feed_one(struct feed *f, const tt_event *r)
 		track = async_track(f, r, TT_ASYNC_INSTANT);
 		if (track == TT_NONE)
 			break;
-		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		id = tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		slice_started(f, r, track, id, (uint64_t)r->u.i);
 		break;
 	case 's': case 't':
 		track = tt_storage_thread_track(st, r->track);
@@ -245,6 +250,10 @@ static void feed_one(struct feed *f, const tt_event *r)
 			flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
 				  tt_slice_tracker_enclosing(sl, track, r->ts), 0, 1);
 		} else {
+			uint32_t was = tt_keymap_get(&f->pending, track, 0, 0, 0);
+
+			if (was == TT_KEYMAP_NONE || was == FLOW_ENDED)
+				f->npending++;
 			tt_keymap_put(&f->pending, track, 0, 0, 0, prev);
 			tt_keymap_put(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0,
 				      FLOW_ENDED);

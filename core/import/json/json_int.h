@@ -90,9 +90,9 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
 
 /* One event between parsing and the trackers: the importers' record
  * (sorter.h), read here as: track the thread (utid), kind the phase, u.i a
- * duration, u.d a counter value, id the async/flow id (bind_id for v2
- * flows), flags the low EV_ bits, scope an instant's t/p/g, ord the file
- * order. */
+ * duration (b/n: the bind_id of their v2 flows), u.d a counter value, id
+ * the async/flow id (B/X: the bind_id of their v2 flows), flags the low
+ * EV_ bits, scope an instant's t/p/g, ord the file order. */
 struct last_x {
 	int64_t ts, dur;
 };
