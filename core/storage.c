@@ -95,7 +95,7 @@ void tt_storage_free(tt_storage *st)
 	  st->process.sort_index, st->process.name, st->process.parent_upid, st->process.uid,
 	  st->process.cmdline, st->process.arg_set_id);
 	F(thread, st->thread.tid, st->thread.start_ts, st->thread.end_ts, st->thread.sort_index,
-	  st->thread.name, st->thread.upid, st->thread.track, st->thread.arg_set_id);
+	  st->thread.name, st->thread.upid, st->thread.arg_set_id);
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
 	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows,
@@ -124,10 +124,6 @@ void tt_storage_free(tt_storage *st)
 	tt_packcol_free(&st->args.set_first);
 	dedupe_free(st);
 	lazy_free(st);
-	tt_keymap_free(&st->process_by_pid);
-	tt_keymap_free(&st->thread_by_key);
-	tt_keymap_free(&st->thread_by_tid);
-	tt_keymap_free(&st->track_by_key);
 	tt_keymap_free(&st->named_by_key);
 	tt_profile_free(st->profile);
 	free(st);
@@ -199,8 +195,9 @@ int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s)
 
 /* ---- processes and threads ------------------------------------------------ */
 
-/* A new process row for pid; later lookups of pid find it. */
-static uint32_t process_append(tt_storage *st, int64_t pid)
+/* A process row for pid with every other column unset; the process
+ * tracker (core/import/process_tracker.c) decides when one is made. */
+uint32_t tt_storage_process_append(tt_storage *st, int64_t pid)
 {
 	size_t n = st->process.n;
 
@@ -218,85 +215,48 @@ static uint32_t process_append(tt_storage *st, int64_t pid)
 	st->process.uid[n] = TT_TS_NONE;
 	st->process.cmdline[n] = 0;
 	st->process.arg_set_id[n] = TT_NONE;
-	if (keymap_put_oom(st, &st->process_by_pid, (uint64_t)pid, 0, 0, 0, (uint32_t)n))
-		return TT_NONE;
 	st->process.n++;
 	return (uint32_t)n;
 }
 
-static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid);
-
-/* A new process (reused: its pid's previous process exists); with
- * main_threads, its main thread (tid = pid) too: an existing thread of that
- * tid with no process becomes it. */
-static uint32_t process_append_main(tt_storage *st, int64_t pid, int reused)
+/* A thread row for tid in upid (TT_NONE: not known yet). */
+uint32_t tt_storage_thread_append(tt_storage *st, int64_t tid, uint32_t upid)
 {
-	uint32_t upid = process_append(st, pid), utid;
+	size_t n = st->thread.n;
 
-	if (upid == TT_NONE || !st->main_threads)
-		return upid;
-	utid = tt_keymap_get(&st->thread_by_tid, (uint64_t)pid, 0, 0, 0);
-	if (!reused && utid != TT_NONE && st->thread.upid[utid] == TT_NONE)
-		tt_storage_thread_set_pid(st, utid, pid);
-	else if (reused || tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)pid, 0, 0) == TT_NONE)
-		thread_append(st, pid, pid);
-	return upid;
+	if (GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
+		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
+		 COL(st->thread.upid), COL(st->thread.arg_set_id)))
+		return TT_NONE;
+	st->thread.tid[n] = tid;
+	st->thread.start_ts[n] = TT_TS_NONE;
+	st->thread.end_ts[n] = TT_TS_NONE;
+	st->thread.sort_index[n] = TT_TS_NONE;
+	st->thread.name[n] = 0;
+	st->thread.upid[n] = upid;
+	st->thread.arg_set_id[n] = TT_NONE;
+	st->thread.n++;
+	return (uint32_t)n;
 }
 
-uint32_t tt_storage_process(tt_storage *st, int64_t pid)
+uint32_t tt_storage_process_count(const tt_storage *st)
 {
-	uint32_t upid = tt_keymap_get(&st->process_by_pid, (uint64_t)pid, 0, 0, 0);
-
-	return upid != TT_NONE ? upid : process_append_main(st, pid, 0);
+	return (uint32_t)st->process.n;
 }
 
-uint32_t tt_storage_process_new(tt_storage *st, int64_t pid)
+uint32_t tt_storage_thread_count(const tt_storage *st)
 {
-	return process_append_main(st, pid, 1);
-}
-
-void tt_storage_main_threads(tt_storage *st, int on)
-{
-	st->main_threads = on;
+	return (uint32_t)st->thread.n;
 }
 
 /* trace processor reserves upid 0 and utid 0 (pid 0, tid 0) before any
- * event, for the idle process; only where pid 0 is the idle task (Linux
- * system traces) do lookups of pid / tid 0 find them, elsewhere a pid 0
- * gets its own rows. */
-int tt_storage_idle_rows(tt_storage *st, int pid_zero_is_idle)
+ * event, for the idle process (the process tracker says whether lookups
+ * of pid 0 find them). */
+int tt_storage_idle_rows(tt_storage *st)
 {
 	if (st->process.n || st->thread.n) /* (only before anything else) */
 		return 0;
-	if (GROW(st, st->process, COL(st->process.pid), COL(st->process.start_ts),
-		 COL(st->process.end_ts), COL(st->process.sort_index), COL(st->process.name),
-		 COL(st->process.parent_upid), COL(st->process.uid), COL(st->process.cmdline),
-		 COL(st->process.arg_set_id)) ||
-	    GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
-		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
-		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))
-		return -1;
-	st->process.pid[0] = 0;
-	st->process.start_ts[0] = st->process.end_ts[0] = st->process.sort_index[0] = TT_TS_NONE;
-	st->process.name[0] = 0;
-	st->process.parent_upid[0] = TT_NONE;
-	st->process.uid[0] = TT_TS_NONE;
-	st->process.cmdline[0] = 0;
-	st->process.arg_set_id[0] = TT_NONE;
-	st->process.n = 1;
-	st->thread.tid[0] = 0;
-	st->thread.start_ts[0] = st->thread.end_ts[0] = st->thread.sort_index[0] = TT_TS_NONE;
-	st->thread.name[0] = 0;
-	st->thread.upid[0] = 0;
-	st->thread.track[0] = TT_NONE;
-	st->thread.arg_set_id[0] = TT_NONE;
-	st->thread.n = 1;
-	if (!pid_zero_is_idle)
-		return 0;
-	st->thread.name[0] = tt_storage_intern_cstr(st, "swapper");
-	if (keymap_put_oom(st, &st->process_by_pid, 0, 0, 0, 0, 0) ||
-	    keymap_put_oom(st, &st->thread_by_key, 0, 0, 0, 0, 0) ||
-	    keymap_put_oom(st, &st->thread_by_tid, 0, 0, 0, 0, 0))
+	if (tt_storage_process_append(st, 0) == TT_NONE || tt_storage_thread_append(st, 0, 0) == TT_NONE)
 		return -1;
 	return 0;
 }
@@ -418,70 +378,15 @@ void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts)
 		widen(&st->process.start_ts[upid], &st->process.end_ts[upid], ts);
 }
 
-/* A new thread row for (pid, tid); later lookups of (pid, tid) and of tid
- * find it. */
-static uint32_t thread_append(tt_storage *st, int64_t pid, int64_t tid)
+int64_t tt_storage_thread_tid(const tt_storage *st, uint32_t utid)
 {
-	uint32_t upid = TT_NONE;
-	size_t n;
-
-	if (pid != -1) {
-		size_t before = st->thread.n;
-
-		upid = tt_storage_process(st, pid);
-		if (upid == TT_NONE)
-			return TT_NONE;
-		/* a new process made its main thread: that is this one */
-		if (tid == pid && st->thread.n > before && st->thread.tid[st->thread.n - 1] == tid)
-			return (uint32_t)(st->thread.n - 1);
-	}
-	n = st->thread.n; /* (after the process, which may have added its main thread) */
-	if (GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
-		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
-		 COL(st->thread.upid), COL(st->thread.track), COL(st->thread.arg_set_id)))
-		return TT_NONE;
-	st->thread.tid[n] = tid;
-	st->thread.start_ts[n] = TT_TS_NONE;
-	st->thread.end_ts[n] = TT_TS_NONE;
-	st->thread.sort_index[n] = TT_TS_NONE;
-	st->thread.name[n] = 0;
-	st->thread.upid[n] = upid;
-	st->thread.track[n] = TT_NONE;
-	st->thread.arg_set_id[n] = TT_NONE;
-	if (keymap_put_oom(st, &st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0, (uint32_t)n) ||
-	    keymap_put_oom(st, &st->thread_by_tid, (uint64_t)tid, 0, 0, 0, (uint32_t)n))
-		return TT_NONE;
-	st->thread.n++;
-	return (uint32_t)n;
+	return utid < st->thread.n ? st->thread.tid[utid] : -1;
 }
 
-uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid)
+void tt_storage_thread_set_upid(tt_storage *st, uint32_t utid, uint32_t upid)
 {
-	uint32_t utid = tt_keymap_get(&st->thread_by_key, (uint64_t)pid, (uint64_t)tid, 0, 0);
-
-	return utid != TT_NONE ? utid : thread_append(st, pid, tid);
-}
-
-uint32_t tt_storage_thread_new(tt_storage *st, int64_t pid, int64_t tid)
-{
-	return thread_append(st, pid, tid);
-}
-
-uint32_t tt_storage_thread_by_tid(const tt_storage *st, int64_t tid)
-{
-	return tt_keymap_get(&st->thread_by_tid, (uint64_t)tid, 0, 0, 0);
-}
-
-void tt_storage_thread_set_pid(tt_storage *st, uint32_t utid, int64_t pid)
-{
-	uint32_t upid;
-
-	if (utid >= st->thread.n)
-		return;
-	upid = tt_storage_process(st, pid);
-	st->thread.upid[utid] = upid;
-	/* Later lookups by (pid, tid) must find this thread. */
-	keymap_put_oom(st, &st->thread_by_key, (uint64_t)pid, (uint64_t)st->thread.tid[utid], 0, 0, utid);
+	if (utid < st->thread.n)
+		st->thread.upid[utid] = upid;
 }
 
 void tt_storage_thread_set_name(tt_storage *st, uint32_t utid, tt_str name)
@@ -568,36 +473,6 @@ uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row)
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track)
 {
 	return track < st->track.n ? st->track.source_arg_set_id[track] : TT_NONE;
-}
-
-uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a, uint64_t b,
-				uint64_t c, const tt_track_desc *d)
-{
-	uint64_t k = tt_storage_intern_cstr(st, kind);
-	uint32_t id = tt_keymap_get(&st->track_by_key, k, a, b, c);
-
-	if (id != TT_NONE)
-		return id;
-	id = tt_storage_track_new(st, d);
-	if (id != TT_NONE && keymap_put_oom(st, &st->track_by_key, k, a, b, c, id))
-		return TT_NONE;
-	return id;
-}
-
-uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid)
-{
-	tt_track_desc d = { .type = "thread", .utid = utid, .upid = TT_NONE,
-			    .parent_id = TT_NONE, .cpu = -1 };
-	uint32_t id;
-
-	if (utid >= st->thread.n)
-		return TT_NONE;
-	if (st->thread.track[utid] != TT_NONE)
-		return st->thread.track[utid];
-	d.upid = st->thread.upid[utid];
-	id = tt_storage_track_new(st, &d);
-	st->thread.track[utid] = id;
-	return id;
 }
 
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name)

@@ -46,9 +46,18 @@ int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s);
  * and `termtrace info` say what was not imported, not only how often. */
 void tt_storage_stat_named(tt_storage *st, tt_stat s, const char *name, int64_t n);
 
-/* ---- processes and threads ------------------------------------------- */
-/* Get-or-create the process with this pid; returns its upid. */
-uint32_t tt_storage_process(tt_storage *st, int64_t pid);
+/* ---- processes and threads -------------------------------------------
+ * Rows only: which pid / tid a row stands for (get-or-create, main
+ * threads, reused ids) is core/import/process_tracker.h's. */
+/* A process row for pid (other columns unset); returns its upid. */
+uint32_t tt_storage_process_append(tt_storage *st, int64_t pid);
+/* A thread row for tid in process upid (TT_NONE: not known yet). */
+uint32_t tt_storage_thread_append(tt_storage *st, int64_t tid, uint32_t upid);
+uint32_t tt_storage_process_count(const tt_storage *st);
+uint32_t tt_storage_thread_count(const tt_storage *st);
+/* Reserves upid 0 / utid 0 (pid 0, tid 0), trace processor's idle rows,
+ * when no process or thread exists yet. -1 when out of memory. */
+int tt_storage_idle_rows(tt_storage *st);
 void tt_storage_process_set_name(tt_storage *st, uint32_t upid, tt_str name);
 void tt_storage_process_set_parent(tt_storage *st, uint32_t upid, uint32_t parent_upid);
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx);
@@ -72,26 +81,8 @@ void tt_storage_sort_index_args(tt_storage *st);
 /* Widens [start_ts, end_ts] of the process to include ts. */
 void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
 
-/* Get-or-create the thread (pid, tid); creates the process too. pid may be
- * -1 when unknown (the thread then has upid TT_NONE until
- * tt_storage_thread_set_pid). Returns its utid. */
-uint32_t tt_storage_thread(tt_storage *st, int64_t pid, int64_t tid);
-/* From now on a new process gets its main thread (tid = pid) at once, as
- * trace processor's process tracker makes it (JSON and Perfetto imports;
- * CTF follows babeltrace2 and has only the threads it saw). */
-void tt_storage_main_threads(tt_storage *st, int on);
-/* Reserves upid 0 / utid 0 (pid 0, tid 0) as trace processor does, before
- * any other row; with pid_zero_is_idle (Perfetto system traces) pid 0 and
- * tid 0 are these rows and the thread is named "swapper", otherwise a
- * pid 0 gets rows of its own. -1 when out of memory. */
-int tt_storage_idle_rows(tt_storage *st, int pid_zero_is_idle);
-/* A new process (thread) even when one with this pid ((pid, tid)) exists:
- * the id was reused; later lookups find the new one. */
-uint32_t tt_storage_process_new(tt_storage *st, int64_t pid);
-uint32_t tt_storage_thread_new(tt_storage *st, int64_t pid, int64_t tid);
-/* Finds a thread by tid alone (the last one created); TT_NONE if none. */
-uint32_t tt_storage_thread_by_tid(const tt_storage *st, int64_t tid);
-void tt_storage_thread_set_pid(tt_storage *st, uint32_t utid, int64_t pid);
+int64_t tt_storage_thread_tid(const tt_storage *st, uint32_t utid);
+void tt_storage_thread_set_upid(tt_storage *st, uint32_t utid, uint32_t upid);
 void tt_storage_thread_set_name(tt_storage *st, uint32_t utid, tt_str name);
 void tt_storage_thread_set_sort_index(tt_storage *st, uint32_t utid, int64_t idx);
 void tt_storage_thread_seen(tt_storage *st, uint32_t utid, int64_t ts);
@@ -118,15 +109,10 @@ typedef struct tt_track_desc {
 	int64_t cpu;          /* -1 unless a cpu track */
 } tt_track_desc;
 
-/* Appends a new track; returns its id. */
+/* Appends a new track; returns its id. Which track an importer's event
+ * goes on (a thread's track, keyed tracks) is core/import/track_tracker.h's;
+ * annotations and tests append their own. */
 uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d);
-/* Get-or-create by a key: identical (kind, a, b, c) give the same track.
- * kind is a short literal naming the key space ("json-async", "uuid", ...);
- * d is used only when the track is created. */
-uint32_t tt_storage_track_keyed(tt_storage *st, const char *kind, uint64_t a,
-				uint64_t b, uint64_t c, const tt_track_desc *d);
-/* The thread's slice track (created on first use). */
-uint32_t tt_storage_thread_track(tt_storage *st, uint32_t utid);
 void tt_storage_track_set_name(tt_storage *st, uint32_t track, tt_str name);
 uint32_t tt_storage_track_upid(const tt_storage *st, uint32_t track);
 uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);

@@ -113,11 +113,9 @@ static tt_storage *import_with(import_body body, const void *arg, size_t len, co
 	assert_non_null(st);
 	tt_err_clear(err);
 	case_start();
-	im.slices = tt_slice_tracker_new(st);
-	assert_non_null(im.slices);
+	assert_int_equal(tt_import_begin(&im), 0);
 	*rc = body(&im, arg, len);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	if (*rc == TT_OK)
 		tt_storage_finalize(st);
 	case_end();

@@ -482,9 +482,10 @@ static void parser_random_input(void **state)
 
 	(void)state;
 	assert_non_null(st);
-	utid = tt_storage_thread(st, 1, 1);
+	utid = tt_storage_thread_append(st, 1, tt_storage_process_append(st, 1));
 	tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, "main"));
-	track = tt_storage_thread_track(st, utid);
+	track = tt_storage_track_new(st, &(tt_track_desc){ .type = "thread", .utid = utid, .upid = 0,
+							   .parent_id = TT_NONE, .cpu = -1 });
 	tt_storage_args_begin(st);
 	tt_storage_args_str(st, "k", "v", 1);
 	set = tt_storage_args_end(st);

@@ -209,13 +209,11 @@ static char *import_dump(const char *path, int threaded, size_t batch)
 
 	assert_non_null(st);
 	assert_non_null(src);
-	im.slices = tt_slice_tracker_new(st);
-	assert_non_null(im.slices);
+	assert_int_equal(tt_import_begin(&im), 0);
 	im.opts.proto_one_thread = !threaded;
 	im.opts.proto_batch = batch;
 	rc = tt_import_proto(&im, src);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	tt_bytesrc_close(src);
 	if (rc != TT_OK) {
 		tb_raw(&out, err.msg, strlen(err.msg) + 1);
@@ -2045,10 +2043,10 @@ static void test_cancel(void **state)
 
 		assert_non_null(st);
 		assert_non_null(src);
-		im.slices = tt_slice_tracker_new(st);
+		assert_int_equal(tt_import_begin(&im), 0);
 		assert_int_equal(tt_import_proto(&im, src), TT_ECANCEL);
 		assert_non_null(strstr(err.msg, "cancelled"));
-		tt_slice_tracker_free(im.slices);
+		tt_import_end(&im);
 		tt_bytesrc_close(src);
 		tt_storage_free(st);
 	}

@@ -1,7 +1,8 @@
 /*
  * test_trackers.c - the trackers of core/import/ on a bare storage: the
  * slice tracker's end matching, the async tracker's track grouping and
- * overflow lanes, the process/thread bookkeeping with reused ids.
+ * overflow lanes, the track tracker's keyed and thread tracks (the process
+ * tracker: test_process_tracker.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +11,9 @@
 #include <cmocka.h>
 
 #include "async_tracker.h"
+#include "process_tracker.h"
 #include "slice_tracker.h"
+#include "track_tracker.h"
 #include "storage.h"
 
 /* A track event's end matches the innermost open slice of its category
@@ -19,9 +22,11 @@
 static void end_match_by_category(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_process_tracker *p = tt_process_tracker_new(st);
+	tt_track_tracker *tt = tt_track_tracker_new(st);
 	tt_slice_tracker *t = tt_slice_tracker_new(st);
 	tt_str cat = tt_storage_intern_cstr(st, "cat");
-	uint32_t track = tt_storage_thread_track(st, tt_storage_thread(st, 5, 1));
+	uint32_t track = tt_track_tracker_thread(tt, tt_process_tracker_thread(p, 5, 1));
 	int64_t outer, inner;
 
 	(void)state;
@@ -33,6 +38,8 @@ static void end_match_by_category(void **state)
 	assert_int_equal(tt_slice_tracker_end_match(t, track, 29000, 0, 0, TT_NONE), -1);
 	assert_int_equal(tt_storage_stat_get(st, TT_STAT_slice_end_unmatched), 1);
 	tt_slice_tracker_free(t);
+	tt_track_tracker_free(tt);
+	tt_process_tracker_free(p);
 	tt_storage_free(st);
 }
 
@@ -41,9 +48,10 @@ static void end_match_by_category(void **state)
 static void async_lanes(void **state)
 {
 	tt_storage *st = tt_storage_new();
+	tt_process_tracker *p = tt_process_tracker_new(st);
 	tt_async_tracker *a = tt_async_tracker_new(st);
 	tt_str n = tt_storage_intern_cstr(st, "anim"), other = tt_storage_intern_cstr(st, "other");
-	uint32_t upid = tt_storage_process(st, 7);
+	uint32_t upid = tt_process_tracker_process(p, 7);
 	uint32_t t1, t2, t3;
 
 	(void)state;
@@ -57,36 +65,74 @@ static void async_lanes(void **state)
 	assert_int_equal(tt_storage_track_count(st), 3);
 	/* overflow lanes of a thread: nest in a lane or go to the next one */
 	{
-		uint32_t utid = tt_storage_thread(st, 7, 8);
+		uint32_t utid = tt_process_tracker_thread(p, 7, 8);
 		uint32_t l1 = tt_async_overlap_track(a, utid, 100, 100);
 		assert_int_equal(tt_async_overlap_track(a, utid, 120, 10), l1);  /* nests */
 		assert_int_not_equal(tt_async_overlap_track(a, utid, 150, 100), l1);
 		assert_int_equal(tt_async_overlap_track(a, utid, 300, 10), l1);  /* all ended */
 	}
 	tt_async_tracker_free(a);
+	tt_process_tracker_free(p);
 	tt_storage_free(st);
 }
 
-/* Main threads (tid = pid) come with their process when asked; a reused
- * pid or (pid, tid) gives a new process / thread that later lookups find. */
-static void process_thread_ids(void **state)
+/* Keyed tracks: the same (kind, a, b, c) is the same track, made once
+ * with the first descriptor; any other kind or key part is another one. */
+static void keyed_tracks(void **state)
 {
 	tt_storage *st = tt_storage_new();
-	uint32_t p1, p2, th, th2;
+	tt_track_tracker *t = tt_track_tracker_new(st);
+	tt_track_desc d = { .type = "process", .name = tt_storage_intern_cstr(st, "first"),
+			    .utid = TT_NONE, .upid = 3, .parent_id = TT_NONE, .cpu = -1 };
+	tt_track_desc d2 = d;
+	uint32_t a;
 
 	(void)state;
-	tt_storage_main_threads(st, 1);
-	th = tt_storage_thread(st, 5, 1);
-	p1 = tt_storage_thread_upid(st, th);
-	assert_int_equal(tt_storage_thread_by_tid(st, 5) != TT_NONE, 1);
-	assert_int_equal(tt_storage_thread_upid(st, tt_storage_thread_by_tid(st, 5)), p1);
-	p2 = tt_storage_process_new(st, 5);
-	assert_int_not_equal(p1, p2);
-	assert_int_equal(tt_storage_process(st, 5), p2);
-	th2 = tt_storage_thread_new(st, 5, 1);
-	assert_int_not_equal(th, th2);
-	assert_int_equal(tt_storage_thread(st, 5, 1), th2);
-	assert_int_equal(tt_storage_thread_upid(st, th2), p2);
+	d2.name = tt_storage_intern_cstr(st, "second");
+	a = tt_track_tracker_keyed(t, "k1", 1, 2, 3, &d);
+	assert_int_equal(a, 0);
+	assert_int_equal(tt_track_tracker_keyed(t, "k1", 1, 2, 3, &d2), a);
+	assert_int_equal(tt_storage_track_count(st), 1);
+	assert_int_equal(tt_storage_track_upid(st, a), 3);
+	assert_int_equal(tt_track_tracker_keyed(t, "k2", 1, 2, 3, &d2), 1);
+	assert_int_equal(tt_track_tracker_keyed(t, "k1", 1, 2, 4, &d2), 2);
+	assert_int_equal(tt_track_tracker_keyed(t, "k1", 0, 2, 3, &d2), 3);
+	assert_int_equal(tt_track_tracker_keyed(t, "k1", 1, 0, 3, &d2), 4);
+	assert_int_equal(tt_track_tracker_keyed(t, "k2", 1, 2, 3, &d), 1);
+	assert_int_equal(tt_storage_track_count(st), 5);
+	/* a track appended beside the tracker is no keyed track */
+	assert_int_equal(tt_storage_track_new(st, &d), 5);
+	assert_int_equal(tt_track_tracker_keyed(t, "k1", 1, 2, 3, &d2), a);
+	tt_track_tracker_free(t);
+	tt_storage_free(st);
+}
+
+/* A thread's slice track is made on first use, in the thread's process,
+ * and found again; a utid that is no thread has none. */
+static void thread_tracks(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_process_tracker *p = tt_process_tracker_new(st);
+	tt_track_tracker *t = tt_track_tracker_new(st);
+	uint32_t th[100], tr;
+
+	(void)state;
+	assert_int_equal(tt_track_tracker_thread(t, 0), TT_NONE);
+	for (int i = 0; i < 100; i++)
+		th[i] = tt_process_tracker_thread(p, 10 + i % 3, 1000 + i);
+	assert_int_equal(th[99], 99);
+	tr = tt_track_tracker_thread(t, th[99]); /* past the first 64 first */
+	assert_int_equal(tr, 0);
+	assert_int_equal(tt_storage_track_utid(st, tr), 99);
+	assert_int_equal(tt_storage_track_upid(st, tr), 0); /* pid 10: upid 0 */
+	assert_int_equal(tt_track_tracker_thread(t, th[1]), 1);
+	assert_int_equal(tt_storage_track_upid(st, 1), 1);
+	assert_int_equal(tt_track_tracker_thread(t, th[99]), tr);
+	assert_int_equal(tt_track_tracker_thread(t, th[1]), 1);
+	assert_int_equal(tt_track_tracker_thread(t, 100), TT_NONE);
+	assert_int_equal(tt_storage_track_count(st), 2);
+	tt_track_tracker_free(t);
+	tt_process_tracker_free(p);
 	tt_storage_free(st);
 }
 
@@ -95,7 +141,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(end_match_by_category),
 		cmocka_unit_test(async_lanes),
-		cmocka_unit_test(process_thread_ids),
+		cmocka_unit_test(keyed_tracks),
+		cmocka_unit_test(thread_tracks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -80,6 +80,29 @@ static int sniff_and_import(tt_import *im, const char **format)
 	return rc;
 }
 
+void tt_import_end(tt_import *im)
+{
+	if (im->slices)
+		tt_slice_tracker_flush(im->slices);
+	tt_slice_tracker_free(im->slices);
+	tt_process_tracker_free(im->procs);
+	tt_track_tracker_free(im->tracks);
+	im->slices = NULL;
+	im->procs = NULL;
+	im->tracks = NULL;
+}
+
+int tt_import_begin(tt_import *im)
+{
+	im->slices = tt_slice_tracker_new(im->st);
+	im->procs = tt_process_tracker_new(im->st);
+	im->tracks = tt_track_tracker_new(im->st);
+	if (im->slices && im->procs && im->tracks)
+		return 0;
+	tt_import_end(im);
+	return -1;
+}
+
 int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,
 		  const char **format, tt_err *err)
 {
@@ -89,13 +112,11 @@ int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,
 	*format = "unknown";
 	if (opts)
 		im.opts = *opts;
-	im.slices = tt_slice_tracker_new(st);
-	if (!im.slices)
+	if (tt_import_begin(&im))
 		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
 	rc = sniff_and_import(&im, format);
-	tt_slice_tracker_flush(im.slices);
+	tt_import_end(&im);
 	tt_storage_sort_index_args(st);
-	tt_slice_tracker_free(im.slices);
 	if (rc == TT_OK && tt_storage_oom(st))
 		rc = tt_err_set(err, TT_ENOMEM, "%s: out of memory while importing", path);
 	return rc;

@@ -15,9 +15,11 @@
 
 #include "bytesrc.h"
 #include "err.h"
+#include "process_tracker.h"
 #include "slice_tracker.h"
 #include "storage.h"
 #include "termtrace.h"
+#include "track_tracker.h"
 
 /* How to import, chosen by the caller, and the importers' only way back
  * to it. Importers read no environment (tt_trace_open reads the test
@@ -39,9 +41,14 @@ typedef struct tt_import_opts {
 	void *ctx;
 } tt_import_opts;
 
+/* What one import holds besides the storage: its trackers (made by
+ * tt_import_begin, flushed and freed by tt_import_end), the file's name,
+ * the error to fill and the options. */
 typedef struct tt_import {
 	tt_storage *st;
 	tt_slice_tracker *slices;
+	tt_process_tracker *procs;
+	tt_track_tracker *tracks;
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;
@@ -64,6 +71,13 @@ static inline int tt_import_cancelled(const tt_import *im)
 {
 	return im->opts.cancelled && im->opts.cancelled(im->opts.ctx);
 }
+
+/* Makes the trackers of im (on im->st); -1 when out of memory (then
+ * none is left). */
+int tt_import_begin(tt_import *im);
+/* Flushes the slice tracker (open slices end unfinished) and frees the
+ * trackers. */
+void tt_import_end(tt_import *im);
 
 /* Sniffs the format and imports path into st (opts may be NULL); *format
  * names what was found. */

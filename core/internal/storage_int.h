@@ -24,7 +24,6 @@
 struct tt_storage {
 	tt_strpool *strs;
 	int oom;
-	int main_threads; /* tt_storage_main_threads */
 
 	struct {
 		size_t n, cap;
@@ -37,7 +36,7 @@ struct tt_storage {
 		size_t n, cap;
 		int64_t *tid, *start_ts, *end_ts, *sort_index;
 		tt_str *name;
-		uint32_t *upid, *track, *arg_set_id;
+		uint32_t *upid, *arg_set_id;
 	} thread;
 
 	struct {
@@ -162,7 +161,7 @@ struct tt_storage {
 	} named; /* tt_storage_stat_named */
 	int64_t start_ts, end_ts; /* finalize: trace bounds */
 
-	tt_keymap process_by_pid, thread_by_key, thread_by_tid, track_by_key, named_by_key;
+	tt_keymap named_by_key;
 	struct tt_profile *profile; /* stack profile tables (profile.h), NULL until used */
 	/* tt_storage_machine: rows below these counts came from machine 0 */
 	struct {

@@ -399,11 +399,11 @@ static double import_one_thread(const char *path)
 
 	if (!st || !src)
 		return -1;
-	im.slices = tt_slice_tracker_new(st);
+	if (tt_import_begin(&im))
+		abort();
 	im.opts.proto_one_thread = 1;
 	rc = tt_import_proto(&im, src);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	if (rc == TT_OK)
 		tt_storage_finalize(st);
 	t0 = now() - t0;

@@ -121,13 +121,12 @@ static uint64_t import_digest(int one_thread)
 	uint64_t h = 0;
 	int rc;
 
-	if (!st || !(im.slices = tt_slice_tracker_new(st)))
+	if (!st || tt_import_begin(&im))
 		abort(); /* the fuzzer's memory limit is far above this */
 	im.opts.ctf_one_thread = one_thread;
 	im.opts.ctf_batch = one_thread ? 0 : 1; /* jobs of one packet */
 	rc = tt_import_ctf(&im, dir);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	h = mix(h, (uint64_t)rc);
 	for (size_t i = 0; i < st->raw.n; i++) {
 		h = mix(h, (uint64_t)st->raw.ts[i]);

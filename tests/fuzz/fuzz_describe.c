@@ -38,11 +38,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	st = tt_storage_new();
 	im.st = st;
-	im.slices = tt_slice_tracker_new(st);
+	if (tt_import_begin(&im))
+		abort();
 	if (tt_import_json(&im, src) != TT_OK)
 		abort();
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	tt_bytesrc_close(src);
 	tt_storage_finalize(st);
 	return 0;

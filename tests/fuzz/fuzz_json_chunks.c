@@ -126,12 +126,11 @@ static uint64_t import_digest(const uint8_t *data, size_t len, const char *chunk
 	uint64_t h = 0;
 	int rc;
 
-	if (!st || !src || !(im.slices = tt_slice_tracker_new(st)))
+	if (!st || !src || tt_import_begin(&im))
 		abort(); /* the fuzzer's memory limit is far above this */
 	im.opts.json_chunk = (size_t)atol(chunk);
 	rc = tt_import_json(&im, src);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	h = mix(digest(st), (uint64_t)rc);
 	for (const char *m = err.msg; *m; m++)
 		h = mix(h, (unsigned char)*m);

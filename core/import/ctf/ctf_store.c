@@ -53,7 +53,7 @@ void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d)
 
 		snprintf(buf, sizeof(buf), "lost events (%s)", s->file);
 		td = desc("global", tt_storage_intern_cstr(c->st, buf), -1);
-		s->lost_track = tt_storage_track_keyed(c->st, "ctf-lost", (uint64_t)s->tr->index,
+		s->lost_track = tt_track_tracker_keyed(c->im->tracks, "ctf-lost", (uint64_t)s->tr->index,
 						      (uint64_t)s->idx, 0, &td);
 	}
 	tt_storage_stat_add(c->st, TT_STAT_ctf_events_discarded, (int64_t)d->count);
@@ -163,7 +163,7 @@ static cpu_run *run_get(ctx *c, int64_t cpu)
 
 		snprintf(buf, sizeof(buf), "CPU %lld", (long long)cpu);
 		d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
-		c->runs[cpu].track = tt_storage_track_keyed(c->st, "ctf-cpu-run", 0, (uint64_t)cpu, 0, &d);
+		c->runs[cpu].track = tt_track_tracker_keyed(c->im->tracks, "ctf-cpu-run", 0, (uint64_t)cpu, 0, &d);
 	}
 	return &c->runs[cpu];
 }
@@ -232,7 +232,7 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 
 	if (!cs || !next_tid)
 		return;
-	prev_utid = prev_tid ? tt_storage_thread(c->st, -1, val_int(prev_tid, 0)) : TT_NONE;
+	prev_utid = prev_tid ? tt_process_tracker_thread(c->im->procs, -1, val_int(prev_tid, 0)) : TT_NONE;
 	if (prev_comm && prev_comm->kind == CTF_V_STR && prev_utid != TT_NONE && val_int(prev_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, prev_utid, tt_storage_intern(c->st, prev_comm->s, prev_comm->len));
 	cpu_run *r = run_get(c, cpu);
@@ -249,7 +249,7 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 		if (r && cs->tid != 0)
 			cpu_slice(c, r->track, cs->since, ev->ts - cs->since, cs->comm, cs->tid, -1, 0);
 	}
-	next_utid = tt_storage_thread(c->st, -1, val_int(next_tid, 0));
+	next_utid = tt_process_tracker_thread(c->im->procs, -1, val_int(next_tid, 0));
 	if (next_comm && next_comm->kind == CTF_V_STR && val_int(next_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, next_utid, tt_storage_intern(c->st, next_comm->s, next_comm->len));
 	cs->utid = next_utid;
@@ -289,7 +289,7 @@ static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 	if (s->has_last && s->last_pid == pid && s->last_tid == tid) {
 		utid = s->last_utid;
 	} else {
-		utid = tt_storage_thread(c->st, pid, tid);
+		utid = tt_process_tracker_thread(c->im->procs, pid, tid);
 		s->has_last = 1;
 		s->last_pid = pid;
 		s->last_tid = tid;
@@ -546,7 +546,7 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	if (kind == K_SCHED_SWITCH || kind == K_RAW)
 		return;
 	if (utid != TT_NONE) {
-		track = tt_storage_thread_track(c->st, utid);
+		track = tt_track_tracker_thread(c->im->tracks, utid);
 	} else if (cpu >= 0) {
 		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {
 			char buf[32];
@@ -554,7 +554,7 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 
 			snprintf(buf, sizeof(buf), "CPU %lld events", (long long)cpu);
 			d = desc("cpu", tt_storage_intern_cstr(c->st, buf), cpu);
-			s->cpu_track = tt_storage_track_keyed(c->st, "ctf-cpu", (uint64_t)t->index,
+			s->cpu_track = tt_track_tracker_keyed(c->im->tracks, "ctf-cpu", (uint64_t)t->index,
 							      (uint64_t)cpu, 0, &d);
 			s->cpu_track_cpu = cpu;
 		}
@@ -563,7 +563,7 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 		if (s->stream_track == TT_NONE) {
 			tt_track_desc d = desc("global", tt_storage_intern_cstr(c->st, s->file), -1);
 
-			s->stream_track = tt_storage_track_keyed(c->st, "ctf-stream", (uint64_t)t->index,
+			s->stream_track = tt_track_tracker_keyed(c->im->tracks, "ctf-stream", (uint64_t)t->index,
 								 (uint64_t)s->idx, 0, &d);
 		}
 		track = s->stream_track;

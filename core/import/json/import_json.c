@@ -438,9 +438,9 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	struct pipe *q;
 
 	/* trace processor's process tracker: a process has its main thread */
-	tt_storage_main_threads(im->st, 1);
+	tt_process_tracker_main_threads(im->procs, 1);
 	tt_storage_args_dedupe(im->st, 1);
-	(void)tt_storage_idle_rows(im->st, 0); /* (out of memory shows later) */
+	(void)tt_process_tracker_idle_rows(im->procs, 0); /* (out of memory shows later) */
 	char msg[200];
 	int rc = TT_OK, truncated;
 

@@ -24,14 +24,14 @@ static uint32_t event_thread(struct json *j, const struct batch *b, const struct
 
 	if (j->last_utid != TT_NONE && pid == j->last_pid && tid == j->last_tid && !named)
 		return j->last_utid;
-	utid = tt_storage_thread(st, pid, tid);
+	utid = tt_process_tracker_thread(j->im->procs, pid, tid);
 	if (utid == TT_NONE)
 		return TT_NONE;
 	j->last_pid = pid;
 	j->last_tid = tid;
 	j->last_utid = utid;
 	if (e->flags & EV_PID_STR) {
-		uint32_t upid = tt_storage_process(st, pid);
+		uint32_t upid = tt_process_tracker_process(j->im->procs, pid);
 
 		if (upid != TT_NONE && !tt_storage_process_name(st, upid))
 			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, e->pidname)));
@@ -225,7 +225,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
 		/* process-level metadata: no thread to create */
 		do_metadata(j, b, e, name, TT_NONE,
-			    tt_storage_process(st, e->flags & EV_HAS_PID ? e->pid : 0));
+			    tt_process_tracker_process(j->im->procs, e->flags & EV_HAS_PID ? e->pid : 0));
 		return 0;
 	}
 	r.track = event_thread(j, b, e);

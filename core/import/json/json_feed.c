@@ -39,15 +39,15 @@ static uint32_t instant_track(struct feed *f, const tt_event *r)
 
 	if (r->scope == 'g') {
 		d.name = f->s_global_instants;
-		return tt_storage_track_keyed(st, "json-instant", TT_NONE, 0, 0, &d);
+		return tt_track_tracker_keyed(f->j->im->tracks, "json-instant", TT_NONE, 0, 0, &d);
 	}
 	if (r->scope == 'p') {
 		d.type = "process";
 		d.upid = tt_storage_thread_upid(st, r->track);
 		d.name = f->s_process_instants;
-		return tt_storage_track_keyed(st, "json-instant", d.upid, 1, 0, &d);
+		return tt_track_tracker_keyed(f->j->im->tracks, "json-instant", d.upid, 1, 0, &d);
 	}
-	return tt_storage_thread_track(st, r->track);
+	return tt_track_tracker_thread(f->j->im->tracks, r->track);
 }
 
 static uint32_t counter_track(struct json *j, const tt_event *r)
@@ -57,7 +57,7 @@ static uint32_t counter_track(struct json *j, const tt_event *r)
 	tt_track_desc d = { .type = "counter", .name = r->name, .utid = TT_NONE, .upid = upid,
 			    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
 
-	return tt_storage_track_keyed(st, "json-counter", upid, r->name, 0, &d);
+	return tt_track_tracker_keyed(j->im->tracks, "json-counter", upid, r->name, 0, &d);
 }
 
 /* A flow step on slice: links it to the flow's previous slice (unless it
@@ -158,14 +158,14 @@ static void feed_one(struct feed *f, const tt_event *r)
 
 	switch (r->kind) {
 	case 'B':
-		track = tt_storage_thread_track(st, r->track);
+		track = tt_track_tracker_thread(j->im->tracks, r->track);
 		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && tt && tt->tts != TT_TS_NONE)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, TT_TS_NONE);
 		slice_started(f, r, track, id, r->id);
 		break;
 	case 'E':
-		track = tt_storage_thread_track(st, r->track);
+		track = tt_track_tracker_thread(j->im->tracks, r->track);
 		/* trace processor closes the innermost open slice whose
 		 * category (when E has one) and name (when both have one)
 		 * match; an E matching none leaves the stack as it is. */
@@ -178,7 +178,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		}
 		break;
 	case 'X':
-		track = tt_storage_thread_track(st, r->track);
+		track = tt_track_tracker_thread(j->im->tracks, r->track);
 		if ((id = tt_slice_tracker_overlapping(sl, track, r->ts, r->u.i)) >= 0) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
@@ -236,14 +236,14 @@ static void feed_one(struct feed *f, const tt_event *r)
 		slice_started(f, r, track, id, (uint64_t)r->u.i);
 		break;
 	case 's': case 't':
-		track = tt_storage_thread_track(st, r->track);
+		track = tt_track_tracker_thread(j->im->tracks, r->track);
 		flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
 			  tt_slice_tracker_enclosing(sl, track, r->ts), r->kind == 's', 0);
 		break;
 	case 'f': {
 		uint32_t prev = tt_keymap_get(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0);
 
-		track = tt_storage_thread_track(st, r->track);
+		track = tt_track_tracker_thread(j->im->tracks, r->track);
 		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED) {
 			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
 		} else if (r->flags & EV_BP_E) {

@@ -35,7 +35,7 @@
  *     packet moves an incremental clock, as in Perfetto (Chrome writes such
  *     deltas).
  *   - TrackDescriptor with `thread` is that thread's track (the same track
- *     JSON traces use: tt_storage_thread_track); with `process` a process
+ *     JSON traces use: tt_track_tracker_thread); with `process` a process
  *     track; with `counter` a counter track; others are async tracks
  *     scoped by their parent (thread / process / global). uuid 0 is the
  *     global "Default Track".
@@ -458,7 +458,7 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_DESCRIPTOR: {
 		const Perfetto__Protos__ProcessDescriptor *pd = p->process_descriptor;
-		tt_proto_on_process_descriptor(c, tt_storage_process(c->st, pd->pid), pd, NULL);
+		tt_proto_on_process_descriptor(c, tt_process_tracker_process(c->im->procs, pd->pid), pd, NULL);
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
@@ -585,10 +585,10 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->im = im;
 	c->st = im->st;
 	c->threaded = threaded;
-	tt_storage_main_threads(c->st, 1);
+	tt_process_tracker_main_threads(c->im->procs, 1);
 	tt_storage_args_dedupe(c->st, 1);
 	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
-	if (tt_storage_idle_rows(c->st, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
+	if (tt_process_tracker_idle_rows(c->im->procs, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
 		c->oom = 1;
 	c->clock = tt_proto_clock_new();
 	c->async = tt_async_tracker_new(c->st);

@@ -217,7 +217,7 @@ void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__Str
 	}
 	ts = to_trace(c, s->id, TT_CLOCK_MONOTONIC, (uint64_t)s->legacy_ts);
 	if (s->fallback_track != TT_NONE)
-		utid = tt_storage_thread(c->st, s->thr_pid, s->thr_tid);
+		utid = tt_process_tracker_thread(c->im->procs, s->thr_pid, s->thr_tid);
 	for (i = 0; i < sp->n_timestamp_delta_us; i++) {
 		int64_t delta = sat_mul(sp->timestamp_delta_us[i], 1000);
 

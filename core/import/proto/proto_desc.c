@@ -61,11 +61,11 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		 * uuid for a (pid, tid) already described means the tid was
 		 * reused: a new thread (likewise for processes below) */
 		if (u->kind != UT_THREAD || u->utid == TT_NONE) {
-			uint32_t utid = tt_storage_thread(c->st, pid, t->tid);
+			uint32_t utid = tt_process_tracker_thread(c->im->procs, pid, t->tid);
 			uint64_t *owner = tt_pmap_find(&c->desc_by_utid, utid);
 
 			if (owner && *owner != td->uuid)
-				utid = tt_storage_thread_new(c->st, pid, t->tid);
+				utid = tt_process_tracker_thread_new(c->im->procs, pid, t->tid);
 			if (tt_pmap_put(&c->desc_by_utid, utid, td->uuid))
 				c->oom = 1;
 			u->utid = utid;
@@ -82,11 +82,11 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	} else if (td->process) {
 		const Perfetto__Protos__ProcessDescriptor *p = td->process;
 		if (u->kind != UT_PROCESS || u->upid == TT_NONE) {
-			uint32_t upid = tt_storage_process(c->st, p->pid);
+			uint32_t upid = tt_process_tracker_process(c->im->procs, p->pid);
 			uint64_t *owner = tt_pmap_find(&c->desc_by_upid, upid);
 
 			if (owner && *owner != td->uuid)
-				upid = tt_storage_process_new(c->st, p->pid);
+				upid = tt_process_tracker_process_new(c->im->procs, p->pid);
 			if (tt_pmap_put(&c->desc_by_upid, upid, td->uuid))
 				c->oom = 1;
 			u->upid = upid;
@@ -181,11 +181,11 @@ void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int fi
  * carries the reference times of the delta-encoded legacy timestamps. */
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t)
 {
-	uint32_t utid = tt_storage_thread(c->st, t->has_pid ? t->pid : -1, t->tid);
+	uint32_t utid = tt_process_tracker_thread(c->im->procs, t->has_pid ? t->pid : -1, t->tid);
 
 	if (t->thread_name)
 		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
-	s->fallback_track = tt_storage_thread_track(c->st, utid);
+	s->fallback_track = tt_track_tracker_thread(c->im->tracks, utid);
 	s->thr_pid = t->has_pid ? t->pid : -1;
 	s->thr_tid = t->tid;
 	s->legacy_ts = sat_mul(t->reference_timestamp_us, 1000);
@@ -442,7 +442,7 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 			    .upid = upid, .parent_id = TT_NONE, .is_counter = 1,
 			    .unit = unit ? intern_c(c, unit) : 0, .cpu = cpu };
 
-	return tt_storage_track_keyed(c->st, kind, a, b, name, &d);
+	return tt_track_tracker_keyed(c->im->tracks, kind, a, b, name, &d);
 }
 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts)
@@ -453,7 +453,7 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 
 	for (i = 0; i < ps->n_processes; i++) {
 		const Perfetto__Protos__ProcessStats__Process *p = ps->processes[i];
-		uint32_t upid = tt_storage_process(c->st, p->pid);
+		uint32_t upid = tt_process_tracker_process(c->im->procs, p->pid);
 		const protobuf_c_boolean has[] = { p->has_vm_size_kb, p->has_vm_rss_kb, p->has_rss_anon_kb,
 						   p->has_rss_file_kb, p->has_rss_shmem_kb, p->has_vm_swap_kb,
 						   p->has_vm_locked_kb, p->has_vm_hwm_kb };

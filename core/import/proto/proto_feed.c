@@ -111,7 +111,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 			d.parent_id = TT_NONE;
 			break;
 		}
-		t = tt_storage_thread_track(c->st, u->utid);
+		t = tt_track_tracker_thread(c->im->tracks, u->utid);
 		if (u->name)
 			tt_storage_track_set_name(c->st, t, u->name);
 		u->track = t;

@@ -32,9 +32,9 @@ uint32_t tt_proto_thread(pctx *c, int64_t tid)
 
 	if (v && *v != TID_ENDED)
 		return (uint32_t)(*v - 1);
-	utid = v ? TT_NONE : tt_storage_thread_by_tid(c->st, tid);
+	utid = v ? TT_NONE : tt_process_tracker_thread_by_tid(c->im->procs, tid);
 	if (utid == TT_NONE)
-		utid = tt_storage_thread_new(c->st, -1, tid);
+		utid = tt_process_tracker_thread_new(c->im->procs, -1, tid);
 	live_put(c, tid, (uint64_t)utid + 1);
 	return utid;
 }
@@ -73,7 +73,7 @@ static void resolve_pending(pctx *c, uint32_t utid)
 			other = a == u ? b : a;
 			c->pend_assoc.v[i] = c->pend_assoc.v[--c->pend_assoc.n];
 			if (tt_storage_thread_upid(c->st, other) == TT_NONE) {
-				tt_storage_thread_set_pid(c->st, other, tt_storage_process_pid(c->st, upid));
+				tt_process_tracker_thread_set_pid(c->im->procs, other, tt_storage_process_pid(c->st, upid));
 				if (TT_VEC_PUSH(todo, other))
 					c->oom = 1;
 			}
@@ -91,15 +91,15 @@ uint32_t tt_proto_process(pctx *c, int64_t pid)
 
 	if (ended && *ended) {
 		*ended = 0;
-		upid = tt_storage_process_new(c->st, pid);
-		main = tt_storage_thread_by_tid(c->st, pid);
+		upid = tt_process_tracker_process_new(c->im->procs, pid);
+		main = tt_process_tracker_thread_by_tid(c->im->procs, pid);
 		if (main != TT_NONE)
 			live_put(c, pid, (uint64_t)main + 1);
 		return upid;
 	}
-	upid = tt_storage_process(c->st, pid);
+	upid = tt_process_tracker_process(c->im->procs, pid);
 	/* (a thread seen before may have just become its main thread) */
-	main = tt_storage_thread_by_tid(c->st, pid);
+	main = tt_process_tracker_thread_by_tid(c->im->procs, pid);
 	if (main != TT_NONE && tt_storage_thread_upid(c->st, main) == upid && (c->pend_assoc.n || c->pend_parent.n))
 		resolve_pending(c, main);
 	return upid;
@@ -119,12 +119,12 @@ uint32_t tt_proto_thread_in(pctx *c, int64_t pid, int64_t tid)
 		if (cur == upid)
 			return utid;
 		if (cur == TT_NONE) {
-			tt_storage_thread_set_pid(c->st, utid, pid);
+			tt_process_tracker_thread_set_pid(c->im->procs, utid, pid);
 			resolve_pending(c, utid);
 			return utid;
 		}
 	}
-	utid = tt_storage_thread(c->st, pid, tid);
+	utid = tt_process_tracker_thread(c->im->procs, pid, tid);
 	live_put(c, tid, (uint64_t)utid + 1);
 	return utid;
 }
@@ -159,8 +159,8 @@ static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNew
 
 		if (ended)
 			*ended = 0;
-		upid = tt_storage_process_new(c->st, e->pid);
-		nu = tt_storage_thread_by_tid(c->st, e->pid);
+		upid = tt_process_tracker_process_new(c->im->procs, e->pid);
+		nu = tt_process_tracker_thread_by_tid(c->im->procs, e->pid);
 		if (upid == TT_NONE || nu == TT_NONE) {
 			c->oom = 1;
 			return;
@@ -174,7 +174,7 @@ static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNew
 			c->oom = 1;
 		return;
 	}
-	nu = tt_storage_thread_new(c->st, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, e->pid);
+	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, e->pid);
 	if (nu == TT_NONE) {
 		c->oom = 1;
 		return;
@@ -195,7 +195,7 @@ static void on_process_free(pctx *c, int64_t tid)
 
 	if (v && *v == TID_ENDED)
 		return;
-	utid = v ? (uint32_t)(*v - 1) : tt_storage_thread_by_tid(c->st, tid);
+	utid = v ? (uint32_t)(*v - 1) : tt_process_tracker_thread_by_tid(c->im->procs, tid);
 	if (utid == TT_NONE)
 		return;
 	live_put(c, tid, TID_ENDED);
@@ -222,13 +222,13 @@ static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 	name = m.name ? intern(c, m.name, m.name_len) : 0;
 	switch (m.phase) {
 	case 'B':
-		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, tt_storage_thread_track(c->st, utid), name, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, tt_track_tracker_thread(c->im->tracks, utid), name, 0, TT_NONE, 0, 0);
 		break;
 	case 'E':
-		tt_proto_push_rec(c, ps, ts, R_END, 0, tt_storage_thread_track(c->st, utid), 0, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, tt_track_tracker_thread(c->im->tracks, utid), 0, 0, TT_NONE, 0, 0);
 		break;
 	case 'I':
-		tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, tt_storage_thread_track(c->st, utid), name, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, tt_track_tracker_thread(c->im->tracks, utid), name, 0, TT_NONE, 0, 0);
 		break;
 	case 'C':
 		track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, upid, -1, NULL);
@@ -238,7 +238,7 @@ static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 	case 'F': {
 		tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
 				    .parent_id = TT_NONE, .cpu = -1 };
-		track = tt_storage_track_keyed(c->st, "proto-atrace-async", upid, (uint64_t)m.value, name, &d);
+		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-async", upid, (uint64_t)m.value, name, &d);
 		tt_proto_push_rec(c, ps, ts, m.phase == 'S' ? R_BEGIN : R_END, 0, track, m.phase == 'S' ? name : 0, 0,
 			 TT_NONE, 0, 0);
 		break;
@@ -250,7 +250,7 @@ static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 		tt_track_desc d = { .type = "process", .name = tn, .utid = TT_NONE, .upid = upid,
 				    .parent_id = TT_NONE, .cpu = -1 };
 		uint64_t cookie = m.phase == 'N' ? 0 : (uint64_t)m.value;
-		track = tt_storage_track_keyed(c->st, "proto-atrace-track", upid, cookie, tn, &d);
+		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-track", upid, cookie, tn, &d);
 		if (m.phase == 'N')
 			tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, track, name, 0, TT_NONE, 0, 0);
 		else

@@ -262,7 +262,7 @@ static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_tr
 		return scope == 0 ? utid : TT_NONE;
 	if (scope == 0 || s->fallback_track == TT_NONE)
 		return TT_NONE;
-	thr = tt_storage_thread(c->st, s->thr_pid, s->thr_tid);
+	thr = tt_process_tracker_thread(c->im->procs, s->thr_pid, s->thr_tid);
 	if (scope == 1 && tt_storage_thread_upid(c->st, thr) != upid)
 		return TT_NONE;
 	return thr;
@@ -325,7 +325,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		int64_t pid = le->has_pid_override ? le->pid_override : s->thr_pid;
 		int64_t tid = le->has_tid_override ? le->tid_override : le->has_pid_override ? -1 : s->thr_tid;
 
-		track = tt_storage_thread_track(c->st, tt_storage_thread(c->st, pid, tid));
+		track = tt_track_tracker_thread(c->im->tracks, tt_process_tracker_thread(c->im->procs, pid, tid));
 		if (track == TT_NONE)
 			return;
 		legacy_track = 1;
@@ -437,7 +437,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		if (track & TRACK_ASYNC)
 			return;
 		if (main_thread)
-			track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
+			track = tt_track_tracker_thread(c->im->tracks, c->utracks.v[track & ~TRACK_UUID].utid);
 		tt_proto_push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
 		return;
 	}
@@ -461,16 +461,16 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 1) {
 			tt_track_desc d = { .type = "global", .name = intern_c(c, "Legacy Global Instants"),
 					    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
-			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 0, 0, 0, &d);
+			track = tt_track_tracker_keyed(c->im->tracks, "proto-legacy-instant", 0, 0, 0, &d);
 		} else if ((phase == 'I' || phase == 'i') && le->instant_event_scope == 2) {
 			/* the process its pid names now (a reused pid: the new one) */
 			uint32_t upid = track_upid(c, track);
 
 			if (upid != TT_NONE)
-				upid = tt_storage_process(c->st, tt_storage_process_pid(c->st, upid));
+				upid = tt_process_tracker_process(c->im->procs, tt_storage_process_pid(c->st, upid));
 			tt_track_desc d = { .type = "process", .name = 0, .utid = TT_NONE, .upid = upid,
 					    .parent_id = TT_NONE, .cpu = -1 };
-			track = tt_storage_track_keyed(c->st, "proto-legacy-instant", 1, upid, 0, &d);
+			track = tt_track_tracker_keyed(c->im->tracks, "proto-legacy-instant", 1, upid, 0, &d);
 		}
 	}
 	/* 'X' comes only from a legacy_event phase: a TrackEvent.type of 88
@@ -491,7 +491,7 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	}
 	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
 	if (main_thread && track == ev_track)
-		track = tt_storage_thread_track(c->st, c->utracks.v[track & ~TRACK_UUID].utid);
+		track = tt_track_tracker_thread(c->im->tracks, c->utracks.v[track & ~TRACK_UUID].utid);
 	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
