@@ -203,6 +203,42 @@ static void v2_flows_by_bind_id(void **state)
 	close_text(tr, p);
 }
 
+/* Metadata: a process_name / thread_name needs a string that is not
+ * empty, a *_sort_index a number (cut to an integer); anything else is a
+ * parser failure; other M names (process_labels) and keys pass by. */
+static void metadata_values(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":4,\"args\":{\"name\":\"browser\",\"x\":1}},"
+		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"args\":{\"name\":5}},"
+		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":4,\"tid\":6,\"args\":{\"name\":\"\"}},"
+		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":4,\"tid\":7,\"args\":{\"name\":{\"a\":\"b\"}}},"
+		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":4,\"tid\":8,\"args\":{\"o\":{\"name\":\"nested\"}}},"
+		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":4,\"args\":{\"sort_index\":2.7}},"
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":\"x\"}},"
+		"{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":4,\"args\":{\"labels\":\"a,b\"}}"
+		"]", &p);
+
+	(void)state;
+	assert_tsv(tr, "select pid, coalesce(name, 'NULL') from process where pid in (4, 5) order by pid",
+		   "4\tbrowser\n"
+		   "5\tNULL\n");
+	assert_tsv(tr, "select tid, coalesce(name, 'NULL') from thread where tid in (6, 7, 8) order by tid",
+		   "6\tNULL\n"
+		   "7\tNULL\n"
+		   "8\tNULL\n");
+	assert_tsv(tr, "select p.pid, a.int_value from process p join args a using(arg_set_id)"
+		       " where a.key = 'process_sort_index_hint'",
+		   "4\t2\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread t join args a using(arg_set_id)"
+				     " where a.key = 'thread_sort_index_hint'"), 0);
+	/* name 5, name "", name {...}, sort_index "x" */
+	assert_int_equal(stat_value(tr, "json_parser_failure"), 4);
+	close_text(tr, p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +247,7 @@ int main(void)
 		cmocka_unit_test(instants_need_their_ids),
 		cmocka_unit_test(events_without_names),
 		cmocka_unit_test(v2_flows_by_bind_id),
+		cmocka_unit_test(metadata_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

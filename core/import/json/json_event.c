@@ -41,23 +41,52 @@ static uint32_t event_thread(struct json *j, const struct batch *b, const struct
 	return utid;
 }
 
+/* Metadata (M) events: trace processor reads the top-level "name" of a
+ * process_name / thread_name event (a string that is not empty: else a
+ * parser failure) and the "sort_index" of a *_sort_index one (an integer,
+ * or a number it cuts to one: else a parser failure); other names and
+ * keys it passes over. */
 static void do_metadata(struct json *j, const struct batch *b, const struct pev *e,
 			const char *name, uint32_t utid, uint32_t upid)
 {
 	tt_storage *st = j->st;
+	int pname = strcmp(name, "process_name") == 0, tname = strcmp(name, "thread_name") == 0;
+	int psort = strcmp(name, "process_sort_index") == 0, tsort = strcmp(name, "thread_sort_index") == 0;
 
-	for (uint32_t i = 0; i < e->nargs; i++) {
+	for (uint32_t i = 0; i < e->nargs && (pname || tname || psort || tsort); i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
 		const char *k = arg_key(b, a);
 
-		if (strcmp(name, "process_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
-			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, a->str)));
-		else if (strcmp(name, "thread_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
-			tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, a->str)));
-		else if (strcmp(name, "process_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
-			tt_storage_process_set_sort_index(st, upid, a->v.i);
-		else if (strcmp(name, "thread_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
-			tt_storage_thread_set_sort_index(st, utid, a->v.i);
+		if (a->nested)
+			continue;
+		if ((pname || tname) && strcmp(k, "name") == 0) {
+			tt_str v;
+
+			if (a->type != TT_ARG_STRING || a->len == 0) {
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				continue;
+			}
+			v = tt_storage_intern(st, btext(b, a->str), a->len);
+			if (pname)
+				tt_storage_process_set_name(st, upid, v);
+			else
+				tt_storage_thread_set_name(st, utid, v);
+		} else if ((psort || tsort) && strcmp(k, "sort_index") == 0) {
+			int64_t v;
+
+			if (a->type == TT_ARG_INT)
+				v = a->v.i;
+			else if (a->type == TT_ARG_REAL && isfinite(a->v.d) && fabs(a->v.d) < 9.2e18)
+				v = (int64_t)a->v.d;
+			else {
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				continue;
+			}
+			if (psort)
+				tt_storage_process_set_sort_index(st, upid, v);
+			else
+				tt_storage_thread_set_sort_index(st, utid, v);
+		}
 	}
 }
 
