@@ -239,6 +239,30 @@ static void metadata_values(void **state)
 	close_text(tr, p);
 }
 
+/* v1 flows (s, t, f) need an "id": a number, or a string read as a hex
+ * number ("0x10" and "10" are one flow); none, or a string that is not
+ * hex, is flow_invalid_id and no flow. "scope" does not part ids. */
+static void v1_flow_ids(void **state)
+{
+	char *p;
+	tt_trace *tr = open_text(
+		"["
+		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},"
+		"{\"ph\":\"s\",\"name\":\"m\",\"cat\":\"c\",\"id\":\"0x10\",\"scope\":\"one\",\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"s\",\"name\":\"m\",\"cat\":\"c\",\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"s\",\"name\":\"m\",\"cat\":\"c\",\"id\":\"zz\",\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":5},"
+		"{\"ph\":\"f\",\"name\":\"m\",\"cat\":\"c\",\"id\":\"10\",\"scope\":\"two\",\"bp\":\"e\",\"pid\":1,\"tid\":2,\"ts\":11}"
+		"]", &p);
+
+	(void)state;
+	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+		       " join slice i on f.slice_in = i.id order by f.id",
+		   "a\tb\n");
+	assert_int_equal(stat_value(tr, "flow_invalid_id"), 2);
+	close_text(tr, p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +272,7 @@ int main(void)
 		cmocka_unit_test(events_without_names),
 		cmocka_unit_test(v2_flows_by_bind_id),
 		cmocka_unit_test(metadata_values),
+		cmocka_unit_test(v1_flow_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

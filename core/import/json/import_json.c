@@ -29,9 +29,9 @@
  *   - Unclosed B: dur -1 (Perfetto), counted. Unmatched E: dropped, counted.
  *   - Same-ts X events: longer first, so parents precede children.
  *   - 'R' (mark) events are instants, like 'I'/'i'.
- *   - Async b/e/n: one track per (scope, cat, id), process-scoped unless
- *     the id is global (id2.global), named after its first event, as
- *     Perfetto does. Legacy async S/p/F: not imported (Perfetto reads
+ *   - Async b/e/n: tracks by (cat, id) ("scope" is not read, as in
+ *     Perfetto), trace-wide for an id or id2.global, per process for an
+ *     id2.local, named after their first event, as Perfetto does. Legacy async S/p/F: not imported (Perfetto reads
  *     them and drops them), counted as json_phase_unknown; T is a thread
  *     state (Perfetto).
  *   - C: one counter track per series, named "<name> <series>" (Perfetto),

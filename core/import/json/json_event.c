@@ -151,6 +151,27 @@ static int push_rec(struct json *j, const struct pev *e, tt_event *r)
 	return 0;
 }
 
+/* The id of a v1 flow event (s, t, f), as trace processor reads it: the
+ * "id" key's number, or its string as a hex number ("0x1f", "1f"); 0, or
+ * -1 when there is none (flow_invalid_id). */
+static int flow_v1_id(const struct batch *b, const struct pev *e, uint64_t *id)
+{
+	const char *s;
+	char *end;
+
+	if (!(e->flags & EV_PLAIN_ID))
+		return -1;
+	if (!(e->flags & EV_ID_STR)) {
+		*id = e->id;
+		return 0;
+	}
+	s = btext(b, e->idstr);
+	if (!*s)
+		return -1;
+	*id = strtoull(s, &end, 16); /* (out of range: the largest, as there) */
+	return *end ? -1 : 0;
+}
+
 /* A counter event: one record per top-level numeric member of args (a
  * number, or a string that is one), named as trace processor names its
  * counter track: "<name> <member>", "<name> id: <id> <member>" when the
@@ -337,6 +358,10 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 		return 0;
 	}
+	if ((ph == 's' || ph == 't' || ph == 'f') && flow_v1_id(b, e, &r.id) != 0) {
+		tt_storage_stat_add(st, TT_STAT_flow_invalid_id, 1);
+		return 0;
+	}
 	r.u.i = e->flags & EV_HAS_DUR ? e->dur : 0;
 	/* v2 flows (flow_in / flow_out) go by bind_id alone (trace
 	 * processor: an id does not make one); on B and X it is the
@@ -347,9 +372,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		r.u.i = (int64_t)e->bind_id;
 	else if (ph != 'e')
 		r.id = e->bind_id;
-	if ((e->flags & EV_HAS_SCOPE) &&
-	    (ph == 'b' || ph == 'e' || ph == 'n' || ph == 's' || ph == 't' || ph == 'f'))
-		r.id ^= tt_json_hash_text(btext(b, e->scope), e->scope_len);
+	/* (trace processor keys async ids and v1 flows without "scope") */
 	r.args = build_args(j, b, e);
 	return push_rec(j, e, &r);
 }

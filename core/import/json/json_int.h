@@ -85,7 +85,7 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
        EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16, EV_ID_STR = 1 << 17,
-       EV_HAS_ARGS = 1 << 18 };
+       EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19 };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record
@@ -124,7 +124,7 @@ struct targ {
 struct pev {
 	int64_t ts, dur, tts, tdur, pid, tid;
 	uint64_t id, bind_id;
-	uint32_t name, name_len, cat, cat_len, scope, scope_len, pidname, tidname;
+	uint32_t name, name_len, cat, cat_len, pidname, tidname;
 	uint32_t idstr;   /* "id" given as a string (EV_ID_STR): its text */
 	uint32_t arg0, nargs;
 	uint32_t flags;

@@ -217,6 +217,7 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 		break;
 	case F_ID:
 		set_id_text(p, s, len, 0);
+		e->flags |= EV_PLAIN_ID;
 		e->flags &= ~(uint32_t)EV_ID_STR;
 		if (is_string) {
 			if (tt_json_text_put(p->b, s, len, &e->idstr))
@@ -339,10 +340,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 		e->cat_len = (uint32_t)len;
 		e->flags |= EV_HAS_CAT;
 		break;
-	case F_SCOPE:
-		if (tt_json_text_put(p->b, t, len, &e->scope))
-			return tt_json_parse_oom(p);
-		e->scope_len = (uint32_t)len;
+	case F_SCOPE: /* (only seen: trace processor keys no id by it) */
 		e->flags |= EV_HAS_SCOPE;
 		break;
 	case F_PH:
