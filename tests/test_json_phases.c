@@ -175,8 +175,9 @@ static void events_without_names(void **state)
 }
 
 /* v2 flows (flow_in / flow_out) go by bind_id alone: an id does not make
- * one; async b and n events take part too, and their bind_id leaves their
- * async id (their track) alone. */
+ * one; a string bind_id is hex ("0x5" and "5" are one; "q" none); async b
+ * and n events take part too, and their bind_id leaves their async id
+ * (their track) alone. */
 static void v2_flows_by_bind_id(void **state)
 {
 	char *p;
@@ -189,7 +190,9 @@ static void v2_flows_by_bind_id(void **state)
 		"{\"ph\":\"n\",\"name\":\"mark\",\"cat\":\"c\",\"id\":1,\"bind_id\":\"0x5\",\"flow_in\":true,"
 		"\"flow_out\":true,\"pid\":1,\"tid\":1,\"ts\":11},"
 		"{\"ph\":\"e\",\"name\":\"job\",\"cat\":\"c\",\"id\":1,\"bind_id\":\"0x6\",\"pid\":1,\"tid\":1,\"ts\":12},"
-		"{\"ph\":\"X\",\"name\":\"done\",\"bind_id\":\"0x5\",\"flow_in\":true,\"pid\":1,\"tid\":3,\"ts\":20,\"dur\":1}"
+		"{\"ph\":\"X\",\"name\":\"done\",\"bind_id\":\"5\",\"flow_in\":true,\"pid\":1,\"tid\":3,\"ts\":20,\"dur\":1},"
+		"{\"ph\":\"X\",\"name\":\"nothex-out\",\"bind_id\":\"q\",\"flow_out\":true,\"pid\":1,\"tid\":4,\"ts\":30,\"dur\":1},"
+		"{\"ph\":\"X\",\"name\":\"nothex-in\",\"bind_id\":\"q\",\"flow_in\":true,\"pid\":1,\"tid\":5,\"ts\":31,\"dur\":1}"
 		"]", &p);
 
 	(void)state;

@@ -225,11 +225,24 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 			e->flags |= EV_ID_STR;
 		}
 		break;
-	case F_BIND_ID:
-		if (tt_json_parse_u64_text(s, len, &e->bind_id) != 0)
-			e->bind_id = tt_json_hash_text(s, len);
-		e->flags |= EV_HAS_BIND;
+	case F_BIND_ID: {
+		/* trace processor: a number, or a string read as hex; else no
+		 * v2 flow */
+		char buf[32], *end;
+
+		e->flags &= ~(uint32_t)EV_HAS_BIND;
+		if (!is_string) {
+			if (tt_json_parse_u64_text(s, len, &e->bind_id) == 0)
+				e->flags |= EV_HAS_BIND;
+		} else if (len > 0 && len < sizeof(buf)) {
+			memcpy(buf, s, len);
+			buf[len] = '\0';
+			e->bind_id = strtoull(buf, &end, 16);
+			if (!*end)
+				e->flags |= EV_HAS_BIND;
+		}
 		break;
+	}
 	default:
 		break;
 	}
