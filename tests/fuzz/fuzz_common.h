@@ -31,12 +31,11 @@ static inline int fuzz_import_mem(fuzz_import_fn fn, const uint8_t *data, size_t
 
 	if (!st || !src)
 		goto done;
-	im.slices = tt_slice_tracker_new(st);
-	if (!im.slices)
+	/* (the trackers an import owns, as tt_import_run makes them) */
+	if (tt_import_begin(&im))
 		goto done;
 	rc = fn(&im, src);
-	tt_slice_tracker_flush(im.slices);
-	tt_slice_tracker_free(im.slices);
+	tt_import_end(&im);
 	if (rc == TT_OK)
 		tt_storage_finalize(st);
 done:
