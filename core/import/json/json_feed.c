@@ -336,92 +336,6 @@ static int group_put(void *ctx, const tt_event *r)
 	return 0;
 }
 
-/* The merge (sorter.h) runs on a thread of its own while this thread
- * feeds the trackers (each takes about as long as the other, and the
- * trackers and storage stay on one thread): the merge thread copies the
- * records, in order, into a ring of chunks handed over through a
- * tt_workq. After the text is read this is all an import does, so it is
- * the one stage a second core would otherwise sit out. */
-#define FCHUNK 4096
-#define FCHUNKS 4
-
-struct fpipe {
-	tt_sorter *sorter;
-	tt_workq *q;
-	tt_event *chunk[FCHUNKS];
-	size_t fill[FCHUNKS];
-	uint64_t seq;  /* the chunk the merge thread fills */
-	size_t n;
-	int have;      /* seq is claimed */
-	int rc;        /* the merge's: 0, -1 out of memory, 1 stopped */
-};
-
-static void fpipe_hand_over(struct fpipe *p)
-{
-	p->fill[p->seq % FCHUNKS] = p->n;
-	tt_workq_done(p->q, p->seq, 0);
-	p->have = 0;
-}
-
-static int fpipe_put(void *ctx, const tt_event *r)
-{
-	struct fpipe *p = ctx;
-
-	if (!p->have) {
-		if (tt_workq_work(p->q, TT_WQ_WAIT, -1, &p->seq) != TT_WQ_CLAIMED)
-			return 1; /* the feeding thread stopped */
-		p->have = 1;
-		p->n = 0;
-	}
-	p->chunk[p->seq % FCHUNKS][p->n++] = *r;
-	if (p->n == FCHUNK)
-		fpipe_hand_over(p);
-	return 0;
-}
-
-static void *merge_thread(void *arg)
-{
-	struct fpipe *p = arg;
-
-	p->rc = tt_sorter_finish(p->sorter, fpipe_put, p);
-	if (p->have)
-		fpipe_hand_over(p);
-	tt_workq_close(p->q);
-	return NULL;
-}
-
-/* Feeds the records merged on another thread: what tt_sorter_finish
- * with group_put would return (0, -1 out of memory, 1 cancelled), or -2
- * when no thread could be set up (nothing was fed). */
-static int feed_piped(struct json *j, struct group *g)
-{
-	struct fpipe p = { .sorter = j->sorter };
-	uint64_t seq;
-	int rc = -2, stop = 0;
-
-	for (int i = 0; i < FCHUNKS; i++)
-		if (!(p.chunk[i] = malloc(FCHUNK * sizeof(tt_event))))
-			goto out;
-	if (!(p.q = tt_workq_new(FCHUNKS, 1, 0)) || tt_workq_start(p.q, merge_thread, &p) != 0)
-		goto out;
-	while (!stop && tt_workq_next(p.q, TT_WQ_WAIT, -1, &seq) == TT_WQ_TAKEN) {
-		const tt_event *c = p.chunk[seq % FCHUNKS];
-
-		for (size_t i = 0, n = p.fill[seq % FCHUNKS]; i < n && !stop; i++)
-			stop = group_put(g, &c[i]);
-		tt_workq_release(p.q, seq);
-	}
-	if (stop)
-		tt_workq_cancel(p.q); /* the merge thread stops at its next chunk */
-	tt_workq_join(p.q);
-	rc = stop ? stop : p.rc < 0 ? -1 : 0;
-out:
-	tt_workq_free(p.q);
-	for (int i = 0; i < FCHUNKS; i++)
-		free(p.chunk[i]);
-	return rc;
-}
-
 int tt_json_feed_all(struct json *j)
 {
 	struct feed f = { .j = j };
@@ -434,9 +348,10 @@ int tt_json_feed_all(struct json *j)
 	f.s_running = tt_storage_intern_cstr(j->st, "Running");
 	f.s_global_instants = tt_storage_intern_cstr(j->st, "Global instants");
 	f.s_process_instants = tt_storage_intern_cstr(j->st, "Process instants");
-	rc = feed_piped(j, &g);
-	if (rc == -2)
-		rc = tt_sorter_finish(j->sorter, group_put, &g); /* no thread: merge here */
+	/* (merging on a thread of its own, the records handed over in
+	 * chunks, was tried: the feed took longer, the merge thread being
+	 * the slower side, its block unmaps costing more with two threads) */
+	rc = tt_sorter_finish(j->sorter, group_put, &g);
 	if (rc == 0)
 		rc = group_flush(&g);
 	TT_VEC_FREE(g.v);
