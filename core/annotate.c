@@ -380,7 +380,7 @@ static int append(struct ctx *c, tt_err *err)
 {
 	tt_storage *st = c->tr->st;
 	sqlite3 *db = c->tr->db;
-	tt_slice_tracker *trk = tt_slice_tracker_new(st);
+	tt_slice_tracker *trk = tt_slice_tracker_new(st, NULL);
 	uint32_t *track_of = calloc(c->nkeys + 1, sizeof(*track_of));
 	sqlite3_stmt *ins = NULL;
 	const struct arow **alerts = NULL;

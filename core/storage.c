@@ -1,8 +1,8 @@
 /*
  * storage.c - the columnar, append-only trace storage (see storage.h and
  * storage_int.h). Each table grows all its columns together; strings are
- * interned; lookup maps (pid -> upid, (pid, tid) -> utid, track keys) are
- * small open-addressing hashes.
+ * interned. The lookups that decide which row an event means are the
+ * trackers' (core/import/, the files named *_tracker.c).
  */
 #include "storage_int.h"
 #include "profile.h"
@@ -23,8 +23,6 @@ struct col {
 
 /* Makes room for one more row in every column; -1 when memory ran out
  * (then the table is unchanged). */
-static void dedupe_free(tt_storage *st);
-
 static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, size_t ncols)
 {
 	size_t ncap;
@@ -122,7 +120,6 @@ void tt_storage_free(tt_storage *st)
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	tt_packcol_free(&st->args.set_first);
-	dedupe_free(st);
 	lazy_free(st);
 	tt_keymap_free(&st->named_by_key);
 	tt_profile_free(st->profile);
@@ -328,34 +325,36 @@ int64_t tt_storage_slice_thread_ts(const tt_storage *st, int64_t id)
 	return st->slice.thread_ts[id];
 }
 
-void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id)
+void tt_storage_process_set_arg_set(tt_storage *st, uint32_t upid, uint32_t arg_set_id)
 {
 	if (upid < st->process.n)
-		st->process.arg_set_id[upid] = tt_storage_args_merge(st, st->process.arg_set_id[upid], arg_set_id);
+		st->process.arg_set_id[upid] = arg_set_id;
 }
 
-void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_id)
+uint32_t tt_storage_process_arg_set(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.arg_set_id[upid] : TT_NONE;
+}
+
+void tt_storage_thread_set_arg_set(tt_storage *st, uint32_t utid, uint32_t arg_set_id)
 {
 	if (utid < st->thread.n)
-		st->thread.arg_set_id[utid] = tt_storage_args_merge(st, st->thread.arg_set_id[utid], arg_set_id);
+		st->thread.arg_set_id[utid] = arg_set_id;
 }
 
-void tt_storage_sort_index_args(tt_storage *st)
+uint32_t tt_storage_thread_arg_set(const tt_storage *st, uint32_t utid)
 {
-	for (size_t i = 0; i < st->process.n; i++) {
-		if (st->process.sort_index[i] == TT_TS_NONE)
-			continue;
-		tt_storage_args_begin(st);
-		tt_storage_args_int(st, "process_sort_index_hint", st->process.sort_index[i]);
-		tt_storage_process_set_args(st, (uint32_t)i, tt_storage_args_end(st));
-	}
-	for (size_t i = 0; i < st->thread.n; i++) {
-		if (st->thread.sort_index[i] == TT_TS_NONE)
-			continue;
-		tt_storage_args_begin(st);
-		tt_storage_args_int(st, "thread_sort_index_hint", st->thread.sort_index[i]);
-		tt_storage_thread_set_args(st, (uint32_t)i, tt_storage_args_end(st));
-	}
+	return utid < st->thread.n ? st->thread.arg_set_id[utid] : TT_NONE;
+}
+
+int64_t tt_storage_process_sort_index(const tt_storage *st, uint32_t upid)
+{
+	return upid < st->process.n ? st->process.sort_index[upid] : TT_TS_NONE;
+}
+
+int64_t tt_storage_thread_sort_index(const tt_storage *st, uint32_t utid)
+{
+	return utid < st->thread.n ? st->thread.sort_index[utid] : TT_TS_NONE;
 }
 
 void tt_storage_process_set_sort_index(tt_storage *st, uint32_t upid, int64_t idx)
@@ -1017,11 +1016,6 @@ void tt_storage_args_copy(tt_storage *st, uint32_t set)
 		append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
 }
 
-void tt_storage_args_dedupe(tt_storage *st, int on)
-{
-	st->args.dedupe_on = on;
-}
-
 static uint32_t set_push_or_drop(tt_storage *st, size_t first)
 {
 	uint32_t id = set_push(st, 0, LZ_STORED, first);
@@ -1055,8 +1049,8 @@ static uint64_t rows_hash(const tt_storage *st, size_t first, size_t end)
 {
 	uint64_t h = 0x243f6a8885a308d3ULL;
 
-	/* a multiply per word and one finishing mix: the table only needs
-	 * the slots spread, equal rows are compared anyway */
+	/* a multiply per word and one finishing mix: a table keyed by it
+	 * only needs the slots spread, equal rows are compared anyway */
 	for (size_t r = first; r < end; r++) {
 		h = (h ^ ((uint64_t)st->args.key[r] << 8 | st->args.type[r])) * 0x9e3779b97f4a7c15ULL;
 		h = (h ^ val_bits(st, r)) * 0xbf58476d1ce4e5b9ULL;
@@ -1065,120 +1059,55 @@ static uint64_t rows_hash(const tt_storage *st, size_t first, size_t end)
 	return mix64(h, end - first);
 }
 
-static uint64_t set_hash(const tt_storage *st, uint32_t set)
+uint64_t tt_storage_args_set_hash(const tt_storage *st, uint32_t set)
 {
 	return rows_hash(st, tt_storage_set_first(st, set), set_end(st, set));
 }
 
-/* Whether rows [a, a + n) and [b, b + n) hold the same args. */
-static int rows_equal(const tt_storage *st, size_t a, size_t b, size_t n)
+size_t tt_storage_args_building(const tt_storage *st, uint64_t *hash)
 {
+	if (!st->args.building)
+		return 0;
+	if (hash)
+		*hash = rows_hash(st, st->args.build_start, st->args.n);
+	return st->args.n - st->args.build_start;
+}
+
+int tt_storage_args_building_is(const tt_storage *st, uint32_t set)
+{
+	size_t first = st->args.build_start, n = st->args.n - first, sf;
+
+	if (!st->args.building || set >= st->args.set_first.n)
+		return 0;
+	sf = tt_storage_set_first(st, set);
+	if (set_end(st, set) - sf != n)
+		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (st->args.key[a + i] != st->args.key[b + i] || st->args.type[a + i] != st->args.type[b + i] ||
-		    val_bits(st, a + i) != val_bits(st, b + i))
+		if (st->args.key[sf + i] != st->args.key[first + i] ||
+		    st->args.type[sf + i] != st->args.type[first + i] ||
+		    val_bits(st, sf + i) != val_bits(st, first + i))
 			return 0;
 	return 1;
 }
 
-/* The content table: 8 bytes a slot, at most half full; a slot keeps the
- * high half of the set's hash to skip most row comparisons. */
-static void dedupe_free(tt_storage *st)
+void tt_storage_args_discard(tt_storage *st)
 {
-	free(st->args.dedupe.slot);
-	st->args.dedupe.slot = NULL;
-	st->args.dedupe.cap = st->args.dedupe.n = 0;
+	if (!st->args.building)
+		return;
+	st->args.building = 0;
+	st->args.n = st->args.build_start;
 }
 
-static uint32_t dedupe_find(const tt_storage *st, uint64_t h, size_t first, size_t n)
-{
-	size_t mask = st->args.dedupe.cap - 1;
-
-	if (!st->args.dedupe.cap)
-		return TT_NONE;
-	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-		uint64_t e = st->args.dedupe.slot[i];
-		uint32_t id = (uint32_t)e - 1;
-
-		if (!e)
-			return TT_NONE;
-		/* the rows being built follow the last set: it ends at first */
-		if ((e >> 32) == (h >> 32) && id < st->args.set_first.n &&
-		    (id + 1 < st->args.set_first.n ? tt_storage_set_first(st, id + 1) : first) -
-		    tt_storage_set_first(st, id) == n &&
-		    rows_equal(st, tt_storage_set_first(st, id), first, n))
-			return id;
-	}
-}
-
-static void dedupe_insert(uint64_t *slot, size_t cap, uint64_t h, uint64_t e)
-{
-	size_t i;
-
-	for (i = (size_t)h & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
-		;
-	slot[i] = e;
-}
-
-static int dedupe_put(tt_storage *st, uint64_t h, uint32_t id)
-{
-	if ((st->args.dedupe.n + 1) * 2 > st->args.dedupe.cap) {
-		size_t ncap = st->args.dedupe.cap ? st->args.dedupe.cap * 2 : 1024;
-		uint64_t *ns = calloc(ncap, sizeof(*ns));
-
-		if (!ns)
-			return -1;
-		/* the full hash is gone: rehash from the rows */
-		for (size_t i = 0; i < st->args.dedupe.cap; i++) {
-			uint64_t e = st->args.dedupe.slot[i];
-
-			if (e)
-				dedupe_insert(ns, ncap, set_hash(st, (uint32_t)e - 1), e);
-		}
-		free(st->args.dedupe.slot);
-		st->args.dedupe.slot = ns;
-		st->args.dedupe.cap = ncap;
-	}
-	dedupe_insert(st->args.dedupe.slot, st->args.dedupe.cap, h, (h >> 32) << 32 | ((uint64_t)id + 1));
-	st->args.dedupe.n++;
-	return 0;
-}
-
-/* A stored set is kept once: one with the same rows (keys, types, value
- * bits, in order) as an earlier stored set is that set, as trace
- * processor's arg sets are (a Chrome trace repeats a few thousand sets
- * hundreds of thousands of times). */
 uint32_t tt_storage_args_end(tt_storage *st)
 {
-	size_t first = st->args.build_start, n = st->args.n - first;
-	uint64_t h1;
-	uint32_t id;
+	size_t first = st->args.build_start;
 
 	if (!st->args.building)
 		return TT_NONE;
 	st->args.building = 0;
-	if (n == 0)
+	if (st->args.n == first)
 		return TT_NONE;
-	if (!st->args.dedupe_on)
-		return set_push_or_drop(st, first);
-	h1 = rows_hash(st, first, st->args.n);
-	st->args.dedupe_tries++;
-	id = dedupe_find(st, h1, first, n);
-	if (id != TT_NONE) {
-		st->args.n = first;
-		st->args.dedupe_hits++;
-		return id;
-	}
-	if (st->args.dedupe_tries == 65536 && st->args.dedupe_hits < 65536 / 8) {
-		/* every event's args differ: the table would cost more than
-		 * it saves */
-		st->args.dedupe_on = 0;
-		dedupe_free(st);
-		return set_push_or_drop(st, first);
-	}
-	id = set_push_or_drop(st, first);
-	if (id != TT_NONE && dedupe_put(st, h1, id))
-		st->oom = 1;
-	return id;
+	return set_push_or_drop(st, first);
 }
 
 /* The key list of a set for a merge: shape keys of a lazy set, else its
@@ -1198,17 +1127,22 @@ static const tt_str *set_keys(tt_storage *st, uint32_t set, size_t *n)
 	return st->args.key + tt_storage_set_first(st, set);
 }
 
-uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
+int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, uint32_t *set)
 {
 	struct tt_args_lazy *z = st->args.lazy;
 	const tt_str *bk, *ek;
 	size_t nb, ne, count;
 	uint32_t id;
 
-	if (end == TT_NONE || end >= st->args.set_first.n)
-		return begin;
-	if (begin == TT_NONE || begin >= st->args.set_first.n)
-		return end;
+	*set = TT_NONE;
+	if (end == TT_NONE || end >= st->args.set_first.n) {
+		*set = begin;
+		return 0;
+	}
+	if (begin == TT_NONE || begin >= st->args.set_first.n) {
+		*set = end;
+		return 0;
+	}
 	if (!z || (lz_kind(z, begin) == LZ_STORED && lz_kind(z, end) == LZ_STORED)) {
 		size_t bf = tt_storage_set_first(st, begin), be = set_end(st, begin);
 		size_t ef = tt_storage_set_first(st, end), ee = set_end(st, end);
@@ -1223,11 +1157,11 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 		for (size_t r = ef; r < ee; r++)
 			if (!key_in(st, st->args.key[r], bf, be))
 				append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
-		return tt_storage_args_end(st);
+		return 1;
 	}
 	/* decode what has no known keys first: storing moves the columns */
 	if (!set_keys(st, begin, &nb) || !set_keys(st, end, &ne))
-		return TT_NONE;
+		return 0;
 	bk = set_keys(st, begin, &nb);
 	ek = set_keys(st, end, &ne);
 	count = ne;
@@ -1240,19 +1174,27 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 	}
 	if (count > UINT32_MAX - st->args.n) {
 		st->oom = 1;
-		return TT_NONE;
+		return 0;
 	}
 	if (tt_vec_reserve((void **)&z->merged.v, &z->merged.cap, z->merged.n + 1, sizeof(*z->merged.v))) {
 		st->oom = 1;
-		return TT_NONE;
+		return 0;
 	}
 	id = set_push(st, 0, LZ_MERGED, st->args.n);
 	if (id == TT_NONE)
-		return TT_NONE;
+		return 0;
 	z->merged.v[z->merged.n++] = (struct lz_pair){ id, begin, end };
 	st->args.n += count;
 	z->pending++;
-	return id;
+	*set = id;
+	return 0;
+}
+
+uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
+{
+	uint32_t set;
+
+	return tt_storage_args_merge_begin(st, begin, end, &set) ? tt_storage_args_end(st) : set;
 }
 
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len)
@@ -1445,10 +1387,15 @@ void tt_storage_state_end(tt_storage *st, int64_t id, int64_t ts)
 		st->state.dur[id] = ts - st->state.ts[id];
 }
 
-void tt_storage_state_add_args(tt_storage *st, int64_t id, uint32_t arg_set_id)
+void tt_storage_state_set_arg_set(tt_storage *st, int64_t id, uint32_t arg_set_id)
 {
-	if (id >= 0 && (size_t)id < st->state.n && arg_set_id != TT_NONE)
-		st->state.arg_set_id[id] = tt_storage_args_merge(st, st->state.arg_set_id[id], arg_set_id);
+	if (id >= 0 && (size_t)id < st->state.n)
+		st->state.arg_set_id[id] = arg_set_id;
+}
+
+uint32_t tt_storage_state_arg_set(const tt_storage *st, int64_t id)
+{
+	return id >= 0 && (size_t)id < st->state.n ? st->state.arg_set_id[id] : TT_NONE;
 }
 
 /* ---- slices ---------------------------------------------------------------- */
@@ -1695,8 +1642,6 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
-	dedupe_free(st); /* an import-time table */
-	st->args.dedupe_on = 0;
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.name));
 	tt_packcol_shrink(&st->raw.ucpu);

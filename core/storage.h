@@ -1,8 +1,10 @@
 /*
- * storage.h - the columnar, append-only trace storage and the trackers that
- * keep its invariants. Importers call only these functions; they never
- * touch a column directly (storage_int.h is for storage, the trackers and
- * the SQL virtual tables).
+ * storage.h - the columnar, append-only trace storage: row appends, column
+ * setters and getters, interning. Which row an event means (processes,
+ * threads, tracks, arg sets kept once, open slices) is decided by the
+ * trackers of core/import/ (*_tracker.h), which call these functions.
+ * Importers and trackers never touch a column directly (storage_int.h is
+ * for storage and the SQL virtual tables).
  *
  * Units: every timestamp and duration is int64 nanoseconds. Ids are the row
  * index in their table (slice id 7 is the 8th slice ever appended).
@@ -71,13 +73,16 @@ int tt_storage_process_start(const tt_storage *st, uint32_t upid);
 void tt_storage_process_set_start(tt_storage *st, uint32_t upid, int64_t ts);
 tt_str tt_storage_process_name(const tt_storage *st, uint32_t upid);
 tt_str tt_storage_thread_name(const tt_storage *st, uint32_t utid);
-/* Adds the rows of arg_set_id to the process's (thread's) args, the new
- * keys winning: process.arg_set_id / thread.arg_set_id. */
-void tt_storage_process_set_args(tt_storage *st, uint32_t upid, uint32_t arg_set_id);
-void tt_storage_thread_set_args(tt_storage *st, uint32_t utid, uint32_t arg_set_id);
-/* End of import: the sort indexes as process_sort_index_hint /
- * thread_sort_index_hint args, as trace processor gives them. */
-void tt_storage_sort_index_args(tt_storage *st);
+/* process.arg_set_id / thread.arg_set_id (TT_NONE: none); adding args
+ * to them (merged, the new keys winning) is
+ * tt_args_tracker_add_to_process / _thread (core/import/args_tracker.h). */
+void tt_storage_process_set_arg_set(tt_storage *st, uint32_t upid, uint32_t arg_set_id);
+uint32_t tt_storage_process_arg_set(const tt_storage *st, uint32_t upid);
+void tt_storage_thread_set_arg_set(tt_storage *st, uint32_t utid, uint32_t arg_set_id);
+uint32_t tt_storage_thread_arg_set(const tt_storage *st, uint32_t utid);
+/* The sort index hints (TT_TS_NONE: none). */
+int64_t tt_storage_process_sort_index(const tt_storage *st, uint32_t upid);
+int64_t tt_storage_thread_sort_index(const tt_storage *st, uint32_t utid);
 /* Widens [start_ts, end_ts] of the process to include ts. */
 void tt_storage_process_seen(tt_storage *st, uint32_t upid, int64_t ts);
 
@@ -123,11 +128,13 @@ uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track);
 uint32_t tt_storage_track_count(const tt_storage *st);
 
 /* ---- args ---------------------------------------------------------------
- * An arg set is built between tt_storage_args_begin() and
- * tt_storage_args_end(); rows of one set are contiguous. Only one set can
- * be under construction at a time. args_end returns TT_NONE (SQL NULL) for
- * an empty set. key is the full key (`a.b[0].c`); flat_key is derived by
- * dropping the `[n]` indices. */
+ * An arg set's rows are appended between tt_storage_args_begin() and
+ * the end of the set; rows of one set are contiguous. Only one set can
+ * be under construction at a time. key is the full key (`a.b[0].c`);
+ * flat_key is derived by dropping the `[n]` indices. During an import the
+ * set is ended by tt_args_tracker_end (core/import/args_tracker.h), which
+ * keeps identical sets once; tt_storage_args_end stores it as a new set
+ * (annotations, tests, the trackers themselves). */
 void tt_storage_args_begin(tt_storage *st);
 void tt_storage_args_int(tt_storage *st, const char *key, int64_t v);
 void tt_storage_args_uint(tt_storage *st, const char *key, uint64_t v);
@@ -139,17 +146,29 @@ void tt_storage_args_json(tt_storage *st, const char *key, const char *s, size_t
 void tt_storage_args_null(tt_storage *st, const char *key);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
+/* Stores the rows under construction as a new set and returns its id;
+ * TT_NONE (SQL NULL) for an empty set or when none is under construction. */
 uint32_t tt_storage_args_end(tt_storage *st);
-/* From now on a set built with args_begin/args_end that has the same rows
- * as an earlier one is that set (its id is returned), as trace
- * processor's arg sets are. Off by default: an importer of lazy sets
- * (CTF) numbers sets one per event. */
-void tt_storage_args_dedupe(tt_storage *st, int on);
+/* The rows under construction: their count (0 when none), and with hash
+ * a hash of their keys, types and values; tt_storage_args_set_hash gives
+ * the same hash for a stored set with the same rows. */
+size_t tt_storage_args_building(const tt_storage *st, uint64_t *hash);
+uint64_t tt_storage_args_set_hash(const tt_storage *st, uint32_t arg_set_id);
+/* Non-zero when the rows under construction are those of the stored set
+ * arg_set_id (same keys, types and values, in order). */
+int tt_storage_args_building_is(const tt_storage *st, uint32_t arg_set_id);
+/* Ends the set under construction without storing it (its rows go). */
+void tt_storage_args_discard(tt_storage *st);
 /* begin's rows, each with end's value where end has its key (updated in
  * place, as trace processor's args tracker), then end's rows with new keys
- * (the end of a slice wins over its beginning). Returns a new set, or the other set when
- * one is TT_NONE. Lazy sets stay lazy: the new set is decoded when read. */
+ * (the end of a slice wins over its beginning). Returns a new set, or the
+ * other set when one is TT_NONE. Lazy sets stay lazy: the new set is
+ * decoded when read. */
 uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end);
+/* The same in two steps: returns 1 when it began a set holding the merged
+ * rows (both sets are stored), which the caller ends; else 0 with *set the
+ * result (a lazy merged set, one of the two, or TT_NONE). */
+int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, uint32_t *set);
 
 /* ---- lazy args ----------------------------------------------------------
  * An importer that can decode an event again registers its arg set by where
@@ -206,8 +225,9 @@ void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wai
 int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,
 			 uint32_t arg_set_id);
 void tt_storage_state_end(tt_storage *st, int64_t id, int64_t ts);
-/* Adds the args of a repeated value to its row (merged, later keys win). */
-void tt_storage_state_add_args(tt_storage *st, int64_t id, uint32_t arg_set_id);
+/* A state row's arg_set_id (adding args to it: tt_args_tracker_add_to_state). */
+void tt_storage_state_set_arg_set(tt_storage *st, int64_t id, uint32_t arg_set_id);
+uint32_t tt_storage_state_arg_set(const tt_storage *st, int64_t id);
 
 /* ---- slices: see slice_tracker.h for begin/end nesting ----------------- */
 /* Low-level append used by the tracker; importers use slice_tracker.h. */

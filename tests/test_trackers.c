@@ -1,8 +1,9 @@
 /*
  * test_trackers.c - the trackers of core/import/ on a bare storage: the
  * slice tracker's end matching, the async tracker's track grouping and
- * overflow lanes, the track tracker's keyed and thread tracks (the process
- * tracker: test_process_tracker.c).
+ * overflow lanes, the track tracker's keyed and thread tracks, the flow
+ * tracker's open and waiting flows (the process tracker:
+ * test_process_tracker.c; the args tracker: test_args_tracker.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,10 +12,11 @@
 #include <cmocka.h>
 
 #include "async_tracker.h"
+#include "flow_tracker.h"
 #include "process_tracker.h"
 #include "slice_tracker.h"
 #include "track_tracker.h"
-#include "storage.h"
+#include "storage_int.h" /* the flow columns */
 
 /* A track event's end matches the innermost open slice of its category
  * (slices with none, e.g. atrace, are skipped) and closes the slices
@@ -24,7 +26,7 @@ static void end_match_by_category(void **state)
 	tt_storage *st = tt_storage_new();
 	tt_process_tracker *p = tt_process_tracker_new(st);
 	tt_track_tracker *tt = tt_track_tracker_new(st);
-	tt_slice_tracker *t = tt_slice_tracker_new(st);
+	tt_slice_tracker *t = tt_slice_tracker_new(st, NULL);
 	tt_str cat = tt_storage_intern_cstr(st, "cat");
 	uint32_t track = tt_track_tracker_thread(tt, tt_process_tracker_thread(p, 5, 1));
 	int64_t outer, inner;
@@ -136,6 +138,48 @@ static void thread_tracks(void **state)
 	tt_storage_free(st);
 }
 
+/* Flows: a link needs an open flow; set moves the flow's last slice,
+ * close ends it (its key may start again); a flow put to wait on a track
+ * links to the next slice that begins there, once. */
+static void flows(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_flow_tracker *f = tt_flow_tracker_new(st);
+	uint32_t track = 0;
+	int64_t s[6];
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		s[i] = tt_storage_slice_append(st, track, 10 * i, 5, 0, 0, 0, -1, TT_NONE);
+	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), -1);
+	assert_int_equal(tt_flow_tracker_link(f, 1, 2, 3, s[1]), 0);
+	tt_flow_tracker_set(f, 1, 2, 3, s[0]);
+	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), s[0]);
+	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 4), -1); /* another key */
+	assert_int_equal(tt_flow_tracker_link(f, 1, 2, 3, s[1]), 1);
+	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), s[0]); /* link does not move it */
+	tt_flow_tracker_set(f, 1, 2, 3, s[1]);
+	tt_flow_tracker_close(f, 1, 2, 3);
+	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), -1);
+	assert_int_equal(tt_flow_tracker_link(f, 1, 2, 3, s[2]), 0);
+	tt_flow_tracker_set(f, 1, 2, 3, s[2]); /* the key starts a new flow */
+	/* waiting for the next slice of track 7 */
+	tt_flow_tracker_to_next(f, 1, 2, 3, 7);
+	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), -1);
+	tt_flow_tracker_slice_begun(f, 8, s[3]); /* another track */
+	tt_flow_tracker_slice_begun(f, 7, s[4]);
+	tt_flow_tracker_slice_begun(f, 7, s[5]); /* once */
+	tt_flow_tracker_to_next(f, 9, 9, 9, 7);  /* not open: nothing waits */
+	tt_flow_tracker_slice_begun(f, 7, s[5]);
+	assert_int_equal(st->flow.n, 2);
+	assert_int_equal(st->flow.slice_out[0], s[0]);
+	assert_int_equal(st->flow.slice_in[0], s[1]);
+	assert_int_equal(st->flow.slice_out[1], s[2]);
+	assert_int_equal(st->flow.slice_in[1], s[4]);
+	tt_flow_tracker_free(f);
+	tt_storage_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +187,7 @@ int main(void)
 		cmocka_unit_test(async_lanes),
 		cmocka_unit_test(keyed_tracks),
 		cmocka_unit_test(thread_tracks),
+		cmocka_unit_test(flows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

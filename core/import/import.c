@@ -80,6 +80,28 @@ static int sniff_and_import(tt_import *im, const char **format)
 	return rc;
 }
 
+/* End of import: the sort indexes as process_sort_index_hint /
+ * thread_sort_index_hint args, as trace processor gives them. */
+static void sort_index_hints(tt_import *im)
+{
+	tt_storage *st = im->st;
+
+	for (uint32_t i = 0; i < tt_storage_process_count(st); i++) {
+		if (tt_storage_process_sort_index(st, i) == TT_TS_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_int(st, "process_sort_index_hint", tt_storage_process_sort_index(st, i));
+		tt_args_tracker_add_to_process(im->args, i, tt_args_tracker_end(im->args));
+	}
+	for (uint32_t i = 0; i < tt_storage_thread_count(st); i++) {
+		if (tt_storage_thread_sort_index(st, i) == TT_TS_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_int(st, "thread_sort_index_hint", tt_storage_thread_sort_index(st, i));
+		tt_args_tracker_add_to_thread(im->args, i, tt_args_tracker_end(im->args));
+	}
+}
+
 void tt_import_end(tt_import *im)
 {
 	if (im->slices)
@@ -87,17 +109,23 @@ void tt_import_end(tt_import *im)
 	tt_slice_tracker_free(im->slices);
 	tt_process_tracker_free(im->procs);
 	tt_track_tracker_free(im->tracks);
+	tt_args_tracker_free(im->args);
+	tt_flow_tracker_free(im->flows);
+	im->flows = NULL;
 	im->slices = NULL;
 	im->procs = NULL;
 	im->tracks = NULL;
+	im->args = NULL;
 }
 
 int tt_import_begin(tt_import *im)
 {
-	im->slices = tt_slice_tracker_new(im->st);
+	im->args = tt_args_tracker_new(im->st);
+	im->slices = im->args ? tt_slice_tracker_new(im->st, im->args) : NULL;
 	im->procs = tt_process_tracker_new(im->st);
 	im->tracks = tt_track_tracker_new(im->st);
-	if (im->slices && im->procs && im->tracks)
+	im->flows = tt_flow_tracker_new(im->st);
+	if (im->args && im->slices && im->procs && im->tracks && im->flows)
 		return 0;
 	tt_import_end(im);
 	return -1;
@@ -115,8 +143,9 @@ int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,
 	if (tt_import_begin(&im))
 		return tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
 	rc = sniff_and_import(&im, format);
+	tt_slice_tracker_flush(im.slices);
+	sort_index_hints(&im);
 	tt_import_end(&im);
-	tt_storage_sort_index_args(st);
 	if (rc == TT_OK && tt_storage_oom(st))
 		rc = tt_err_set(err, TT_ENOMEM, "%s: out of memory while importing", path);
 	return rc;

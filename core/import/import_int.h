@@ -13,8 +13,10 @@
 #ifndef TT_IMPORT_INT_H
 #define TT_IMPORT_INT_H
 
+#include "args_tracker.h"
 #include "bytesrc.h"
 #include "err.h"
+#include "flow_tracker.h"
 #include "process_tracker.h"
 #include "slice_tracker.h"
 #include "storage.h"
@@ -49,6 +51,8 @@ typedef struct tt_import {
 	tt_slice_tracker *slices;
 	tt_process_tracker *procs;
 	tt_track_tracker *tracks;
+	tt_args_tracker *args;
+	tt_flow_tracker *flows;
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;

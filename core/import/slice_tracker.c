@@ -32,16 +32,19 @@ struct stack {
 
 struct tt_slice_tracker {
 	tt_storage *st;
+	tt_args_tracker *args; /* merges an end's args; NULL: storage's merge */
 	struct stack *stacks; /* by track id */
 	size_t nstacks;
 };
 
-tt_slice_tracker *tt_slice_tracker_new(tt_storage *st)
+tt_slice_tracker *tt_slice_tracker_new(tt_storage *st, tt_args_tracker *args)
 {
 	tt_slice_tracker *t = calloc(1, sizeof(*t));
 
-	if (t)
+	if (t) {
 		t->st = st;
+		t->args = args;
+	}
 	return t;
 }
 
@@ -181,8 +184,12 @@ static int64_t close_at(tt_slice_tracker *t, struct stack *s, uint32_t target, i
 	}
 	tt_storage_slice_set_dur(st, id, dur_between(e->ts, ts));
 	s->n = target;
-	if (arg_set_id != TT_NONE)
-		tt_storage_slice_set_args(st, id, tt_storage_args_merge(st, tt_storage_slice_args(st, id), arg_set_id));
+	if (arg_set_id != TT_NONE) {
+		uint32_t cur = tt_storage_slice_args(st, id);
+
+		tt_storage_slice_set_args(st, id, t->args ? tt_args_tracker_merge(t->args, cur, arg_set_id)
+							  : tt_storage_args_merge(st, cur, arg_set_id));
+	}
 	return id;
 }
 

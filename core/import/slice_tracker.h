@@ -10,11 +10,14 @@
 #define TT_SLICE_TRACKER_H
 
 #include <stdint.h>
+#include "args_tracker.h"
 #include "storage.h"
 
 typedef struct tt_slice_tracker tt_slice_tracker;
 
-tt_slice_tracker *tt_slice_tracker_new(tt_storage *st);
+/* args: the import's args tracker, which keeps the merged args of an end
+ * once; NULL (annotations) stores each merged set anew. */
+tt_slice_tracker *tt_slice_tracker_new(tt_storage *st, tt_args_tracker *args);
 void tt_slice_tracker_free(tt_slice_tracker *t);
 
 /* Opens a slice (dur -1 until ended). Returns its id or -1 (dropped). */

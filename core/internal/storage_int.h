@@ -82,12 +82,6 @@ struct tt_storage {
 		int building;
 		size_t build_start;
 		struct tt_args_lazy *lazy; /* NULL when every set is stored */
-		struct {
-			uint64_t *slot;   /* hash's high half << 32 | set + 1; 0 = empty */
-			size_t cap, n;
-		} dedupe;         /* stored sets by content (tt_storage_args_dedupe) */
-		int dedupe_on;    /* tt_storage_args_dedupe */
-		uint64_t dedupe_tries, dedupe_hits;
 	} args;
 
 	struct {

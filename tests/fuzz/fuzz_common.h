@@ -31,7 +31,6 @@ static inline int fuzz_import_mem(fuzz_import_fn fn, const uint8_t *data, size_t
 
 	if (!st || !src)
 		goto done;
-	/* (the trackers an import owns, as tt_import_run makes them) */
 	if (tt_import_begin(&im))
 		goto done;
 	rc = fn(&im, src);

@@ -70,7 +70,7 @@ void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d)
 	if (d->packets)
 		tt_storage_args_uint(c->st, "packets_lost", d->packets);
 	tt_storage_args_str(c->st, "stream", s->file, strlen(s->file));
-	set = tt_storage_args_end(c->st);
+	set = tt_args_tracker_end(c->im->args);
 	tt_slice_tracker_complete(c->im->slices, s->lost_track, d->begin_ts, dur < 0 ? 0 : dur, 0,
 				  tt_storage_intern_cstr(c->st, buf), set);
 }
@@ -182,7 +182,7 @@ static void cpu_slice(ctx *c, uint32_t track, int64_t ts, int64_t dur, tt_str na
 		tt_storage_args_int(c->st, "pid", pid);
 	if (events)
 		tt_storage_args_uint(c->st, "events", events);
-	set = tt_storage_args_end(c->st);
+	set = tt_args_tracker_end(c->im->args);
 	tt_slice_tracker_complete(c->im->slices, track, ts, dur < 0 ? 0 : dur, 0, name, set);
 }
 
@@ -423,7 +423,7 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 		return TT_NONE;
 	tt_storage_args_begin(st);
 	put_vals(st, x->v, x->n);
-	return tt_storage_args_end(st);
+	return tt_args_tracker_end(c->im->args);
 }
 
 /* ---- symbols ------------------------------------------------------------------- */
@@ -502,7 +502,7 @@ static int sym_args(ctx *c, const rec *ev, const evals *x, const ctf_val *addr, 
 		snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : sym.file, sym.line);
 		tt_storage_args_str(c->st, "debug_info.src", buf, strlen(buf));
 	}
-	*set = tt_storage_args_end(c->st);
+	*set = tt_args_tracker_end(c->im->args);
 	return 1;
 }
 

@@ -111,7 +111,7 @@ static uint32_t build_args(struct json *j, const struct batch *b, const struct p
 		default: break;
 		}
 	}
-	return tt_storage_args_end(st);
+	return tt_args_tracker_end(j->im->args);
 }
 
 static int push_rec(struct json *j, const struct pev *e, tt_event *r)

@@ -3,14 +3,9 @@
 
 /* ---- feeding the trackers ------------------------------------------------------------ */
 
-/* A flow id whose flow ended (the id may start a new flow). */
-#define FLOW_ENDED (TT_KEYMAP_NONE - 1)
-
+/* Flow keys (flow_tracker.h): v1 (1, category << 32 | name, id), v2 (2, id, 0). */
 struct feed {
 	struct json *j;
-	tt_keymap flows;   /* (kind, a, b, c) -> last slice of the flow */
-	tt_keymap pending; /* track -> flow source waiting for the next slice */
-	size_t npending;   /* tracks with one waiting (most traces: none) */
 	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
 	tt_async_tracker *async;
 	/* names compared or given per event, interned once */
@@ -66,21 +61,18 @@ static uint32_t counter_track(struct json *j, const tt_event *r)
 static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_t slice,
 		      int start, int end)
 {
-	tt_storage *st = f->j->st;
-	uint32_t prev = tt_keymap_get(&f->flows, a, b, c, 0);
+	tt_flow_tracker *fl = f->j->im->flows;
 
 	if (slice < 0 || slice > (int64_t)UINT32_MAX - 1) {
-		tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
+		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
 		return;
 	}
-	if (!start) {
-		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED)
-			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
-		else
-			tt_storage_flow(st, (int64_t)prev, slice, TT_NONE);
-	}
-	if (tt_keymap_put(&f->flows, a, b, c, 0, end ? FLOW_ENDED : (uint32_t)slice))
-		f->j->oom = 1;
+	if (!start && !tt_flow_tracker_link(fl, a, b, c, slice))
+		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
+	if (end)
+		tt_flow_tracker_close(fl, a, b, c);
+	else
+		tt_flow_tracker_set(fl, a, b, c, slice);
 }
 
 /* After a slice begins on track: a pending 'f' (no bp:e) binds to it, and
@@ -88,27 +80,15 @@ static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_
 static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id,
 			  uint64_t flow_id)
 {
-	tt_storage *st = f->j->st;
-	uint32_t src;
+	tt_flow_tracker *fl = f->j->im->flows;
 
 	if (id < 0)
 		return;
-	src = f->npending ? tt_keymap_get(&f->pending, track, 0, 0, 0) : TT_KEYMAP_NONE;
-	if (src != TT_KEYMAP_NONE && src != FLOW_ENDED) {
-		tt_storage_flow(st, (int64_t)src, id, TT_NONE);
-		tt_keymap_put(&f->pending, track, 0, 0, 0, FLOW_ENDED);
-		f->npending--;
-	}
-	if (r->flags & EV_FLOW_IN) {
-		uint32_t prev = tt_keymap_get(&f->flows, 2, flow_id, 0, 0);
-
-		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED)
-			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
-		else
-			tt_storage_flow(st, (int64_t)prev, id, TT_NONE);
-	}
-	if ((r->flags & EV_FLOW_OUT) && id <= (int64_t)UINT32_MAX - 2)
-		tt_keymap_put(&f->flows, 2, flow_id, 0, 0, (uint32_t)id);
+	tt_flow_tracker_slice_begun(fl, track, id);
+	if ((r->flags & EV_FLOW_IN) && !tt_flow_tracker_link(fl, 2, flow_id, 0, id))
+		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
+	if (r->flags & EV_FLOW_OUT)
+		tt_flow_tracker_set(fl, 2, flow_id, 0, id);
 }
 
 static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
@@ -129,7 +109,7 @@ static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
 
 /* The import log trace processor writes for a spilled X event: the event,
  * the slice it overlaps and the shared range [ts, that slice's end). */
-static void log_overlap(tt_storage *st, const tt_event *r, int64_t other)
+static void log_overlap(tt_args_tracker *args, tt_storage *st, const tt_event *r, int64_t other)
 {
 	int64_t ots = tt_storage_slice_ts(st, other), odur = tt_storage_slice_dur(st, other);
 	const char *on = tt_storage_str(st, tt_storage_slice_name(st, other));
@@ -144,7 +124,7 @@ static void log_overlap(tt_storage *st, const tt_event *r, int64_t other)
 		tt_storage_args_str(st, "conflicting_slice_name", on, strlen(on));
 	tt_storage_args_int(st, "conflicting_slice_ts", ots);
 	tt_storage_args_int(st, "conflicting_slice_dur", odur);
-	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_storage_args_end(st));
+	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_args_tracker_end(args));
 }
 
 static void feed_one(struct feed *f, const tt_event *r)
@@ -182,7 +162,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		if ((id = tt_slice_tracker_overlapping(sl, track, r->ts, r->u.i)) >= 0) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
-			log_overlap(st, r, id);
+			log_overlap(j->im->args, st, r, id);
 			track = tt_async_overlap_track(f->async, r->track, r->ts, r->u.i);
 			if (track == TT_NONE) {
 				j->oom = 1;
@@ -241,23 +221,15 @@ static void feed_one(struct feed *f, const tt_event *r)
 			  tt_slice_tracker_enclosing(sl, track, r->ts), r->kind == 's', 0);
 		break;
 	case 'f': {
-		uint32_t prev = tt_keymap_get(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0);
+		uint64_t key = ((uint64_t)r->cat << 32) | r->name;
 
 		track = tt_track_tracker_thread(j->im->tracks, r->track);
-		if (prev == TT_KEYMAP_NONE || prev == FLOW_ENDED) {
+		if (tt_flow_tracker_last(j->im->flows, 1, key, r->id) < 0)
 			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
-		} else if (r->flags & EV_BP_E) {
-			flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
-				  tt_slice_tracker_enclosing(sl, track, r->ts), 0, 1);
-		} else {
-			uint32_t was = tt_keymap_get(&f->pending, track, 0, 0, 0);
-
-			if (was == TT_KEYMAP_NONE || was == FLOW_ENDED)
-				f->npending++;
-			tt_keymap_put(&f->pending, track, 0, 0, 0, prev);
-			tt_keymap_put(&f->flows, 1, ((uint64_t)r->cat << 32) | r->name, r->id, 0,
-				      FLOW_ENDED);
-		}
+		else if (r->flags & EV_BP_E)
+			flow_step(f, 1, key, r->id, tt_slice_tracker_enclosing(sl, track, r->ts), 0, 1);
+		else
+			tt_flow_tracker_to_next(j->im->flows, 1, key, r->id, track);
 		break;
 	}
 	}
@@ -356,8 +328,6 @@ int tt_json_feed_all(struct json *j)
 		rc = group_flush(&g);
 	TT_VEC_FREE(g.v);
 	TT_VEC_FREE(g.x);
-	tt_keymap_free(&f.flows);
-	tt_keymap_free(&f.pending);
 	tt_async_tracker_free(f.async);
 	return rc < 0 || g.oom || j->oom || tt_storage_oom(j->st) ? -1 : 0;
 }

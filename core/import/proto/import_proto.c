@@ -554,7 +554,6 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
-	tt_pmap_free(&c->v1_pending);
 	tt_pmap_free(&c->state_open);
 	tt_pmap_free(&c->legacy_counters);
 	TT_VEC_FREE(c->cstacks);
@@ -586,7 +585,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->st = im->st;
 	c->threaded = threaded;
 	tt_process_tracker_main_threads(c->im->procs, 1);
-	tt_storage_args_dedupe(c->st, 1);
+	tt_args_tracker_dedupe(c->im->args, 1);
 	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
 	if (tt_process_tracker_idle_rows(c->im->procs, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
 		c->oom = 1;

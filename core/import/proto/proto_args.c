@@ -232,5 +232,5 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 		char ph = (char)phase;
 		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);
 	}
-	return tt_storage_args_end(c->st);
+	return tt_args_tracker_end(c->im->args);
 }

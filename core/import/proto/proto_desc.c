@@ -174,7 +174,7 @@ void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int fi
 
 		tt_storage_args_str(st, "description", text, strlen(text));
 	}
-	tt_storage_track_set_source_args(st, track, tt_storage_args_end(st));
+	tt_storage_track_set_source_args(st, track, tt_args_tracker_end(c->im->args));
 }
 
 /* Old Chrome: a ThreadDescriptor packet names the sequence's thread and
@@ -259,7 +259,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 		if (p->has_is_kthread) {
 			tt_storage_args_begin(c->st);
 			tt_storage_args_bool(c->st, "is_kthread", p->is_kthread);
-			tt_storage_process_set_args(c->st, upid, tt_storage_args_end(c->st));
+			tt_args_tracker_add_to_process(c->im->args, upid, tt_args_tracker_end(c->im->args));
 		}
 	}
 	for (i = 0; i < pt->n_threads; i++) {
@@ -431,7 +431,7 @@ void tt_proto_process_args_flush(pctx *c)
 		}
 		if (a->has_crash)
 			tt_storage_args_uint(c->st, "chrome.crash_trace_id", a->crash);
-		tt_storage_process_set_args(c->st, a->upid, tt_storage_args_end(c->st));
+		tt_args_tracker_add_to_process(c->im->args, a->upid, tt_args_tracker_end(c->im->args));
 	}
 }
 

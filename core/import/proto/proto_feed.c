@@ -185,8 +185,9 @@ static uint32_t rec_track(pctx *c, const prec *r)
 						  r->kind == R_COMPLETE ? TT_ASYNC_INSTANT : TT_ASYNC_PEEK) : r->track;
 }
 
-static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
+static void feed_flows(pctx *c, const prec *r, int64_t slice)
 {
+	tt_flow_tracker *fl = c->im->flows;
 	size_t lo = 0, hi = c->flows.n;
 
 	while (lo < hi) {
@@ -198,35 +199,25 @@ static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
 	}
 	for (; lo < c->flows.n && c->flows.v[lo].ord == r->id; lo++) {
 		const pflow *f = &c->flows.v[lo];
-		uint64_t *last = tt_pmap_find(active, f->id);
-		int live = last && *last;
 
 		switch (f->kind) {
 		case FL_STEP:
 		case FL_INOUT:
-			if (live)
-				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
-			else if (f->kind == FL_INOUT)
+			if (!tt_flow_tracker_link(fl, f->id, 0, 0, slice) && f->kind == FL_INOUT)
 				stat(c, TT_STAT_flow_unmatched);
-			if (tt_pmap_put(active, f->id, (uint64_t)slice + 1))
-				c->oom = 1;
+			tt_flow_tracker_set(fl, f->id, 0, 0, slice);
 			break;
 		case FL_OUT:
-			if (tt_pmap_put(active, f->id, (uint64_t)slice + 1))
-				c->oom = 1;
+			tt_flow_tracker_set(fl, f->id, 0, 0, slice);
 			break;
 		case FL_TERM:
-			if (live) {
-				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
-				*last = 0;
-			}
+			if (tt_flow_tracker_link(fl, f->id, 0, 0, slice))
+				tt_flow_tracker_close(fl, f->id, 0, 0);
 			break;
 		case FL_IN:
 			/* trace processor: a legacy FLOW_IN links from the flow's
 			 * last slice and leaves the flow open (more may come in) */
-			if (live)
-				tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
-			else
+			if (!tt_flow_tracker_link(fl, f->id, 0, 0, slice))
 				stat(c, TT_STAT_flow_unmatched);
 			break;
 		}
@@ -236,45 +227,36 @@ static void feed_flows(pctx *c, tt_pmap *active, const prec *r, int64_t slice)
 /* A v1 flow event (legacy 's' / 't' / 'f'): binds to the slice enclosing
  * it on its track; an 'f' without bind_to_enclosing binds to the next
  * slice that begins there. */
-static void feed_flow_v1(pctx *c, const prec *r, uint32_t track, tt_pmap *active)
+static void feed_flow_v1(pctx *c, const prec *r, uint32_t track)
 {
+	tt_flow_tracker *fl = c->im->flows;
 	int64_t slice = tt_slice_tracker_enclosing(c->im->slices, track, r->ts);
-	uint64_t key = (uint64_t)r->u.i, *last = tt_pmap_find(active, key);
-	int live = last && *last;
+	uint64_t key = (uint64_t)r->u.i;
 
 	switch (r->flags & ~(F_TE | F_FPOS | F_CS)) {
 	case V1_START:
-		if (slice < 0) {
+		if (slice < 0)
 			stat(c, TT_STAT_flow_unmatched);
-			return;
-		}
-		if (tt_pmap_put(active, key, (uint64_t)slice + 1))
-			c->oom = 1;
+		else
+			tt_flow_tracker_set(fl, key, 0, 0, slice);
 		return;
 	case V1_STEP:
-		if (slice < 0 || !live) {
+		if (slice < 0 || !tt_flow_tracker_link(fl, key, 0, 0, slice))
 			stat(c, TT_STAT_flow_unmatched);
-			return;
-		}
-		tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
-		*last = (uint64_t)slice + 1;
+		else
+			tt_flow_tracker_set(fl, key, 0, 0, slice);
 		return;
 	case V1_END_ENCLOSING:
-		if (slice < 0 || !live) {
+		if (slice < 0 || !tt_flow_tracker_link(fl, key, 0, 0, slice))
 			stat(c, TT_STAT_flow_unmatched);
-			return;
-		}
-		tt_storage_flow(c->st, (int64_t)(*last - 1), slice, TT_NONE);
-		*last = 0;
+		else
+			tt_flow_tracker_close(fl, key, 0, 0);
 		return;
 	case V1_END:
-		if (!live) {
+		if (tt_flow_tracker_last(fl, key, 0, 0) < 0)
 			stat(c, TT_STAT_flow_unmatched);
-			return;
-		}
-		if (tt_pmap_put(&c->v1_pending, track, *last))
-			c->oom = 1;
-		*last = 0;
+		else
+			tt_flow_tracker_to_next(fl, key, 0, 0, track);
 		return;
 	}
 }
@@ -322,7 +304,7 @@ static void tts_clear_unended(pctx *c, ttsbits *b)
 	TT_VEC_FREE(*b);
 }
 
-static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
+static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 {
 	uint32_t track;
 	int64_t id = -1;
@@ -337,7 +319,7 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
 	if (track == TT_NONE)
 		return;
 	if (r->kind == R_FLOW_V1) {
-		feed_flow_v1(c, r, track, active);
+		feed_flow_v1(c, r, track);
 		return;
 	}
 	if (r->kind == R_STATE) {
@@ -378,24 +360,17 @@ static void feed(pctx *c, const prec *r, tt_pmap *active, ttsbits *open_tts)
 		return;
 	}
 	if (id >= 0 && (r->flags & F_FLOWS))
-		feed_flows(c, active, r, id);
+		feed_flows(c, r, id);
 	if (id >= 0 && (r->flags & F_CS))
 		tt_proto_feed_callstack(c, r, id, track);
-	if (id >= 0 && c->v1_pending.n && r->kind != R_END) {
-		uint64_t *src = tt_pmap_find(&c->v1_pending, track);
-
-		if (src && *src) {
-			tt_storage_flow(c->st, (int64_t)(*src - 1), id, TT_NONE);
-			*src = 0;
-		}
-	}
+	if (r->kind != R_END)
+		tt_flow_tracker_slice_begun(c->im->flows, track, id);
 }
 
-/* What feeding needs besides the record: the flows still open and the
- * thread times of open slices. */
+/* What feeding needs besides the record: the thread times of open
+ * slices (open flows are the import's flow tracker's). */
 typedef struct feedst {
 	pctx *c;
-	tt_pmap active;
 	ttsbits open_tts;
 	uint64_t fed;
 } feedst;
@@ -404,7 +379,7 @@ static int feed_one(void *ctx, const prec *r)
 {
 	feedst *f = ctx;
 
-	feed(f->c, r, &f->active, &f->open_tts);
+	feed(f->c, r, &f->open_tts);
 	if ((++f->fed & 0xffff) == 0 && tt_import_cancelled(f->c->im))
 		return 1;
 	return 0;
@@ -540,7 +515,6 @@ int tt_proto_merge_and_feed(pctx *c)
 		rc = tt_sorter_finish(c->sorter, feed_one, &f) < 0 ? -1 : 0;
 	tt_sorter_free(c->sorter);
 	c->sorter = NULL;
-	tt_pmap_free(&f.active);
 	tts_clear_unended(c, &f.open_tts);
 	return rc < 0 ? -1 : 0;
 }

@@ -190,12 +190,11 @@ typedef struct pctx {
 	tt_pmap desc_by_upid, desc_by_utid; /* process/thread -> uuid of its descriptor */
 	TT_VEC(pargs) pargs;
 	tt_keymap akey_index;        /* (upid, scope, id, name) -> akeys index */
-	tt_pmap v1_pending;
 	TT_VEC(pcs) cstacks;         /* in file order */
 	uint32_t inline_mapping;     /* row + 1 of the inline callstacks' dummy mapping */
 	tt_keymap inline_frames;     /* (name, file, line) -> frame row */
 	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
-	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */          /* track -> slice + 1 whose v1 flow ends at the next slice there */
+	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */
 	TT_VEC(akey) akeys;
 	tt_async_tracker *async;
 	int threaded;                /* may start threads (not opts.proto_one_thread) */

@@ -72,7 +72,7 @@ void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track)
 		tt_str value = (tt_str)((*open - 1) >> 32);
 
 		if (value == r->name && r->name) {
-			tt_storage_state_add_args(c->st, row, r->args);
+			tt_args_tracker_add_to_state(c->im->args, row, r->args);
 			return;
 		}
 		tt_storage_state_end(c->st, row, r->ts);

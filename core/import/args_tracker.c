@@ -1,0 +1,153 @@
+/*
+ * args_tracker.c - arg sets kept once by content, and args added to rows
+ * by merging (see args_tracker.h). The table holds set ids by the hash of
+ * their rows; storage hashes and compares the rows.
+ */
+#include "args_tracker.h"
+
+#include <stdlib.h>
+
+struct tt_args_tracker {
+	tt_storage *st;
+	int on;                 /* tt_args_tracker_dedupe */
+	uint64_t *slot;         /* hash's high half << 32 | set + 1; 0 = empty */
+	size_t cap, n;          /* cap: a power of two; at most half full */
+	uint64_t tries, hits;   /* sets ended while on, and found */
+};
+
+tt_args_tracker *tt_args_tracker_new(tt_storage *st)
+{
+	tt_args_tracker *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->st = st;
+	return a;
+}
+
+static void table_free(tt_args_tracker *a)
+{
+	free(a->slot);
+	a->slot = NULL;
+	a->cap = a->n = 0;
+}
+
+void tt_args_tracker_free(tt_args_tracker *a)
+{
+	if (!a)
+		return;
+	table_free(a);
+	free(a);
+}
+
+void tt_args_tracker_dedupe(tt_args_tracker *a, int on)
+{
+	a->on = on;
+}
+
+/* The earlier set whose rows are those under construction, or TT_NONE;
+ * a slot's high half skips most row comparisons. */
+static uint32_t find(const tt_args_tracker *a, uint64_t h)
+{
+	size_t mask = a->cap - 1;
+
+	if (!a->cap)
+		return TT_NONE;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		uint64_t e = a->slot[i];
+
+		if (!e)
+			return TT_NONE;
+		if ((e >> 32) == (h >> 32) && tt_storage_args_building_is(a->st, (uint32_t)e - 1))
+			return (uint32_t)e - 1;
+	}
+}
+
+static void insert(uint64_t *slot, size_t cap, uint64_t h, uint64_t e)
+{
+	size_t i;
+
+	for (i = (size_t)h & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+		;
+	slot[i] = e;
+}
+
+static int put(tt_args_tracker *a, uint64_t h, uint32_t id)
+{
+	if ((a->n + 1) * 2 > a->cap) {
+		size_t ncap = a->cap ? a->cap * 2 : 1024;
+		uint64_t *ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		/* the full hash is gone: rehash from the rows */
+		for (size_t i = 0; i < a->cap; i++) {
+			uint64_t e = a->slot[i];
+
+			if (e)
+				insert(ns, ncap, tt_storage_args_set_hash(a->st, (uint32_t)e - 1), e);
+		}
+		free(a->slot);
+		a->slot = ns;
+		a->cap = ncap;
+	}
+	insert(a->slot, a->cap, h, (h >> 32) << 32 | ((uint64_t)id + 1));
+	a->n++;
+	return 0;
+}
+
+/* A Chrome trace repeats a few thousand sets hundreds of thousands of
+ * times: each is stored once. */
+uint32_t tt_args_tracker_end(tt_args_tracker *a)
+{
+	uint64_t h;
+	uint32_t id;
+
+	if (!a->on || !tt_storage_args_building(a->st, &h))
+		return tt_storage_args_end(a->st);
+	a->tries++;
+	id = find(a, h);
+	if (id != TT_NONE) {
+		tt_storage_args_discard(a->st);
+		a->hits++;
+		return id;
+	}
+	if (a->tries == 65536 && a->hits < 65536 / 8) {
+		/* every event's args differ: the table would cost more than
+		 * it saves */
+		a->on = 0;
+		table_free(a);
+		return tt_storage_args_end(a->st);
+	}
+	id = tt_storage_args_end(a->st);
+	if (id != TT_NONE && put(a, h, id))
+		tt_storage_set_oom(a->st);
+	return id;
+}
+
+uint32_t tt_args_tracker_merge(tt_args_tracker *a, uint32_t begin, uint32_t end)
+{
+	uint32_t set;
+
+	return tt_storage_args_merge_begin(a->st, begin, end, &set) ? tt_args_tracker_end(a) : set;
+}
+
+void tt_args_tracker_add_to_process(tt_args_tracker *a, uint32_t upid, uint32_t arg_set_id)
+{
+	uint32_t cur = tt_storage_process_arg_set(a->st, upid);
+
+	tt_storage_process_set_arg_set(a->st, upid, tt_args_tracker_merge(a, cur, arg_set_id));
+}
+
+void tt_args_tracker_add_to_thread(tt_args_tracker *a, uint32_t utid, uint32_t arg_set_id)
+{
+	uint32_t cur = tt_storage_thread_arg_set(a->st, utid);
+
+	tt_storage_thread_set_arg_set(a->st, utid, tt_args_tracker_merge(a, cur, arg_set_id));
+}
+
+void tt_args_tracker_add_to_state(tt_args_tracker *a, int64_t row, uint32_t arg_set_id)
+{
+	if (arg_set_id == TT_NONE)
+		return;
+	tt_storage_state_set_arg_set(a->st, row, tt_args_tracker_merge(a, tt_storage_state_arg_set(a->st, row), arg_set_id));
+}
