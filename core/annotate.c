@@ -452,7 +452,7 @@ static int append(struct ctx *c, tt_err *err)
 						    strlen(severity_name[r->alert]));
 			for (int a = 0; a < c->nargs; a++)
 				arg_from_value(st, c->arg_key[a], r->args[a]);
-			set = tt_storage_args_end(st);
+			set = tt_storage_args_store(st);
 			slice_id = tt_slice_tracker_complete(trk, track, r->ts, r->dur, cat,
 							     tt_storage_intern_cstr(st, name), set);
 			if (slice_id < 0 && tt_storage_oom(st))

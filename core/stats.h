@@ -55,6 +55,7 @@
 	X(slice_drop_overlapping_complete_event, "slice_drop_overlapping_complete_event", "error", "analysis", "complete slices that partly overlap a slice of their track and were dropped") \
 	X(json_tokenizer_failure, "json_tokenizer_failure", "error", "trace", "JSON trace events that could not be read (no ph, no usable ts), skipped") \
 	X(json_parser_failure, "json_parser_failure", "error", "trace", "JSON trace events whose fields do not make an event of their phase, skipped") \
+	X(track_descriptor_conflicting_reservation, "track_descriptor_conflicting_reservation", "error", "analysis", "track descriptors that describe a uuid already described otherwise (another thread), ignored") \
 	X(track_event_parser_errors, "track_event_parser_errors", "info", "analysis", "track events that could not be placed (state value on a track that is not a state track, ...), skipped") \
 	X(track_event_invalid_timestamp, "track_event_invalid_timestamp", "error", "analysis", "track events whose timestamp is out of range (absolute or delta overflow, clock conversion overflow), dropped") \
 	X(track_event_state_missing_track_uuid, "track_event_state_missing_track_uuid", "error", "trace", "state track events (TYPE_STATE) without a track uuid, skipped") \

@@ -97,7 +97,7 @@ void tt_storage_free(tt_storage *st)
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
 	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows,
-	  st->track.source_arg_set_id);
+	  st->track.source_arg_set_id, st->track.dimension_arg_set_id);
 	F(slice, st->slice.ts, st->slice.dur, st->slice.parent_id, st->slice.thread_ts,
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
@@ -113,6 +113,8 @@ void tt_storage_free(tt_storage *st)
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
 	  st->tstate.io_wait, st->tstate.blocked);
 	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
+	F(proto_path, st->proto_path.parent_id, st->proto_path.arg_set_id, st->proto_path.field_type,
+	  st->proto_path.field_name);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
 	  st->state.value);
 	F(cpus, st->cpus.cpu);
@@ -120,6 +122,8 @@ void tt_storage_free(tt_storage *st)
 	F(named, st->named.stat, st->named.name, st->named.count);
 #undef F
 	tt_packcol_free(&st->args.set_first);
+	free(st->args.merged_in.v);
+	free(st->args.dead);
 	lazy_free(st);
 	tt_keymap_free(&st->named_by_key);
 	tt_profile_free(st->profile);
@@ -420,10 +424,11 @@ uint32_t tt_storage_track_new(tt_storage *st, const tt_track_desc *d)
 	if (GROW(st, st->track, COL(st->track.name), COL(st->track.type), COL(st->track.unit),
 		 COL(st->track.description), COL(st->track.parent_id), COL(st->track.utid),
 		 COL(st->track.upid), COL(st->track.max_depth), COL(st->track.cpu),
-		 COL(st->track.is_counter), COL(st->track.source_arg_set_id)))
+		 COL(st->track.is_counter), COL(st->track.source_arg_set_id), COL(st->track.dimension_arg_set_id)))
 		return TT_NONE;
 	st->track.name[n] = d->name;
 	st->track.source_arg_set_id[n] = TT_NONE;
+	st->track.dimension_arg_set_id[n] = TT_NONE;
 	st->track.type[n] = tt_storage_intern_cstr(st, d->type ? d->type : "global");
 	st->track.unit[n] = d->unit;
 	st->track.description[n] = d->description;
@@ -467,6 +472,34 @@ uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row)
 	size_t n = table == 'p' ? st->machine.processes : table == 't' ? st->machine.threads : st->machine.tracks;
 
 	return st->machine.set && row < n ? 0 : TT_NONE;
+}
+
+void tt_storage_track_set_dimension_args(tt_storage *st, uint32_t track, uint32_t arg_set_id)
+{
+	if (track < st->track.n)
+		st->track.dimension_arg_set_id[track] = arg_set_id;
+}
+
+uint32_t tt_storage_track_dimension_args(const tt_storage *st, uint32_t track)
+{
+	return track < st->track.n ? st->track.dimension_arg_set_id[track] : TT_NONE;
+}
+
+/* trace processor's thread tracks ("thread") have one dimension, the
+ * thread: given at the end to those the importer gave none (made last,
+ * so the other sets keep their ids). */
+static void thread_track_dimensions(tt_storage *st)
+{
+	tt_str thread = tt_strpool_find(st->strs, "thread", 6);
+
+	for (size_t t = 0; thread && t < st->track.n; t++) {
+		if (st->track.type[t] != thread || st->track.dimension_arg_set_id[t] != TT_NONE ||
+		    st->track.utid[t] == TT_NONE)
+			continue;
+		tt_storage_args_begin(st);
+		tt_storage_args_uint(st, "utid", st->track.utid[t]);
+		st->track.dimension_arg_set_id[t] = tt_storage_args_store(st);
+	}
 }
 
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track)
@@ -696,6 +729,21 @@ static void arg_add(tt_storage *st, const char *key, int type, union tt_arg_val 
 	append_row(st, tt_storage_intern_cstr(st, key ? key : ""), (uint8_t)(type | indexed_flag(key)), v);
 }
 
+void tt_storage_args_keyed(tt_storage *st, tt_str key, int type, int64_t i, double d, tt_str s)
+{
+	int base = type & ~TT_ARG_INDEXED;
+	union tt_arg_val v = base == TT_ARG_REAL ? (union tt_arg_val){ .d = d } :
+			     base == TT_ARG_STRING || base == TT_ARG_JSON ? (union tt_arg_val){ .s = s } :
+			     (union tt_arg_val){ .i = i };
+
+	if (st->args.lazy && st->args.lazy->filling) {
+		fill_add(st, tt_storage_str(st, key), base, v);
+		return;
+	}
+	if (st->args.building)
+		append_row(st, key, (uint8_t)type, v);
+}
+
 void tt_storage_args_int(tt_storage *st, const char *key, int64_t v)
 {
 	arg_add(st, key, TT_ARG_INT, (union tt_arg_val){ .i = v });
@@ -883,13 +931,81 @@ static int key_in(const tt_storage *st, tt_str key, size_t first, size_t end)
 	return 0;
 }
 
-/* The row of key in [first, end), or end. */
-static size_t key_row(const tt_storage *st, tt_str key, size_t first, size_t end)
+/* The key an end row takes in a merge with begin's keys bk[0..nb): trace
+ * processor keeps one args tracker per open slice, so an array the end
+ * adds under a key whose array begin already has continues after begin's
+ * entries ("a[0]" after begin's "a[0]", "a[1]" is "a[2]"). Only the
+ * outermost index moves; what is nested under it follows. With find_only
+ * the new key is looked up, not interned (merged sets stored when read:
+ * the merge interned it); 0 if absent. */
+static tt_str merge_key(tt_storage *st, tt_str key, const tt_str *bk, size_t nb, int find_only)
 {
-	for (size_t q = first; q < end; q++)
-		if (st->args.key[q] == key)
-			return q;
-	return end;
+	const char *k = tt_storage_str(st, key), *open, *close;
+	size_t base;
+	unsigned long long next = 0, idx;
+	char buf[1024];
+	int n;
+
+	if (!k || !(open = strchr(k, '[')) || !(close = strchr(open, ']')))
+		return key;
+	base = (size_t)(open - k);
+	for (size_t i = 0; i < nb; i++) {
+		const char *b = tt_storage_str(st, bk[i]);
+
+		if (b && strncmp(b, k, base) == 0 && b[base] == '[') {
+			unsigned long long j = strtoull(b + base + 1, NULL, 10);
+
+			if (j + 1 > next)
+				next = j + 1;
+		}
+	}
+	if (next == 0)
+		return key;
+	idx = strtoull(open + 1, NULL, 10) + next;
+	n = snprintf(buf, sizeof(buf), "%.*s[%llu%s", (int)base, k, idx, close);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return key;
+	return find_only ? tt_strpool_find(st->strs, buf, (size_t)n) : tt_storage_intern(st, buf, (size_t)n);
+}
+
+/* A key whose begin value a merge keeps (tt_storage_args_keep_first). */
+static int keeps_first(const tt_storage *st, tt_str key)
+{
+	for (size_t i = 0; i < st->args.nkeep; i++)
+		if (st->args.keep[i] == key)
+			return 1;
+	return 0;
+}
+
+void tt_storage_args_keep_first(tt_storage *st, const char *key)
+{
+	if (st->args.nkeep < sizeof(st->args.keep) / sizeof(st->args.keep[0]))
+		st->args.keep[st->args.nkeep++] = tt_storage_intern_cstr(st, key);
+}
+
+/* Where begin's key is in end's (merged) keys ek[0..ne), or ne. */
+static size_t merged_row(const tt_storage *st, tt_str key, const tt_str *ek, size_t ne)
+{
+	if (keeps_first(st, key))
+		return ne;
+	for (size_t j = 0; j < ne; j++)
+		if (ek[j] == key)
+			return j;
+	return ne;
+}
+
+/* Sets a merge read, which no row may own any more (tt_storage_finalize
+ * hides those from the args table, as trace processor writes a slice's
+ * args once, when it ends). */
+static void merge_input(tt_storage *st, uint32_t a, uint32_t b)
+{
+	if (tt_vec_reserve((void **)&st->args.merged_in.v, &st->args.merged_in.cap, st->args.merged_in.n + 2,
+			   sizeof(uint32_t))) {
+		st->oom = 1;
+		return;
+	}
+	st->args.merged_in.v[st->args.merged_in.n++] = a;
+	st->args.merged_in.v[st->args.merged_in.n++] = b;
 }
 
 /* Rows of a merged set: what tt_storage_args_merge would have appended. */
@@ -898,6 +1014,7 @@ static int store_merged(tt_storage *st, uint32_t set, size_t first, size_t end)
 	const struct lz_pair *p = lz_pair(st->args.lazy, set);
 	uint32_t b, e;
 	size_t bf, be, ef, ee, r = first;
+	tt_str *ek;
 
 	if (!p)
 		return -1;
@@ -909,17 +1026,23 @@ static int store_merged(tt_storage *st, uint32_t set, size_t first, size_t end)
 	be = set_end(st, b);
 	ef = tt_storage_set_first(st, e);
 	ee = set_end(st, e);
+	ek = malloc((ee - ef + 1) * sizeof(*ek));
+	if (!ek)
+		return -1;
+	for (size_t q = ef; q < ee; q++)
+		ek[q - ef] = merge_key(st, st->args.key[q], st->args.key + bf, be - bf, 1);
 	for (size_t q = bf; q < be && r < end; q++) {
-		size_t w = key_row(st, st->args.key[q], ef, ee);
+		size_t w = merged_row(st, st->args.key[q], ek, ee - ef);
 
-		w = w < ee ? w : q;
-		put_row(st, r++, st->args.key[w], st->args.type[w], st->args.val[w]);
+		w = w < ee - ef ? ef + w : q;
+		put_row(st, r++, st->args.key[q], st->args.type[w], st->args.val[w]);
 	}
 	for (size_t q = ef; q < ee && r < end; q++)
-		if (!key_in(st, st->args.key[q], bf, be))
-			put_row(st, r++, st->args.key[q], st->args.type[q], st->args.val[q]);
+		if (!key_in(st, ek[q - ef], bf, be))
+			put_row(st, r++, ek[q - ef], st->args.type[q], st->args.val[q]);
 	for (; r < end; r++)
 		put_row(st, r, 0, TT_ARG_NULL, (union tt_arg_val){ .i = 0 });
+	free(ek);
 	return 0;
 }
 
@@ -1098,7 +1221,7 @@ void tt_storage_args_discard(tt_storage *st)
 	st->args.n = st->args.build_start;
 }
 
-uint32_t tt_storage_args_end(tt_storage *st)
+uint32_t tt_storage_args_store(tt_storage *st)
 {
 	size_t first = st->args.build_start;
 
@@ -1131,6 +1254,7 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 {
 	struct tt_args_lazy *z = st->args.lazy;
 	const tt_str *bk, *ek;
+	tt_str *mk;
 	size_t nb, ne, count;
 	uint32_t id;
 
@@ -1143,20 +1267,30 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 		*set = end;
 		return 0;
 	}
+	merge_input(st, begin, end);
 	if (!z || (lz_kind(z, begin) == LZ_STORED && lz_kind(z, end) == LZ_STORED)) {
 		size_t bf = tt_storage_set_first(st, begin), be = set_end(st, begin);
 		size_t ef = tt_storage_set_first(st, end), ee = set_end(st, end);
+		tt_str *mk = malloc((ee - ef + 1) * sizeof(*mk));
 
+		if (!mk) {
+			st->oom = 1;
+			return 0;
+		}
+		/* end's keys as merged, before appending moves the columns */
+		for (size_t r = ef; r < ee; r++)
+			mk[r - ef] = merge_key(st, st->args.key[r], st->args.key + bf, be - bf, 0);
 		tt_storage_args_begin(st);
 		for (size_t r = bf; r < be; r++) {
-			size_t w = key_row(st, st->args.key[r], ef, ee);
+			size_t w = merged_row(st, st->args.key[r], mk, ee - ef);
 
-			w = w < ee ? w : r;
-			append_row(st, st->args.key[w], st->args.type[w], st->args.val[w]);
+			w = w < ee - ef ? ef + w : r;
+			append_row(st, st->args.key[r], st->args.type[w], st->args.val[w]);
 		}
 		for (size_t r = ef; r < ee; r++)
-			if (!key_in(st, st->args.key[r], bf, be))
-				append_row(st, st->args.key[r], st->args.type[r], st->args.val[r]);
+			if (!key_in(st, mk[r - ef], bf, be))
+				append_row(st, mk[r - ef], st->args.type[r], st->args.val[r]);
+		free(mk);
 		return 1;
 	}
 	/* decode what has no known keys first: storing moves the columns */
@@ -1164,14 +1298,25 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 		return 0;
 	bk = set_keys(st, begin, &nb);
 	ek = set_keys(st, end, &ne);
-	count = ne;
-	for (size_t i = 0; i < nb; i++) {
-		size_t j = 0;
-
-		while (j < ne && ek[j] != bk[i])
-			j++;
-		count += j == ne;
+	/* end's arrays continuing begin's take new keys, interned now (the
+	 * merged rows are stored when read, which only looks them up);
+	 * interning moves no key list */
+	mk = malloc((ne + 1) * sizeof(*mk));
+	if (!mk) {
+		st->oom = 1;
+		return 0;
 	}
+	for (size_t j = 0; j < ne; j++)
+		mk[j] = merge_key(st, ek[j], bk, nb, 0);
+	count = nb;
+	for (size_t j = 0; j < ne; j++) {
+		size_t i = 0;
+
+		while (i < nb && bk[i] != mk[j])
+			i++;
+		count += i == nb;
+	}
+	free(mk);
 	if (count > UINT32_MAX - st->args.n) {
 		st->oom = 1;
 		return 0;
@@ -1194,7 +1339,7 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end)
 {
 	uint32_t set;
 
-	return tt_storage_args_merge_begin(st, begin, end, &set) ? tt_storage_args_end(st) : set;
+	return tt_storage_args_merge_begin(st, begin, end, &set) ? tt_storage_args_store(st) : set;
 }
 
 const char *tt_storage_arg_text(const tt_storage *st, size_t row, char *buf, size_t len)
@@ -1255,6 +1400,22 @@ int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint32_t arg_se
 	st->flow.slice_in[n] = in;
 	st->flow.arg_set_id[n] = arg_set_id;
 	st->flow.n++;
+	return (int64_t)n;
+}
+
+int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_type, tt_str field_name,
+			      uint32_t arg_set_id)
+{
+	size_t n = st->proto_path.n;
+
+	if (GROW(st, st->proto_path, COL(st->proto_path.parent_id), COL(st->proto_path.arg_set_id),
+		 COL(st->proto_path.field_type), COL(st->proto_path.field_name)))
+		return -1;
+	st->proto_path.parent_id[n] = parent_id;
+	st->proto_path.arg_set_id[n] = arg_set_id;
+	st->proto_path.field_type[n] = field_type;
+	st->proto_path.field_name[n] = field_name;
+	st->proto_path.n++;
 	return (int64_t)n;
 }
 
@@ -1630,6 +1791,76 @@ static int index_table(tt_storage *st, struct csr *c, size_t n, const int64_t *t
 	return sorted;
 }
 
+static void unmark(uint64_t *bits, size_t nbits, uint32_t set)
+{
+	if (set < nbits)
+		bits[set / 64] &= ~(1ULL << (set % 64));
+}
+
+static void unmark_col(uint64_t *bits, size_t nbits, const uint32_t *col, size_t n)
+{
+	for (size_t i = 0; col && i < n; i++)
+		unmark(bits, nbits, col[i]);
+}
+
+/* The rows of sets a merge read and no row owns any more: trace processor
+ * writes a slice's args once, when it ends, so the begin and end sets a
+ * merge replaced never reach its args table. A set kept once for identical
+ * rows (tt_storage_args_dedupe) may still be another row's: every column
+ * that holds an arg_set_id is looked at. */
+static void args_mark_dead(tt_storage *st)
+{
+	size_t nsets = st->args.set_first.n, nrows = st->args.n;
+	uint64_t *cand;
+	int any = 0;
+
+	free(st->args.dead);
+	st->args.dead = NULL;
+	st->args.dead_n = 0;
+	if (!st->args.merged_in.n || !nsets)
+		return;
+	cand = calloc(nsets / 64 + 1, sizeof(*cand));
+	if (!cand) {
+		st->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < st->args.merged_in.n; i++) {
+		uint32_t set = st->args.merged_in.v[i];
+
+		if (set < nsets)
+			cand[set / 64] |= 1ULL << (set % 64);
+	}
+	unmark_col(cand, nsets, st->process.arg_set_id, st->process.n);
+	unmark_col(cand, nsets, st->thread.arg_set_id, st->thread.n);
+	unmark_col(cand, nsets, st->track.source_arg_set_id, st->track.n);
+	unmark_col(cand, nsets, st->track.dimension_arg_set_id, st->track.n);
+	unmark_col(cand, nsets, st->slice.arg_set_id, st->slice.n);
+	unmark_col(cand, nsets, st->flow.arg_set_id, st->flow.n);
+	unmark_col(cand, nsets, st->state.arg_set_id, st->state.n);
+	unmark_col(cand, nsets, st->import_logs.arg_set_id, st->import_logs.n);
+	unmark_col(cand, nsets, st->proto_path.arg_set_id, st->proto_path.n);
+	for (size_t i = 0; i < st->raw.n; i++)
+		unmark(cand, nsets, tt_storage_raw_id(&st->raw.arg_set_id, i));
+	for (size_t w = 0; w <= nsets / 64 && !any; w++)
+		any = cand[w] != 0;
+	if (any && (st->args.dead = calloc(nrows / 64 + 1, sizeof(uint64_t))) == NULL)
+		st->oom = 1;
+	for (uint32_t set = 0; any && st->args.dead && set < nsets; set++) {
+		if (!(cand[set / 64] >> (set % 64) & 1))
+			continue;
+		for (size_t r = tt_storage_set_first(st, set), e = set_end(st, set); r < e && r < nrows; r++)
+			st->args.dead[r / 64] |= 1ULL << (r % 64);
+	}
+	if (st->args.dead)
+		st->args.dead_n = nrows;
+	free(cand);
+}
+
+int tt_storage_arg_row_dead(const tt_storage *st, size_t row)
+{
+	return row < st->args.dead_n && (st->args.dead[row / 64] >> (row % 64) & 1);
+}
+
 void tt_storage_finalize(tt_storage *st)
 {
 	size_t nt = st->track.n, nrows = st->slice.n + st->counter.n;
@@ -1642,6 +1873,8 @@ void tt_storage_finalize(tt_storage *st)
 	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
 	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
+	thread_track_dimensions(st);
+	args_mark_dead(st);
 	SHRINK(st, st->counter, COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track));
 	SHRINK(st, st->raw, COL(st->raw.ts), COL(st->raw.name));
 	tt_packcol_shrink(&st->raw.ucpu);

@@ -125,6 +125,12 @@ uint32_t tt_storage_track_utid(const tt_storage *st, uint32_t track);
  * until set). */
 void tt_storage_track_set_source_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
 uint32_t tt_storage_track_source_args(const tt_storage *st, uint32_t track);
+/* track.dimension_arg_set_id: what tells the track apart from its
+ * siblings, as trace processor's track blueprints name it (utid, upid,
+ * track_uuid, merge keys, track_compressor_idx, ...). A "thread" track
+ * given none gets {utid} at finalize. */
+void tt_storage_track_set_dimension_args(tt_storage *st, uint32_t track, uint32_t arg_set_id);
+uint32_t tt_storage_track_dimension_args(const tt_storage *st, uint32_t track);
 uint32_t tt_storage_track_count(const tt_storage *st);
 
 /* ---- args ---------------------------------------------------------------
@@ -133,8 +139,9 @@ uint32_t tt_storage_track_count(const tt_storage *st);
  * be under construction at a time. key is the full key (`a.b[0].c`);
  * flat_key is derived by dropping the `[n]` indices. During an import the
  * set is ended by tt_args_tracker_end (core/import/args_tracker.h), which
- * keeps identical sets once; tt_storage_args_end stores it as a new set
- * (annotations, tests, the trackers themselves). */
+ * keeps identical sets once; tt_storage_args_store stores it as a new set
+ * (annotations, tests, the args tracker itself; named apart so that an
+ * importer cannot end a set by the old name and silently skip that). */
 void tt_storage_args_begin(tt_storage *st);
 void tt_storage_args_int(tt_storage *st, const char *key, int64_t v);
 void tt_storage_args_uint(tt_storage *st, const char *key, uint64_t v);
@@ -144,11 +151,15 @@ void tt_storage_args_str(tt_storage *st, const char *key, const char *s, size_t 
 void tt_storage_args_pointer(tt_storage *st, const char *key, uint64_t v);
 void tt_storage_args_json(tt_storage *st, const char *key, const char *s, size_t len);
 void tt_storage_args_null(tt_storage *st, const char *key);
+/* The same with the key interned already (an importer that keeps its
+ * keys): type is TT_ARG_* | TT_ARG_INDEXED when the key holds [n]; the
+ * value is i (ints, bools as 0/1, pointers), d (reals) or s (strings). */
+void tt_storage_args_keyed(tt_storage *st, tt_str key, int type, int64_t i, double d, tt_str s);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 /* Stores the rows under construction as a new set and returns its id;
  * TT_NONE (SQL NULL) for an empty set or when none is under construction. */
-uint32_t tt_storage_args_end(tt_storage *st);
+uint32_t tt_storage_args_store(tt_storage *st);
 /* The rows under construction: their count (0 when none), and with hash
  * a hash of their keys, types and values; tt_storage_args_set_hash gives
  * the same hash for a stored set with the same rows. */
@@ -169,6 +180,12 @@ uint32_t tt_storage_args_merge(tt_storage *st, uint32_t begin, uint32_t end);
  * rows (both sets are stored), which the caller ends; else 0 with *set the
  * result (a lazy merged set, one of the two, or TT_NONE). */
 int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, uint32_t *set);
+/* In a merge, rows with this key keep begin's value (trace processor's
+ * kSkipIfExists args). At most 4 keys. */
+void tt_storage_args_keep_first(tt_storage *st, const char *key);
+/* Whether args row `row` belongs to a set a merge replaced and no row
+ * owns (hidden from the args table; known after tt_storage_finalize). */
+int tt_storage_arg_row_dead(const tt_storage *st, size_t row);
 
 /* ---- lazy args ----------------------------------------------------------
  * An importer that can decode an event again registers its arg set by where
@@ -203,6 +220,11 @@ uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size
 /* ---- counters, flows, raw events, scheduling -------------------------- */
 int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);
 int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint32_t arg_set_id);
+/* A row of experimental_proto_path (trace processor's proto content
+ * analyzer): a field path step, its parent step (TT_NONE: a root), the
+ * field's type and name (0: none), and args (the root's annotations). */
+int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_type, tt_str field_name,
+			      uint32_t arg_set_id);
 /* A raw event (CTF/ftrace): cpu -1 when unknown, utid TT_NONE when unknown. */
 int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu,
 		       uint32_t utid, uint32_t arg_set_id);

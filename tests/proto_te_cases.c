@@ -13,16 +13,13 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 		     const char *name, int kind, int32_t pid, int64_t tid)
 {
 	Pkt p = pkt(seq, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, name);
 	Perfetto__Protos__StateDescriptor sd = PERFETTO__PROTOS__STATE_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	Perfetto__Protos__ProcessDescriptor pd = process_of(pid);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(pid, tid, NULL);
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 	char *cats[2] = { "c1", "c2" };
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	td.name = (char *)name;
 	if (parent) {
 		td.has_parent_uuid = 1;
 		td.parent_uuid = parent;
@@ -30,13 +27,8 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 	if (kind == 's') {
 		td.state = &sd;
 	} else if (kind == 'p') {
-		pd.has_pid = 1;
-		pd.pid = pid;
 		td.process = &pd;
 	} else if (kind == 't') {
-		th.has_pid = th.has_tid = 1;
-		th.pid = pid;
-		th.tid = tid;
 		td.thread = &th;
 		td.has_disallow_merging_with_system_tracks = 1;
 		td.disallow_merging_with_system_tracks = 1;
@@ -47,11 +39,13 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 		cd.categories = cats;
 		td.counter = &cd;
 	}
-	if (first_packet) {
-		p.has_first_packet_on_sequence = 1;
-		p.first_packet_on_sequence = 1;
-		set_flags(&p, 1);
+	if (!first_packet) {
+		put_td(b, seq, &td);
+		return;
 	}
+	p.has_first_packet_on_sequence = 1;
+	p.first_packet_on_sequence = 1;
+	set_flags(&p, 1);
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
 	p.track_descriptor = &td;
 	tb_packet(b, &p);
@@ -323,6 +317,213 @@ static void test_descriptor_track_types(void **state)
 		   "thread_track_event\tthread_track_event\tNULL\n");
 	assert_tsv(tr, "select coalesce(name, type) from thread_track order by 1", "on thread\nthread_track_event\n");
 	tb_close(tr, path, &b);
+}
+
+/* track.dimension_arg_set_id as trace processor's blueprints give it:
+ * a descriptor track its scope (upid / utid) and uuid; merged siblings
+ * their scope, parent, how and on what they merge, and the lane
+ * (track_compressor_idx: two overlapping siblings, two lanes); the
+ * default track is merged by its name; a thread's own track its utid
+ * (given last);
+ * a legacy async track its scope and name (lane 0) with Chrome's source
+ * args. */
+static void test_track_dimension_args(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 10, 42, 43, "main");
+	put_desc(&b, 1, 0, 20, 0, NULL, 'p', 42, 0);
+	put_track_merge(&b, 21, 20, "alone", 2);
+	put_track_merge(&b, 23, 20, "merged", -1);
+	put_track_merge(&b, 24, 20, "merged", -1);
+	put_event(&b, 1, 100, 1, 23, "a");
+	put_event(&b, 1, 110, 1, 24, "b");
+	put_event(&b, 1, 120, 2, 23, NULL);
+	put_event(&b, 1, 130, 2, 24, NULL);
+	put_event(&b, 1, 140, 3, 21, "x");
+	put_event(&b, 1, 150, 3, 0, "d");
+	put_event(&b, 1, 160, 3, 10, "t");
+	put_legacy_ids(&b, 1, 170, 'b', "async", 0, 5, 0);
+	put_legacy_ids(&b, 1, 180, 'e', "async", 0, 5, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id order by t.id, a.id",
+		   "process_track_event\tupid\t1\nprocess_track_event\ttrack_uuid\t20\n"
+		   "merged\tupid\t1\nmerged\tparent_track_uuid\t20\nmerged\tmerge_key_type\t0\n"
+		   "merged\tmerge_key_value\tmerged\nmerged\ttrack_compressor_idx\t0\n"
+		   "merged\tupid\t1\nmerged\tparent_track_uuid\t20\nmerged\tmerge_key_type\t0\n"
+		   "merged\tmerge_key_value\tmerged\nmerged\ttrack_compressor_idx\t1\n"
+		   "alone\tupid\t1\nalone\ttrack_uuid\t21\n"
+		   "Default Track\tparent_track_uuid\t0\nDefault Track\tmerge_key_type\t0\n"
+		   "Default Track\tmerge_key_value\tDefault Track\nDefault Track\ttrack_compressor_idx\t0\n"
+		   "thread\tutid\t2\n"
+		   "async\tscope\t\nasync\tname\tasync\nasync\ttrack_compressor_idx\t0\n");
+	assert_tsv(tr, "select a.key, a.display_value from track t join args a on a.arg_set_id = t.source_arg_set_id "
+		       "where t.name = 'async' order by a.id",
+		   "source\tchrome\ntrace_id_is_process_scoped\tfalse\nupid\t1\nsource_scope\t\n");
+	tb_close(tr, path, &b);
+}
+
+/* The proto content analyzer's root paths (trace processor's, as its diff
+ * tests run it): one per distinct (category, name) of TrackEvent packets,
+ * with those as args (a missing name is a null string), and one without
+ * args for every other packet. */
+static void test_proto_content_roots(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 5, "t");
+	put_event(&b, 1, 100, 3, 5, "one");
+	put_event(&b, 1, 110, 3, 5, "one");
+	put_event(&b, 1, 120, 3, 5, "two");
+	put_event(&b, 1, 130, 3, 5, NULL);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select p.field_type, p.parent_id, c.string_value, n.string_value from experimental_proto_path p "
+		       "left join args c on c.arg_set_id = p.arg_set_id and c.key = 'event.category' "
+		       "left join args n on n.arg_set_id = p.arg_set_id and n.key = 'event.name' order by p.id",
+		   "TracePacket\tNULL\tNULL\tone\nTracePacket\tNULL\tNULL\ttwo\n"
+		   "TracePacket\tNULL\tNULL\tNULL\nTracePacket\tNULL\tNULL\tNULL\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'event.name'"), 3);
+	assert_int_equal(tt_test_int(tr, "select count(*) from experimental_proto_path where arg_set_id is null"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* An unknown field of wire type 2 (length-prefixed payload), as protobuf-c
+ * keeps it: the length prefix, then the payload. */
+static void ext_bytes(tbuf *out, const void *payload, size_t n)
+{
+	tb_varint(out, n);
+	tb_raw(out, payload, n);
+}
+
+/* One FieldDescriptorProto: name, number, label (1 optional, 3 repeated),
+ * type (descriptor.proto's numbers), type_name, extendee (or NULL). */
+static Perfetto__Protos__FieldDescriptorProto xfield(const char *name, int32_t number, int32_t label, int32_t type,
+						     const char *type_name, const char *extendee)
+{
+	Perfetto__Protos__FieldDescriptorProto f = PERFETTO__PROTOS__FIELD_DESCRIPTOR_PROTO__INIT;
+
+	f.name = (char *)name;
+	f.has_number = f.has_label = f.has_type = 1;
+	f.number = number;
+	f.label = label;
+	f.type = type;
+	f.type_name = (char *)type_name;
+	f.extendee = (char *)extendee;
+	return f;
+}
+
+/* TrackEvent extensions described by the trace (an ExtensionDescriptor
+ * packet, here after the event, as descriptors apply to every event):
+ * a string, a repeated int, a message of its own with a DebugAnnotation
+ * field (an annotation under the message's key, by its name), a message
+ * field of a type never described and an extension no descriptor names
+ * (both left out); a second descriptor for the same file adds one more. */
+static void test_described_extensions(void **state)
+{
+	tbuf b = {0}, f0 = {0}, f1 = {0}, f2 = {0}, f3 = {0}, f4 = {0}, sub = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 100);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	ProtobufCMessageUnknownField uf[7];
+	Perfetto__Protos__DebugAnnotation da = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+	unsigned char dbuf[64];
+	size_t dn;
+	Perfetto__Protos__FieldDescriptorProto ext[5], child[2], *extp[4], *childp[2], *ext2p[1];
+	Perfetto__Protos__DescriptorProto holder = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT,
+					  msg = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT, *msgs[2] = { &holder, &msg };
+	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT, *filep = &file;
+	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
+	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+	const char *te_name = ".perfetto.protos.TrackEvent";
+
+	(void)state;
+	put_track(&b, 5, "t");
+	/* the event: 2000 "hello"; 2001 = 5, 6 (unpacked); 2002 { 1: "x", 99: note = "v" };
+	 * 2004 = 9 (described by the second descriptor); 2003 (a message of a
+	 * type never described) and 2005 (no descriptor) are not kept */
+	ext_bytes(&f0, "hello", 5);
+	tb_varint(&f1, 5);
+	tb_varint(&f2, 6);
+	da.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	da.name = "note";
+	da.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	da.string_value = "v";
+	dn = perfetto__protos__debug_annotation__pack(&da, dbuf);
+	tb_raw(&sub, "\x0a\x01x", 3);
+	tb_varint(&sub, 99 << 3 | 2);
+	ext_bytes(&sub, dbuf, dn);
+	ext_bytes(&f3, sub.p, sub.n);
+	tb_varint(&f4, 9);
+	uf[0] = (ProtobufCMessageUnknownField){ 2000, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
+	uf[1] = (ProtobufCMessageUnknownField){ 2001, PROTOBUF_C_WIRE_TYPE_VARINT, f1.n, f1.p };
+	uf[2] = (ProtobufCMessageUnknownField){ 2001, PROTOBUF_C_WIRE_TYPE_VARINT, f2.n, f2.p };
+	uf[3] = (ProtobufCMessageUnknownField){ 2002, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f3.n, f3.p };
+	uf[4] = (ProtobufCMessageUnknownField){ 2004, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
+	uf[5] = (ProtobufCMessageUnknownField){ 2005, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
+	uf[6] = (ProtobufCMessageUnknownField){ 2003, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
+	te.base.n_unknown_fields = 7;
+	te.base.unknown_fields = uf;
+	te.has_type = te.has_track_uuid = 1;
+	te.type = 3;
+	te.track_uuid = 5;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "e";
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(&b, &p);
+
+	ext[0] = xfield("ext_str", 2000, 1, 9, NULL, te_name);
+	ext[1] = xfield("ext_ints", 2001, 3, 5, NULL, te_name);
+	ext[2] = xfield("ext_msg", 2002, 1, 11, ".test.Child", te_name);
+	ext[3] = xfield("ext_lost", 2003, 1, 11, ".test.Nowhere", te_name);
+	ext[4] = xfield("ext_late", 2004, 1, 4, NULL, te_name);
+	child[0] = xfield("child", 1, 1, 9, NULL, NULL);
+	child[1] = xfield("notes", 99, 3, 11, ".perfetto.protos.DebugAnnotation", NULL);
+	for (int i = 0; i < 4; i++)
+		extp[i] = &ext[i];
+	childp[0] = &child[0];
+	childp[1] = &child[1];
+	holder.n_extension = 4;
+	holder.extension = extp;
+	msg.name = "Child";
+	msg.n_field = 2;
+	msg.field = childp;
+	file.package = "test";
+	file.n_message_type = 2;
+	file.message_type = msgs;
+	set.n_file = 1;
+	set.file = &filep;
+	ed.extension_set = &set;
+	p = pkt(1, 200);
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR;
+	p.extension_descriptor = &ed;
+	tb_packet(&b, &p);
+	/* the same file again, with one more extension */
+	ext2p[0] = &ext[4];
+	holder.n_extension = 1;
+	holder.extension = ext2p;
+	file.n_message_type = 1;
+	tb_packet(&b, &p);
+
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id) order by a.key",
+		   "ext_ints[0]\t5\next_ints[1]\t6\next_late\t9\next_msg.child\tx\next_msg.note\tv\n"
+		   "ext_str\thello\n");
+	tb_close(tr, path, &b);
+	free(f0.p);
+	free(f1.p);
+	free(f2.p);
+	free(f3.p);
+	free(f4.p);
+	free(sub.p);
 }
 
 /* A slice event with a callstack: inline (inline != NULL: its two frames
@@ -656,6 +857,7 @@ static void test_typed_args(void **state)
 	int32_t pids[2] = { 7, 9 };
 	Perfetto__Protos__SourceLocation sl = PERFETTO__PROTOS__SOURCE_LOCATION__INIT, *slp = &sl;
 	Perfetto__Protos__TaskExecution tx = PERFETTO__PROTOS__TASK_EXECUTION__INIT;
+	Perfetto__Protos__ChromeMemoryPressureNotification mp = PERFETTO__PROTOS__CHROME_MEMORY_PRESSURE_NOTIFICATION__INIT;
 
 	(void)state;
 	put_track(&b, 5, "t");
@@ -708,6 +910,14 @@ static void test_typed_args(void **state)
 	te.chrome_histogram_sample = &hs;
 	te.chrome_latency_info = &li;
 	te.chrome_active_processes = &ap;
+	/* ChromeTrackEvent extensions: an enum, and a notification whose
+	 * creation location is the interned one */
+	te.has_chrome_app_state = 1;
+	te.chrome_app_state = 2;
+	mp.has_level = mp.has_creation_location_iid = 1;
+	mp.level = 1;
+	mp.creation_location_iid = 4;
+	te.chrome_memory_pressure_notification = &mp;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
 	p.track_event = &te;
 	tb_packet(&b, &p);
@@ -735,6 +945,15 @@ static void test_typed_args(void **state)
 		   "chrome_latency_info.is_coalesced\tchrome_latency_info.is_coalesced\tbool\ttrue\n"
 		   "source_location_iid\tsource_location_iid\tuint\t4\n"
 		   "chrome_active_processes.pid[0]\tchrome_active_processes.pid\tint\t7\n"
-		   "chrome_active_processes.pid[1]\tchrome_active_processes.pid\tint\t9\n");
+		   "chrome_active_processes.pid[1]\tchrome_active_processes.pid\tint\t9\n"
+		   "chrome_app_state\tchrome_app_state\tstring\tAPP_STATE_BACKGROUND\n"
+		   "chrome_memory_pressure_notification.level\tchrome_memory_pressure_notification.level\tstring"
+		   "\tMEMORY_PRESSURE_LEVEL_MODERATE\n"
+		   "chrome_memory_pressure_notification.file_name\tchrome_memory_pressure_notification.file_name"
+		   "\tstring\tbase/task.cc\n"
+		   "chrome_memory_pressure_notification.function_name\tchrome_memory_pressure_notification.function_name"
+		   "\tstring\tPostTask\n"
+		   "chrome_memory_pressure_notification.line_number\tchrome_memory_pressure_notification.line_number"
+		   "\tuint\t12\n");
 	tb_close(tr, path, &b);
 }

@@ -5,7 +5,9 @@
  * makes a new one; string values compare by text whatever the row held
  * before; off by default; the table turns itself off when sets do not
  * repeat; merged sets and args added to processes, threads and state
- * rows are kept once too.
+ * rows are kept once too. Merges (a slice's begin and end args): arrays
+ * continue, keep-first keys, and the sets a merge replaced leave the args
+ * table once nothing owns them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -176,6 +178,151 @@ static void test_merges_kept_once(void **state)
 	tt_storage_free(st);
 }
 
+/* ---- merges (a slice's begin and end args) ------------------------------ */
+
+/* begin and end rows of a slice's args: the end's arrays a and b (b with
+ * a key under each entry), a key both have (d.x), a keep-first key (p),
+ * a new key (e) */
+struct row {
+	const char *key;
+	int64_t v;
+};
+static const struct row begin_rows[] = { { "a[0]", 1 }, { "a[1]", 2 }, { "d.x", 3 }, { "p", 5 }, { "b[0].c", 4 } };
+static const struct row end_rows[] = { { "a[0]", 10 }, { "a[1]", 11 }, { "b[0].c", 40 }, { "b[1].c", 41 },
+				       { "d.x", 30 },  { "p", 6 },    { "e", 8 } };
+
+static void put_rows(tt_storage *st, const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tt_storage_args_int(st, rows[i].key, rows[i].v);
+}
+
+static void put_begin(tt_storage *st)
+{
+	put_rows(st, begin_rows, sizeof(begin_rows) / sizeof(begin_rows[0]));
+}
+
+static void put_end(tt_storage *st)
+{
+	put_rows(st, end_rows, sizeof(end_rows) / sizeof(end_rows[0]));
+}
+
+/* A stored set of the rows put() writes (kept once when t says so). */
+static uint32_t stored(tt_args_tracker *t, tt_storage *st, void (*put)(tt_storage *))
+{
+	tt_storage_args_begin(st);
+	put(st);
+	return t ? tt_args_tracker_end(t) : tt_storage_args_store(st);
+}
+
+static int decode_lazy(void *ctx, tt_storage *st, uint64_t loc)
+{
+	(void)ctx;
+	if (loc == 1)
+		put_begin(st);
+	else
+		put_end(st);
+	return 0;
+}
+
+static void free_nothing(void *ctx)
+{
+	(void)ctx;
+}
+
+/* The rows of a set as "key=value " text. */
+static char *set_text(tt_storage *st, uint32_t set, char *buf, size_t len)
+{
+	size_t first, end, o = 0;
+
+	buf[0] = '\0';
+	assert_true(tt_storage_argset_rows(st, set, &first, &end));
+	for (size_t r = first; r < end && o < len; r++)
+		o += (size_t)snprintf(buf + o, len - o, "%s=%lld ", tt_storage_str(st, st->args.key[r]),
+				      (long long)st->args.val[r].i);
+	return buf;
+}
+
+/* Trace processor's args tracker for an open slice: the end's arrays
+ * continue the beginning's (a[0], a[1] then a[2], a[3]; b's entries move
+ * with what is nested under them), a key both have takes the end's value
+ * in place, a keep-first key keeps the beginning's, new keys follow.
+ * Stored and lazy sets merge alike. */
+static void test_merge_continues_arrays(void **state)
+{
+	static const char want[] = "a[0]=1 a[1]=2 d.x=30 p=5 b[0].c=4 a[2]=10 a[3]=11 b[1].c=40 b[2].c=41 e=8 ";
+	char buf[512];
+
+	(void)state;
+	for (int lazy = 0; lazy < 2; lazy++) {
+		tt_storage *st = tt_storage_new();
+		tt_args_decoder dec = { decode_lazy, free_nothing };
+		uint32_t b, e, m;
+
+		tt_storage_args_keep_first(st, "p");
+		if (lazy) {
+			assert_int_equal(tt_storage_args_decoder(st, &dec, NULL), 0);
+			b = tt_storage_args_lazy(st, 1, TT_NONE, 5);
+			e = tt_storage_args_lazy(st, 2, TT_NONE, 7);
+		} else {
+			b = stored(NULL, st, put_begin);
+			e = stored(NULL, st, put_end);
+		}
+		m = tt_storage_args_merge(st, b, e);
+		assert_int_equal(m, 2);
+		assert_string_equal(set_text(st, m, buf, sizeof(buf)), want);
+		tt_storage_free(st);
+	}
+}
+
+/* Sets a merge replaced are not in the args table once nothing owns
+ * them; one that another row still owns (kept once for identical rows)
+ * stays. */
+static void test_merged_away_sets_hidden(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st);
+	tt_track_desc d = { .type = "global", .name = 0, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+			    .cpu = -1 };
+	uint32_t track, b, e, b2, e2, keep;
+	int64_t s1, s2, s3;
+	size_t dead = 0;
+
+	(void)state;
+	tt_args_tracker_dedupe(t, 1);
+	track = tt_storage_track_new(st, &d);
+	b = stored(t, st, put_begin);
+	e = stored(t, st, put_end);
+	b2 = stored(t, st, put_begin);    /* the same set as b */
+	tt_storage_args_begin(st);
+	tt_storage_args_int(st, "z", 1);
+	e2 = tt_args_tracker_end(t);
+	assert_int_equal(b2, b);
+	s1 = tt_storage_slice_append(st, track, 100, 10, 0, 0, 0, -1, b);
+	s2 = tt_storage_slice_append(st, track, 200, 10, 0, 0, 0, -1, b2);
+	tt_storage_slice_set_args(st, s1, tt_args_tracker_merge(t, b, e));
+	tt_storage_slice_set_args(st, s2, tt_args_tracker_merge(t, b, e2));
+	/* a merge input another row owns stays */
+	tt_storage_args_begin(st);
+	tt_storage_args_int(st, "k", 1);
+	keep = tt_args_tracker_end(t);
+	s3 = tt_storage_slice_append(st, track, 300, 10, 0, 0, 0, -1, keep);
+	(void)tt_args_tracker_merge(t, keep, e2);
+	tt_storage_finalize(st);
+	assert_int_equal(tt_storage_slice_args(st, s3), keep);
+	/* no slice owns b (5 rows; both began with it), e (7) or e2 (1) any more */
+	for (size_t r = 0; r < st->args.n; r++)
+		dead += (size_t)tt_storage_arg_row_dead(st, r);
+	assert_int_equal(dead, 5 + 7 + 1);
+	for (size_t r = 0; r < st->args.n; r++)
+		if (tt_storage_arg_set_of(st, r) == tt_storage_slice_args(st, s1) ||
+		    tt_storage_arg_set_of(st, r) == tt_storage_slice_args(st, s2) ||
+		    tt_storage_arg_set_of(st, r) == keep)
+			assert_false(tt_storage_arg_row_dead(st, r));
+	tt_args_tracker_free(t);
+	tt_storage_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +331,8 @@ int main(void)
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_turns_off),
 		cmocka_unit_test(test_merges_kept_once),
+		cmocka_unit_test(test_merge_continues_arrays),
+		cmocka_unit_test(test_merged_away_sets_hidden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

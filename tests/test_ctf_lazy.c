@@ -368,7 +368,7 @@ static uint32_t eager_set(tt_storage *st, const struct fake_row *rows, size_t n,
 		else
 			tt_storage_args_null(st, rows[i].key);
 	}
-	return tt_storage_args_end(st);
+	return tt_storage_args_store(st);
 }
 
 /* Builds the same sets in lz (lazy where it can) and in eg (eagerly). */
@@ -396,7 +396,7 @@ static void build(tt_storage *lz, tt_storage *eg, struct fake *f)
 	assert_int_equal(tt_storage_args_lazy(lz, 0, sa, 2), TT_NONE);
 	tt_storage_args_begin(lz);
 	assert_int_equal(tt_storage_args_lazy(lz, 0, sa, 3), TT_NONE);
-	assert_int_equal(tt_storage_args_end(lz), TT_NONE);
+	assert_int_equal(tt_storage_args_store(lz), TT_NONE);
 
 #define BOTH(lexpr, eexpr) do { l[n] = (lexpr); e[n] = (eexpr); assert_int_equal(l[n], e[n]); n++; } while (0)
 	BOTH(eager_set(lz, ev_b, 2, 2), eager_set(eg, ev_b, 2, 2));          /* 0: eager */
@@ -419,7 +419,7 @@ static void build(tt_storage *lz, tt_storage *eg, struct fake *f)
 	tt_storage_args_begin(eg);
 	tt_storage_args_int(eg, "first", 1);
 	tt_storage_args_copy(eg, e[2]);
-	BOTH(tt_storage_args_end(lz), tt_storage_args_end(eg));
+	BOTH(tt_storage_args_store(lz), tt_storage_args_store(eg));
 	BOTH(tt_storage_args_lazy(lz, 1, sb, 2), eager_set(eg, ev_b, 2, 2)); /* last: lazy */
 #undef BOTH
 	assert_int_equal(lz->args.n, eg->args.n);

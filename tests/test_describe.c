@@ -488,7 +488,7 @@ static void parser_random_input(void **state)
 							   .parent_id = TT_NONE, .cpu = -1 });
 	tt_storage_args_begin(st);
 	tt_storage_args_str(st, "k", "v", 1);
-	set = tt_storage_args_end(st);
+	set = tt_storage_args_store(st);
 	root = tt_storage_slice_append(st, track, 0, 100, tt_storage_intern_cstr(st, "c"),
 				       tt_storage_intern_cstr(st, "foo"), 0, -1, set);
 	tt_storage_slice_append(st, track, 10, 20, 0, tt_storage_intern_cstr(st, "measure"), 1, root,

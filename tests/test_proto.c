@@ -121,36 +121,62 @@ static void put_event(tbuf *b, uint32_t seq, uint64_t ts, int type, uint64_t tra
 	tb_packet(b, &p);
 }
 
-static void put_track(tbuf *b, uint64_t uuid, const char *name)
+/* One TrackDescriptor builder for every test: a descriptor of uuid (and
+ * name) to fill in, put on a sequence by put_td; thread_of / process_of
+ * fill the descriptors a track may carry. */
+static TDesc desc_of(uint64_t uuid, const char *name)
 {
-	Pkt p = pkt(1, 0);
 	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 
 	td.has_uuid = 1;
 	td.uuid = uuid;
 	td.name = (char *)name;
+	return td;
+}
+
+static void put_td(tbuf *b, uint32_t seq, TDesc *td)
+{
+	Pkt p = pkt(seq, 0);
+
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
+	p.track_descriptor = td;
 	tb_packet(b, &p);
+}
+
+static Perfetto__Protos__ThreadDescriptor thread_of(int32_t pid, int64_t tid, const char *name)
+{
+	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+
+	th.has_pid = th.has_tid = 1;
+	th.pid = pid;
+	th.tid = tid;
+	th.thread_name = (char *)name;
+	return th;
+}
+
+static Perfetto__Protos__ProcessDescriptor process_of(int32_t pid)
+{
+	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+	pd.has_pid = 1;
+	pd.pid = pid;
+	return pd;
+}
+
+static void put_track(tbuf *b, uint64_t uuid, const char *name)
+{
+	TDesc td = desc_of(uuid, name);
+
+	put_td(b, 1, &td);
 }
 
 static void put_thread_track(tbuf *b, uint32_t seq, uint64_t uuid, int32_t pid, int64_t tid, const char *name)
 {
-	Pkt p = pkt(seq, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, NULL);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(pid, tid, name);
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	th.has_pid = 1;
-	th.pid = pid;
-	th.has_tid = 1;
-	th.tid = tid;
-	th.thread_name = (char *)name;
 	td.thread = &th;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, seq, &td);
 }
 
 /* ---- threads and batches change nothing ---------------------------------- */
@@ -323,10 +349,11 @@ static void test_chromium_tiny(void **state)
 		   "join thread_track tt on s.track_id = tt.id join thread t using(utid) group by 1 order by 1",
 		   "CrRendererMain\t499\t158747000\t1\n"
 		   "DedicatedWorker thread\t33\t648000\t1\n");
-	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track */
+	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track
+	 * (merged by name, trace processor's default for descriptor tracks) */
 	assert_tsv(tr, "select t.name, t.type, count(*) from slice s join track t on s.track_id = t.id "
 		       "where t.utid is null group by 1, 2",
-		   "Default Track\tglobal_track_event\t4\n");
+		   "Default Track\tglobal_merged_track_event\t4\n");
 	/* summary.json top_event_names */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'V8.BytecodeBudgetInterrupt'"), 286);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunMicrotasks'"), 58);
@@ -481,13 +508,9 @@ static void test_nested_across_sequences(void **state)
 
 static void put_counter_track(tbuf *b, uint64_t uuid, const char *name, int64_t mult, int incremental, int unit)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, name);
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	td.name = (char *)name;
 	if (mult) {
 		cd.has_unit_multiplier = 1;
 		cd.unit_multiplier = mult;
@@ -497,9 +520,7 @@ static void put_counter_track(tbuf *b, uint64_t uuid, const char *name, int64_t 
 	cd.has_unit = unit != 0;
 	cd.unit = unit;
 	td.counter = &cd;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int is_double, double v)
@@ -531,32 +552,26 @@ static void test_counter_units(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(40, "tt");
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 
 	(void)state;
-	td.has_uuid = 1;
-	td.uuid = 40;
-	td.name = "tt";
 	cd.has_type = 1;
 	cd.type = 1; /* COUNTER_THREAD_TIME_NS */
 	cd.unit_name = "ignored";
 	td.counter = &cd;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	td.uuid = 41;
 	td.name = "named";
 	cd.has_type = 0;
 	cd.type = 0;
 	cd.unit_name = "frames";
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	td.uuid = 42;
 	td.name = "sized";
 	cd.has_unit = 1;
 	cd.unit = 3;
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	put_counter(&b, 10, 0, 40, 0, 1);
 	put_counter(&b, 10, 0, 41, 0, 1);
 	put_counter(&b, 10, 0, 42, 0, 1);
@@ -610,6 +625,117 @@ static void test_counters(void **state)
 		   "abs\t15\t1.5\nabs\t25\t7.0\nabs\t30\t9.0\ninc\t10\t5000.0\ninc\t20\t8000.0\ninc\t40\t2000.0\n");
 	assert_string_equal(tt_test_str(tr, "select unit from track where name = 'abs'"), "bytes");
 	assert_int_equal(tt_test_int(tr, "select is_counter from track where name = 'inc'"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* A track event on seq with one extra counter value (thread time, on the
+ * sequence's default extra counter track) and maybe a flow. */
+static void put_tt_event(tbuf *b, uint32_t seq, uint64_t ts, int type, int phase, uint64_t track, const char *name,
+			 int64_t value, uint64_t flow, int terminating)
+{
+	Pkt p = pkt(seq, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	set_flags(&p, 2);
+	if (type) {
+		te.has_type = 1;
+		te.type = type;
+	}
+	if (phase) {
+		le.has_phase = 1;
+		le.phase = phase;
+		te.legacy_event = &le;
+	}
+	te.has_track_uuid = 1;
+	te.track_uuid = track;
+	if (name) {
+		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te.name = (char *)name;
+	}
+	te.n_extra_counter_values = 1;
+	te.extra_counter_values = &value;
+	if (flow) {
+		te.n_flow_ids = !terminating;
+		te.n_terminating_flow_ids = terminating;
+		te.flow_ids = te.terminating_flow_ids = &flow;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* Chrome's thread time: each event's extra counter value goes to the
+ * counter table and to its slice's thread_ts / thread_dur. The importer
+ * carries a BEGIN / END's value on the event's own record; whatever the
+ * event becomes (an instant, a dropped event, a value a double rounds,
+ * flows on it, another sequence's counter at the same ts),
+ * the counter rows and their order are those of one record each. */
+static void test_thread_time_counters(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	uint32_t seq;
+
+	(void)state;
+	for (seq = 1; seq <= 2; seq++) {
+		Pkt p = pkt(seq, 0);
+		Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+		Perfetto__Protos__TrackEventDefaults ted = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
+		uint64_t xc = 900 + seq;
+		TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+
+		set_flags(&p, 1);
+		ted.n_extra_counter_track_uuids = 1;
+		ted.extra_counter_track_uuids = &xc;
+		d.track_event_defaults = &ted;
+		p.trace_packet_defaults = &d;
+		td.has_uuid = 1;
+		td.uuid = xc;
+		td.has_parent_uuid = 1;
+		td.parent_uuid = 800 + seq;
+		cd.has_type = 1;
+		cd.type = 1; /* COUNTER_THREAD_TIME_NS */
+		td.counter = &cd;
+		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+		p.track_descriptor = &td;
+		tb_packet(&b, &p);
+		put_thread_track(&b, seq, 800 + seq, 7, 70 + seq, seq == 1 ? "T1" : "T2");
+	}
+	put_tt_event(&b, 1, 10, 1, 0, 801, "outer", 100, 0, 0);
+	put_tt_event(&b, 1, 12, 1, 0, 801, "inner", 105, 77, 0);    /* a flow out */
+	put_tt_event(&b, 1, 14, 3, 0, 801, "tick", 107, 78, 0);     /* an instant: a counter of its own */
+	put_tt_event(&b, 1, 16, 0, '?', 801, "odd", 109, 0, 0);     /* dropped: its counter stays */
+	put_tt_event(&b, 2, 16, 3, 0, 802, "tock", 111, 0, 0);      /* ... before this one */
+	put_tt_event(&b, 1, 18, 2, 0, 801, NULL, 110, 0, 0);
+	put_tt_event(&b, 1, 20, 2, 0, 801, NULL, 150, 0, 0);
+	/* the same ts on two sequences: file order decides, either way */
+	put_tt_event(&b, 2, 30, 1, 0, 802, "b2", 200, 77, 1);      /* the flow ends here */
+	put_tt_event(&b, 1, 30, 1, 0, 801, "b1", 300, 78, 1);
+	put_tt_event(&b, 1, 40, 2, 0, 801, NULL, 310, 0, 0);
+	put_tt_event(&b, 2, 40, 2, 0, 802, NULL, 220, 0, 0);
+	/* 2^53 + 1 is no double: the counter holds 2^53 and so does thread_ts */
+	put_tt_event(&b, 1, 50, 1, 0, 801, "big", (INT64_C(1) << 53) + 1, 0, 0);
+	put_tt_event(&b, 1, 60, 2, 0, 801, NULL, (INT64_C(1) << 53) + 5, 0, 0);
+	put_tt_event(&b, 2, 70, 0, '?', 802, "last", 230, 0, 0);    /* the last packet, dropped */
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select c.ts, t.name, th.name, cast(c.value as int) from counter c join track t on c.track_id = t.id "
+		       "join thread th using (utid) order by c.id",
+		   "10\tthread_time\tT1\t100\n12\tthread_time\tT1\t105\n14\tthread_time\tT1\t107\n"
+		   "16\tthread_time\tT1\t109\n16\tthread_time\tT2\t111\n18\tthread_time\tT1\t110\n"
+		   "20\tthread_time\tT1\t150\n"
+		   "30\tthread_time\tT2\t200\n30\tthread_time\tT1\t300\n40\tthread_time\tT1\t310\n"
+		   "40\tthread_time\tT2\t220\n50\tthread_time\tT1\t9007199254740992\n"
+		   "60\tthread_time\tT1\t9007199254740996\n70\tthread_time\tT2\t230\n");
+	assert_tsv(tr, "select ts, dur, name, thread_ts, thread_dur from slice order by id",
+		   "10\t10\touter\t100\t50\n12\t6\tinner\t105\t5\n14\t0\ttick\tNULL\tNULL\n"
+		   "16\t0\ttock\tNULL\tNULL\n30\t10\tb2\t200\t20\n30\t10\tb1\t300\t10\n"
+		   "50\t10\tbig\t9007199254740992\t4\n");
+	assert_tsv(tr, "select so.name, si.name from flow f join slice so on so.id = f.slice_out "
+		       "join slice si on si.id = f.slice_in order by f.id",
+		   "inner\tb2\ntick\tb1\n");
 	tb_close(tr, path, &b);
 }
 
@@ -911,6 +1037,42 @@ static void ft_newtask(tbuf *b, uint64_t ts, int32_t src, int32_t tid, const cha
 	ft_packet(b, ts, (uint32_t)src, &e);
 }
 
+static void ft_rename(tbuf *b, uint64_t ts, int32_t pid, const char *comm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__TaskRenameFtraceEvent rn = PERFETTO__PROTOS__TASK_RENAME_FTRACE_EVENT__INIT;
+
+	rn.has_pid = 1;
+	rn.pid = pid;
+	rn.newcomm = (char *)comm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME;
+	e.task_rename = &rn;
+	ft_packet(b, ts, (uint32_t)pid, &e);
+}
+
+static void ft_free(tbuf *b, uint64_t ts, int32_t pid)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedProcessFreeFtraceEvent fr = PERFETTO__PROTOS__SCHED_PROCESS_FREE_FTRACE_EVENT__INIT;
+
+	fr.has_pid = 1;
+	fr.pid = pid;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE;
+	e.sched_process_free = &fr;
+	ft_packet(b, ts, (uint32_t)pid, &e);
+}
+
+static void ft_print(tbuf *b, uint64_t ts, int32_t tid, const char *text)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__PrintFtraceEvent pe = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
+
+	pe.buf = (char *)text;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT;
+	e.print = &pe;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
 /* A process tree of one process (pid, ppid, argv0) and optionally one
  * thread (tid of pid, named). */
 static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const char *argv0, int32_t tid,
@@ -950,9 +1112,6 @@ static void test_ftrace_process_tracking(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
-	Perfetto__Protos__TaskRenameFtraceEvent rn = PERFETTO__PROTOS__TASK_RENAME_FTRACE_EVENT__INIT;
-	Perfetto__Protos__SchedProcessFreeFtraceEvent fr = PERFETTO__PROTOS__SCHED_PROCESS_FREE_FTRACE_EVENT__INIT;
 
 	(void)state;
 	ft_switch(&b, 10, 0, "swapper/0", 20, "a-main");
@@ -960,18 +1119,9 @@ static void test_ftrace_process_tracking(void **state)
 	ft_newtask(&b, 12, 21, 22, "a-clone", 0x00010000);
 	ft_newtask(&b, 13, 22, 30, "b", 0);
 	tree_packet(&b, 14, 20, 1, "/bin/a", 21, "tree-name");
-	rn.has_pid = 1;
-	rn.pid = 30;
-	rn.newcomm = "b-renamed";
-	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME;
-	e.task_rename = &rn;
-	ft_packet(&b, 15, 30, &e);
+	ft_rename(&b, 15, 30, "b-renamed");
 	tree_packet(&b, 16, 30, 7, "b-renamed", 0, NULL); /* reparented: stays 20's */
-	fr.has_pid = 1;
-	fr.pid = 30;
-	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE;
-	e.sched_process_free = &fr;
-	ft_packet(&b, 17, 30, &e);
+	ft_free(&b, 17, 30);
 	ft_newtask(&b, 18, 20, 30, "a-30", 0x00010000);
 	ft_switch(&b, 19, 21, "a-worker", 30, "a-30x");
 	ft_switch(&b, 20, 30, "a-30x", 0, "swapper/0");
@@ -989,6 +1139,42 @@ static void test_ftrace_process_tracking(void **state)
 		   "7\t30\t20\t/bin/a\ta-30x\t1\n");
 	/* the switch to tid 30 at 19 ran the new thread */
 	assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
+	tb_close(tr, path, &b);
+}
+
+/* The process tracker acts in trace order, as trace processor parses the
+ * sorted events, not in the order of the file (where one cpu's bundle of
+ * later events may come before another's earlier ones): here the free of
+ * tid 11 (900) and its rename (500) come first in the file, yet the
+ * switches to 11 at 100 and 600, its marker at 200 (which puts it in
+ * process 10) and its clone of 12 at 400 are of the first thread 11; the
+ * switch at 1000 is a new one. The process tree (50) comes last in the
+ * file and still makes process 10 before the marker looks it up. */
+static void test_ftrace_trace_order(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_free(&b, 900, 11);
+	ft_rename(&b, 500, 11, "renamed");
+	ft_switch(&b, 100, 0, "swapper/0", 11, "worker");
+	ft_print(&b, 200, 11, "B|10|work");
+	ft_print(&b, 300, 11, "E|10");
+	ft_newtask(&b, 400, 11, 12, "helper", 0x00010000);
+	ft_switch(&b, 600, 0, "swapper/0", 11, "worker2");
+	ft_switch(&b, 1000, 0, "swapper/0", 11, "reborn");
+	tree_packet(&b, 50, 10, 1, "/bin/app", 0, NULL);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select t.tid, coalesce(p.pid, -1), coalesce(t.name, '-') from thread t "
+		       "left join process p using(upid) where t.tid > 10 order by t.utid",
+		   "11\t10\tworker2\n12\t10\thelper\n11\t-1\treborn\n");
+	assert_tsv(tr, "select s.ts, t.tid, t.name from sched_slice s join thread t using(utid) order by s.ts",
+		   "100\t11\tworker2\n600\t11\tworker2\n1000\t11\treborn\n");
+	assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, p.pid from slice s join thread_track tt on "
+		       "tt.id = s.track_id join thread t using(utid) join process p using(upid)",
+		   "200\t100\twork\tworker2\t10\n");
 	tb_close(tr, path, &b);
 }
 
@@ -1157,6 +1343,96 @@ static void test_not_a_trace(void **state)
 	}
 }
 
+/* One event on seq 1 of track 700: annotation iid-named (name_iid 1)
+ * with the interned string iid 2, and "d": {"e": 1, "f[": [2, 3]}. */
+static void put_keyed_event(tbuf *b, uint64_t ts, const char *iname, const char *istr, size_t istr_len)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a[6], *top[2] = { &a[0], &a[1] }, *dict[2] = { &a[2], &a[3] },
+					       *arr[2] = { &a[4], &a[5] };
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__DebugAnnotationName dn = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT, *dnp = &dn;
+	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		perfetto__protos__debug_annotation__init(&a[i]);
+	if (iname) { /* a new sequence state with these interned values */
+		set_flags(&p, 1);
+		dn.has_iid = 1;
+		dn.iid = 1;
+		dn.name = (char *)iname;
+		is.has_iid = is.has_str = 1;
+		is.iid = 2;
+		is.str.data = (uint8_t *)istr;
+		is.str.len = istr_len;
+		in.n_debug_annotation_names = 1;
+		in.debug_annotation_names = &dnp;
+		in.n_debug_annotation_string_values = 1;
+		in.debug_annotation_string_values = &isp;
+		p.interned_data = &in;
+	} else {
+		set_flags(&p, 2);
+	}
+	a[0].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+	a[0].name_iid = 1;
+	a[0].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
+	a[0].string_value_iid = 2;
+	a[1].name_field_case = a[2].name_field_case = a[3].name_field_case =
+		PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	a[1].name = "d";
+	a[1].n_dict_entries = 2;
+	a[1].dict_entries = dict;
+	a[2].name = "e";
+	a[2].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	a[2].int_value = 1;
+	a[3].name = "f[";
+	a[3].n_array_values = 2;
+	a[3].array_values = arr;
+	a[4].value_case = a[5].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+	a[4].uint_value = 2;
+	a[5].uint_value = 3;
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 700;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "ev";
+	te.n_debug_annotations = 2;
+	te.debug_annotations = top;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* Keys are interned once and found again by (parent key, name id or
+ * index): the same keys and values on every event, a new name for an iid
+ * after a sequence clear, a name holding '[' (a key with [ is
+ * "indexed": its flat key drops the brackets), an interned string whose
+ * text holds a NUL (the text up to it, as before the keys were kept). */
+static void test_debug_annotation_keys(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 700, "args");
+	put_keyed_event(&b, 10, "k", "v1", 2);
+	put_keyed_event(&b, 20, NULL, NULL, 0);
+	put_keyed_event(&b, 30, "other", "a\0b", 3);
+	put_keyed_event(&b, 40, NULL, NULL, 0);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select ts, arg_set_id from slice order by ts", "10\t0\n20\t0\n30\t1\n40\t1\n");
+	assert_tsv(tr, "select arg_set_id, key, flat_key, display_value from args where arg_set_id in (0, 1) order by id",
+		   "0\tdebug.k\tdebug.k\tv1\n0\tdebug.d.e\tdebug.d.e\t1\n0\tdebug.d.f[[0]\tdebug.d.f\t2\n"
+		   "0\tdebug.d.f[[1]\tdebug.d.f\t3\n"
+		   "1\tdebug.other\tdebug.other\ta\n1\tdebug.d.e\tdebug.d.e\t1\n1\tdebug.d.f[[0]\tdebug.d.f\t2\n"
+		   "1\tdebug.d.f[[1]\tdebug.d.f\t3\n");
+	tb_close(tr, path, &b);
+}
+
 static void test_debug_annotations(void **state)
 {
 	tbuf b = {0};
@@ -1250,10 +1526,10 @@ static void test_debug_annotations(void **state)
 }
 
 /* id: an unscoped id; local_id: a process-scoped one (both 0: none). */
-static void put_legacy_ids(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us,
+static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const char *name, int64_t dur_us,
 			   uint64_t id, uint64_t local_id)
 {
-	Pkt p = pkt(1, ts);
+	Pkt p = pkt(seq, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
@@ -1283,7 +1559,7 @@ static void put_legacy_ids(tbuf *b, uint64_t ts, int phase, const char *name, in
 
 static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
 {
-	put_legacy_ids(b, ts, phase, name, dur_us, id, 0);
+	put_legacy_ids(b, 1, ts, phase, name, dur_us, id, 0);
 }
 
 static void test_legacy_events(void **state)
@@ -1302,12 +1578,12 @@ static void test_legacy_events(void **state)
 	put_legacy(&b, 6500, 'f', "flow-v1", 0, 9);   /* into the next slice there */
 	put_legacy(&b, 7000, 'X', "next", 1, 0);
 	/* ids 10 and 11 do not overlap: one track; 12 overlaps 11: a second */
-	put_legacy_ids(&b, 5000, 'b', "local", 0, 0, 10);
-	put_legacy_ids(&b, 6000, 'e', "local", 0, 0, 10);
-	put_legacy_ids(&b, 7000, 'b', "local", 0, 0, 11);
-	put_legacy_ids(&b, 7500, 'b', "local", 0, 0, 12);
-	put_legacy_ids(&b, 8000, 'e', "local", 0, 0, 11);
-	put_legacy_ids(&b, 8500, 'e', "local", 0, 0, 12);
+	put_legacy_ids(&b, 1, 5000, 'b', "local", 0, 0, 10);
+	put_legacy_ids(&b, 1, 6000, 'e', "local", 0, 0, 10);
+	put_legacy_ids(&b, 1, 7000, 'b', "local", 0, 0, 11);
+	put_legacy_ids(&b, 1, 7500, 'b', "local", 0, 0, 12);
+	put_legacy_ids(&b, 1, 8000, 'e', "local", 0, 0, 11);
+	put_legacy_ids(&b, 1, 8500, 'e', "local", 0, 0, 12);
 	tr = tb_open(&b, &path);
 	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where tt.id = (select id from thread_track order by id limit 1) "
@@ -1334,6 +1610,102 @@ static void test_legacy_events(void **state)
 		   "local\tlegacy_trace_source_id\t11\nlocal\tlegacy_trace_source_id\t12\n");
 	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
 		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
+	tb_close(tr, path, &b);
+}
+
+/* A uuid described again by another sequence for another thread: trace
+ * processor keeps the first description (the uuid's track stays the
+ * first thread's) and counts the conflict, but the second descriptor
+ * still makes its thread the second sequence's, where that sequence's
+ * events without a track go (and name it as their passthrough thread). */
+static void test_conflicting_thread_descriptor(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 7, 50, 51, "first");
+	put_thread_track(&b, 2, 7, 50, 52, "second");
+	put_legacy_ids(&b, 1, 1000, 'X', "on-first", 1, 0, 0);
+	put_legacy_ids(&b, 2, 2000, 'X', "on-second", 1, 0, 0);
+	put_legacy_ids(&b, 2, 3000, 'S', "async", 0, 4, 0);
+	put_legacy_ids(&b, 2, 4000, 'F', "async", 0, 4, 0);
+	put_event(&b, 2, 5000, 3, 7, "by-uuid");
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select s.name, th.tid, th.name from slice s join thread_track tt on tt.id = s.track_id "
+		       "join thread th using(utid) order by s.ts",
+		   "on-first\t51\tfirst\non-second\t52\tsecond\nby-uuid\t51\tfirst\n");
+	assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
+		       "on th.utid = a.int_value where s.name = 'async' and a.key = 'legacy_event.passthrough_utid'",
+		   "52\n");
+	assert_int_equal(stat_value(tr, "track_descriptor_conflicting_reservation"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* A legacy async event with an int array "arr" (n values from v) and a
+ * scalar "s" as debug annotations. */
+static void put_async_arr(tbuf *b, uint32_t seq, uint64_t ts, int phase, int64_t v, size_t n, int64_t sv)
+{
+	Pkt p = pkt(seq, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, sc = a, el[4], *ap[2] = { &a, &sc },
+					  *elp[4];
+
+	assert_true(n <= 4);
+	for (size_t i = 0; i < n; i++) {
+		el[i] = (Perfetto__Protos__DebugAnnotation)PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+		el[i].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+		el[i].int_value = v + (int64_t)i;
+		elp[i] = &el[i];
+	}
+	a.name_field_case = sc.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	a.name = "arr";
+	a.n_array_values = n;
+	a.array_values = elp;
+	sc.name = "s";
+	sc.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	sc.int_value = sv;
+	te.n_debug_annotations = 2;
+	te.debug_annotations = ap;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "async";
+	le.has_phase = 1;
+	le.phase = phase;
+	le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
+	le.unscoped_id = 77;
+	te.legacy_event = &le;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* An async slice's end args join its beginning's as trace processor's
+ * args tracker of the open slice does: the end's array entries follow
+ * the beginning's (arr[2], arr[3]), its scalar replaces the beginning's,
+ * the passthrough thread stays the beginning's although the end came
+ * from another thread; and the args table holds the slice's set only
+ * (not the beginning's and end's sets it was made of). */
+static void test_async_end_args_merge(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 7, 50, 51, "first");
+	put_thread_track(&b, 2, 8, 50, 52, "second");
+	put_async_arr(&b, 1, 1000, 'b', 10, 2, 1);
+	put_async_arr(&b, 2, 2000, 'e', 20, 2, 2);
+	tr = tb_open(&b, &path);
+	assert_tsv(tr, "select a.key, a.int_value from slice s join args a using(arg_set_id) "
+		       "where a.key glob 'debug.*' order by a.key",
+		   "debug.arr[0]\t10\ndebug.arr[1]\t11\ndebug.arr[2]\t20\ndebug.arr[3]\t21\ndebug.s\t2\n");
+	assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
+		       "on th.utid = a.int_value where a.key = 'legacy_event.passthrough_utid'", "51\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key glob 'debug.*'"), 5);
+	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'legacy_event.passthrough_utid'"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -1418,16 +1790,11 @@ static void test_process_stats(void **state)
 static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *name, int chrome_type,
 			     const char *label, char **cmdline, size_t ncmd)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, NULL);
+	Perfetto__Protos__ProcessDescriptor pd = process_of(pid);
 	Perfetto__Protos__ChromeProcessDescriptor cp = PERFETTO__PROTOS__CHROME_PROCESS_DESCRIPTOR__INIT;
 	char *labels[1] = { (char *)label };
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	pd.has_pid = 1;
-	pd.pid = pid;
 	pd.process_name = (char *)name;
 	pd.n_cmdline = ncmd;
 	pd.cmdline = cmdline;
@@ -1441,9 +1808,7 @@ static void put_process_desc(tbuf *b, uint64_t uuid, int32_t pid, const char *na
 		cp.process_type = chrome_type;
 		td.chrome_process = &cp;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 /* Process names by trace processor's priorities (system > Chrome renderer
@@ -1522,12 +1887,8 @@ static void test_process_naming(void **state)
 
 static void put_track_merge(tbuf *b, uint64_t uuid, uint64_t parent, const char *name, int merge)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, name);
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
-	td.name = (char *)name;
 	if (parent) {
 		td.has_parent_uuid = 1;
 		td.parent_uuid = parent;
@@ -1536,9 +1897,7 @@ static void put_track_merge(tbuf *b, uint64_t uuid, uint64_t parent, const char 
 		td.has_sibling_merge_behavior = 1;
 		td.sibling_merge_behavior = merge;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 /* Track names as trace processor gives them: a track that must not merge
@@ -1581,29 +1940,16 @@ static void test_track_descriptions(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	TDesc td = desc_of(7, NULL);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(3, 4, "w");
 
 	(void)state;
-	td.has_uuid = 1;
-	td.uuid = 7;
 	td.description = (char *)"Worker thread";
-	th.has_pid = 1;
-	th.pid = 3;
-	th.has_tid = 1;
-	th.tid = 4;
-	th.thread_name = (char *)"w";
 	td.thread = &th;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(&b, &p);
-	td = (TDesc)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	td.has_uuid = 1;
-	td.uuid = 8;
-	td.name = (char *)"jobs";
+	put_td(&b, 1, &td);
+	td = desc_of(8, "jobs");
 	td.description = (char *)"Queued jobs";
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	put_track(&b, 9, "plain");
 	put_event(&b, 1, 100, 3, 7, "a");
 	put_event(&b, 1, 200, 3, 8, "b");
@@ -1620,28 +1966,17 @@ static void test_track_descriptions(void **state)
  * root descriptor (uuid 0) asks for explicit process / thread ordering. */
 static void put_ranked(tbuf *b, uint64_t uuid, int32_t pid, int64_t tid, int32_t rank)
 {
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pr = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+	TDesc td = desc_of(uuid, NULL);
+	Perfetto__Protos__ThreadDescriptor th = thread_of(pid, tid, NULL);
+	Perfetto__Protos__ProcessDescriptor pr = process_of(pid);
 
-	td.has_uuid = 1;
-	td.uuid = uuid;
 	td.has_sibling_order_rank = 1;
 	td.sibling_order_rank = rank;
-	if (tid) {
-		th.has_pid = th.has_tid = 1;
-		th.pid = pid;
-		th.tid = tid;
+	if (tid)
 		td.thread = &th;
-	} else {
-		pr.has_pid = 1;
-		pr.pid = pid;
+	else
 		td.process = &pr;
-	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	put_td(b, 1, &td);
 }
 
 /* child_ordering and sibling_order_rank as the track's source args. */
@@ -1650,28 +1985,19 @@ static void test_track_ordering_args(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	TDesc td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	TDesc td = desc_of(2, "parent");
 
 	(void)state;
 	put_thread_track(&b, 1, 1, 5, 6, "t");
-	td.has_uuid = 1;
-	td.uuid = 2;
-	td.name = (char *)"parent";
 	td.has_child_ordering = 1;
 	td.child_ordering = 3;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(&b, &p);
-	td = (TDesc)PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	td.has_uuid = 1;
-	td.uuid = 3;
-	td.name = (char *)"ranked";
+	put_td(&b, 1, &td);
+	td = desc_of(3, "ranked");
 	td.has_parent_uuid = 1;
 	td.parent_uuid = 2;
 	td.has_sibling_order_rank = 1;
 	td.sibling_order_rank = -4;
-	tb_packet(&b, &p);
+	put_td(&b, 1, &td);
 	put_track_merge(&b, 4, 1, "under thread", -1);
 	put_event(&b, 1, 100, 3, 3, "a");
 	put_event(&b, 1, 200, 3, 4, "b");
@@ -1691,19 +2017,14 @@ static void test_descriptor_sort_index(void **state)
 		tbuf b = {0};
 		char *path;
 		tt_trace *tr;
-		Pkt p = pkt(1, 0);
-		TDesc root = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		TDesc root = desc_of(0, NULL);
 
 		(void)state;
-		root.has_uuid = 1;
-		root.uuid = 0;
 		root.has_process_ordering = 1;
 		root.process_ordering = explicit_order;
 		root.has_thread_ordering = 1;
 		root.thread_ordering = explicit_order;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		p.track_descriptor = &root;
-		tb_packet(&b, &p);
+		put_td(&b, 1, &root);
 		put_ranked(&b, 1, 100, 0, 5);
 		put_ranked(&b, 2, 100, 101, -3);
 		put_event(&b, 1, 100, 3, 2, "e");
@@ -2062,17 +2383,22 @@ int main(void)
 		cmocka_unit_test(test_interning_and_clear),
 		cmocka_unit_test(test_nested_across_sequences),
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_thread_time_counters),
 		cmocka_unit_test(test_flows),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
+		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),
 		cmocka_unit_test(test_length_beyond_file),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_debug_annotations),
+		cmocka_unit_test(test_debug_annotation_keys),
 		cmocka_unit_test(test_legacy_events),
+		cmocka_unit_test(test_conflicting_thread_descriptor),
+		cmocka_unit_test(test_async_end_args_merge),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_process_stats),
 		cmocka_unit_test(test_track_names),
@@ -2101,6 +2427,9 @@ int main(void)
 		cmocka_unit_test(test_machine_id),
 		cmocka_unit_test(test_legacy_counter_order),
 		cmocka_unit_test(test_typed_args),
+		cmocka_unit_test(test_track_dimension_args),
+		cmocka_unit_test(test_proto_content_roots),
+		cmocka_unit_test(test_described_extensions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,7 +51,7 @@ static void async_lanes(void **state)
 {
 	tt_storage *st = tt_storage_new();
 	tt_process_tracker *p = tt_process_tracker_new(st);
-	tt_async_tracker *a = tt_async_tracker_new(st);
+	tt_async_tracker *a = tt_async_tracker_new(st, NULL);
 	tt_str n = tt_storage_intern_cstr(st, "anim"), other = tt_storage_intern_cstr(st, "other");
 	uint32_t upid = tt_process_tracker_process(p, 7);
 	uint32_t t1, t2, t3;

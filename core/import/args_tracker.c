@@ -103,7 +103,7 @@ uint32_t tt_args_tracker_end(tt_args_tracker *a)
 	uint32_t id;
 
 	if (!a->on || !tt_storage_args_building(a->st, &h))
-		return tt_storage_args_end(a->st);
+		return tt_storage_args_store(a->st);
 	a->tries++;
 	id = find(a, h);
 	if (id != TT_NONE) {
@@ -116,9 +116,9 @@ uint32_t tt_args_tracker_end(tt_args_tracker *a)
 		 * it saves */
 		a->on = 0;
 		table_free(a);
-		return tt_storage_args_end(a->st);
+		return tt_storage_args_store(a->st);
 	}
-	id = tt_storage_args_end(a->st);
+	id = tt_storage_args_store(a->st);
 	if (id != TT_NONE && put(a, h, id))
 		tt_storage_set_oom(a->st);
 	return id;

@@ -6,6 +6,7 @@
 #include "async_tracker.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "keymap.h"
 #include "vec.h"
@@ -18,6 +19,8 @@ struct lane {
 
 struct aset {
 	tt_track_desc d;   /* of the set's tracks */
+	tt_async_args a;   /* their args (ndim = nsrc = 0: none) */
+	int has_args;
 	TT_VEC(struct lane) lanes;
 };
 
@@ -30,18 +33,24 @@ struct olane {
 
 struct tt_async_tracker {
 	tt_storage *st;
+	tt_args_tracker *args; /* keeps the tracks' identical arg sets once; NULL: store each */
 	TT_VEC(struct olane) olanes; /* all threads' lanes, in creation order */
 	tt_keymap root;  /* (upid, scope, cookie) -> root name */
 	tt_keymap sets;  /* (upid, scope, root name) -> set index */
+	tt_keymap lanes; /* (set, cookie) -> the lane it had: checked, since lanes change hands */
 	TT_VEC(struct aset) v;
 };
 
-tt_async_tracker *tt_async_tracker_new(tt_storage *st)
+#define SCAN_LANES 8     /* sets up to this many lanes are scanned, not looked up */
+
+tt_async_tracker *tt_async_tracker_new(tt_storage *st, tt_args_tracker *args)
 {
 	tt_async_tracker *t = calloc(1, sizeof(*t));
 
-	if (t)
+	if (t) {
 		t->st = st;
+		t->args = args;
+	}
 	return t;
 }
 
@@ -57,6 +66,7 @@ void tt_async_tracker_free(tt_async_tracker *t)
 	TT_VEC_FREE(t->olanes);
 	tt_keymap_free(&t->root);
 	tt_keymap_free(&t->sets);
+	tt_keymap_free(&t->lanes);
 	free(t);
 }
 
@@ -79,16 +89,80 @@ static struct lane *lane_for(struct aset *s, uint64_t cookie)
 	return &s->lanes.v[s->lanes.n - 1];
 }
 
-/* The track of cookie in set si. */
+static void put_args(tt_storage *st, const tt_async_arg *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *v;
+
+		switch (a[i].type) {
+		case 'u':
+			tt_storage_args_uint(st, a[i].key, a[i].v);
+			break;
+		case 'i':
+			tt_storage_args_int(st, a[i].key, (int64_t)a[i].v);
+			break;
+		case 'b':
+			tt_storage_args_bool(st, a[i].key, a[i].v != 0);
+			break;
+		case 's':
+		case 'c':
+			/* (a null string is a row too, as trace processor's
+			 * dimensions write it) */
+			v = a[i].type == 'c' ? a[i].cv : tt_storage_str(st, (tt_str)a[i].v);
+			tt_storage_args_str(st, a[i].key, v, v ? strlen(v) : 0);
+			break;
+		}
+	}
+}
+
+static uint32_t end_set(const tt_async_tracker *t)
+{
+	return t->args ? tt_args_tracker_end(t->args) : tt_storage_args_store(t->st);
+}
+
+/* A new lane's track: the set's dimensions with its lane, its source. */
+static void track_args(const tt_async_tracker *t, uint32_t track, const tt_async_args *a, uint64_t lane)
+{
+	tt_storage *st = t->st;
+
+	tt_storage_args_begin(st);
+	put_args(st, a->dim, a->ndim);
+	tt_storage_args_uint(st, "track_compressor_idx", lane);
+	tt_storage_track_set_dimension_args(st, track, end_set(t));
+	if (a->nsrc) {
+		tt_storage_args_begin(st);
+		put_args(st, a->src, a->nsrc);
+		tt_storage_track_set_source_args(st, track, end_set(t));
+	}
+}
+
+/* The track of cookie in set si. A cookie is in at most one lane (it
+ * takes a lane only when none has it), so a remembered lane that still
+ * holds the cookie is the one the scan would find: big sets (a merged
+ * sibling set of hundreds of descriptor tracks) skip the scan. */
 static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
 {
 	struct aset *s = &t->v.v[si];
-	struct lane *l = lane_for(s, cookie);
+	struct lane *l = NULL;
 
-	if (!l)
-		return TT_NONE;
-	if (l->track == TT_NONE)
+	if (s->lanes.n > SCAN_LANES) {
+		uint32_t i = tt_keymap_get(&t->lanes, si, cookie, 0, 0);
+
+		if (i < s->lanes.n && s->lanes.v[i].cookie == cookie)
+			l = &s->lanes.v[i];
+	}
+	if (!l) {
+		l = lane_for(s, cookie);
+		if (!l)
+			return TT_NONE;
+		if (s->lanes.n > SCAN_LANES && tt_keymap_put(&t->lanes, si, cookie, 0, 0, (uint32_t)(l - s->lanes.v)))
+			return TT_NONE;
+	}
+	if (l->track == TT_NONE) {
 		l->track = tt_storage_track_new(t->st, &s->d);
+		if (l->track != TT_NONE && s->has_args)
+			track_args(t, l->track, &s->a, (uint64_t)(l - s->lanes.v));
+	}
 	if (kind == TT_ASYNC_BEGIN)
 		l->open++;
 	else if (kind == TT_ASYNC_END && l->open > 0)
@@ -96,14 +170,17 @@ static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enu
 	return l->track;
 }
 
-/* Set (k1, k2, k3) of key space tag, made with d on first use. */
+/* Set (k1, k2, k3) of key space tag, made with d (and a) on first use. */
 static uint32_t set_of(tt_async_tracker *t, uint64_t tag, uint64_t k1, uint64_t k2, uint64_t k3,
-		       const tt_track_desc *d)
+		       const tt_track_desc *d, const tt_async_args *a)
 {
 	uint32_t si = tt_keymap_get(&t->sets, k1, k2, k3, tag);
 
 	if (si == TT_KEYMAP_NONE) {
-		struct aset ns = { .d = *d };
+		struct aset ns = { .d = *d, .has_args = a != NULL };
+
+		if (a)
+			ns.a = *a;
 
 		si = (uint32_t)t->v.n;
 		if (TT_VEC_PUSH(t->v, ns) || tt_keymap_put(&t->sets, k1, k2, k3, tag, si))
@@ -112,11 +189,12 @@ static uint32_t set_of(tt_async_tracker *t, uint64_t tag, uint64_t k1, uint64_t 
 	return si;
 }
 
-uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
-			tt_str name, enum tt_async_kind kind)
+static uint32_t async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
+			    tt_str name, enum tt_async_kind kind, int chrome, uint32_t src_upid)
 {
 	uint32_t root = tt_keymap_get(&t->root, upid, scope, cookie, 0), si;
 	tt_track_desc d = { .utid = TT_NONE, .upid = upid, .parent_id = TT_NONE, .cpu = -1 };
+	tt_async_args a;
 
 	if (root == TT_KEYMAP_NONE) {
 		root = name;
@@ -125,14 +203,39 @@ uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64
 	}
 	d.type = upid == TT_NONE ? "legacy_async_global_slice" : "legacy_async_process_slice";
 	d.name = root;
-	si = set_of(t, 0, upid, scope, root, &d);
+	if (chrome) {
+		memset(&a, 0, sizeof(a));
+		if (upid != TT_NONE)
+			a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', upid, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "scope", 's', scope, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "name", 's', root, NULL };
+		a.src[a.nsrc++] = (tt_async_arg){ "source", 'c', 0, "chrome" };
+		a.src[a.nsrc++] = (tt_async_arg){ "trace_id_is_process_scoped", 'b', upid != TT_NONE, NULL };
+		if (src_upid != TT_NONE)
+			a.src[a.nsrc++] = (tt_async_arg){ "upid", 'u', src_upid, NULL };
+		a.src[a.nsrc++] = (tt_async_arg){ "source_scope", 's', scope, NULL };
+	}
+	si = set_of(t, 0, upid, scope, root, &d, chrome ? &a : NULL);
 	return si == TT_NONE ? TT_NONE : set_track(t, si, cookie, kind);
 }
 
-uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
-			    uint64_t cookie, const tt_track_desc *d, enum tt_async_kind kind)
+uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
+			tt_str name, enum tt_async_kind kind)
 {
-	uint32_t si = set_of(t, 1, k1, k2, k3, d);
+	return async_track(t, upid, scope, cookie, name, kind, 0, TT_NONE);
+}
+
+uint32_t tt_async_track_chrome(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
+			       tt_str name, enum tt_async_kind kind, uint32_t src_upid)
+{
+	return async_track(t, upid, scope, cookie, name, kind, 1, src_upid);
+}
+
+uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
+			    uint64_t cookie, const tt_track_desc *d, const tt_async_args *a,
+			    enum tt_async_kind kind)
+{
+	uint32_t si = set_of(t, 1, k1, k2, k3, d, a);
 
 	return si == TT_NONE ? TT_NONE : set_track(t, si, cookie, kind);
 }

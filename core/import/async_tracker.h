@@ -20,6 +20,7 @@
 #define TT_ASYNC_TRACKER_H
 
 #include <stdint.h>
+#include "args_tracker.h"
 #include "storage.h"
 
 typedef struct tt_async_tracker tt_async_tracker;
@@ -28,7 +29,7 @@ typedef struct tt_async_tracker tt_async_tracker;
  * track, a flow binding). */
 enum tt_async_kind { TT_ASYNC_BEGIN, TT_ASYNC_END, TT_ASYNC_INSTANT, TT_ASYNC_PEEK };
 
-tt_async_tracker *tt_async_tracker_new(tt_storage *st);
+tt_async_tracker *tt_async_tracker_new(tt_storage *st, tt_args_tracker *args);
 void tt_async_tracker_free(tt_async_tracker *t);
 
 /* The track for one async event. upid TT_NONE: the id is global (trace
@@ -39,12 +40,37 @@ void tt_async_tracker_free(tt_async_tracker *t);
 uint32_t tt_async_track(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
 			tt_str name, enum tt_async_kind kind);
 
+/* Args a set's tracks get when made, as trace processor's track
+ * compressor writes them: the set's dimensions (plus track_compressor_idx,
+ * the lane) and source args. key: a string literal; type 'u' uint, 'i'
+ * int, 'b' bool, 's' an interned string (v), 'c' a string literal (cv). */
+typedef struct tt_async_arg {
+	const char *key;
+	int type;
+	uint64_t v;
+	const char *cv;
+} tt_async_arg;
+#define TT_ASYNC_ARGS 4
+typedef struct tt_async_args {
+	tt_async_arg dim[TT_ASYNC_ARGS], src[TT_ASYNC_ARGS];
+	int ndim, nsrc;
+} tt_async_args;
+
+/* tt_async_track with trace processor's legacy async track args: the
+ * dimensions (upid of a process-scoped id, scope, name) and the source
+ * (chrome, trace_id_is_process_scoped, src_upid: the process of the event
+ * that made the track, source_scope: scope). */
+uint32_t tt_async_track_chrome(tt_async_tracker *t, uint32_t upid, tt_str scope, uint64_t cookie,
+			       tt_str name, enum tt_async_kind kind, uint32_t src_upid);
+
 /* The same lanes for any set of sibling tracks that may merge (Perfetto's
  * descriptor tracks with SIBLING_MERGE_BEHAVIOR_BY_TRACK_NAME): the set is
  * (k1, k2, k3), the cookie the track's uuid, d describes the tracks made
- * for the set (copied at the set's first use). */
+ * for the set and a (or NULL) their args (both copied at the set's first
+ * use). */
 uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
-			    uint64_t cookie, const tt_track_desc *d, enum tt_async_kind kind);
+			    uint64_t cookie, const tt_track_desc *d, const tt_async_args *a,
+			    enum tt_async_kind kind);
 
 /* The overflow track of a thread for a complete slice that partly overlaps
  * one on the thread's own track (trace processor spills a JSON X event so

@@ -111,7 +111,9 @@ void tt_import_end(tt_import *im)
 	tt_track_tracker_free(im->tracks);
 	tt_args_tracker_free(im->args);
 	tt_flow_tracker_free(im->flows);
+	tt_async_tracker_free(im->async);
 	im->flows = NULL;
+	im->async = NULL;
 	im->slices = NULL;
 	im->procs = NULL;
 	im->tracks = NULL;
@@ -125,7 +127,8 @@ int tt_import_begin(tt_import *im)
 	im->procs = tt_process_tracker_new(im->st);
 	im->tracks = tt_track_tracker_new(im->st);
 	im->flows = tt_flow_tracker_new(im->st);
-	if (im->args && im->slices && im->procs && im->tracks && im->flows)
+	im->async = tt_async_tracker_new(im->st, im->args);
+	if (im->args && im->slices && im->procs && im->tracks && im->flows && im->async)
 		return 0;
 	tt_import_end(im);
 	return -1;

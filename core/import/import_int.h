@@ -2,10 +2,11 @@
  * import_int.h - what the importers share: the import context handed to
  * each format's entry point by import.c (sniffing and dispatch).
  *
- * An importer reads its input, appends through storage.h and
- * slice_tracker.h, counts anomalies with tt_storage_stat_add(), updates
- * progress, and returns TT_OK or a status with err filled (one line naming
- * the file and byte offset). A non-OK return with some rows already
+ * An importer reads its input, decides rows through the import's
+ * trackers (processes/threads, tracks, arg sets, flows, slices: made by
+ * tt_import_begin) and appends through storage.h, counts anomalies with
+ * tt_storage_stat_add(), updates progress, and returns TT_OK or a status
+ * with err filled (one line naming the file and byte offset). A non-OK return with some rows already
  * appended keeps those rows: the trace opens with what came before the
  * problem only when the importer returns TT_OK, so importers that can
  * continue after a local problem count it in stats and return TT_OK.
@@ -14,6 +15,7 @@
 #define TT_IMPORT_INT_H
 
 #include "args_tracker.h"
+#include "async_tracker.h"
 #include "bytesrc.h"
 #include "err.h"
 #include "flow_tracker.h"
@@ -53,6 +55,7 @@ typedef struct tt_import {
 	tt_track_tracker *tracks;
 	tt_args_tracker *args;
 	tt_flow_tracker *flows;
+	tt_async_tracker *async;
 	const char *path;      /* for messages */
 	tt_err *err;
 	tt_import_opts opts;

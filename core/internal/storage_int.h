@@ -42,7 +42,7 @@ struct tt_storage {
 	struct {
 		size_t n, cap;
 		tt_str *name, *type, *unit, *description;
-		uint32_t *parent_id, *utid, *upid, *max_depth, *source_arg_set_id;
+		uint32_t *parent_id, *utid, *upid, *max_depth, *source_arg_set_id, *dimension_arg_set_id;
 		int64_t *cpu;
 		uint8_t *is_counter;
 		/* finalize: rows of each track sorted by ts, as CSR (row ids
@@ -82,6 +82,14 @@ struct tt_storage {
 		int building;
 		size_t build_start;
 		struct tt_args_lazy *lazy; /* NULL when every set is stored */
+		tt_str keep[4];   /* tt_storage_args_keep_first */
+		size_t nkeep;
+		struct {
+			uint32_t *v;
+			size_t n, cap;
+		} merged_in;      /* sets a merge read (tt_storage_args_merge_begin) */
+		uint64_t *dead;   /* finalize: rows of sets no row owns, one bit each */
+		size_t dead_n;    /* rows it covers */
 	} args;
 
 	struct {
@@ -145,6 +153,14 @@ struct tt_storage {
 		uint16_t *stat;        /* tt_stat: the stats row it details */
 		uint32_t *arg_set_id;
 	} import_logs; /* tt_storage_import_log */
+
+	/* experimental_proto_path: the proto content analyzer's field paths
+	 * (tt_storage_proto_path) */
+	struct {
+		size_t n, cap;
+		uint32_t *parent_id, *arg_set_id;
+		tt_str *field_type, *field_name;
+	} proto_path;
 
 	int64_t stats[TT_STAT_COUNT];
 	struct {

@@ -87,6 +87,8 @@ static int row_ok(const struct cursor *c, size_t row)
 
 	if (c->name && d->names(st)[row] != c->name)
 		return 0;
+	if (d->hidden && d->hidden(st, row))
+		return 0;
 	if (c->rows && (c->has_lo || c->has_hi)) {
 		int64_t ts = d->ts(st)[row];
 

@@ -48,6 +48,9 @@ typedef struct tt_vtab_def {
 	 * lookup walks them (args decodes its lazy sets). 0, or -1 when
 	 * memory ran out. */
 	int (*load)(const tt_storage *st, size_t first, size_t end);
+	/* Optional: rows that exist in storage but not in the table (args of
+	 * sets a merge replaced). */
+	int (*hidden)(const tt_storage *st, size_t row);
 } tt_vtab_def;
 
 /* Column results: a row id (TT_NONE is NULL), an interned string (0 is NULL). */

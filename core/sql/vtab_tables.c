@@ -183,7 +183,7 @@ static const tt_vtab_def thread_def = {
 /* ---- track ---------------------------------------------------------------------- */
 
 enum { TR_ID, TR_NAME, TR_TYPE, TR_PARENT, TR_UTID, TR_UPID, TR_IS_COUNTER, TR_UNIT,
-       TR_DESC, TR_CPU, TR_SOURCE_ARGS, TR_MACHINE };
+       TR_DESC, TR_CPU, TR_SOURCE_ARGS, TR_MACHINE, TR_DIM_ARGS };
 static size_t track_n(const tt_storage *st) { return st->track.n; }
 static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -200,13 +200,15 @@ static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case TR_CPU: r_id64(ctx, st->track.cpu[r]); break;
 	case TR_SOURCE_ARGS: tt_vtab_result_id(ctx, st->track.source_arg_set_id[r]); break;
 	case TR_MACHINE: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 'k', r)); break;
+	case TR_DIM_ARGS: tt_vtab_result_id(ctx, st->track.dimension_arg_set_id[r]); break;
 	}
 }
 static const tt_vtab_def track_def = {
 	.name = "track",
 	.schema = "CREATE TABLE x(id INTEGER, name TEXT, type TEXT, parent_id INTEGER,"
 		  " utid INTEGER, upid INTEGER, is_counter INTEGER, unit TEXT,"
-		  " description TEXT, cpu INTEGER, source_arg_set_id INTEGER, machine_id INTEGER)",
+		  " description TEXT, cpu INTEGER, source_arg_set_id INTEGER, machine_id INTEGER,"
+		  " dimension_arg_set_id INTEGER)",
 	.nrows = track_n, .column = track_col,
 	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -267,6 +269,7 @@ static const tt_vtab_def args_def = {
 	.nrows = args_n, .column = args_col,
 	.id_col = AR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = AR_SET, .id_alias_col = -1,
 	.load = tt_storage_args_load,
+	.hidden = tt_storage_arg_row_dead,
 };
 
 /* ---- flow, raw, sched, thread_state ------------------------------------------------ */
@@ -285,6 +288,25 @@ static const tt_vtab_def flow_def = {
 	.name = "flow",
 	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, arg_set_id INTEGER)",
 	.nrows = flow_n, .column = flow_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
+static size_t ppath_n(const tt_storage *st) { return st->proto_path.n; }
+static void ppath_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: tt_vtab_result_id(ctx, st->proto_path.parent_id[r]); break;
+	case 2: tt_vtab_result_str(ctx, st, st->proto_path.field_type[r]); break;
+	case 3: tt_vtab_result_str(ctx, st, st->proto_path.field_name[r]); break;
+	case 4: tt_vtab_result_id(ctx, st->proto_path.arg_set_id[r]); break;
+	}
+}
+static const tt_vtab_def ppath_def = {
+	.name = "experimental_proto_path",
+	.schema = "CREATE TABLE x(id INTEGER, parent_id INTEGER, field_type TEXT, field_name TEXT,"
+		  " arg_set_id INTEGER)",
+	.nrows = ppath_n, .column = ppath_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
@@ -510,25 +532,25 @@ static const tt_vtab_def bounds_def = {
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
 	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &ilog_def, &detail_def, &meta_def,
-	&bounds_def,
+	&bounds_def, &ppath_def,
 };
 
 /* Perfetto's track views, over `track`. */
 static const char core_views[] =
-	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid, source_arg_set_id,"
+	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid, source_arg_set_id, dimension_arg_set_id,"
 	"  machine_id FROM track"
 	"  WHERE utid IS NOT NULL AND is_counter = 0 AND type GLOB 'thread*'"
 	"  AND type NOT GLOB '*_state_track_event';"
-	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id,"
+	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id, dimension_arg_set_id,"
 	"  machine_id FROM track"
 	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0"
 	"  AND type NOT GLOB '*_state_track_event';"
 	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description,"
-	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1;"
+	"  source_arg_set_id, dimension_arg_set_id, machine_id FROM track WHERE is_counter = 1;"
 	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid,"
-	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
+	"  source_arg_set_id, dimension_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
 	"CREATE TEMP VIEW process_counter_track AS SELECT id, name, type, parent_id, unit, upid,"
-	"  source_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
+	"  source_arg_set_id, dimension_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
 	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
 	"  WHERE cpu IS NOT NULL;"
 	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"

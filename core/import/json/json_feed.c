@@ -7,7 +7,6 @@
 struct feed {
 	struct json *j;
 	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
-	tt_async_tracker *async;
 	/* names compared or given per event, interned once */
 	tt_str s_running, s_global_instants, s_process_instants;
 };
@@ -19,7 +18,7 @@ static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kin
 	tt_storage *st = f->j->st;
 	uint32_t upid = (r->flags & EV_ID_LOCAL) ? tt_storage_thread_upid(st, r->track) : TT_NONE;
 	uint64_t cookie = r->id * 0x9e3779b97f4a7c15ULL ^ r->cat;
-	uint32_t track = tt_async_track(f->async, upid, 0, cookie, r->name, kind);
+	uint32_t track = tt_async_track(f->j->im->async, upid, 0, cookie, r->name, kind);
 
 	if (track == TT_NONE)
 		f->j->oom = 1;
@@ -163,7 +162,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
 			log_overlap(j->im->args, st, r, id);
-			track = tt_async_overlap_track(f->async, r->track, r->ts, r->u.i);
+			track = tt_async_overlap_track(j->im->async, r->track, r->ts, r->u.i);
 			if (track == TT_NONE) {
 				j->oom = 1;
 				break;
@@ -314,9 +313,6 @@ int tt_json_feed_all(struct json *j)
 	struct group g = { .f = &f };
 	int rc;
 
-	f.async = tt_async_tracker_new(j->st);
-	if (!f.async)
-		return -1;
 	f.s_running = tt_storage_intern_cstr(j->st, "Running");
 	f.s_global_instants = tt_storage_intern_cstr(j->st, "Global instants");
 	f.s_process_instants = tt_storage_intern_cstr(j->st, "Process instants");
@@ -328,6 +324,5 @@ int tt_json_feed_all(struct json *j)
 		rc = group_flush(&g);
 	TT_VEC_FREE(g.v);
 	TT_VEC_FREE(g.x);
-	tt_async_tracker_free(f.async);
 	return rc < 0 || g.oom || j->oom || tt_storage_oom(j->st) ? -1 : 0;
 }

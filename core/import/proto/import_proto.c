@@ -57,10 +57,17 @@
  * 2 cores): protobuf-c's unpack is ~155 ns a packet (6.4M events/s on one
  * core, 11M/s on two); tokenizing ~75 ns an event, the merge ~25 and the
  * trackers and storage ~20. With the work shared the import runs at ~6M
- * events/s where one thread gives ~3.5M/s. Records are 40 bytes per event,
- * freed after the merge. Tried and dropped: a slim "hot" schema (packet and
- * TrackEvent with only the fields imported, the full ones as fallback)
- * unpacks ~15 % faster, but building these structs from it costs as much.
+ * events/s where one thread gives ~3.5M/s. Records are 48 bytes per event,
+ * freed as the merge passes them; a Chrome event's thread-time counter
+ * rides on its event's record (proto_int.h, REC_FOLDED), which halves
+ * them on a Chromium trace. On the Chromium class (bench_proto -10: real
+ * Chrome packets, debug annotations with dict entries) protobuf-c's unpack
+ * is about half of the CPU time and the importing thread's share (arg sets,
+ * interning, records, then the feed) the other half, so the import cannot
+ * beat protobuf-c's own two-thread unpack of the file. Tried and dropped:
+ * a slim "hot" schema (packet and TrackEvent with only the fields
+ * imported, the full ones as fallback) unpacks ~15 % faster, but building
+ * these structs from it costs as much.
  *
  * Files: import_proto.c (framing, packets, entry point), proto_int.h
  * (records, context), proto_args.c, proto_typed_args.c (typed TrackEvent
@@ -215,13 +222,32 @@ static void seq_free(pseq *s)
 	free(s);
 }
 
+static uint32_t new_utrack(pctx *c, uint64_t uuid);
+
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 {
-	uint64_t *idx = tt_pmap_find(&c->uuid_index, uuid);
+	/* events name a few tracks each (their own, their counters'): a
+	 * small direct-mapped cache before the map (whose keys and values
+	 * live apart: two cache misses a lookup) */
+	struct utrack_hit *h = &c->utrack_hits[tt_pmap_hash(uuid) % PCTX_UTRACK_HITS];
+	uint64_t *idx;
+
+	if (h->ui && h->uuid == uuid)
+		return h->ui - 1;
+	idx = tt_pmap_find(&c->uuid_index, uuid);
+	if (idx) {
+		h->uuid = uuid;
+		h->ui = (uint32_t)*idx + 1;
+		return (uint32_t)*idx;
+	}
+	return new_utrack(c, uuid);
+}
+
+/* (apart: its zeroed struct is not built for every lookup) */
+static uint32_t new_utrack(pctx *c, uint64_t uuid)
+{
 	utrack z = {0};
 
-	if (idx)
-		return (uint32_t)*idx;
 	z.uuid = uuid;
 	z.track = TT_NONE;
 	z.utid = z.upid = z.scope_utid = z.scope_upid = TT_NONE;
@@ -234,8 +260,8 @@ uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid)
 	return (uint32_t)(c->utracks.n - 1);
 }
 
-int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
-		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d)
+static int push_one(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
+		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d, uint32_t folded)
 {
 	prec r;
 
@@ -250,7 +276,7 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	r.name = name;
 	r.cat = cat;
 	r.args = args;
-	r.id = c->ord++;
+	r.id = (uint64_t)folded << 32 | c->ord++;
 	r.kind = (uint8_t)kind;
 	r.flags = (uint16_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
 	r.scope = 0;
@@ -264,8 +290,48 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 	return 0;
 }
 
-/* Converts a timestamp; counts failures. */
-/* Saturating int64 arithmetic (trace processor's base::Saturating*). */
+void tt_proto_fold_flush(pctx *c, pseq *s)
+{
+	uint32_t ui = c->fold_ui;
+
+	if (!ui)
+		return;
+	c->fold_ui = 0;
+	push_one(c, s, c->fold_ts, R_COUNTER, 0, TRACK_UUID | (ui - 1), 0, 0, TT_NONE, 0, c->fold_v, 0);
+}
+
+void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, double v)
+{
+	tt_proto_fold_flush(c, s);
+	c->fold_ui = ui + 1;
+	c->fold_ts = ts;
+	c->fold_v = v;
+}
+
+int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i)
+{
+	double tv = (double)i;
+
+	/* exactly the counter's value, bit for bit, read back from u.i */
+	return c->fold_ui && (kind == R_BEGIN || kind == R_END) && (flags & F_TTS) && ts == c->fold_ts &&
+	       memcmp(&tv, &c->fold_v, sizeof(tv)) == 0 && (int64_t)tv == i;
+}
+
+int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
+		      tt_str name, tt_str cat, uint32_t args, int64_t i, double d)
+{
+	if (c->fold_ui) {
+		if (track != TT_NONE && tt_proto_fold_takes(c, ts, kind, flags, i)) {
+			uint32_t ui = c->fold_ui;
+
+			c->fold_ui = 0;
+			return push_one(c, s, ts, kind, flags, track, name, cat, args, i, d, ui);
+		}
+		tt_proto_fold_flush(c, s);
+	}
+	return push_one(c, s, ts, kind, flags, track, name, cat, args, i, d, 0);
+}
+
 
 
 
@@ -407,6 +473,9 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 			tt_str v = is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0;
 			if (is->has_str && !v)
 				v = intern(c, "", 0);
+			if (v && is->has_str && memchr(is->str.data, 0, is->str.len) &&
+			    tt_pmap_put(&c->nul_strs, v, 1))
+				c->oom = 1;
 			if (tt_proto_itab_put(&s->dstrs, is->iid, v))
 				c->oom = 1;
 		}
@@ -434,6 +503,8 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		ts = 0;
 	}
 
+	if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+		c->content_other = 1;
 	switch (p->data_case) {
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT: {
 		const Perfetto__Protos__ClockSnapshot *cs = p->clock_snapshot;
@@ -462,10 +533,13 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-		tt_proto_on_process_tree(c, s, p->process_tree);
+		tt_proto_defer_process_tree(c, s, p->process_tree, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, p->ftrace_events);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
+		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
@@ -501,6 +575,7 @@ static int on_packet(pctx *c, const Pkt *p, int depth)
 	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT) {
 		c->in_track_event = 1;
 		tt_proto_on_track_event(c, s, p, p->track_event, ts);
+		tt_proto_fold_flush(c, s); /* its event was dropped or took none */
 		c->in_track_event = 0;
 	} else
 		tt_proto_on_process_stats(c, s, p->process_stats, ts);
@@ -554,15 +629,20 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->pargs);
 	TT_VEC_FREE(c->utracks);
 	tt_keymap_free(&c->akey_index);
+	tt_pmap_free(&c->arg_keys);
+	tt_pmap_free(&c->nul_strs);
 	tt_pmap_free(&c->state_open);
 	tt_pmap_free(&c->legacy_counters);
 	TT_VEC_FREE(c->cstacks);
 	tt_keymap_free(&c->inline_frames);
 	TT_VEC_FREE(c->akeys);
-	tt_async_tracker_free(c->async);
+	TT_VEC_FREE(c->content);
+	tt_proto_ext_free(c);
+	tt_keymap_free(&c->content_index);
 	tt_sorter_free(c->sorter);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
+	tt_proto_free_ptrees(c);
 	tt_proto_arena_destroy(&c->ar);
 	tt_proto_clock_free(c->clock);
 	free(c->zbuf);
@@ -586,14 +666,16 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->threaded = threaded;
 	tt_process_tracker_main_threads(c->im->procs, 1);
 	tt_args_tracker_dedupe(c->im->args, 1);
+	/* trace processor: the thread a legacy event came from is its
+	 * beginning's; an end from another thread adds none */
+	tt_storage_args_keep_first(c->st, "legacy_event.passthrough_utid");
 	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
 	if (tt_process_tracker_idle_rows(c->im->procs, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
 		c->oom = 1;
 	c->clock = tt_proto_clock_new();
-	c->async = tt_async_tracker_new(c->st);
 	c->sorter = tt_sorter_new(TT_SORT_FULL);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->async || !c->sorter ||
+	if (!c->clock || !c->sorter ||
 	    !(rdr = tt_proto_reader_new(src, im->path, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
@@ -620,6 +702,22 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 		}
 	}
 	tt_proto_reader_end(rdr, &end, im->err);
+	/* its batches (packet bytes, unpacked messages: several MB) are not
+	 * needed by the merge and the feed, which grow storage meanwhile */
+	tt_proto_reader_free(rdr);
+	rdr = NULL;
+	tt_proto_arena_destroy(&c->ar);
+	free(c->zbuf);
+	c->zbuf = NULL;
+	c->zcap = 0;
+	/* nor are the sequences' interning tables and the kept arg keys */
+	for (i = 0; i < c->seqs.n; i++)
+		seq_free(c->seqs.v[i]);
+	c->seqs.n = 0;
+	c->last_seq = NULL;
+	tt_pmap_free(&c->seq_index);
+	tt_pmap_free(&c->arg_keys);
+	tt_pmap_free(&c->nul_strs);
 	if (end.code) {
 		rc = end.code;
 		goto out;
@@ -668,6 +766,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 			tt_storage_process_set_sort_index(c->st, u->upid, u->rank);
 	}
 	tt_proto_process_args_flush(c);
+	tt_proto_content_flush(c);
 	/* a trace from one other machine: what it made is that machine's
 	 * (traces mixing machines keep machine_id NULL: not supported) */
 	if (c->remote_packets && !c->host_packets && !c->machines_mixed)

@@ -119,81 +119,177 @@ static void add_legacy_json(pctx *c, size_t klen, const char *text)
 	yajl_tree_free(v);
 }
 
-static const char *annot_name(pctx *c, pseq *s, const DAnn *a, size_t *len)
+/* ---- debug annotations: keys interned once -------------------------------
+ * A Chrome trace writes the same few hundred keys millions of times. A key
+ * is its parent key and one more part (a name, or an array index), so the
+ * interned key of (parent, part) is kept in c->arg_keys: an annotation's
+ * rows cost a map lookup each, not the building and hashing of its text.
+ * A part is a name's interned id, KP_EMPTY for "", or KP_INDEX | index.
+ * The text is built only on a miss, exactly as key_append builds it
+ * (truncated at the same length), and its [ flag read from it. */
+#define KP_INDEX 0x80000000u
+#define KP_EMPTY 0x7fffffffu
+
+/* The part of a dict entry's or annotation's name; KP_TEXT: a name whose
+ * key is not kept (*text: an id too big for a part, or out of memory). */
+#define KP_TEXT 0x7ffffffeu
+
+static uint32_t name_part(pctx *c, pseq *s, const DAnn *a, const char **text)
 {
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME && a->name) {
-		*len = strlen(a->name);
-		return a->name;
+		/* Chrome names dict entries by text: the name is interned
+		 * (short, and a few hundred distinct) to find its key */
+		tt_str v = a->name[0] ? intern_c(c, a->name) : 0;
+
+		if (!a->name[0])
+			return KP_EMPTY;
+		if (v && v < KP_TEXT)
+			return v;
+		*text = a->name;
+		return KP_TEXT;
 	}
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) {
 		tt_str v;
+
 		if (tt_proto_itab_find(&s->dnames, a->name_iid, &v)) {
-			const char *n = tt_storage_str(c->st, v);
-			*len = n ? strlen(n) : 0;
-			return n ? n : "";
+			if (v < KP_TEXT)
+				return v;
+			*text = tt_storage_str(c->st, v);
+			return KP_TEXT;
 		}
 		stat(c, TT_STAT_proto_interned_missing);
 	}
-	*len = 0;
-	return "";
+	return KP_EMPTY;
 }
 
-static void add_annot(pctx *c, pseq *s, size_t klen, const DAnn *a, int depth)
+/* The key parent + part, as (flags << 32 | key): flags is TT_ARG_INDEXED
+ * when the key text holds a [. root: the key is "debug." + part (parent
+ * unused). Ids of KP_TEXT and above (2^31 strings: never in practice)
+ * are not kept. */
+static uint64_t child_key(pctx *c, tt_str parent, uint32_t part, int root, const char *text)
+{
+	uint64_t k = (uint64_t)(root ? KP_EMPTY : parent) << 32 | part, *v = NULL, out;
+	int keep = part != KP_TEXT && (root || parent < KP_TEXT);
+	size_t klen, nl;
+
+	if (keep && (v = tt_pmap_find(&c->arg_keys, k)))
+		return *v;
+	if (root) {
+		klen = key_append(c, 0, "debug.", "", 0);
+	} else {
+		const char *pt = tt_storage_str(c->st, parent);
+
+		klen = key_append(c, 0, "", pt ? pt : "", pt ? strlen(pt) : 0);
+	}
+	if (part != KP_TEXT && (part & KP_INDEX)) {
+		nl = key_index(c, klen, part & ~KP_INDEX);
+	} else {
+		const char *n = part == KP_TEXT ? text : part == KP_EMPTY ? "" : tt_storage_str(c->st, part);
+
+		if (!n)
+			n = "";
+		nl = key_append(c, klen, root ? "" : ".", n, strlen(n));
+	}
+	out = (uint64_t)(strchr(c->key, '[') ? TT_ARG_INDEXED : 0) << 32 | tt_storage_intern(c->st, c->key, nl);
+	if (keep && tt_pmap_put(&c->arg_keys, k, out))
+		c->oom = 1;
+	return out;
+}
+
+static void add_annot(pctx *c, pseq *s, uint64_t key, const DAnn *a, int depth)
 {
 	tt_storage *st = c->st;
+	tt_str k = (tt_str)key;
+	int fl = (int)(key >> 32);
 	size_t i;
 
 	if (depth > 32)
 		return;
 	switch (a->value_case) {
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE:
-		tt_storage_args_bool(st, c->key, a->bool_value);
+		tt_storage_args_keyed(st, k, TT_ARG_BOOL | fl, a->bool_value ? 1 : 0, 0, 0);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE:
-		tt_storage_args_uint(st, c->key, a->uint_value);
+		tt_storage_args_keyed(st, k, TT_ARG_UINT | fl, (int64_t)a->uint_value, 0, 0);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE:
-		tt_storage_args_int(st, c->key, a->int_value);
+		tt_storage_args_keyed(st, k, TT_ARG_INT | fl, a->int_value, 0, 0);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE:
-		tt_storage_args_real(st, c->key, a->double_value);
+		tt_storage_args_keyed(st, k, TT_ARG_REAL | fl, 0, a->double_value, 0);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
-		tt_storage_args_str(st, c->key, a->string_value, strlen(a->string_value));
+		tt_storage_args_keyed(st, k, TT_ARG_STRING | fl, 0, 0,
+				      tt_storage_intern(st, a->string_value, strlen(a->string_value)));
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
-		tt_storage_args_pointer(st, c->key, a->pointer_value);
+		tt_storage_args_keyed(st, k, TT_ARG_POINTER | fl, (int64_t)a->pointer_value, 0, 0);
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE:
-		add_nested(c, klen, a->nested_value, depth + 1);
+	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE: {
+		/* rare: these build their keys as text under the key's */
+		const char *kt = tt_storage_str(st, k);
+		size_t kl = key_append(c, 0, "", kt ? kt : "", kt ? strlen(kt) : 0);
+
+		if (a->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_NESTED_VALUE)
+			add_nested(c, kl, a->nested_value, depth + 1);
+		else
+			add_legacy_json(c, kl, a->legacy_json_value);
 		break;
-	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_LEGACY_JSON_VALUE:
-		add_legacy_json(c, klen, a->legacy_json_value);
-		break;
+	}
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID: {
 		tt_str v;
 		int found = tt_proto_itab_find(&s->dstrs, a->string_value_iid, &v);
-		const char *str = found ? tt_storage_str(st, v) : NULL;
+
 		if (!found)
 			stat(c, TT_STAT_proto_interned_missing);
-		tt_storage_args_str(st, c->key, str ? str : "", str ? strlen(str) : 0);
+		/* the interned value is the row's string unless its text stops
+		 * at a NUL before its end (then the text up to it, as before) */
+		if (found && v && !tt_pmap_find(&c->nul_strs, v)) {
+			tt_storage_args_keyed(st, k, TT_ARG_STRING | fl, 0, 0, v);
+		} else {
+			const char *str = found ? tt_storage_str(st, v) : NULL;
+
+			tt_storage_args_keyed(st, k, TT_ARG_STRING | fl, 0, 0,
+					      tt_storage_intern(st, str ? str : "", str ? strlen(str) : 0));
+		}
 		break;
 	}
 	default:
 		break;
 	}
 	for (i = 0; i < a->n_dict_entries; i++) {
-		size_t nlen, nl;
-		const char *n = annot_name(c, s, a->dict_entries[i], &nlen);
-		nl = key_append(c, klen, ".", n, nlen);
-		add_annot(c, s, nl, a->dict_entries[i], depth + 1);
-		c->key[klen] = 0;
+		const char *text = NULL;
+		uint32_t part = name_part(c, s, a->dict_entries[i], &text);
+
+		add_annot(c, s, child_key(c, k, part, 0, text), a->dict_entries[i], depth + 1);
 	}
-	for (i = 0; i < a->n_array_values; i++) {
-		size_t nl = key_index(c, klen, i);
-		add_annot(c, s, nl, a->array_values[i], depth + 1);
-		c->key[klen] = 0;
+	/* (an index of 2^31 would need a packet far above MAX_PACKET) */
+	for (i = 0; i < a->n_array_values; i++)
+		add_annot(c, s, child_key(c, k, KP_INDEX | (uint32_t)(i & ~(size_t)KP_INDEX), 0, NULL),
+			  a->array_values[i], depth + 1);
+}
+
+/* A DebugAnnotation inside a typed arg: under its name, below klen. */
+void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
+{
+	const char *text = NULL;
+	uint32_t part = name_part(c, s, a, &text);
+	uint64_t key;
+
+	if (klen) {
+		/* the typed arg's key so far is the parent: child_key rebuilds
+		 * the same prefix in c->key */
+		key = child_key(c, tt_storage_intern(c->st, c->key, klen), part, 0, text);
+	} else {
+		const char *n = part == KP_TEXT ? text : part == KP_EMPTY ? "" : tt_storage_str(c->st, part);
+		size_t kl = key_append(c, 0, "", n ? n : "", n ? strlen(n) : 0);
+
+		key = (uint64_t)(strchr(c->key, '[') ? TT_ARG_INDEXED : 0) << 32 |
+		      tt_storage_intern(c->st, c->key, kl);
 	}
+	add_annot(c, s, key, a, 0);
+	c->key[klen] = 0;
 }
 
 /* Builds the arg set of a TrackEvent (debug annotations under "debug.",
@@ -221,10 +317,10 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 	}
 	tt_proto_typed_args(c, s, te);
 	for (i = 0; i < te->n_debug_annotations; i++) {
-		size_t nlen, kl;
-		const char *n = annot_name(c, s, te->debug_annotations[i], &nlen);
-		kl = key_append(c, 0, "debug.", n, nlen);
-		add_annot(c, s, kl, te->debug_annotations[i], 0);
+		const char *text = NULL;
+		uint32_t part = name_part(c, s, te->debug_annotations[i], &text);
+
+		add_annot(c, s, child_key(c, 0, part, 1, text), te->debug_annotations[i], 0);
 	}
 	if (passthrough_utid != TT_NONE)
 		tt_storage_args_uint(c->st, "legacy_event.passthrough_utid", passthrough_utid);

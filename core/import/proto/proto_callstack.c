@@ -181,12 +181,12 @@ void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t tra
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (c->cstacks.v[mid].ord < r->id)
+		if (c->cstacks.v[mid].ord < REC_ORD(r))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < c->cstacks.n && c->cstacks.v[lo].ord == r->id) {
+	if (lo < c->cstacks.n && c->cstacks.v[lo].ord == REC_ORD(r)) {
 		const pcs *e = &c->cstacks.v[lo];
 
 		if (tt_profile_te_callstack(tt_storage_profile(c->st), slice, track, e->callsite, e->is_end,

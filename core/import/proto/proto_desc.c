@@ -57,6 +57,26 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	if (td->thread) {
 		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
 		int64_t pid = t->has_pid ? t->pid : -1;
+
+		/* trace processor: a uuid described again for another thread
+		 * (another sequence reusing it) keeps its first reservation;
+		 * the new descriptor still names its own sequence's thread,
+		 * where that sequence's events without a track go */
+		if (u->kind == UT_THREAD && u->utid != TT_NONE && (u->dpid != pid || u->dtid != t->tid)) {
+			uint32_t utid = tt_process_tracker_thread(c->im->procs, pid, t->tid);
+
+			stat(c, TT_STAT_track_descriptor_conflicting_reservation);
+			if (t->thread_name)
+				tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
+			if (s && s->fallback_track == TT_NONE) {
+				s->fallback_track = tt_track_tracker_thread(c->im->tracks, utid);
+				s->thr_pid = pid;
+				s->thr_tid = t->tid;
+			}
+			return;
+		}
+		u->dpid = pid;
+		u->dtid = t->tid;
 		/* trace processor: one descriptor track per thread, so another
 		 * uuid for a (pid, tid) already described means the tid was
 		 * reused: a new thread (likewise for processes below) */
@@ -207,7 +227,7 @@ static size_t kworker_len(const char *s, size_t n)
  * the name is argv0 (up to a space when the cmdline is one element), the
  * cmdline the elements joined by spaces; kernel threads (parent kthreadd,
  * pid 2) lose their kworker suffix. */
-void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt)
+void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__ProcessTree *pt)
 {
 	size_t i;
 	TT_VEC(int32_t) kthreads = {0};
@@ -252,7 +272,7 @@ void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessT
 		if (p->has_process_start_from_boot && !tt_storage_process_start(c->st, upid)) {
 			int64_t t;
 
-			if (tt_proto_clock_to_trace(c->clock, s ? s->id : 0, TT_CLOCK_BOOTTIME,
+			if (tt_proto_clock_to_trace(c->clock, seq, TT_CLOCK_BOOTTIME,
 						    p->process_start_from_boot, &t) == 0)
 				tt_storage_process_set_start(c->st, upid, t);
 		}

@@ -4,6 +4,7 @@
  * parent chains, slices, flows. See import_proto.c.
  */
 #include "proto_int.h"
+#include "workq.h"
 
 /* ---- parse: merge sequences and feed the trackers ------------------------------- */
 
@@ -26,7 +27,19 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
 /* The track of a merged sibling set for one event (or a parent: PEEK). */
 static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
 {
-	uint32_t t = tt_async_track_set(c->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, kind);
+	tt_async_args a = { .ndim = 0 };
+	uint32_t t;
+
+	/* trace processor's merged blueprints' dimensions: the scope, the
+	 * parent, how siblings merge (0 by name, 2 by key) and on what */
+	if (u->mdesc.utid != TT_NONE)
+		a.dim[a.ndim++] = (tt_async_arg){ "utid", 'u', u->mdesc.utid, NULL };
+	else if (u->mdesc.upid != TT_NONE)
+		a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', u->mdesc.upid, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "parent_track_uuid", 'i', u->mk2, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_type", 'u', u->merge == 3 ? 2 : 0, NULL };
+	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_value", 's', u->merge == 3 ? u->merge_key : u->mdesc.name, NULL };
+	t = tt_async_track_set(c->im->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, &a, kind);
 
 	if (t == TT_NONE)
 		c->oom = 1;
@@ -151,7 +164,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		 * merge (by name, the default, or by key) share tracks while
 		 * their slices do not overlap, as async ids do: a thousand
 		 * tracks of one name are not a thousand rows in the viewer */
-		if (u->merge != 2 && u->uuid != 0) {
+		if (u->merge != 2) {
 			u->merged = 1;
 			u->mdesc = d;
 			u->mdesc.type = sutid != TT_NONE ? "thread_merged_track_event" :
@@ -164,6 +177,17 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		break;
 	}
 	u->track = tt_storage_track_new(c->st, &d);
+	/* trace processor's descriptor track blueprints: the scope, then the
+	 * uuid */
+	if (u->track != TT_NONE) {
+		tt_storage_args_begin(c->st);
+		if (d.utid != TT_NONE)
+			tt_storage_args_uint(c->st, "utid", d.utid);
+		else if (d.upid != TT_NONE)
+			tt_storage_args_uint(c->st, "upid", d.upid);
+		tt_storage_args_int(c->st, "track_uuid", (int64_t)u->uuid);
+		tt_storage_track_set_dimension_args(c->st, u->track, tt_args_tracker_end(c->im->args));
+	}
 	return u->track;
 }
 
@@ -171,9 +195,9 @@ static uint32_t rec_track(pctx *c, const prec *r)
 {
 	if ((r->track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_ASYNC) {
 		const akey *k = &c->akeys.v[r->track & ~TRACK_ASYNC];
-		uint32_t t = tt_async_track(c->async, k->upid, k->scope, k->id, k->name,
-					    r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
-					    r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT);
+		uint32_t t = tt_async_track_chrome(c->im->async, k->upid, k->scope, k->id, k->name,
+						   r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
+						   r->kind == R_END ? TT_ASYNC_END : TT_ASYNC_INSTANT, k->src_upid);
 		if (t == TT_NONE)
 			c->oom = 1;
 		return t;
@@ -192,12 +216,12 @@ static void feed_flows(pctx *c, const prec *r, int64_t slice)
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (c->flows.v[mid].ord < r->id)
+		if (c->flows.v[mid].ord < REC_ORD(r))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < c->flows.n && c->flows.v[lo].ord == r->id; lo++) {
+	for (; lo < c->flows.n && c->flows.v[lo].ord == REC_ORD(r); lo++) {
 		const pflow *f = &c->flows.v[lo];
 
 		switch (f->kind) {
@@ -308,6 +332,33 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 {
 	uint32_t track;
 	int64_t id = -1;
+	prec ft;
+	/* (an ftrace record's id holds pids, not a folded counter) */
+	uint32_t folded = r->kind == R_FTRACE ? 0 : REC_FOLDED(r);
+
+	if (r->kind == R_FTRACE) {
+		if (!tt_proto_feed_ftrace(c, r, &ft))
+			return;
+		r = &ft;
+	} else if (r->flags & F_EXT) {
+		ft = *r;
+		ft.args = tt_proto_ext_args(c, r);
+		r = &ft;
+	}
+
+	if (folded) {
+		/* the counter record it took along, as it was pushed */
+		prec k = *r;
+
+		k.kind = R_COUNTER;
+		k.flags = r->flags & (F_TE | F_FPOS);
+		k.track = TRACK_UUID | (folded - 1);
+		k.name = k.cat = 0;
+		k.args = TT_NONE;
+		k.u.d = (double)r->u.i;
+		k.id = 0;
+		feed(c, &k, open_tts);
+	}
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
 		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
@@ -388,43 +439,42 @@ static int feed_one(void *ctx, const prec *r)
 /* The merge (sorter.h) runs on a thread of its own while the importing
  * thread feeds the trackers (feed() is about as costly as the merge, and
  * the trackers and storage stay on one thread). The merge thread copies
- * records in order into a ring of chunks: the feeding thread then reads
- * them in sequence instead of chasing the sequences' blocks. */
+ * records in order into a ring of chunks handed over through a tt_workq
+ * (the merge thread claims and fills a chunk, the importing thread takes
+ * them in order): the feeding thread then reads them in sequence instead
+ * of chasing the sequences' blocks. */
 #define MCHUNK 2048
 #define MCHUNKS 4
 
 typedef struct mpipe {
 	tt_sorter *sorter;
+	tt_workq *q;
 	prec *chunk[MCHUNKS];
 	size_t fill[MCHUNKS];
-	size_t head, tail;       /* chunks taken / filled */
-	size_t n;                /* records in the chunk being filled */
-	int done, merge_rc;
-	atomic_int stop;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	uint64_t seq;            /* the chunk being filled, when have */
+	int have;
+	int merge_rc;            /* read after the join */
 } mpipe;
-
-/* Hands the chunk being filled over; waits for room. Non-zero: stop. */
-static int pipe_hand_over(mpipe *p)
-{
-	pthread_mutex_lock(&p->mu);
-	p->fill[p->tail % MCHUNKS] = p->n;
-	p->tail++;
-	p->n = 0;
-	pthread_cond_broadcast(&p->cv);
-	while (p->tail - p->head == MCHUNKS && !atomic_load(&p->stop))
-		pthread_cond_wait(&p->cv, &p->mu);
-	pthread_mutex_unlock(&p->mu);
-	return atomic_load(&p->stop);
-}
 
 static int pipe_put(void *ctx, const prec *r)
 {
 	mpipe *p = ctx;
+	size_t k;
 
-	p->chunk[p->tail % MCHUNKS][p->n++] = *r;
-	return p->n == MCHUNK ? pipe_hand_over(p) : 0;
+	if (!p->have) {
+		/* END: the feeding side stopped (cancel) */
+		if (tt_workq_work(p->q, TT_WQ_WAIT, -1, &p->seq) != TT_WQ_CLAIMED)
+			return 1;
+		p->have = 1;
+		p->fill[p->seq % MCHUNKS] = 0;
+	}
+	k = p->seq % MCHUNKS;
+	p->chunk[k][p->fill[k]++] = *r;
+	if (p->fill[k] == MCHUNK) {
+		tt_workq_done(p->q, p->seq, 0);
+		p->have = 0;
+	}
+	return 0;
 }
 
 static void *merge_thread(void *arg)
@@ -432,13 +482,12 @@ static void *merge_thread(void *arg)
 	mpipe *p = arg;
 	int rc = tt_sorter_finish(p->sorter, pipe_put, p);
 
-	if (rc == 0 && p->n)
-		pipe_hand_over(p);
-	pthread_mutex_lock(&p->mu);
+	if (p->have) {
+		tt_workq_done(p->q, p->seq, 0);
+		p->have = 0;
+	}
 	p->merge_rc = rc;
-	p->done = 1;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+	tt_workq_close(p->q);
 	return NULL;
 }
 
@@ -447,58 +496,39 @@ static void *merge_thread(void *arg)
 static int feed_piped(pctx *c, feedst *f)
 {
 	mpipe p;
-	pthread_t th;
 	size_t i;
 	int rc = 1;
 
 	memset(&p, 0, sizeof(p));
 	p.sorter = c->sorter;
-	atomic_init(&p.stop, 0);
 	for (i = 0; i < MCHUNKS; i++)
 		if (!(p.chunk[i] = malloc(MCHUNK * sizeof(prec))))
 			goto out;
-	if (pthread_mutex_init(&p.mu, NULL))
+	if (!(p.q = tt_workq_new(MCHUNKS, 1, 0)) || tt_workq_start(p.q, merge_thread, &p))
 		goto out;
-	if (pthread_cond_init(&p.cv, NULL)) {
-		pthread_mutex_destroy(&p.mu);
-		goto out;
-	}
-	if (pthread_create(&th, NULL, merge_thread, &p)) {
-		pthread_cond_destroy(&p.cv);
-		pthread_mutex_destroy(&p.mu);
-		goto out;
-	}
 	rc = 0;
-	pthread_mutex_lock(&p.mu);
 	for (;;) {
-		size_t k = p.head % MCHUNKS, n;
+		uint64_t seq;
+		size_t k, n;
 		int stop = 0;
 
-		if (p.head == p.tail) {
-			if (p.done)
-				break;
-			pthread_cond_wait(&p.cv, &p.mu);
-			continue;
-		}
+		if (tt_workq_next(p.q, TT_WQ_WAIT, -1, &seq) != TT_WQ_TAKEN)
+			break;
+		k = seq % MCHUNKS;
 		n = p.fill[k];
-		pthread_mutex_unlock(&p.mu);
 		for (i = 0; i < n && !stop; i++)
 			stop = feed_one(f, &p.chunk[k][i]);
-		pthread_mutex_lock(&p.mu);
-		if (stop)
-			atomic_store(&p.stop, 1); /* before the wake-up: the merge thread sees it */
-		p.head++;
-		pthread_cond_broadcast(&p.cv);
-		if (stop)
+		tt_workq_release(p.q, seq);
+		if (stop) {
+			tt_workq_cancel(p.q); /* the merge thread's claim ends */
 			break;
+		}
 	}
-	pthread_mutex_unlock(&p.mu);
-	pthread_join(th, NULL);
+	tt_workq_join(p.q);
 	if (p.merge_rc < 0)
 		rc = -1;
-	pthread_cond_destroy(&p.cv);
-	pthread_mutex_destroy(&p.mu);
 out:
+	tt_workq_free(p.q);
 	for (i = 0; i < MCHUNKS; i++)
 		free(p.chunk[i]);
 	return rc;

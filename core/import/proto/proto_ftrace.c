@@ -144,28 +144,27 @@ void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio)
 /* task_newtask: a fork starts a process (its parent: the forking thread's
  * process, once known); a clone(CLONE_THREAD) a thread of the cloner's
  * process, bound to it now or when the cloner's process is known. */
-static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNewtaskFtraceEvent *e)
+static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_flags, tt_str comm)
 {
-	tt_str comm = intern_c(c, e->comm && e->comm[0] ? e->comm : NULL);
 	uint32_t src, nu, src_upid;
 
-	if (e->pid == 0) /* boot-time tracing: init making the idle tasks */
+	if (pid == 0) /* boot-time tracing: init making the idle tasks */
 		return;
 	src = tt_proto_thread(c, src_tid);
 	src_upid = tt_storage_thread_upid(c->st, src);
-	if (!(e->clone_flags & CLONE_THREAD)) {
+	if (!(clone_flags & CLONE_THREAD)) {
 		uint32_t upid;
-		uint64_t *ended = tt_pmap_find(&c->ended_pids, (uint64_t)e->pid);
+		uint64_t *ended = tt_pmap_find(&c->ended_pids, (uint64_t)pid);
 
 		if (ended)
 			*ended = 0;
-		upid = tt_process_tracker_process_new(c->im->procs, e->pid);
-		nu = tt_process_tracker_thread_by_tid(c->im->procs, e->pid);
+		upid = tt_process_tracker_process_new(c->im->procs, pid);
+		nu = tt_process_tracker_thread_by_tid(c->im->procs, pid);
 		if (upid == TT_NONE || nu == TT_NONE) {
 			c->oom = 1;
 			return;
 		}
-		live_put(c, e->pid, (uint64_t)nu + 1);
+		live_put(c, pid, (uint64_t)nu + 1);
 		tt_proto_thread_name(c, nu, comm, TN_FTRACE);
 		tt_proto_set_process_name(c, upid, comm, PN_SYSTEM);
 		if (src_upid != TT_NONE)
@@ -174,12 +173,12 @@ static void on_newtask(pctx *c, int64_t src_tid, const Perfetto__Protos__TaskNew
 			c->oom = 1;
 		return;
 	}
-	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, e->pid);
+	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, pid);
 	if (nu == TT_NONE) {
 		c->oom = 1;
 		return;
 	}
-	live_put(c, e->pid, (uint64_t)nu + 1);
+	live_put(c, pid, (uint64_t)nu + 1);
 	tt_proto_thread_name(c, nu, comm, TN_FTRACE);
 	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
 	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
@@ -207,58 +206,103 @@ static void on_process_free(pctx *c, int64_t tid)
 
 #define ftrace_thread tt_proto_thread
 
-static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
+/* An atrace marker, fed in trace order (tt_proto_feed_ftrace): the
+ * thread is looked up then, as tasks come and go. Returns the slice or
+ * counter record it makes in *out, 0 when none. */
+static int feed_atrace(pctx *c, const prec *r, prec *out)
 {
+	int64_t tid = (int32_t)(uint32_t)r->id, tgid = (int32_t)(uint32_t)(r->id >> 32);
+	int phase = (int)r->args;
 	uint32_t utid, upid, track;
-	tt_str name;
+	tt_str name = r->name;
 
-	if (m.has_tgid && m.tgid > 0) {
-		utid = tt_proto_thread_in(c, m.tgid, tid);
-		upid = tt_storage_thread_upid(c->st, utid);
-	} else {
-		utid = ftrace_thread(c, tid);
-		upid = tt_storage_thread_upid(c->st, utid);
-	}
-	name = m.name ? intern(c, m.name, m.name_len) : 0;
-	switch (m.phase) {
+	utid = r->scope == FT_PRINT_TGID ? tt_proto_thread_in(c, tgid, tid) : ftrace_thread(c, tid);
+	upid = tt_storage_thread_upid(c->st, utid);
+	*out = *r;
+	out->flags = 0;
+	out->args = TT_NONE;
+	out->cat = 0;
+	out->name = 0;
+	switch (phase) {
 	case 'B':
-		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, tt_track_tracker_thread(c->im->tracks, utid), name, 0, TT_NONE, 0, 0);
+		out->kind = R_BEGIN;
+		out->track = tt_track_tracker_thread(c->im->tracks, utid);
+		out->name = name;
 		break;
 	case 'E':
-		tt_proto_push_rec(c, ps, ts, R_END, 0, tt_track_tracker_thread(c->im->tracks, utid), 0, 0, TT_NONE, 0, 0);
+		out->kind = R_END;
+		out->track = tt_track_tracker_thread(c->im->tracks, utid);
 		break;
 	case 'I':
-		tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, tt_track_tracker_thread(c->im->tracks, utid), name, 0, TT_NONE, 0, 0);
+		out->kind = R_COMPLETE;
+		out->track = tt_track_tracker_thread(c->im->tracks, utid);
+		out->name = name;
+		out->u.i = 0;
 		break;
 	case 'C':
-		track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, upid, -1, NULL);
-		tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, (double)m.value);
+		out->kind = R_COUNTER;
+		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, upid, -1, NULL);
+		out->u.d = (double)r->u.i;
 		break;
 	case 'S':
 	case 'F': {
 		tt_track_desc d = { .type = "process", .name = name, .utid = TT_NONE, .upid = upid,
 				    .parent_id = TT_NONE, .cpu = -1 };
-		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-async", upid, (uint64_t)m.value, name, &d);
-		tt_proto_push_rec(c, ps, ts, m.phase == 'S' ? R_BEGIN : R_END, 0, track, m.phase == 'S' ? name : 0, 0,
-			 TT_NONE, 0, 0);
+		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-async", upid, (uint64_t)r->u.i, name, &d);
+		out->kind = phase == 'S' ? R_BEGIN : R_END;
+		out->track = track;
+		out->name = phase == 'S' ? name : 0;
 		break;
 	}
 	case 'N':
 	case 'G':
 	case 'H': {
-		tt_str tn = intern(c, m.track, m.track_len);
+		tt_str tn = r->cat;
 		tt_track_desc d = { .type = "process", .name = tn, .utid = TT_NONE, .upid = upid,
 				    .parent_id = TT_NONE, .cpu = -1 };
-		uint64_t cookie = m.phase == 'N' ? 0 : (uint64_t)m.value;
+		uint64_t cookie = phase == 'N' ? 0 : (uint64_t)r->u.i;
 		track = tt_track_tracker_keyed(c->im->tracks, "proto-atrace-track", upid, cookie, tn, &d);
-		if (m.phase == 'N')
-			tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, track, name, 0, TT_NONE, 0, 0);
-		else
-			tt_proto_push_rec(c, ps, ts, m.phase == 'G' ? R_BEGIN : R_END, 0, track, m.phase == 'G' ? name : 0,
-				 0, TT_NONE, 0, 0);
+		out->kind = phase == 'N' ? R_COMPLETE : phase == 'G' ? R_BEGIN : R_END;
+		out->track = track;
+		out->name = phase == 'H' ? 0 : name;
+		out->u.i = 0;
 		break;
 	}
+	default:
+		return 0;
 	}
+	return out->track != TT_NONE;
+}
+
+/* The ftrace events that change which thread a tid is, and those that
+ * need to know it, go through the sorter and act in trace order (as
+ * trace processor parses them), not in the order of the file, where one
+ * cpu's bundle may come before another's earlier events. What a record
+ * holds (kind R_FTRACE, scope FT_*): */
+static void push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
+		    uint32_t x)
+{
+	prec r = { .ts = ts, .u.i = i, .id = id, .track = 0, .name = name, .cat = cat, .args = x,
+		   .kind = R_FTRACE, .scope = (uint8_t)what };
+
+	if (ps->stream == UINT32_MAX)
+		return;
+	if (tt_sorter_push(c->sorter, ps->stream, &r) < 0) {
+		c->oom = 1;
+		return;
+	}
+	if (ts > c->max_ts)
+		c->max_ts = ts;
+	c->events++;
+}
+
+static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
+{
+	uint64_t id = (uint32_t)(int32_t)tid | (m.has_tgid && m.tgid > 0 ? (uint64_t)(uint32_t)(int32_t)m.tgid << 32 : 0);
+
+	push_ft(c, ps, ts, m.has_tgid && m.tgid > 0 ? FT_PRINT_TGID : FT_PRINT, id, m.value,
+		m.name ? intern(c, m.name, m.name_len) : 0, m.track ? intern(c, m.track, m.track_len) : 0,
+		(uint32_t)m.phase);
 }
 
 static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
@@ -297,19 +341,104 @@ static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
 	on_atrace(c, ps, ts, tid, m);
 }
 
-/* The thread switched to is found when the switch is read: a tid's
+/* A switch: its row now, the thread switched to (and the name of the
+ * one switched from, has_prev) when it is fed in trace order: a tid's
  * thread changes as tasks are made and freed. */
-static void push_sched(pctx *c, int64_t ts, uint32_t cpu, int64_t prev_state, int32_t next_pid,
-		       int32_t next_prio, tt_str comm)
+static void push_sched(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, int64_t prev_state, int32_t next_pid,
+		       int32_t next_prio, tt_str comm, int has_prev, int32_t prev_pid, tt_str prev_comm)
 {
-	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, tt_proto_thread(c, next_pid), c->ord++, comm };
+	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, TT_NONE, c->ord++, comm };
 
-	tt_proto_thread_name(c, r.next_utid, comm, TN_FTRACE);
-	if (TT_VEC_PUSH(c->sched, r))
+	if (TT_VEC_PUSH(c->sched, r)) {
 		c->oom = 1;
-	if (ts > c->max_ts)
-		c->max_ts = ts;
-	c->events++;
+		return;
+	}
+	push_ft(c, ps, ts, has_prev ? FT_SWITCH : FT_SWITCH_NOPREV, (uint32_t)prev_pid, (int64_t)(c->sched.n - 1), 0,
+		prev_comm, 0);
+}
+
+/* One R_FTRACE record, in trace order: the process tracker's part; an
+ * atrace marker also makes the slice or counter record in *out (fed as
+ * any). Returns 1 when *out is to be fed. */
+int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
+{
+	int32_t pid = (int32_t)(uint32_t)r->id;
+
+	switch (r->scope) {
+	case FT_SWITCH:
+	case FT_SWITCH_NOPREV: {
+		sched_rec *s;
+
+		if (r->scope == FT_SWITCH)
+			tt_proto_thread_name(c, tt_proto_thread(c, pid), r->cat, TN_FTRACE);
+		if (r->u.i < 0 || (size_t)r->u.i >= c->sched.n)
+			return 0;
+		s = &c->sched.v[r->u.i];
+		s->next_utid = tt_proto_thread(c, s->next_pid);
+		tt_proto_thread_name(c, s->next_utid, s->next_comm, TN_FTRACE);
+		return 0;
+	}
+	case FT_NEWTASK:
+		on_newtask(c, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
+		return 0;
+	case FT_FREE:
+		on_process_free(c, pid);
+		return 0;
+	case FT_RENAME: {
+		/* a main thread's new name is its process's too */
+		uint32_t u = tt_proto_thread(c, pid);
+		uint32_t up = tt_storage_thread_upid(c->st, u);
+
+		tt_proto_thread_name(c, u, r->name, TN_FTRACE);
+		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
+			tt_proto_set_process_name(c, up, r->name, PN_SYSTEM);
+		return 0;
+	}
+	case FT_PRINT:
+	case FT_PRINT_TGID:
+		return feed_atrace(c, r, out);
+	case FT_PTREE: {
+		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
+		Perfetto__Protos__ProcessTree *pt;
+
+		if (!b || !b->p)
+			return 0;
+		pt = perfetto__protos__process_tree__unpack(NULL, b->n, b->p);
+		if (pt) {
+			tt_proto_on_process_tree(c, b->seq, pt);
+			perfetto__protos__process_tree__free_unpacked(pt, NULL);
+		} else {
+			c->oom = 1; /* it unpacked once: only memory can fail */
+		}
+		free(b->p);
+		b->p = NULL;
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* A ProcessTree is parsed in trace order too (its packet's timestamp),
+ * among the ftrace events whose threads it names: packed again until
+ * then (a few per trace). */
+void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt, int64_t ts)
+{
+	pblob b = { NULL, perfetto__protos__process_tree__get_packed_size(pt), s->id };
+
+	if (!(b.p = malloc(b.n ? b.n : 1)) || TT_VEC_PUSH(c->ptrees, b)) {
+		free(b.p);
+		c->oom = 1;
+		return;
+	}
+	perfetto__protos__process_tree__pack(pt, b.p);
+	push_ft(c, s, ts, FT_PTREE, 0, (int64_t)(c->ptrees.n - 1), 0, 0, 0);
+}
+
+void tt_proto_free_ptrees(pctx *c)
+{
+	for (size_t i = 0; i < c->ptrees.n; i++)
+		free(c->ptrees.v[i].p);
+	TT_VEC_FREE(c->ptrees);
 }
 
 void tt_proto_on_ftrace(pctx *c, const FBundle *b)
@@ -343,11 +472,10 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH: {
 			const Perfetto__Protos__SchedSwitchFtraceEvent *sw = e->sched_switch;
-			tt_proto_thread_name(c, tt_proto_thread(c, sw->prev_pid),
-					     intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL),
-					     TN_FTRACE);
-			push_sched(c, ts, b->cpu, sw->prev_state, sw->next_pid, sw->next_prio,
-				   intern_c(c, sw->next_comm && sw->next_comm[0] ? sw->next_comm : NULL));
+
+			push_sched(c, ps, ts, b->cpu, sw->prev_state, sw->next_pid, sw->next_prio,
+				   intern_c(c, sw->next_comm && sw->next_comm[0] ? sw->next_comm : NULL), 1,
+				   sw->prev_pid, intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL));
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
@@ -364,26 +492,23 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_idle->state);
 			break;
 		}
-		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK:
-			on_newtask(c, e->pid, e->task_newtask);
-			break;
-		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
-			/* a main thread's new name is its process's too */
-			if (e->task_rename->newcomm && e->task_rename->newcomm[0]) {
-				uint32_t u = tt_proto_thread(c, e->task_rename->pid);
-				uint32_t up = tt_storage_thread_upid(c->st, u);
-				tt_str n = intern_c(c, e->task_rename->newcomm);
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK: {
+			const Perfetto__Protos__TaskNewtaskFtraceEvent *nt = e->task_newtask;
 
-				tt_proto_thread_name(c, u, n, TN_FTRACE);
-				if (up != TT_NONE && tt_storage_process_pid(c->st, up) == e->task_rename->pid)
-					tt_proto_set_process_name(c, up, n, PN_SYSTEM);
-			}
+			push_ft(c, ps, ts, FT_NEWTASK, (uint64_t)(uint32_t)e->pid << 32 | (uint32_t)nt->pid,
+				(int64_t)nt->clone_flags, intern_c(c, nt->comm && nt->comm[0] ? nt->comm : NULL), 0, 0);
+			break;
+		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
+			if (e->task_rename->newcomm && e->task_rename->newcomm[0])
+				push_ft(c, ps, ts, FT_RENAME, (uint32_t)e->task_rename->pid, 0,
+					intern_c(c, e->task_rename->newcomm), 0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
 			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
-			on_process_free(c, e->sched_process_free->pid);
+			push_ft(c, ps, ts, FT_FREE, (uint32_t)e->sched_process_free->pid, 0, 0, 0, 0);
 			break;
 		default:
 			break;
@@ -402,9 +527,9 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 		for (i = 0; i < n; i++) {
 			uint32_t ci = cs->switch_next_comm_index[i];
 			t += cs->switch_timestamp[i];
-			push_sched(c, to_trace(c, 0, clock, t + (uint64_t)offset), b->cpu, cs->switch_prev_state[i],
+			push_sched(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), b->cpu, cs->switch_prev_state[i],
 				   cs->switch_next_pid[i], cs->switch_next_prio[i],
-				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0);
+				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0);
 		}
 	}
 }

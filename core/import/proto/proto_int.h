@@ -37,13 +37,20 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE };
+/* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
+ * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
+ * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
+ * id the pid (name the new comm); FT_PRINT(_TGID): id tgid << 32 | tid,
+ * args the atrace phase, u.i its value, name, cat its track name */
+/* FT_PTREE: u.i the c->ptrees blob */
+enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PRINT_TGID, FT_PTREE };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
-enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80 }; /* F_CS: a callstack in cstacks */
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c) */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
@@ -52,8 +59,20 @@ enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
  * here as: u.i R_COMPLETE's dur, or R_BEGIN/R_END/instants' thread ts with
  * F_TTS; u.d R_COUNTER's value; track the storage track, or TRACK_UUID |
  * uuid index, or TRACK_ASYNC | akey index; id the file order (c->ord,
- * shared with flows and sched records); kind R_*, flags F_*. */
+ * shared with flows and sched records) in its low 32 bits, and in its high
+ * 32 bits a folded counter (REC_FOLDED); kind R_*, flags F_*. */
 typedef tt_event prec;
+
+/* A Chrome track event carries its thread time twice: as the value of
+ * its sequence's extra counter (a counter record, pushed first) and as
+ * the slice's thread ts. A BEGIN / END whose single extra counter value
+ * is its thread ts takes that counter along instead of a record of its
+ * own (half the records of a Chromium trace): id's high 32 bits are the
+ * counter's utrack + 1, its value u.i. The merge emits the two adjacent
+ * anyway (same ts, consecutive file order), so feed() replays the
+ * counter just before the event and the result is the same. */
+#define REC_FOLDED(r) ((uint32_t)((r)->id >> 32))
+#define REC_ORD(r) ((uint32_t)(r)->id)
 
 typedef struct pflow {
 	uint32_t ord;
@@ -78,6 +97,13 @@ typedef struct sched_rec {
 	tt_str next_comm;
 } sched_rec;
 
+/* A sub-message kept packed until the sorted records reach it. */
+typedef struct pblob {
+	uint8_t *p;
+	size_t n;
+	uint32_t seq;                /* its trusted_packet_sequence_id (clock conversions) */
+} pblob;
+
 typedef struct utrack {
 	uint64_t uuid, parent;
 	int has_parent, described, kind, resolving;
@@ -88,6 +114,7 @@ typedef struct utrack {
 	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
+	int64_t dpid, dtid;          /* the thread descriptor's pid, tid (a conflicting one is ignored) */
 	int counter_type, incremental;
 	int64_t mult;
 	tt_str unit;
@@ -165,6 +192,7 @@ typedef struct akey {
 	uint32_t upid;               /* TT_NONE: a global id */
 	tt_str scope, name;
 	uint64_t id;
+	uint32_t src_upid;           /* the process of the event that made it (the track's source args) */
 } akey;
 
 typedef struct pctx {
@@ -177,9 +205,12 @@ typedef struct pctx {
 	TT_VEC(pseq *) seqs;
 	pseq *last_seq;              /* tt_proto_get_seq cache */
 	tt_pmap uuid_index;
+#define PCTX_UTRACK_HITS 256
+	struct utrack_hit { uint64_t uuid; uint32_t ui; } utrack_hits[PCTX_UTRACK_HITS]; /* uuid -> index + 1 */
 	TT_VEC(utrack) utracks;
 	TT_VEC(pflow) flows;
 	TT_VEC(sched_rec) sched;
+	TT_VEC(pblob) ptrees;         /* ProcessTree packets, packed again: parsed in trace order */
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
@@ -196,7 +227,11 @@ typedef struct pctx {
 	tt_pmap legacy_counters;     /* utid << 2 | kind -> utrack (proto_track_event.c) */
 	tt_pmap state_open;          /* state track -> value << 32 | state row (proto_state.c) */
 	TT_VEC(akey) akeys;
-	tt_async_tracker *async;
+	struct tt_proto_ext *ext;     /* TrackEvent extensions described in the trace (proto_ext.c) */
+	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
+	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
+	uint32_t content_last;
+	int content_other;            /* a packet that is not a TrackEvent */
 	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
 	uint64_t host_packets, remote_packets; /* without / with a machine_id */
@@ -206,7 +241,12 @@ typedef struct pctx {
 	int has_roi;                 /* TrackEventRangeOfInterest: events before roi_ns are dropped */
 	int64_t roi_ns;
 	int process_order_explicit, thread_order_explicit; /* root descriptor's */
+	tt_pmap arg_keys;            /* (parent key, part) -> interned debug annotation key (proto_args.c) */
+	tt_pmap nul_strs;            /* interned debug strings whose text holds a NUL */
 	uint32_t ord;
+	uint32_t fold_ui;            /* utrack + 1 of a counter value waiting for its event (tt_proto_push_rec) */
+	double fold_v;
+	int64_t fold_ts;
 	int64_t last_ts, max_ts;
 	int have_ts;
 	uint64_t packets_ok, events;
@@ -275,10 +315,21 @@ void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__Str
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
+/* A counter value that the next record of the event may take along
+ * (REC_FOLDED); pushed on its own by the next push that cannot, or by
+ * tt_proto_fold_flush. */
+void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, double v);
+void tt_proto_fold_flush(pctx *c, pseq *s);
+/* Whether the record (ts, kind, flags, i) would take the waiting counter
+ * along: when not, the caller flushes it before numbering the record's
+ * flows and callstack by c->ord. */
+int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i);
 uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);
-void tt_proto_on_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__ProcessTree *pt);
+void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt, int64_t ts);
+void tt_proto_free_ptrees(pctx *c);
 void tt_proto_on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
 				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
 void tt_proto_process_args_flush(pctx *c);
@@ -286,7 +337,15 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 			      uint32_t upid, int64_t cpu, const char *unit);
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
+void tt_proto_content_flush(pctx *c);
+void tt_proto_on_extension_descriptor(pctx *c, const Perfetto__Protos__ExtensionDescriptor *d);
+int tt_proto_ext_keep(pctx *c, pseq *s, const TEv *te);
+uint32_t tt_proto_ext_args(pctx *c, const prec *r);
+void tt_proto_ext_free(pctx *c);
+void tt_proto_reflect_args(pctx *c, pseq *s, const ProtobufCMessage *m);
+void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a);
 void tt_proto_on_ftrace(pctx *c, const FBundle *b);
+int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), names by priority,
  * threads and forked processes bound to a process once one of them is. */

@@ -90,7 +90,11 @@ static int64_t extra_counters(pctx *c, pseq *s, const TEv *te, int64_t ts, int *
 			*has_tts = 1;
 			tts = (int64_t)v;
 		}
-		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0, v);
+		/* a lone thread time counter may ride on the event's record */
+		if (nu == 1 && !te->n_extra_double_counter_values && c->utracks.v[ui].counter_type == 1)
+			tt_proto_push_counter_folding(c, s, ts, ui, v);
+		else
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, TRACK_UUID | ui, 0, 0, TT_NONE, 0, v);
 	}
 	uu = te->n_extra_double_counter_track_uuids ? te->extra_double_counter_track_uuids : s->def_extra_dbl.v;
 	nu = te->n_extra_double_counter_track_uuids ? te->n_extra_double_counter_track_uuids : s->def_extra_dbl.n;
@@ -149,7 +153,7 @@ static uint32_t track_upid(pctx *c, uint32_t track)
 static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int phase,
 				   tt_str name, tt_str cat)
 {
-	uint32_t upid = track_upid(c, track), ai;
+	uint32_t upid = track_upid(c, track), src_upid = upid, ai;
 	uint64_t id;
 	int local = 0;
 	tt_str scope = (phase == 'S' || phase == 'T' || phase == 'p' || phase == 'F') ? name : cat;
@@ -184,7 +188,7 @@ static uint32_t legacy_async_track(pctx *c, uint32_t track, const LEv *le, int p
 		upid = TT_NONE;
 	ai = tt_keymap_get(&c->akey_index, upid, scope, id, name);
 	if (ai == TT_KEYMAP_NONE) {
-		akey k = { upid, scope, name, id };
+		akey k = { upid, scope, name, id, src_upid };
 
 		ai = (uint32_t)c->akeys.n;
 		if (ai >= TRACK_ASYNC || TT_VEC_PUSH(c->akeys, k) ||
@@ -266,6 +270,56 @@ static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_tr
 	if (scope == 1 && tt_storage_thread_upid(c->st, thr) != upid)
 		return TT_NONE;
 	return thr;
+}
+
+static tt_str event_name(pctx *c, pseq *s, const TEv *te, const LEv *le)
+{
+	if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
+		return intern_c(c, te->name);
+	if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+		return lookup(c, &s->names, te->name_iid);
+	if (le && le->has_name_iid)
+		return lookup(c, &s->names, le->name_iid);
+	return 0;
+}
+
+/* trace processor's proto content analyzer (on in its diff tests and
+ * our default): a TrackEvent packet is sampled under the annotation
+ * (event.category, event.name); each distinct one becomes a root row of
+ * experimental_proto_path with those args (tt_proto_content_flush). */
+static void content_note(pctx *c, tt_str cat, tt_str name)
+{
+	uint64_t k = (uint64_t)cat << 32 | name;
+
+	if (c->content.n && c->content.v[c->content_last] == k)
+		return;
+	c->content_last = tt_keymap_get(&c->content_index, cat, name, 0, 0);
+	if (c->content_last != TT_KEYMAP_NONE)
+		return;
+	c->content_last = (uint32_t)c->content.n;
+	if (TT_VEC_PUSH(c->content, k) || tt_keymap_put(&c->content_index, cat, name, 0, 0, c->content_last))
+		c->oom = 1;
+}
+
+void tt_proto_content_flush(pctx *c)
+{
+	tt_str root = intern_c(c, "TracePacket");
+
+	for (size_t i = 0; i < c->content.n; i++) {
+		const char *cat = tt_storage_str(c->st, (tt_str)(c->content.v[i] >> 32));
+		const char *name = tt_storage_str(c->st, (tt_str)c->content.v[i]);
+
+		tt_storage_args_begin(c->st);
+		tt_storage_args_str(c->st, "event.category", cat, cat ? strlen(cat) : 0);
+		tt_storage_args_str(c->st, "event.name", name, name ? strlen(name) : 0);
+		if (tt_storage_proto_path(c->st, TT_NONE, root, 0, tt_args_tracker_end(c->im->args)) < 0)
+			c->oom = 1;
+	}
+	/* the other packets: one annotation, no args */
+	if (c->content_other && tt_storage_proto_path(c->st, TT_NONE, root, 0, TT_NONE) < 0)
+		c->oom = 1;
+	TT_VEC_FREE(c->content);
+	tt_keymap_free(&c->content_index);
 }
 
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
@@ -381,6 +435,11 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		}
 	}
 
+	/* (trace processor resolves both before it looks at the type) */
+	name = event_name(c, s, te, le);
+	cat = event_category(c, s, te);
+	if (type || phase)
+		content_note(c, cat, name);
 	if (type == 4) { /* COUNTER */
 		uint32_t ui = track & ~TRACK_UUID;
 		double v;
@@ -393,14 +452,6 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, counter_value(c, s, ui, v));
 		return;
 	}
-
-	if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME)
-		name = intern_c(c, te->name);
-	else if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
-		name = lookup(c, &s->names, te->name_iid);
-	else if (le && le->has_name_iid)
-		name = lookup(c, &s->names, le->name_iid);
-	cat = event_category(c, s, te);
 
 	{
 		int64_t t2 = extra_counters(c, s, te, ts, &has_tts);
@@ -492,9 +543,17 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
 	if (main_thread && track == ev_track)
 		track = tt_track_tracker_thread(c->im->tracks, c->utracks.v[track & ~TRACK_UUID].utid);
+	/* the record's file order (c->ord) must be known before its flows */
+	if (!tt_proto_fold_takes(c, ts, type == 1 ? R_BEGIN : type == 2 ? R_END : R_COMPLETE,
+				 has_tts ? F_TTS : 0, tts))
+		tt_proto_fold_flush(c, s);
 	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
+	/* extension fields: read when fed, once every descriptor is known
+	 * (kept under the file order of the record pushed next) */
+	if (te->base.n_unknown_fields && tt_proto_ext_keep(c, s, te))
+		flags |= F_EXT;
 	switch (type) {
 	case 1:
 		tt_proto_push_rec(c, s, ts, R_BEGIN, flags, track, name, cat, args, tts, 0);

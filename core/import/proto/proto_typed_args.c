@@ -20,10 +20,10 @@ static size_t key_add(pctx *c, size_t klen, const char *name, int index, size_t 
 	return klen + (size_t)n;
 }
 
-static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int depth);
+static void add_message(pctx *c, pseq *s, size_t klen, const ProtobufCMessage *m, int depth);
 
 /* One value of field f at v (an element of a repeated field, or the field). */
-static void add_value(pctx *c, size_t klen, const ProtobufCFieldDescriptor *f, const void *v, int depth)
+static void add_value(pctx *c, pseq *s, size_t klen, const ProtobufCFieldDescriptor *f, const void *v, int depth)
 {
 	tt_storage *st = c->st;
 
@@ -76,7 +76,7 @@ static void add_value(pctx *c, size_t klen, const ProtobufCFieldDescriptor *f, c
 		const ProtobufCMessage *sub = *(ProtobufCMessage *const *)v;
 
 		if (sub)
-			add_message(c, klen, sub, depth + 1);
+			add_message(c, s, klen, sub, depth + 1);
 		break;
 	}
 	default: /* bytes: not an arg in trace processor either */
@@ -103,7 +103,7 @@ static size_t elem_size(ProtobufCType t)
 
 /* Every field of m that is set, in field number order (protobuf-c keeps
  * descriptors' fields sorted by number, as the wire has them). */
-static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int depth)
+static void add_message(pctx *c, pseq *s, size_t klen, const ProtobufCMessage *m, int depth)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
 	const char *base = (const char *)m;
@@ -113,6 +113,19 @@ static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int dep
 	for (unsigned i = 0; i < d->n_fields; i++) {
 		const ProtobufCFieldDescriptor *f = &d->fields[i];
 
+		/* trace processor: a DebugAnnotation field is a debug
+		 * annotation under its own name, not a message */
+		if (f->type == PROTOBUF_C_TYPE_MESSAGE && f->descriptor == &perfetto__protos__debug_annotation__descriptor) {
+			size_t n = f->label == PROTOBUF_C_LABEL_REPEATED ? *(const size_t *)(base + f->quantifier_offset) : 1;
+			const DAnn *const *vals = f->label == PROTOBUF_C_LABEL_REPEATED ?
+							  *(const DAnn *const *const *)(base + f->offset) :
+							  (const DAnn *const *)(base + f->offset);
+
+			for (size_t k = 0; k < n && vals; k++)
+				if (vals[k])
+					tt_proto_annot_arg(c, s, klen, vals[k]);
+			continue;
+		}
 		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
 			size_t n = *(const size_t *)(base + f->quantifier_offset);
 			const char *vals = *(char *const *)(base + f->offset);
@@ -120,7 +133,7 @@ static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int dep
 			for (size_t k = 0; k < n && vals; k++) {
 				size_t nl = key_add(c, klen, f->name, 1, k);
 
-				add_value(c, nl, f, vals + k * elem_size(f->type), depth);
+				add_value(c, s, nl, f, vals + k * elem_size(f->type), depth);
 				c->key[klen] = 0;
 			}
 			continue;
@@ -136,7 +149,7 @@ static void add_message(pctx *c, size_t klen, const ProtobufCMessage *m, int dep
 		{
 			size_t nl = key_add(c, klen, f->name, 0, 0);
 
-			add_value(c, nl, f, base + f->offset, depth);
+			add_value(c, s, nl, f, base + f->offset, depth);
 			c->key[klen] = 0;
 		}
 	}
@@ -201,7 +214,44 @@ int tt_proto_has_typed_args(const TEv *te)
 	TYPED_FIELDS_LO(HAS)
 	TYPED_FIELDS_HI(HAS)
 #undef HAS
-	return te->task_execution || te->has_source_location_iid;
+	return te->task_execution || te->has_source_location_iid || te->has_chrome_app_state ||
+	       te->chrome_memory_pressure_notification;
+}
+
+/* ChromeTrackEvent's extensions (field numbers 1000 up, after every
+ * TrackEvent field): reflected as the others, but a memory pressure
+ * notification's creation_location_iid is its interned SourceLocation
+ * (file_name, function_name, line_number under the extension's name), as
+ * trace processor's parsing override gives it. */
+static void chrome_extensions(pctx *c, pseq *s, const TEv *te)
+{
+	const Perfetto__Protos__ChromeMemoryPressureNotification *m = te->chrome_memory_pressure_notification;
+
+	if (te->has_chrome_app_state) {
+		const ProtobufCEnumValue *ev =
+			protobuf_c_enum_descriptor_get_value(&perfetto__protos__chrome_app_state__descriptor,
+							     te->chrome_app_state);
+
+		if (ev)
+			tt_storage_args_str(c->st, "chrome_app_state", ev->name, strlen(ev->name));
+		else
+			tt_storage_args_int(c->st, "chrome_app_state", te->chrome_app_state);
+	}
+	if (m) {
+		if (m->has_level) {
+			const ProtobufCEnumValue *ev =
+				protobuf_c_enum_descriptor_get_value(&perfetto__protos__memory_pressure_level__descriptor,
+								     m->level);
+			const char *k = "chrome_memory_pressure_notification.level";
+
+			if (ev)
+				tt_storage_args_str(c->st, k, ev->name, strlen(ev->name));
+			else
+				tt_storage_args_int(c->st, k, m->level);
+		}
+		if (m->has_creation_location_iid)
+			add_srcloc(c, s, "chrome_memory_pressure_notification", m->creation_location_iid);
+	}
 }
 
 /* Before them, as trace processor orders them: the source location, the
@@ -229,11 +279,20 @@ void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te)
 
 void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te)
 {
-	(void)s;
-#define ADD(f) if (te->f) { size_t nl = key_add(c, 0, #f, 0, 0); add_message(c, nl, &te->f->base, 0); c->key[0] = 0; }
+#define ADD(f) if (te->f) { size_t nl = key_add(c, 0, #f, 0, 0); add_message(c, s, nl, &te->f->base, 0); c->key[0] = 0; }
 	TYPED_FIELDS_LO(ADD)
 	if (te->has_source_location_iid)
 		tt_storage_args_uint(c->st, "source_location_iid", te->source_location_iid);
 	TYPED_FIELDS_HI(ADD)
 #undef ADD
+	chrome_extensions(c, s, te);
+}
+
+/* Every field of m that is set, keyed from the root (extension fields of
+ * a TrackEvent: proto_ext.c). */
+void tt_proto_reflect_args(pctx *c, pseq *s, const ProtobufCMessage *m)
+{
+	c->key[0] = 0;
+	add_message(c, s, 0, m, 0);
+	c->key[0] = 0;
 }
