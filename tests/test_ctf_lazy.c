@@ -284,6 +284,52 @@ static void check_threads(const char *path)
 	free(want);
 }
 
+/* Many streams at uneven rates: the locator map (import_ctf_int.h) finds
+ * each set's stream and offset across its rank checkpoints, read in order,
+ * backwards and one at a time. Event g of the trace carries seq = g. */
+static void test_many_streams(void **state)
+{
+	char *dir = tt_test_mkdtemp();
+	ctfw_opts o = { .nstreams = 5, .packet_bytes = 1024, .offset_s = 1700000000 };
+	ctfw *w = ctfw_open(dir, &o);
+	const int n = 5000;
+	tt_trace *tr;
+	char sql[256];
+
+	(void)state;
+	assert_non_null(w);
+	for (int s = 0; s < 5; s++)
+		ctfw_thread(w, s, 10, 11 + s, "t");
+	for (int g = 0; g < n; g++) {
+		/* stream 0 gets half the events, stream 4 one in 16 */
+		int s = g % 2 ? 0 : g % 4 == 2 ? 1 : g % 8 == 4 ? 2 : g % 16 == 8 ? 3 : 4;
+
+		assert_int_equal(ctfw_tick(w, s, 1000 + (uint64_t)g * 10, (uint64_t)g, s, "tick"), 0);
+	}
+	assert_int_equal(ctfw_close(w), 0);
+	tr = tt_test_open(dir);
+	assert_true(has_lazy(tr));
+	/* one at a time, from the end, then a few checkpoints' edges */
+	for (int g = n - 1; g >= 0; g -= g > n - 40 ? 1 : 97) {
+		snprintf(sql, sizeof(sql),
+			 "select a.int_value from raw r join args a using (arg_set_id) "
+			 "where r.id = %d and a.key = 'seq'", g);
+		assert_int_equal(tt_test_int(tr, sql), g);
+	}
+	for (int g = 1020; g < 1030; g++) {
+		snprintf(sql, sizeof(sql),
+			 "select a.int_value from raw r join args a using (arg_set_id) "
+			 "where r.id = %d and a.key = 'val'", g);
+		assert_int_equal(tt_test_int(tr, sql),
+				 g % 2 ? 0 : g % 4 == 2 ? 1 : g % 8 == 4 ? 2 : g % 16 == 8 ? 3 : 4);
+	}
+	/* all of them in order */
+	assert_int_equal(tt_test_int(tr, "select count(*) from raw r join args a using (arg_set_id) "
+					 "where a.key = 'seq' and a.int_value = r.id"), n);
+	tt_trace_close(tr);
+	tt_test_rm(dir);
+}
+
 static void test_threads_and_batches(void **state)
 {
 	static const char *const names[] = {
@@ -484,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_written_traces),
 		cmocka_unit_test(test_after_import),
 		cmocka_unit_test(test_threads_and_batches),
+		cmocka_unit_test(test_many_streams),
 		cmocka_unit_test(test_storage_lazy_sets),
 	};
 

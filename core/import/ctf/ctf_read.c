@@ -15,6 +15,14 @@
  * on a worker that is not running, and one stream on two cores decodes
  * on both.
  *
+ * The jobs go through a tt_workq (workq.h) in the order of their keys:
+ * sequence number k is job order[k]; a claim only opens the slot (stage
+ * 1), decoding it is the second stage, grabbed by a worker or by the
+ * import thread while it would otherwise wait. The import thread takes
+ * slots in order up to the job a stream needs and gives each slot back at
+ * once: the job keeps the slot's records (the slot gets a spare buffer),
+ * so the ring bounds what is decoded ahead, not what the merge holds.
+ *
  * A stream that cannot be cut is read by one cursor on the import thread
  * in refills. Either way the events, their order, the discarded-events
  * notes (merged across job edges as one cursor merges them), stats and
@@ -23,13 +31,13 @@
  */
 #include "import_ctf_int.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "vec.h"
+#include "workq.h"
 
 #define JOB_BYTES (1u << 20)    /* packet content per job */
 #define SERIAL_EVENTS 16384     /* refill of a stream that cannot be cut */
@@ -49,10 +57,12 @@ typedef struct batch {
 	/* the stream class and instance of r[at] on, for ties */
 	struct { size_t at; uint64_t cls; int64_t inst; } *ci;
 	size_t nci, cci;
+	/* stored jobs' packets to drop from the resident set: the import
+	 * thread hands them to whoever decodes into this buffer next */
+	struct { const ctf_stream *s; uint64_t from, to; } *dr;
+	size_t ndr, cdr;
 	int oom;
 } batch;
-
-enum { J_TODO, J_RUNNING, J_DONE };
 
 typedef struct job {
 	uint32_t src;
@@ -60,8 +70,9 @@ typedef struct job {
 	uint64_t end_off;   /* no packet at or after this byte */
 	uint64_t bytes;     /* content: progress */
 	int64_t key;        /* its first packet's time: jobs are taken so */
-	int state;
-	batch out;
+	size_t seq;         /* its place in that order: its workq sequence */
+	batch out;          /* the import thread's, once taken */
+	/* written by whoever decodes it, read once it is taken */
 	ctf_stream_stats st;
 	char problem[256];
 } job;
@@ -100,21 +111,21 @@ typedef struct reader {
 	size_t nheap;
 	job *jobs;
 	size_t njobs;
-	size_t *order, norder;    /* jobs by key: the workers' queue */
+	size_t *order, norder;    /* jobs by key: the workq's sequence */
 	uint64_t job_bytes;
 	size_t serial_events;
-	/* under mu */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	size_t qnext;             /* next in order to look at */
-	size_t live, window;      /* jobs taken and not released */
-	batch *pool;              /* released jobs' buffers, reused: no
-				   * allocation churn between the threads */
-	size_t npool, cpool;
-	int stop;
-	int threaded;
-	pthread_t th[MAX_WORKERS];
-	int nth;
+	tt_workq *q;
+	size_t nslots;
+	batch *slot;              /* per ring slot: the records decoded
+				   * into it (a worker's until done) */
+	size_t taken;             /* sequence numbers below are taken */
+	batch *spare;             /* released jobs' buffers, the import
+				   * thread's: they go back into the
+				   * slots it takes, so no allocation
+				   * churn between the threads */
+	size_t nspare, cspare;
+	struct { const ctf_stream *s; uint64_t from, to; } *dr; /* not handed on yet */
+	size_t ndr, cdr;
 	/* the import thread's */
 	uint64_t events, bytes_done;
 	int oom;
@@ -202,6 +213,16 @@ static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, con
 	}
 	r->procname = ev->procname;
 	r->procname_len = (uint32_t)ev->procname_len;
+	/* the decoder just read both names: the comparison is cheap here,
+	 * where storing would fetch them from the mapping again */
+	if (b->n > 1 && b->ci[b->nci - 1].at < b->n - 1) {
+		const rec *p = r - 1;
+
+		if ((p->flags & R_THREAD) && (r->flags & R_THREAD) && p->pid == r->pid && p->tid == r->tid &&
+		    p->procname_len == r->procname_len && (p->procname != NULL) == (r->procname != NULL) &&
+		    (!r->procname || tt_ctf_same_bytes(p->procname, r->procname, r->procname_len)))
+			r->flags |= R_SAME;
+	}
 	r->ci = (uint32_t)(ev->cls - tr->m->events);
 	r->vals = 0;
 	if (ev->nvals && copy_vals(b, ev, r))
@@ -245,91 +266,110 @@ static void batch_free(batch *b)
 	free(b->k);
 	free(b->d);
 	free(b->ci);
+	free(b->dr);
 	memset(b, 0, sizeof(*b));
 }
 
 /* ---- jobs ---------------------------------------------------------------- */
-static void run_job(reader *rd, job *j)
+/* Decodes the job of sequence number seq into its slot's batch. */
+static void run_job(reader *rd, uint64_t seq)
 {
+	job *j = &rd->jobs[rd->order[seq]];
+	batch *out = &rd->slot[seq % rd->nslots];
 	sstate *ss = &rd->ss[j->src];
 	ctf_stream *p;
 
-	if (rd->threaded)
-		pthread_mutex_lock(&rd->mu);
-	if (rd->npool)
-		j->out = rd->pool[--rd->npool];
-	if (rd->threaded)
-		pthread_mutex_unlock(&rd->mu);
-
+	for (size_t i = 0; i < out->ndr; i++)
+		tt_ctf_stream_drop_range(out->dr[i].s, out->dr[i].from, out->dr[i].to);
+	out->ndr = 0;
 	if (tt_ctf_stream_part(ss->main, &ss->pk[j->pk], j->end_off, &p) != TT_OK) {
-		j->out.oom = 1;
+		out->oom = 1;
 		return;
 	}
-	fill(&j->out, p, ss->tr, ss->idx, SIZE_MAX);
+	fill(out, p, ss->tr, ss->idx, SIZE_MAX);
 	j->st = *tt_ctf_stream_stats(p);
 	snprintf(j->problem, sizeof(j->problem), "%s", tt_ctf_stream_problem(p));
 	tt_ctf_stream_close(p);
 }
 
+/* A claim opens a slot for decoding, while jobs are left. */
+static int claim_job(void *arg, uint64_t seq)
+{
+	const reader *rd = arg;
+
+	return seq >= rd->norder;
+}
+
 static void *worker_main(void *arg)
 {
 	reader *rd = arg;
+	uint64_t seq;
+	int k;
 
-	pthread_mutex_lock(&rd->mu);
-	for (;;) {
-		job *j = NULL;
-
-		while (!rd->stop) {
-			while (rd->qnext < rd->norder && rd->jobs[rd->order[rd->qnext]].state != J_TODO)
-				rd->qnext++;
-			if (rd->qnext < rd->norder && rd->live < rd->window)
-				break;
-			pthread_cond_wait(&rd->cv, &rd->mu);
-		}
-		if (rd->stop)
-			break;
-		j = &rd->jobs[rd->order[rd->qnext++]];
-		j->state = J_RUNNING;
-		rd->live++;
-		pthread_mutex_unlock(&rd->mu);
-		run_job(rd, j);
-		pthread_mutex_lock(&rd->mu);
-		j->state = J_DONE;
-		pthread_cond_broadcast(&rd->cv);
+	while ((k = tt_workq_work(rd->q, TT_WQ_WAIT, 1, &seq)) > 0) {
+		if (k == TT_WQ_GRABBED)
+			run_job(rd, seq);
+		tt_workq_done(rd->q, seq, 0);
 	}
-	pthread_mutex_unlock(&rd->mu);
 	return NULL;
 }
 
-/* The import thread needs job j: decoded by a worker, or now by itself. */
-static void need_job(reader *rd, job *j)
+/* The import thread takes the oldest slot: its job keeps the records and
+ * the slot gets a spare buffer. Decodes a slot itself rather than wait for
+ * a worker that has not started it. -1 when the queue ended early. */
+static int take_next(reader *rd)
 {
-	int mine = 0;
+	uint64_t seq;
 
-	if (rd->threaded)
-		pthread_mutex_lock(&rd->mu);
-	if (j->state == J_TODO) {
-		j->state = J_RUNNING;
-		rd->live++;
-		mine = 1;
-	}
-	if (rd->threaded)
-		pthread_mutex_unlock(&rd->mu);
-	if (mine) {
-		run_job(rd, j);
-		if (rd->threaded)
-			pthread_mutex_lock(&rd->mu);
-		j->state = J_DONE;
-		if (rd->threaded) {
-			pthread_cond_broadcast(&rd->cv);
-			pthread_mutex_unlock(&rd->mu);
+	for (;;) {
+		switch (tt_workq_next(rd->q, TT_WQ_WAIT, 1, &seq)) {
+		case TT_WQ_TAKEN: {
+			job *j = &rd->jobs[rd->order[seq]];
+			batch *b = &rd->slot[seq % rd->nslots];
+
+			j->out = *b;
+			if (rd->nspare)
+				*b = rd->spare[--rd->nspare];
+			else
+				memset(b, 0, sizeof(*b));
+			/* the drops wait for the slot's next decoder: zapping
+			 * pages is kernel time the import thread can spare */
+			if (!rd->ndr) {
+				/* nothing stored since the last take */
+			} else if (!tt_vec_reserve((void **)&b->dr, &b->cdr, b->ndr + rd->ndr, sizeof(*b->dr))) {
+				memcpy(b->dr + b->ndr, rd->dr, rd->ndr * sizeof(*b->dr));
+				b->ndr += rd->ndr;
+			} else {
+				for (size_t i = 0; i < rd->ndr; i++)
+					tt_ctf_stream_drop_range(rd->dr[i].s, rd->dr[i].from, rd->dr[i].to);
+			}
+			rd->ndr = 0;
+			tt_workq_release(rd->q, seq);
+			rd->taken++;
+			return 0;
 		}
-		return;
+		case TT_WQ_GRABBED:
+			run_job(rd, seq);
+			tt_workq_done(rd->q, seq, 0);
+			break;
+		case TT_WQ_NONE: /* no worker: open the next slot */
+			if (tt_workq_work(rd->q, 0, -1, &seq) != TT_WQ_CLAIMED)
+				return -1;
+			tt_workq_done(rd->q, seq, 0);
+			break;
+		default:
+			return -1;
+		}
 	}
-	pthread_mutex_lock(&rd->mu);
-	while (j->state != J_DONE)
-		pthread_cond_wait(&rd->cv, &rd->mu);
-	pthread_mutex_unlock(&rd->mu);
+}
+
+/* The import thread needs job j: taken, with the ones before it. */
+static int need_job(reader *rd, job *j)
+{
+	while (rd->taken <= j->seq)
+		if (take_next(rd))
+			return -1;
+	return 0;
 }
 
 static void release_job(reader *rd, job *j)
@@ -338,18 +378,18 @@ static void release_job(reader *rd, job *j)
 	uint64_t size = tt_ctf_stream_size(ss->main);
 
 	/* its packets are stored: they leave the resident set, so that the
-	 * import's peak is its storage, not the trace as well */
-	tt_ctf_stream_drop_range(ss->main, ss->pk[j->pk].off, j->end_off < size ? j->end_off : size);
-	if (rd->threaded)
-		pthread_mutex_lock(&rd->mu);
-	if (!j->out.oom && !tt_vec_reserve((void **)&rd->pool, &rd->cpool, rd->npool + 1, sizeof(*rd->pool))) {
-		rd->pool[rd->npool++] = j->out;
-		memset(&j->out, 0, sizeof(j->out));
+	 * import's peak is its storage, not the trace as well (on a worker,
+	 * see take_next; what is left at the end goes with the streams) */
+	if (!tt_vec_reserve((void **)&rd->dr, &rd->cdr, rd->ndr + 1, sizeof(*rd->dr))) {
+		rd->dr[rd->ndr].s = ss->main;
+		rd->dr[rd->ndr].from = ss->pk[j->pk].off;
+		rd->dr[rd->ndr++].to = j->end_off < size ? j->end_off : size;
+	} else {
+		tt_ctf_stream_drop_range(ss->main, ss->pk[j->pk].off, j->end_off < size ? j->end_off : size);
 	}
-	rd->live--;
-	if (rd->threaded) {
-		pthread_cond_broadcast(&rd->cv);
-		pthread_mutex_unlock(&rd->mu);
+	if (!j->out.oom && !tt_vec_reserve((void **)&rd->spare, &rd->cspare, rd->nspare + 1, sizeof(*rd->spare))) {
+		rd->spare[rd->nspare++] = j->out;
+		memset(&j->out, 0, sizeof(j->out));
 	}
 }
 
@@ -428,7 +468,11 @@ static int next_batch(reader *rd, sstate *ss)
 	if (ss->next >= ss->njobs)
 		return 0;
 	ss->curjob = &rd->jobs[ss->jobs[ss->next++]];
-	need_job(rd, ss->curjob);
+	if (need_job(rd, ss->curjob)) {
+		rd->oom = 1;
+		ss->curjob = NULL;
+		return 0;
+	}
 	ss->cur = &ss->curjob->out;
 	if (ss->cur->oom)
 		rd->oom = 1;
@@ -536,6 +580,9 @@ static int store_one(reader *rd, sstate *ss)
 	ss->has_last = 1;
 	ss->last_ts = r->ts;
 	ss->pos++;
+	/* the records are the workers' writes: fetched ahead of their turn */
+	if (ss->pos + 4 < b->n)
+		__builtin_prefetch(&b->r[ss->pos + 4]);
 	/* the discards before the next record: where the cursor of one
 	 * stream gave them, right after this event */
 	for (di = 0; di < b->nd && b->d[di].at < ss->pos; di++)
@@ -616,7 +663,6 @@ static int plan(reader *rd)
 			rd->jobs[rd->njobs].end_off = p < ss->npk ? ss->pk[p].off : UINT64_MAX;
 			rd->jobs[rd->njobs].bytes = acc;
 			rd->jobs[rd->njobs].key = ss->pk[first].ts;
-			rd->jobs[rd->njobs].state = J_TODO;
 			ss->jobs[nj++] = rd->njobs++;
 			first = p;
 			acc = p < ss->npk ? ss->pk[p].content_bytes : 0;
@@ -632,8 +678,10 @@ static int plan(reader *rd)
 	for (size_t j = 0; j < rd->njobs; j++)
 		ok[j] = (struct okey){ rd->jobs[j].key, rd->jobs[j].src, rd->jobs[j].pk, j };
 	qsort(ok, rd->njobs, sizeof(*ok), cmp_okey);
-	for (size_t j = 0; j < rd->njobs; j++)
+	for (size_t j = 0; j < rd->njobs; j++) {
 		rd->order[j] = ok[j].job;
+		rd->jobs[ok[j].job].seq = j;
+	}
 	rd->norder = rd->njobs;
 	free(ok);
 	return 0;
@@ -676,19 +724,20 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 		rc = -1;
 		goto out;
 	}
-	rd.nth = 0;
-	if (!c->im->opts.ctf_one_thread && rd.njobs > 1 && !pthread_mutex_init(&rd.mu, NULL)) {
-		if (pthread_cond_init(&rd.cv, NULL)) {
-			pthread_mutex_destroy(&rd.mu);
-		} else {
-			int want = workers_for();
+	if (rd.njobs) {
+		int want = c->im->opts.ctf_one_thread || rd.njobs < 2 ? 0 : workers_for();
 
-			rd.threaded = 1;
-			rd.window = rd.nss + 2 * (size_t)want + 2;
-			for (int i = 0; i < want; i++)
-				if (!pthread_create(&rd.th[rd.nth], NULL, worker_main, &rd))
-					rd.nth++;
+		/* decoded ahead and not taken yet: two jobs a worker (the
+		 * merge holds one per stream besides) */
+		rd.nslots = 2 * (size_t)want + 2;
+		rd.slot = calloc(rd.nslots, sizeof(*rd.slot));
+		if (!rd.slot || !(rd.q = tt_workq_new(rd.nslots, 2, 0))) {
+			rc = -1;
+			goto out;
 		}
+		tt_workq_on_claim(rd.q, claim_job, &rd);
+		for (int i = 0; i < want; i++)
+			tt_workq_start(rd.q, worker_main, &rd);
 	}
 	/* every stream to its first record, in stream order (their discards
 	 * first), then the merge */
@@ -709,7 +758,7 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 			rd.heap[0] = rd.heap[--rd.nheap];
 		heap_down(&rd, 0);
 		/* storing after memory ran out does nothing: checked now and then */
-		if ((++rd.events & 0xFFF) == 0 && tt_storage_oom(c->st)) {
+		if ((++rd.events & 0xFFF) == 0 && (tt_storage_oom(c->st) || c->oom)) {
 			rc = -1;
 			break;
 		}
@@ -719,7 +768,7 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 			tt_import_progress(rd.im, rd.bytes_done, rd.events);
 		}
 	}
-	if (rd.oom || tt_storage_oom(c->st))
+	if (rd.oom || c->oom || tt_storage_oom(c->st))
 		rc = -1;
 	/* what each stream's cursor counted and met first */
 	for (size_t i = 0; i < rd.nss; i++) {
@@ -735,21 +784,16 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events)
 	}
 	tt_import_progress(rd.im, c->total_bytes, rd.events);
 out:
-	if (rd.threaded) {
-		pthread_mutex_lock(&rd.mu);
-		rd.stop = 1;
-		pthread_cond_broadcast(&rd.cv);
-		pthread_mutex_unlock(&rd.mu);
-		for (int i = 0; i < rd.nth; i++)
-			pthread_join(rd.th[i], NULL);
-		pthread_cond_destroy(&rd.cv);
-		pthread_mutex_destroy(&rd.mu);
-	}
+	tt_workq_free(rd.q); /* stops and joins the workers */
+	for (size_t k = 0; rd.slot && k < rd.nslots; k++)
+		batch_free(&rd.slot[k]);
+	free(rd.slot);
 	for (size_t j = 0; j < rd.njobs; j++)
 		batch_free(&rd.jobs[j].out);
-	for (size_t j = 0; j < rd.npool; j++)
-		batch_free(&rd.pool[j]);
-	free(rd.pool);
+	for (size_t j = 0; j < rd.nspare; j++)
+		batch_free(&rd.spare[j]);
+	free(rd.spare);
+	free(rd.dr);
 	for (size_t i = 0; rd.ss && i < rd.nss; i++) {
 		free(rd.ss[i].jobs);
 		batch_free(&rd.ss[i].sb);

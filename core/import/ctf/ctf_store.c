@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vec.h"
+
 /* ---- problems ---------------------------------------------------------- */
 void tt_ctf_note_problem(ctx *c, const char *msg)
 {
@@ -261,21 +263,6 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 	cs->running = 1;
 }
 
-/* a[0..n) == b[0..n): names are compared for every event, so short ones
- * (<= 16 bytes, the usual procname) take two 8-byte loads per side */
-static int same_bytes(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y, z, w;
-
-	if (n < 8 || n > 16)
-		return !memcmp(a, b, n);
-	memcpy(&x, a, 8);
-	memcpy(&y, b, 8);
-	memcpy(&z, a + n - 8, 8);
-	memcpy(&w, b + n - 8, 8);
-	return x == y && z == w;
-}
-
 static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 {
 	int64_t pid = ev->pid, tid = ev->tid, cpu = ev->cpu;
@@ -286,6 +273,9 @@ static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 
 		return cs && cs->running ? cs->utid : TT_NONE;
 	}
+	/* the stream's record before this one had the same thread and name */
+	if ((ev->flags & R_SAME) && s->has_last)
+		return s->last_utid;
 	if (s->has_last && s->last_pid == pid && s->last_tid == tid) {
 		utid = s->last_utid;
 	} else {
@@ -298,7 +288,7 @@ static uint32_t thread_of(ctx *c, src *s, const rec *ev)
 	}
 	if (ev->procname && utid != TT_NONE &&
 	    (!s->last_name_set || s->last_name_len != ev->procname_len ||
-	     !same_bytes(s->last_name, ev->procname, ev->procname_len))) {
+	     !tt_ctf_same_bytes(s->last_name, ev->procname, ev->procname_len))) {
 		tt_str name = tt_storage_intern(c->st, ev->procname, ev->procname_len);
 
 		tt_storage_thread_set_name(c->st, utid, name);
@@ -345,6 +335,100 @@ static void put_vals(tt_storage *st, const ctf_val *vals, size_t n)
 }
 
 /* ---- lazy args --------------------------------------------------------------- */
+/* ---- the locator map ------------------------------------------------------- */
+loc_map *tt_ctf_loc_map_new(size_t nstreams)
+{
+	loc_map *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->nstreams = nstreams;
+	m->off = calloc(nstreams, sizeof(*m->off));
+	m->count = calloc(nstreams, sizeof(*m->count));
+	if (!m->off || !m->count) {
+		free(m->off);
+		free(m->count);
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void loc_map_free(loc_map *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nstreams; i++)
+		tt_packcol_free(&m->off[i]);
+	free(m->off);
+	free(m->count);
+	free(m->at);
+	free(m->sid);
+	free(m->ck);
+	free(m);
+}
+
+/* The locator of the next lazy set, the event at offset of stream idx;
+ * UINT64_MAX when memory ran out. */
+static uint64_t loc_map_add(loc_map *m, size_t idx, uint64_t offset)
+{
+	uint64_t g = m->n;
+
+	if (g % LOC_CK == 0) {
+		if (tt_vec_reserve((void **)&m->ck, &m->cck, m->nck + m->nstreams, sizeof(*m->ck)))
+			return UINT64_MAX;
+		memcpy(m->ck + m->nck, m->count, m->nstreams * sizeof(*m->ck));
+		m->nck += m->nstreams;
+	}
+	if ((m->n == m->cap && tt_vec_reserve((void **)&m->sid, &m->cap, m->n + 1, 1)) ||
+	    tt_packcol_push(&m->off[idx], offset))
+		return UINT64_MAX;
+	m->sid[m->n++] = (uint8_t)idx;
+	m->count[idx]++;
+	return g;
+}
+
+/* The import is over: the columns give back their growth slack. */
+void tt_ctf_loc_map_done(loc_map *m)
+{
+	uint8_t *p;
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nstreams; i++)
+		tt_packcol_shrink(&m->off[i]);
+	if (m->n && m->n < m->cap && (p = realloc(m->sid, m->n))) {
+		m->sid = p;
+		m->cap = m->n;
+	}
+}
+
+/* Stream and offset of locator g; 0 when it is none. The streams' counts
+ * at the last locator read are kept: a scan in order counts each locator
+ * once, a lookup elsewhere from its checkpoint. */
+static int loc_map_get(loc_map *m, uint64_t g, size_t *idx, uint64_t *offset)
+{
+	size_t s, r;
+
+	if (!m || g >= m->n)
+		return 0;
+	if (!m->at || g < m->at_g || g - m->at_g >= LOC_CK) {
+		if (!m->at && !(m->at = malloc(m->nstreams * sizeof(*m->at))))
+			return 0;
+		m->at_g = g - g % LOC_CK;
+		memcpy(m->at, m->ck + (g / LOC_CK) * m->nstreams, m->nstreams * sizeof(*m->at));
+	}
+	for (; m->at_g < g; m->at_g++)
+		m->at[m->sid[m->at_g]]++;
+	s = m->sid[g];
+	r = m->at[s];
+	if (r >= m->off[s].n)
+		return 0;
+	*idx = s;
+	*offset = tt_packcol_get(&m->off[s], r);
+	return 1;
+}
+
 void tt_ctf_lazy_free(void *p)
 {
 	lazy_ctx *z = p;
@@ -357,6 +441,7 @@ void tt_ctf_lazy_free(void *p)
 	}
 	for (size_t i = 0; i < z->nmetas; i++)
 		tt_ctf_meta_free(z->metas[i]);
+	loc_map_free(z->map);
 	free(z->srcs);
 	free(z->metas);
 	free(z);
@@ -387,9 +472,15 @@ static const ctf_event *lazy_event(lazy_ctx *z, size_t i, uint64_t offset)
 
 static int lazy_decode(void *p, tt_storage *st, uint64_t loc)
 {
-	const lazy_ctx *z = p;
-	const ctf_event *ev = z->low_idx ? lazy_event(p, (size_t)(loc & 0xFF), loc >> 8)
-			    : lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+	lazy_ctx *z = p;
+	const ctf_event *ev = NULL;
+	size_t idx;
+	uint64_t off;
+
+	if (!z->map)
+		ev = lazy_event(p, (size_t)(loc >> LOC_BITS), loc & LOC_MASK);
+	else if (loc_map_get(z->map, loc, &idx, &off))
+		ev = lazy_event(p, idx, off);
 
 	if (!ev)
 		return -1;
@@ -404,20 +495,29 @@ static uint32_t event_args(ctx *c, src *s, const rec *ev, const evals *x, int ki
 	tt_storage *st = c->st;
 
 	if (s->lazy) {
-		uint64_t loc = c->lz->low_idx ? ev->offset << 8 | (uint64_t)s->idx
-					      : (uint64_t)s->idx << LOC_BITS | ev->offset;
 		uint32_t shape = s->tr->shape[ev->ci];
+		size_t nrows = 0;
 
 		if (ev->flags & R_SKIPPED)
-			return tt_storage_args_lazy(st, loc, shape, s->tr->nkeys[ev->ci]);
-		if (!x->n)
+			nrows = s->tr->nkeys[ev->ci];
+		else if (!x->n)
 			return TT_NONE;
-		if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
-			return tt_storage_args_lazy(st, loc, shape, x->n);
+		else if (shape != TT_NONE && x->n == s->tr->nkeys[ev->ci])
+			nrows = x->n;
 		/* keys known only by decoding: fine unless a slice merges it */
-		if (shape == TT_NONE && kind != K_BEGIN && kind != K_END && kind != K_FUNC_ENTRY &&
-		    kind != K_FUNC_EXIT)
-			return tt_storage_args_lazy(st, loc, TT_NONE, x->n);
+		else if (shape == TT_NONE && kind != K_BEGIN && kind != K_END && kind != K_FUNC_ENTRY &&
+			 kind != K_FUNC_EXIT)
+			nrows = x->n;
+		if (nrows || (ev->flags & R_SKIPPED)) {
+			uint64_t loc = c->lz->map ? loc_map_add(c->lz->map, (size_t)s->idx, ev->offset)
+						  : (uint64_t)s->idx << LOC_BITS | ev->offset;
+
+			if (loc == UINT64_MAX) {
+				c->oom = 1; /* ends the import */
+				return TT_NONE;
+			}
+			return tt_storage_args_lazy(st, loc, shape, nrows);
+		}
 	}
 	if (!x->n)
 		return TT_NONE;
@@ -514,6 +614,105 @@ static const ctf_val *context_ip(const evals *x)
 	return NULL;
 }
 
+/* ---- threads of tracepoints only ------------------------------------------------ */
+/* Trace Compass and Perfetto users expect every thread of the trace on the
+ * timeline; a thread whose events are all tracepoints (raw rows only)
+ * would have none. Its tracepoints are noted as bursts until the thread
+ * gets a track for something else (then they stay raw rows, as for every
+ * thread) or the import ends (then the bursts make its track): a lone
+ * tracepoint is an instant with its fields, a burst a slice named by its
+ * event (or "tracepoints" when they differ) with their count. An instant
+ * per tracepoint would cost a slice row each, more than the event itself. */
+static tp_thread *tp_get(ctx *c, uint32_t utid)
+{
+	if (utid >= c->ntp) {
+		size_t n = (size_t)utid + 1 < 2 * c->ntp ? 2 * c->ntp : (size_t)utid + 1;
+		tp_thread *nt = realloc(c->tp, n * sizeof(*nt));
+
+		if (!nt) {
+			c->oom = 1;
+			return NULL;
+		}
+		memset(nt + c->ntp, 0, (n - c->ntp) * sizeof(*nt));
+		c->tp = nt;
+		c->ntp = n;
+	}
+	return &c->tp[utid];
+}
+
+static void tp_note(ctx *c, uint32_t utid, int64_t ts, tt_str cat, tt_str name, uint32_t set)
+{
+	tp_thread *t = tp_get(c, utid);
+	tp_burst *b;
+
+	if (!t || t->has_track)
+		return;
+	b = t->n ? &t->b[t->n - 1] : NULL;
+	if (b && ts >= b->last && ts - b->last <= TP_GAP) {
+		b->last = ts;
+		b->n++;
+		if (b->name != name)
+			b->name = 0;
+		return;
+	}
+	if (tt_vec_reserve((void **)&t->b, &t->cap, t->n + 1, sizeof(*t->b))) {
+		c->oom = 1;
+		return;
+	}
+	t->b[t->n++] = (tp_burst){ ts, ts, 1, cat, name, set };
+}
+
+static uint32_t thread_track(ctx *c, uint32_t utid)
+{
+	tp_thread *t = utid < c->ntp ? &c->tp[utid] : tp_get(c, utid);
+
+	if (t && !t->has_track) {
+		t->has_track = 1;
+		free(t->b);
+		t->b = NULL;
+		t->n = t->cap = 0;
+	}
+	return tt_track_tracker_thread(c->im->tracks, utid);
+}
+
+void tt_ctf_thread_instants_end(ctx *c)
+{
+	tt_str several = 0;
+
+	for (size_t u = 0; u < c->ntp; u++) {
+		tp_thread *t = &c->tp[u];
+		uint32_t track = t->n && !t->has_track ? tt_track_tracker_thread(c->im->tracks, (uint32_t)u) : TT_NONE;
+
+		for (size_t i = 0; track != TT_NONE && i < t->n; i++) {
+			const tp_burst *b = &t->b[i];
+			uint32_t set = b->set;
+
+			if (b->n > 1) {
+				tt_storage_args_begin(c->st);
+				tt_storage_args_uint(c->st, "events", b->n);
+				set = tt_args_tracker_end(c->im->args);
+			}
+			if (!b->name && !several)
+				several = tt_storage_intern_cstr(c->st, "tracepoints");
+			tt_slice_tracker_complete(c->im->slices, track, b->ts, b->last - b->ts, b->name ? b->cat : 0,
+						  b->name ? b->name : several, set);
+		}
+		free(t->b);
+	}
+	free(c->tp);
+	c->tp = NULL;
+	c->ntp = 0;
+}
+
+void tt_ctf_seen_flush(ctx *c, src *s)
+{
+	if (s->seen_utid == TT_NONE)
+		return;
+	tt_storage_thread_seen(c->st, s->seen_utid, s->seen_min);
+	tt_storage_thread_seen(c->st, s->seen_utid, s->seen_max);
+	s->seen_utid = TT_NONE;
+}
+
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 {
 	trace_ctx *t = s->tr;
@@ -539,14 +738,36 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 		tt_storage_cpu(c->st, cpu);
 		s->reg_cpu = cpu;
 	}
-	if (cpu >= 0 && utid != TT_NONE)
-		run_note(c, ev, utid);
-	if (utid != TT_NONE)
-		tt_storage_thread_seen(c->st, utid, ev->ts);
+	if (cpu >= 0 && utid != TT_NONE) {
+		cpu_run *r = (uint64_t)cpu < c->nruns ? &c->runs[cpu] : NULL;
+
+		/* the common case, the CPU's run of this thread goes on */
+		if (r && r->open && !r->sched && r->utid == utid) {
+			r->last = ev->ts;
+			r->events++;
+		} else {
+			run_note(c, ev, utid);
+		}
+	}
+	if (utid != TT_NONE) {
+		/* a thread's time span, noted when the stream's thread changes */
+		if (utid != s->seen_utid) {
+			tt_ctf_seen_flush(c, s);
+			s->seen_utid = utid;
+			s->seen_min = s->seen_max = ev->ts;
+		} else if (ev->ts < s->seen_min) {
+			s->seen_min = ev->ts;
+		} else if (ev->ts > s->seen_max) {
+			s->seen_max = ev->ts;
+		}
+	}
+	if (kind == K_RAW && utid != TT_NONE && (ev->flags & R_THREAD) &&
+	    (utid >= c->ntp || !c->tp[utid].has_track))
+		tp_note(c, utid, ev->ts, t->cat[ci], t->name[ci], set);
 	if (kind == K_SCHED_SWITCH || kind == K_RAW)
 		return;
 	if (utid != TT_NONE) {
-		track = tt_track_tracker_thread(c->im->tracks, utid);
+		track = thread_track(c, utid);
 	} else if (cpu >= 0) {
 		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {
 			char buf[32];

@@ -386,6 +386,7 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->file = strdup(names[i]);
 		sp->stream_track = TT_NONE;
 		sp->lost_track = TT_NONE;
+		sp->seen_utid = TT_NONE;
 		sp->cpu_track = TT_NONE;
 		sp->reg_cpu = -1;
 		/* locators hold the stream index and a bit offset */
@@ -517,8 +518,10 @@ int tt_import_ctf(tt_import *im, const char *dir)
 		goto out;
 	}
 	tt_import_total(im, c.total_bytes);
-	if (c.lz)
-		c.lz->low_idx = c.nsrcs > 1 && c.nsrcs <= 256;
+	if (c.lz && c.nsrcs > 1 && c.nsrcs <= LOC_MAP_STREAMS && !(c.lz->map = tt_ctf_loc_map_new(c.nsrcs))) {
+		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", dir);
+		goto out;
+	}
 	/* decoding on the workers, storing here (ctf_read.c) */
 	if (tt_ctf_read_and_store(&c, &events)) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory after %llu events", dir,
@@ -533,6 +536,11 @@ int tt_import_ctf(tt_import *im, const char *dir)
 	 * sched_slice row for it (Perfetto does the same); an event run
 	 * ends at its last event */
 	tt_ctf_cpu_runs_end(&c);
+	for (i = 0; i < c.nsrcs; i++)
+		tt_ctf_seen_flush(&c, &c.srcs[i]);
+	tt_ctf_thread_instants_end(&c);
+	if (c.lz)
+		tt_ctf_loc_map_done(c.lz->map);
 	for (i = 0; i < c.nsrcs; i++) {
 		const ctf_stream_stats *ss = &c.srcs[i].st;
 
@@ -586,6 +594,9 @@ out:
 		free(c.traces[i].nkeys);
 		free(c.traces[i].skip);
 	}
+	for (i = 0; i < c.ntp; i++) /* an import that stopped early */
+		free(c.tp[i].b);
+	free(c.tp);
 	free_list(c.dirs, c.ndirs);
 	free(c.traces);
 	free(c.srcs);

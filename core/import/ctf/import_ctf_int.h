@@ -8,6 +8,9 @@
 #define TT_IMPORT_CTF_INT_H
 
 #include "import_int.h"
+#include "packcol.h"
+
+#include <string.h>
 
 #include "ctf_debuginfo.h"
 #include "ctf_metadata.h"
@@ -17,12 +20,15 @@
 #define MAX_TRACES 4096
 #define MAX_STREAMS 65536
 #define MAX_CPUS 4096
-/* lazy set locator: stream index << LOC_BITS | bit offset in the file, or,
- * with 2 to 256 streams (lazy_ctx.low_idx), bit offset << 8 | stream
- * index: the storage packs locators by their differences, and streams
- * read side by side are at nearby offsets */
+/* lazy set locator with one stream: stream index << LOC_BITS | bit
+ * offset in the file. With 2 to 256 streams (lazy_ctx.map) the locator is
+ * the set's number among the import's lazy sets, and the map says where it
+ * lives: the storage packs locators by their differences, and the bit
+ * offsets of streams merged by time are far apart. */
 #define LOC_BITS 48
 #define LOC_MASK ((UINT64_C(1) << LOC_BITS) - 1)
+#define LOC_MAP_STREAMS 256
+#define LOC_CK 1024 /* locators between two rank checkpoints */
 
 /* K_RAW: a `raw` row only (most events: ftrace-like, as trace processor
  * keeps them); K_INSTANT: also an instant slice (printf-like messages). */
@@ -57,12 +63,30 @@ typedef struct lazy_src {
 	int failed; /* cannot be opened any more: its sets read as nulls */
 } lazy_src;
 
+/* Where the lazy sets of a many-stream import live, by locator g: its
+ * stream sid[g] and, as the r-th lazy event of that stream (r: the
+ * stream's count at the checkpoint before g plus its locators since),
+ * the bit offset off[stream][r]. Offsets of one stream are close, so each
+ * stream's column packs to about 2 bytes a set; with the stream byte and
+ * the storage's own column (consecutive numbers) about 5 bytes a set. */
+typedef struct loc_map {
+	size_t n, cap;
+	uint8_t *sid;
+	uint32_t *ck;        /* per LOC_CK locators: every stream's count */
+	size_t nck, cck;
+	tt_packcol *off;     /* per stream */
+	uint32_t *count;     /* per stream: its locators so far */
+	size_t nstreams;
+	uint32_t *at;        /* per stream: its locators before at_g */
+	uint64_t at_g;
+} loc_map;
+
 typedef struct lazy_ctx {
 	ctf_meta **metas;
 	size_t nmetas;
 	lazy_src *srcs;
 	size_t nsrcs;
-	int low_idx;     /* locators are offset << 8 | stream */
+	loc_map *map;    /* NULL: locators are stream << LOC_BITS | offset */
 } lazy_ctx;
 
 typedef struct src {
@@ -82,6 +106,9 @@ typedef struct src {
 	int64_t cpu_track_cpu;
 	int64_t reg_cpu;     /* last CPU put in the cpu table */
 	int lazy;            /* its events may have lazy arg sets */
+	/* the span of its events' thread since it changed (tt_ctf_seen_flush) */
+	uint32_t seen_utid;  /* TT_NONE: none */
+	int64_t seen_min, seen_max;
 	/* what its cursor counted and the first problem it met (ctf_read.c) */
 	ctf_stream_stats st;
 	char problem[256];
@@ -109,6 +136,23 @@ typedef struct cpu_run {
 	int sched;          /* sched_switch seen on this CPU: no more runs */
 } cpu_run;
 
+/* Tracepoints of a thread that has no track yet, as bursts: neighbours at
+ * most TP_GAP ns apart make one. If the thread gets no track for
+ * something else, the bursts become its track at the end of the import. */
+#define TP_GAP 100000
+typedef struct tp_burst {
+	int64_t ts, last;
+	uint64_t n;
+	tt_str cat, name;   /* of its first event; name 0: several names */
+	uint32_t set;       /* of its first event */
+} tp_burst;
+
+typedef struct tp_thread {
+	int has_track;
+	tp_burst *b;        /* the last one is open */
+	size_t n, cap;
+} tp_thread;
+
 typedef struct ctx {
 	tt_import *im;
 	tt_storage *st;
@@ -128,13 +172,18 @@ typedef struct ctx {
 	size_t ndirs, cdirs;
 	tt_str s_lost_track, s_sched_state[16];
 	lazy_ctx *lz;       /* owned by the storage; NULL: eager args */
+	int oom;            /* memory ran out outside the storage */
+	tp_thread *tp;      /* by utid */
+	size_t ntp;
 } ctx;
 
 /* Merged events for the import thread, 64 bytes each: what storing
  * reads. Values are copied only for the events whose values the import
  * reads (sched_switch, func_entry, sets written at import), with their
  * keys (a key can live in the cursor's buffer). */
-enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4 };
+/* R_SAME: the thread (pid, tid, procname bytes) of the record before it
+ * in the same job: storing need not compare them again. */
+enum { R_SKIPPED = 1, R_THREAD = 2, R_VALS = 4, R_SAME = 8 };
 
 typedef struct rec {
 	int64_t ts;
@@ -156,6 +205,21 @@ typedef struct evals {
 	size_t n, ncontext;
 } evals;
 
+/* a[0..n) == b[0..n): names are compared for every event, so short ones
+ * (<= 16 bytes, the usual procname) take two 8-byte loads per side */
+static inline int tt_ctf_same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, z, w;
+
+	if (n < 8 || n > 16)
+		return !memcmp(a, b, n);
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	memcpy(&z, a + n - 8, 8);
+	memcpy(&w, b + n - 8, 8);
+	return x == y && z == w;
+}
+
 /* ---- ctf_read.c: every stream decoded (on the workers) and stored in
  * time order; each src's st and problem filled. 0, or -1 when memory ran
  * out (*events: how many were stored). */
@@ -163,11 +227,18 @@ int tt_ctf_read_and_store(ctx *c, uint64_t *events);
 
 /* ---- ctf_store.c: one event into storage ---- */
 extern const tt_args_decoder tt_ctf_lazy_ops;
+loc_map *tt_ctf_loc_map_new(size_t nstreams);
+void tt_ctf_loc_map_done(loc_map *m);
 void tt_ctf_lazy_free(void *p);
 void tt_ctf_note_problem(ctx *c, const char *msg);
 void tt_ctf_emit_discard(ctx *c, src *s, const ctf_discard *d);
 void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x);
+/* Notes the thread span kept by s in the thread table (at the end). */
+void tt_ctf_seen_flush(ctx *c, src *s);
 /* Closes the open event runs of the CPU tracks (end of the import). */
 void tt_ctf_cpu_runs_end(ctx *c);
+/* Threads that had only tracepoints get their track of instants (end of
+ * the import; frees what was kept for it). */
+void tt_ctf_thread_instants_end(ctx *c);
 
 #endif
