@@ -25,6 +25,7 @@
 	X(slice_depth_limit, "slice_depth_limit", "error", "analysis", "slices nested deeper than termtrace's limit, dropped") \
 	X(async_unmatched, "async_unmatched", "error", "analysis", "async ends (e / F) without a matching begin, dropped") \
 	X(flow_unmatched, "flow_unmatched", "info", "analysis", "flow steps/ends with no flow start, or flow events with no enclosing slice") \
+	X(flow_invalid_id, "flow_invalid_id", "error", "trace", "JSON v1 flow events (s/t/f) without an id, or with a string id that is not a hex number: no flow") \
 	X(proto_packet_bad, "proto_packet_bad", "error", "trace", "trace packets that protobuf-c could not unpack, skipped") \
 	X(proto_truncated, "proto_truncated", "data_loss", "trace", "bytes after the last complete packet (truncated file)") \
 	X(proto_skipped_incremental, "proto_skipped_incremental", "data_loss", "trace", "packets needing incremental state on a sequence that had none, skipped") \

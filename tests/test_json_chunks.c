@@ -337,6 +337,96 @@ static void odd_elements_and_depth(void **state)
 	free(tail);
 }
 
+/* Strings longer than a read are read whole (the serial parser holds
+ * them back from yajl until they end): a 700 KiB name with raw control
+ * characters in it (json_lenient.c gives them back) and a 300 KiB arg
+ * come out as they were, in chunks or not. A string past 32 MiB stops
+ * the parse at once, at the same byte in chunks or not; the events
+ * before it are kept. */
+static char *long_string_text(size_t name_len, int with_ctl)
+{
+	size_t cap = name_len + 400 * 1024, len = 0;
+	char *t = malloc(cap);
+
+	len += (size_t)sprintf(t, "{\"traceEvents\":[\n");
+	for (int i = 0; i < 20; i++)
+		len += (size_t)sprintf(t + len, "{\"ph\":\"X\",\"name\":\"small\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1},\n",
+				       i * 10);
+	len += (size_t)sprintf(t + len, "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":1,\"name\":\"");
+	memset(t + len, 'n', name_len);
+	if (with_ctl) {
+		t[len + 1000] = '\t';
+		t[len + name_len - 1000] = '\n';
+	}
+	len += name_len;
+	len += (size_t)sprintf(t + len, "\",\"args\":{\"big\":\"");
+	for (int i = 0; i < 300 * 1024 / 4; i++)
+		len += (size_t)sprintf(t + len, "a\\nb");
+	len += (size_t)sprintf(t + len, "\"}},\n{\"ph\":\"X\",\"name\":\"after\",\"pid\":1,\"tid\":1,\"ts\":500,\"dur\":1}\n]}\n");
+	assert_true(len < cap);
+	t[len] = '\0';
+	return t;
+}
+
+static void long_strings_whole_or_refused(void **state)
+{
+	static const char *const sizes[] = { "64", "1000", "100000" };
+	char *t = long_string_text(700 * 1024, 1), *path, *ref;
+	tt_err err = { 0 };
+	long at;
+	tt_trace *tr;
+
+	(void)state;
+	same_in_chunks(t, strlen(t));
+	path = tt_test_write_tmp(t, strlen(t), ".json");
+	tr = tt_trace_open(path, NULL, &err);
+	assert_non_null(tr);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 22);
+	assert_int_equal(tt_test_int(tr, "select length(name) from slice where ts = 5000"), 700 * 1024);
+	assert_int_equal(tt_test_int(tr, "select instr(name, char(9)) from slice where ts = 5000"), 1001);
+	assert_int_equal(tt_test_int(tr, "select instr(name, char(10)) from slice where ts = 5000"),
+			 700 * 1024 - 999);
+	assert_int_equal(tt_test_int(tr, "select length(display_value) from args where key = 'args.big'"),
+			 300 * 1024 / 4 * 3);
+	tt_trace_close(tr);
+	tt_test_rm(path);
+	free(t);
+
+	/* 33 MiB: refused where it passes 32 MiB */
+	t = long_string_text(33u << 20, 0);
+	path = tt_test_write_tmp(t, strlen(t), ".json");
+	/* the name's first byte */
+	at = (long)(strstr(t, "\"ts\":5,\"dur\":1,\"name\":\"") - t) +
+	     (long)strlen("\"ts\":5,\"dur\":1,\"name\":\"");
+	free(t);
+	unsetenv("TT_JSON_CHUNK");
+	ref = dump(path);
+	tr = tt_trace_open(path, NULL, &err);
+	assert_non_null(tr);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 20);
+	{
+		char *w = tt_test_tsv(tr, "select str_value from metadata where name = 'import_warning'");
+		char want[200];
+
+		snprintf(want, sizeof(want), "a string longer than 32 MiB (from byte %ld) at byte %ld\n", at,
+			 at + (32L << 20));
+		assert_string_equal(w, want);
+		free(w);
+	}
+	tt_trace_close(tr);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char *got;
+
+		setenv("TT_JSON_CHUNK", sizes[i], 1);
+		got = dump(path);
+		assert_string_equal(got, ref);
+		free(got);
+	}
+	unsetenv("TT_JSON_CHUNK");
+	free(ref);
+	tt_test_rm(path);
+}
+
 /* Cancelling stops both ways of parsing, threads and all. */
 static void cancelled(void **state)
 {
@@ -373,6 +463,7 @@ int main(void)
 		cmocka_unit_test(trailing_commas_in_chunks),
 		cmocka_unit_test(odd_elements_and_depth),
 		cmocka_unit_test(cancelled),
+		cmocka_unit_test(long_strings_whole_or_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,11 +29,13 @@
  *   - Unclosed B: dur -1 (Perfetto), counted. Unmatched E: dropped, counted.
  *   - Same-ts X events: longer first, so parents precede children.
  *   - 'R' (mark) events are instants, like 'I'/'i'.
- *   - Async b/e/n: one track per (scope, cat, id), process-scoped unless
- *     the id is global (id2.global), named after its first event, as
- *     Perfetto does; legacy S/T/p/F: per (process, name, id).
+ *   - Async b/e/n: tracks by (cat, id) ("scope" is not read, as in
+ *     Perfetto), trace-wide for an id or id2.global, per process for an
+ *     id2.local, named after their first event, as Perfetto does. Legacy async S/p/F: not imported (Perfetto reads
+ *     them and drops them), counted as json_phase_unknown; T is a thread
+ *     state (Perfetto).
  *   - C: one counter track per series, named "<name> <series>" (Perfetto),
- *     scoped to the process ("<name> <id> <series>" with an id).
+ *     scoped to the process ("<name> id: <id> <series>" with a string id).
  *   - tid missing: tid = pid. String pid/tid that are numbers are numbers;
  *     other strings get a stable synthetic number and name the thread.
  * Limits: `stackFrames`, `samples`, `systemTraceEvents` and object events
@@ -160,41 +162,6 @@ uint64_t tt_json_hash_text(const char *s, size_t len)
 	return h;
 }
 
-/* The event field a key names. Called for every key of every event: a
- * switch on the length and first byte instead of a table walk. */
-enum field tt_json_field_of(const unsigned char *k, size_t n)
-{
-#define IS(s) (n == sizeof(s) - 1 && memcmp(k, s, sizeof(s) - 1) == 0)
-	if (n == 0)
-		return F_OTHER;
-	switch (k[0]) {
-	case 'p':
-		return IS("ph") ? F_PH : IS("pid") ? F_PID : F_OTHER;
-	case 't':
-		return IS("ts") ? F_TS : IS("tid") ? F_TID : IS("tts") ? F_TTS :
-		       IS("tdur") ? F_TDUR : F_OTHER;
-	case 'n':
-		return IS("name") ? F_NAME : F_OTHER;
-	case 'c':
-		return IS("cat") ? F_CAT : F_OTHER;
-	case 'd':
-		return IS("dur") ? F_DUR : F_OTHER;
-	case 'a':
-		return IS("args") ? F_ARGS : F_OTHER;
-	case 'i':
-		return IS("id") ? F_ID : IS("id2") ? F_ID2 : F_OTHER;
-	case 's':
-		return IS("s") ? F_S : IS("scope") ? F_SCOPE : F_OTHER;
-	case 'b':
-		return IS("bp") ? F_BP : IS("bind_id") ? F_BIND_ID : F_OTHER;
-	case 'f':
-		return IS("flow_in") ? F_FLOW_IN : IS("flow_out") ? F_FLOW_OUT : F_OTHER;
-	default:
-		return F_OTHER;
-	}
-#undef IS
-}
-
 /* ---- batches --------------------------------------------------------------------- */
 
 /* Copies s into the batch's text (NUL-terminated); -1 when it can't. */
@@ -281,12 +248,15 @@ static void yajl_message(yajl_handle yh, char *buf, size_t len)
 static void parse_all(struct jparse *p)
 {
 	struct pipe *q = &p->j->pipe;
-	unsigned char *buf = q->readbuf;
 	uint64_t idle = 0, ncb_before = 0;
-	size_t carry = 0; /* bytes held back at buf's start (json_lenient.c) */
+	/* bytes at the read buffer's start that yajl has not had: held back
+	 * after a comma (json_lenient.c reads them again), or a long
+	 * string's (scanned: the lenient pass has read them) */
+	size_t keep = 0;
+	int scanned = 0;
 
 	p->b = batch_acquire(q);
-	if (!buf) {
+	if (!q->readbuf) {
 		p->oom = 1;
 		goto out;
 	}
@@ -295,21 +265,45 @@ static void parse_all(struct jparse *p)
 		/* reads end at multiples of READ_SIZE in the file, wherever the
 		 * parse started, so that the token guard below stops at the
 		 * same byte as a parse from the start would (the bytes held
-		 * back after a comma come first in buf) */
-		size_t want = READ_SIZE - (size_t)((p->offset + carry) % READ_SIZE), total, feed;
-		long n = tt_bytesrc_read(p->src, buf + carry, want, &p->err);
+		 * back come first in buf) */
+		size_t want = READ_SIZE - (size_t)((p->offset + keep) % READ_SIZE), total, feed;
+		unsigned char *buf;
+		long n;
 
+		if (keep + want > q->readcap &&
+		    tt_vec_reserve((void **)&q->readbuf, &q->readcap, keep + want, 1)) {
+			p->oom = 1;
+			break;
+		}
+		buf = q->readbuf;
+		n = tt_bytesrc_read(p->src, buf + keep, want, &p->err);
 		if (n < 0) {
 			p->read_failed = 1;
 			break;
 		}
-		total = carry + (size_t)n;
+		total = keep + (size_t)n;
 		if (total == 0)
 			break;
-		feed = tt_json_lenient(&p->lenient, buf, total, p->offset, n == 0);
+		if (scanned)
+			feed = keep + tt_json_lenient(&p->lenient, buf + keep, (size_t)n, p->offset + keep, n == 0);
+		else
+			feed = tt_json_lenient(&p->lenient, buf, total, p->offset, n == 0);
 		if (p->lenient.oom) {
 			p->oom = 1;
 			break;
+		}
+		scanned = 0;
+		if (feed == total && n > 0 && p->lenient.in_str && !p->lenient.conflict &&
+		    p->offset + total - p->lenient.str_at > READ_SIZE) {
+			/* a string longer than a read: yajl would lex it again
+			 * from its start at every read; it gets it whole once
+			 * it ends, or never when it is too long */
+			uint64_t at = p->lenient.str_at;
+
+			feed = at > p->offset ? (size_t)(at - p->offset) : 0;
+			scanned = 1;
+			if (p->offset + total - at > (uint64_t)MAX_TOKEN + 1)
+				p->long_string_at = at + 1;
 		}
 		p->base = p->offset;
 		p->ys = yajl_parse(p->yh, buf, feed);
@@ -322,12 +316,24 @@ static void parse_all(struct jparse *p)
 			p->ys = yajl_status_error;
 			break;
 		}
-		carry = total - feed;
-		memmove(buf, buf + feed, carry);
+		if (p->long_string_at) { /* (the events before it are read) */
+			p->too_long = 1;
+			p->offset = p->long_string_at + MAX_TOKEN;
+			p->ys = yajl_status_error;
+			break;
+		}
+		keep = total - feed;
+		if (feed && keep)
+			memmove(buf, buf + feed, keep);
+		if (tt_workq_cancelled(q->q))
+			break;
+		if (scanned)
+			continue;
 		n = (long)feed;
-		/* No callback for MAX_TOKEN bytes: one token that long is being
-		 * buffered by yajl. Stop there; the events before it are kept.
-		 * (Counting callbacks costs nothing per byte.) */
+		/* No callback for MAX_TOKEN bytes: one token that long (a
+		 * number) is being buffered by yajl. Stop there; the events
+		 * before it are kept. (Counting callbacks costs nothing per
+		 * byte.) */
 		idle = p->ncb == ncb_before && !p->first_read_aligns ? idle + (uint64_t)n : 0;
 		ncb_before = p->ncb;
 		p->first_read_aligns = 0; /* (its read had the event before: a callback) */
@@ -336,15 +342,16 @@ static void parse_all(struct jparse *p)
 			p->ys = yajl_status_error;
 			break;
 		}
-		if (tt_workq_cancelled(q->q))
-			break;
 	}
 	if (p->b && !p->read_failed && p->ys == yajl_status_ok && !tt_workq_cancelled(q->q)) {
 		p->ys = yajl_complete_parse(p->yh);
 		if (p->ys != yajl_status_ok)
 			p->truncated = 1;
 	} else if (p->ys != yajl_status_ok && !p->oom && p->b) {
-		if (p->too_long)
+		if (p->too_long && p->long_string_at)
+			snprintf(p->msg, sizeof(p->msg), "a string longer than %u MiB (from byte %llu)",
+				 MAX_TOKEN >> 20, (unsigned long long)p->long_string_at);
+		else if (p->too_long)
 			snprintf(p->msg, sizeof(p->msg), "a string or number longer than %u MiB",
 				 MAX_TOKEN >> 20);
 		else if (p->lenient.conflict)
@@ -420,6 +427,7 @@ static void json_free(struct json *j)
 		free(j->meta.v[i].str);
 	}
 	TT_VEC_FREE(j->meta);
+	TT_VEC_FREE(j->cname);
 	free(j);
 }
 
@@ -491,7 +499,8 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	 * worker); a failure here only means slower growth later */
 	for (int i = 0; i < NBATCH; i++)
 		tt_json_batch_reserve(&q->batches[i], BATCH_EVENTS + 1, BATCH_TEXT * 2);
-	q->readbuf = malloc(READ_SIZE + JSON_LENIENT_CARRY);
+	q->readcap = READ_SIZE + JSON_LENIENT_CARRY;
+	q->readbuf = malloc(q->readcap);
 	if (!(q->q = tt_workq_new(NBATCH, 1, 0))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto done;

@@ -105,12 +105,15 @@ static int event_key_at(const unsigned char *buf, size_t len, size_t k)
  * like one between events: the next object starts with an event's key
  * (nested objects seldom do), and a line break is in it (writers that put
  * events on lines of their own write nested objects inline). With nl,
- * only cuts with a line break count. 0, or -1 if there is no cut. */
-static int last_cut(const unsigned char *buf, size_t len, int nl, size_t *end, size_t *next)
+ * only cuts with a line break count. Only cuts at a '{' from buf[from] on
+ * are looked for (whether a '{' is a cut depends on the bytes up to it:
+ * a longer read need not look again where a shorter one found none).
+ * 0, or -1 if there is no cut. */
+static int last_cut(const unsigned char *buf, size_t len, size_t from, int nl, size_t *end, size_t *next)
 {
 	int best = -1;
 
-	for (size_t k = len; k-- > 0;) {
+	for (size_t k = len; k-- > from;) {
 		size_t m = k;
 		int has_nl = 0, score;
 
@@ -146,21 +149,22 @@ static int last_cut(const unsigned char *buf, size_t len, int nl, size_t *end, s
 static int read_chunk(struct chunks *c, uint64_t start, unsigned char **buf, size_t *cap,
 		      size_t *len, size_t *avail, uint64_t *next)
 {
-	size_t most = c->size * CHUNK_GROW_MAX;
+	size_t most = c->size * CHUNK_GROW_MAX, have = 0;
 
-	for (size_t want = c->size; want <= most; want *= 2) {
+	for (size_t want = c->size; want <= most; have = want, want *= 2) {
 		size_t end = 0, nx = 0;
 		long n;
 
 		if (tt_vec_reserve((void **)buf, cap, want, 1))
 			return -1;
-		n = tt_bytesrc_pread(c->src, *buf, want, start);
-		if (n < 0 || (size_t)n < want)
+		/* (a longer try reads and searches only its new bytes) */
+		n = tt_bytesrc_pread(c->src, *buf + have, want - have, start + have);
+		if (n < 0 || (size_t)n < want - have)
 			return -1; /* the file's last piece */
 		/* a file of one event a line: a longer chunk rather than a
 		 * cut without a line break (one inside a long event's args) */
-		if ((last_cut(*buf, want, c->nl, &end, &nx) == 0 ||
-		     ((!c->nl || want * 2 > most) && last_cut(*buf, want, 0, &end, &nx) == 0)) &&
+		if ((last_cut(*buf, want, have, c->nl, &end, &nx) == 0 ||
+		     (c->nl && want * 2 > most && last_cut(*buf, want, 0, 0, &end, &nx) == 0)) &&
 		    end > 0) {
 			*len = end;
 			*avail = want;
@@ -456,7 +460,7 @@ int tt_json_chunk_depth(tt_bytesrc *src, size_t size, int *nl)
 		depth = head[i] == '[' ? 1 : head[i] == '{' ? 2 : 0;
 		break;
 	}
-	*nl = n > 0 && last_cut(head, (size_t)n, 1, &end, &next) == 0 &&
+	*nl = n > 0 && last_cut(head, (size_t)n, 0, 1, &end, &next) == 0 &&
 	      event_key_at(head, (size_t)n, next);
 	free(head);
 	return depth;

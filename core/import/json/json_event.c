@@ -8,6 +8,12 @@ static const char *btext(const struct batch *b, uint32_t off)
 	return b->text.v + off;
 }
 
+/* An arg's key without its "args." */
+static const char *arg_key(const struct batch *b, const struct targ *a)
+{
+	return b->text.v + a->key + ARGS_PREFIX_LEN;
+}
+
 static uint32_t event_thread(struct json *j, const struct batch *b, const struct pev *e)
 {
 	tt_storage *st = j->st;
@@ -35,23 +41,52 @@ static uint32_t event_thread(struct json *j, const struct batch *b, const struct
 	return utid;
 }
 
+/* Metadata (M) events: trace processor reads the top-level "name" of a
+ * process_name / thread_name event (a string that is not empty: else a
+ * parser failure) and the "sort_index" of a *_sort_index one (an integer,
+ * or a number it cuts to one: else a parser failure); other names and
+ * keys it passes over. */
 static void do_metadata(struct json *j, const struct batch *b, const struct pev *e,
 			const char *name, uint32_t utid, uint32_t upid)
 {
 	tt_storage *st = j->st;
+	int pname = strcmp(name, "process_name") == 0, tname = strcmp(name, "thread_name") == 0;
+	int psort = strcmp(name, "process_sort_index") == 0, tsort = strcmp(name, "thread_sort_index") == 0;
 
-	for (uint32_t i = 0; i < e->nargs; i++) {
+	for (uint32_t i = 0; i < e->nargs && (pname || tname || psort || tsort); i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
-		const char *k = btext(b, a->key);
+		const char *k = arg_key(b, a);
 
-		if (strcmp(name, "process_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
-			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, a->str)));
-		else if (strcmp(name, "thread_name") == 0 && strcmp(k, "name") == 0 && a->type == TT_ARG_STRING)
-			tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, a->str)));
-		else if (strcmp(name, "process_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
-			tt_storage_process_set_sort_index(st, upid, a->v.i);
-		else if (strcmp(name, "thread_sort_index") == 0 && strcmp(k, "sort_index") == 0 && a->type == TT_ARG_INT)
-			tt_storage_thread_set_sort_index(st, utid, a->v.i);
+		if (a->nested)
+			continue;
+		if ((pname || tname) && strcmp(k, "name") == 0) {
+			tt_str v;
+
+			if (a->type != TT_ARG_STRING || a->len == 0) {
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				continue;
+			}
+			v = tt_storage_intern(st, btext(b, a->str), a->len);
+			if (pname)
+				tt_storage_process_set_name(st, upid, v);
+			else
+				tt_storage_thread_set_name(st, utid, v);
+		} else if ((psort || tsort) && strcmp(k, "sort_index") == 0) {
+			int64_t v;
+
+			if (a->type == TT_ARG_INT)
+				v = a->v.i;
+			else if (a->type == TT_ARG_REAL && isfinite(a->v.d) && fabs(a->v.d) < 9.2e18)
+				v = (int64_t)a->v.d;
+			else {
+				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				continue;
+			}
+			if (psort)
+				tt_storage_process_set_sort_index(st, upid, v);
+			else
+				tt_storage_thread_set_sort_index(st, utid, v);
+		}
 	}
 }
 
@@ -61,23 +96,19 @@ static uint32_t build_args(struct json *j, const struct batch *b, const struct p
 
 	if (!e->nargs)
 		return TT_NONE;
-	/* trace processor keys an event's args "args.<path>" and leaves
-	 * nulls out */
+	/* trace processor keys an event's args "args.<path>" (as the
+	 * parser wrote them) and leaves nulls out */
 	tt_storage_args_begin(st);
 	for (uint32_t i = 0; i < e->nargs; i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
-		char kbuf[PATH_MAX_LEN + 8];
-		const char *k = kbuf;
+		const char *k = btext(b, a->key);
 
-		if (a->type != TT_ARG_INT && a->type != TT_ARG_REAL && a->type != TT_ARG_BOOL &&
-		    a->type != TT_ARG_STRING)
-			continue;
-		snprintf(kbuf, sizeof(kbuf), "args.%s", btext(b, a->key));
 		switch (a->type) {
 		case TT_ARG_INT: tt_storage_args_int(st, k, a->v.i); break;
 		case TT_ARG_REAL: tt_storage_args_real(st, k, a->v.d); break;
 		case TT_ARG_BOOL: tt_storage_args_bool(st, k, (int)a->v.i); break;
-		default: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
+		case TT_ARG_STRING: tt_storage_args_str(st, k, btext(b, a->str), a->len); break;
+		default: break;
 		}
 	}
 	return tt_args_tracker_end(j->im->args);
@@ -120,6 +151,96 @@ static int push_rec(struct json *j, const struct pev *e, tt_event *r)
 	return 0;
 }
 
+/* The id of a v1 flow event (s, t, f), as trace processor reads it: the
+ * "id" key's number, or its string as a hex number ("0x1f", "1f"); 0, or
+ * -1 when there is none (flow_invalid_id). */
+static int flow_v1_id(const struct batch *b, const struct pev *e, uint64_t *id)
+{
+	const char *s;
+	char *end;
+
+	if (!(e->flags & EV_PLAIN_ID))
+		return -1;
+	if (!(e->flags & EV_ID_STR)) {
+		*id = e->id;
+		return 0;
+	}
+	s = btext(b, e->idstr);
+	if (!*s)
+		return -1;
+	*id = strtoull(s, &end, 16); /* (out of range: the largest, as there) */
+	return *end ? -1 : 0;
+}
+
+/* A counter event: one record per top-level numeric member of args (a
+ * number, or a string that is one), named as trace processor names its
+ * counter track: "<name> <member>", "<name> id: <id> <member>" when the
+ * id is a string (a numeric id is not in the name). Other members (a
+ * bool, null, an object, an array) and no args at all are parser
+ * failures there. */
+static int counter_event(struct json *j, const struct batch *b, const struct pev *e, tt_event *r,
+			 const char *name)
+{
+	tt_storage *st = j->st;
+
+	if (!(e->flags & EV_HAS_ARGS)) {
+		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+		return 0;
+	}
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		const struct targ *a = &b->args.v[e->arg0 + i];
+		const char *key = arg_key(b, a);
+		size_t nlen = strlen(name), klen = strlen(key), idlen = 0, n;
+		double v;
+		char *end;
+
+		if (a->nested)
+			continue; /* (its container counted once) */
+		if (a->type == TT_ARG_INT)
+			v = (double)a->v.i;
+		else if (a->type == TT_ARG_REAL)
+			v = a->v.d;
+		else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
+			;
+		else {
+			tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			continue;
+		}
+		if (e->flags & EV_ID_STR)
+			idlen = strlen(btext(b, e->idstr));
+		n = nlen + (idlen ? 5 + idlen : 0) + 1 + klen;
+		if (n + 1 > j->cname.cap && tt_vec_reserve((void **)&j->cname.v, &j->cname.cap, n + 1, 1))
+			return -1;
+		if (idlen)
+			snprintf(j->cname.v, n + 1, "%s id: %s %s", name, btext(b, e->idstr), key);
+		else
+			snprintf(j->cname.v, n + 1, "%s %s", name, key);
+		r->name = tt_storage_intern(st, j->cname.v, n);
+		r->u.d = v;
+		if (push_rec(j, e, r))
+			return -1;
+	}
+	return 0;
+}
+
+/* The phases trace processor's JSON parser imports. It drops the others
+ * without a word, the legacy async S, T (step), p and F among them: T is
+ * a thread state there (below), and the rest come to no slice. 'P' (V8
+ * CPU profile samples) its tokenizer reads into a profile termtrace does
+ * not keep. termtrace counts them all as json_phase_unknown (info), with
+ * the phase in stats_detail. */
+static int phase_imported(char ph)
+{
+	switch (ph) {
+	case 'B': case 'E': case 'X': case 'i': case 'I': case 'R': case 'C': case 'M':
+	case 'b': case 'e': case 'n': case 'T': case 's': case 't': case 'f':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* One parsed event into storage; -1 when out of memory. */
 static int event_done(struct json *j, const struct batch *b, const struct pev *e)
 {
@@ -134,15 +255,21 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
-	if (!strchr("BEXiIRCMbenSTpFstf", ph)) {
-		char what[32];
-
-		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
-		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
+	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
+		/* (trace processor's tokenizer: before it looks at the phase) */
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
-	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
-		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+	if (!phase_imported(ph)) {
+		char what[32];
+
+		/* trace processor still makes the event's thread (it finds the
+		 * thread of every sorted event before its switch on the phase),
+		 * except for 'P', which its tokenizer keeps for a V8 profile */
+		if (ph != 'P' && event_thread(j, b, e) == TT_NONE)
+			return -1;
+		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
+		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
 		return 0;
 	}
 	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
@@ -163,42 +290,30 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	r.scope = e->s ? e->s : 't';
 	r.flags = (uint16_t)(e->flags & EV_REC_FLAGS);
 	r.id = e->id;
-	r.name = e->flags & EV_HAS_NAME ? tt_storage_intern(st, name, e->name_len) : 0;
-	r.cat = e->flags & EV_HAS_CAT ? tt_storage_intern(st, btext(b, e->cat), e->cat_len) : 0;
-	r.args = TT_NONE;
-	if (ph == 'C') {
-		/* One record per numeric series; the record's name is the
-		 * counter track's name. */
-		char tname[600];
+	/* trace processor: an empty name or category is none; a slice
+	 * (B, X, b, a thread's instant) or a thread state without a name is
+	 * "[No name]" */
+	r.name = e->name_len ? tt_storage_intern(st, name, e->name_len) : 0;
+	r.cat = e->cat_len ? tt_storage_intern(st, btext(b, e->cat), e->cat_len) : 0;
+	if (ph == 'i' || ph == 'I' || ph == 'R') {
+		/* trace processor: a process instant needs a pid, a thread's
+		 * (the default) a tid */
+		int need = r.scope == 'g' ? 0 : r.scope == 'p' ? EV_HAS_PID : EV_HAS_TID;
 
-		for (uint32_t i = 0; i < e->nargs; i++) {
-			const struct targ *a = &b->args.v[e->arg0 + i];
-			double v;
-			char *end;
-
-			if (a->type == TT_ARG_INT)
-				v = (double)a->v.i;
-			else if (a->type == TT_ARG_REAL)
-				v = a->v.d;
-			else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
-				;
-			else {
-				tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
-				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
-				continue;
-			}
-			if (e->flags & EV_HAS_ID)
-				snprintf(tname, sizeof(tname), "%s %llu %s", name,
-					 (unsigned long long)e->id, btext(b, a->key));
-			else
-				snprintf(tname, sizeof(tname), "%s %s", name, btext(b, a->key));
-			r.name = tt_storage_intern_cstr(st, tname);
-			r.u.d = v;
-			if (push_rec(j, e, &r))
-				return -1;
+		if ((e->flags & need) != (uint32_t)need) {
+			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			return 0;
 		}
-		return 0;
 	}
+	if (!r.name && (ph == 'B' || ph == 'X' || ph == 'b' || ph == 'T' ||
+			((ph == 'i' || ph == 'I' || ph == 'R') && r.scope != 'g' && r.scope != 'p'))) {
+		if (!j->s_no_name)
+			j->s_no_name = tt_storage_intern_cstr(st, "[No name]");
+		r.name = j->s_no_name;
+	}
+	r.args = TT_NONE;
+	if (ph == 'C')
+		return counter_event(j, b, e, &r, name);
 	if (ph == 'T') {
 		/* trace processor's thread state event: the name is the state;
 		 * args cpu, io_wait, blocked_function are columns, not args
@@ -213,7 +328,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		r.cat = 0;
 		for (uint32_t i = 0; i < e->nargs; i++) {
 			const struct targ *a = &b->args.v[e->arg0 + i];
-			const char *k = btext(b, a->key);
+			const char *k = arg_key(b, a);
 
 			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT && a->v.i >= 0)
 				r.id = (uint64_t)a->v.i;
@@ -243,12 +358,21 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
 		return 0;
 	}
+	if ((ph == 's' || ph == 't' || ph == 'f') && flow_v1_id(b, e, &r.id) != 0) {
+		tt_storage_stat_add(st, TT_STAT_flow_invalid_id, 1);
+		return 0;
+	}
 	r.u.i = e->flags & EV_HAS_DUR ? e->dur : 0;
-	if (e->flags & EV_HAS_BIND)
+	/* v2 flows (flow_in / flow_out) go by bind_id alone (trace
+	 * processor: an id does not make one); on B and X it is the
+	 * record's id, on b and n (whose id is the async one) its u.i */
+	if (!(e->flags & EV_HAS_BIND))
+		r.flags &= (uint16_t)~(EV_FLOW_IN | EV_FLOW_OUT);
+	else if (ph == 'b' || ph == 'n')
+		r.u.i = (int64_t)e->bind_id;
+	else if (ph != 'e')
 		r.id = e->bind_id;
-	if ((e->flags & EV_HAS_SCOPE) &&
-	    (ph == 'b' || ph == 'e' || ph == 'n' || ph == 's' || ph == 't' || ph == 'f'))
-		r.id ^= tt_json_hash_text(btext(b, e->scope), e->scope_len);
+	/* (trace processor keys async ids and v1 flows without "scope") */
 	r.args = build_args(j, b, e);
 	return push_rec(j, e, &r);
 }

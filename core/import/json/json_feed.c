@@ -12,8 +12,7 @@ struct feed {
 };
 
 /* Perfetto: an id2.local id is scoped to the event's process, a plain id or
- * an id2.global one to the trace; the cookie is (category, id). Legacy
- * S/T/F are grouped the same way. */
+ * an id2.global one to the trace; the cookie is (category, id). */
 static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kind kind)
 {
 	tt_storage *st = f->j->st;
@@ -77,17 +76,18 @@ static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_
 
 /* After a slice begins on track: a pending 'f' (no bp:e) binds to it, and
  * v2 flow_in/flow_out flags connect it. */
-static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id)
+static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id,
+			  uint64_t flow_id)
 {
 	tt_flow_tracker *fl = f->j->im->flows;
 
 	if (id < 0)
 		return;
 	tt_flow_tracker_slice_begun(fl, track, id);
-	if ((r->flags & EV_FLOW_IN) && !tt_flow_tracker_link(fl, 2, r->id, 0, id))
+	if ((r->flags & EV_FLOW_IN) && !tt_flow_tracker_link(fl, 2, flow_id, 0, id))
 		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
 	if (r->flags & EV_FLOW_OUT)
-		tt_flow_tracker_set(fl, 2, r->id, 0, id);
+		tt_flow_tracker_set(fl, 2, flow_id, 0, id);
 }
 
 static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
@@ -141,7 +141,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && tt && tt->tts != TT_TS_NONE)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, TT_TS_NONE);
-		slice_started(f, r, track, id);
+		slice_started(f, r, track, id, r->id);
 		break;
 	case 'E':
 		track = tt_track_tracker_thread(j->im->tracks, r->track);
@@ -171,7 +171,7 @@ static void feed_one(struct feed *f, const tt_event *r)
 		id = tt_slice_tracker_complete(sl, track, r->ts, r->u.i, r->cat, r->name, r->args);
 		if (id >= 0 && tt)
 			tt_storage_slice_set_thread_time(st, id, tt->tts, tt->tdur);
-		slice_started(f, r, track, id);
+		slice_started(f, r, track, id, r->id);
 		break;
 	case 'i': case 'I': case 'R':
 		track = instant_track(f, r);
@@ -181,22 +181,21 @@ static void feed_one(struct feed *f, const tt_event *r)
 		track = counter_track(j, r);
 		tt_storage_counter(st, track, r->ts, r->u.d);
 		break;
-	case 'b': case 'S':
+	case 'b':
 		track = async_track(f, r, TT_ASYNC_BEGIN);
 		if (track == TT_NONE)
 			break;
-		tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
+		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
+		slice_started(f, r, track, id, (uint64_t)r->u.i); /* (u.i: its bind_id) */
 		break;
-	case 'e': case 'F':
+	case 'e':
 		track = async_track(f, r, TT_ASYNC_END);
 		if (track == TT_NONE)
 			break;
 		if (tt_slice_tracker_enclosing(sl, track, r->ts) < 0)
 			tt_storage_stat_add(st, TT_STAT_async_unmatched, 1);
-		else if (r->kind == 'e') /* trace processor: by category and name; none matching, nothing */
+		else /* trace processor: by category and name; none matching, nothing */
 			tt_slice_tracker_end_match(sl, track, r->ts, r->cat, r->name, r->args);
-		else
-			tt_slice_tracker_end(sl, track, r->ts, 0, r->args);
 		break;
 	case 'T': { /* thread state; Running on a cpu is a sched slice too */
 		int64_t row = tt_storage_thread_state(st, r->ts, r->u.i, -1, r->track, r->name);
@@ -208,11 +207,12 @@ static void feed_one(struct feed *f, const tt_event *r)
 		}
 		break;
 	}
-	case 'n': case 'p':
+	case 'n':
 		track = async_track(f, r, TT_ASYNC_INSTANT);
 		if (track == TT_NONE)
 			break;
-		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		id = tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		slice_started(f, r, track, id, (uint64_t)r->u.i);
 		break;
 	case 's': case 't':
 		track = tt_track_tracker_thread(j->im->tracks, r->track);
@@ -316,6 +316,9 @@ int tt_json_feed_all(struct json *j)
 	f.s_running = tt_storage_intern_cstr(j->st, "Running");
 	f.s_global_instants = tt_storage_intern_cstr(j->st, "Global instants");
 	f.s_process_instants = tt_storage_intern_cstr(j->st, "Process instants");
+	/* (merging on a thread of its own, the records handed over in
+	 * chunks, was tried: the feed took longer, the merge thread being
+	 * the slower side, its block unmaps costing more with two threads) */
 	rc = tt_sorter_finish(j->sorter, group_put, &g);
 	if (rc == 0)
 		rc = group_flush(&g);

@@ -31,6 +31,7 @@
 #define JSON_LENIENT_CARRY 4096 /* most bytes held back after a comma */
 struct tt_json_lenient {
 	int in_str, esc;
+	uint64_t str_at; /* file offset of the '"' that opened the string */
 	int str_ctl, str_marker; /* the string being read: rewritten, holds a rewriting byte */
 	int conflict;    /* one string with both: it cannot be read exactly */
 	int oom;
@@ -39,7 +40,8 @@ struct tt_json_lenient {
 	unsigned char *buf;
 	size_t cap;
 };
-/* Rewrites buf[0, n) (at file offset base) in place; returns how many
+/* Rewrites buf[0, n) (at file offset base) in place (bytes after those of
+ * the last call, or from the last call's return on); returns how many
  * bytes yajl may have now: a comma followed by white space only up to n
  * waits for the next bytes (unless at_end); on a conflict, the bytes
  * before it. */
@@ -51,9 +53,16 @@ const unsigned char *tt_json_lenient_unmap(struct tt_json_lenient *f, const unsi
 void tt_json_lenient_free(struct tt_json_lenient *f);
 #define MAX_ARG_DEPTH 32
 #define PATH_MAX_LEN 1024
+/* An arg's key is kept as trace processor names it, "args.<path>": the
+ * parser writes the prefix, so the import thread stores keys as they are. */
+#define ARGS_PREFIX "args"
+#define ARGS_PREFIX_LEN 5 /* with its '.' */
 /* Longest string or number token: yajl buffers a token that spans chunks
  * and re-lexes it as it grows (time quadratic in its length), so a file of
- * one 2 GB string would take hours; no real trace has a token this long. */
+ * one 2 GB string would take hours; no real trace has a token this long.
+ * The serial parser holds a string longer than one read back from yajl
+ * until it ends (one re-lexing, not one per read) and refuses it once it
+ * passes MAX_TOKEN, without yajl reading it at all. */
 #define MAX_TOKEN (32u << 20)
 /* Deepest container nesting accepted: yajl's own stack has no limit; args
  * are flattened at MAX_ARG_DEPTH anyway and no trace nests this deep. */
@@ -75,14 +84,15 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_ID_LOCAL = 32, EV_BP_E = 64, EV_FLOW_IN = 128, EV_FLOW_OUT = 256,
        EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
-       EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16 };
+       EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16, EV_ID_STR = 1 << 17,
+       EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19 };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record
  * (sorter.h), read here as: track the thread (utid), kind the phase, u.i a
- * duration, u.d a counter value, id the async/flow id (bind_id for v2
- * flows), flags the low EV_ bits, scope an instant's t/p/g, ord the file
- * order. */
+ * duration (b/n: the bind_id of their v2 flows), u.d a counter value, id
+ * the async/flow id (B/X: the bind_id of their v2 flows), flags the low
+ * EV_ bits, scope an instant's t/p/g, ord the file order. */
 struct last_x {
 	int64_t ts, dur;
 };
@@ -93,21 +103,29 @@ struct thread_time {
 };
 
 /* One flattened arg of a parsed event; strings are offsets into its
- * batch's text. */
+ * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */
 struct targ {
 	uint32_t key;
-	uint8_t type;     /* enum tt_arg_type */
+	uint8_t type;     /* enum tt_arg_type, or TARG_CONTAINER */
+	uint8_t nested;   /* inside a container that is a member of args */
 	uint32_t str;     /* strings' text */
 	uint32_t len;
 	union { int64_t i; double d; } v;
 };
+
+/* A member of args that is an object or an array (its leaves follow,
+ * nested): trace processor reads counter and metadata args without
+ * recursing, so such a member is one value it cannot use. Stored as no
+ * row. */
+#define TARG_CONTAINER 0xfe
 
 /* One event as the parser read it; strings are offsets into the batch's
  * text (each NUL-terminated), args a range of the batch's args. */
 struct pev {
 	int64_t ts, dur, tts, tdur, pid, tid;
 	uint64_t id, bind_id;
-	uint32_t name, name_len, cat, cat_len, scope, scope_len, pidname, tidname;
+	uint32_t name, name_len, cat, cat_len, pidname, tidname;
+	uint32_t idstr;   /* "id" given as a string (EV_ID_STR): its text */
 	uint32_t arg0, nargs;
 	uint32_t flags;
 	char ph, s;
@@ -145,7 +163,7 @@ struct jparse {
 
 	/* args of the event, flattened */
 	int args_depth;      /* 0 = not in args; else container depth inside */
-	char path[PATH_MAX_LEN];
+	char path[PATH_MAX_LEN + ARGS_PREFIX_LEN]; /* "args.<path>" */
 	size_t path_len;
 	size_t base_len[MAX_ARG_DEPTH + 2];
 	int is_arr[MAX_ARG_DEPTH + 2];
@@ -170,6 +188,7 @@ struct jparse {
 	yajl_status ys;
 	uint64_t offset;     /* bytes parsed (yajl's error offset on error) */
 	int truncated, too_long, read_failed;
+	uint64_t long_string_at; /* too_long: the first byte of the string, else 0 */
 	char msg[160];
 	tt_err err;          /* a read error */
 };
@@ -181,7 +200,8 @@ struct pipe {
 	tt_workq *q;
 	struct batch batches[NBATCH];
 	uint64_t seq;        /* the parser's current batch */
-	unsigned char *readbuf; /* READ_SIZE bytes (see struct worker) */
+	unsigned char *readbuf; /* READ_SIZE bytes and more (see struct worker) */
+	size_t readcap;
 };
 
 /* The import thread's state. */
@@ -212,6 +232,8 @@ struct json {
 	TT_VEC(struct thread_time) ttimes;
 	/* the top-level "metadata" object's scalar fields, in file order */
 	TT_VEC(struct json_meta) meta;
+	TT_VEC(char) cname;  /* a counter track's name being made */
+	tt_str s_no_name;    /* "[No name]", once needed */
 	int oom, cancelled;
 };
 
@@ -221,7 +243,6 @@ int tt_json_us_text_to_ns(const char *s, size_t len, int64_t *out);
 int tt_json_parse_int_text(const char *s, size_t len, int64_t *out);
 int tt_json_parse_u64_text(const char *s, size_t len, uint64_t *out);
 uint64_t tt_json_hash_text(const char *s, size_t len);
-enum field tt_json_field_of(const unsigned char *k, size_t n);
 int tt_json_text_put(struct batch *b, const char *s, size_t len, uint32_t *off);
 int tt_json_batch_reserve(struct batch *b, size_t events, size_t text);
 void tt_json_batch_free(struct batch *b);

@@ -118,6 +118,7 @@ size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, 
 			break;
 		if (buf[i] == '"') {
 			f->in_str = 1;
+			f->str_at = base + i;
 			f->str_ctl = f->str_marker = 0;
 		} else { /* a comma */
 			size_t k = i + 1;

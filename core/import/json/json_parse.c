@@ -30,6 +30,7 @@ static int arg_add(struct jparse *p, uint8_t type, const char *s, size_t len, in
 	if (s && tt_json_text_put(b, s, len, &a.str))
 		return -1;
 	a.len = (uint32_t)len;
+	a.nested = p->args_depth > 1;
 	if (type == TT_ARG_REAL)
 		a.v.d = d;
 	else
@@ -41,6 +42,42 @@ static int arg_add(struct jparse *p, uint8_t type, const char *s, size_t len, in
 }
 
 /* ---- yajl callbacks ------------------------------------------------------------ */
+
+/* The event field a key names. Called for every key of every event: a
+ * switch on the length and first byte instead of a table walk. */
+static enum field field_of(const unsigned char *k, size_t n)
+{
+#define IS(s) (n == sizeof(s) - 1 && memcmp(k, s, sizeof(s) - 1) == 0)
+	if (n == 0)
+		return F_OTHER;
+	switch (k[0]) {
+	case 'p':
+		return IS("ph") ? F_PH : IS("pid") ? F_PID : F_OTHER;
+	case 't':
+		return IS("ts") ? F_TS : IS("tid") ? F_TID : IS("tts") ? F_TTS :
+		       IS("tdur") ? F_TDUR : F_OTHER;
+	case 'n':
+		return IS("name") ? F_NAME : F_OTHER;
+	case 'c':
+		return IS("cat") ? F_CAT : F_OTHER;
+	case 'd':
+		return IS("dur") ? F_DUR : F_OTHER;
+	case 'a':
+		return IS("args") ? F_ARGS : F_OTHER;
+	case 'i':
+		return IS("id") ? F_ID : IS("id2") ? F_ID2 : F_OTHER;
+	case 's':
+		return IS("s") ? F_S : IS("scope") ? F_SCOPE : F_OTHER;
+	case 'b':
+		return IS("bp") ? F_BP : IS("bind_id") ? F_BIND_ID : F_OTHER;
+	case 'f':
+		return IS("flow_in") ? F_FLOW_IN : IS("flow_out") ? F_FLOW_OUT : F_OTHER;
+	default:
+		return F_OTHER;
+	}
+#undef IS
+}
+
 
 static void event_reset(struct jparse *p)
 {
@@ -180,12 +217,32 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 		break;
 	case F_ID:
 		set_id_text(p, s, len, 0);
+		e->flags |= EV_PLAIN_ID;
+		e->flags &= ~(uint32_t)EV_ID_STR;
+		if (is_string) {
+			if (tt_json_text_put(p->b, s, len, &e->idstr))
+				return tt_json_parse_oom(p);
+			e->flags |= EV_ID_STR;
+		}
 		break;
-	case F_BIND_ID:
-		if (tt_json_parse_u64_text(s, len, &e->bind_id) != 0)
-			e->bind_id = tt_json_hash_text(s, len);
-		e->flags |= EV_HAS_BIND;
+	case F_BIND_ID: {
+		/* trace processor: a number, or a string read as hex; else no
+		 * v2 flow */
+		char buf[32], *end;
+
+		e->flags &= ~(uint32_t)EV_HAS_BIND;
+		if (!is_string) {
+			if (tt_json_parse_u64_text(s, len, &e->bind_id) == 0)
+				e->flags |= EV_HAS_BIND;
+		} else if (len > 0 && len < sizeof(buf)) {
+			memcpy(buf, s, len);
+			buf[len] = '\0';
+			e->bind_id = strtoull(buf, &end, 16);
+			if (!*end)
+				e->flags |= EV_HAS_BIND;
+		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -296,10 +353,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 		e->cat_len = (uint32_t)len;
 		e->flags |= EV_HAS_CAT;
 		break;
-	case F_SCOPE:
-		if (tt_json_text_put(p->b, t, len, &e->scope))
-			return tt_json_parse_oom(p);
-		e->scope_len = (uint32_t)len;
+	case F_SCOPE: /* (only seen: trace processor keys no id by it) */
 		e->flags |= EV_HAS_SCOPE;
 		break;
 	case F_PH:
@@ -357,14 +411,13 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 
 		if (b + 1 + n >= sizeof(p->path))
 			n = sizeof(p->path) - b - 2;
-		if (b)
-			p->path[b++] = '.';
+		p->path[b++] = '.'; /* (after "args" at the top) */
 		memcpy(p->path + b, k, n);
 		p->path[b + n] = '\0';
 		p->path_len = b + n;
 		return 1;
 	}
-	p->field = tt_json_field_of(k, len);
+	p->field = field_of(k, len);
 	return 1;
 }
 
@@ -401,6 +454,8 @@ static int open_container(struct jparse *p, int is_array)
 			p->skip_depth = 1;
 			return 1;
 		}
+		if (p->args_depth == 1 && arg_add(p, TARG_CONTAINER, NULL, 0, 0, 0))
+			return tt_json_parse_oom(p); /* (args is a map: no index to step) */
 		arg_key_for_value(p);
 		p->args_depth++;
 		p->base_len[p->args_depth] = p->path_len;
@@ -413,10 +468,11 @@ static int open_container(struct jparse *p, int is_array)
 		return 1;
 	}
 	if (p->field == F_ARGS && !is_array) {
+		p->ev.flags |= EV_HAS_ARGS;
 		p->args_depth = 1;
-		p->path[0] = '\0';
-		p->path_len = 0;
-		p->base_len[1] = 0;
+		memcpy(p->path, ARGS_PREFIX, sizeof(ARGS_PREFIX));
+		p->path_len = ARGS_PREFIX_LEN - 1;
+		p->base_len[1] = p->path_len;
 		p->is_arr[1] = 0;
 		return 1;
 	}
