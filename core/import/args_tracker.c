@@ -52,7 +52,7 @@ static uint32_t find(const tt_args_tracker *a, uint64_t h)
 
 	if (!a->cap)
 		return TT_NONE;
-	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+	for (size_t i = (size_t)(h >> 32) & mask;; i = (i + 1) & mask) {
 		uint64_t e = a->slot[i];
 
 		if (!e)
@@ -62,11 +62,13 @@ static uint32_t find(const tt_args_tracker *a, uint64_t h)
 	}
 }
 
-static void insert(uint64_t *slot, size_t cap, uint64_t h, uint64_t e)
+/* A slot's place comes from the hash's high half, which the slot keeps:
+ * growing the table moves slots without hashing their rows again. */
+static void insert(uint64_t *slot, size_t cap, uint64_t e)
 {
 	size_t i;
 
-	for (i = (size_t)h & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+	for (i = (size_t)(e >> 32) & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
 		;
 	slot[i] = e;
 }
@@ -79,18 +81,14 @@ static int put(tt_args_tracker *a, uint64_t h, uint32_t id)
 
 		if (!ns)
 			return -1;
-		/* the full hash is gone: rehash from the rows */
-		for (size_t i = 0; i < a->cap; i++) {
-			uint64_t e = a->slot[i];
-
-			if (e)
-				insert(ns, ncap, tt_storage_args_set_hash(a->st, (uint32_t)e - 1), e);
-		}
+		for (size_t i = 0; i < a->cap; i++)
+			if (a->slot[i])
+				insert(ns, ncap, a->slot[i]);
 		free(a->slot);
 		a->slot = ns;
 		a->cap = ncap;
 	}
-	insert(a->slot, a->cap, h, (h >> 32) << 32 | ((uint64_t)id + 1));
+	insert(a->slot, a->cap, (h >> 32) << 32 | ((uint64_t)id + 1));
 	a->n++;
 	return 0;
 }
