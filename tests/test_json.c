@@ -221,6 +221,13 @@ static void counters_several_series(void **state)
 	free(tsv);
 	assert_int_equal(stat_value(tr, "json_counter_bad_value"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from process_counter_track where upid is not null"), 2);
+	/* trace processor's json_counter blueprint: type, dimensions (upid, name) */
+	assert_tsv(tr, "select t.name, t.type, a.key, a.display_value from counter_track t join track k using (id)"
+		       " join args a on a.arg_set_id = k.dimension_arg_set_id order by t.name, a.id",
+		   "mem heap\tjson_counter\tupid\t1\n"
+		   "mem heap\tjson_counter\tname\tmem heap\n"
+		   "mem stack\tjson_counter\tupid\t1\n"
+		   "mem stack\tjson_counter\tname\tmem stack\n");
 	close_text(tr, p);
 }
 
@@ -248,11 +255,20 @@ static void async_and_instants(void **state)
 		"load\t1000\t8000\t0\tlegacy_async_global_slice\tload\n"
 		"parse\t2000\t2000\t1\tlegacy_async_global_slice\tload\n"
 		"step\t3000\t0\t2\tlegacy_async_global_slice\tload\n"
-		"g\t5000\t0\t0\tglobal\tGlobal instants\n"
-		"p\t6000\t0\t0\tprocess\tProcess instants\n"
+		"g\t5000\t0\t0\tlegacy_chrome_global_instants\tLegacy Global Instants\n"
+		"p\t6000\t0\t0\tchrome_process_instant\tNULL\n"
 		"t\t7000\t0\t0\tthread\tNULL\n");
 	free(tsv);
 	assert_int_equal(stat_value(tr, "async_unmatched"), 1);
+	/* Chrome's legacy instant tracks: source chrome; a process's keeps
+	 * its process as dimension */
+	assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a"
+		       " on a.arg_set_id in (t.source_arg_set_id, t.dimension_arg_set_id)"
+		       " where t.type in ('legacy_chrome_global_instants', 'chrome_process_instant')"
+		       " order by t.type, a.key",
+		   "chrome_process_instant\tsource\tchrome\n"
+		   "chrome_process_instant\tupid\t1\n"
+		   "legacy_chrome_global_instants\tsource\tchrome\n");
 	close_text(tr, p);
 }
 

@@ -137,7 +137,7 @@ static void instants_need_their_ids(void **state)
 	assert_tsv(tr, "select s.name, s.ts, t.type from slice s join track t on s.track_id = t.id order by s.ts",
 		   "t\t2000\tthread\n"
 		   "mark\t4000\tthread\n"
-		   "g\t5000\tglobal\n");
+		   "g\t5000\tlegacy_chrome_global_instants\n");
 	assert_int_equal(stat_value(tr, "json_parser_failure"), 2);
 	close_text(tr, p);
 }

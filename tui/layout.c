@@ -271,6 +271,10 @@ int tt_layout_build(tt_layout *lay, tt_trace *tr)
 		else if (have_thread)
 			snprintf(t->name, sizeof t->name, "%s %lld", *th.name ? th.name : "thread",
 				 (long long)th.tid);
+		else if (ti.type && !strcmp(ti.type, "chrome_process_instant"))
+			/* trace processor gives a process's instant track no
+			 * name; it sits in its process's group */
+			snprintf(t->name, sizeof t->name, "Process instants");
 		else
 			snprintf(t->name, sizeof t->name, "track %u", id);
 		if (t->kind == TT_LT_COUNTER ? build_counter_row(t, &ti, &cc) < 0

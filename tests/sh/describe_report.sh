@@ -112,7 +112,7 @@ check_got_want "describe --track" "$got" \
 A renderer process's main thread: Blink and V8 run here, so the page's script, style, layout, paint and event handlers share it. Long tasks on this track are what users feel as jank and slow input; look for RunTask slices over 50 ms.
 link: https://chromium.googlesource.com/chromium/src/+/HEAD/docs/threading_and_tasks.md
 rule: descriptions/tracks.rules:10 (name)
-also matched: descriptions/tracks.rules:185 (fallback)"
+also matched: descriptions/tracks.rules:184 (fallback)"
 
 # ---- a user rule overrides a shipped context rule with the same conditions
 mkdir -p "$XDG_CONFIG_HOME/termtrace/descriptions"

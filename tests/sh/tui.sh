@@ -86,9 +86,9 @@ check ":goto moves the cursor" wait_for tl " @1s "
 keys : "track Dedicated" Enter
 check ":track filters the tracks" \
 	bash -c "tmux -L $S capture-pane -p -t tl | grep -qF 'DedicatedWorker thread' &&
-		 ! tmux -L $S capture-pane -p -t tl | grep -qF 'Global instants'"
+		 ! tmux -L $S capture-pane -p -t tl | grep -qF 'Legacy Global Instants'"
 keys : track Enter
-check ":track alone shows every track" wait_for tl "Global instants"
+check ":track alone shows every track" wait_for tl "Legacy Global Instants"
 keys : "pin select ts, dur, name from slice where name = 'RunMicrotasks'" Enter
 check ":pin adds a pinned track, titled by its slices' one name" wait_for tl "pinned 59 slices as track 'RunMicrotasks'"
 check "the pinned group is at the top" wait_line tl 2 "▾ Pinned  (1 track)"

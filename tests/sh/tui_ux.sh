@@ -166,7 +166,7 @@ check ":unpin all removes every pin" wait_line pins 2 "▾ /usr/lib/chromium/chr
 
 # ---- 80x24: the details panel stays folded until a selection ------------------
 start1 small 80 24 -- $TINY
-check "80x24: no empty details panel before a selection" wait_line small 12 " Global instants│         ◆             ◆       │     ◆              ◆"
+check "80x24: no empty details panel before a selection" wait_line small 12 " Legacy Global …│         ◆             ◆       │     ◆              ◆"
 keys / RunMicro Enter
 check "80x24: the panel opens on a selection" wait_line small 13 " RunMicrotasks  ⓘ                                                      1/18 J/K"
 keys Escape
@@ -177,11 +177,11 @@ start1 ops 120 40 -- $TINY
 wait_for ops "▾ Renderer 9186"
 keys G
 keys P
-check "P pins the track of the cursor to the top" wait_for ops "pinned 'Global instants' to the top (P again: back)"
+check "P pins the track of the cursor to the top" wait_for ops "pinned 'Legacy Global Instants' to the top (P again: back)"
 check "the pinned track heads the screen" wait_line ops 2 "▾ Pinned  (1 track)"
-check "under the Pinned header" wait_re ops "^ Global instants +│"
+check "under the Pinned header" wait_re ops "^ Legacy Global Instants +│"
 keys P
-check "P again puts it back" wait_for ops "'Global instants' is back in its group"
+check "P again puts it back" wait_for ops "'Legacy Global Instants' is back in its group"
 check "its group is back" wait_for ops "▾ Global  (1 track)"
 keys g j x
 check "x hides the track of the cursor" wait_for ops "hid 'CrRendererMain 9174' (:show CrRendererMain 9174 brings it back)"

@@ -8,7 +8,7 @@ struct feed {
 	struct json *j;
 	size_t tt_next;    /* cursor into j->ttimes (sorted by seq) */
 	/* names compared or given per event, interned once */
-	tt_str s_running, s_global_instants, s_process_instants;
+	tt_str s_running, s_global_instants;
 };
 
 /* Perfetto: an id2.local id is scoped to the event's process, a plain id or
@@ -25,33 +25,79 @@ static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kin
 	return track;
 }
 
+/* trace processor's tracks carry the args of their blueprint: the
+ * dimensions (when the track is made) and, for Chrome's legacy instant
+ * tracks, the source. */
+static void track_dims(struct json *j, uint32_t track, uint32_t upid, uint32_t utid, tt_str name)
+{
+	if (track == TT_NONE || tt_storage_track_dimension_args(j->st, track) != TT_NONE ||
+	    (upid == TT_NONE && utid == TT_NONE && !name))
+		return;
+	tt_storage_args_begin(j->st);
+	if (upid != TT_NONE)
+		tt_storage_args_uint(j->st, "upid", upid);
+	if (utid != TT_NONE)
+		tt_storage_args_uint(j->st, "utid", utid);
+	if (name) {
+		const char *n = tt_storage_str(j->st, name);
+
+		tt_storage_args_str(j->st, "name", n, n ? strlen(n) : 0);
+	}
+	tt_storage_track_set_dimension_args(j->st, track, tt_args_tracker_end(j->im->args));
+}
+
+static void chrome_source(struct json *j, uint32_t track)
+{
+	if (track == TT_NONE || tt_storage_track_source_args(j->st, track) != TT_NONE)
+		return;
+	tt_storage_args_begin(j->st);
+	tt_storage_args_str(j->st, "source", "chrome", 6);
+	tt_storage_track_set_source_args(j->st, track, tt_args_tracker_end(j->im->args));
+}
+
+/* Instants by scope, on trace processor's blueprints: 'g' one global
+ * track (legacy_chrome_global_instants), 'p' one per process
+ * (chrome_process_instant, no name of its own), else the thread's. */
 static uint32_t instant_track(struct feed *f, const tt_event *r)
 {
 	tt_storage *st = f->j->st;
-	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE,
+	tt_track_desc d = { .type = "legacy_chrome_global_instants", .utid = TT_NONE, .upid = TT_NONE,
 			    .parent_id = TT_NONE, .cpu = -1 };
+	uint32_t t;
 
 	if (r->scope == 'g') {
 		d.name = f->s_global_instants;
-		return tt_track_tracker_keyed(f->j->im->tracks, "json-instant", TT_NONE, 0, 0, &d);
+		t = tt_track_tracker_keyed(f->j->im->tracks, "json-instant", TT_NONE, 0, 0, &d);
+		chrome_source(f->j, t);
+		return t;
 	}
 	if (r->scope == 'p') {
-		d.type = "process";
+		d.type = "chrome_process_instant";
 		d.upid = tt_storage_thread_upid(st, r->track);
-		d.name = f->s_process_instants;
-		return tt_track_tracker_keyed(f->j->im->tracks, "json-instant", d.upid, 1, 0, &d);
+		d.name = 0;
+		t = tt_track_tracker_keyed(f->j->im->tracks, "json-instant", d.upid, 1, 0, &d);
+		track_dims(f->j, t, d.upid, TT_NONE, 0);
+		chrome_source(f->j, t);
+		return t;
 	}
 	return tt_track_tracker_thread(f->j->im->tracks, r->track);
 }
 
+/* A C event's series: json_counter (process, name), or where the thread
+ * has no process, json_counter_thread_fallback (thread, name). */
 static uint32_t counter_track(struct json *j, const tt_event *r)
 {
 	tt_storage *st = j->st;
 	uint32_t upid = tt_storage_thread_upid(st, r->track);
-	tt_track_desc d = { .type = "counter", .name = r->name, .utid = TT_NONE, .upid = upid,
+	uint32_t utid = upid == TT_NONE ? r->track : TT_NONE;
+	tt_track_desc d = { .type = upid != TT_NONE ? "json_counter" : "json_counter_thread_fallback",
+			    .name = r->name, .utid = utid, .upid = upid,
 			    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+	uint32_t t = tt_track_tracker_keyed(j->im->tracks, "json-counter", upid != TT_NONE ? upid : (uint64_t)utid << 32,
+					    r->name, 0, &d);
 
-	return tt_track_tracker_keyed(j->im->tracks, "json-counter", upid, r->name, 0, &d);
+	track_dims(j, t, upid, utid, r->name);
+	return t;
 }
 
 /* A flow step on slice: links it to the flow's previous slice (unless it
@@ -314,8 +360,7 @@ int tt_json_feed_all(struct json *j)
 	int rc;
 
 	f.s_running = tt_storage_intern_cstr(j->st, "Running");
-	f.s_global_instants = tt_storage_intern_cstr(j->st, "Global instants");
-	f.s_process_instants = tt_storage_intern_cstr(j->st, "Process instants");
+	f.s_global_instants = tt_storage_intern_cstr(j->st, "Legacy Global Instants");
 	/* (merging on a thread of its own, the records handed over in
 	 * chunks, was tried: the feed took longer, the merge thread being
 	 * the slower side, its block unmaps costing more with two threads) */
