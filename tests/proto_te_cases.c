@@ -124,7 +124,7 @@ static void test_state_tracks(void **state)
 	put_state(&b, 2800, 0, 0, "Lost", NULL, 0, 0);   /* no uuid */
 	put_state(&b, 2900, 1, 0, "Legacy", NULL, 0, 9); /* pid override: legacy track */
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.id, s.ts, s.dur, s.category, s.value, t.name, t.type, "
+	tt_test_assert_tsv(tr, "select s.id, s.ts, s.dur, s.category, s.value, t.name, t.type, "
 		       "(select name from track where id = t.parent_id), s.arg_set_id is not null "
 		       "from state s join track t on t.id = s.track_id order by s.id",
 		   "0\t1000\t2000\tcat\ton\tGlobal\tglobal_state_track_event\tNULL\t1\n"
@@ -132,19 +132,19 @@ static void test_state_tracks(void **state)
 		   "2\t2500\t-1\tNULL\tRunning\tRunning\tthread_state_track_event\tNULL\t0\n"
 		   "3\t2600\t-1\tNULL\tDeep\tNested\tglobal_state_track_event\tSlices\t0\n"
 		   "4\t3000\t1000\tNULL\toff\tGlobal\tglobal_state_track_event\tNULL\t0\n");
-	assert_tsv(tr, "select a.key, a.int_value from state s join args a using(arg_set_id)", "debug.n\t7\n");
-	assert_tsv(tr, "select p.pid, t.name from process_state_track t join process p using(upid)", "42\tProc\n");
-	assert_tsv(tr, "select th.tid, t.name from thread_state_track t join thread th using(utid)", "43\tRunning\n");
+	tt_test_assert_tsv(tr, "select a.key, a.int_value from state s join args a using(arg_set_id)", "debug.n\t7\n");
+	tt_test_assert_tsv(tr, "select p.pid, t.name from process_state_track t join process p using(upid)", "42\tProc\n");
+	tt_test_assert_tsv(tr, "select th.tid, t.name from thread_state_track t join thread th using(utid)", "43\tRunning\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from state_track"), 4);
 	/* trace processor's state blueprints' dimensions: the scope, the uuid */
-	assert_tsv(tr, "select t.name, a.key, a.display_value from track t join args a "
+	tt_test_assert_tsv(tr, "select t.name, a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like '%state%' order by t.name, a.id",
 		   "Global\ttrack_uuid\t10\nNested\ttrack_uuid\t50\nProc\tupid\t1\nProc\ttrack_uuid\t21\n"
 		   "Running\tutid\t2\nRunning\ttrack_uuid\t31\n");
 	/* a state track is no process track */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process_track where name = 'Proc'"), 0);
-	assert_int_equal(stat_value(tr, "track_event_parser_errors"), 2);
-	assert_int_equal(stat_value(tr, "track_event_state_missing_track_uuid"), 1);
+	assert_int_equal(tt_test_stat(tr, "track_event_parser_errors"), 2);
+	assert_int_equal(tt_test_stat(tr, "track_event_state_missing_track_uuid"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -171,8 +171,8 @@ static void test_range_of_interest(void **state)
 	p.track_event_range_of_interest = &roi;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select ts, name from slice order by ts", "2000\tat start\n3000\tlate\n");
-	assert_int_equal(stat_value(tr, "track_event_dropped_packets_outside_of_range_of_interest"), 2);
+	tt_test_assert_tsv(tr, "select ts, name from slice order by ts", "2000\tat start\n3000\tlate\n");
+	assert_int_equal(tt_test_stat(tr, "track_event_dropped_packets_outside_of_range_of_interest"), 2);
 	assert_int_equal(tt_test_int(tr, "select int_value from metadata where name = 'range_of_interest_start_us'"), 2);
 	tb_close(tr, path, &b);
 }
@@ -200,7 +200,7 @@ static void test_descriptor_source_args(void **state)
 	put_event(&b, 2, 130, 3, 50, "o");
 	put_counter(&b, 140, 0, 40, 0, 5);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t "
+	tt_test_assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t "
 		       "join args a on a.arg_set_id = t.source_arg_set_id order by t.id, a.id",
 		   "process_track_event\tsource\tdescriptor\n"
 		   "process_track_event\ttrace_id\t20\n"
@@ -253,7 +253,7 @@ static void test_passthrough_utid(void **state)
 	put_event(&b, 1, 400, 3, 30, "t");
 	put_event(&b, 1, 500, 3, 24, "o");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, th.tid from slice s left join args a on a.arg_set_id = s.arg_set_id "
+	tt_test_assert_tsv(tr, "select s.name, th.tid from slice s left join args a on a.arg_set_id = s.arg_set_id "
 		       "and a.key = 'legacy_event.passthrough_utid' left join thread th on th.utid = a.int_value "
 		       "order by s.ts",
 		   "async\t43\np\t43\ng\t43\nt\tNULL\no\tNULL\n");
@@ -276,7 +276,7 @@ static void test_separate_thread_track(void **state)
 	put_event(&b, 1, 120, 2, 30, NULL);   /* ends "typed" (not "legacy") */
 	put_legacy(&b, 130, 'E', "legacy", 0, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, s.ts, s.dur, s.depth, s.track_id, th.tid from slice s "
+	tt_test_assert_tsv(tr, "select s.name, s.ts, s.dur, s.depth, s.track_id, th.tid from slice s "
 		       "join thread_track t on t.id = s.track_id join thread th using(utid) order by s.ts",
 		   "typed\t100\t20\t0\t1\t43\nlegacy\t110\t20\t0\t0\t43\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from track"), 2);
@@ -309,7 +309,7 @@ static void test_descriptor_track_types(void **state)
 	put_event(&b, 1, 130, 3, 32, "x");
 	put_counter(&b, 140, 0, 31, 0, 1);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select coalesce(t.name, t.type), t.type, p.name from track t "
+	tt_test_assert_tsv(tr, "select coalesce(t.name, t.type), t.type, p.name from track t "
 		       "left join track p on p.id = t.parent_id order by 1",
 		   "child\tprocess_track_event\tNULL\n"
 		   "g\tglobal_track_event\tNULL\n"
@@ -320,7 +320,7 @@ static void test_descriptor_track_types(void **state)
 		   "process_track_event\tprocess_track_event\tNULL\n"
 		   "tc\tthread_counter_track_event\tNULL\n"
 		   "thread_track_event\tthread_track_event\tNULL\n");
-	assert_tsv(tr, "select coalesce(name, type) from thread_track order by 1", "on thread\nthread_track_event\n");
+	tt_test_assert_tsv(tr, "select coalesce(name, type) from thread_track order by 1", "on thread\nthread_track_event\n");
 	tb_close(tr, path, &b);
 }
 
@@ -354,7 +354,7 @@ static void test_track_dimension_args(void **state)
 	put_legacy_ids(&b, 1, 170, 'b', "async", 0, 5, 0);
 	put_legacy_ids(&b, 1, 180, 'e', "async", 0, 5, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t join args a "
+	tt_test_assert_tsv(tr, "select coalesce(t.name, t.type), a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id order by t.id, a.id",
 		   "process_track_event\tupid\t1\nprocess_track_event\ttrack_uuid\t20\n"
 		   "merged\tupid\t1\nmerged\tparent_track_uuid\t20\nmerged\tmerge_key_type\t0\n"
@@ -366,7 +366,7 @@ static void test_track_dimension_args(void **state)
 		   "Default Track\tmerge_key_value\tDefault Track\nDefault Track\ttrack_compressor_idx\t0\n"
 		   "thread\tutid\t2\n"
 		   "async\tscope\t\nasync\tname\tasync\nasync\ttrack_compressor_idx\t0\n");
-	assert_tsv(tr, "select a.key, a.display_value from track t join args a on a.arg_set_id = t.source_arg_set_id "
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from track t join args a on a.arg_set_id = t.source_arg_set_id "
 		       "where t.name = 'async' order by a.id",
 		   "source\tchrome\ntrace_id_is_process_scoped\tfalse\nupid\t1\nsource_scope\t\n");
 	tb_close(tr, path, &b);
@@ -389,7 +389,7 @@ static void test_proto_content_roots(void **state)
 	put_event(&b, 1, 120, 3, 5, "two");
 	put_event(&b, 1, 130, 3, 5, NULL);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select p.field_type, p.parent_id, c.string_value, n.string_value from experimental_proto_path p "
+	tt_test_assert_tsv(tr, "select p.field_type, p.parent_id, c.string_value, n.string_value from experimental_proto_path p "
 		       "left join args c on c.arg_set_id = p.arg_set_id and c.key = 'event.category' "
 		       "left join args n on n.arg_set_id = p.arg_set_id and n.key = 'event.name' order by p.id",
 		   "TracePacket\tNULL\tNULL\tone\nTracePacket\tNULL\tNULL\ttwo\n"
@@ -519,7 +519,7 @@ static void test_described_extensions(void **state)
 	tb_packet(&b, &p);
 
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id) order by a.key",
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id) order by a.key",
 		   "ext_ints[0]\t5\next_ints[1]\t6\next_late\t9\next_msg.child\tx\next_msg.note\tv\n"
 		   "ext_str\thello\n");
 	tb_close(tr, path, &b);
@@ -653,7 +653,7 @@ static void test_callstacks(void **state)
 	put_cs_event(&b, 140, 2, NULL, NULL, 1, 4);
 	put_cs_event(&b, 150, 3, "bad iid", NULL, 9, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, c.callsite_id is not null, f.name, cs.depth, sym.source_file, sym.line_number, "
+	tt_test_assert_tsv(tr, "select s.name, c.callsite_id is not null, f.name, cs.depth, sym.source_file, sym.line_number, "
 		       "(select pf.name from stack_profile_callsite pc join stack_profile_frame pf on pf.id = pc.frame_id "
 		       "where pc.id = cs.parent_id), c.weight "
 		       "from __intrinsic_track_event_callstacks c join slice s on s.id = c.slice_id "
@@ -666,13 +666,13 @@ static void test_callstacks(void **state)
 		   "interned\t0\tFuncB\t1\tNULL\tNULL\tFuncA\t4.0\n");
 	assert_int_equal(tt_test_int(tr, "select count(distinct callsite_id) from __intrinsic_track_event_callstacks "
 					 "where callsite_id is not null"), 2);
-	assert_tsv(tr, "select f.name, s.source_file, s.line_number from stack_profile_frame f "
+	tt_test_assert_tsv(tr, "select f.name, s.source_file, s.line_number from stack_profile_frame f "
 		       "join stack_profile_symbol s on s.symbol_set_id = f.symbol_set_id where f.name = 'main'",
 		   "main\tmain.cc\t10\n");
-	assert_tsv(tr, "select m.build_id, m.name, m.start, m.end, f.rel_pc from stack_profile_frame f "
+	tt_test_assert_tsv(tr, "select m.build_id, m.name, m.start, m.end, f.rel_pc from stack_profile_frame f "
 		       "join stack_profile_mapping m on m.id = f.mapping where f.name = 'FuncB'",
 		   "abcd\t/bin/demo\t4096\t8192\t32\n");
-	assert_int_equal(stat_value(tr, "track_event_parser_errors"), 1);
+	assert_int_equal(tt_test_stat(tr, "track_event_parser_errors"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -743,13 +743,13 @@ static void test_streaming_profile(void **state)
 	put_profile(&b, iids, 1, zero, 1);                 /* still invalid */
 	put_old_chrome(&b, 'I', "dropped", 0, 0, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.ts, f.name, t.tid from cpu_profile_stack_sample s "
+	tt_test_assert_tsv(tr, "select s.ts, f.name, t.tid from cpu_profile_stack_sample s "
 		       "join stack_profile_callsite c on c.id = s.callsite_id "
 		       "join stack_profile_frame f on f.id = c.frame_id join thread t using(utid) order by s.ts",
 		   "1010000\tSampled\t6\n1015000\tSampled\t6\n");
-	assert_tsv(tr, "select ts, name from slice", "1025000\tafter\n");
-	assert_int_equal(stat_value(tr, "streaming_profile_invalid_timestamp"), 2);
-	assert_int_equal(stat_value(tr, "track_event_invalid_timestamp"), 1);
+	tt_test_assert_tsv(tr, "select ts, name from slice", "1025000\tafter\n");
+	assert_int_equal(tt_test_stat(tr, "streaming_profile_invalid_timestamp"), 2);
+	assert_int_equal(tt_test_stat(tr, "track_event_invalid_timestamp"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -795,10 +795,10 @@ static void test_machine_id(void **state)
 	(void)state;
 	put_machine_trace(&b, 1001, 1001);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select id, raw_id from machine", "0\t1001\n");
+	tt_test_assert_tsv(tr, "select id, raw_id from machine", "0\t1001\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from track where machine_id = 0"),
 			 tt_test_int(tr, "select count(*) from track"));
-	assert_tsv(tr, "select distinct machine_id from thread union all select distinct machine_id from process",
+	tt_test_assert_tsv(tr, "select distinct machine_id from thread union all select distinct machine_id from process",
 		   "0\n0\n");
 	tb_close(tr, path, &b);
 	put_machine_trace(&b, 1001, 0);
@@ -833,12 +833,12 @@ static void test_legacy_counter_order(void **state)
 	put_desc(&b, 1, 0, 40, 0, "early", 'c', 0, 0);
 	put_counter(&b, 1000, 0, 40, 0, 1);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select name, type from track where is_counter order by id",
+	tt_test_assert_tsv(tr, "select name, type from track where is_counter order by id",
 		   "early\tglobal_counter_track_event\nthread_time\tthread_time\n");
-	assert_tsv(tr, "select c.ts, c.value from counter c join track t on t.id = c.track_id "
+	tt_test_assert_tsv(tr, "select c.ts, c.value from counter c join track t on t.id = c.track_id "
 		       "where t.name = 'thread_time'", "2000\t5000.0\n");
 	/* trace processor's thread_time blueprint: the thread */
-	assert_tsv(tr, "select a.key, th.tid from track t join args a on a.arg_set_id = t.dimension_arg_set_id "
+	tt_test_assert_tsv(tr, "select a.key, th.tid from track t join args a on a.arg_set_id = t.dimension_arg_set_id "
 		       "join thread th on th.utid = a.int_value where t.type = 'thread_time'", "utid\t43\n");
 	tb_close(tr, path, &b);
 }
@@ -930,7 +930,7 @@ static void test_typed_args(void **state)
 	p.track_event = &te;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select a.key, a.flat_key, a.value_type, a.display_value from slice s "
+	tt_test_assert_tsv(tr, "select a.key, a.flat_key, a.value_type, a.display_value from slice s "
 		       "join args a using(arg_set_id) order by a.id",
 		   "source.file_name\tsource.file_name\tstring\tbase/task.cc\n"
 		   "source.function_name\tsource.function_name\tstring\tPostTask\n"

@@ -17,36 +17,11 @@
 
 #include "testutil.h"
 
-static tt_trace *open_text(const char *json, char **path)
-{
-	*path = tt_test_write_tmp(json, strlen(json), ".json");
-	return tt_test_open(*path);
-}
 
-static void close_text(tt_trace *tr, char *path)
-{
-	tt_trace_close(tr);
-	unlink(path);
-	free(path);
-}
 
-static int64_t stat_value(tt_trace *tr, const char *name)
-{
-	char sql[256];
-
-	snprintf(sql, sizeof(sql), "select value from stats where name = '%s'", name);
-	return tt_test_int(tr, sql);
-}
 
 /* ---- real traces ------------------------------------------------------------ */
 
-static void assert_tsv(tt_trace *tr, const char *sql, const char *want)
-{
-	char *got = tt_test_tsv(tr, sql);
-
-	assert_string_equal(got, want);
-	free(got);
-}
 
 static void real_chromium_tiny(void **state)
 {
@@ -61,8 +36,8 @@ static void real_chromium_tiny(void **state)
 	/* upid 0 / utid 0 are trace processor's reserved idle rows; the
 	 * trace's own pid 0 (named swapper by its metadata) is upid 1 */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process"), 5);
-	assert_tsv(tr, "select upid, pid, name is null from process where pid = 0", "0\t0\t1\n1\t0\t1\n");
-	assert_tsv(tr, "select utid, upid, name from thread where tid = 0", "0\t0\tNULL\n1\t1\tswapper\n");
+	tt_test_assert_tsv(tr, "select upid, pid, name is null from process where pid = 0", "0\t0\t1\n1\t0\t1\n");
+	tt_test_assert_tsv(tr, "select utid, upid, name from thread where tid = 0", "0\t0\tNULL\n1\t1\tswapper\n");
 	/* 5 threads seen, plus the main thread (tid = pid) trace processor
 	 * gives every process: 9202 has none of its own */
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 6);
@@ -105,8 +80,8 @@ static void real_uftrace(void **state)
 	 * B: as in trace processor it closes nothing, the next E closes
 	 * pthread_create, "main" lasts to its own E at the end and
 	 * pthread_join nests under it */
-	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 1);
-	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 0);
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 1);
+	assert_int_equal(tt_test_stat(tr, "slice_end_name_mismatch"), 0);
 	assert_int_equal(tt_test_int(tr, "select dur from slice where name = 'main'"), 14998033);
 	assert_int_equal(tt_test_int(tr, "select depth from slice where name = 'pthread_join' order by ts limit 1"), 1);
 	/* fractional µs: 990953178.33 µs -> ...330 ns, 990953179.913 -> ...913 */
@@ -122,7 +97,7 @@ static void real_uftrace(void **state)
 static void nested_be_two_threads(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"traceEvents\":["
 		"{\"ph\":\"B\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":10},"
 		"{\"ph\":\"B\",\"name\":\"other\",\"pid\":1,\"tid\":2,\"ts\":11},"
@@ -151,14 +126,14 @@ static void nested_be_two_threads(void **state)
 			      " (select arg_set_id from slice where name = 'inner') order by id");
 	assert_string_equal(tsv, "args.a\t2\nargs.b\tx\n");
 	free(tsv);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 static void complete_unsorted_children(void **state)
 {
 	char *p;
 	/* children before parents in the file, equal start times */
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"[{\"ph\":\"X\",\"name\":\"leaf\",\"pid\":5,\"tid\":6,\"ts\":100,\"dur\":10},"
 		"{\"ph\":\"X\",\"name\":\"mid\",\"pid\":5,\"tid\":6,\"ts\":100,\"dur\":50},"
 		"{\"ph\":\"X\",\"name\":\"root\",\"pid\":5,\"tid\":6,\"ts\":90,\"dur\":100},"
@@ -172,10 +147,10 @@ static void complete_unsorted_children(void **state)
 			      " left join slice p on s.parent_id = p.id order by s.ts, s.depth");
 	assert_string_equal(tsv, "root\t0\t-\nmid\t1\troot\nleaf\t2\tmid\nlate\t1\troot\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "json_x_no_dur"), 1);
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 1); /* trace processor's name for it */
-	assert_int_equal(stat_value(tr, "json_x_negative_dur"), 1);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_x_no_dur"), 1);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1); /* trace processor's name for it */
+	assert_int_equal(tt_test_stat(tr, "json_x_negative_dur"), 1);
+	tt_test_close_text(tr, p);
 }
 
 /* The "already in time order" shortcut must still reorder X events of one
@@ -183,7 +158,7 @@ static void complete_unsorted_children(void **state)
 static void complete_same_ts_shorter_first(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"[{\"ph\":\"X\",\"name\":\"child\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1},"
 		"{\"ph\":\"X\",\"name\":\"other\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":9},"
 		"{\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":4}]", &p);
@@ -194,13 +169,13 @@ static void complete_same_ts_shorter_first(void **state)
 			      " left join slice p on s.parent_id = p.id order by s.id");
 	assert_string_equal(tsv, "other\t0\t-\nparent\t0\t-\nchild\t1\tparent\n");
 	free(tsv);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 static void counters_several_series(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"traceEvents\":["
 		"{\"ph\":\"C\",\"name\":\"mem\",\"pid\":3,\"ts\":1,\"args\":{\"heap\":10,\"stack\":2.5}},"
 		"{\"ph\":\"C\",\"name\":\"mem\",\"pid\":3,\"ts\":2,\"args\":{\"heap\":\"12\",\"stack\":\"oops\"}},"
@@ -219,22 +194,22 @@ static void counters_several_series(void **state)
 		"mem heap\t3000\t1.0\n"
 		"mem stack\t1000\t2.5\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "json_counter_bad_value"), 1);
+	assert_int_equal(tt_test_stat(tr, "json_counter_bad_value"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from process_counter_track where upid is not null"), 2);
 	/* trace processor's json_counter blueprint: type, dimensions (upid, name) */
-	assert_tsv(tr, "select t.name, t.type, a.key, a.display_value from counter_track t join track k using (id)"
+	tt_test_assert_tsv(tr, "select t.name, t.type, a.key, a.display_value from counter_track t join track k using (id)"
 		       " join args a on a.arg_set_id = k.dimension_arg_set_id order by t.name, a.id",
 		   "mem heap\tjson_counter\tupid\t1\n"
 		   "mem heap\tjson_counter\tname\tmem heap\n"
 		   "mem stack\tjson_counter\tupid\t1\n"
 		   "mem stack\tjson_counter\tname\tmem stack\n");
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 static void async_and_instants(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"traceEvents\":["
 		"{\"ph\":\"b\",\"name\":\"load\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":1,\"ts\":1},"
 		"{\"ph\":\"b\",\"name\":\"parse\",\"cat\":\"net\",\"id\":\"0x10\",\"pid\":1,\"tid\":2,\"ts\":2},"
@@ -259,17 +234,17 @@ static void async_and_instants(void **state)
 		"p\t6000\t0\t0\tchrome_process_instant\tNULL\n"
 		"t\t7000\t0\t0\tthread\tNULL\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "async_unmatched"), 1);
+	assert_int_equal(tt_test_stat(tr, "async_unmatched"), 1);
 	/* Chrome's legacy instant tracks: source chrome; a process's keeps
 	 * its process as dimension */
-	assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a"
+	tt_test_assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a"
 		       " on a.arg_set_id in (t.source_arg_set_id, t.dimension_arg_set_id)"
 		       " where t.type in ('legacy_chrome_global_instants', 'chrome_process_instant')"
 		       " order by t.type, a.key",
 		   "chrome_process_instant\tsource\tchrome\n"
 		   "chrome_process_instant\tupid\t1\n"
 		   "legacy_chrome_global_instants\tsource\tchrome\n");
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* Async tracks as trace processor groups them: ids whose slices do not
@@ -279,7 +254,7 @@ static void async_and_instants(void **state)
 static void async_track_grouping(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"b\",\"name\":\"anim\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
 		"{\"ph\":\"e\",\"name\":\"anim\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":2},"
@@ -309,9 +284,9 @@ static void async_track_grouping(void **state)
 	free(tsv);
 	/* an e ends the open slice of its category and name, as trace
 	 * processor's: "other" ends nothing, id 2's slice stays open */
-	assert_int_equal(stat_value(tr, "slice_end_name_mismatch"), 0);
-	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 1);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "slice_end_name_mismatch"), 0);
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 1);
+	tt_test_close_text(tr, p);
 }
 
 /* Trailing commas, as trace processor's reader takes them: before '}'
@@ -319,7 +294,7 @@ static void async_track_grouping(void **state)
 static void trailing_commas(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"traceEvents\": ["
 		"{\"ph\":\"X\",\"name\":\"a,}\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
 		"\"args\":{\"k\":[1,2,],\"s\":\", ]\",\n},\t},"
@@ -327,11 +302,11 @@ static void trailing_commas(void **state)
 		"],}", &p);
 
 	(void)state;
-	assert_tsv(tr, "select name, ts from slice order by ts", "a,}\t1000\nb\t3000\n");
-	assert_tsv(tr, "select key, display_value from args where arg_set_id = (select arg_set_id from slice"
+	tt_test_assert_tsv(tr, "select name, ts from slice order by ts", "a,}\t1000\nb\t3000\n");
+	tt_test_assert_tsv(tr, "select key, display_value from args where arg_set_id = (select arg_set_id from slice"
 		       " where name = 'a,}') order by id",
 		   "args.k[0]\t1\nargs.k[1]\t2\nargs.s\t, ]\n");
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* Raw control characters inside strings (trace processor keeps them):
@@ -339,7 +314,7 @@ static void trailing_commas(void **state)
 static void raw_control_characters(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"[{\"ph\":\"X\",\"name\":\"a\nb\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
 		"\"args\":{\"t\\u00e9\tx\":\"1\r\n\\n2\x1b\"}}]", &p);
 
@@ -347,7 +322,7 @@ static void raw_control_characters(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'a' || char(10) || 'b'"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'args.t' || char(233) || char(9) || 'x'"
 				     " and string_value = '1' || char(13, 10, 10) || '2' || char(27)"), 1);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 	/* a control character it cannot rewrite: refused as before */
 	{
 		const char *bad = "[{\"ph\":\"X\",\"name\":\"a\x05\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]";
@@ -361,10 +336,10 @@ static void raw_control_characters(void **state)
 	}
 	/* a raw control character in one string, a byte of the rewriting
 	 * (invalid UTF-8, kept) in another: both as they were */
-	tr = open_text("[{\"ph\":\"X\",\"name\":\"a\n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
+	tr = tt_test_open_json("[{\"ph\":\"X\",\"name\":\"a\n\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
 		       "{\"ph\":\"X\",\"name\":\"\xff\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}]", &p);
-	assert_tsv(tr, "select hex(name) from slice order by ts", "610A\nFF\n");
-	close_text(tr, p);
+	tt_test_assert_tsv(tr, "select hex(name) from slice order by ts", "610A\nFF\n");
+	tt_test_close_text(tr, p);
 	/* both in one string: cannot be read exactly, refused */
 	{
 		const char *bad = "[{\"ph\":\"X\",\"name\":\"a\n\xff\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]";
@@ -412,7 +387,7 @@ static void trailing_comma_across_reads(void **state)
 static void thread_state_events(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"T\",\"name\":\"Running\",\"pid\":5,\"tid\":6,\"ts\":1,\"dur\":2,\"args\":{\"cpu\":3}},"
 		"{\"ph\":\"T\",\"name\":\"D\",\"pid\":5,\"tid\":6,\"ts\":3,\"dur\":4,"
@@ -422,16 +397,16 @@ static void thread_state_events(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select ts, dur, state, coalesce(io_wait, -1), coalesce(blocked_function, '-'),"
+	tt_test_assert_tsv(tr, "select ts, dur, state, coalesce(io_wait, -1), coalesce(blocked_function, '-'),"
 		       " coalesce(cpu, -1), t.tid from thread_state join thread t using(utid) order by ts",
 		   "1000\t2000\tRunning\t-1\t-\t-1\t6\n"
 		   "3000\t4000\tD\t1\twait_on_page\t-1\t6\n"
 		   "7000\t1000\tR\t-1\t-\t-1\t6\n");
-	assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)",
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)",
 		   "1000\t2000\t3\t6\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 1);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
+	tt_test_close_text(tr, p);
 }
 
 /* A complete event that starts inside another one of its thread and ends
@@ -440,7 +415,7 @@ static void thread_state_events(void **state)
 static void overlapping_complete_spilled(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"X\",\"name\":\"outer\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
 		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":100},"
@@ -460,12 +435,12 @@ static void overlapping_complete_spilled(void **state)
 		"b\t1\tthread\t1\t0\n"
 		"c\t0\tthread_overlapping_slice\t1\t2\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "slice_spill_overlapping_complete_event"), 2);
-	assert_int_equal(stat_value(tr, "slice_drop_overlapping_complete_event"), 0);
+	assert_int_equal(tt_test_stat(tr, "slice_spill_overlapping_complete_event"), 2);
+	assert_int_equal(tt_test_stat(tr, "slice_drop_overlapping_complete_event"), 0);
 	/* each spill is logged with the slice it overlaps on the thread's
 	 * track (the innermost: c overlaps b) and the shared range, as trace
 	 * processor's _trace_import_logs */
-	assert_tsv(tr, "select l.ts, l.severity, a.key, a.display_value from _trace_import_logs l"
+	tt_test_assert_tsv(tr, "select l.ts, l.severity, a.key, a.display_value from _trace_import_logs l"
 		       " join args a using(arg_set_id) where l.name = 'slice_spill_overlapping_complete_event'"
 		       " order by l.ts, a.key",
 		   "150000\terror\tconflicting_slice_dur\t100000\n"
@@ -483,8 +458,8 @@ static void overlapping_complete_spilled(void **state)
 		   "165000\terror\toverlap_end\t170000\n"
 		   "165000\terror\toverlap_start\t165000\n");
 	/* {} is tolerated; an event without ts is not */
-	assert_int_equal(stat_value(tr, "json_tokenizer_failure"), 1);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 1);
+	tt_test_close_text(tr, p);
 }
 
 /* Sort indexes are also process/thread args, as trace processor gives
@@ -492,7 +467,7 @@ static void overlapping_complete_spilled(void **state)
 static void sort_index_hints(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":4,\"args\":{\"sort_index\":-5}},"
 		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":7}},"
@@ -506,13 +481,13 @@ static void sort_index_hints(void **state)
 			      " join args a using(arg_set_id)");
 	assert_string_equal(tsv, "p\t4\tprocess_sort_index_hint\t-5\nt\t6\tthread_sort_index_hint\t7\n");
 	free(tsv);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 static void flows_v1_and_v2(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"traceEvents\":["
 		"{\"ph\":\"X\",\"name\":\"send\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},"
 		"{\"ph\":\"s\",\"name\":\"msg\",\"cat\":\"ipc\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":12},"
@@ -531,14 +506,14 @@ static void flows_v1_and_v2(void **state)
 			      " join slice i on f.slice_in = i.id order by f.id");
 	assert_string_equal(tsv, "send\trelay\nrelay\trecv\nout2\tin2\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "flow_unmatched"), 1);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "flow_unmatched"), 1);
+	tt_test_close_text(tr, p);
 }
 
 static void metadata_and_ids(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"displayTimeUnit\":\"ms\",\"traceEvents\":["
 		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":7,\"args\":{\"name\":\"browser\"}},"
 		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":7,\"tid\":8,\"args\":{\"name\":\"main\"}},"
@@ -573,13 +548,13 @@ static void metadata_and_ids(void **state)
 		"args.s\targs.s\tstring\t__x\n"
 		"args.r\targs.r\treal\t0.25\n");
 	free(tsv);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 static void unfinished_and_unmatched(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1},"
 		"{\"ph\":\"B\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":2},"
 		"{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":3},"
@@ -593,13 +568,13 @@ static void unfinished_and_unmatched(void **state)
 	tsv = tt_test_tsv(tr, "select name, ts, dur, depth from slice order by id");
 	assert_string_equal(tsv, "a\t2000\t2000\t0\nb\t3000\t1000\t1\nopen\t5000\t-1\t0\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 1);
-	assert_int_equal(stat_value(tr, "slice_unfinished"), 1);
-	assert_int_equal(stat_value(tr, "json_phase_unknown"), 1);
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 1);
+	assert_int_equal(tt_test_stat(tr, "slice_unfinished"), 1);
+	assert_int_equal(tt_test_stat(tr, "json_phase_unknown"), 1);
 	/* and by name: what was not imported */
 	assert_string_equal(tt_test_str(tr, "select key || '=' || value from stats_detail"
 					    " where name = 'json_phase_unknown'"), "phase 'Z'=1");
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* An E closes the innermost open B whose category (when the E has one)
@@ -608,7 +583,7 @@ static void unfinished_and_unmatched(void **state)
 static void end_matches_name_and_category(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"[{\"ph\":\"B\",\"name\":\"outer\",\"cat\":\"c1\",\"pid\":1,\"tid\":1,\"ts\":1,\"args\":{\"k\":1}},"
 		"{\"ph\":\"B\",\"name\":\"inner\",\"cat\":\"c2\",\"pid\":1,\"tid\":1,\"ts\":2},"
 		"{\"ph\":\"E\",\"cat\":\"c2\",\"pid\":1,\"tid\":1,\"ts\":3},"
@@ -622,11 +597,11 @@ static void end_matches_name_and_category(void **state)
 	tsv = tt_test_tsv(tr, "select name, ts, dur, depth from slice order by id");
 	assert_string_equal(tsv, "outer\t1000\t-1\t0\ninner\t2000\t1000\t1\nx\t6000\t2000\t0\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 2);
-	assert_int_equal(stat_value(tr, "slice_unfinished"), 1);
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 2);
+	assert_int_equal(tt_test_stat(tr, "slice_unfinished"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice join args using (arg_set_id)"
 				     " where slice.name = 'outer'"), 1);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* The top-level "metadata" object: each scalar field as metadata
@@ -635,7 +610,7 @@ static void end_matches_name_and_category(void **state)
 static void top_level_metadata(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"metadata\":{\"source\":\"DevTools\",\"cpus\":12,\"on\":true,\"f\":3.0,"
 		"\"g\":0.25,\"z\":null},\"traceEvents\":[{\"ph\":\"X\",\"name\":\"s\",\"pid\":1,"
 		"\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"metadata\":{\"q\":1}}}]}", &p);
@@ -649,7 +624,7 @@ static void top_level_metadata(void **state)
 				 "json_metadata.source\tNULL\tDevTools\n");
 	free(tsv);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* Async b/e/n need a pid and an id: "id", or id2's "global" (before its
@@ -658,7 +633,7 @@ static void top_level_metadata(void **state)
 static void async_id2_keys(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"[{\"ph\":\"b\",\"name\":\"g\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":1,\"id2\":{\"local\":\"0x1\",\"global\":\"0x2\"}},"
 		"{\"ph\":\"e\",\"name\":\"g\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":2,\"id2\":{\"global\":\"0x2\"}},"
 		"{\"ph\":\"b\",\"name\":\"x\",\"cat\":\"c\",\"pid\":4,\"tid\":5,\"ts\":3,\"id2\":{\"\":\"k\"}},"
@@ -670,8 +645,8 @@ static void async_id2_keys(void **state)
 	tsv = tt_test_tsv(tr, "select s.name, s.ts, s.dur, t.type from slice s join track t on s.track_id = t.id");
 	assert_string_equal(tsv, "g\t1000\t1000\tlegacy_async_global_slice\n");
 	free(tsv);
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 3);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 3);
+	tt_test_close_text(tr, p);
 }
 
 static void gzip_same_as_plain(void **state)
@@ -687,7 +662,7 @@ static void gzip_same_as_plain(void **state)
 	gzclose(gz);
 	tr = tt_test_open(path);
 	assert_string_equal(tt_test_str(tr, "select name || ':' || ts || ':' || dur from slice"), "z:1000:2000");
-	close_text(tr, path);
+	tt_test_close_text(tr, path);
 }
 
 static void truncated_keeps_prefix(void **state)
@@ -697,18 +672,18 @@ static void truncated_keeps_prefix(void **state)
 			   "{\"ph\":\"X\",\"name\":\"two\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1},"
 			   "{\"ph\":\"X\",\"name\":\"thr";
 	char *p;
-	tt_trace *tr = open_text(text, &p);
+	tt_trace *tr = tt_test_open_json(text, &p);
 
 	(void)state;
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2);
-	assert_int_equal(stat_value(tr, "json_truncated"), 1);
+	assert_int_equal(tt_test_stat(tr, "json_truncated"), 1);
 	{
 		char want[128];
 
 		snprintf(want, sizeof(want), "json text ends inside the event array at byte %zu", strlen(text));
 		assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'import_warning'"), want);
 	}
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 static void bad_inputs(void **state)
@@ -740,13 +715,13 @@ static void bad_inputs(void **state)
 static void empty_trace_events(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text("{\"traceEvents\": []}", &p);
+	tt_trace *tr = tt_test_open_json("{\"traceEvents\": []}", &p);
 
 	(void)state;
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
 	/* only the reserved idle thread */
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread"), 1);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* Regression (found by the metrics work): 0x0A is a newline and
@@ -760,9 +735,9 @@ static void sniff_newline_json_vs_proto(void **state)
 	tt_err err = { 0 };
 
 	(void)state;
-	tr = open_text("\n\n[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]", &p);
+	tr = tt_test_open_json("\n\n[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}]", &p);
 	assert_string_equal(tt_trace_format(tr), "chrome-json");
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 
 	/* 0x0A, length 91 ('['), then timestamp = 1 and an ignored field 33 */
 	memset(pkt, 'x', sizeof(pkt));

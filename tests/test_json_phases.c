@@ -18,34 +18,9 @@
 
 #include "testutil.h"
 
-static tt_trace *open_text(const char *json, char **path)
-{
-	*path = tt_test_write_tmp(json, strlen(json), ".json");
-	return tt_test_open(*path);
-}
 
-static void close_text(tt_trace *tr, char *path)
-{
-	tt_trace_close(tr);
-	unlink(path);
-	free(path);
-}
 
-static void assert_tsv(tt_trace *tr, const char *sql, const char *want)
-{
-	char *got = tt_test_tsv(tr, sql);
 
-	assert_string_equal(got, want);
-	free(got);
-}
-
-static int64_t stat_value(tt_trace *tr, const char *name)
-{
-	char sql[256];
-
-	snprintf(sql, sizeof(sql), "select coalesce((select value from stats where name = '%s'), 0)", name);
-	return tt_test_int(tr, sql);
-}
 
 /* Legacy async S, p, F (and T used as a step: a thread state without dur
  * there) come to no slice and no track; trace processor still makes the
@@ -54,7 +29,7 @@ static int64_t stat_value(tt_trace *tr, const char *name)
 static void legacy_async_phases_dropped(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"{\"traceEvents\":["
 		"{\"ph\":\"B\",\"name\":\"work\",\"pid\":1,\"tid\":1,\"ts\":1},"
 		"{\"ph\":\"S\",\"name\":\"load\",\"cat\":\"net\",\"id\":\"0x1\",\"pid\":1,\"tid\":2,\"ts\":2},"
@@ -70,25 +45,25 @@ static void legacy_async_phases_dropped(void **state)
 		"]}", &p);
 
 	(void)state;
-	assert_tsv(tr, "select s.name, s.ts, s.dur, t.type from slice s join track t on s.track_id = t.id",
+	tt_test_assert_tsv(tr, "select s.name, s.ts, s.dur, t.type from slice s join track t on s.track_id = t.id",
 		   "work\t1000\t8000\tthread\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from track where type like '%async%'"), 0);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread_state"), 0);
-	assert_tsv(tr, "select key, value from stats_detail where name = 'json_phase_unknown' order by key",
+	tt_test_assert_tsv(tr, "select key, value from stats_detail where name = 'json_phase_unknown' order by key",
 		   "phase 'F'\t1\n"
 		   "phase 'P'\t1\n"
 		   "phase 'S'\t2\n"
 		   "phase 'p'\t1\n");
-	assert_int_equal(stat_value(tr, "json_phase_unknown"), 5);
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 1);    /* T without dur */
-	assert_int_equal(stat_value(tr, "json_tokenizer_failure"), 1); /* S without ts */
+	assert_int_equal(tt_test_stat(tr, "json_phase_unknown"), 5);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);    /* T without dur */
+	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 1); /* S without ts */
 	/* the dropped events' threads: 2 (S, T, p) and 5 (F, process 4); none for P */
-	assert_tsv(tr, "select t.tid, p.pid from thread t join process p using(upid)"
+	tt_test_assert_tsv(tr, "select t.tid, p.pid from thread t join process p using(upid)"
 		       " where t.tid in (2, 5, 9) order by t.tid",
 		   "2\t1\n"
 		   "5\t4\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from process where pid = 8"), 0);
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* Counter tracks: "<name> <member>", "<name> id: <id> <member>" for a
@@ -98,7 +73,7 @@ static void legacy_async_phases_dropped(void **state)
 static void counter_names_and_failures(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"C\",\"name\":\"q\",\"id\":\"0x1f\",\"pid\":2,\"ts\":1,\"args\":{\"len\":3}},"
 		"{\"ph\":\"C\",\"name\":\"q\",\"id\":31,\"pid\":2,\"ts\":2,\"args\":{\"len\":4}},"
@@ -109,14 +84,14 @@ static void counter_names_and_failures(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select t.name, c.ts, c.value from counter c join counter_track t"
+	tt_test_assert_tsv(tr, "select t.name, c.ts, c.value from counter c join counter_track t"
 		       " on c.track_id = t.id order by t.name, c.ts",
 		   "q id: 0x1f len\t1000\t3.0\n"
 		   "q len\t2000\t4.0\n"
 		   "q len\t3000\t5.0\n");
 	/* obj, arr, flag; and the C without args */
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 4);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 4);
+	tt_test_close_text(tr, p);
 }
 
 /* Instants: a thread's (no "s", or "t") needs a tid, a process's a pid;
@@ -124,7 +99,7 @@ static void counter_names_and_failures(void **state)
 static void instants_need_their_ids(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"i\",\"name\":\"nopid-thread\",\"pid\":3,\"ts\":1},"
 		"{\"ph\":\"i\",\"name\":\"t\",\"pid\":3,\"tid\":4,\"ts\":2,\"s\":\"t\"},"
@@ -134,12 +109,12 @@ static void instants_need_their_ids(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select s.name, s.ts, t.type from slice s join track t on s.track_id = t.id order by s.ts",
+	tt_test_assert_tsv(tr, "select s.name, s.ts, t.type from slice s join track t on s.track_id = t.id order by s.ts",
 		   "t\t2000\tthread\n"
 		   "mark\t4000\tthread\n"
 		   "g\t5000\tlegacy_chrome_global_instants\n");
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 2);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 2);
+	tt_test_close_text(tr, p);
 }
 
 /* An empty name or category is none; a slice of B, X, b or a thread's
@@ -149,7 +124,7 @@ static void instants_need_their_ids(void **state)
 static void events_without_names(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":1,\"cat\":\"\"},"
 		"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":2},"
@@ -163,15 +138,15 @@ static void events_without_names(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select ts, dur, coalesce(name, 'NULL'), coalesce(category, 'NULL') from slice order by ts",
+	tt_test_assert_tsv(tr, "select ts, dur, coalesce(name, 'NULL'), coalesce(category, 'NULL') from slice order by ts",
 		   "1000\t1000\t[No name]\tNULL\n"
 		   "3000\t1000\t[No name]\tc\n"
 		   "5000\t2000\t[No name]\tNULL\n"
 		   "6000\t0\tNULL\tNULL\n"
 		   "8000\t0\t[No name]\tNULL\n"
 		   "9000\t0\tNULL\tNULL\n");
-	assert_tsv(tr, "select ts, state from thread_state", "10000\t[No name]\n");
-	close_text(tr, p);
+	tt_test_assert_tsv(tr, "select ts, state from thread_state", "10000\t[No name]\n");
+	tt_test_close_text(tr, p);
 }
 
 /* v2 flows (flow_in / flow_out) go by bind_id alone: an id does not make
@@ -181,7 +156,7 @@ static void events_without_names(void **state)
 static void v2_flows_by_bind_id(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"X\",\"name\":\"idonly-out\",\"id\":7,\"flow_out\":true,\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},"
 		"{\"ph\":\"X\",\"name\":\"idonly-in\",\"id\":7,\"flow_in\":true,\"pid\":1,\"tid\":2,\"ts\":3,\"dur\":1},"
@@ -196,14 +171,14 @@ static void v2_flows_by_bind_id(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
 		       " join slice i on f.slice_in = i.id order by f.id",
 		   "job\tmark\n"
 		   "mark\tdone\n");
-	assert_tsv(tr, "select name, dur, depth from slice where name in ('job', 'mark') order by ts",
+	tt_test_assert_tsv(tr, "select name, dur, depth from slice where name in ('job', 'mark') order by ts",
 		   "job\t2000\t0\n"
 		   "mark\t0\t1\n");
-	close_text(tr, p);
+	tt_test_close_text(tr, p);
 }
 
 /* Metadata: a process_name / thread_name needs a string that is not
@@ -212,7 +187,7 @@ static void v2_flows_by_bind_id(void **state)
 static void metadata_values(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":4,\"args\":{\"name\":\"browser\",\"x\":1}},"
 		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"args\":{\"name\":5}},"
@@ -225,21 +200,21 @@ static void metadata_values(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select pid, coalesce(name, 'NULL') from process where pid in (4, 5) order by pid",
+	tt_test_assert_tsv(tr, "select pid, coalesce(name, 'NULL') from process where pid in (4, 5) order by pid",
 		   "4\tbrowser\n"
 		   "5\tNULL\n");
-	assert_tsv(tr, "select tid, coalesce(name, 'NULL') from thread where tid in (6, 7, 8) order by tid",
+	tt_test_assert_tsv(tr, "select tid, coalesce(name, 'NULL') from thread where tid in (6, 7, 8) order by tid",
 		   "6\tNULL\n"
 		   "7\tNULL\n"
 		   "8\tNULL\n");
-	assert_tsv(tr, "select p.pid, a.int_value from process p join args a using(arg_set_id)"
+	tt_test_assert_tsv(tr, "select p.pid, a.int_value from process p join args a using(arg_set_id)"
 		       " where a.key = 'process_sort_index_hint'",
 		   "4\t2\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread t join args a using(arg_set_id)"
 				     " where a.key = 'thread_sort_index_hint'"), 0);
 	/* name 5, name "", name {...}, sort_index "x" */
-	assert_int_equal(stat_value(tr, "json_parser_failure"), 4);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 4);
+	tt_test_close_text(tr, p);
 }
 
 /* v1 flows (s, t, f) need an "id": a number, or a string read as a hex
@@ -248,7 +223,7 @@ static void metadata_values(void **state)
 static void v1_flow_ids(void **state)
 {
 	char *p;
-	tt_trace *tr = open_text(
+	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},"
 		"{\"ph\":\"s\",\"name\":\"m\",\"cat\":\"c\",\"id\":\"0x10\",\"scope\":\"one\",\"pid\":1,\"tid\":1,\"ts\":2},"
@@ -259,11 +234,11 @@ static void v1_flow_ids(void **state)
 		"]", &p);
 
 	(void)state;
-	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
 		       " join slice i on f.slice_in = i.id order by f.id",
 		   "a\tb\n");
-	assert_int_equal(stat_value(tr, "flow_invalid_id"), 2);
-	close_text(tr, p);
+	assert_int_equal(tt_test_stat(tr, "flow_invalid_id"), 2);
+	tt_test_close_text(tr, p);
 }
 
 int main(void)

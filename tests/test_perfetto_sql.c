@@ -118,14 +118,6 @@ static void assert_err(tt_trace *tr, const char *sql, const char *want)
 		fail_msg("error of [%s] is [%s], lacks [%s]", sql, msg, want);
 }
 
-static void assert_tsv(tt_trace *tr, const char *sql, const char *want)
-{
-	char *got = tt_test_tsv(tr, sql);
-
-	if (strcmp(got, want) != 0)
-		fail_msg("[%s]\n got: [%s]\nwant: [%s]", sql, got, want);
-	free(got);
-}
 
 /* ---- tables, views, indexes ------------------------------------------------------ */
 
@@ -133,13 +125,13 @@ static void perfetto_table(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO TABLE t(x INT, s STRING) AS SELECT 1 AS x, 'a' AS s UNION ALL SELECT 2, 'b';"
 		   "SELECT sum(x), group_concat(s, '') FROM t",
 		   "3\tab\n");
 	/* again without OR REPLACE: refused, and says how */
 	assert_err(tr, "CREATE PERFETTO TABLE t AS SELECT 5 AS x", "table 't' already exists");
-	assert_tsv(tr, "CREATE OR REPLACE PERFETTO TABLE t AS SELECT 5 AS x; SELECT x FROM t", "5\n");
+	tt_test_assert_tsv(tr, "CREATE OR REPLACE PERFETTO TABLE t AS SELECT 5 AS x; SELECT x FROM t", "5\n");
 	/* schema and result disagree */
 	assert_err(tr, "CREATE PERFETTO TABLE u(x INT, y INT) AS SELECT 1 AS x",
 		   "declared column 'y' is not in the result");
@@ -152,7 +144,7 @@ static void perfetto_table(void **state)
 	assert_err(tr, "SELECT * FROM u", "no such table: u");
 	assert_err(tr, "CREATE PERFETTO TABLE u(x WIBBLE) AS SELECT 1 AS x", "unknown type 'WIBBLE' for 'x'");
 	/* DOUBLE takes integers too; ID(...) names what it refers to */
-	assert_tsv(tr, "CREATE PERFETTO TABLE d(v DOUBLE, i ID(slice.id)) AS SELECT 1 AS v, 2 AS i "
+	tt_test_assert_tsv(tr, "CREATE PERFETTO TABLE d(v DOUBLE, i ID(slice.id)) AS SELECT 1 AS v, 2 AS i "
 		       "UNION ALL SELECT 2.5, 3; SELECT sum(v), sum(i) FROM d",
 		   "3.5\t5\n");
 }
@@ -162,21 +154,21 @@ static void perfetto_view_and_index(void **state)
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
 	/* a view may read the built-in (temp) views such as thread_track */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO VIEW v(name STRING, n LONG) AS "
 		   "SELECT s.name, count(*) AS n FROM slice s JOIN thread_track t ON s.track_id = t.id "
 		   "GROUP BY s.name;"
 		   "SELECT name, n FROM v ORDER BY name",
 		   "A\t2\nB\t2\nC\t1\nD\t1\n");
 	assert_err(tr, "CREATE PERFETTO VIEW v AS SELECT 1", "view 'v' already exists");
-	assert_tsv(tr, "CREATE OR REPLACE PERFETTO VIEW v AS SELECT 7 AS n; SELECT n FROM v", "7\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr, "CREATE OR REPLACE PERFETTO VIEW v AS SELECT 7 AS n; SELECT n FROM v", "7\n");
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO TABLE big AS WITH RECURSIVE g(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM g "
 		   "WHERE k < 100) SELECT k FROM g;"
 		   "CREATE PERFETTO INDEX big_k ON big(k);"
 		   "SELECT count(*) FROM pragma_index_list('big')",
 		   "1\n");
-	assert_tsv(tr, "CREATE OR REPLACE PERFETTO INDEX big_k ON big(k); SELECT count(*) FROM big WHERE k > 90",
+	tt_test_assert_tsv(tr, "CREATE OR REPLACE PERFETTO INDEX big_k ON big(k); SELECT count(*) FROM big WHERE k > 90",
 		   "10\n");
 }
 
@@ -186,16 +178,16 @@ static void perfetto_functions(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	assert_tsv(tr, "CREATE PERFETTO FUNCTION add1(x INT) RETURNS INT AS SELECT $x + 1; SELECT add1(41)",
+	tt_test_assert_tsv(tr, "CREATE PERFETTO FUNCTION add1(x INT) RETURNS INT AS SELECT $x + 1; SELECT add1(41)",
 		   "42\n");
 	/* several arguments, a string, no row -> NULL */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO FUNCTION greet(who STRING, n LONG) RETURNS STRING AS "
 		   "SELECT 'hi ' || $who || ' x' || $n WHERE $n > 0;"
 		   "SELECT greet('bob', 2), ifnull(greet('x', 0), 'none')",
 		   "hi bob x2\tnone\n");
 	/* recursion: each nested call has its own statement */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO FUNCTION fib(n INT) RETURNS INT AS "
 		   "SELECT IIF($n < 2, $n, fib($n - 1) + fib($n - 2));"
 		   "SELECT fib(15)",
@@ -204,18 +196,18 @@ static void perfetto_functions(void **state)
 	assert_err(tr, "CREATE PERFETTO FUNCTION forever(x INT) RETURNS INT AS SELECT forever($x + 1);"
 		       "SELECT forever(1)",
 		   "forever: calls nested deeper than 400 (endless recursion?)");
-	assert_tsv(tr, "CREATE PERFETTO FUNCTION depth(x INT) RETURNS INT AS "
+	tt_test_assert_tsv(tr, "CREATE PERFETTO FUNCTION depth(x INT) RETURNS INT AS "
 		       "SELECT IIF($x = 0, 0, 1 + depth($x - 1)); SELECT depth(399)",
 		   "399\n");
 	/* a function over the trace */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO FUNCTION slices_named(n STRING) RETURNS LONG AS "
 		   "SELECT count(*) FROM slice WHERE name = $n;"
 		   "SELECT slices_named('B'), slices_named('Z')",
 		   "2\t0\n");
 	assert_err(tr, "CREATE PERFETTO FUNCTION add1(x INT) RETURNS INT AS SELECT 0",
 		   "function 'add1' already exists");
-	assert_tsv(tr, "CREATE OR REPLACE PERFETTO FUNCTION add1(x INT) RETURNS INT AS SELECT $x + 100;"
+	tt_test_assert_tsv(tr, "CREATE OR REPLACE PERFETTO FUNCTION add1(x INT) RETURNS INT AS SELECT $x + 100;"
 		       "SELECT add1(1)",
 		   "101\n");
 	/* types checked on the way in and out */
@@ -227,13 +219,13 @@ static void perfetto_functions(void **state)
 	assert_err(tr, "CREATE PERFETTO FUNCTION bad3() RETURNS INT AS SELECT * FROM nowhere",
 		   "function 'bad3': no such table: nowhere");
 	/* older spelling, with memoization: 2^40 calls without it */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "SELECT create_function('pow2(x INT)', 'INT', 'SELECT IIF($x = 0, 1, pow2($x - 1) + pow2($x - 1))');"
 		   "SELECT experimental_memoize('pow2');"
 		   "SELECT pow2(40)",
 		   "1099511627776\n");
 	/* DELEGATES TO: another name for an existing function */
-	assert_tsv(tr, "CREATE PERFETTO FUNCTION my_max(a ANY...) RETURNS INT DELEGATES TO max;"
+	tt_test_assert_tsv(tr, "CREATE PERFETTO FUNCTION my_max(a ANY...) RETURNS INT DELEGATES TO max;"
 		       "SELECT my_max(3, 9, 4), my_max(1, 2)",
 		   "9\t2\n");
 }
@@ -242,15 +234,15 @@ static void perfetto_table_functions(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO FUNCTION kids(p LONG) RETURNS TABLE(id LONG, name STRING) AS "
 		   "SELECT id, name FROM slice WHERE parent_id = $p ORDER BY ts;"
 		   "SELECT k.name FROM slice s, kids(s.id) k WHERE s.name = 'A' AND s.depth = 0 "
 		   "ORDER BY k.name",
 		   "B\nB\n");
-	assert_tsv(tr, "SELECT count(*) FROM kids(999)", "0\n");
+	tt_test_assert_tsv(tr, "SELECT count(*) FROM kids(999)", "0\n");
 	/* columns in another order than declared: matched by name */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO FUNCTION pairs(n INT) RETURNS TABLE(a INT, b INT) AS "
 		   "WITH RECURSIVE g(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM g WHERE v < $n) "
 		   "SELECT v * 10 AS b, v AS a FROM g;"
@@ -265,7 +257,7 @@ static void perfetto_table_functions(void **state)
 		       "SELECT y FROM tforever($x + 1); SELECT * FROM tforever(1)",
 		   "col 98: tforever: calls nested deeper than 400 (endless recursion?)");
 	/* the older spelling */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "SELECT create_view_function('sq(n INT)', 'v INT', 'WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < $n) SELECT x * x AS v FROM g');"
 		   "SELECT sum(v) FROM sq(4)",
 		   "30\n");
@@ -277,36 +269,36 @@ static void perfetto_macros(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO MACRO twice(x Expr) RETURNS Expr AS (($x) * 2);"
 		   "SELECT twice!(21)",
 		   "42\n");
 	/* nested in arguments and in bodies; arguments with commas in parens */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO MACRO plus(a Expr, b Expr) RETURNS Expr AS ($a + $b);"
 		   "CREATE PERFETTO MACRO quad(x Expr) RETURNS Expr AS twice!(twice!($x));"
 		   "SELECT quad!(plus!(max(1, 2), 3)), twice!(plus!(1, twice!(2)))",
 		   "20\t10\n");
 	/* a table macro used in FROM and as a whole statement */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO MACRO named(tab TableOrSubquery, n Expr) RETURNS TableOrSubquery AS "
 		   "(SELECT * FROM $tab WHERE name = $n);"
 		   "SELECT count(*) FROM named!(slice, 'B')",
 		   "2\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE PERFETTO MACRO all_of(tab TableOrSubquery) RETURNS TableOrSubquery AS "
 		   "SELECT count(*) AS n FROM $tab;"
 		   "all_of!(thread_track)",
 		   "3\n");
 	/* a macro with no argument; replacement */
-	assert_tsv(tr, "CREATE PERFETTO MACRO one() RETURNS Expr AS 1; SELECT one!() + one!()", "2\n");
+	tt_test_assert_tsv(tr, "CREATE PERFETTO MACRO one() RETURNS Expr AS 1; SELECT one!() + one!()", "2\n");
 	assert_err(tr, "CREATE PERFETTO MACRO one() RETURNS Expr AS 5", "macro 'one' already exists");
-	assert_tsv(tr, "CREATE OR REPLACE PERFETTO MACRO one() RETURNS Expr AS 5; SELECT one!()", "5\n");
+	tt_test_assert_tsv(tr, "CREATE OR REPLACE PERFETTO MACRO one() RETURNS Expr AS 5; SELECT one!()", "5\n");
 	/* text in strings and comments is not a macro call */
-	assert_tsv(tr, "SELECT 'one!()' -- one!()\n", "one!()\n");
-	assert_tsv(tr, "SELECT __intrinsic_stringify!(a + b)", "a + b\n");
+	tt_test_assert_tsv(tr, "SELECT 'one!()' -- one!()\n", "one!()\n");
+	tt_test_assert_tsv(tr, "SELECT __intrinsic_stringify!(a + b)", "a + b\n");
 	/* splitting: a trigger body's ';' and quoted ones do not end a statement */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "CREATE TABLE tg(x); CREATE TABLE tg2(y);"
 		   "CREATE TRIGGER tgt AFTER INSERT ON tg BEGIN INSERT INTO tg2 VALUES (new.x * 2); END;"
 		   "INSERT INTO tg VALUES (21); SELECT y, 'a;b', \"c;d\" FROM tg2, (SELECT 1 AS \"c;d\") -- ;x\n",
@@ -365,13 +357,13 @@ static void user_modules(void **state)
 
 	/* top includes base; including base again does nothing (no "already
 	 * exists" from its CREATE TABLE) */
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "INCLUDE PERFETTO MODULE mine.top;\n"
 		   "INCLUDE PERFETTO MODULE mine.base;\n"
 		   "SELECT y FROM mine_top",
 		   "2\n");
 	/* wildcard: every module below mine, sub-folders too */
-	assert_tsv(f->tr, "INCLUDE PERFETTO MODULE mine.*; SELECT mine_m!()", "77\n");
+	tt_test_assert_tsv(f->tr, "INCLUDE PERFETTO MODULE mine.*; SELECT mine_m!()", "77\n");
 	/* the cycle is found at cyc.b's INCLUDE, line 1 col 1 of cyc/b.sql */
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE cyc.a", "module 'cyc.b' (");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE cyc.a",
@@ -383,7 +375,7 @@ static void user_modules(void **state)
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE x.y", "no module 'x.y' (known: broken.m, counters.intervals, cyc.a");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE ../etc", "bad module name '../etc'");
 	/* the older spelling */
-	assert_tsv(f->tr, "SELECT import('mine.base'); SELECT x FROM mine_base", "1\n");
+	tt_test_assert_tsv(f->tr, "SELECT import('mine.base'); SELECT x FROM mine_base", "1\n");
 }
 
 /* Paging a result (the viewer's n/p) runs the script's last statement
@@ -426,7 +418,7 @@ static void shipped_with_context(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.with_context;"
 		   "SELECT name, ts, dur, depth, thread_name, tid, process_name, pid FROM thread_slice "
 		   "ORDER BY ts, name",
@@ -436,11 +428,11 @@ static void shipped_with_context(void **state)
 		   "C\t15000\t10000\t2\tmain\t11\tapp\t1\n"
 		   "B\t50000\t40000\t1\tmain\t11\tapp\t1\n"
 		   "A\t200000\t60000\t0\tworker\t12\tapp\t1\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.with_context;"
 		   "SELECT name, ts, dur, process_name, pid FROM process_slice",
 		   "E\t30000\t40000\tsvc\t2\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.with_context;"
 		   "SELECT count(*), count(utid), count(upid) FROM thread_or_process_slice",
 		   "7\t6\t7\n");
@@ -451,22 +443,22 @@ static void shipped_hierarchy_and_self_dur(void **state)
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
 	/* A = 100 - (30 + 40); B(10) = 30 - 10; C has no child */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.self_dur;"
 		   "SELECT s.name, d.self_dur FROM slice s JOIN slice_self_dur d USING (id) "
 		   "WHERE s.track_id = (SELECT track_id FROM slice WHERE name = 'C') ORDER BY s.ts",
 		   "A\t30000\nB\t20000\nC\t10000\nB\t40000\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.hierarchy;"
 		   "SELECT group_concat(name, '>') FROM _slice_ancestor_and_self((SELECT id FROM slice WHERE name = 'C'))",
 		   "C>A>B\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.hierarchy;"
 		   "SELECT group_concat(name || '@' || ts, ' ') FROM _slice_descendant_and_self("
 		   "(SELECT id FROM slice WHERE name = 'A' AND ts = 0))",
 		   "A@0 B@10000 C@15000 B@50000\n");
 	/* dropping B re-parents C to A, at A's depth */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.hierarchy;"
 		   "SELECT r.name, p.name, r.depth FROM _slice_remove_nulls_and_reparent!("
 		   "(SELECT id, parent_id, depth, IIF(name = 'B', NULL, name) AS name FROM slice), name) r "
@@ -479,14 +471,14 @@ static void shipped_flat_slices(void **state)
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
 	/* thread 11's stack A > B > C, B flattened; roots are A (or D) */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.flat_slices;"
 		   "SELECT group_concat(f.name || '@' || (f.ts / 1000) || '+' || (f.dur / 1000) || '^' || r.name, ' ') "
 		   "FROM _slice_flattened f JOIN slice r ON r.id = f.root_id GROUP BY f.utid ORDER BY min(f.ts)",
 		   "A@0+10^A B@10+5^A C@15+10^A B@25+15^A A@40+10^A B@50+40^A A@90+10^A\n"
 		   "D@5+10^D\n"
 		   "A@200+60^A\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.flat_slices;"
 		   "SELECT DISTINCT thread_name, tid, process_name, pid FROM _slice_flattened WHERE name = 'C'",
 		   "main\t11\tapp\t1\n");
@@ -497,21 +489,21 @@ static void shipped_stack(void **state)
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
 	/* same chain, same id: both B (A > B), both A roots (two threads) */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.stack;"
 		   "SELECT name, count(DISTINCT stack_id), count(*) FROM slice_with_stack_id "
 		   "WHERE name IN ('A', 'B') GROUP BY name ORDER BY name",
 		   "A\t1\t2\nB\t1\t2\n");
 	/* a root hashes the text of its frame's hash; a child's parent_stack_id
 	 * is its parent's stack_id */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.stack;"
 		   "SELECT s.stack_id = hash(CAST(hash('c|A') AS TEXT)), s.parent_stack_id,"
 		   " (SELECT count(*) FROM slice_with_stack_id c WHERE c.parent_id = s.id AND c.parent_stack_id != s.stack_id)"
 		   " FROM slice_with_stack_id s WHERE s.name = 'A' AND s.ts = 0",
 		   "1\t0\t0\n");
 	/* the built-in _by_stack functions agree with the view */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.stack;"
 		   "SELECT group_concat(name, '>') FROM ancestor_slice_by_stack("
 		   "(SELECT stack_id FROM slice_with_stack_id WHERE name = 'C'))",
@@ -522,7 +514,7 @@ static void shipped_time_conversion(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE time.conversion;"
 		   "SELECT time_from_us(3), time_from_ms(2), time_from_s(1), time_from_min(1), "
 		   "time_from_hours(1), time_from_days(1), time_to_ms(2500000), time_to_s(-1500000000)",
@@ -543,17 +535,17 @@ static void shipped_intervals(void **state)
 		 "INCLUDE PERFETTO MODULE intervals.overlap;"
 		 "SELECT group_concat(ts || '=' || value, ' ') FROM intervals_overlap_count!(%s, ts, dur)",
 		 ivals);
-	assert_tsv(tr, q, "0=1 5=2 7=1 10=1 15=0 20=1 25=0 26=1 27=0\n");
+	tt_test_assert_tsv(tr, q, "0=1 5=2 7=1 10=1 15=0 20=1 25=0 26=1 27=0\n");
 	snprintf(q, sizeof(q),
 		 "INCLUDE PERFETTO MODULE intervals.overlap;"
 		 "SELECT group_concat(ts || '+' || dur, ' ') FROM interval_merge_overlapping!(%s, 0)", ivals);
-	assert_tsv(tr, q, "0+15 20+5 26+1\n");
+	tt_test_assert_tsv(tr, q, "0+15 20+5 26+1\n");
 	/* with epsilon 1 the gap of 1 at 25..26 closes */
 	snprintf(q, sizeof(q),
 		 "INCLUDE PERFETTO MODULE intervals.overlap;"
 		 "SELECT group_concat(ts || '+' || dur, ' ') FROM interval_merge_overlapping!(%s, 1)", ivals);
-	assert_tsv(tr, q, "0+15 20+7\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr, q, "0+15 20+7\n");
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE intervals.overlap;"
 		   "SELECT group_concat(group_name || '@' || ts || '=' || value, ' ') FROM "
 		   "intervals_overlap_count_by_group!((SELECT ts, dur, name FROM slice WHERE name IN ('B', 'C')), ts, dur, name)",
@@ -567,7 +559,7 @@ static void shipped_counter_intervals(void **state)
 	/* the trace ends at 260000 (worker's A); track 3 ends in a run of
 	 * four equal values: the first two are kept (as Perfetto does, the
 	 * run's last is kept only when another value follows) */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE counters.intervals;"
 		   "SELECT id, ts, dur, track_id, value, next_value, delta_value FROM counter_leading_intervals!("
 		   "(SELECT 0 AS id, 0 AS ts, 1 AS track_id, 10.0 AS value UNION ALL SELECT 1, 10, 1, 10.0 "
@@ -588,7 +580,7 @@ static void shipped_intersect_and_flow(void **state)
 	tt_trace *tr = ((struct fx *)*state)->tr;
 
 	/* thread 11's slices against two windows of the same thread */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE intervals.intersect;"
 		   "SELECT i.ts, i.dur, s.name, i.id_1, i.track_id FROM _interval_intersect!(("
 		   "(SELECT id, ts, dur, track_id FROM slice WHERE depth > 0),"
@@ -596,7 +588,7 @@ static void shipped_intersect_and_flow(void **state)
 		   "), (track_id)) i JOIN slice s ON s.id = i.id_0 ORDER BY i.ts",
 		   "20000\t20000\tB\t100\t0\n20000\t5000\tC\t100\t0\n50000\t10000\tB\t100\t0\n");
 	/* two tables, no partition: the sweep; quotes and a macro in a table */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE intervals.intersect;"
 		   "CREATE PERFETTO MACRO named_slices(n Expr) RETURNS TableOrSubquery AS "
 		   "(SELECT id, ts, dur FROM slice WHERE name = $n);"
@@ -606,13 +598,13 @@ static void shipped_intersect_and_flow(void **state)
 		   "15000\t10000\tB\tC\n");
 	assert_err(tr, "INCLUDE PERFETTO MODULE intervals.intersect; SELECT * FROM _interval_intersect!((slice), ())",
 		   "interval intersect needs 2 to 64 tables, given 1");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE intervals.intersect;"
 		   "SELECT group_concat(name || ':' || i.ts || '+' || i.dur, ' ') FROM "
 		   "_interval_intersect_single!(20000, 75000, (SELECT id, ts, dur FROM slice WHERE track_id = 0)) i "
 		   "JOIN slice USING (id)",
 		   "A:20000+75000 B:20000+20000 C:20000+5000 B:50000+40000\n");
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "INCLUDE PERFETTO MODULE slices.flow;"
 		   "SELECT r.name || '@' || r.ts, n.name || '@' || n.ts, ifnull(p.name || '@' || p.ts, '-') "
 		   "FROM _slice_following_flow!((SELECT id FROM slice WHERE name = 'B' AND ts = 10000)) f "
@@ -644,31 +636,31 @@ static void module_docs(void **state)
 		 "RETURNS LONG AS SELECT $x * 2;\n");
 	assert_int_equal(tt_sql_add_module_dir(f->tr, f->dir, &err), TT_OK);
 	/* documented without being included */
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "SELECT object_type, qualified_name, exposed, short_description, description FROM "
 		   "__intrinsic_stdlib_objects WHERE module = 'team.docs' ORDER BY rowid",
 		   "MODULE\tteam.docs\t1\tthings for the docs test.\tthings for the docs test.\n"
 		   "TABLE\tteam.docs._busy\t0\tBusy slices.\tBusy slices. Longer than a frame.\n"
 		   "FUNCTION\tteam.docs.team_twice\t1\tTwice x.\tTwice x.\n");
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "SELECT cols FROM __intrinsic_stdlib_objects WHERE name = '_busy'",
 		   "[{\"name\":\"id\",\"type\":\"ID(slice.id)\",\"description\":\"The slice.\"},"
 		   "{\"name\":\"dur\",\"type\":\"DURATION\",\"description\":\"How long.\"}]\n");
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "SELECT return_type, return_description, a.value ->> 'name', a.value ->> 'description' "
 		   "FROM __intrinsic_stdlib_objects, json_each(args) a WHERE name = 'team_twice'",
 		   "LONG\tx + x.\tx\tThe number.\n");
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "SELECT replace(summary, char(10), '|') FROM __intrinsic_stdlib_objects WHERE name = 'team_twice'",
 		   "Kind: public FUNCTION|Module: team.docs|Name: team.docs.team_twice|"
 		   "Arguments: x (LONG)|Returns: LONG - x + x.|Search aliases: team team docs team twice|"
 		   "Twice x.\n");
 	/* the shipped library is listed too, each kind of object */
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "SELECT group_concat(object_type, ' ') FROM (SELECT DISTINCT object_type FROM "
 		   "__intrinsic_stdlib_objects ORDER BY 1)",
 		   "FUNCTION MACRO MODULE TABLE TABLE_FUNCTION VIEW\n");
-	assert_tsv(f->tr,
+	tt_test_assert_tsv(f->tr,
 		   "SELECT object_type, return_type FROM __intrinsic_stdlib_objects "
 		   "WHERE qualified_name = 'slices.hierarchy._slice_ancestor_and_self'",
 		   "TABLE_FUNCTION\tTABLE\n");
@@ -680,10 +672,10 @@ static void empty_trace(void **state)
 	tt_trace *tr = tt_test_open(p);
 
 	(void)state;
-	assert_tsv(tr, "SELECT count(*) FROM slice", "0\n");
-	assert_tsv(tr, "SELECT str_value FROM metadata WHERE name = 'import_warning'",
+	tt_test_assert_tsv(tr, "SELECT count(*) FROM slice", "0\n");
+	tt_test_assert_tsv(tr, "SELECT str_value FROM metadata WHERE name = 'import_warning'",
 		   "empty file: the trace holds no data\n");
-	assert_tsv(tr, "CREATE PERFETTO FUNCTION f(x INT) RETURNS INT AS SELECT $x + 1; SELECT f(5)", "6\n");
+	tt_test_assert_tsv(tr, "CREATE PERFETTO FUNCTION f(x INT) RETURNS INT AS SELECT $x + 1; SELECT f(5)", "6\n");
 	tt_trace_close(tr);
 	tt_test_rm(p);
 }

@@ -294,21 +294,7 @@ static void tb_close(tt_trace *tr, char *path, tbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int64_t stat_value(tt_trace *tr, const char *name)
-{
-	char sql[256];
 
-	snprintf(sql, sizeof(sql), "select value from stats where name = '%s'", name);
-	return tt_test_int(tr, sql);
-}
-
-static void assert_tsv(tt_trace *tr, const char *sql, const char *want)
-{
-	char *got = tt_test_tsv(tr, sql);
-
-	assert_string_equal(got, want);
-	free(got);
-}
 
 /* ---- real traces --------------------------------------------------------- */
 
@@ -326,13 +312,13 @@ static void test_chromium_tiny(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 859);
 	/* thread time from the THREAD_TIME_NS extra counter (oracle: B and E
 	 * both carry a value; incremental us, restarting at state clears) */
-	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "415\t10139000\n");
+	tt_test_assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "415\t10139000\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 0);
 	/* summary.json: distinct_processes 3, distinct_threads 4 */
 	/* (upid 0 / utid 0: the idle process and its swapper thread, which
 	 * trace processor reserves in every Perfetto trace) */
-	assert_tsv(tr, "select upid, pid, name from process where upid = 0", "0\t0\tNULL\n");
-	assert_tsv(tr, "select utid, tid, upid, name from thread where utid = 0", "0\t0\t0\tswapper\n");
+	tt_test_assert_tsv(tr, "select upid, pid, name from process where upid = 0", "0\t0\tNULL\n");
+	tt_test_assert_tsv(tr, "select utid, tid, upid, name from thread where utid = 0", "0\t0\t0\tswapper\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 3);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread where name is not null and utid > 0"), 4);
 	/* and the main thread trace processor gives each process */
@@ -344,14 +330,14 @@ static void test_chromium_tiny(void **state)
 	assert_int_equal(lo, 969228552000LL);
 	assert_int_equal(hi, 971296847099LL);
 	/* per thread: count, sum(dur), max depth */
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "select t.name, count(*), sum(s.dur), max(s.depth) from slice s "
 		   "join thread_track tt on s.track_id = tt.id join thread t using(utid) group by 1 order by 1",
 		   "CrRendererMain\t499\t158747000\t1\n"
 		   "DedicatedWorker thread\t33\t648000\t1\n");
 	/* ActiveProcesses: INSTANT on explicit track uuid 0 = the default track
 	 * (merged by name, trace processor's default for descriptor tracks) */
-	assert_tsv(tr, "select t.name, t.type, count(*) from slice s join track t on s.track_id = t.id "
+	tt_test_assert_tsv(tr, "select t.name, t.type, count(*) from slice s join track t on s.track_id = t.id "
 		       "where t.utid is null group by 1, 2",
 		   "Default Track\tglobal_merged_track_event\t4\n");
 	/* summary.json top_event_names */
@@ -361,7 +347,7 @@ static void test_chromium_tiny(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join args a using(arg_set_id) "
 					 "where a.key = 'legacy_event.phase' and a.string_value = 'R' and s.dur = 0"), 74);
 	/* first navigationStart: ts from clock 3 packet, thread CrRendererMain */
-	assert_tsv(tr, "select s.ts, s.dur, s.category, t.tid from slice s join thread_track tt on s.track_id = tt.id "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.category, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where s.name = 'navigationStart' order by s.ts limit 1",
 		   "969228552000\t0\tblink.user_timing\t9427\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from stats where name like 'slice%' and value > 0"), 0);
@@ -377,18 +363,18 @@ static void test_chromium_small_gz(void **state)
 	/* pftrace_walk.py slices chromium-small.pftrace.gz */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 30866);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where dur = -1"), 217);
-	assert_int_equal(stat_value(tr, "slice_unfinished"), 217);
-	assert_int_equal(stat_value(tr, "slice_end_unmatched"), 408);
+	assert_int_equal(tt_test_stat(tr, "slice_unfinished"), 217);
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 408);
 	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 190);
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter"), 49617);
-	assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "21869\t5492756000\n");
+	tt_test_assert_tsv(tr, "select count(thread_dur), sum(thread_dur) from slice", "21869\t5492756000\n");
 	/* summary.json: 8 processes, 43 threads, ts range */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process where upid > 0"), 8);
 	assert_int_equal(tt_test_int(tr, "select count(*) from thread where utid > 0"), 43);
 	/* oracle: the first slice (the summary's ts_min is an unmatched END) */
 	assert_int_equal(tt_test_int(tr, "select min(ts) from slice"), 943932841873LL);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where name = 'RunTask'"), 13906);
-	assert_tsv(tr,
+	tt_test_assert_tsv(tr,
 		   "select t.name, count(*), sum(s.dur), max(s.depth) from slice s "
 		   "join thread_track tt on s.track_id = tt.id join thread t using(utid) group by 1 order by 1",
 		   "CacheThread_BlockFile\t9\t17886000\t0\n"
@@ -410,7 +396,7 @@ static void test_chromium_small_gz(void **state)
 		   "storage.CrUtilityMain\t58\t1190000\t0\n"
 		   "tracing.CrUtilityMain\t365\t45199115\t0\n");
 	/* async slices on process tracks (oracle: tracks owned by process uuids) */
-	assert_tsv(tr, "select p.pid, count(*), sum(s.dur) from slice s join track t on s.track_id = t.id "
+	tt_test_assert_tsv(tr, "select p.pid, count(*), sum(s.dur) from slice s join track t on s.track_id = t.id "
 		       "join process p on p.upid = t.upid where t.utid is null group by 1 order by 1",
 		   "8721\t3\t0\n8797\t11\t43938995\n8825\t2909\t237860720326\n");
 	tt_trace_close(tr);
@@ -475,12 +461,12 @@ static void test_interning_and_clear(void **state)
 		tb_packet(&b, &p);
 	}
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.ts, s.dur, coalesce(s.name, '-'), t.tid, t.name from slice s "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.name, '-'), t.tid, t.name from slice s "
 		       "join thread_track tt on s.track_id = tt.id join thread t using(utid) order by s.ts",
 		   "1000\t1000\talpha\t11\tmain\n3000\t0\tbeta\t11\tmain\n3500\t0\tbeta\t11\tmain\n"
 		   "4000\t0\t-\t11\tmain\n");
-	assert_int_equal(stat_value(tr, "proto_interned_missing"), 1);
-	assert_int_equal(stat_value(tr, "proto_skipped_incremental"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_interned_missing"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_skipped_incremental"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 4);
 	tb_close(tr, path, &b);
 }
@@ -500,7 +486,7 @@ static void test_nested_across_sequences(void **state)
 	put_event(&b, 2, 200, 1, 200, "inner");
 	put_event(&b, 2, 300, 2, 200, NULL);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.ts, s.dur, s.name, s.depth, coalesce(p.name, '-'), t.name from slice s "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, s.depth, coalesce(p.name, '-'), t.name from slice s "
 		       "left join slice p on s.parent_id = p.id join track t on s.track_id = t.id order by s.ts",
 		   "100\t300\touter\t0\t-\tshared\n200\t100\tinner\t1\touter\tshared\n");
 	tb_close(tr, path, &b);
@@ -576,7 +562,7 @@ static void test_counter_units(void **state)
 	put_counter(&b, 10, 0, 41, 0, 1);
 	put_counter(&b, 10, 0, 42, 0, 1);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select name, unit from counter_track order by name",
+	tt_test_assert_tsv(tr, "select name, unit from counter_track order by name",
 		   "named\tframes\nsized\tbytes\ntt\tns\n");
 	tb_close(tr, path, &b);
 }
@@ -620,7 +606,7 @@ static void test_counters(void **state)
 	}
 	put_counter(&b, 40, 1, 300, 0, 2);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id "
+	tt_test_assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id "
 		       "order by t.name, c.ts",
 		   "abs\t15\t1.5\nabs\t25\t7.0\nabs\t30\t9.0\ninc\t10\t5000.0\ninc\t20\t8000.0\ninc\t40\t2000.0\n");
 	assert_string_equal(tt_test_str(tr, "select unit from track where name = 'abs'"), "bytes");
@@ -721,7 +707,7 @@ static void test_thread_time_counters(void **state)
 	put_tt_event(&b, 1, 60, 2, 0, 801, NULL, (INT64_C(1) << 53) + 5, 0, 0);
 	put_tt_event(&b, 2, 70, 0, '?', 802, "last", 230, 0, 0);    /* the last packet, dropped */
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select c.ts, t.name, th.name, cast(c.value as int) from counter c join track t on c.track_id = t.id "
+	tt_test_assert_tsv(tr, "select c.ts, t.name, th.name, cast(c.value as int) from counter c join track t on c.track_id = t.id "
 		       "join thread th using (utid) order by c.id",
 		   "10\tthread_time\tT1\t100\n12\tthread_time\tT1\t105\n14\tthread_time\tT1\t107\n"
 		   "16\tthread_time\tT1\t109\n16\tthread_time\tT2\t111\n18\tthread_time\tT1\t110\n"
@@ -729,11 +715,11 @@ static void test_thread_time_counters(void **state)
 		   "30\tthread_time\tT2\t200\n30\tthread_time\tT1\t300\n40\tthread_time\tT1\t310\n"
 		   "40\tthread_time\tT2\t220\n50\tthread_time\tT1\t9007199254740992\n"
 		   "60\tthread_time\tT1\t9007199254740996\n70\tthread_time\tT2\t230\n");
-	assert_tsv(tr, "select ts, dur, name, thread_ts, thread_dur from slice order by id",
+	tt_test_assert_tsv(tr, "select ts, dur, name, thread_ts, thread_dur from slice order by id",
 		   "10\t10\touter\t100\t50\n12\t6\tinner\t105\t5\n14\t0\ttick\tNULL\tNULL\n"
 		   "16\t0\ttock\tNULL\tNULL\n30\t10\tb2\t200\t20\n30\t10\tb1\t300\t10\n"
 		   "50\t10\tbig\t9007199254740992\t4\n");
-	assert_tsv(tr, "select so.name, si.name from flow f join slice so on so.id = f.slice_out "
+	tt_test_assert_tsv(tr, "select so.name, si.name from flow f join slice so on so.id = f.slice_out "
 		       "join slice si on si.id = f.slice_in order by f.id",
 		   "inner\tb2\ntick\tb1\n");
 	tb_close(tr, path, &b);
@@ -780,7 +766,7 @@ static void test_flows(void **state)
 	put_flow_event(&b, 40, 3, "C", 42, 1);
 	put_flow_event(&b, 50, 3, "D", 42, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id "
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id "
 		       "join slice i on f.slice_in = i.id order by f.id",
 		   "A\tB\nB\tC\n");
 	tb_close(tr, path, &b);
@@ -869,10 +855,10 @@ static void test_clocks(void **state)
 	}
 	put_clocked(&b, 1, 5, 64, "m8");       /* 10010000 + 5000 + 5000 */
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select name, ts from slice order by name",
+	tt_test_assert_tsv(tr, "select name, ts from slice order by name",
 		   "m1\t1100000\nm2\t5500000\nm3\t3500000\nm4\t2000000\nm5\t10005000\nm6\t10010000\nm7\t5\n"
 		   "m8\t10020000\n");
-	assert_int_equal(stat_value(tr, "proto_clock_unknown"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_clock_unknown"), 1);
 	tb_close(tr, path, &b);
 
 	/* primary_trace_clock MONOTONIC (as Chrome): BOOTTIME values move */
@@ -881,7 +867,7 @@ static void test_clocks(void **state)
 	put_clocked(&b, 1, 2000, 6, "boot");   /* 100 + (2000 - 1000) */
 	put_clocked(&b, 1, 500, 0, "plain");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select name, ts from slice order by name", "boot\t1100\nplain\t500\n");
+	tt_test_assert_tsv(tr, "select name, ts from slice order by name", "boot\t1100\nplain\t500\n");
 	tb_close(tr, path, &b);
 }
 
@@ -970,22 +956,22 @@ static void test_ftrace_atrace_and_sched(void **state)
 
 	tr = tb_open(&b, &path);
 	/* B/E on thread 11 of process 10 */
-	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid, t.name, pr.pid, pr.name from slice s "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid, t.name, pr.pid, pr.name from slice s "
 		       "join thread_track tt on s.track_id = tt.id join thread t using(utid) "
 		       "join process pr using(upid)",
 		   "1000\t1000\twork\t11\tworker\t10\t/bin/app\n");
 	/* S/F async on a process track */
-	assert_tsv(tr, "select s.ts, s.dur, s.name, t.type, pr.pid from slice s join track t on s.track_id = t.id "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.type, pr.pid from slice s join track t on s.track_id = t.id "
 		       "join process pr on pr.upid = t.upid where t.utid is null",
 		   "1100\t800\tasync\tatrace_async_slice\t10\n");
-	assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id",
+	tt_test_assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id",
 		   "cnt\t1500\t5.0\n");
-	assert_int_equal(stat_value(tr, "proto_atrace_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_atrace_bad"), 1);
 	/* sched: the last slice runs to the end of the trace (2500) */
-	assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, coalesce(s.end_state, '-'), s.priority "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
 		   "100\t500\t1\t11\tS\t120\n600\t300\t1\t0\tR\t120\n900\t1600\t1\t11\t-\t120\n");
-	assert_tsv(tr, "select s.ts, s.dur, coalesce(s.cpu, -1), s.state from thread_state s join thread t using(utid) "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.cpu, -1), s.state from thread_state s join thread t using(utid) "
 		       "where t.tid = 11 order by s.ts",
 		   "100\t500\t1\tRunning\n600\t300\t-1\tS\n900\t1600\t1\tRunning\n");
 	tb_close(tr, path, &b);
@@ -1126,7 +1112,7 @@ static void test_ftrace_process_tracking(void **state)
 	ft_switch(&b, 19, 21, "a-worker", 30, "a-30x");
 	ft_switch(&b, 20, 30, "a-30x", 0, "swapper/0");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.utid, t.tid, coalesce(p.pid, -1), coalesce(p.name, '-'), coalesce(t.name, '-'), "
+	tt_test_assert_tsv(tr, "select t.utid, t.tid, coalesce(p.pid, -1), coalesce(p.name, '-'), coalesce(t.name, '-'), "
 		       "coalesce(pp.pid, -1) from thread t left join process p using(upid) "
 		       "left join process pp on pp.upid = p.parent_upid order by t.utid",
 		   "0\t0\t0\t-\tswapper\t-1\n"
@@ -1138,7 +1124,7 @@ static void test_ftrace_process_tracking(void **state)
 		   "6\t7\t7\t-\t-\t-1\n"
 		   "7\t30\t20\t/bin/a\ta-30x\t1\n");
 	/* the switch to tid 30 at 19 ran the new thread */
-	assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
 	tb_close(tr, path, &b);
 }
 
@@ -1167,12 +1153,12 @@ static void test_ftrace_trace_order(void **state)
 	ft_switch(&b, 1000, 0, "swapper/0", 11, "reborn");
 	tree_packet(&b, 50, 10, 1, "/bin/app", 0, NULL);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.tid, coalesce(p.pid, -1), coalesce(t.name, '-') from thread t "
+	tt_test_assert_tsv(tr, "select t.tid, coalesce(p.pid, -1), coalesce(t.name, '-') from thread t "
 		       "left join process p using(upid) where t.tid > 10 order by t.utid",
 		   "11\t10\tworker2\n12\t10\thelper\n11\t-1\treborn\n");
-	assert_tsv(tr, "select s.ts, t.tid, t.name from sched_slice s join thread t using(utid) order by s.ts",
+	tt_test_assert_tsv(tr, "select s.ts, t.tid, t.name from sched_slice s join thread t using(utid) order by s.ts",
 		   "100\t11\tworker2\n600\t11\tworker2\n1000\t11\treborn\n");
-	assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, p.pid from slice s join thread_track tt on "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, p.pid from slice s join thread_track tt on "
 		       "tt.id = s.track_id join thread t using(utid) join process p using(upid)",
 		   "200\t100\twork\tworker2\t10\n");
 	tb_close(tr, path, &b);
@@ -1211,13 +1197,13 @@ static void test_ftrace_sde_marks(void **state)
 		ft_packet(&b, ev[i].ts, 404, &e);
 	}
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, s.ts, s.dur, t.tid, p.pid from slice s join thread_track tt on s.track_id = tt.id "
+	tt_test_assert_tsv(tr, "select s.name, s.ts, s.dur, t.tid, p.pid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) join process p using(upid) order by s.ts",
 		   "draw\t100\t1\t404\t403\nkick\t200\t50\t404\t403\n");
-	assert_tsv(tr, "select t.name, c.value, p.pid from counter c join track t on c.track_id = t.id "
+	tt_test_assert_tsv(tr, "select t.name, c.value, p.pid from counter c join track t on c.track_id = t.id "
 		       "join process p on p.upid = t.upid",
 		   "fences\t42.0\t403\n");
-	assert_int_equal(stat_value(tr, "proto_atrace_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_atrace_bad"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -1251,7 +1237,7 @@ static void test_compressed_packets(void **state)
 	tb_packet(&b, &p);
 	put_event(&b, 1, 300, 3, 600, "after");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select ts, dur, name, depth from slice order by ts",
+	tt_test_assert_tsv(tr, "select ts, dur, name, depth from slice order by ts",
 		   "100\t100\tx\t0\n150\t0\ty\t1\n300\t0\tafter\t0\n");
 	tb_close(tr, path, &b);
 
@@ -1261,7 +1247,7 @@ static void test_compressed_packets(void **state)
 	tb_packet(&b, &p);
 	put_event(&b, 1, 300, 3, 600, "after");
 	tr = tb_open(&b, &path);
-	assert_int_equal(stat_value(tr, "proto_compressed_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
 	tb_close(tr, path, &b);
 	free(z);
@@ -1282,7 +1268,7 @@ static void test_truncated_last_packet(void **state)
 	b.n = good + 5; /* keep 5 bytes of the last packet */
 	tr = tb_open(&b, &path);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2);
-	assert_int_equal(stat_value(tr, "proto_truncated"), 5);
+	assert_int_equal(tt_test_stat(tr, "proto_truncated"), 5);
 	snprintf(sql, sizeof(sql), "select int_value from metadata where name = 'proto_truncated_offset'");
 	assert_int_equal(tt_test_int(tr, sql), (int64_t)good);
 	tb_close(tr, path, &b);
@@ -1300,7 +1286,7 @@ static void test_length_beyond_file(void **state)
 	tb_raw(&b, "\x0a\xff\xff\x03zz", 6); /* claims 65535 bytes */
 	tr = tb_open(&b, &path);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 2);
-	assert_int_equal(stat_value(tr, "proto_truncated"), 6);
+	assert_int_equal(tt_test_stat(tr, "proto_truncated"), 6);
 	tb_close(tr, path, &b);
 
 	/* the same prefix as the first packet: not a trace */
@@ -1424,8 +1410,8 @@ static void test_debug_annotation_keys(void **state)
 	put_keyed_event(&b, 30, "other", "a\0b", 3);
 	put_keyed_event(&b, 40, NULL, NULL, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select ts, arg_set_id from slice order by ts", "10\t0\n20\t0\n30\t1\n40\t1\n");
-	assert_tsv(tr, "select arg_set_id, key, flat_key, display_value from args where arg_set_id in (0, 1) order by id",
+	tt_test_assert_tsv(tr, "select ts, arg_set_id from slice order by ts", "10\t0\n20\t0\n30\t1\n40\t1\n");
+	tt_test_assert_tsv(tr, "select arg_set_id, key, flat_key, display_value from args where arg_set_id in (0, 1) order by id",
 		   "0\tdebug.k\tdebug.k\tv1\n0\tdebug.d.e\tdebug.d.e\t1\n0\tdebug.d.f[[0]\tdebug.d.f\t2\n"
 		   "0\tdebug.d.f[[1]\tdebug.d.f\t3\n"
 		   "1\tdebug.other\tdebug.other\ta\n1\tdebug.d.e\tdebug.d.e\t1\n1\tdebug.d.f[[0]\tdebug.d.f\t2\n"
@@ -1507,7 +1493,7 @@ static void test_debug_annotations(void **state)
 	p.track_event = &te;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select a.key, a.flat_key, coalesce(a.int_value, a.string_value, a.real_value) from slice s "
+	tt_test_assert_tsv(tr, "select a.key, a.flat_key, coalesce(a.int_value, a.string_value, a.real_value) from slice s "
 		       "join args a using(arg_set_id) order by a.key",
 		   "debug.b\tdebug.b\t1\n"
 		   "debug.d\tdebug.d\t2.5\n"
@@ -1585,30 +1571,30 @@ static void test_legacy_events(void **state)
 	put_legacy_ids(&b, 1, 8000, 'e', "local", 0, 0, 11);
 	put_legacy_ids(&b, 1, 8500, 'e', "local", 0, 0, 12);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid from slice s join thread_track tt on s.track_id = tt.id "
 		       "join thread t using(utid) where tt.id = (select id from thread_track order by id limit 1) "
 		       "order by s.ts",
 		   "1000\t5000\tcomplete\t21\n2000\t0\tmark\t21\n7000\t1000\tnext\t21\n");
 	assert_string_equal(tt_test_str(tr, "select a.string_value from slice s join args a using(arg_set_id) "
 					    "where s.name = 'mark' and a.key = 'legacy_event.phase'"), "R");
 	/* an unscoped id is global in trace processor, a local_id per process */
-	assert_tsv(tr, "select s.ts, s.dur, t.type, t.name, t.upid from slice s join track t on s.track_id = t.id "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.type, t.name, t.upid from slice s join track t on s.track_id = t.id "
 		       "where s.name = 'async'",
 		   "3000\t1000\tlegacy_async_global_slice\tasync\tNULL\n");
-	assert_tsv(tr, "select s.ts, s.dur, s.track_id - (select min(track_id) from slice where name = 'local'),"
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.track_id - (select min(track_id) from slice where name = 'local'),"
 		       " t.type, p.pid from slice s join track t on s.track_id = t.id"
 		       " join process p on p.upid = t.upid where s.name = 'local' order by s.ts",
 		   "5000\t1000\t0\tlegacy_async_process_slice\t20\n"
 		   "7000\t1000\t0\tlegacy_async_process_slice\t20\n"
 		   "7500\t1000\t1\tlegacy_async_process_slice\t20\n");
-	assert_int_equal(stat_value(tr, "proto_legacy_unsupported"), 0);
+	assert_int_equal(tt_test_stat(tr, "proto_legacy_unsupported"), 0);
 	/* a legacy async event's id is its slice's legacy_trace_source_id arg
 	 * (the end's value updates it in place); none on other phases */
-	assert_tsv(tr, "select s.name, a.key, a.int_value from slice s join args a using(arg_set_id)"
+	tt_test_assert_tsv(tr, "select s.name, a.key, a.int_value from slice s join args a using(arg_set_id)"
 		       " where a.key = 'legacy_trace_source_id' order by s.ts",
 		   "async\tlegacy_trace_source_id\t9\nlocal\tlegacy_trace_source_id\t10\n"
 		   "local\tlegacy_trace_source_id\t11\nlocal\tlegacy_trace_source_id\t12\n");
-	assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
 		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
 	tb_close(tr, path, &b);
 }
@@ -1633,13 +1619,13 @@ static void test_conflicting_thread_descriptor(void **state)
 	put_legacy_ids(&b, 2, 4000, 'F', "async", 0, 4, 0);
 	put_event(&b, 2, 5000, 3, 7, "by-uuid");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, th.tid, th.name from slice s join thread_track tt on tt.id = s.track_id "
+	tt_test_assert_tsv(tr, "select s.name, th.tid, th.name from slice s join thread_track tt on tt.id = s.track_id "
 		       "join thread th using(utid) order by s.ts",
 		   "on-first\t51\tfirst\non-second\t52\tsecond\nby-uuid\t51\tfirst\n");
-	assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
+	tt_test_assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
 		       "on th.utid = a.int_value where s.name = 'async' and a.key = 'legacy_event.passthrough_utid'",
 		   "52\n");
-	assert_int_equal(stat_value(tr, "track_descriptor_conflicting_reservation"), 1);
+	assert_int_equal(tt_test_stat(tr, "track_descriptor_conflicting_reservation"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -1699,10 +1685,10 @@ static void test_async_end_args_merge(void **state)
 	put_async_arr(&b, 1, 1000, 'b', 10, 2, 1);
 	put_async_arr(&b, 2, 2000, 'e', 20, 2, 2);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select a.key, a.int_value from slice s join args a using(arg_set_id) "
+	tt_test_assert_tsv(tr, "select a.key, a.int_value from slice s join args a using(arg_set_id) "
 		       "where a.key glob 'debug.*' order by a.key",
 		   "debug.arr[0]\t10\ndebug.arr[1]\t11\ndebug.arr[2]\t20\ndebug.arr[3]\t21\ndebug.s\t2\n");
-	assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
+	tt_test_assert_tsv(tr, "select th.tid from slice s join args a using(arg_set_id) join thread th "
 		       "on th.utid = a.int_value where a.key = 'legacy_event.passthrough_utid'", "51\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from args where key glob 'debug.*'"), 5);
 	assert_int_equal(tt_test_int(tr, "select count(*) from args where key = 'legacy_event.passthrough_utid'"), 1);
@@ -1748,7 +1734,7 @@ static void test_deep_nesting(void **state)
 	tb_raw(&b, pk.p, pk.n);
 	put_event(&b, 1, 300, 3, 600, "after");
 	tr = tb_open(&b, &path);
-	assert_int_equal(stat_value(tr, "proto_packet_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "proto_packet_bad"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 3);
 	tb_close(tr, path, &b);
 	free(pk.p);
@@ -1779,7 +1765,7 @@ static void test_process_stats(void **state)
 	p.process_stats = &ps;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
+	tt_test_assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
 		       "join process pr on pr.upid = t.upid order by t.name",
 		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n"
 		   "runtime.kernel_ns\t33\t7000\t1500000.0\n");
@@ -1853,7 +1839,7 @@ static void test_counter_dimension_args(void **state)
 	e2.cpu_idle = &ci;
 	ft_packet(&b, 210, 0, &e2);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.type, t.name, a.key, a.display_value from counter_track t join args a "
+	tt_test_assert_tsv(tr, "select t.type, t.name, a.key, a.display_value from counter_track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id order by t.type, a.id",
 		   "cpu_frequency\tcpufreq\tcpu\t1\n"
 		   "cpu_idle\tcpuidle\tcpu\t1\n"
@@ -1915,15 +1901,15 @@ static void test_legacy_instant_tracks(void **state)
 	put_legacy_instant(&b, 120, "g2", 1);
 	put_legacy_instant(&b, 130, "p2", 2);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.type, group_concat(s.name) from track t join slice s on s.track_id = t.id "
+	tt_test_assert_tsv(tr, "select t.type, group_concat(s.name) from track t join slice s on s.track_id = t.id "
 		       "group by t.id order by t.type",
 		   "chrome_process_instant\tp1,p2\nlegacy_chrome_global_instants\tg1,g2\n");
-	assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a "
+	tt_test_assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like '%instant%' order by t.type, a.id",
 		   "chrome_process_instant\tupid\t1\n");
 	assert_int_equal(tt_test_int(tr, "select p.pid from track t join process p on p.upid = t.upid "
 					 "where t.type = 'chrome_process_instant'"), 42);
-	assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a "
+	tt_test_assert_tsv(tr, "select t.type, a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.source_arg_set_id where t.type like '%instant%' order by t.type, a.id",
 		   "chrome_process_instant\tsource\tchrome\nlegacy_chrome_global_instants\tsource\tchrome\n");
 	tb_close(tr, path, &b);
@@ -1952,20 +1938,20 @@ static void test_atrace_async_tracks(void **state)
 	ft_print(&b, 600, 11, "H|10|trk|5");
 	ft_print(&b, 700, 11, "N|10|trk|late");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.type, t.name, group_concat(s.name || '@' || s.ts || '+' || s.dur, ' ') "
+	tt_test_assert_tsv(tr, "select t.type, t.name, group_concat(s.name || '@' || s.ts || '+' || s.dur, ' ') "
 		       "from slice s join track t on t.id = s.track_id group by t.id order by t.id",
 		   "atrace_async_slice\treq\treq@100+100 req@300+100\n"
 		   "atrace_async_slice\treq\treq@110+100\n"
 		   "atrace_async_slice_for_track\ttrk\ta@500+100 late@700+0\n"
 		   "atrace_async_slice_for_track\ttrk\tinst@550+0\n");
-	assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
+	tt_test_assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like 'atrace_async%' order by t.id, a.id",
 		   "0\tupid\t2\n0\tname\treq\n0\ttrack_compressor_idx\t0\n"
 		   "1\tupid\t2\n1\tname\treq\n1\ttrack_compressor_idx\t1\n"
 		   "2\tupid\t2\n2\tname\ttrk\n2\ttrack_compressor_idx\t0\n"
 		   "3\tupid\t2\n3\tname\ttrk\n3\ttrack_compressor_idx\t1\n");
 	/* (upid 2: pid 10, after its parent pid 1) */
-	assert_tsv(tr, "select distinct p.pid from track t join process p using(upid) "
+	tt_test_assert_tsv(tr, "select distinct p.pid from track t join process p using(upid) "
 		       "where t.type like 'atrace_async%'", "10\n");
 	tb_close(tr, path, &b);
 }
@@ -2054,18 +2040,18 @@ static void test_process_naming(void **state)
 	p.process_tree = &pt;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
+	tt_test_assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
 		   "100\tRenderer\t/usr/lib/chromium/chromium --type=renderer --x=1\tNULL\n"
 		   "101\tGPU Process\tNULL\tNULL\n"
 		   "102\t/bin/app\t/bin/app --flag\t10001\n"
 		   "103\t/bin/one\t/bin/one two\tNULL\n"
 		   "104\tkworker/1:0\tkworker/1:0\tNULL\n");
-	assert_tsv(tr, "select p.pid, a.key, a.display_value from process p join args a using(arg_set_id)"
+	tt_test_assert_tsv(tr, "select p.pid, a.key, a.display_value from process p join args a using(arg_set_id)"
 		       " order by p.pid, a.key",
 		   "100\tchrome.process_label[0]\tpage\n"
 		   "100\tchrome.process_type\tRenderer\n"
 		   "101\tchrome.process_type\tGpu\n");
-	assert_tsv(tr, "select tid, name from thread where tid = 104", "104\tkworker/1:0\n");
+	tt_test_assert_tsv(tr, "select tid, name from thread where tid = 104", "104\tkworker/1:0\n");
 	tb_close(tr, path, &b);
 }
 
@@ -2111,7 +2097,7 @@ static void test_track_names(void **state)
 	put_track_merge(&b, 6, 5, NULL, -1);
 	put_event(&b, 1, 500, 3, 6, "child event");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.name, p.name from track t left join track p on t.parent_id = p.id order by t.name",
+	tt_test_assert_tsv(tr, "select t.name, p.name from track t left join track p on t.parent_id = p.id order by t.name",
 		   "child event\tparent\nfrom event\tNULL\nkept\tNULL\nnamed later\tNULL\n"
 		   "parent\tNULL\nsecond\tNULL\n");
 	tb_close(tr, path, &b);
@@ -2139,7 +2125,7 @@ static void test_track_descriptions(void **state)
 	put_event(&b, 1, 200, 3, 8, "b");
 	put_event(&b, 1, 300, 3, 9, "c");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, extract_arg(t.source_arg_set_id, 'description') from slice s"
+	tt_test_assert_tsv(tr, "select s.name, extract_arg(t.source_arg_set_id, 'description') from slice s"
 		       " join track t on s.track_id = t.id order by s.ts",
 		   "a\tWorker thread\nb\tQueued jobs\nc\tNULL\n");
 	tb_close(tr, path, &b);
@@ -2187,7 +2173,7 @@ static void test_track_ordering_args(void **state)
 	put_event(&b, 1, 200, 3, 4, "b");
 	put_event(&b, 1, 300, 3, 2, "c");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select t.name, p.name, extract_arg(t.source_arg_set_id, 'child_ordering'),"
+	tt_test_assert_tsv(tr, "select t.name, p.name, extract_arg(t.source_arg_set_id, 'child_ordering'),"
 		       " extract_arg(t.source_arg_set_id, 'sibling_order_rank'), t.utid is not null"
 		       " from track t left join track p on t.parent_id = p.id where t.name != 't' order by t.name",
 		   "parent\tNULL\texplicit\tNULL\t0\nranked\tparent\tNULL\t-4\t0\n"
@@ -2213,7 +2199,7 @@ static void test_descriptor_sort_index(void **state)
 		put_ranked(&b, 2, 100, 101, -3);
 		put_event(&b, 1, 100, 3, 2, "e");
 		tr = tb_open(&b, &path);
-		assert_tsv(tr, "select extract_arg(p.arg_set_id, 'process_sort_index_hint'),"
+		tt_test_assert_tsv(tr, "select extract_arg(p.arg_set_id, 'process_sort_index_hint'),"
 			       " extract_arg(t.arg_set_id, 'thread_sort_index_hint')"
 			       " from thread t join process p using (upid) where t.tid = 101",
 			   explicit_order ? "5\t-3\n" : "NULL\tNULL\n");
@@ -2258,7 +2244,7 @@ static void test_descriptor_id_reuse(void **state)
 	p.track_event = &te;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, coalesce(th.name, '-'), coalesce(pr.name, tp.name), coalesce(pr.pid, tp.pid)"
+	tt_test_assert_tsv(tr, "select s.name, coalesce(th.name, '-'), coalesce(pr.name, tp.name), coalesce(pr.pid, tp.pid)"
 		       " from slice s join track t on s.track_id = t.id left join thread th on t.utid = th.utid"
 		       " left join process tp on th.upid = tp.upid left join process pr on t.utid is null and"
 		       " t.upid = pr.upid order by s.ts",
@@ -2295,7 +2281,7 @@ static void test_merged_sibling_tracks(void **state)
 	put_event(&b, 1, 500, 3, 5, "s1");
 	put_event(&b, 1, 600, 3, 6, "s2");
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.name, s.dur, t.name, s.track_id - (select min(track_id) from slice) from slice s"
+	tt_test_assert_tsv(tr, "select s.name, s.dur, t.name, s.track_id - (select min(track_id) from slice) from slice s"
 		       " join track t on s.track_id = t.id order by s.ts",
 		   "a\t100\tanim\t0\nb\t100\tanim\t0\nc\t100\tanim\t1\n"
 		   "s1\t0\tsolo\t2\ns2\t0\tsolo\t3\n");
@@ -2361,13 +2347,13 @@ static void test_legacy_delta_timestamps(void **state)
 	put_old_chrome(&b, 'B', "b", 1, 0, 0);    /* 1016 us: the sum ignored 2000 */
 	put_old_chrome(&b, 'E', NULL, 1, 0, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select s.ts, s.dur, s.name, coalesce(s.thread_ts, -1), coalesce(s.thread_dur, -1), t.tid, t.name "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, coalesce(s.thread_ts, -1), coalesce(s.thread_dur, -1), t.tid, t.name "
 		       "from slice s join thread_track tt on s.track_id = tt.id join thread t using(utid) order by s.ts",
 		   "1005000\t10000\ta\t52000\t3000\t6\told\n"
 		   "1016000\t1000\tb\t-1\t-1\t6\told\n"
 		   "2000000\t0\tabs\t-1\t-1\t6\told\n");
 	/* the thread times are also a counter of the thread */
-	assert_tsv(tr, "select t.name, t.type, th.tid, c.ts, c.value from counter c join track t on c.track_id = t.id"
+	tt_test_assert_tsv(tr, "select t.name, t.type, th.tid, c.ts, c.value from counter c join track t on c.track_id = t.id"
 		       " join thread th using(utid) order by c.ts",
 		   "thread_time\tthread_time\t6\t1005000\t52000.0\n"
 		   "thread_time\tthread_time\t6\t1015000\t55000.0\n");
@@ -2402,9 +2388,9 @@ static void test_timestamp_overflow(void **state)
 	tb_packet(&b, &p);
 	put_old_chrome(&b, 'I', "delta_overflow", -10, 0, 0);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select ts, name from slice order by ts, name",
+	tt_test_assert_tsv(tr, "select ts, name from slice order by ts, name",
 		   "1000000\tback\n1000000\tgood\n");
-	assert_int_equal(stat_value(tr, "track_event_invalid_timestamp"), 4);
+	assert_int_equal(tt_test_stat(tr, "track_event_invalid_timestamp"), 4);
 	tb_close(tr, path, &b);
 }
 
@@ -2443,7 +2429,7 @@ static void test_compact_sched(void **state)
 	tr = tb_open(&b, &path);
 	/* slices end with the next switch's prev_state; the last one runs to
 	 * the end of the trace (its own start here) */
-	assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, t.name, coalesce(s.end_state, '-'), s.priority "
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, t.name, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
 		   "100\t50\t2\t7\talpha\tS\t120\n150\t50\t2\t8\tbeta\tR\t110\n200\t0\t2\t7\talpha\t-\t120\n");
 	tb_close(tr, path, &b);
@@ -2519,7 +2505,7 @@ static void test_big_packets(void **state)
 	for (i = 0; i < 5; i++) /* 45 MiB: more than the 32 MiB framed ahead */
 		put_event(&b, 1, 100 + 100 * (uint64_t)i, 3, 600, name);
 	tr = tb_open(&b, &path);
-	assert_tsv(tr, "select count(*), sum(length(name)) from slice", "5\t47185915\n");
+	tt_test_assert_tsv(tr, "select count(*), sum(length(name)) from slice", "5\t47185915\n");
 	tb_close(tr, path, &b);
 	free(name);
 }

@@ -129,3 +129,41 @@ void tt_test_collect_warning(void *ctx, const char *msg)
 		snprintf(w->msg[w->n], sizeof w->msg[0], "%s", msg);
 	w->n++;
 }
+
+void tt_test_assert_tsv(tt_trace *tr, const char *sql, const char *want)
+{
+	char *got = tt_test_tsv(tr, sql);
+
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "[%s]\n got: [%s]\nwant: [%s]\n", sql, got, want);
+		free(got);
+		fail_msg("query result differs: %s", sql);
+	}
+	free(got);
+}
+
+int64_t tt_test_stat(tt_trace *tr, const char *name)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "select value from stats where name = '%s'", name);
+	return tt_test_int(tr, sql);
+}
+
+tt_trace *tt_test_open_text(const char *text, size_t len, const char *suffix, char **path)
+{
+	*path = tt_test_write_tmp(text, len, suffix);
+	return tt_test_open(*path);
+}
+
+tt_trace *tt_test_open_json(const char *json, char **path)
+{
+	return tt_test_open_text(json, strlen(json), ".json", path);
+}
+
+void tt_test_close_text(tt_trace *tr, char *path)
+{
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+}

@@ -30,6 +30,19 @@ int64_t tt_test_int(tt_trace *tr, const char *sql);
 const char *tt_test_str(tt_trace *tr, const char *sql);
 /* The whole result as TSV without a header (malloc'ed; caller frees). */
 char *tt_test_tsv(tt_trace *tr, const char *sql);
+/* Fails the test, naming sql, unless its TSV result is exactly want. */
+void tt_test_assert_tsv(tt_trace *tr, const char *sql, const char *want);
+/* The value of the stats row name; fails the test when there is none
+ * (a misspelt name is an error, not a 0). */
+int64_t tt_test_stat(tt_trace *tr, const char *name);
+
+/* A trace written by the test: text goes to a temporary file ending with
+ * suffix (".json", ".pftrace"), which is opened; *path gets the file's
+ * path for tt_test_close_text, which closes the trace and removes it. */
+tt_trace *tt_test_open_text(const char *text, size_t len, const char *suffix, char **path);
+void tt_test_close_text(tt_trace *tr, char *path);
+/* tt_test_open_text of a NUL-terminated JSON trace. */
+tt_trace *tt_test_open_json(const char *json, char **path);
 
 /* Collects "path:line: message" warnings from the parsers that report
  * through a (void *ctx, const char *msg) callback: pass
