@@ -201,7 +201,7 @@ check-asan:
 	@tests/run.sh build-asan
 
 bench: deps
-	@$(MAKE) --no-print-directory B=build-bench OPT="-O2 -g -DNDEBUG" $(BIN) $(patsubst $(B)/%,build-bench/%,$(BENCH_BINS))
+	@$(MAKE) --no-print-directory B=build-bench OPT="-O2 -g -DNDEBUG" build-bench/termtrace $(patsubst $(B)/%,build-bench/%,$(BENCH_BINS))
 	@tests/bench/run.sh build-bench
 
 # ---- install ----------------------------------------------------------------
