@@ -30,8 +30,7 @@ static uint32_t async_track(struct feed *f, const tt_event *r, enum tt_async_kin
  * tracks, the source. */
 static void track_dims(struct json *j, uint32_t track, uint32_t upid, uint32_t utid, tt_str name)
 {
-	if (track == TT_NONE || tt_storage_track_dimension_args(j->st, track) != TT_NONE ||
-	    (upid == TT_NONE && utid == TT_NONE && !name))
+	if (track == TT_NONE || (upid == TT_NONE && utid == TT_NONE && !name))
 		return;
 	tt_storage_args_begin(j->st);
 	if (upid != TT_NONE)
@@ -48,7 +47,7 @@ static void track_dims(struct json *j, uint32_t track, uint32_t upid, uint32_t u
 
 static void chrome_source(struct json *j, uint32_t track)
 {
-	if (track == TT_NONE || tt_storage_track_source_args(j->st, track) != TT_NONE)
+	if (track == TT_NONE)
 		return;
 	tt_storage_args_begin(j->st);
 	tt_storage_args_str(j->st, "source", "chrome", 6);
@@ -63,12 +62,14 @@ static uint32_t instant_track(struct feed *f, const tt_event *r)
 	tt_storage *st = f->j->st;
 	tt_track_desc d = { .type = "legacy_chrome_global_instants", .utid = TT_NONE, .upid = TT_NONE,
 			    .parent_id = TT_NONE, .cpu = -1 };
-	uint32_t t;
+	/* tracks from here on are new: their args are written once */
+	uint32_t t, made = tt_storage_track_count(st);
 
 	if (r->scope == 'g') {
 		d.name = f->s_global_instants;
 		t = tt_track_tracker_keyed(f->j->im->tracks, "json-instant", TT_NONE, 0, 0, &d);
-		chrome_source(f->j, t);
+		if (t >= made)
+			chrome_source(f->j, t);
 		return t;
 	}
 	if (r->scope == 'p') {
@@ -76,8 +77,10 @@ static uint32_t instant_track(struct feed *f, const tt_event *r)
 		d.upid = tt_storage_thread_upid(st, r->track);
 		d.name = 0;
 		t = tt_track_tracker_keyed(f->j->im->tracks, "json-instant", d.upid, 1, 0, &d);
-		track_dims(f->j, t, d.upid, TT_NONE, 0);
-		chrome_source(f->j, t);
+		if (t >= made) {
+			track_dims(f->j, t, d.upid, TT_NONE, 0);
+			chrome_source(f->j, t);
+		}
 		return t;
 	}
 	return tt_track_tracker_thread(f->j->im->tracks, r->track);
@@ -93,10 +96,12 @@ static uint32_t counter_track(struct json *j, const tt_event *r)
 	tt_track_desc d = { .type = upid != TT_NONE ? "json_counter" : "json_counter_thread_fallback",
 			    .name = r->name, .utid = utid, .upid = upid,
 			    .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+	uint32_t made = tt_storage_track_count(st);
 	uint32_t t = tt_track_tracker_keyed(j->im->tracks, "json-counter", upid != TT_NONE ? upid : (uint64_t)utid << 32,
 					    r->name, 0, &d);
 
-	track_dims(j, t, upid, utid, r->name);
+	if (t >= made) /* a new series: its dimensions, once */
+		track_dims(j, t, upid, utid, r->name);
 	return t;
 }
 
