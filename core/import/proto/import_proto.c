@@ -278,7 +278,8 @@ static int push_one(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t 
 	r.args = args;
 	r.id = (uint64_t)folded << 32 | c->ord++;
 	r.kind = (uint8_t)kind;
-	r.flags = (uint16_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0));
+	r.flags = (uint16_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0) |
+			     (folded ? F_FOLD : 0));
 	r.scope = 0;
 	if (tt_sorter_push(c->sorter, s->stream, &r) < 0) {
 		c->oom = 1;

@@ -339,8 +339,7 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 	uint32_t track;
 	int64_t id = -1;
 	prec ft;
-	/* (an ftrace record's id holds pids, not a folded counter) */
-	uint32_t folded = r->kind == R_FTRACE ? 0 : REC_FOLDED(r);
+	uint32_t folded = REC_FOLDED(r);
 
 	if (r->kind == R_FTRACE) {
 		if (!tt_proto_feed_ftrace(c, r, &ft))

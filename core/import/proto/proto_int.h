@@ -50,7 +50,7 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
-enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c) */
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100, F_FOLD = 0x200 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c); F_FOLD: a counter folded on the record (REC_FOLDED) */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds */
 enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
@@ -67,11 +67,12 @@ typedef tt_event prec;
  * its sequence's extra counter (a counter record, pushed first) and as
  * the slice's thread ts. A BEGIN / END whose single extra counter value
  * is its thread ts takes that counter along instead of a record of its
- * own (half the records of a Chromium trace): id's high 32 bits are the
- * counter's utrack + 1, its value u.i. The merge emits the two adjacent
+ * own (half the records of a Chromium trace): flag F_FOLD, id's high 32
+ * bits the counter's utrack + 1, its value u.i (other records, such as
+ * ftrace's, use id's high bits for their own fields). The merge emits the two adjacent
  * anyway (same ts, consecutive file order), so feed() replays the
  * counter just before the event and the result is the same. */
-#define REC_FOLDED(r) ((uint32_t)((r)->id >> 32))
+#define REC_FOLDED(r) (((r)->flags & F_FOLD) ? (uint32_t)((r)->id >> 32) : 0u)
 #define REC_ORD(r) ((uint32_t)(r)->id)
 
 typedef struct pflow {
