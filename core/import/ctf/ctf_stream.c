@@ -324,14 +324,13 @@ static size_t key_push(ctf_stream *s, size_t klen, const char *name)
 
 static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn);
 
-static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+/* An integer's value v just read: clock, sign, slot, role, output. */
+static inline __attribute__((always_inline)) int int_tail(ctf_stream *s, const ctf_type *t, uint64_t v,
+							  size_t klen, int dyn)
 {
-	uint64_t v;
-	int rc = read_bits(s, t->align, t->size, t->byte_order, &v);
 	ctf_val *out;
+	int rc;
 
-	if (rc)
-		return rc;
 	if (__builtin_expect((t->slot & t->clock) >= 0, 0)) {
 		/* slot or clock (not both -1): the clock takes the raw bits */
 		if (t->clock >= 0 && t->role != CTF_R_TS_END)
@@ -367,6 +366,16 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	return DEC_OK;
 }
 
+static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+{
+	uint64_t v;
+	int rc = read_bits(s, t->align, t->size, t->byte_order, &v);
+
+	if (rc)
+		return rc;
+	return int_tail(s, t, v, klen, dyn);
+}
+
 /* Position of the first NUL in b[0..n), or NULL. Names and short strings
  * dominate, where a library call costs more than the scan: 8 bytes at a
  * time while they are inside the range. */
@@ -377,11 +386,19 @@ static inline const uint8_t *find_nul(const uint8_t *b, size_t n)
 	if (n > 256)
 		return memchr(b, 0, n);
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
+		uint64_t w, z;
 
 		memcpy(&w, b + i, 8);
-		if ((w - UINT64_C(0x0101010101010101)) & ~w & UINT64_C(0x8080808080808080))
+		z = (w - UINT64_C(0x0101010101010101)) & ~w & UINT64_C(0x8080808080808080);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* the lowest flagged byte is the first NUL (a false flag can
+		 * only sit above a true one) */
+		if (z)
+			return b + i + (__builtin_ctzll(z) >> 3);
+#else
+		if (z)
 			break;
+#endif
 	}
 	for (; i < n; i++)
 		if (!b[i])
@@ -613,20 +630,214 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	return DEC_BAD;
 }
 
+/* ---- compiled structs ------------------------------------------------------ */
+/* Runs struct t's program (ctf_metadata.h: ctf_op) with t at depth base + 1:
+ * what dec_struct(s, t, 0, 0) does, field by field, without the walk. Keys
+ * are the nodes' paths (root scopes and what they hold outside arrays). */
+static int run_ops(ctf_stream *s, const ctf_type *t, int base);
+
+/* An integer op outside a run. */
+static inline __attribute__((always_inline)) int op_int(ctf_stream *s, const ctf_op *op)
+{
+	const ctf_type *ft = op->t;
+	uint64_t pos = align_up(s->pos, op->align), v;
+	const uint8_t *b;
+	int rc;
+
+	if (pos > s->limit || ft->size > s->limit - pos)
+		return DEC_SHORT;
+	if (!op->special && !s->emit) {
+		/* an integer nobody reads (values skipped; no slot, clock or
+		 * role): only its place matters */
+		s->pos = pos + ft->size;
+		return DEC_OK;
+	}
+	b = s->pkt + (pos >> 3);
+	switch (op->code) {
+	case CTF_OP_U8:
+		v = b[0];
+		break;
+	case CTF_OP_U16: {
+		uint16_t w;
+
+		memcpy(&w, b, 2);
+		v = w;
+		break;
+	}
+	case CTF_OP_U32: {
+		uint32_t w;
+
+		memcpy(&w, b, 4);
+		v = w;
+		break;
+	}
+	case CTF_OP_U64:
+		memcpy(&v, b, 8);
+		break;
+	default:
+		if ((rc = read_bits(s, op->align, ft->size, ft->byte_order, &v)))
+			return rc;
+		return int_tail(s, ft, v, 0, 0);
+	}
+	s->pos = pos + ft->size;
+	return int_tail(s, ft, v, 0, 0);
+}
+
+static int run_variant(ctf_stream *s, const ctf_type *t, int d)
+{
+	int mi = enum_index(t->tag_type, s->slots[t->ref]);
+	int opt = mi >= 0 ? t->opt_of_map[mi] : -1;
+	const ctf_type *ot;
+
+	if (opt < 0 || d + 1 > MAX_DEPTH)
+		return DEC_BAD;
+	ot = t->fields[opt].type;
+	if (ot->nops == 1 && ot->ops[0].code >= CTF_OP_U8 && ot->ops[0].code <= CTF_OP_INT && d + 2 <= MAX_DEPTH) {
+		/* one integer (LTTng's compact header: the timestamp) */
+		s->pos = align_up(s->pos, ot->align);
+		return op_int(s, &ot->ops[0]);
+	}
+	if (ot->ops)
+		return run_ops(s, ot, d + 1);
+	s->depth = d + 1;
+	return ot->kind == CTF_K_STRUCT ? dec_struct(s, ot, 0, 0) : dec(s, ot, 0, 0);
+}
+
+static int run_ops(ctf_stream *s, const ctf_type *t, int base)
+{
+	const ctf_op *op = t->ops, *end = op + t->nops;
+	int rc;
+
+	if (base + (int)t->ops_depth > MAX_DEPTH) {
+		/* the walk fails where it gets too deep, as without programs */
+		s->depth = base;
+		return dec_struct(s, t, 0, 0);
+	}
+	s->pos = align_up(s->pos, t->align);
+	for (; op < end; op++) {
+		const ctf_type *ft = op->t;
+		uint64_t v;
+
+		switch (op->code) {
+		case CTF_OP_ALIGN:
+			s->pos = align_up(s->pos, op->align);
+			continue;
+		case CTF_OP_RUN: {
+			const ctf_op *q = op + 1, *qe = op + 1 + op->n;
+			uint64_t at = align_up(s->pos, op->align);
+
+			if (at > s->limit || op->off > s->limit - at)
+				continue; /* not all inside: op by op, checked */
+			for (; q < qe; q++) {
+				const ctf_type *qt = q->t;
+				const uint8_t *b = s->pkt + ((at + q->off) >> 3);
+
+				switch (q->code) {
+				case CTF_OP_U8:
+					if (!q->special && !s->emit)
+						continue;
+					v = b[0];
+					break;
+				case CTF_OP_U16: {
+					uint16_t w;
+
+					if (!q->special && !s->emit)
+						continue;
+					memcpy(&w, b, 2);
+					v = w;
+					break;
+				}
+				case CTF_OP_U32: {
+					uint32_t w;
+
+					if (!q->special && !s->emit)
+						continue;
+					memcpy(&w, b, 4);
+					v = w;
+					break;
+				}
+				case CTF_OP_U64:
+					if (!q->special && !s->emit)
+						continue;
+					memcpy(&v, b, 8);
+					break;
+				case CTF_OP_INT:
+					if (!q->special && !s->emit)
+						continue;
+					s->pos = at + q->off;
+					if ((rc = read_bits(s, 1, qt->size, qt->byte_order, &v)))
+						return rc;
+					break;
+				case CTF_OP_TEXT:
+					s->pos = at + q->off;
+					if ((rc = dec_text(s, qt, qt->length, 0, 0)))
+						return rc;
+					continue;
+				default: /* a nested struct's ALIGN: placed already */
+					continue;
+				}
+				if ((rc = int_tail(s, qt, v, 0, 0)))
+					return rc;
+			}
+			s->pos = at + op->off;
+			op = qe - 1;
+			continue;
+		}
+		case CTF_OP_U8:
+		case CTF_OP_U16:
+		case CTF_OP_U32:
+		case CTF_OP_U64:
+		case CTF_OP_INT:
+			if ((rc = op_int(s, op)))
+				return rc;
+			continue;
+		case CTF_OP_STRING:
+			if ((rc = dec_string(s, ft, 0, 0)))
+				return rc;
+			continue;
+		case CTF_OP_TEXT:
+			if ((rc = dec_text(s, ft, ft->length, 0, 0)))
+				return rc;
+			continue;
+		case CTF_OP_VARIANT:
+			if ((rc = run_variant(s, ft, base + op->depth)))
+				return rc;
+			continue;
+		default:
+			s->depth = base + op->depth;
+			if ((rc = dec(s, ft, 0, 0)))
+				return rc;
+			continue;
+		}
+	}
+	return DEC_OK;
+}
+
 /* Decodes a root scope (keys come from the nodes' paths). */
 static int dec_root(ctf_stream *s, const ctf_type *t)
 {
 	s->depth = 0;
+	if (t->ops)
+		return run_ops(s, t, 0);
 	return t->kind == CTF_K_STRUCT ? dec_struct(s, t, 0, 0) : dec(s, t, 0, 0);
 }
 
 /* ---- packets ----------------------------------------------------------------- */
 #define SEEN(s, r) ((s)->role_seen & (1u << (r)))
 
-static int to_ns(const ctf_stream *s, uint64_t cycles, int64_t *ns)
+static inline int to_ns(const ctf_stream *s, uint64_t cycles, int64_t *ns)
 {
 	if (!s->clock) {
 		*ns = cycles > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)cycles;
+		return 0;
+	}
+	if (s->clock->freq == 1000000000u) {
+		/* tt_ctf_clock_ns for a ns clock, without the calls */
+		int64_t base = s->clock->base_ns;
+
+		if (cycles >= (uint64_t)INT64_MAX || (base > 0 && (int64_t)cycles > INT64_MAX - base))
+			return -1;
+		*ns = base + (int64_t)cycles;
 		return 0;
 	}
 	return tt_ctf_clock_ns(s->clock, cycles, ns);
@@ -914,6 +1125,10 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 		at = s->pos;
 		rc = decode_event(s);
 		if (rc == DEC_OK) {
+			s->ev.discard = s->has_pending;
+			s->ev.class_id = s->class_id;
+			s->ev.instance = s->instance;
+			s->ev.cpu = s->cpu;
 			*out = &s->ev;
 			return 1;
 		}
