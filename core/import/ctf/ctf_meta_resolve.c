@@ -378,6 +378,8 @@ static void prog_put(prog *g, unsigned code, const ctf_type *t, unsigned depth, 
 static uint64_t op_fixed_bits(const ctf_op *op)
 {
 	switch (op->code) {
+	case CTF_OP_MARK:
+		return 0;
 	case CTF_OP_U8:
 	case CTF_OP_U16:
 	case CTF_OP_U32:
@@ -396,6 +398,8 @@ static unsigned op_align(const ctf_op *op)
 {
 	if (op->code == CTF_OP_TEXT)
 		return op->t->elem->align < 8 ? 8 : op->t->elem->align;
+	if (op->code == CTF_OP_MARK)
+		return 1;
 	return op->align;
 }
 
@@ -417,7 +421,7 @@ static int prog_runs(prog *g)
 		uint64_t o = 0, bits;
 		size_t j = i;
 
-		if (a < 8 || (op->code != CTF_OP_ALIGN && !op_fixed_bits(op))) {
+		if (a < 8 || op->code == CTF_OP_MARK || (op->code != CTF_OP_ALIGN && !op_fixed_bits(op))) {
 			out[n++] = g->v[i++];
 			continue;
 		}
@@ -429,7 +433,7 @@ static int prog_runs(prog *g)
 			if (op_align(q) > a)
 				break;
 			at = (o + op_align(q) - 1) & ~(uint64_t)(op_align(q) - 1);
-			if (q->code == CTF_OP_ALIGN) {
+			if (q->code == CTF_OP_ALIGN || q->code == CTF_OP_MARK) {
 				o = at;
 				continue;
 			}
@@ -448,7 +452,7 @@ static int prog_runs(prog *g)
 			uint64_t at = (o + op_align(&q) - 1) & ~(uint64_t)(op_align(&q) - 1);
 
 			q.off = (unsigned)at;
-			o = q.code == CTF_OP_ALIGN ? at : at + op_fixed_bits(&q);
+			o = q.code == CTF_OP_ALIGN || q.code == CTF_OP_MARK ? at : at + op_fixed_bits(&q);
 			out[n++] = q;
 		}
 	}
@@ -545,6 +549,48 @@ static int compile_struct(parser *p, ctf_type *t)
 	return 0;
 }
 
+/* Event class ev of stream class sc: one program from its stream's event
+ * context to its fields, when each scope is a struct that has one (runs
+ * then span the scopes). -1 only when memory ran out. */
+static int compile_event(parser *p, const ctf_stream_class *sc, ctf_event_class *ev)
+{
+	const ctf_type *scope[3] = { sc->event_context, ev->context, ev->fields };
+	prog g;
+	ctf_op *ops;
+
+	for (int k = 0; k < 3; k++)
+		if (scope[k] && (scope[k]->kind != CTF_K_STRUCT || !scope[k]->ops))
+			return 0;
+	memset(&g, 0, sizeof(g));
+	for (int k = 0; k < 3 && !g.fail; k++) {
+		if (k == 2)
+			prog_put(&g, CTF_OP_MARK, NULL, 1, 1, 0);
+		if (!scope[k])
+			continue;
+		/* a root struct aligns where it starts */
+		prog_put(&g, CTF_OP_ALIGN, scope[k], 1, scope[k]->align, 0);
+		prog_struct(p, &g, scope[k], 1);
+	}
+	if (g.fail) {
+		free(g.v);
+		return 0;
+	}
+	if (prog_runs(&g)) {
+		free(g.v);
+		return -1;
+	}
+	ops = ctfm_arena_alloc(p->ar, g.n * sizeof(*ops));
+	if (!ops) {
+		free(g.v);
+		return -1;
+	}
+	memcpy(ops, g.v, g.n * sizeof(*ops));
+	free(g.v);
+	ev->ops = ops;
+	ev->nops = (unsigned)g.n;
+	return 0;
+}
+
 static int compile_all(parser *p, ctf_meta *m)
 {
 	int rc = compile_struct(p, m->packet_header);
@@ -558,6 +604,9 @@ static int compile_all(parser *p, ctf_meta *m)
 		rc |= compile_struct(p, m->events[i].context);
 		rc |= compile_struct(p, m->events[i].fields);
 	}
+	for (size_t i = 0; i < m->nstreams; i++)
+		for (size_t j = 0; j < m->streams[i].nsorted; j++)
+			rc |= compile_event(p, &m->streams[i], m->streams[i].sorted[j]);
 	return rc ? ctfm_perr(p, "out of memory") : 0;
 }
 

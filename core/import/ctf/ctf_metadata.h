@@ -81,9 +81,10 @@ enum ctf_op_code {
 	CTF_OP_TEXT,    /* fixed-length text array */
 	CTF_OP_VARIANT, /* its option's own program, or the tree walk */
 	CTF_OP_ANY,     /* anything else: the tree walk from this node */
-	CTF_OP_RUN      /* the next n ops (fixed sizes, alignments that divide
+	CTF_OP_RUN,     /* the next n ops (fixed sizes, alignments that divide
 			 * align) sit at fixed offsets from a position aligned
 			 * on align: one bounds check for all when they fit */
+	CTF_OP_MARK     /* an event's contexts end here (ncontext) */
 };
 
 typedef struct ctf_op {
@@ -157,6 +158,11 @@ typedef struct ctf_event_class {
 	int64_t loglevel;        /* -1 when absent */
 	ctf_type *context;       /* may be NULL */
 	ctf_type *fields;        /* may be NULL */
+	/* the decoder's program for what follows its header: its stream's
+	 * event context, its context, a MARK, its fields (NULL: each scope
+	 * on its own) */
+	const ctf_op *ops;
+	unsigned nops;
 } ctf_event_class;
 
 typedef struct ctf_stream_class {

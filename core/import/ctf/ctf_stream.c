@@ -703,17 +703,23 @@ static int run_variant(ctf_stream *s, const ctf_type *t, int d)
 	return ot->kind == CTF_K_STRUCT ? dec_struct(s, ot, 0, 0) : dec(s, ot, 0, 0);
 }
 
+static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base);
+
 static int run_ops(ctf_stream *s, const ctf_type *t, int base)
 {
-	const ctf_op *op = t->ops, *end = op + t->nops;
-	int rc;
-
 	if (base + (int)t->ops_depth > MAX_DEPTH) {
 		/* the walk fails where it gets too deep, as without programs */
 		s->depth = base;
 		return dec_struct(s, t, 0, 0);
 	}
 	s->pos = align_up(s->pos, t->align);
+	return run_prog(s, t->ops, t->ops + t->nops, base);
+}
+
+static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base)
+{
+	int rc;
+
 	for (; op < end; op++) {
 		const ctf_type *ft = op->t;
 		uint64_t v;
@@ -721,6 +727,9 @@ static int run_ops(ctf_stream *s, const ctf_type *t, int base)
 		switch (op->code) {
 		case CTF_OP_ALIGN:
 			s->pos = align_up(s->pos, op->align);
+			continue;
+		case CTF_OP_MARK:
+			s->ev.ncontext = s->nvals;
 			continue;
 		case CTF_OP_RUN: {
 			const ctf_op *q = op + 1, *qe = op + 1 + op->n;
@@ -772,6 +781,9 @@ static int run_ops(ctf_stream *s, const ctf_type *t, int base)
 					s->pos = at + q->off;
 					if ((rc = dec_text(s, qt, qt->length, 0, 0)))
 						return rc;
+					continue;
+				case CTF_OP_MARK:
+					s->ev.ncontext = s->nvals;
 					continue;
 				default: /* a nested struct's ALIGN: placed already */
 					continue;
@@ -1056,21 +1068,29 @@ static int decode_event(ctf_stream *s)
 	}
 	s->emit = !(s->skip && s->skip[cls - s->m->events]);
 	ev->skipped = !s->emit;
-	if (sc->event_context) {
-		rc = dec_root(s, sc->event_context);
+	if (cls->ops) {
+		/* contexts and fields in one program (its MARK sets ncontext) */
+		s->depth = 0;
+		rc = run_prog(s, cls->ops, cls->ops + cls->nops, 0);
 		if (rc)
 			return rc;
-	}
-	if (cls->context) {
-		rc = dec_root(s, cls->context);
-		if (rc)
-			return rc;
-	}
-	ev->ncontext = s->nvals;
-	if (cls->fields) {
-		rc = dec_root(s, cls->fields);
-		if (rc)
-			return rc;
+	} else {
+		if (sc->event_context) {
+			rc = dec_root(s, sc->event_context);
+			if (rc)
+				return rc;
+		}
+		if (cls->context) {
+			rc = dec_root(s, cls->context);
+			if (rc)
+				return rc;
+		}
+		ev->ncontext = s->nvals;
+		if (cls->fields) {
+			rc = dec_root(s, cls->fields);
+			if (rc)
+				return rc;
+		}
 	}
 	if (s->pos == start)
 		return DEC_BAD; /* an empty record would never advance */
