@@ -378,14 +378,13 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 
 /* Position of the first NUL in b[0..n), or NULL. Names and short strings
  * dominate, where a library call costs more than the scan: 8 bytes at a
- * time while they are inside the range. */
+ * time over the first 64 (a string field's range is the rest of the
+ * packet), then memchr. */
 static inline const uint8_t *find_nul(const uint8_t *b, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, m = n < 64 ? n : 64;
 
-	if (n > 256)
-		return memchr(b, 0, n);
-	for (; i + 8 <= n; i += 8) {
+	for (; i + 8 <= m; i += 8) {
 		uint64_t w, z;
 
 		memcpy(&w, b + i, 8);
@@ -397,9 +396,14 @@ static inline const uint8_t *find_nul(const uint8_t *b, size_t n)
 			return b + i + (__builtin_ctzll(z) >> 3);
 #else
 		if (z)
-			break;
+			goto bytes;
 #endif
 	}
+	if (n - i > 8)
+		return memchr(b + i, 0, n - i); /* a long one: the library */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+bytes:
+#endif
 	for (; i < n; i++)
 		if (!b[i])
 			return b + i;
@@ -778,6 +782,16 @@ static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base
 						return rc;
 					break;
 				case CTF_OP_TEXT:
+					if (qt->role == CTF_R_PROCNAME) {
+						/* dec_text's, inside the run */
+						const uint8_t *nul = find_nul(b, (size_t)qt->length);
+
+						s->ev.procname = (const char *)b;
+						s->ev.procname_len = nul ? (size_t)(nul - b) : (size_t)qt->length;
+						continue;
+					}
+					if (!s->emit)
+						continue;
 					s->pos = at + q->off;
 					if ((rc = dec_text(s, qt, qt->length, 0, 0)))
 						return rc;
