@@ -840,7 +840,7 @@ static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base
 }
 
 /* Decodes a root scope (keys come from the nodes' paths). */
-static int dec_root(ctf_stream *s, const ctf_type *t)
+static inline int dec_root(ctf_stream *s, const ctf_type *t)
 {
 	s->depth = 0;
 	if (t->ops)
@@ -1073,7 +1073,8 @@ static int decode_event(ctf_stream *s)
 	}
 	if (SEEN(s, CTF_R_EVENT_ID))
 		id = s->role_val[CTF_R_EVENT_ID];
-	cls = tt_ctf_meta_event(sc, id);
+	/* tt_ctf_meta_event's dense table, without the call */
+	cls = sc->by_id ? (id < sc->nby_id ? sc->by_id[id] : NULL) : tt_ctf_meta_event(sc, id);
 	if (!cls) {
 		s->st.unknown_events++;
 		problem(s, "event id %llu at byte %llu is not in the metadata (truncated metadata?)",
