@@ -7,7 +7,8 @@
  * Writes an LTTng-style trace with tests/ctf_writer.c (compact 5+27-bit
  * event headers; ticks with 3 fields, nested entry/exit pairs, a few gaps
  * that need full timestamps; every stream gets the same mix: each
- * stream's 10th record is a work pair). Without arguments, the issue's two cases:
+ * stream's 10th record is a work pair). Without arguments, the issue's
+ * two cases:
  * 5,000,000 events in one stream (target >= 5x babeltrace2) and
  * 10,000,000 in four (target >= 8x). Then times
  *   - termtrace: tt_trace_open (decode, merge, storage, finalize);
@@ -15,6 +16,10 @@
  * and prints events/s of both and the ratio, the memory the import keeps
  * (resident growth over the trace's size, bytes per event; target <= 1x),
  * then what reading the lazily decoded arg sets costs afterwards.
+ *
+ * While iterating: TT_BENCH_NOPEER=1 skips babeltrace2, TT_BENCH_KEEP=1
+ * keeps the trace (for profiling), TT_BENCH_TICKS_ONLY=1 writes no work
+ * pairs (threads of tracepoints only: their tracks are bursts).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +151,7 @@ static int bench_one(long long nev, int ns, double target)
 	tt_err err = { 0 };
 	tt_trace *tr;
 	char cmd[512];
-	int rc;
+	int rc, notrack;
 
 	if (ns < 1 || ns > 64 || nev < 1) {
 		fprintf(stderr, "usage: bench_ctf [EVENTS] [STREAMS<=64]\n");
@@ -156,6 +161,9 @@ static int bench_one(long long nev, int ns, double target)
 		perror("mkdtemp");
 		return 1;
 	}
+	/* TT_BENCH_TICKS_ONLY: no work pairs, so the threads have tracepoints
+	 * only (their tracks are bursts of them) */
+	notrack = getenv("TT_BENCH_TICKS_ONLY") != NULL;
 	t0 = now();
 	w = ctfw_open(dir, &o);
 	if (!w)
@@ -172,7 +180,7 @@ static int bench_one(long long nev, int ns, double target)
 		uint64_t step = (k % 100000 == 99999) ? (UINT64_C(1) << 28) : 97 + (uint64_t)(k % 13);
 
 		ts[s] += step;
-		if (k % 10 == 0 && written + 4 <= nev) {
+		if (k % 10 == 0 && written + 4 <= nev && !notrack) {
 			ctfw_work(w, s, ts[s], 1, (int32_t)i);
 			ctfw_work(w, s, ts[s] + 10, 1, (int32_t)i + 1);
 			ctfw_work(w, s, ts[s] + 20, 0, (int32_t)i + 1);
