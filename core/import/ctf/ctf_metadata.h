@@ -223,6 +223,9 @@ int tt_ctf_meta_parse(const char *text, size_t len, const char *path,
 int tt_ctf_meta_unpack(const uint8_t *data, size_t len, const char *path,
 		       char **text, size_t *text_len, tt_err *err);
 void tt_ctf_meta_free(ctf_meta *m);
+/* Drops the decoder's programs (ctf_op): cursors opened after it walk the
+ * type trees. For tests that compare the two decoders. */
+void tt_ctf_meta_drop_programs(ctf_meta *m);
 
 /* The event class of stream class sc with id, or NULL. */
 const ctf_event_class *tt_ctf_meta_event(const ctf_stream_class *sc, uint64_t id);
