@@ -212,7 +212,7 @@ done:
 	return DEC_OK;
 }
 
-static inline void update_clock(ctf_stream *s, uint64_t v, unsigned size)
+static inline __attribute__((always_inline)) void update_clock(ctf_stream *s, uint64_t v, unsigned size)
 {
 	uint64_t mask;
 
@@ -293,7 +293,7 @@ static const char *enum_label(const ctf_type *t, uint64_t v)
 	return NULL;
 }
 
-static int enum_index(const ctf_type *t, uint64_t v)
+static inline int enum_index(const ctf_type *t, uint64_t v)
 {
 	size_t i;
 
