@@ -406,8 +406,7 @@ static unsigned op_align(const ctf_op *op)
 /* Groups ops into runs (CTF_OP_RUN): from a byte-aligned op on, the ops
  * of fixed size whose alignment divides the first one's get their offset
  * from its aligned position. A nested struct's ALIGN joins when its
- * alignment divides too. Returns the new list (g's is freed), NULL when
- * memory ran out. */
+ * alignment divides too. g's list is replaced; -1 when memory ran out. */
 static int prog_runs(prog *g)
 {
 	ctf_op *out = malloc((g->n * 2 + 1) * sizeof(*out));
