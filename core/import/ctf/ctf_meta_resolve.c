@@ -463,6 +463,26 @@ static int prog_runs(prog *g)
 
 static int compile_struct(parser *p, ctf_type *t);
 
+/* g's ops grouped into runs and moved to the arena, in *out (NULL when g
+ * failed or is empty: the tree is walked); g's list is freed. -1 when
+ * memory ran out. */
+static int prog_done(parser *p, prog *g, const ctf_op **out)
+{
+	ctf_op *ops = NULL;
+	int rc = 0;
+
+	if (!g->fail && g->n) {
+		if (prog_runs(g) || !(ops = ctfm_arena_alloc(p->ar, g->n * sizeof(*ops))))
+			rc = -1;
+		else
+			memcpy(ops, g->v, g->n * sizeof(*ops));
+	}
+	free(g->v);
+	g->v = NULL;
+	*out = ops;
+	return rc;
+}
+
 /* The fields of struct t (at depth, the root being 1) into g. */
 static void prog_struct(parser *p, prog *g, const ctf_type *t, unsigned depth)
 {
@@ -521,30 +541,17 @@ static void prog_struct(parser *p, prog *g, const ctf_type *t, unsigned depth)
 static int compile_struct(parser *p, ctf_type *t)
 {
 	prog g;
-	ctf_op *ops;
+	const ctf_op *ops;
 
 	if (!t || t->kind != CTF_K_STRUCT || t->ops)
 		return 0;
 	memset(&g, 0, sizeof(g));
 	prog_struct(p, &g, t, 1);
-	if (g.fail || !g.n) {
-		free(g.v);
-		return 0; /* walked as a tree */
-	}
-	if (prog_runs(&g)) {
-		free(g.v);
+	if (prog_done(p, &g, &ops))
 		return -1;
-	}
-	ops = ctfm_arena_alloc(p->ar, g.n * sizeof(*ops));
-	if (!ops) {
-		free(g.v);
-		return -1;
-	}
-	memcpy(ops, g.v, g.n * sizeof(*ops));
-	free(g.v);
 	t->ops = ops;
-	t->nops = (unsigned)g.n;
-	t->ops_depth = g.depth;
+	t->nops = ops ? (unsigned)g.n : 0;
+	t->ops_depth = ops ? g.depth : 0;
 	return 0;
 }
 
@@ -555,7 +562,7 @@ static int compile_event(parser *p, const ctf_stream_class *sc, ctf_event_class 
 {
 	const ctf_type *scope[3] = { sc->event_context, ev->context, ev->fields };
 	prog g;
-	ctf_op *ops;
+	const ctf_op *ops;
 
 	for (int k = 0; k < 3; k++)
 		if (scope[k] && (scope[k]->kind != CTF_K_STRUCT || !scope[k]->ops))
@@ -570,23 +577,10 @@ static int compile_event(parser *p, const ctf_stream_class *sc, ctf_event_class 
 		prog_put(&g, CTF_OP_ALIGN, scope[k], 1, scope[k]->align, 0);
 		prog_struct(p, &g, scope[k], 1);
 	}
-	if (g.fail) {
-		free(g.v);
-		return 0;
-	}
-	if (prog_runs(&g)) {
-		free(g.v);
+	if (prog_done(p, &g, &ops))
 		return -1;
-	}
-	ops = ctfm_arena_alloc(p->ar, g.n * sizeof(*ops));
-	if (!ops) {
-		free(g.v);
-		return -1;
-	}
-	memcpy(ops, g.v, g.n * sizeof(*ops));
-	free(g.v);
 	ev->ops = ops;
-	ev->nops = (unsigned)g.n;
+	ev->nops = ops ? (unsigned)g.n : 0;
 	return 0;
 }
 

@@ -640,6 +640,28 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
  * are the nodes' paths (root scopes and what they hold outside arrays). */
 static int run_ops(ctf_stream *s, const ctf_type *t, int base);
 
+/* A byte-aligned integer in the host's byte order (CTF_OP_U8..U64). */
+static inline __attribute__((always_inline)) uint64_t load_host(const uint8_t *b, unsigned code)
+{
+	uint64_t v;
+	uint32_t w;
+	uint16_t h;
+
+	switch (code) {
+	case CTF_OP_U8:
+		return b[0];
+	case CTF_OP_U16:
+		memcpy(&h, b, 2);
+		return h;
+	case CTF_OP_U32:
+		memcpy(&w, b, 4);
+		return w;
+	default:
+		memcpy(&v, b, 8);
+		return v;
+	}
+}
+
 /* An integer op outside a run. */
 static inline __attribute__((always_inline)) int op_int(ctf_stream *s, const ctf_op *op)
 {
@@ -657,32 +679,12 @@ static inline __attribute__((always_inline)) int op_int(ctf_stream *s, const ctf
 		return DEC_OK;
 	}
 	b = s->pkt + (pos >> 3);
-	switch (op->code) {
-	case CTF_OP_U8:
-		v = b[0];
-		break;
-	case CTF_OP_U16: {
-		uint16_t w;
-
-		memcpy(&w, b, 2);
-		v = w;
-		break;
-	}
-	case CTF_OP_U32: {
-		uint32_t w;
-
-		memcpy(&w, b, 4);
-		v = w;
-		break;
-	}
-	case CTF_OP_U64:
-		memcpy(&v, b, 8);
-		break;
-	default:
+	if (op->code == CTF_OP_INT) {
 		if ((rc = read_bits(s, op->align, ft->size, ft->byte_order, &v)))
 			return rc;
 		return int_tail(s, ft, v, 0, 0);
 	}
+	v = load_host(b, op->code);
 	s->pos = pos + ft->size;
 	return int_tail(s, ft, v, 0, 0);
 }
@@ -747,32 +749,12 @@ static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base
 
 				switch (q->code) {
 				case CTF_OP_U8:
-					if (!q->special && !s->emit)
-						continue;
-					v = b[0];
-					break;
-				case CTF_OP_U16: {
-					uint16_t w;
-
-					if (!q->special && !s->emit)
-						continue;
-					memcpy(&w, b, 2);
-					v = w;
-					break;
-				}
-				case CTF_OP_U32: {
-					uint32_t w;
-
-					if (!q->special && !s->emit)
-						continue;
-					memcpy(&w, b, 4);
-					v = w;
-					break;
-				}
+				case CTF_OP_U16:
+				case CTF_OP_U32:
 				case CTF_OP_U64:
 					if (!q->special && !s->emit)
 						continue;
-					memcpy(&v, b, 8);
+					v = load_host(b, q->code);
 					break;
 				case CTF_OP_INT:
 					if (!q->special && !s->emit)
