@@ -102,6 +102,7 @@ typedef struct src {
 	size_t last_name_len;
 	int last_name_set;
 	uint32_t stream_track, lost_track;
+	uint32_t trk_utid, trk_track; /* the last thread's track (TT_NONE: none) */
 	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
 	int64_t cpu_track_cpu;
 	int64_t reg_cpu;     /* last CPU put in the cpu table */
