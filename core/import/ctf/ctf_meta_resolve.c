@@ -206,6 +206,26 @@ static int resolve_type(resolver *r, ctf_type *t)
 	}
 }
 
+/* A vpid (pid) without a vtid (tid) beside it names no thread: LTTng's
+ * debug-info recipe (`add-context -t vpid -t ip`) records just that. The
+ * value still says which process's binaries an address is in, so it keeps
+ * its role (symbol lookup) and is also kept as the event's arg. */
+static void keep_lone_pids(ctf_type *root)
+{
+	ctf_type *by_role[CTF_R_COUNT] = { 0 };
+
+	for (size_t i = 0; i < root->nfields; i++) {
+		ctf_type *ft = root->fields[i].type;
+
+		if (ft->role > CTF_R_NONE && ft->role < CTF_R_COUNT)
+			by_role[ft->role] = ft;
+	}
+	if (by_role[CTF_R_VPID] && !by_role[CTF_R_VTID])
+		by_role[CTF_R_VPID]->role_keep = 1;
+	if (by_role[CTF_R_PID] && !by_role[CTF_R_TID])
+		by_role[CTF_R_PID]->role_keep = 1;
+}
+
 static void set_root_roles(ctf_type *root, int scope)
 {
 	static const struct { int scope; const char *name; int role; } roles[] = {
@@ -250,6 +270,8 @@ static void set_root_roles(ctf_type *root, int scope)
 			}
 		}
 	}
+	if (scope == S_STREAM_EV_CTX)
+		keep_lone_pids(root);
 }
 
 /* Event header: every integer named id is the event id; a `timestamp`

@@ -115,6 +115,9 @@ struct ctf_type {
 	int clock;               /* index in ctf_meta.clocks, or -1 */
 	int slot;                /* integer: value slot to fill, -1 */
 	int role;                /* enum ctf_role */
+	int role_keep;           /* a vpid/pid role whose scope has no vtid/tid:
+				  * no thread to give it to, so it is also
+				  * kept as the event's `context.` arg */
 	int ref;                 /* variant/sequence: slot to read, -1 */
 	const char *path;        /* args key of the values decoded here
 				  * (`ctx.a.b`; for arrays the base before

@@ -213,6 +213,10 @@ static void put_event(batch *b, const trace_ctx *tr, int idx, const ctf_event *e
 		r->flags |= R_THREAD;
 		r->tid = ev->tid;
 		r->pid = ev->has_pid ? ev->pid : -1;
+	} else if (ev->has_vpid || ev->has_pid) {
+		/* a process without a thread: no thread row (the value is
+		 * an arg too), but symbols are looked up in its map */
+		r->pid = ev->has_vpid ? ev->vpid : ev->pid;
 	}
 	r->procname = ev->procname;
 	r->procname_len = (uint32_t)ev->procname_len;

@@ -343,7 +343,7 @@ static inline __attribute__((always_inline)) int int_tail(ctf_stream *s, const c
 	if (t->role) {
 		s->role_val[t->role] = v;
 		s->role_seen |= 1u << t->role;
-		if (t->role >= CTF_R_VPID)
+		if (t->role >= CTF_R_VPID && !t->role_keep)
 			return DEC_OK; /* thread identity: goes to the thread table */
 	}
 	if (!s->emit)

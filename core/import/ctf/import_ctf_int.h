@@ -191,7 +191,8 @@ typedef struct rec {
 	uint64_t offset;      /* bit offset of the record in its stream file */
 	int64_t cpu;
 	int64_t pid, tid;     /* R_THREAD: vpid and vtid (UST) or pid and tid
-			       * (kernel context); pid -1 when unknown */
+			       * (kernel context); without R_THREAD, pid is a
+			       * lone vpid/pid (no thread) or -1 */
 	const char *procname; /* in the mapped file, NULL when none */
 	uint32_t procname_len;
 	uint32_t ci;          /* event class: index in its trace's m->events */
