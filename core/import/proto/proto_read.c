@@ -173,13 +173,55 @@ static int nesting_ok(const ProtobufCMessageDescriptor *d, const unsigned char *
 	return 1;
 }
 
-Perfetto__Protos__TracePacket *tt_proto_unpack(tt_proto_arena *a, const unsigned char *p, size_t len)
+int tt_proto_schema_init(tt_proto_schema *sc)
+{
+	const ProtobufCMessageDescriptor *te = &perfetto__protos__track_event__descriptor;
+	const ProtobufCMessageDescriptor *pk = &perfetto__protos__trace_packet__descriptor;
+	unsigned i;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->te_fields = malloc(te->n_fields * sizeof(*sc->te_fields));
+	sc->pkt_fields = malloc(pk->n_fields * sizeof(*sc->pkt_fields));
+	if (!sc->te_fields || !sc->pkt_fields) {
+		tt_proto_schema_free(sc);
+		return -1;
+	}
+	memcpy(sc->te_fields, te->fields, te->n_fields * sizeof(*sc->te_fields));
+	for (i = 0; i < te->n_fields; i++)
+		if (sc->te_fields[i].id == 4) { /* debug_annotations */
+			sc->te_fields[i].type = PROTOBUF_C_TYPE_BYTES;
+			sc->te_fields[i].descriptor = NULL;
+		}
+	sc->te = *te;
+	sc->te.fields = sc->te_fields;
+	/* protobuf-c's own init then: it names this descriptor in the
+	 * message (the generated init names the real one, which would read
+	 * the packed annotations as messages if protobuf-c freed them) */
+	sc->te.message_init = NULL;
+	memcpy(sc->pkt_fields, pk->fields, pk->n_fields * sizeof(*sc->pkt_fields));
+	for (i = 0; i < pk->n_fields; i++)
+		if (sc->pkt_fields[i].descriptor == te)
+			sc->pkt_fields[i].descriptor = &sc->te;
+	sc->pkt = *pk;
+	sc->pkt.fields = sc->pkt_fields;
+	return 0;
+}
+
+void tt_proto_schema_free(tt_proto_schema *sc)
+{
+	free(sc->te_fields);
+	free(sc->pkt_fields);
+	sc->te_fields = sc->pkt_fields = NULL;
+}
+
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
+					       size_t len)
 {
 	/* each nesting level costs >= 2 bytes: small packets cannot go deep
 	 * enough to hurt, and the hot path (events of < 1 KiB) skips the walk */
 	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
 		return NULL;
-	return perfetto__protos__trace_packet__unpack(&a->alloc, len, p);
+	return (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->pkt, &a->alloc, len, p);
 }
 
 /* ---- the reader ------------------------------------------------------------------ */
@@ -202,6 +244,9 @@ typedef struct pbatch {
 struct tt_proto_reader {
 	tt_bytesrc *src;
 	const char *path;
+	const tt_proto_schema *sc;
+	uint64_t *seen;          /* SEEN_SLOTS annotation hashes (unpack_annots) */
+	int threaded;
 	uint64_t size;
 	int plain;
 	size_t batch_packets;
@@ -410,14 +455,79 @@ ended:
 	return 1;
 }
 
-static void unpack_batch(pbatch *b)
+uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ seq;
+
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *p = d[i].data;
+		size_t k = d[i].len;
+		uint64_t v;
+
+		h = (h ^ k) * 0xff51afd7ed558ccdULL;
+		for (; k >= 8; k -= 8, p += 8) {
+			memcpy(&v, p, 8);
+			h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+			h ^= h >> 29;
+		}
+		v = 0;
+		if (k)
+			memcpy(&v, p, k);
+		h = (h ^ v ^ (uint64_t)k << 59) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+/* An event's packed annotations (see tt_proto_item): unpacked here unless
+ * seen (hashes of those seen, one slot per hash: a hash pushed out only
+ * means an unpack the importer would have saved) says the bytes came
+ * before on the sequence. A legacy event's set is not cached by the
+ * importer (proto_args.c): always unpacked. seen NULL: left packed. */
+#define SEEN_SLOTS (1u << 16)
+
+static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
+{
+	const Perfetto__Protos__TracePacket *p = it->pkt;
+	const Perfetto__Protos__TrackEvent *te;
+	const ProtobufCBinaryData *d;
+	uint64_t *slot;
+	size_t i;
+
+	it->da_state = 0;
+	it->da = NULL;
+	if (!seen || !p || p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
+	    !p->track_event->n_debug_annotations)
+		return;
+	te = p->track_event;
+	d = tt_proto_packed_annots(te);
+	it->ahash = tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
+	it->da_state = 2;
+	slot = &seen[it->ahash & (SEEN_SLOTS - 1)];
+	if (*slot == it->ahash && !te->legacy_event)
+		return;
+	it->da = ar->alloc.alloc(ar, te->n_debug_annotations * sizeof(*it->da));
+	if (!it->da)
+		return;
+	for (i = 0; i < te->n_debug_annotations; i++)
+		if (!(it->da[i] = perfetto__protos__debug_annotation__unpack(&ar->alloc, d[i].len, d[i].data))) {
+			/* rejected, or out of memory: the importer tries again */
+			it->da = NULL;
+			return;
+		}
+	it->da_state = 1;
+	*slot = it->ahash;
+}
+
+static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, pbatch *b)
 {
 	size_t i;
 
 	tt_proto_arena_reset(&b->ar);
 	for (i = 0; i < b->npk; i++) {
 		b->items[i].off = b->pk[i].off;
-		b->items[i].pkt = tt_proto_unpack(&b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
+		b->items[i].pkt = tt_proto_unpack(sc, &b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
+		unpack_annots(seen, &b->ar, &b->items[i]);
 	}
 }
 
@@ -433,9 +543,11 @@ static void frame_slot(tt_proto_reader *r, uint64_t seq)
 		tt_workq_close(r->q);
 }
 
-static void unpack_slot(tt_proto_reader *r, uint64_t seq)
+/* seen: the worker's (or, without one, the importing thread's), never
+ * shared between the two */
+static void unpack_slot(tt_proto_reader *r, uint64_t seq, uint64_t *seen)
 {
-	unpack_batch(slot(r, seq));
+	unpack_batch(r->sc, seen, slot(r, seq));
 	tt_workq_done(r->q, seq, 0);
 }
 
@@ -472,12 +584,13 @@ static void *worker(void *arg)
 		if (k == TT_WQ_CLAIMED)
 			frame_slot(r, seq);
 		else
-			unpack_slot(r, seq);
+			unpack_slot(r, seq, r->seen);
 	}
 	return NULL;
 }
 
-tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int threaded, size_t batch_packets)
+tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, const tt_proto_schema *sc, int threaded,
+				     size_t batch_packets)
 {
 	tt_proto_reader *r = calloc(1, sizeof(*r));
 	size_t i;
@@ -486,12 +599,16 @@ tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int thre
 		return NULL;
 	r->src = src;
 	r->path = path;
+	r->sc = sc;
+	r->threaded = threaded;
 	r->size = tt_bytesrc_size(src);
 	r->plain = !tt_bytesrc_is_gzip(src);
 	r->batch_packets = batch_packets ? batch_packets : BATCH_PACKETS;
 	for (i = 0; i < TT_PROTO_BATCHES; i++)
 		tt_proto_arena_init(&r->b[i].ar);
-	if (!(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
+	if (!(r->seen = calloc(SEEN_SLOTS, sizeof(*r->seen))) ||
+	    !(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
+		free(r->seen);
 		free(r);
 		return NULL;
 	}
@@ -524,7 +641,8 @@ int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
 			return 1;
 		}
 		case TT_WQ_GRABBED:
-			unpack_slot(r, seq);
+			/* without a worker the caller unpacks every batch */
+			unpack_slot(r, seq, r->threaded ? NULL : r->seen);
 			break;
 		case TT_WQ_NONE: /* no worker: frame here */
 			if (tt_workq_work(r->q, 0, -1, &seq) == TT_WQ_CLAIMED)
@@ -557,5 +675,6 @@ void tt_proto_reader_free(tt_proto_reader *r)
 		tt_proto_arena_destroy(&r->b[i].ar);
 	}
 	free(r->buf);
+	free(r->seen);
 	free(r);
 }
