@@ -332,6 +332,8 @@ struct tt_proto_annots {
 	DAnn **given;                /* or the reader unpacked them (tt_proto_item) */
 	uint32_t cur;                /* its entry + 1, 0 = none */
 	int missing;                 /* an interned id was missing while building */
+	uint64_t ends;               /* sets ended here that were not empty */
+	int sure;                    /* the args tracker keeps sets once for good */
 	uint64_t hits, misses;
 };
 
@@ -521,11 +523,21 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 	if (alone && c->annots && c->annots->cur) {
 		e = &c->annots->e.v[c->annots->cur - 1];
 		if (e->known && e->gen == s->agen) {
-			if (e->set == TT_NONE)
-				return TT_NONE;
+			struct tt_proto_annots *a = c->annots;
+
+			if (e->set == TT_NONE || a->sure)
+				return e->set;
 			tt_storage_args_begin(c->st);
 			tt_storage_args_copy(c->st, e->set);
-			return tt_args_tracker_end(c->im->args);
+			set = tt_args_tracker_end(c->im->args);
+			/* The tracker stops keeping sets once if its first 64k
+			 * sets brought few repeats (args_tracker.h), and never
+			 * turns it back on. Each non-empty set ended here was one
+			 * of them: past 64k, a set it found again means it keeps
+			 * them for good, and a repeat is its set without the copy. */
+			if (set != TT_NONE && ++a->ends > 65536 && set == e->set)
+				a->sure = 1;
+			return set;
 		}
 	}
 	da = annots_get(c, te);
@@ -556,6 +568,8 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);
 	}
 	set = tt_args_tracker_end(c->im->args);
+	if (set != TT_NONE && c->annots)
+		c->annots->ends++;
 	if (e && !c->annots->missing) {
 		e->known = 1;
 		e->gen = s->agen;

@@ -173,45 +173,121 @@ static int nesting_ok(const ProtobufCMessageDescriptor *d, const unsigned char *
 	return 1;
 }
 
+static void *schema_alloc(tt_proto_schema *sc, size_t n)
+{
+	void *p = sc->nmem < sizeof(sc->mem) / sizeof(sc->mem[0]) ? malloc(n ? n : 1) : NULL;
+
+	if (p)
+		sc->mem[sc->nmem++] = p;
+	return p;
+}
+
+/* out: d with the fields keep() says yes to (their ranges and name order
+ * made again), initialised by protobuf-c (its init names out in the
+ * message). -1 out of memory. */
+static int schema_subset(tt_proto_schema *sc, ProtobufCMessageDescriptor *out, const ProtobufCMessageDescriptor *d,
+			 int (*keep)(const ProtobufCFieldDescriptor *))
+{
+	ProtobufCFieldDescriptor *f = schema_alloc(sc, d->n_fields * sizeof(*f));
+	ProtobufCIntRange *r = schema_alloc(sc, (d->n_fields + 1) * sizeof(*r));
+	unsigned *names = schema_alloc(sc, d->n_fields * sizeof(*names));
+	unsigned *map = malloc((d->n_fields ? d->n_fields : 1) * sizeof(*map));
+	unsigned i, n = 0, nr = 0, nn = 0;
+
+	if (!f || !r || !names || !map) {
+		free(map);
+		return -1;
+	}
+	for (i = 0; i < d->n_fields; i++) {
+		map[i] = UINT32_MAX;
+		if (!keep(&d->fields[i]))
+			continue;
+		/* ranges: runs of consecutive numbers, as protoc-c makes them */
+		if (!n || f[n - 1].id + 1 != d->fields[i].id) {
+			r[nr].start_value = (int)d->fields[i].id;
+			r[nr].orig_index = n;
+			nr++;
+		}
+		map[i] = n;
+		f[n++] = d->fields[i];
+	}
+	r[nr].start_value = 0;
+	r[nr].orig_index = (int)n;
+	for (i = 0; i < d->n_fields; i++)
+		if (map[d->fields_sorted_by_name[i]] != UINT32_MAX)
+			names[nn++] = map[d->fields_sorted_by_name[i]];
+	free(map);
+	*out = *d;
+	out->fields = f;
+	out->n_fields = n;
+	out->fields_sorted_by_name = names;
+	out->field_ranges = r;
+	out->n_field_ranges = nr;
+	out->message_init = NULL;
+	return 0;
+}
+
+static int keep_all(const ProtobufCFieldDescriptor *f)
+{
+	(void)f;
+	return 1;
+}
+
+static int keep_hot_packet(const ProtobufCFieldDescriptor *f)
+{
+	return !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || f->descriptor == &perfetto__protos__track_event__descriptor;
+}
+
+static int keep_hot_event(const ProtobufCFieldDescriptor *f)
+{
+	/* 4: debug_annotations (bytes by then), 6: legacy_event */
+	return f->id < 1000 && (f->type != PROTOBUF_C_TYPE_MESSAGE || f->id == 6);
+}
+
 int tt_proto_schema_init(tt_proto_schema *sc)
 {
 	const ProtobufCMessageDescriptor *te = &perfetto__protos__track_event__descriptor;
 	const ProtobufCMessageDescriptor *pk = &perfetto__protos__trace_packet__descriptor;
+	ProtobufCFieldDescriptor *f;
 	unsigned i;
 
 	memset(sc, 0, sizeof(*sc));
-	sc->te_fields = malloc(te->n_fields * sizeof(*sc->te_fields));
-	sc->pkt_fields = malloc(pk->n_fields * sizeof(*sc->pkt_fields));
-	if (!sc->te_fields || !sc->pkt_fields) {
-		tt_proto_schema_free(sc);
-		return -1;
-	}
-	memcpy(sc->te_fields, te->fields, te->n_fields * sizeof(*sc->te_fields));
-	for (i = 0; i < te->n_fields; i++)
-		if (sc->te_fields[i].id == 4) { /* debug_annotations */
-			sc->te_fields[i].type = PROTOBUF_C_TYPE_BYTES;
-			sc->te_fields[i].descriptor = NULL;
+	if (schema_subset(sc, &sc->te, te, keep_all))
+		goto oom;
+	f = (ProtobufCFieldDescriptor *)sc->te.fields;
+	for (i = 0; i < sc->te.n_fields; i++)
+		if (f[i].id == 4) { /* debug_annotations */
+			f[i].type = PROTOBUF_C_TYPE_BYTES;
+			f[i].descriptor = NULL;
 		}
-	sc->te = *te;
-	sc->te.fields = sc->te_fields;
-	/* protobuf-c's own init then: it names this descriptor in the
-	 * message (the generated init names the real one, which would read
-	 * the packed annotations as messages if protobuf-c freed them) */
-	sc->te.message_init = NULL;
-	memcpy(sc->pkt_fields, pk->fields, pk->n_fields * sizeof(*sc->pkt_fields));
-	for (i = 0; i < pk->n_fields; i++)
-		if (sc->pkt_fields[i].descriptor == te)
-			sc->pkt_fields[i].descriptor = &sc->te;
-	sc->pkt = *pk;
-	sc->pkt.fields = sc->pkt_fields;
+	if (schema_subset(sc, &sc->hot_te, &sc->te, keep_hot_event) ||
+	    schema_subset(sc, &sc->pkt, pk, keep_all) ||
+	    schema_subset(sc, &sc->hot_pkt, pk, keep_hot_packet))
+		goto oom;
+	/* the generated init for packets: they hold no annotations, and it
+	 * names the real descriptor, whose layout is theirs; events get
+	 * protobuf-c's own, naming ours (the real one would read packed
+	 * annotations as messages, were protobuf-c to free them) */
+	sc->pkt.message_init = sc->hot_pkt.message_init = pk->message_init;
+	f = (ProtobufCFieldDescriptor *)sc->pkt.fields;
+	for (i = 0; i < sc->pkt.n_fields; i++)
+		if (f[i].descriptor == te)
+			f[i].descriptor = &sc->te;
+	f = (ProtobufCFieldDescriptor *)sc->hot_pkt.fields;
+	for (i = 0; i < sc->hot_pkt.n_fields; i++)
+		if (f[i].descriptor == te)
+			f[i].descriptor = &sc->hot_te;
 	return 0;
+oom:
+	tt_proto_schema_free(sc);
+	return -1;
 }
 
 void tt_proto_schema_free(tt_proto_schema *sc)
 {
-	free(sc->te_fields);
-	free(sc->pkt_fields);
-	sc->te_fields = sc->pkt_fields = NULL;
+	for (size_t i = 0; i < sc->nmem; i++)
+		free(sc->mem[i]);
+	sc->nmem = 0;
 }
 
 Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
@@ -221,6 +297,17 @@ Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_pro
 	 * enough to hurt, and the hot path (events of < 1 KiB) skips the walk */
 	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
 		return NULL;
+	{
+		Perfetto__Protos__TracePacket *pk =
+			(Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p);
+
+		if (pk && !pk->base.n_unknown_fields &&
+		    (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
+		     !pk->track_event->base.n_unknown_fields))
+			return pk;
+	}
+	/* (a packet hot rejects is tried again too: the message would be
+	 * that of full's rejection) */
 	return (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->pkt, &a->alloc, len, p);
 }
 

@@ -48,19 +48,29 @@ void tt_proto_arena_destroy(tt_proto_arena *a);
  * -1 when longer than 10 bytes. */
 int tt_proto_varint(const unsigned char *p, const unsigned char *e, uint64_t *out);
 
-/* The schema packets are unpacked with: Perfetto's, except that a
- * TrackEvent's debug_annotations (field 4) are declared bytes, so that
- * protobuf-c copies each annotation's bytes instead of unpacking it (they
- * are three quarters of a Chrome event's bytes, and most events repeat
- * an earlier event's annotations: proto_args.c unpacks them with the real
- * descriptor only when their arg set is not known). Built at run time
- * from the generated descriptors (a copy of TracePacket's and
- * TrackEvent's with that one field changed); the struct layouts are the
- * generated ones, the debug_annotations member then points at
- * ProtobufCBinaryData (tt_proto_packed_annots). Must not move once made. */
+/* The schemas packets are unpacked with, built at run time from the
+ * generated descriptors: the struct layouts stay the generated ones.
+ *   full  Perfetto's, except that a TrackEvent's debug_annotations (field
+ *         4) are declared bytes, so that protobuf-c copies each
+ *         annotation's bytes instead of unpacking it (they are three
+ *         quarters of a Chrome event's bytes, and most events repeat an
+ *         earlier event's: proto_args.c unpacks them with the real
+ *         descriptor only when their arg set is not known). The
+ *         debug_annotations member then points at ProtobufCBinaryData
+ *         (tt_proto_packed_annots).
+ *   hot   the same, less the fields an ordinary TrackEvent packet does not
+ *         have: TracePacket's oneof members but track_event, TrackEvent's
+ *         message fields but the annotations and legacy_event, and its
+ *         extensions. protobuf-c's cost per message grows with the fields
+ *         its descriptor lists (it walks them all), and these are most of
+ *         them. Tried first: a packet that unpacks into unknown fields with
+ *         it (it had a field hot leaves out) is unpacked again with full,
+ *         so the result is always full's.
+ * Must not move once made. */
 typedef struct tt_proto_schema {
-	ProtobufCMessageDescriptor te, pkt;
-	ProtobufCFieldDescriptor *te_fields, *pkt_fields;
+	ProtobufCMessageDescriptor te, pkt, hot_te, hot_pkt;
+	void *mem[12];               /* the copied fields, ranges and name orders */
+	size_t nmem;
 } tt_proto_schema;
 
 /* 0, or -1 out of memory. */
