@@ -310,7 +310,7 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
  * as when it was built). Bytes seen once unpacked cleanly, so they are
  * unpacked without a check when their set must be built again. The
  * kept bytes are bounded: when full, the cache starts again. */
-#define AC_BYTES (2u << 20)
+#define AC_BYTES (1u << 20)
 
 typedef struct aentry {
 	uint64_t h;
@@ -386,7 +386,7 @@ static uint32_t annots_add(struct tt_proto_annots *a, uint64_t h, uint32_t seq, 
 	if (!a->bytes && !(a->bytes = malloc(AC_BYTES)))
 		return 0;
 	if (!a->cap) {
-		a->cap = 1u << 16;
+		a->cap = 1u << 15;
 		if (!(a->slot = calloc(a->cap, sizeof(*a->slot)))) {
 			a->cap = 0;
 			return 0;

@@ -571,7 +571,7 @@ uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t
  * means an unpack the importer would have saved) says the bytes came
  * before on the sequence. A legacy event's set is not cached by the
  * importer (proto_args.c): always unpacked. seen NULL: left packed. */
-#define SEEN_SLOTS (1u << 16)
+#define SEEN_SLOTS (1u << 15)
 
 static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
 {
