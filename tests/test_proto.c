@@ -1519,6 +1519,85 @@ static void test_debug_annotations_repeated(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* An instant named name at ts on seq 1 whose annotation nests depth
+ * dict levels ("d" within "d"... down to "x" = 1), and a string
+ * annotation of pad bytes. */
+static void put_deep_event(tbuf *b, uint64_t ts, int depth, size_t pad, const char *name)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation *a = calloc((size_t)depth + 2, sizeof(*a)), **ptr = calloc((size_t)depth + 2, sizeof(*ptr));
+	Perfetto__Protos__DebugAnnotation *top[2];
+	char *text = malloc(pad + 1);
+
+	assert_non_null(a);
+	assert_non_null(ptr);
+	assert_non_null(text);
+	memset(text, 'p', pad);
+	text[pad] = 0;
+	for (int i = 0; i <= depth + 1; i++) {
+		perfetto__protos__debug_annotation__init(&a[i]);
+		ptr[i] = &a[i];
+		a[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+		a[i].name = "d";
+	}
+	for (int i = 0; i < depth; i++) {
+		a[i].n_dict_entries = 1;
+		a[i].dict_entries = &ptr[i + 1];
+	}
+	a[depth].name = "x";
+	a[depth].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	a[depth].int_value = 1;
+	a[depth + 1].name = "pad";
+	a[depth + 1].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	a[depth + 1].string_value = text;
+	top[0] = &a[0];
+	top[1] = &a[depth + 1];
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 700;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = (char *)name;
+	te.n_debug_annotations = 2;
+	te.debug_annotations = top;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+	free(a);
+	free(ptr);
+	free(text);
+}
+
+/* Annotations nesting deeper than 64 levels (the packet and its event
+ * count) reject a packet of 1 KiB or more (the nesting is checked there,
+ * protobuf-c recursing without a limit), however often they come, and
+ * not a shorter packet; the same annotation bytes behave as their packet
+ * says. */
+static void test_debug_annotations_deep(void **state)
+{
+	char longname[800];
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	put_track(&b, 700, "args");
+	put_deep_event(&b, 10, 70, 1, "deep");   /* about 500 bytes: taken */
+	put_deep_event(&b, 20, 70, 1, "deep");
+	put_deep_event(&b, 30, 62, 900, "deep"); /* over 1 KiB, 64 levels: taken */
+	put_deep_event(&b, 40, 63, 900, "deep"); /* over 1 KiB, 65 levels: not */
+	put_deep_event(&b, 50, 63, 900, "deep");
+	put_deep_event(&b, 60, 63, 1, "deep");   /* the same depth, short */
+	put_deep_event(&b, 70, 63, 1, longname); /* its annotations again, in a long packet */
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts from slice order by ts", "10\n20\n30\n60\n");
+	assert_int_equal(tt_test_stat(tr, "proto_packet_bad"), 3);
+	tb_close(tr, path, &b);
+}
+
 static void test_debug_annotations(void **state)
 {
 	tbuf b = {0};
@@ -2667,6 +2746,7 @@ int main(void)
 		cmocka_unit_test(test_debug_annotations),
 		cmocka_unit_test(test_debug_annotation_keys),
 		cmocka_unit_test(test_debug_annotations_repeated),
+		cmocka_unit_test(test_debug_annotations_deep),
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_async_end_args_merge),

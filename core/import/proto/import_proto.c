@@ -610,8 +610,11 @@ static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
 			return -1;
 		if (tag >> 3 == 1) {
 			/* one at a time: the arena holds a single packet */
+			tt_proto_item it = { .len = (size_t)n };
+
 			tt_proto_arena_reset(&c->ar);
-			on_packet(c, tt_proto_unpack(&c->schema, &c->ar, p + k + k2, (size_t)n), NULL, depth);
+			it.pkt = tt_proto_unpack(&c->schema, &c->ar, p + k + k2, (size_t)n);
+			on_packet(c, it.pkt, &it, depth);
 		}
 		p += k + k2 + n;
 	}

@@ -317,6 +317,7 @@ typedef struct aentry {
 	uint32_t seq, gen;
 	uint32_t set;                /* TT_NONE: none; valid when known */
 	int known;
+	int deep;                    /* nests too deep for a packet of 1 KiB or more (tt_proto_annots_deep) */
 	size_t off, len;             /* its bytes in bytes[]: (u32 length, annotation) each */
 } aentry;
 
@@ -372,10 +373,10 @@ static void annots_reset(struct tt_proto_annots *a)
 /* Keeps the bytes of d (a new entry); its index + 1, or 0 when they do
  * not fit or out of memory (then nothing is kept). */
 static uint32_t annots_add(struct tt_proto_annots *a, uint64_t h, uint32_t seq, const ProtobufCBinaryData *d,
-			   size_t n)
+			   size_t n, int deep)
 {
 	size_t len = 0, i;
-	aentry e = { .h = h, .seq = seq, .set = TT_NONE };
+	aentry e = { .h = h, .seq = seq, .set = TT_NONE, .deep = deep };
 
 	for (i = 0; i < n; i++)
 		len += 4 + d[i].len;
@@ -434,6 +435,7 @@ int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 	const ProtobufCBinaryData *d;
 	uint64_t h;
 	size_t i;
+	int deep;
 
 	if (!a) {
 		if (!(a = c->annots = calloc(1, sizeof(*a)))) {
@@ -448,24 +450,33 @@ int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 	if (!te || !te->n_debug_annotations)
 		return 0;
 	d = tt_proto_packed_annots(te);
-	if (it && it->da_state == 1)
+	if (it->da_state == 1)
 		a->given = it->da;
-	h = it && it->da_state ? it->ahash : tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
+	h = it->da_state ? it->ahash : tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
 	if (a->cap)
 		for (i = (size_t)h & (a->cap - 1); a->slot[i]; i = (i + 1) & (a->cap - 1)) {
 			aentry *e = &a->e.v[a->slot[i] - 1];
 
 			if (e->h == h && e->seq == p->trusted_packet_sequence_id &&
 			    annots_equal(a, e, d, te->n_debug_annotations)) {
+				if (e->deep && it->len >= 1024)
+					return -1;
 				a->cur = a->slot[i];
 				a->hits++;
 				return 0;
 			}
 		}
 	a->misses++;
+	/* the reader unpacks none that nest too deep */
+	deep = !a->given && tt_proto_annots_deep(d, te->n_debug_annotations);
+	/* as the nesting walk of tt_proto_unpack would have said; in a
+	 * shorter packet they are unpacked (protobuf-c's recursion is then
+	 * bounded by the packet's length) */
+	if (deep && it->len >= 1024)
+		return -1;
 	if (!a->given && annots_unpack(a, d, te->n_debug_annotations))
 		return -1;
-	a->cur = annots_add(a, h, p->trusted_packet_sequence_id, d, te->n_debug_annotations);
+	a->cur = annots_add(a, h, p->trusted_packet_sequence_id, d, te->n_debug_annotations, deep);
 	return 0;
 }
 

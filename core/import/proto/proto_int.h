@@ -330,8 +330,9 @@ void tt_proto_fold_flush(pctx *c, pseq *s);
 int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i);
 /* Before anything of packet p is read: its TrackEvent's packed debug
  * annotations are unpacked unless the same bytes were seen on its
- * sequence; it: the reader's item of p (NULL for a packet inside
- * compressed_packets). -1 when protobuf-c rejects them (the packet is rejected, as
+ * sequence; it: the reader's item of p (for a packet inside
+ * compressed_packets, one made for it). -1 when protobuf-c rejects them,
+ * or they nest too deep (tt_proto_unpack) (the packet is rejected, as
  * when they were unpacked with it), else 0. */
 int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it);
 void tt_proto_annots_free(pctx *c);

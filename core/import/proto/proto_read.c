@@ -290,22 +290,36 @@ void tt_proto_schema_free(tt_proto_schema *sc)
 	sc->nmem = 0;
 }
 
+int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n)
+{
+	/* each level costs >= 2 bytes: a short one cannot reach the limit
+	 * from its depth (2: under the packet and its TrackEvent) */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].len >= 2 * (MAX_NESTING - 2) &&
+		    !nesting_ok(&perfetto__protos__debug_annotation__descriptor, d[i].data, d[i].len, 2))
+			return 1;
+	return 0;
+}
+
 Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
 					       size_t len)
 {
+	/* Hot first, without the nesting walk: the types it unpacks do not
+	 * nest (no recursive message is in it; annotations stay bytes), so
+	 * protobuf-c's recursion is bounded, and when it takes the packet
+	 * whole, the walk could only have said no inside the annotations,
+	 * which are checked as they are unpacked. */
+	Perfetto__Protos__TracePacket *pk =
+		(Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p);
+
+	if (pk && !pk->base.n_unknown_fields &&
+	    (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
+	     !pk->track_event->base.n_unknown_fields))
+		return pk;
 	/* each nesting level costs >= 2 bytes: small packets cannot go deep
-	 * enough to hurt, and the hot path (events of < 1 KiB) skips the walk */
+	 * enough to hurt, and skip the walk */
 	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
 		return NULL;
-	{
-		Perfetto__Protos__TracePacket *pk =
-			(Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p);
-
-		if (pk && !pk->base.n_unknown_fields &&
-		    (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
-		     !pk->track_event->base.n_unknown_fields))
-			return pk;
-	}
 	/* (a packet hot rejects is tried again too: the message would be
 	 * that of full's rejection) */
 	return (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->pkt, &a->alloc, len, p);
@@ -591,7 +605,9 @@ static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
 	it->ahash = tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
 	it->da_state = 2;
 	slot = &seen[it->ahash & (SEEN_SLOTS - 1)];
-	if (*slot == it->ahash && !te->legacy_event)
+	/* (annotations nesting too deep for the stack are the importer's
+	 * to judge: it knows whether they were seen in a short packet) */
+	if ((*slot == it->ahash && !te->legacy_event) || tt_proto_annots_deep(d, te->n_debug_annotations))
 		return;
 	it->da = ar->alloc.alloc(ar, te->n_debug_annotations * sizeof(*it->da));
 	if (!it->da)
@@ -613,6 +629,7 @@ static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, pbatch *b)
 	tt_proto_arena_reset(&b->ar);
 	for (i = 0; i < b->npk; i++) {
 		b->items[i].off = b->pk[i].off;
+		b->items[i].len = b->pk[i].len;
 		b->items[i].pkt = tt_proto_unpack(sc, &b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
 		unpack_annots(seen, &b->ar, &b->items[i]);
 	}

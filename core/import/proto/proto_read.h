@@ -86,8 +86,11 @@ static inline const ProtobufCBinaryData *tt_proto_packed_annots(const Perfetto__
 
 /* Unpacks one TracePacket into the arena with the schema. NULL when
  * protobuf-c rejects it, or when its messages nest deeper than the
- * importer accepts (protobuf-c recurses without a limit; the nesting is
- * checked on Perfetto's full schema, debug annotations included). */
+ * importer accepts (protobuf-c recurses without a limit). The nesting is
+ * that of Perfetto's schema, checked in packets of 1 KiB and more; a
+ * packet the hot schema takes nests no deeper than a few levels but in
+ * its packed annotations, which the caller checks before unpacking them
+ * (tt_proto_annots_deep): that is the whole check's answer for it. */
 Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
 					       size_t len);
 
@@ -95,9 +98,15 @@ Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_pro
  * proto_args.c's caches). */
 uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t n);
 
+/* Whether one of n packed annotations nests deeper than a packet may
+ * (checked in packets of 1 KiB and more, as tt_proto_unpack does; the
+ * packet and its TrackEvent count). */
+int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n);
+
 typedef struct tt_proto_item {
 	const Perfetto__Protos__TracePacket *pkt; /* NULL: the packet did not unpack */
 	uint64_t off;                             /* offset of its tag in the data */
+	size_t len;                               /* its length */
 	/* Its TrackEvent's debug annotations: the worker unpacks them unless
 	 * it has seen the same bytes on the sequence before (then the
 	 * importer most likely knows their arg set): 1 = unpacked in da, 2 =
