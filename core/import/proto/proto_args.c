@@ -317,7 +317,7 @@ typedef struct aentry {
 	uint32_t seq, gen;
 	uint32_t set;                /* TT_NONE: none; valid when known */
 	int known;
-	int deep;                    /* nests too deep for a packet of 1 KiB or more (tt_proto_annots_deep) */
+	int deep;                    /* nests too deep for a packet of 1 KiB or more (tt_proto_annots_deep); -1 not known yet (only seen in shorter packets) */
 	size_t off, len;             /* its bytes in bytes[]: (u32 length, annotation) each */
 } aentry;
 
@@ -459,7 +459,9 @@ int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 
 			if (e->h == h && e->seq == p->trusted_packet_sequence_id &&
 			    annots_equal(a, e, d, te->n_debug_annotations)) {
-				if (e->deep && it->len >= 1024)
+				if (it->len >= 1024 && e->deep < 0)
+					e->deep = tt_proto_annots_deep(d, te->n_debug_annotations);
+				if (it->len >= 1024 && e->deep)
 					return -1;
 				a->cur = a->slot[i];
 				a->hits++;
@@ -467,12 +469,12 @@ int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 			}
 		}
 	a->misses++;
-	/* the reader unpacks none that nest too deep */
-	deep = !a->given && tt_proto_annots_deep(d, te->n_debug_annotations);
-	/* as the nesting walk of tt_proto_unpack would have said; in a
-	 * shorter packet they are unpacked (protobuf-c's recursion is then
-	 * bounded by the packet's length) */
-	if (deep && it->len >= 1024)
+	/* as the nesting walk of tt_proto_unpack would have said: only a
+	 * packet of 1 KiB or more is walked (a shorter one's recursion is
+	 * bounded by its length); the reader unpacks no annotations that
+	 * nest too deep in one */
+	deep = it->len < 1024 ? -1 : !a->given && tt_proto_annots_deep(d, te->n_debug_annotations);
+	if (deep > 0)
 		return -1;
 	if (!a->given && annots_unpack(a, d, te->n_debug_annotations))
 		return -1;

@@ -605,9 +605,11 @@ static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
 	it->ahash = tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
 	it->da_state = 2;
 	slot = &seen[it->ahash & (SEEN_SLOTS - 1)];
-	/* (annotations nesting too deep for the stack are the importer's
-	 * to judge: it knows whether they were seen in a short packet) */
-	if ((*slot == it->ahash && !te->legacy_event) || tt_proto_annots_deep(d, te->n_debug_annotations))
+	/* (annotations nesting too deep in a packet of 1 KiB or more are
+	 * the importer's to judge; a shorter packet's cannot nest deep
+	 * enough to hurt, as in tt_proto_unpack) */
+	if ((*slot == it->ahash && !te->legacy_event) ||
+	    (it->len >= 1024 && tt_proto_annots_deep(d, te->n_debug_annotations)))
 		return;
 	it->da = ar->alloc.alloc(ar, te->n_debug_annotations * sizeof(*it->da));
 	if (!it->da)
