@@ -135,13 +135,14 @@ static void add_legacy_json(pctx *c, size_t klen, const char *text)
 #define KP_TEXT 0x7ffffffeu
 
 static void note_missing(pctx *c);
+static tt_str name_text(pctx *c, const char *s);
 
 static uint32_t name_part(pctx *c, pseq *s, const DAnn *a, const char **text)
 {
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME && a->name) {
 		/* Chrome names dict entries by text: the name is interned
 		 * (short, and a few hundred distinct) to find its key */
-		tt_str v = a->name[0] ? intern_c(c, a->name) : 0;
+		tt_str v = a->name[0] ? name_text(c, a->name) : 0;
 
 		if (!a->name[0])
 			return KP_EMPTY;
@@ -333,10 +334,43 @@ struct tt_proto_annots {
 	DAnn **given;                /* or the reader unpacked them (tt_proto_item) */
 	uint32_t cur;                /* its entry + 1, 0 = none */
 	int missing;                 /* an interned id was missing while building */
+#define NAME_SLOTS 1024
+	struct nslot { uint64_t h; size_t len; tt_str v; } names[NAME_SLOTS]; /* name_text */
 	uint64_t ends;               /* sets ended here that were not empty */
 	int sure;                    /* the args tracker keeps sets once for good */
 	uint64_t hits, misses;
 };
+
+/* A dict entry's name interned: the few hundred names of a Chrome trace
+ * come millions of times, so the last id of each hash is kept (checked
+ * against the stored text) before asking storage's pool. */
+static tt_str name_text(pctx *c, const char *s)
+{
+	struct tt_proto_annots *a = c->annots;
+	size_t n = strlen(s), k;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+	struct nslot *e;
+	const char *t;
+
+	if (!a)
+		return intern(c, s, n);
+	for (k = 0; k + 8 <= n; k += 8) {
+		memcpy(&v, s + k, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	v = 0;
+	memcpy(&v, s + k, n - k);
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	e = &a->names[h & (NAME_SLOTS - 1)];
+	if (e->v && e->h == h && e->len == n && (t = tt_storage_str(c->st, e->v)) && !memcmp(t, s, n))
+		return e->v;
+	e->h = h;
+	e->len = n;
+	e->v = intern(c, s, n);
+	return e->v;
+}
 
 static void note_missing(pctx *c)
 {
