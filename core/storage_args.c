@@ -5,6 +5,7 @@
  * replaced). Lazy sets and merges are storage_argsets.c's.
  */
 #include "storage_args_int.h"
+#include "storage_mem.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ int tt_storage_args_reserve(tt_storage *st, size_t need)
 	while (ncap < need)
 		ncap += ncap / 2;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		void *np = realloc(*cols[i].p, ncap * cols[i].esz);
+		void *np = tt_colmem_resize(*cols[i].p, ncap * cols[i].esz);
 
 		if (!np) {
 			st->oom = 1;
