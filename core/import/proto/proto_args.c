@@ -307,8 +307,8 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
  * phases): the same bytes on the same sequence, while its interned names
  * and strings mean the same (pseq.agen), are the same rows, so the set is
  * copied from storage instead of unpacked and built again (copied, not
- * reused: the args tracker then decides whether it is a repeat exactly
- * as when it was built). Bytes seen once unpacked cleanly, so they are
+ * reused, until the args tracker's trial of its first 64k sets is over:
+ * it decides whether it is a repeat exactly as when it was built). Bytes seen once unpacked cleanly, so they are
  * unpacked without a check when their set must be built again. The
  * kept bytes are bounded: when full, the cache starts again. */
 #define AC_BYTES (1u << 20)
@@ -338,7 +338,6 @@ struct tt_proto_annots {
 	struct nslot { uint64_t h; size_t len; tt_str v; } names[NAME_SLOTS]; /* name_text */
 	uint64_t ends;               /* sets ended here that were not empty */
 	int sure;                    /* the args tracker keeps sets once for good */
-	uint64_t hits, misses;
 };
 
 /* A dict entry's name interned: the few hundred names of a Chrome trace
@@ -498,11 +497,9 @@ int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 				if (it->len >= 1024 && e->deep)
 					return -1;
 				a->cur = a->slot[i];
-				a->hits++;
 				return 0;
 			}
 		}
-	a->misses++;
 	/* as the nesting walk of tt_proto_unpack would have said: only a
 	 * packet of 1 KiB or more is walked (a shorter one's recursion is
 	 * bounded by its length); the reader unpacks no annotations that
