@@ -35,7 +35,7 @@
 	X(proto_compressed_bad, "proto_compressed_bad", "error", "trace", "compressed_packets that failed to inflate") \
 	X(proto_zstd_unsupported, "proto_zstd_unsupported", "error", "trace", "zstd_compressed_packets, which termtrace cannot inflate") \
 	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
-	X(proto_atrace_bad, "proto_atrace_bad", "info", "trace", "ftrace print events that are not valid atrace markers") \
+	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
 	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \
 	X(proto_unknown_field, "proto_unknown_field", "info", "trace", "trace packets whose payload termtrace does not import") \
 	X(ctf_events_discarded, "ctf_events_discarded", "data_loss", "trace", "events the tracer discarded (events_discarded deltas)") \

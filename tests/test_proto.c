@@ -966,7 +966,7 @@ static void test_ftrace_atrace_and_sched(void **state)
 		   "1100\t800\tasync\tatrace_async_slice\t10\n");
 	tt_test_assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id",
 		   "cnt\t1500\t5.0\n");
-	assert_int_equal(tt_test_stat(tr, "proto_atrace_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
 	/* sched: the last slice runs to the end of the trace (2500) */
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
@@ -1203,7 +1203,7 @@ static void test_ftrace_sde_marks(void **state)
 	tt_test_assert_tsv(tr, "select t.name, c.value, p.pid from counter c join track t on c.track_id = t.id "
 		       "join process p on p.upid = t.upid",
 		   "fences\t42.0\t403\n");
-	assert_int_equal(tt_test_stat(tr, "proto_atrace_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
 	tb_close(tr, path, &b);
 }
 
@@ -1918,7 +1918,9 @@ static void test_legacy_instant_tracks(void **state)
 /* atrace async slices on trace processor's track compressor tracks: one
  * set per (process, name) for S / F and one per (process, track name) for
  * G / H / N, a lane per cookie while its slice is open (a lane left idle
- * is taken again), dimensions upid, name, track_compressor_idx. */
+ * is taken again), dimensions upid, name, track_compressor_idx. An
+ * instant (N) takes lanes of its own kind, never a cookie's idle lane:
+ * "late" follows "inst" on lane 1, not "a" on lane 0. */
 static void test_atrace_async_tracks(void **state)
 {
 	tbuf b = {0};
@@ -1942,8 +1944,8 @@ static void test_atrace_async_tracks(void **state)
 		       "from slice s join track t on t.id = s.track_id group by t.id order by t.id",
 		   "atrace_async_slice\treq\treq@100+100 req@300+100\n"
 		   "atrace_async_slice\treq\treq@110+100\n"
-		   "atrace_async_slice_for_track\ttrk\ta@500+100 late@700+0\n"
-		   "atrace_async_slice_for_track\ttrk\tinst@550+0\n");
+		   "atrace_async_slice_for_track\ttrk\ta@500+100\n"
+		   "atrace_async_slice_for_track\ttrk\tinst@550+0 late@700+0\n");
 	tt_test_assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like 'atrace_async%' order by t.id, a.id",
 		   "0\tupid\t2\n0\tname\treq\n0\ttrack_compressor_idx\t0\n"
@@ -2469,6 +2471,106 @@ static void test_atrace_parser(void **state)
 	assert_int_equal(tt_proto_atrace_parse("B|x|name", 8, &m), -1);
 	assert_int_equal(tt_proto_atrace_parse("S|3|req|notnum", 14, &m), -1);
 	assert_int_equal(tt_proto_atrace_parse("", 0, &m), -1);
+	/* field by field as trace processor reads them: a counter's name ends
+	 * at the first '|', an instant's too; an empty begin name is named */
+	assert_int_equal(tt_proto_atrace_parse("C|3|a|b|5", 9, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_proto_atrace_parse("I|3|in|st", 9, &m), TT_ATRACE_OK);
+	assert_int_equal(m.name_len, 2);
+	assert_int_equal(tt_proto_atrace_parse("N|3|trk|a|b", 11, &m), TT_ATRACE_OK);
+	assert_int_equal(m.name_len, 1);
+	assert_int_equal(tt_proto_atrace_parse("B|3|", 4, &m), TT_ATRACE_OK);
+	assert_string_equal(m.name, "[empty slice name]");
+	assert_int_equal(tt_proto_atrace_parse("H|3|trk|nm|7", 12, &m), TT_ATRACE_OK);
+	assert_int_equal(m.value, 7);
+	assert_null(m.name);
+	assert_int_equal(tt_proto_atrace_parse("E|notnum", 8, &m), TT_ATRACE_OK);
+	assert_int_equal(m.has_tgid, 0);
+	assert_int_equal(tt_proto_atrace_parse("trace_event_clock_sync: parent_ts=1", 35, &m),
+			 TT_ATRACE_UNSUPPORTED);
+	assert_int_equal(tt_proto_atrace_parse("I|3|", 4, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_proto_atrace_parse("G|3|trk|nm|x", 12, &m), TT_ATRACE_BAD);
+	{
+		char out[16];
+		/* a stray continuation byte and a truncated sequence go, a
+		 * two-byte character stays */
+		size_t n = tt_proto_atrace_utf8("a\x80" "b\xc3\xa9" "c\xe2", 7, out);
+
+		assert_int_equal(n, 5);
+		assert_memory_equal(out, "ab\xc3\xa9" "c", 5);
+	}
+}
+
+/* atrace markers as trace processor stores them: an async begin's cookie
+ * arg; a begin while its track has one open only counts, and the end
+ * says how many came (legacy_unnestable_*); named-track slices carry the
+ * writing thread (utid, end_utid); counters and async slices belong to
+ * the tgid's process, not the writer's (the writer is not moved to it);
+ * ScreenState, battery_stats.*, DeviceStateChanged and the LMK forms get
+ * trace processor's own tracks; bad markers count systrace_parse_failure,
+ * clock sync markers nothing. */
+static void test_atrace_tp_rules(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 10, 10, 1, "/bin/app", 11, "worker");
+	tree_packet(&b, 11, 20, 1, "/bin/other", 21, "w2");
+	ft_print(&b, 100, 11, "S|10|wl|7");
+	ft_print(&b, 150, 11, "S|10|wl|7");
+	ft_print(&b, 200, 11, "F|10|wl|7");
+	ft_print(&b, 300, 11, "G|10|trk|g|5");
+	ft_print(&b, 350, 21, "H|10|trk|5");
+	ft_print(&b, 400, 11, "N|10|trk|inst");
+	ft_print(&b, 500, 21, "C|10|mem|42");
+	ft_print(&b, 510, 11, "C|0|ScreenState|2");
+	ft_print(&b, 520, 11, "C|10|battery_stats.top|1");
+	ft_print(&b, 530, 11, "N|10|DeviceStateChanged|folded");
+	ft_print(&b, 600, 11, "B|10|lmk,20,0,900,x");
+	ft_print(&b, 650, 11, "E|10");
+	ft_print(&b, 700, 11, "C|10|kill_one_process|20");
+	ft_print(&b, 710, 11, "C|10|kill_one_process|0");
+	ft_print(&b, 800, 11, "C|10|bad|x");
+	ft_print(&b, 810, 11, "trace_event_clock_sync: parent_ts=5");
+	ft_print(&b, 820, 11, "B|10|caf\xc3\xa9" "\xff");
+	ft_print(&b, 830, 11, "E|10");
+	tr = tb_open(&b, &path);
+	/* (utid args shown as the thread's tid) */
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, a.key, case when a.key like '%utid' then "
+		       "(select 'tid ' || tid from thread where utid = a.int_value) else a.display_value end "
+		       "from slice s join args a using(arg_set_id) join track t on t.id = s.track_id "
+		       "where t.type like 'atrace%' order by s.ts, a.id",
+		   "100\t100\twl\tcookie\t7\n"
+		   "100\t100\twl\tlegacy_unnestable_begin_count\t2\n"
+		   "100\t100\twl\tlegacy_unnestable_last_begin_ts\t150\n"
+		   "300\t50\tg\tutid\ttid 11\n300\t50\tg\tend_utid\ttid 21\n"
+		   "400\t0\tinst\tutid\ttid 11\n");
+	/* the counter of pid 10 written by pid 20's thread; tid 21 stays 20's */
+	tt_test_assert_tsv(tr, "select t.type, t.name, coalesce(p.pid, -1), c.ts, c.value from counter c "
+		       "join track t on t.id = c.track_id left join process p on p.upid = t.upid "
+		       "order by c.ts",
+		   "atrace_counter\tmem\t10\t500\t42.0\n"
+		   "screen_state\tScreenState\t-1\t510\t2.0\n"
+		   "battery_stats\tbattery_stats.top\t-1\t520\t1.0\n"
+		   "oom_score_adj\toom_score_adj\t20\t600\t900.0\n"
+		   "atrace_counter\tkill_one_process\t10\t700\t20.0\n"
+		   "atrace_counter\tkill_one_process\t10\t710\t0.0\n");
+	tt_test_assert_tsv(tr, "select t.tid, p.pid from thread t join process p using(upid) where t.tid = 21", "21\t20\n");
+	tt_test_assert_tsv(tr, "select t.type, t.name, s.name, s.ts, s.dur from slice s join track t on t.id = s.track_id "
+		       "where t.type in ('android_device_state', 'android_lmk') order by s.ts",
+		   "android_device_state\tDeviceStateChanged\tfolded\t530\t0\n"
+		   "android_lmk\tLMK\tmem.lmk\t600\t0\n"
+		   "android_lmk\tLMK\tmem.lmk\t700\t0\n");
+	tt_test_assert_tsv(tr, "select count(distinct t.id), min(p.pid) from track t join process p using(upid) "
+		       "where t.type = 'android_lmk'", "1\t20\n");
+	tt_test_assert_tsv(tr, "select s.name from slice s where s.ts in (600, 820) order by s.id",
+		   "lmk,20,0,900,x\nmem.lmk\ncaf\xc3\xa9" "\n");
+	tt_test_assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id where t.type = 'battery_stats'",
+		   "5\tcounter_key\tbattery_stats.top\n");
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
+	tb_close(tr, path, &b);
 }
 
 /* Empty packets are packets (found by fuzz_proto: the first one of a
@@ -2586,6 +2688,7 @@ int main(void)
 		cmocka_unit_test(test_timestamp_overflow),
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
+		cmocka_unit_test(test_atrace_tp_rules),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),

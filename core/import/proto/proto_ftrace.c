@@ -209,8 +209,9 @@ static void on_process_free(pctx *c, int64_t tid)
 /* The track of an atrace async slice (S / F: named by the slice; G / H /
  * N: by the track name the marker gives) as trace processor's track
  * compressor makes them: one set per (process, name), a lane per cookie
- * while its slice is open, dimensions upid, name (and the lane). space
- * keeps the two kinds' sets apart (and from the merged descriptor tracks'). */
+ * while its slice is open (N: lanes of their own, by time), dimensions
+ * upid, name (and the lane). space keeps the two kinds' sets apart (and
+ * from the merged descriptor tracks'). */
 static uint32_t atrace_async(pctx *c, uint64_t space, const char *type, uint32_t upid, tt_str name,
 			     uint64_t cookie, enum tt_async_kind kind)
 {
@@ -224,18 +225,122 @@ static uint32_t atrace_async(pctx *c, uint64_t space, const char *type, uint32_t
 	return tt_async_track_set(c->im->async, space << 32 | upid, 0, name, cookie, &d, &a, kind);
 }
 
-/* An atrace marker, fed in trace order (tt_proto_feed_ftrace): the
- * thread is looked up then, as tasks come and go. Returns the slice or
+/* trace processor's GetThreadOrNull: the tid's live thread, or TT_NONE. */
+static uint32_t thread_or_none(pctx *c, int64_t tid)
+{
+	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
+
+	if (v)
+		return *v == TID_ENDED ? TT_NONE : (uint32_t)(*v - 1);
+	return tt_process_tracker_thread_by_tid(c->im->procs, tid);
+}
+
+/* An arg set of one key: 'u' unsigned or 'i' signed. */
+static uint32_t one_arg(pctx *c, const char *key, int type, int64_t v)
+{
+	tt_storage_args_begin(c->st);
+	if (type == 'u')
+		tt_storage_args_uint(c->st, key, (uint64_t)v);
+	else
+		tt_storage_args_int(c->st, key, v);
+	return tt_args_tracker_end(c->im->args);
+}
+
+/* A slice or counter track of one of trace processor's Android
+ * blueprints: no dimension, or the process (upid), or a string one. */
+static uint32_t special_track(pctx *c, const char *type, const char *name, uint32_t upid, const char *key,
+			      tt_str keyval, int counter)
+{
+	tt_str n = counter && keyval ? keyval : intern_c(c, name);
+	tt_track_desc d = { .type = type, .name = n, .utid = TT_NONE, .upid = upid,
+			    .parent_id = TT_NONE, .is_counter = counter, .cpu = -1 };
+	uint32_t t = tt_track_tracker_keyed(c->im->tracks, type, upid, keyval, 0, &d);
+
+	if ((upid != TT_NONE || key) && tt_proto_dims_begin(c, t)) {
+		if (upid != TT_NONE)
+			tt_storage_args_uint(c->st, "upid", upid);
+		if (key) {
+			const char *v = tt_storage_str(c->st, keyval);
+			tt_storage_args_str(c->st, key, v, v ? strlen(v) : 0);
+		}
+		tt_proto_dims_end(c, t);
+	}
+	return t;
+}
+
+/* A low memory kill of process pid at ts: a "mem.lmk" instant on the
+ * process's LMK track (android_lmk), as trace processor writes every
+ * kind of LMK event. */
+static void lmk_instant(pctx *c, int64_t ts, uint32_t pid)
+{
+	uint32_t upid = tt_proto_process(c, pid);
+	uint32_t t = special_track(c, "android_lmk", "LMK", upid, NULL, 0, 0);
+
+	if (t != TT_NONE)
+		tt_slice_tracker_complete(c->im->slices, t, ts, 0, 0, intern_c(c, "mem.lmk"), TT_NONE);
+}
+
+/* A decimal field of an "lmk," slice name, as strtoul / strtol read it
+ * (the whole field, not empty). */
+static int lmk_field(const char *s, size_t n, int is_signed, int64_t *out)
+{
+	char b[32], *end;
+
+	if (n == 0 || n >= sizeof(b))
+		return -1;
+	memcpy(b, s, n);
+	b[n] = '\0';
+	*out = is_signed ? (int64_t)(int32_t)strtol(b, &end, 10) : (int64_t)(uint32_t)strtoul(b, &end, 10);
+	return *end ? -1 : 0;
+}
+
+/* A slice named "lmk,pid,reason,oom_score_adj,..." (lmkd since Android
+ * 12) begun: the killed process's oom_score_adj counter and LMK instant.
+ * Empty fields do not count, as trace processor splits the name. */
+static void lmk_slice(pctx *c, int64_t ts, const char *name)
+{
+	const char *tok[4];
+	size_t len[4], n = 0;
+	const char *p = name;
+	int64_t pid, adj;
+
+	while (*p && n < 4) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		if (l) {
+			tok[n] = p;
+			len[n++] = l;
+		}
+		p += l + (e != NULL);
+	}
+	if (n < 4 || lmk_field(tok[1], len[1], 0, &pid) || lmk_field(tok[3], len[3], 1, &adj))
+		return;
+	{
+		uint32_t upid = tt_proto_process(c, pid);
+		uint32_t t = special_track(c, "oom_score_adj", "oom_score_adj", upid, NULL, 0, 1);
+
+		if (t != TT_NONE)
+			tt_storage_counter(c->st, t, ts, (double)adj);
+		lmk_instant(c, ts, (uint32_t)pid);
+	}
+}
+
+/* An atrace marker, fed in trace order (tt_proto_feed_ftrace), as trace
+ * processor's systrace parser reads it: the writing thread (B, E, I) is
+ * looked up then, as tasks come and go (tgid 0: the tid's live thread,
+ * else the tid made a thread of that process); the other phases belong
+ * to the tgid's process whatever thread wrote them. Returns the slice or
  * counter record it makes in *out, 0 when none. */
 static int feed_atrace(pctx *c, const prec *r, prec *out)
 {
-	int64_t tid = (int32_t)(uint32_t)r->id, tgid = (int32_t)(uint32_t)(r->id >> 32);
+	int64_t tid = (int32_t)(uint32_t)r->id;
+	uint32_t tgid = (uint32_t)(r->id >> 32);
 	int phase = (int)r->args;
 	uint32_t utid, upid;
 	tt_str name = r->name;
+	const char *nm = tt_storage_str(c->st, name);
 
-	utid = r->scope == FT_PRINT_TGID ? tt_proto_thread_in(c, tgid, tid) : ftrace_thread(c, tid);
-	upid = tt_storage_thread_upid(c->st, utid);
 	*out = *r;
 	out->flags = 0;
 	out->args = TT_NONE;
@@ -243,15 +348,29 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
 	out->name = 0;
 	switch (phase) {
 	case 'B':
+		utid = tgid == 0 ? ftrace_thread(c, tid) : tt_proto_thread_in(c, tgid, tid);
 		out->kind = R_BEGIN;
 		out->track = tt_track_tracker_thread(c->im->tracks, utid);
 		out->name = name;
+		if (nm && strncmp(nm, "lmk,", 4) == 0 && out->track != TT_NONE) {
+			/* the slice first (its id before the LMK instant's) */
+			int64_t id = tt_slice_tracker_begin(c->im->slices, out->track, r->ts, 0, name, TT_NONE);
+
+			if (id >= 0)
+				tt_flow_tracker_slice_begun(c->im->flows, out->track, id);
+			lmk_slice(c, r->ts, nm);
+			return 0;
+		}
 		break;
 	case 'E':
+		utid = tgid == 0 ? thread_or_none(c, tid) : tt_proto_thread_in(c, tgid, tid);
+		if (utid == TT_NONE)
+			return 0; /* a thread never seen began nothing */
 		out->kind = R_END;
 		out->track = tt_track_tracker_thread(c->im->tracks, utid);
 		break;
 	case 'I':
+		utid = tgid == 0 ? ftrace_thread(c, tid) : tt_proto_thread_in(c, tgid, tid);
 		out->kind = R_COMPLETE;
 		out->track = tt_track_tracker_thread(c->im->tracks, utid);
 		out->name = name;
@@ -259,31 +378,91 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
 		break;
 	case 'C':
 		out->kind = R_COUNTER;
-		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, "atrace_counter", upid, -1,
-						    "name", tt_storage_str(c->st, name));
 		out->u.d = (double)r->u.i;
+		if (nm && strcmp(nm, "kill_one_process") == 0) {
+			/* lmkd's kills as a counter of the killed pid (0: the
+			 * kill is over): an LMK instant too, the counter kept */
+			if (r->u.i != 0)
+				lmk_instant(c, r->ts, (uint32_t)r->u.i);
+		} else if (nm && strcmp(nm, "ScreenState") == 0) {
+			out->track = special_track(c, "screen_state", "ScreenState", TT_NONE, NULL, 0, 1);
+			break;
+		} else if (nm && strncmp(nm, "battery_stats.", 14) == 0) {
+			out->track = special_track(c, "battery_stats", NULL, TT_NONE, "counter_key", name, 1);
+			break;
+		}
+		/* per process on purpose: long-standing counters are written
+		 * from any of its threads (trace processor keeps the writing
+		 * thread as the value's utid arg; our counter rows have no
+		 * args) */
+		upid = tt_proto_process(c, tgid);
+		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, "atrace_counter", upid, -1,
+						    "name", nm);
 		break;
 	case 'S':
-	case 'F':
-		out->kind = phase == 'S' ? R_BEGIN : R_END;
+	case 'F': {
+		uint64_t *n, *last;
+
+		upid = tt_proto_process(c, tgid);
 		out->track = atrace_async(c, 3, "atrace_async_slice", upid, name, (uint64_t)r->u.i,
-					  phase == 'S' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
-		out->name = phase == 'S' ? name : 0;
+					  phase == 'S' ? TT_ASYNC_BEGIN_SAT : TT_ASYNC_END);
+		if (out->track == TT_NONE)
+			return 0;
+		if (phase == 'S') {
+			/* Android's async slices do not nest (PowerManager's
+			 * wakelocks begin again and again): a begin while one is
+			 * open only counts, and the slice's end says how many
+			 * came and when the last did */
+			uint64_t cnt = 1;
+
+			if ((n = tt_pmap_find(&c->unnest_n, out->track)))
+				cnt = *n + 1;
+			if (tt_pmap_put(&c->unnest_n, out->track, cnt) ||
+			    tt_pmap_put(&c->unnest_ts, out->track, (uint64_t)r->ts))
+				c->oom = 1;
+			if (tt_slice_tracker_enclosing(c->im->slices, out->track, r->ts) >= 0)
+				return 0;
+			out->kind = R_BEGIN;
+			out->name = name;
+			out->args = one_arg(c, "cookie", 'i', r->u.i);
+			break;
+		}
+		out->kind = R_END;
+		n = tt_pmap_find(&c->unnest_n, out->track);
+		last = tt_pmap_find(&c->unnest_ts, out->track);
+		if (n && last) {
+			tt_storage_args_begin(c->st);
+			tt_storage_args_int(c->st, "legacy_unnestable_begin_count", (int64_t)*n);
+			tt_storage_args_int(c->st, "legacy_unnestable_last_begin_ts", (int64_t)*last);
+			out->args = tt_args_tracker_end(c->im->args);
+		}
 		break;
+	}
 	case 'N':
 	case 'G':
-	case 'H':
-		/* an instant ('N') takes the first idle lane (trace
-		 * processor's scoped interning), under a cookie of its own
-		 * (from its time: G / H cookies are small) so that no lane
-		 * keeps it */
+	case 'H': {
+		const char *tn = tt_storage_str(c->st, r->cat);
+
+		if (phase == 'N' && tn && strcmp(tn, "DeviceStateChanged") == 0) {
+			/* a top-level track of its own */
+			out->kind = R_COMPLETE;
+			out->track = special_track(c, "android_device_state", "DeviceStateChanged", TT_NONE, NULL, 0, 0);
+			out->name = name;
+			out->u.i = 0;
+			break;
+		}
+		upid = tt_proto_process(c, tgid);
 		out->kind = phase == 'N' ? R_COMPLETE : phase == 'G' ? R_BEGIN : R_END;
 		out->track = atrace_async(c, 4, "atrace_async_slice_for_track", upid, r->cat,
-					  phase == 'N' ? UINT64_MAX - (uint64_t)r->ts : (uint64_t)r->u.i,
-					  phase == 'N' ? TT_ASYNC_INSTANT : phase == 'G' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
+					  phase == 'N' ? (uint64_t)r->ts : (uint64_t)r->u.i,
+					  phase == 'N' ? TT_ASYNC_SCOPED : phase == 'G' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
 		out->name = phase == 'H' ? 0 : name;
 		out->u.i = 0;
+		/* the writing thread: utid on the slice, end_utid at its end */
+		utid = ftrace_thread(c, tid);
+		out->args = one_arg(c, phase == 'H' ? "end_utid" : "utid", 'u', utid);
 		break;
+	}
 	default:
 		return 0;
 	}
@@ -314,22 +493,39 @@ static void push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_
 
 static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
 {
-	uint64_t id = (uint32_t)(int32_t)tid | (m.has_tgid && m.tgid > 0 ? (uint64_t)(uint32_t)(int32_t)m.tgid << 32 : 0);
+	uint64_t id = (uint32_t)(int32_t)tid | (uint64_t)m.tgid << 32;
 
-	push_ft(c, ps, ts, m.has_tgid && m.tgid > 0 ? FT_PRINT_TGID : FT_PRINT, id, m.value,
-		m.name ? intern(c, m.name, m.name_len) : 0, m.track ? intern(c, m.track, m.track_len) : 0,
-		(uint32_t)m.phase);
+	push_ft(c, ps, ts, FT_PRINT, id, m.value, m.name ? intern(c, m.name, m.name_len) : 0,
+		m.track ? intern(c, m.track, m.track_len) : 0, (uint32_t)m.phase);
 }
 
+/* An ftrace print: an atrace marker, its invalid UTF-8 dropped first. */
 static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
 {
 	tt_atrace m;
+	size_t len = buf ? strlen(buf) : 0, i;
+	char small[256], *clean = NULL;
+	const char *text = buf ? buf : "";
+	int rc;
 
-	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
-		stat(c, TT_STAT_proto_atrace_bad);
-		return;
+	for (i = 0; i < len && !((unsigned char)buf[i] & 0x80); i++)
+		;
+	if (i < len) {
+		clean = len < sizeof(small) ? small : malloc(len);
+		if (!clean) {
+			c->oom = 1;
+			return;
+		}
+		len = tt_proto_atrace_utf8(buf, len, clean);
+		text = clean;
 	}
-	on_atrace(c, ps, ts, tid, m);
+	rc = tt_proto_atrace_parse(text, len, &m);
+	if (rc == TT_ATRACE_OK)
+		on_atrace(c, ps, ts, tid, m); /* (the strings are interned now) */
+	else if (rc == TT_ATRACE_BAD)
+		stat(c, TT_STAT_systrace_parse_failure);
+	if (clean != small)
+		free(clean);
 }
 
 /* sde_tracing_mark_write (display driver): an atrace marker in fields, the
@@ -338,10 +534,10 @@ static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf
 static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
 			const Perfetto__Protos__SdeTracingMarkWriteFtraceEvent *e)
 {
-	tt_atrace m = { .has_tgid = 1, .tgid = e->pid, .value = e->value };
+	tt_atrace m = { .has_tgid = 1, .tgid = (uint32_t)e->pid, .value = e->value };
 
 	if (!e->has_trace_type && !e->has_trace_begin) {
-		stat(c, TT_STAT_proto_atrace_bad);
+		stat(c, TT_STAT_systrace_parse_failure);
 		return;
 	}
 	if (e->trace_type == 0)
@@ -349,7 +545,7 @@ static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
 	else if (e->trace_type == 'B' || e->trace_type == 'E' || e->trace_type == 'C' || e->trace_type == 'I')
 		m.phase = (char)e->trace_type;
 	else {
-		stat(c, TT_STAT_proto_atrace_bad);
+		stat(c, TT_STAT_systrace_parse_failure);
 		return;
 	}
 	m.name = e->trace_name ? e->trace_name : "";
@@ -411,7 +607,6 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		return 0;
 	}
 	case FT_PRINT:
-	case FT_PRINT_TGID:
 		return feed_atrace(c, r, out);
 	case FT_PTREE: {
 		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
@@ -452,6 +647,8 @@ void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__Proce
 
 void tt_proto_free_ptrees(pctx *c)
 {
+	tt_pmap_free(&c->unnest_n);
+	tt_pmap_free(&c->unnest_ts);
 	for (size_t i = 0; i < c->ptrees.n; i++)
 		free(c->ptrees.v[i].p);
 	TT_VEC_FREE(c->ptrees);

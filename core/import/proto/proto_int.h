@@ -41,10 +41,10 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
 /* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
  * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
  * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
- * id the pid (name the new comm); FT_PRINT(_TGID): id tgid << 32 | tid,
+ * id the pid (name the new comm); FT_PRINT: id tgid (0: none) << 32 | tid,
  * args the atrace phase, u.i its value, name, cat its track name */
 /* FT_PTREE: u.i the c->ptrees blob */
-enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PRINT_TGID, FT_PTREE };
+enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
@@ -215,6 +215,7 @@ typedef struct pctx {
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
+	tt_pmap unnest_n, unnest_ts; /* atrace S track -> begins seen, the last one's ts (proto_ftrace.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
 	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
