@@ -891,8 +891,8 @@ static void test_ftrace_atrace_and_sched(void **state)
 	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEvent sw[3], *swp[3];
 	Perfetto__Protos__SchedSwitchFtraceEvent ss[3];
-	static const struct { uint64_t ts; int64_t prev_state; int32_t next_pid; const char *comm; } sws[] = {
-		{ 100, 0, 11, "worker" }, { 600, 1, 0, "swapper/1" }, { 900, 0, 11, "worker" },
+	static const struct { uint64_t ts; int32_t prev_pid; int64_t prev_state; int32_t next_pid; const char *comm; } sws[] = {
+		{ 100, 0, 0, 11, "worker" }, { 600, 11, 1, 0, "swapper/1" }, { 900, 0, 0, 11, "worker" },
 	};
 	size_t i;
 
@@ -938,7 +938,8 @@ static void test_ftrace_atrace_and_sched(void **state)
 	for (i = 0; i < 3; i++) {
 		perfetto__protos__ftrace_event__init(&sw[i]);
 		perfetto__protos__sched_switch_ftrace_event__init(&ss[i]);
-		ss[i].has_prev_state = ss[i].has_next_pid = ss[i].has_next_prio = 1;
+		ss[i].has_prev_state = ss[i].has_next_pid = ss[i].has_next_prio = ss[i].has_prev_pid = 1;
+		ss[i].prev_pid = sws[i].prev_pid;
 		ss[i].prev_state = sws[i].prev_state;
 		ss[i].next_pid = sws[i].next_pid;
 		ss[i].next_prio = 120;
@@ -967,13 +968,15 @@ static void test_ftrace_atrace_and_sched(void **state)
 	tt_test_assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id",
 		   "cnt\t1500\t5.0\n");
 	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
-	/* sched: the last slice runs to the end of the trace (2500) */
+	/* sched: the last slice is still open at the end (dur -1, as trace
+	 * processor leaves it); the swapper has no thread_state */
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
-		   "100\t500\t1\t11\tS\t120\n600\t300\t1\t0\tR\t120\n900\t1600\t1\t11\t-\t120\n");
+		   "100\t500\t1\t11\tS\t120\n600\t300\t1\t0\tR\t120\n900\t-1\t1\t11\t-\t120\n");
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.cpu, -1), s.state from thread_state s join thread t using(utid) "
 		       "where t.tid = 11 order by s.ts",
-		   "100\t500\t1\tRunning\n600\t300\t-1\tS\n900\t1600\t1\tRunning\n");
+		   "100\t500\t1\tRunning\n600\t300\t-1\tS\n900\t-1\t1\tRunning\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread_state where utid = 0"), 0);
 	tb_close(tr, path, &b);
 }
 
@@ -994,19 +997,27 @@ static void ft_packet(tbuf *b, uint64_t ts, uint32_t pid, Perfetto__Protos__Ftra
 	tb_packet(b, &p);
 }
 
-static void ft_switch(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int32_t next, const char *next_comm)
+/* A sched_switch on cpu 0 from prev (switched out in raw prev_state) to next. */
+static void ft_switch_st(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int64_t prev_state, int32_t next,
+			 const char *next_comm)
 {
 	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
 	Perfetto__Protos__SchedSwitchFtraceEvent ss = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
 
-	ss.has_prev_pid = ss.has_next_pid = 1;
+	ss.has_prev_pid = ss.has_next_pid = ss.has_prev_state = 1;
 	ss.prev_pid = prev;
 	ss.next_pid = next;
+	ss.prev_state = prev_state;
 	ss.prev_comm = (char *)prev_comm;
 	ss.next_comm = (char *)next_comm;
 	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
 	e.sched_switch = &ss;
 	ft_packet(b, ts, (uint32_t)prev, &e);
+}
+
+static void ft_switch(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int32_t next, const char *next_comm)
+{
+	ft_switch_st(b, ts, prev, prev_comm, 0, next, next_comm);
 }
 
 static void ft_newtask(tbuf *b, uint64_t ts, int32_t src, int32_t tid, const char *comm, uint64_t flags)
@@ -2398,6 +2409,83 @@ static void test_timestamp_overflow(void **state)
 
 /* compact_sched: lockstep arrays, first timestamp absolute then deltas,
  * the switched-out thread is whoever ran before on that cpu. */
+/* A SystemInfo packet with a uname. */
+static void system_info_packet(tbuf *b, const char *sysname, const char *release)
+{
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__Utsname u = PERFETTO__PROTOS__UTSNAME__INIT;
+	Pkt p = pkt(1, 0);
+
+	u.sysname = (char *)sysname;
+	u.release = (char *)release;
+	si.utsname = &u;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO;
+	p.system_info = &si;
+	tb_packet(b, &p);
+}
+
+/* sched_switch prev_state decoded as trace processor's TaskState for the
+ * kernel of the trace's SystemInfo (4.4 without one): before 4.14 0x40 is
+ * x (dead), 0x800 preemption (R+), D with NOLOAD is I; from 4.14 0x40 is
+ * P, 0x80 I, 0x100 R+ and higher bits are invalid (NULL, counted). A
+ * switch whose prev pid is not the thread the cpu ran leaves that slice
+ * open (mismatched_sched_switch_tids). */
+static void test_sched_task_states(void **state)
+{
+	static const char *releases[] = { NULL, "5.10.43-android12", "4.9.1" };
+	static const char *want[] = {
+		"100\t100\t5\tx\n200\t100\t6\tR+\n300\t100\t5\tI\n400\t-1\t7\t-\n500\t-1\t0\t-\n",
+		"100\t100\t5\tP\n200\t100\t6\tS\n300\t100\t5\tDI\n400\t-1\t7\t-\n500\t-1\t0\t-\n",
+		"100\t100\t5\tx\n200\t100\t6\tS\n300\t100\t5\tI\n400\t-1\t7\t-\n500\t-1\t0\t-\n",
+	};
+	/* (4.9: 0x800 is not preemption there, 0x1000 is) */
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		tbuf b = {0};
+		char *path;
+		tt_trace *tr;
+
+		if (releases[k])
+			system_info_packet(&b, "Linux", releases[k]);
+		ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+		ft_switch_st(&b, 200, 5, "a", 0x40, 6, "b");
+		ft_switch_st(&b, 300, 6, "b", k == 0 ? 0x800 : 1, 5, "a");
+		ft_switch_st(&b, 400, 5, "a", k == 1 ? 0x82 : 0x402, 7, "c");
+		ft_switch_st(&b, 500, 9, "z", 1, 0, "swapper");
+		tr = tb_open(&b, &path);
+		tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.end_state, '-') from sched_slice s "
+			       "join thread t using(utid) order by s.ts", want[k]);
+		assert_int_equal(tt_test_stat(tr, "mismatched_sched_switch_tids"), 1);
+		assert_int_equal(tt_test_stat(tr, "task_state_invalid"), 0);
+		if (k == 1)
+			tt_test_assert_tsv(tr, "select str_value from metadata where name = 'system_release'",
+					   "5.10.43-android12\n");
+		tb_close(tr, path, &b);
+	}
+	{
+		tbuf b = {0};
+		char *path;
+		tt_trace *tr;
+
+		system_info_packet(&b, "Linux", "6.1.0");
+		ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+		ft_switch_st(&b, 200, 5, "a", 0x80, 6, "b");
+		ft_switch_st(&b, 300, 6, "b", 0x100, 5, "a");
+		ft_switch_st(&b, 400, 5, "a", 0x200, 0, "swapper");
+		tr = tb_open(&b, &path);
+		tt_test_assert_tsv(tr, "select s.ts, coalesce(s.end_state, 'NULL') from sched_slice s order by s.ts",
+				   "100\tI\n200\tR+\n300\tNULL\n400\tNULL\n");
+		assert_int_equal(tt_test_stat(tr, "task_state_invalid"), 1);
+		/* thread 5's states: running, idle (I), running, then its
+		 * invalid state (NULL) from 400 */
+		tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.state, 'NULL') from thread_state s join thread t "
+			       "using(utid) where t.tid = 5 order by s.ts",
+				   "100\t100\tRunning\n200\t100\tI\n300\t100\tRunning\n400\t-1\tNULL\n");
+		tb_close(tr, path, &b);
+	}
+}
+
 static void test_compact_sched(void **state)
 {
 	tbuf b = {0};
@@ -2429,11 +2517,17 @@ static void test_compact_sched(void **state)
 	p.ftrace_events = &fb;
 	tb_packet(&b, &p);
 	tr = tb_open(&b, &path);
-	/* slices end with the next switch's prev_state; the last one runs to
-	 * the end of the trace (its own start here) */
+	/* the cpu's first compact switch (100) only says who runs: no slice;
+	 * slices end with the next switch's prev_state; the last stays open */
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, t.name, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
-		   "100\t50\t2\t7\talpha\tS\t120\n150\t50\t2\t8\tbeta\tR\t110\n200\t0\t2\t7\talpha\t-\t120\n");
+		   "150\t50\t2\t8\tbeta\tR\t110\n200\t-1\t2\t7\talpha\t-\t120\n");
+	assert_int_equal(tt_test_stat(tr, "compact_sched_switch_skipped"), 1);
+	/* the thread switched out at 150 (7, whose prev_state S came with
+	 * that switch) sleeps until it runs again at 200 */
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
+		       "join thread t using(utid) order by s.id",
+		   "150\t50\t7\t-1\tS\n150\t50\t8\t2\tRunning\n200\t-1\t8\t-1\tR\n200\t-1\t7\t2\tRunning\n");
 	tb_close(tr, path, &b);
 }
 
@@ -2689,6 +2783,7 @@ int main(void)
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
 		cmocka_unit_test(test_atrace_tp_rules),
+		cmocka_unit_test(test_sched_task_states),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),

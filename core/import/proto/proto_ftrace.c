@@ -578,18 +578,10 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 
 	switch (r->scope) {
 	case FT_SWITCH:
-	case FT_SWITCH_NOPREV: {
-		sched_rec *s;
-
-		if (r->scope == FT_SWITCH)
-			tt_proto_thread_name(c, tt_proto_thread(c, pid), r->cat, TN_FTRACE);
-		if (r->u.i < 0 || (size_t)r->u.i >= c->sched.n)
-			return 0;
-		s = &c->sched.v[r->u.i];
-		s->next_utid = tt_proto_thread(c, s->next_pid);
-		tt_proto_thread_name(c, s->next_utid, s->next_comm, TN_FTRACE);
+	case FT_SWITCH_NOPREV:
+		if (r->u.i >= 0 && (size_t)r->u.i < c->sched.n)
+			tt_proto_sched_switch(c, &c->sched.v[r->u.i], r->scope == FT_SWITCH, pid, r->cat);
 		return 0;
-	}
 	case FT_NEWTASK:
 		on_newtask(c, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
 		return 0;
@@ -649,6 +641,7 @@ void tt_proto_free_ptrees(pctx *c)
 {
 	tt_pmap_free(&c->unnest_n);
 	tt_pmap_free(&c->unnest_ts);
+	tt_proto_sched_free(c);
 	for (size_t i = 0; i < c->ptrees.n; i++)
 		free(c->ptrees.v[i].p);
 	TT_VEC_FREE(c->ptrees);
@@ -734,7 +727,7 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 
 		if (cs->n_switch_prev_state < n || cs->n_switch_next_pid < n || cs->n_switch_next_prio < n ||
 		    cs->n_switch_next_comm_index < n) {
-			stat(c, TT_STAT_proto_packet_bad);
+			stat(c, TT_STAT_compact_sched_has_parse_errors);
 			return;
 		}
 		for (i = 0; i < n; i++) {
@@ -745,140 +738,4 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0);
 		}
 	}
-}
-
-/* ---- sched_switch -> sched_slice, thread_state ------------------------------- */
-
-static int sched_cmp(const void *a, const void *b)
-{
-	const sched_rec *x = a, *y = b;
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->ord < y->ord ? -1 : x->ord > y->ord;
-}
-
-typedef struct sslice {
-	int64_t ts, dur;
-	uint32_t cpu, utid;
-	int64_t prio;
-	tt_str end_state;
-} sslice;
-
-static int sslice_ts_cmp(const void *a, const void *b)
-{
-	const sslice *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
-}
-
-static int sslice_thread_cmp(const void *a, const void *b)
-{
-	const sslice *x = a, *y = b;
-
-	if (x->utid != y->utid)
-		return x->utid < y->utid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-/* Linux task state bits as letters (TASK_REPORT order); 0 = runnable. */
-static tt_str state_str(pctx *c, int64_t st)
-{
-	static const char letters[] = "SDTtXZPI";
-	char b[16];
-	size_t n = 0;
-	int i;
-
-	if (st == 0)
-		return intern_c(c, "R");
-	for (i = 0; i < 8; i++)
-		if (st & (1 << i))
-			b[n++] = letters[i];
-	if (n == 0)
-		return intern_c(c, "R+"); /* only the preempted bit above TASK_REPORT */
-	return intern(c, b, n);
-}
-
-void tt_proto_build_sched(pctx *c)
-{
-	TT_VEC(sslice) out = {0};
-	size_t i;
-	sslice cur = {0};
-	int open = 0;
-	tt_str running = intern_c(c, "Running");
-
-	if (!c->sched.n)
-		return;
-	qsort(c->sched.v, c->sched.n, sizeof(sched_rec), sched_cmp);
-	for (i = 0; i < c->sched.n; i++) {
-		const sched_rec *r = &c->sched.v[i];
-		if (open && cur.cpu != r->cpu) {
-			cur.dur = c->max_ts - cur.ts;
-			cur.end_state = 0;
-			if (TT_VEC_PUSH(out, cur))
-				c->oom = 1;
-			open = 0;
-		}
-		if (open) {
-			cur.dur = r->ts - cur.ts;
-			cur.end_state = state_str(c, r->prev_state);
-			if (TT_VEC_PUSH(out, cur))
-				c->oom = 1;
-		}
-		cur.ts = r->ts;
-		cur.cpu = r->cpu;
-		cur.utid = r->next_utid;
-		cur.prio = r->next_prio;
-		open = 1;
-	}
-	if (open) {
-		cur.dur = c->max_ts - cur.ts;
-		cur.end_state = 0;
-		if (TT_VEC_PUSH(out, cur))
-			c->oom = 1;
-	}
-	if (out.n > 1) /* out.v is NULL when nothing was pushed */
-		qsort(out.v, out.n, sizeof(sslice), sslice_ts_cmp);
-	for (i = 0; i < out.n; i++)
-		tt_storage_sched(c->st, out.v[i].ts, out.v[i].dur, out.v[i].cpu, out.v[i].utid,
-				 out.v[i].end_state, out.v[i].prio);
-	/* thread_state: Running while on a cpu, then the end state until the
-	 * thread runs again (swapper excluded). */
-	if (out.n > 1)
-		qsort(out.v, out.n, sizeof(sslice), sslice_thread_cmp);
-	{
-		uint32_t swapper = ftrace_thread(c, 0);
-		TT_VEC(sslice) ts = {0};
-		for (i = 0; i < out.n; i++) {
-			const sslice *x = &out.v[i];
-			sslice a = *x;
-			if (x->utid == swapper)
-				continue;
-			a.end_state = running;
-			if (TT_VEC_PUSH(ts, a))
-				c->oom = 1;
-			if (x->end_state) {
-				sslice b = *x;
-				int64_t end = x->ts + x->dur;
-				b.ts = end;
-				b.dur = (i + 1 < out.n && out.v[i + 1].utid == x->utid) ? out.v[i + 1].ts - end
-											  : c->max_ts - end;
-				b.cpu = UINT32_MAX;
-				if (TT_VEC_PUSH(ts, b))
-					c->oom = 1;
-			}
-		}
-		if (ts.n > 1) /* every slice was the swapper's: ts.v is NULL */
-			qsort(ts.v, ts.n, sizeof(sslice), sslice_ts_cmp);
-		for (i = 0; i < ts.n; i++)
-			tt_storage_thread_state(c->st, ts.v[i].ts, ts.v[i].dur,
-						ts.v[i].cpu == UINT32_MAX ? -1 : (int64_t)ts.v[i].cpu,
-						ts.v[i].utid, ts.v[i].end_state);
-		TT_VEC_FREE(ts);
-	}
-	TT_VEC_FREE(out);
 }

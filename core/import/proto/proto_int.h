@@ -216,6 +216,7 @@ typedef struct pctx {
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
 	tt_pmap unnest_n, unnest_ts; /* atrace S track -> begins seen, the last one's ts (proto_ftrace.c) */
+	struct tt_proto_sched *sst;  /* sched_slice / thread_state rows being built (proto_sched.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
 	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
@@ -366,5 +367,10 @@ void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int fi
 uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
 			      uint32_t supid, tt_str event_name);
 void tt_proto_build_sched(pctx *c);
+/* proto_sched.c: one switch in trace order (full: with prev fields),
+ * SystemInfo (its kernel version decodes prev_state), freeing. */
+void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
+void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
+void tt_proto_sched_free(pctx *c);
 
 #endif

@@ -1,0 +1,294 @@
+/*
+ * proto_sched.c - sched_switch (full and compact) into sched_slice and
+ * thread_state, in trace order, as trace processor's sched event and
+ * thread state trackers build them: a cpu's slice is closed by the next
+ * switch on that cpu whose prev pid is the thread it ran (else counted as
+ * mismatched_sched_switch_tids and left open); slices and states still
+ * open at the end keep dur -1; a compact bundle's first switch on a cpu
+ * only says who runs (compact_sched_switch_skipped). Rows are kept here
+ * with the raw prev_state and written at the end, when the kernel version
+ * that decodes it is known (SystemInfo; 4.4 without one, as trace
+ * processor assumes).
+ */
+#include "proto_int.h"
+
+#define NO_ROW UINT32_MAX
+#define ST_RUNNING INT64_MIN      /* thread_state: on a cpu */
+#define ST_NONE (INT64_MIN + 1)   /* sched_slice: still open, no end state */
+
+typedef struct srow {
+	int64_t ts, dur, state;       /* state: raw prev_state, ST_RUNNING or ST_NONE */
+	uint32_t utid;
+	int32_t cpu;                  /* -1: none */
+	int32_t prio;
+} srow;
+
+typedef struct scpu {
+	uint32_t slice;               /* its open sched row, NO_ROW */
+	uint32_t last_utid;           /* the thread switched to last, TT_NONE */
+	int64_t last_pid;
+	int32_t last_prio;
+} scpu;
+
+struct tt_proto_sched {
+	TT_VEC(srow) slices, states;
+	TT_VEC(scpu) cpus;
+	TT_VEC(uint32_t) last_state;  /* utid -> its newest thread_state row + 1 (0: none) */
+	int kv_major, kv_minor;       /* kernel version, 0.0: unknown (read as 4.4) */
+};
+
+static struct tt_proto_sched *sched_of(pctx *c)
+{
+	if (!c->sst && !(c->sst = calloc(1, sizeof(*c->sst))))
+		c->oom = 1;
+	return c->sst;
+}
+
+/* A decimal u32 filling [p, e) (strtoul's syntax), or -1. */
+static int64_t dec_u32(const char *p, const char *e)
+{
+	char b[16], *end;
+	unsigned long v;
+
+	if (p >= e || (size_t)(e - p) >= sizeof(b))
+		return -1;
+	memcpy(b, p, (size_t)(e - p));
+	b[e - p] = '\0';
+	v = strtoul(b, &end, 10);
+	return *end ? -1 : (int64_t)(uint32_t)v;
+}
+
+/* SystemInfo (read as the packet comes, before any switch is fed): the
+ * kernel version of a Linux uname release "major.minor[.rest]" decodes
+ * prev_state; uname goes to metadata as trace processor keeps it. */
+void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
+{
+	struct tt_proto_sched *s = sched_of(c);
+	const Perfetto__Protos__Utsname *u = si->utsname;
+	const char *rel, *d1, *d2;
+	int64_t major, minor;
+
+	if (!s || !u)
+		return;
+	if (u->sysname)
+		tt_storage_meta_str(c->st, "system_name", u->sysname);
+	if (u->version)
+		tt_storage_meta_str(c->st, "system_version", u->version);
+	if (u->release)
+		tt_storage_meta_str(c->st, "system_release", u->release);
+	if (u->machine)
+		tt_storage_meta_str(c->st, "system_machine", u->machine);
+	s->kv_major = s->kv_minor = 0;
+	rel = u->release;
+	if (!u->sysname || strcmp(u->sysname, "Linux") != 0 || !rel || !*rel)
+		return;
+	d1 = strchr(rel, '.');
+	if (!d1)
+		return;
+	d2 = strchr(d1 + 1, '.');
+	major = dec_u32(rel, d1);
+	minor = dec_u32(d1 + 1, d2 ? d2 : d1 + 1 + strlen(d1 + 1));
+	if (major < 0 || minor < 0)
+		return;
+	s->kv_major = (int)major;
+	s->kv_minor = (int)minor;
+}
+
+static scpu *cpu_of(pctx *c, struct tt_proto_sched *s, uint32_t cpu)
+{
+	scpu none = { NO_ROW, TT_NONE, 0, 0 };
+
+	while (s->cpus.n <= cpu)
+		if (TT_VEC_PUSH(s->cpus, none)) {
+			c->oom = 1;
+			return NULL;
+		}
+	return &s->cpus.v[cpu];
+}
+
+static srow *last_state(struct tt_proto_sched *s, uint32_t utid)
+{
+	if (utid >= s->last_state.n || !s->last_state.v[utid])
+		return NULL;
+	return &s->states.v[s->last_state.v[utid] - 1];
+}
+
+/* A thread's state from ts on, open (the swapper has none). */
+static void open_state(pctx *c, struct tt_proto_sched *s, int64_t ts, uint32_t utid, int64_t state, int32_t cpu)
+{
+	srow r = { ts, -1, state, utid, cpu, 0 };
+
+	if (utid == 0 || utid == TT_NONE)
+		return;
+	if (TT_VEC_PUSH(s->states, r)) {
+		c->oom = 1;
+		return;
+	}
+	while (s->last_state.n <= utid)
+		if (TT_VEC_PUSH(s->last_state, 0)) {
+			c->oom = 1;
+			return;
+		}
+	s->last_state.v[utid] = (uint32_t)s->states.n;
+}
+
+/* Ends the thread's newest state at ts, unless data was lost (its end is
+ * not known then: it stays open). */
+static void close_state(struct tt_proto_sched *s, int64_t ts, uint32_t utid, int lost)
+{
+	srow *r = last_state(s, utid);
+
+	if (r && !lost)
+		r->dur = ts - r->ts;
+}
+
+/* One switch on cpu at ts from prev (prev_state) to next. A thread
+ * switched out that was not running lost data: its state before stays
+ * open. */
+static void switch_states(pctx *c, struct tt_proto_sched *s, const sched_rec *r, uint32_t prev, uint32_t next)
+{
+	srow *p = last_state(s, prev);
+
+	close_state(s, r->ts, prev, p && p->state != ST_RUNNING);
+	open_state(c, s, r->ts, prev, r->prev_state, -1);
+	/* (a forced migration can run a thread on two cpus at once: its
+	 * state before is cut here, whatever it was) */
+	close_state(s, r->ts, next, 0);
+	open_state(c, s, r->ts, next, ST_RUNNING, (int32_t)r->cpu);
+}
+
+void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm)
+{
+	struct tt_proto_sched *s = sched_of(c);
+	scpu *cpu = s ? cpu_of(c, s, r->cpu) : NULL;
+	uint32_t prev, next;
+	srow slice = { r->ts, -1, ST_NONE, TT_NONE, (int32_t)r->cpu, r->next_prio };
+
+	if (!cpu)
+		return;
+	next = tt_proto_thread(c, r->next_pid);
+	r->next_utid = next;
+	tt_proto_thread_name(c, next, r->next_comm, TN_FTRACE);
+	if (full) {
+		if (cpu->slice != NO_ROW) {
+			if (prev_pid == cpu->last_pid) {
+				s->slices.v[cpu->slice].dur = r->ts - s->slices.v[cpu->slice].ts;
+				s->slices.v[cpu->slice].state = r->prev_state;
+			} else {
+				stat(c, TT_STAT_mismatched_sched_switch_tids);
+			}
+		}
+		/* (named again: a thread may rename itself while it runs) */
+		prev = tt_proto_thread(c, prev_pid);
+		tt_proto_thread_name(c, prev, prev_comm, TN_FTRACE);
+	} else {
+		if (cpu->last_utid == TT_NONE) {
+			/* the cpu's first compact switch: no prev fields */
+			stat(c, TT_STAT_compact_sched_switch_skipped);
+			cpu->last_utid = next;
+			cpu->last_pid = r->next_pid;
+			cpu->last_prio = r->next_prio;
+			return;
+		}
+		if (cpu->slice != NO_ROW) {
+			s->slices.v[cpu->slice].dur = r->ts - s->slices.v[cpu->slice].ts;
+			s->slices.v[cpu->slice].state = r->prev_state;
+		}
+		prev = cpu->last_utid;
+	}
+	cpu->last_utid = next;
+	cpu->last_pid = r->next_pid;
+	cpu->last_prio = r->next_prio;
+	slice.utid = next;
+	if (TT_VEC_PUSH(s->slices, slice)) {
+		c->oom = 1;
+		return;
+	}
+	cpu->slice = (uint32_t)(s->slices.n - 1);
+	switch_states(c, s, r, prev, next);
+}
+
+/* The task state letters of a raw prev_state as trace processor decodes
+ * them for the kernel (TaskState): the low six bits S D T t X Z alike in
+ * every kernel; above them 4.14+ reports P, I (TASK_IDLE) and 0x100 as
+ * preempted (anything higher: invalid); older kernels x K W P N with
+ * preemption at 0x1000 (4.8+) or 0x800, D|N read as I. Runnable is R
+ * (R+ preempted). Returns 0 for an invalid state. */
+static tt_str state_str(pctx *c, const struct tt_proto_sched *s, int64_t raw)
+{
+	enum { SL = 1, DK = 2, P = 0x40, DEAD = 0x80, WK = 0x100, WG = 0x200, NL = 0x400, IDLE = 0x4000,
+	       PRE = 0x8000 };
+	uint32_t st = (uint16_t)raw, f = st & 0x3f;
+	int modern = s->kv_major > 4 || (s->kv_major == 4 && s->kv_minor >= 14);
+	static const struct { uint32_t flag; char c; } letters[] = {
+		{ 1, 'S' }, { 2, 'D' }, { 4, 'T' }, { 8, 't' }, { 0x10, 'X' }, { 0x20, 'Z' }, { P, 'P' },
+		{ DEAD, 'x' }, { WK, 'K' }, { WG, 'W' }, { NL, 'N' }, { IDLE, 'I' },
+	};
+	char b[16];
+	size_t n = 0;
+
+	if (modern) {
+		if (st & 0x40)
+			f |= P;
+		if (st & 0x80)
+			f |= IDLE;
+		if (st & 0x100)
+			f |= PRE;
+		if (st & 0xfe00)
+			return 0;
+	} else {
+		int v48 = s->kv_major == 4 && s->kv_minor >= 8;
+
+		f |= (st & 0x40 ? DEAD : 0) | (st & 0x80 ? WK : 0) | (st & 0x100 ? WG : 0) | (st & 0x200 ? P : 0) |
+		     (st & 0x400 ? NL : 0);
+		if (f == (DK | NL))
+			f = IDLE;
+		if (st & (v48 ? 0x1000 : 0x800))
+			f |= PRE;
+	}
+	if (!(f & ~(uint32_t)PRE))
+		return intern_c(c, f & PRE ? "R+" : "R");
+	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
+		if (f & letters[i].flag)
+			b[n++] = letters[i].c;
+	return intern(c, b, n);
+}
+
+void tt_proto_build_sched(pctx *c)
+{
+	struct tt_proto_sched *s = c->sst;
+	tt_str running;
+
+	if (!s)
+		return;
+	/* every switch's prev_state is decoded once, as trace processor
+	 * counts the ones it cannot */
+	for (size_t i = 0; i < c->sched.n; i++)
+		if (!state_str(c, s, c->sched.v[i].prev_state))
+			stat(c, TT_STAT_task_state_invalid);
+	for (size_t i = 0; i < s->slices.n; i++) {
+		const srow *r = &s->slices.v[i];
+
+		tt_storage_sched(c->st, r->ts, r->dur, r->cpu, r->utid,
+				 r->state == ST_NONE ? 0 : state_str(c, s, r->state), r->prio);
+	}
+	running = intern_c(c, "Running");
+	for (size_t i = 0; i < s->states.n; i++) {
+		const srow *r = &s->states.v[i];
+
+		tt_storage_thread_state(c->st, r->ts, r->dur, r->cpu, r->utid,
+					r->state == ST_RUNNING ? running : state_str(c, s, r->state));
+	}
+}
+
+void tt_proto_sched_free(pctx *c)
+{
+	if (!c->sst)
+		return;
+	TT_VEC_FREE(c->sst->slices);
+	TT_VEC_FREE(c->sst->states);
+	TT_VEC_FREE(c->sst->cpus);
+	TT_VEC_FREE(c->sst->last_state);
+	free(c->sst);
+	c->sst = NULL;
+}
