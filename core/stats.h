@@ -64,6 +64,7 @@
 	X(stackprofile_parser_error, "stackprofile_parser_error", "error", "trace", "sampling profiler samples without a timestamp delta or with an unknown callstack, dropped") \
 	X(mismatched_sched_switch_tids, "mismatched_sched_switch_tids", "error", "analysis", "sched_switch events whose prev pid is not the thread the cpu's last switch ran: its slice is left open") \
 	X(compact_sched_switch_skipped, "compact_sched_switch_skipped", "info", "analysis", "the first compact sched_switch of each cpu, which only says who runs next (no slice)") \
+	X(compact_sched_waking_skipped, "compact_sched_waking_skipped", "info", "analysis", "compact sched_waking events on a cpu with no switch yet (their waker is unknown), skipped") \
 	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
 	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")

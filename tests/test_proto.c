@@ -2486,6 +2486,76 @@ static void test_sched_task_states(void **state)
 	}
 }
 
+/* A sched_waking of wakee by the thread tid. */
+static void ft_waking(tbuf *b, uint64_t ts, int32_t tid, int32_t wakee, const char *comm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedWakingFtraceEvent w = PERFETTO__PROTOS__SCHED_WAKING_FTRACE_EVENT__INIT;
+
+	w.has_pid = 1;
+	w.pid = wakee;
+	w.comm = (char *)comm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING;
+	e.sched_waking = &w;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
+/* Thread states from wakings and new tasks, as trace processor's thread
+ * state tracker keeps them: a new task is runnable (R) from its creation;
+ * a waking makes a blocked thread runnable and is ignored for one already
+ * running or runnable (a prev_state of 0 is "R"); a thread never seen
+ * becomes runnable. Rows in event order, open ones dur -1. A compact
+ * waking on a cpu with no switch yet has no waker: skipped, counted. */
+static void test_sched_waking_states(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "late" };
+	uint64_t wts[] = { 400 };
+	int32_t wpid[] = { 9 };
+	uint32_t wcomm[] = { 0 };
+
+	(void)state;
+	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+	ft_newtask(&b, 150, 5, 6, "b", 0x00010000);
+	ft_switch_st(&b, 200, 5, "a", 1, 6, "b");
+	ft_waking(&b, 250, 6, 5, "a");
+	ft_waking(&b, 260, 6, 5, "a");
+	ft_switch_st(&b, 300, 6, "b", 0, 5, "a");
+	ft_waking(&b, 310, 5, 6, "b");
+	ft_waking(&b, 320, 5, 9, "c");
+	cs.n_intern_table = 1;
+	cs.intern_table = names;
+	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = 1;
+	cs.waking_timestamp = wts;
+	cs.waking_pid = wpid;
+	cs.waking_comm_index = wcomm;
+	fb.has_cpu = 1;
+	fb.cpu = 3;
+	fb.compact_sched = &cs;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
+	p.ftrace_events = &fb;
+	tb_packet(&b, &p);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
+		       "join thread t using(utid) order by s.id",
+		   "100\t100\t5\t0\tRunning\n"
+		   "150\t50\t6\t-1\tR\n"
+		   "200\t50\t5\t-1\tS\n"
+		   "200\t100\t6\t0\tRunning\n"
+		   "250\t50\t5\t-1\tR\n"
+		   "300\t-1\t6\t-1\tR\n"
+		   "300\t-1\t5\t0\tRunning\n"
+		   "320\t-1\t9\t-1\tR\n");
+	tt_test_assert_tsv(tr, "select name from thread where tid = 9", "c\n");
+	assert_int_equal(tt_test_stat(tr, "compact_sched_waking_skipped"), 1);
+	tb_close(tr, path, &b);
+}
+
 static void test_compact_sched(void **state)
 {
 	tbuf b = {0};
@@ -2784,6 +2854,7 @@ int main(void)
 		cmocka_unit_test(test_atrace_parser),
 		cmocka_unit_test(test_atrace_tp_rules),
 		cmocka_unit_test(test_sched_task_states),
+		cmocka_unit_test(test_sched_waking_states),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),

@@ -144,18 +144,18 @@ void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio)
 /* task_newtask: a fork starts a process (its parent: the forking thread's
  * process, once known); a clone(CLONE_THREAD) a thread of the cloner's
  * process, bound to it now or when the cloner's process is known. */
-static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_flags, tt_str comm)
+static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64_t clone_flags, tt_str comm)
 {
 	uint32_t src, nu, src_upid;
 
 	if (pid == 0) /* boot-time tracing: init making the idle tasks */
 		return;
-	src = tt_proto_thread(c, src_tid);
-	src_upid = tt_storage_thread_upid(c->st, src);
 	if (!(clone_flags & CLONE_THREAD)) {
 		uint32_t upid;
 		uint64_t *ended = tt_pmap_find(&c->ended_pids, (uint64_t)pid);
 
+		/* the new process (and its main thread) first, then the
+		 * forking thread, as trace processor numbers them */
 		if (ended)
 			*ended = 0;
 		upid = tt_process_tracker_process_new(c->im->procs, pid);
@@ -167,12 +167,17 @@ static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_fla
 		live_put(c, pid, (uint64_t)nu + 1);
 		tt_proto_thread_name(c, nu, comm, TN_FTRACE);
 		tt_proto_set_process_name(c, upid, comm, PN_SYSTEM);
+		src = tt_proto_thread(c, src_tid);
+		src_upid = tt_storage_thread_upid(c->st, src);
 		if (src_upid != TT_NONE)
 			tt_storage_process_set_parent(c->st, upid, src_upid);
 		else if (c->pend_parent.n < PENDING_MAX && TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
 			c->oom = 1;
+		tt_proto_sched_new_task(c, ts, nu);
 		return;
 	}
+	src = tt_proto_thread(c, src_tid);
+	src_upid = tt_storage_thread_upid(c->st, src);
 	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, pid);
 	if (nu == TT_NONE) {
 		c->oom = 1;
@@ -183,6 +188,7 @@ static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_fla
 	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
 	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
 		c->oom = 1;
+	tt_proto_sched_new_task(c, ts, nu);
 }
 
 /* sched_process_free: the tid's thread ended (a later event of the tid is
@@ -583,10 +589,15 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 			tt_proto_sched_switch(c, &c->sched.v[r->u.i], r->scope == FT_SWITCH, pid, r->cat);
 		return 0;
 	case FT_NEWTASK:
-		on_newtask(c, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
+		on_newtask(c, r->ts, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
 		return 0;
 	case FT_FREE:
 		on_process_free(c, pid);
+		return 0;
+	case FT_WAKING:
+	case FT_WAKING_COMPACT:
+		tt_proto_sched_waking(c, r->ts, r->scope == FT_WAKING_COMPACT, (int32_t)(uint32_t)(r->id >> 32), pid,
+				      r->name);
 		return 0;
 	case FT_RENAME: {
 		/* a main thread's new name is its process's too */
@@ -713,6 +724,11 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
 			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
 			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
+			/* (id: the waking tid, the wakee) */
+			push_ft(c, ps, ts, FT_WAKING, (uint64_t)e->pid << 32 | (uint32_t)e->sched_waking->pid, 0,
+				intern_c(c, e->sched_waking->comm), 0, 0);
+			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
 			push_ft(c, ps, ts, FT_FREE, (uint32_t)e->sched_process_free->pid, 0, 0, 0, 0);
 			break;
@@ -737,5 +753,22 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 				   cs->switch_next_pid[i], cs->switch_next_prio[i],
 				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0);
 		}
+		/* wakings: the waker is who the cpu runs then (its switches
+		 * are fed first at equal times: pushed first) */
+		n = cs->n_waking_timestamp;
+		if (cs->n_waking_pid < n || cs->n_waking_comm_index < n) {
+			stat(c, TT_STAT_compact_sched_has_parse_errors);
+			return;
+		}
+		t = 0;
+		for (i = 0; i < n; i++) {
+			uint32_t ci = cs->waking_comm_index[i];
+
+			t += cs->waking_timestamp[i];
+			push_ft(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), FT_WAKING_COMPACT,
+				(uint64_t)b->cpu << 32 | (uint32_t)cs->waking_pid[i], 0,
+				ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0);
+		}
 	}
 }
+

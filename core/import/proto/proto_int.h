@@ -43,8 +43,10 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
  * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
  * id the pid (name the new comm); FT_PRINT: id tgid (0: none) << 32 | tid,
  * args the atrace phase, u.i its value, name, cat its track name */
-/* FT_PTREE: u.i the c->ptrees blob */
-enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE };
+/* FT_PTREE: u.i the c->ptrees blob; FT_WAKING: id the waking tid << 32 | the
+ * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee */
+enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
+       FT_WAKING_COMPACT };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
@@ -371,6 +373,10 @@ void tt_proto_build_sched(pctx *c);
  * SystemInfo (its kernel version decodes prev_state), freeing. */
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
 void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
+/* A new task's runnable state; a waking (compact: by whoever runs on
+ * cpu `waker`, else the waking tid) of wakee (named comm). */
+void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid);
+void tt_proto_sched_waking(pctx *c, int64_t ts, int compact, int64_t waker, int64_t wakee, tt_str comm);
 void tt_proto_sched_free(pctx *c);
 
 #endif

@@ -5,7 +5,11 @@
  * switch on that cpu whose prev pid is the thread it ran (else counted as
  * mismatched_sched_switch_tids and left open); slices and states still
  * open at the end keep dur -1; a compact bundle's first switch on a cpu
- * only says who runs (compact_sched_switch_skipped). Rows are kept here
+ * only says who runs (compact_sched_switch_skipped). A new task is
+ * runnable from its creation; a waking makes a blocked thread runnable
+ * (a compact one is by whoever runs on its cpu, skipped before the cpu's
+ * first switch). The tables' waker columns are not kept (storage has
+ * none). Rows are kept here
  * with the raw prev_state and written at the end, when the kernel version
  * that decodes it is known (SystemInfo; 4.4 without one, as trace
  * processor assumes).
@@ -15,6 +19,7 @@
 #define NO_ROW UINT32_MAX
 #define ST_RUNNING INT64_MIN      /* thread_state: on a cpu */
 #define ST_NONE (INT64_MIN + 1)   /* sched_slice: still open, no end state */
+#define ST_WOKEN (INT64_MIN + 2)  /* thread_state: runnable after a waking or a new task ("R") */
 
 typedef struct srow {
 	int64_t ts, dur, state;       /* state: raw prev_state, ST_RUNNING or ST_NONE */
@@ -208,56 +213,106 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 	switch_states(c, s, r, prev, next);
 }
 
-/* The task state letters of a raw prev_state as trace processor decodes
- * them for the kernel (TaskState): the low six bits S D T t X Z alike in
- * every kernel; above them 4.14+ reports P, I (TASK_IDLE) and 0x100 as
- * preempted (anything higher: invalid); older kernels x K W P N with
- * preemption at 0x1000 (4.8+) or 0x800, D|N read as I. Runnable is R
- * (R+ preempted). Returns 0 for an invalid state. */
-static tt_str state_str(pctx *c, const struct tt_proto_sched *s, int64_t raw)
+/* A raw prev_state as trace processor's TaskState flags for the kernel:
+ * the low six bits S D T t X Z alike in every kernel; above them 4.14+
+ * reports P, I (TASK_IDLE) and 0x100 as preempted (anything higher:
+ * invalid, -1); older kernels x K W P N with preemption at 0x1000 (4.8+)
+ * or 0x800, D|N read as I. */
+enum { T_P = 0x40, T_DEAD = 0x80, T_WK = 0x100, T_WG = 0x200, T_NL = 0x400, T_IDLE = 0x4000, T_PRE = 0x8000 };
+
+static int64_t task_flags(const struct tt_proto_sched *s, int64_t raw)
 {
-	enum { SL = 1, DK = 2, P = 0x40, DEAD = 0x80, WK = 0x100, WG = 0x200, NL = 0x400, IDLE = 0x4000,
-	       PRE = 0x8000 };
 	uint32_t st = (uint16_t)raw, f = st & 0x3f;
 	int modern = s->kv_major > 4 || (s->kv_major == 4 && s->kv_minor >= 14);
+
+	if (modern) {
+		if (st & 0xfe00)
+			return -1;
+		return f | (st & 0x40 ? T_P : 0) | (st & 0x80 ? T_IDLE : 0) | (st & 0x100 ? T_PRE : 0);
+	}
+	f |= (st & 0x40 ? T_DEAD : 0) | (st & 0x80 ? T_WK : 0) | (st & 0x100 ? T_WG : 0) | (st & 0x200 ? T_P : 0) |
+	     (st & 0x400 ? T_NL : 0);
+	if (f == (2 | T_NL))
+		f = T_IDLE;
+	if (st & (s->kv_major == 4 && s->kv_minor >= 8 ? 0x1000 : 0x800))
+		f |= T_PRE;
+	return f;
+}
+
+/* trace processor's IsBlocked: a state neither Running nor exactly "R"
+ * (an invalid one, NULL, counts as blocked; "R+" too). */
+static int is_blocked(const struct tt_proto_sched *s, int64_t state)
+{
+	if (state == ST_RUNNING || state == ST_WOKEN)
+		return 0;
+	return task_flags(s, state) != 0;
+}
+
+/* Its letters (runnable: R, R+ preempted), 0 for an invalid state. */
+static tt_str state_str(pctx *c, const struct tt_proto_sched *s, int64_t raw)
+{
 	static const struct { uint32_t flag; char c; } letters[] = {
-		{ 1, 'S' }, { 2, 'D' }, { 4, 'T' }, { 8, 't' }, { 0x10, 'X' }, { 0x20, 'Z' }, { P, 'P' },
-		{ DEAD, 'x' }, { WK, 'K' }, { WG, 'W' }, { NL, 'N' }, { IDLE, 'I' },
+		{ 1, 'S' }, { 2, 'D' }, { 4, 'T' }, { 8, 't' }, { 0x10, 'X' }, { 0x20, 'Z' }, { T_P, 'P' },
+		{ T_DEAD, 'x' }, { T_WK, 'K' }, { T_WG, 'W' }, { T_NL, 'N' }, { T_IDLE, 'I' },
 	};
+	int64_t f = task_flags(s, raw);
 	char b[16];
 	size_t n = 0;
 
-	if (modern) {
-		if (st & 0x40)
-			f |= P;
-		if (st & 0x80)
-			f |= IDLE;
-		if (st & 0x100)
-			f |= PRE;
-		if (st & 0xfe00)
-			return 0;
-	} else {
-		int v48 = s->kv_major == 4 && s->kv_minor >= 8;
-
-		f |= (st & 0x40 ? DEAD : 0) | (st & 0x80 ? WK : 0) | (st & 0x100 ? WG : 0) | (st & 0x200 ? P : 0) |
-		     (st & 0x400 ? NL : 0);
-		if (f == (DK | NL))
-			f = IDLE;
-		if (st & (v48 ? 0x1000 : 0x800))
-			f |= PRE;
-	}
-	if (!(f & ~(uint32_t)PRE))
-		return intern_c(c, f & PRE ? "R+" : "R");
+	if (f < 0)
+		return 0;
+	if (!(f & ~(int64_t)T_PRE))
+		return intern_c(c, f & T_PRE ? "R+" : "R");
 	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
 		if (f & letters[i].flag)
 			b[n++] = letters[i].c;
 	return intern(c, b, n);
 }
 
+void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid)
+{
+	struct tt_proto_sched *s = sched_of(c);
+
+	/* runnable from its creation (trace processor's PushNewTaskEvent:
+	 * nothing closed) */
+	if (s)
+		open_state(c, s, ts, utid, ST_WOKEN, -1);
+}
+
+void tt_proto_sched_waking(pctx *c, int64_t ts, int compact, int64_t waker, int64_t wakee, tt_str comm)
+{
+	struct tt_proto_sched *s = sched_of(c);
+	uint32_t utid;
+	srow *last;
+
+	if (!s)
+		return;
+	if (compact) {
+		/* the waker is whoever the cpu runs: unknown before its
+		 * first switch */
+		scpu *cpu = cpu_of(c, s, (uint32_t)waker);
+
+		if (!cpu || cpu->last_utid == TT_NONE) {
+			stat(c, TT_STAT_compact_sched_waking_skipped);
+			return;
+		}
+		utid = tt_proto_thread(c, wakee);
+	} else {
+		utid = tt_proto_thread(c, wakee);
+		tt_proto_thread_name(c, utid, comm, TN_FTRACE);
+		tt_proto_thread(c, waker);
+	}
+	last = last_state(s, utid);
+	if (last && !is_blocked(s, last->state))
+		return; /* already running or runnable: a spurious waking */
+	close_state(s, ts, utid, 0);
+	open_state(c, s, ts, utid, ST_WOKEN, -1);
+}
+
 void tt_proto_build_sched(pctx *c)
 {
 	struct tt_proto_sched *s = c->sst;
-	tt_str running;
+	tt_str running, runnable;
 
 	if (!s)
 		return;
@@ -273,11 +328,13 @@ void tt_proto_build_sched(pctx *c)
 				 r->state == ST_NONE ? 0 : state_str(c, s, r->state), r->prio);
 	}
 	running = intern_c(c, "Running");
+	runnable = intern_c(c, "R");
 	for (size_t i = 0; i < s->states.n; i++) {
 		const srow *r = &s->states.v[i];
 
 		tt_storage_thread_state(c->st, r->ts, r->dur, r->cpu, r->utid,
-					r->state == ST_RUNNING ? running : state_str(c, s, r->state));
+					r->state == ST_RUNNING ? running :
+					r->state == ST_WOKEN ? runnable : state_str(c, s, r->state));
 	}
 }
 
