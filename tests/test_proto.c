@@ -2872,6 +2872,7 @@ int main(void)
 		cmocka_unit_test(test_track_dimension_args),
 		cmocka_unit_test(test_proto_content_roots),
 		cmocka_unit_test(test_described_extensions),
+		cmocka_unit_test(test_described_extension_enums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
