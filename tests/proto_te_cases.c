@@ -46,9 +46,7 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 	p.has_first_packet_on_sequence = 1;
 	p.first_packet_on_sequence = 1;
 	set_flags(&p, 1);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 }
 
 /* A TYPE_STATE event: value NULL ends the state; with_uuid 0 leaves the
@@ -61,14 +59,7 @@ static void put_state(tbuf *b, uint64_t ts, int with_uuid, uint64_t uuid, const 
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *ap = &a;
 
-	te.has_type = 1;
-	te.type = 5;
-	te.has_track_uuid = with_uuid;
-	te.track_uuid = uuid;
-	if (value) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)value;
-	}
+	te_set(&te, 5, with_uuid ? (int64_t)uuid : -1, value);
 	if (cat) {
 		te.n_categories = 1;
 		te.categories = (char **)&cat;
@@ -86,9 +77,7 @@ static void put_state(tbuf *b, uint64_t ts, int with_uuid, uint64_t uuid, const 
 		le.pid_override = pid_override;
 		te.legacy_event = &le;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* State tracks: a value holds until the next different one or an event
@@ -167,9 +156,7 @@ static void test_range_of_interest(void **state)
 	/* written last, as it applies to the whole trace */
 	roi.has_start_us = 1;
 	roi.start_us = 2;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT_RANGE_OF_INTEREST;
-	p.track_event_range_of_interest = &roi;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT_RANGE_OF_INTEREST, track_event_range_of_interest, &roi);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select ts, name from slice order by ts", "2000\tat start\n3000\tlate\n");
 	assert_int_equal(tt_test_stat(tr, "track_event_dropped_packets_outside_of_range_of_interest"), 2);
@@ -476,14 +463,8 @@ static void test_described_extensions(void **state)
 	uf[6] = (ProtobufCMessageUnknownField){ 2003, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
 	te.base.n_unknown_fields = 7;
 	te.base.unknown_fields = uf;
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 5;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "e";
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	te_set(&te, 3, 5, "e");
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 
 	ext[0] = xfield("ext_str", 2000, 1, 9, NULL, te_name);
 	ext[1] = xfield("ext_ints", 2001, 3, 5, NULL, te_name);
@@ -508,9 +489,7 @@ static void test_described_extensions(void **state)
 	set.file = &filep;
 	ed.extension_set = &set;
 	p = pkt(1, 200);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR;
-	p.extension_descriptor = &ed;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, EXTENSION_DESCRIPTOR, extension_descriptor, &ed);
 	/* the same file again, with one more extension */
 	ext2p[0] = &ext[4];
 	holder.n_extension = 1;
@@ -584,14 +563,8 @@ static void test_described_extension_enums(void **state)
 	uf[4] = (ProtobufCMessageUnknownField){ 2013, PROTOBUF_C_WIRE_TYPE_VARINT, v3.n, v3.p };
 	te.base.n_unknown_fields = 5;
 	te.base.unknown_fields = uf;
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 5;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "e";
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	te_set(&te, 3, 5, "e");
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 
 	ext[0] = xfield("ext_mode", 2010, 1, 14, ".test.Mode", te_name);
 	ext[1] = xfield("ext_modes", 2011, 3, 14, ".test.Mode", te_name);
@@ -621,9 +594,7 @@ static void test_described_extension_enums(void **state)
 	set.file = &filep;
 	ed.extension_set = &set;
 	p = pkt(1, 50);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR;
-	p.extension_descriptor = &ed;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, EXTENSION_DESCRIPTOR, extension_descriptor, &ed);
 
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.value_type, a.display_value from slice s join args a using(arg_set_id) "
@@ -651,14 +622,7 @@ static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const
 	Perfetto__Protos__TrackEvent__InlineCallstack cs = PERFETTO__PROTOS__TRACK_EVENT__INLINE_CALLSTACK__INIT;
 	Perfetto__Protos__TrackEvent__InlineCallstack__Frame f[2], *fp[2] = { &f[0], &f[1] };
 
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = 5;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
+	te_set(&te, type, 5, name);
 	if (inline_leaf) {
 		perfetto__protos__track_event__inline_callstack__frame__init(&f[0]);
 		perfetto__protos__track_event__inline_callstack__frame__init(&f[1]);
@@ -679,9 +643,7 @@ static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const
 		te.has_callstack_weight = 1;
 		te.callstack_weight = weight;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* TrackEvent callstacks: interned frames (function names, a mapping with
@@ -796,9 +758,7 @@ static void put_profile(tbuf *b, const uint64_t *iids, size_t n_iids, const int6
 	sp.callstack_iid = (uint64_t *)iids;
 	sp.n_timestamp_delta_us = n_deltas;
 	sp.timestamp_delta_us = (int64_t *)deltas;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET;
-	p.streaming_profile_packet = &sp;
-	tb_packet(b, &p);
+	TB_PUT(b, p, STREAMING_PROFILE_PACKET, streaming_profile_packet, &sp);
 }
 
 /* Chrome's sampling profiler: samples at the sequence's reference time
@@ -880,17 +840,11 @@ static void put_machine_trace(tbuf *b, uint32_t m1, uint32_t m2)
 	td.thread = &th;
 	p.has_machine_id = m1 != 0;
 	p.machine_id = m1;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 7;
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
+	te_set(&te, 3, 7, NULL);
 	e.has_machine_id = m2 != 0;
 	e.machine_id = m2;
-	e.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	e.track_event = &te;
-	tb_packet(b, &e);
+	TB_PUT(b, e, TRACK_EVENT, track_event, &te);
 }
 
 /* A trace recorded on another machine (machine_id on every packet): its
@@ -932,14 +886,10 @@ static void test_legacy_counter_order(void **state)
 
 	(void)state;
 	put_desc(&b, 2, 0, 30, 0, NULL, 't', 42, 43);
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 30;
+	te_set(&te, 3, 30, NULL);
 	te.thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US;
 	te.thread_time_absolute_us = 5;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	put_desc(&b, 1, 0, 40, 0, "early", 'c', 0, 0);
 	put_counter(&b, 1000, 0, 40, 0, 1);
 	tr = tb_open(&b, &path);
@@ -1020,9 +970,7 @@ static void test_typed_args(void **state)
 	li.component_info = cip;
 	ap.n_pid = 2;
 	ap.pid = pids;
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 5;
+	te_set(&te, 3, 5, NULL);
 	te.chrome_legacy_ipc = &ipc;
 	te.chrome_user_event = &ue;
 	te.chrome_histogram_sample = &hs;
@@ -1036,9 +984,7 @@ static void test_typed_args(void **state)
 	mp.level = 1;
 	mp.creation_location_iid = 4;
 	te.chrome_memory_pressure_notification = &mp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.flat_key, a.value_type, a.display_value from slice s "
 		       "join args a using(arg_set_id) order by a.id",

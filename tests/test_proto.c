@@ -96,6 +96,30 @@ static Pkt pkt(uint32_t seq, uint64_t ts)
 	return p;
 }
 
+/* Packs packet p with its payload msg in oneof member `member` (data case
+ * CASE): TB_PUT(&b, p, TRACK_EVENT, track_event, &te). */
+#define TB_PUT(b, p, CASE, member, msg)                                                \
+	((p).data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_##CASE, (p).member = (msg), \
+	 tb_packet((b), &(p)))
+
+/* A TrackEvent's type and track uuid (-1: not set) and inline name
+ * (NULL: none). */
+static void te_set(TEv *te, int type, int64_t track, const char *name)
+{
+	if (type >= 0) {
+		te->has_type = 1;
+		te->type = type;
+	}
+	if (track >= 0) {
+		te->has_track_uuid = 1;
+		te->track_uuid = (uint64_t)track;
+	}
+	if (name) {
+		te->name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te->name = (char *)name;
+	}
+}
+
 static void set_flags(Pkt *p, uint32_t flags)
 {
 	p->has_sequence_flags = 1;
@@ -108,17 +132,8 @@ static void put_event(tbuf *b, uint32_t seq, uint64_t ts, int type, uint64_t tra
 	Pkt p = pkt(seq, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = track;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	te_set(&te, type, track, name);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* One TrackDescriptor builder for every test: a descriptor of uuid (and
@@ -138,9 +153,7 @@ static void put_td(tbuf *b, uint32_t seq, TDesc *td)
 {
 	Pkt p = pkt(seq, 0);
 
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = td;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, td);
 }
 
 static Perfetto__Protos__ThreadDescriptor thread_of(int32_t pid, int64_t tid, const char *name)
@@ -421,17 +434,12 @@ static void put_interned_event(tbuf *b, uint64_t ts, uint32_t flags, int type, u
 		in.event_names = &enp;
 		p.interned_data = &in;
 	}
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = 100;
+	te_set(&te, type, 100, NULL);
 	if (type != 2) {
 		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
 		te.name_iid = name_iid;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void test_interning_and_clear(void **state)
@@ -454,11 +462,8 @@ static void test_interning_and_clear(void **state)
 	set_flags(&p, 2);
 	{
 		TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-		te.has_type = 1;
-		te.type = 3;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-		p.track_event = &te;
-		tb_packet(&b, &p);
+		te_set(&te, 3, -1, NULL);
+		TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	}
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.name, '-'), t.tid, t.name from slice s "
@@ -515,10 +520,7 @@ static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 
 	set_flags(&p, flags);
-	te.has_type = 1;
-	te.type = 4;
-	te.has_track_uuid = 1;
-	te.track_uuid = uuid;
+	te_set(&te, 4, uuid, NULL);
 	if (is_double) {
 		te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
 		te.double_counter_value = v;
@@ -526,9 +528,7 @@ static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int
 		te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
 		te.counter_value = (int64_t)v;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Counter units as trace processor picks them: a built-in type's unit,
@@ -590,19 +590,12 @@ static void test_counters(void **state)
 		uint64_t uu = 301;
 		int64_t vv = 9;
 		set_flags(&p, 2);
-		te.has_type = 1;
-		te.type = 3;
-		te.has_track_uuid = 1;
-		te.track_uuid = 302;
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = "tick";
+		te_set(&te, 3, 302, "tick");
 		te.n_extra_counter_track_uuids = 1;
 		te.extra_counter_track_uuids = &uu;
 		te.n_extra_counter_values = 1;
 		te.extra_counter_values = &vv;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-		p.track_event = &te;
-		tb_packet(&b, &p);
+		TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	}
 	put_counter(&b, 40, 1, 300, 0, 2);
 	tr = tb_open(&b, &path);
@@ -625,20 +618,14 @@ static void put_tt_event(tbuf *b, uint32_t seq, uint64_t ts, int type, int phase
 
 	set_flags(&p, 2);
 	if (type) {
-		te.has_type = 1;
-		te.type = type;
+		te_set(&te, type, -1, NULL);
 	}
 	if (phase) {
 		le.has_phase = 1;
 		le.phase = phase;
 		te.legacy_event = &le;
 	}
-	te.has_track_uuid = 1;
-	te.track_uuid = track;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
+	te_set(&te, -1, track, name);
 	te.n_extra_counter_values = 1;
 	te.extra_counter_values = &value;
 	if (flow) {
@@ -646,9 +633,7 @@ static void put_tt_event(tbuf *b, uint32_t seq, uint64_t ts, int type, int phase
 		te.n_terminating_flow_ids = terminating;
 		te.flow_ids = te.terminating_flow_ids = &flow;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Chrome's thread time: each event's extra counter value goes to the
@@ -685,9 +670,7 @@ static void test_thread_time_counters(void **state)
 		cd.has_type = 1;
 		cd.type = 1; /* COUNTER_THREAD_TIME_NS */
 		td.counter = &cd;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		p.track_descriptor = &td;
-		tb_packet(&b, &p);
+		TB_PUT(&b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 		put_thread_track(&b, seq, 800 + seq, 7, 70 + seq, seq == 1 ? "T1" : "T2");
 	}
 	put_tt_event(&b, 1, 10, 1, 0, 801, "outer", 100, 0, 0);
@@ -730,14 +713,7 @@ static void put_flow_event(tbuf *b, uint64_t ts, int type, const char *name, uin
 	Pkt p = pkt(1, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = 400;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
+	te_set(&te, type, 400, name);
 	if (flow && terminating) {
 		te.n_terminating_flow_ids = 1;
 		te.terminating_flow_ids = &flow;
@@ -745,9 +721,7 @@ static void put_flow_event(tbuf *b, uint64_t ts, int type, const char *name, uin
 		te.n_flow_ids = 1;
 		te.flow_ids = &flow;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void test_flows(void **state)
@@ -796,9 +770,7 @@ static void put_snapshot(tbuf *b, uint32_t seq, int primary, uint32_t c1, uint64
 		cs.has_primary_trace_clock = 1;
 		cs.primary_trace_clock = primary;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-	p.clock_snapshot = &cs;
-	tb_packet(b, &p);
+	TB_PUT(b, p, CLOCK_SNAPSHOT, clock_snapshot, &cs);
 }
 
 static void put_clocked(tbuf *b, uint32_t seq, uint64_t ts, uint32_t clock, const char *name)
@@ -810,15 +782,8 @@ static void put_clocked(tbuf *b, uint32_t seq, uint64_t ts, uint32_t clock, cons
 		p.has_timestamp_clock_id = 1;
 		p.timestamp_clock_id = clock;
 	}
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 500;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = (char *)name;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	te_set(&te, 3, 500, name);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void test_clocks(void **state)
@@ -849,9 +814,7 @@ static void test_clocks(void **state)
 		p.timestamp_clock_id = 64;
 		td.has_uuid = 1;
 		td.uuid = 501;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		p.track_descriptor = &td;
-		tb_packet(&b, &p);
+		TB_PUT(&b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 	}
 	put_clocked(&b, 1, 5, 64, "m8");       /* 10010000 + 5000 + 5000 */
 	tr = tb_open(&b, &path);
@@ -911,9 +874,7 @@ static void test_ftrace_atrace_and_sched(void **state)
 	pt.processes = &prp;
 	pt.n_threads = 1;
 	pt.threads = &thp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	p.process_tree = &pt;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_TREE, process_tree, &pt);
 
 	for (i = 0; i < 6; i++) {
 		perfetto__protos__ftrace_event__init(&ev[i]);
@@ -931,9 +892,7 @@ static void test_ftrace_atrace_and_sched(void **state)
 	fb.n_event = 6;
 	fb.event = evp;
 	p = pkt(1, 0);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, FTRACE_EVENTS, ftrace_events, &fb);
 
 	for (i = 0; i < 3; i++) {
 		perfetto__protos__ftrace_event__init(&sw[i]);
@@ -992,9 +951,7 @@ static void ft_packet(tbuf *b, uint64_t ts, uint32_t pid, Perfetto__Protos__Ftra
 	fb.has_cpu = 1;
 	fb.n_event = 1;
 	fb.event = &e;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(b, &p);
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
 }
 
 /* A sched_switch on cpu 0 from prev (switched out in raw prev_state) to next. */
@@ -1094,9 +1051,7 @@ static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const c
 	pt.processes = &prp;
 	pt.n_threads = tid ? 1 : 0;
 	pt.threads = &thp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	p.process_tree = &pt;
-	tb_packet(b, &p);
+	TB_PUT(b, p, PROCESS_TREE, process_tree, &pt);
 }
 
 /* The process tracker as trace processor's: threads cloned and processes
@@ -1390,17 +1345,10 @@ static void put_keyed_event(tbuf *b, uint64_t ts, const char *iname, const char 
 	a[4].value_case = a[5].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
 	a[4].uint_value = 2;
 	a[5].uint_value = 3;
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 700;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "ev";
+	te_set(&te, 3, 700, "ev");
 	te.n_debug_annotations = 2;
 	te.debug_annotations = top;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Keys are interned once and found again by (parent key, name id or
@@ -1492,17 +1440,10 @@ static void test_debug_annotations(void **state)
 	in.debug_annotation_string_values = &isp;
 	p.interned_data = &in;
 	set_flags(&p, 1);
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 700;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "with-args";
+	te_set(&te, 3, 700, "with-args");
 	te.n_debug_annotations = 8;
 	te.debug_annotations = ap;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.flat_key, coalesce(a.int_value, a.string_value, a.real_value) from slice s "
 		       "join args a using(arg_set_id) order by a.key",
@@ -1531,10 +1472,7 @@ static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const 
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
 	/* no type and track uuid 0: the sequence's thread (its descriptor) */
-	te.has_track_uuid = 1;
-	te.track_uuid = 0;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = (char *)name;
+	te_set(&te, -1, 0, name);
 	le.has_phase = 1;
 	le.phase = phase;
 	if (dur_us) {
@@ -1549,9 +1487,7 @@ static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const 
 		le.local_id = local_id;
 	}
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
@@ -1673,9 +1609,7 @@ static void put_async_arr(tbuf *b, uint32_t seq, uint64_t ts, int phase, int64_t
 	le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
 	le.unscoped_id = 77;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* An async slice's end args join its beginning's as trace processor's
@@ -1772,9 +1706,7 @@ static void test_process_stats(void **state)
 	pr.runtime_kernel_mode = 1500000;
 	ps.n_processes = 1;
 	ps.processes = &prp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
-	p.process_stats = &ps;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_STATS, process_stats, &ps);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
 		       "join process pr on pr.upid = t.upid order by t.name",
@@ -1834,9 +1766,7 @@ static void test_counter_dimension_args(void **state)
 	pr.oom_score_adj = 5;
 	ps.n_processes = 1;
 	ps.processes = &prp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
-	p.process_stats = &ps;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_STATS, process_stats, &ps);
 	cf.has_cpu_id = cf.has_state = 1;
 	cf.cpu_id = 1;
 	cf.state = 1800000;
@@ -1882,18 +1812,13 @@ static void put_legacy_instant(tbuf *b, uint64_t ts, const char *name, int scope
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
-	te.has_track_uuid = 1;
-	te.track_uuid = 0;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = (char *)name;
+	te_set(&te, -1, 0, name);
 	le.has_phase = 1;
 	le.phase = 'I';
 	le.has_instant_event_scope = 1;
 	le.instant_event_scope = scope;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Legacy global / process instants' tracks as trace processor makes
@@ -2049,9 +1974,7 @@ static void test_process_naming(void **state)
 	pt.processes = prp;
 	pt.n_threads = 1;
 	pt.threads = &thp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	p.process_tree = &pt;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_TREE, process_tree, &pt);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
 		   "100\tRenderer\t/usr/lib/chromium/chromium --type=renderer --x=1\tNULL\n"
@@ -2244,18 +2167,11 @@ static void test_descriptor_id_reuse(void **state)
 	put_event(&b, 1, 400, 3, 20, "on_p2");
 	put_thread_track(&b, 1, 21, 5, 4, "t4");
 	p = pkt(1, 500);
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 0;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "override";
+	te_set(&te, 3, 0, "override");
 	le.has_tid_override = 1;
 	le.tid_override = 4;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.name, coalesce(th.name, '-'), coalesce(pr.name, tp.name), coalesce(pr.pid, tp.pid)"
 		       " from slice s join track t on s.track_id = t.id left join thread th on t.utid = th.utid"
@@ -2327,9 +2243,7 @@ static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_u
 	le.has_phase = 1;
 	le.phase = phase;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* 2019-20 Chrome: a ThreadDescriptor packet carries the reference times,
@@ -2351,9 +2265,7 @@ static void test_legacy_delta_timestamps(void **state)
 	th.thread_name = "old";
 	th.reference_timestamp_us = 1000;
 	th.reference_thread_time_us = 50;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
-	p.thread_descriptor = &th;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, THREAD_DESCRIPTOR, thread_descriptor, &th);
 	put_old_chrome(&b, 'B', "a", 5, 0, 2);    /* ts 1005 us, tts 52 us */
 	put_old_chrome(&b, 'E', NULL, 10, 0, 3);  /* ts 1015 us, tts 55 us */
 	put_old_chrome(&b, 'I', "abs", 0, 2000, 0);
@@ -2389,9 +2301,7 @@ static void test_timestamp_overflow(void **state)
 	th.pid = 5;
 	th.tid = 6;
 	th.reference_timestamp_us = 1000;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
-	p.thread_descriptor = &th;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, THREAD_DESCRIPTOR, thread_descriptor, &th);
 	put_old_chrome(&b, 'I', "good", 0, 1000, 0);
 	put_old_chrome(&b, 'I', "abs_overflow", 0, -9223372036854776LL, 0);
 	put_old_chrome(&b, 'I', "neg", -2000, 0, 0);      /* sum -1000 us */
@@ -2419,9 +2329,7 @@ static void system_info_packet(tbuf *b, const char *sysname, const char *release
 	u.sysname = (char *)sysname;
 	u.release = (char *)release;
 	si.utsname = &u;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO;
-	p.system_info = &si;
-	tb_packet(b, &p);
+	TB_PUT(b, p, SYSTEM_INFO, system_info, &si);
 }
 
 /* sched_switch prev_state decoded as trace processor's TaskState for the
@@ -2537,9 +2445,7 @@ static void test_sched_waking_states(void **state)
 	fb.has_cpu = 1;
 	fb.cpu = 3;
 	fb.compact_sched = &cs;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, FTRACE_EVENTS, ftrace_events, &fb);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
 		       "join thread t using(utid) order by s.id",
@@ -2583,9 +2489,7 @@ static void test_compact_sched(void **state)
 	fb.has_cpu = 1;
 	fb.cpu = 2;
 	fb.compact_sched = &cs;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, FTRACE_EVENTS, ftrace_events, &fb);
 	tr = tb_open(&b, &path);
 	/* the cpu's first compact switch (100) only says who runs: no slice;
 	 * slices end with the next switch's prev_state; the last stays open */
