@@ -411,6 +411,31 @@ static Perfetto__Protos__FieldDescriptorProto xfield(const char *name, int32_t n
 	return f;
 }
 
+/* The event "e" on track 5 at 100 with the extension fields uf[0..n). */
+static void put_ext_event(tbuf *b, ProtobufCMessageUnknownField *uf, size_t n)
+{
+	Pkt p = pkt(1, 100);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+
+	te.base.n_unknown_fields = (unsigned)n;
+	te.base.unknown_fields = uf;
+	te_set(&te, 3, 5, "e");
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+/* An ExtensionDescriptor packet at ts of one file. */
+static void put_ext_file(tbuf *b, uint64_t ts, Perfetto__Protos__FileDescriptorProto *file)
+{
+	Pkt p = pkt(1, ts);
+	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
+	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+
+	set.n_file = 1;
+	set.file = &file;
+	ed.extension_set = &set;
+	TB_PUT(b, p, EXTENSION_DESCRIPTOR, extension_descriptor, &ed);
+}
+
 /* TrackEvent extensions described by the trace (an ExtensionDescriptor
  * packet, here after the event, as descriptors apply to every event):
  * a string, a repeated int, a message of its own with a DebugAnnotation
@@ -422,8 +447,6 @@ static void test_described_extensions(void **state)
 	tbuf b = {0}, f0 = {0}, f1 = {0}, f2 = {0}, f3 = {0}, f4 = {0}, sub = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 100);
-	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	ProtobufCMessageUnknownField uf[7];
 	Perfetto__Protos__DebugAnnotation da = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
 	unsigned char dbuf[64];
@@ -431,9 +454,7 @@ static void test_described_extensions(void **state)
 	Perfetto__Protos__FieldDescriptorProto ext[5], child[2], *extp[4], *childp[2], *ext2p[1];
 	Perfetto__Protos__DescriptorProto holder = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT,
 					  msg = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT, *msgs[2] = { &holder, &msg };
-	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT, *filep = &file;
-	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
-	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT;
 	const char *te_name = ".perfetto.protos.TrackEvent";
 
 	(void)state;
@@ -461,10 +482,7 @@ static void test_described_extensions(void **state)
 	uf[4] = (ProtobufCMessageUnknownField){ 2004, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
 	uf[5] = (ProtobufCMessageUnknownField){ 2005, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
 	uf[6] = (ProtobufCMessageUnknownField){ 2003, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
-	te.base.n_unknown_fields = 7;
-	te.base.unknown_fields = uf;
-	te_set(&te, 3, 5, "e");
-	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
+	put_ext_event(&b, uf, 7);
 
 	ext[0] = xfield("ext_str", 2000, 1, 9, NULL, te_name);
 	ext[1] = xfield("ext_ints", 2001, 3, 5, NULL, te_name);
@@ -485,17 +503,13 @@ static void test_described_extensions(void **state)
 	file.package = "test";
 	file.n_message_type = 2;
 	file.message_type = msgs;
-	set.n_file = 1;
-	set.file = &filep;
-	ed.extension_set = &set;
-	p = pkt(1, 200);
-	TB_PUT(&b, p, EXTENSION_DESCRIPTOR, extension_descriptor, &ed);
+	put_ext_file(&b, 200, &file);
 	/* the same file again, with one more extension */
 	ext2p[0] = &ext[4];
 	holder.n_extension = 1;
 	holder.extension = ext2p;
 	file.n_message_type = 1;
-	tb_packet(&b, &p);
+	put_ext_file(&b, 200, &file);
 
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id) order by a.key",
@@ -527,11 +541,11 @@ static Perfetto__Protos__EnumValueDescriptorProto xenum_value(const char *name, 
  * descriptor gives (both kept as numbers); an alias adds no name. */
 static void test_described_extension_enums(void **state)
 {
-	tbuf b = {0}, v2 = {0}, v1 = {0}, v7 = {0}, v3 = {0}, sub = {0};
+	/* 2010 = 2; 2011 = 1, 7; 2013 = 3 (varints), 2012 { kind: 5 } */
+	static const struct { uint32_t tag; uint64_t v; } vs[] = { { 2010, 2 }, { 2011, 1 }, { 2011, 7 }, { 2013, 3 } };
+	tbuf b = {0}, v[4] = {{0}}, sub = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 100);
-	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	ProtobufCMessageUnknownField uf[5];
 	Perfetto__Protos__FieldDescriptorProto ext[4], kind = xfield("kind", 1, 1, 14, ".test.Child.Kind", NULL);
 	Perfetto__Protos__FieldDescriptorProto *extp[4], *kindp = &kind;
@@ -543,28 +557,18 @@ static void test_described_extension_enums(void **state)
 	Perfetto__Protos__EnumDescriptorProto kinde = PERFETTO__PROTOS__ENUM_DESCRIPTOR_PROTO__INIT, *kindep = &kinde;
 	Perfetto__Protos__DescriptorProto holder = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT,
 					  child = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT, *msgs[2] = { &holder, &child };
-	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT, *filep = &file;
-	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
-	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT;
 	const char *te_name = ".perfetto.protos.TrackEvent";
 
 	(void)state;
 	put_track(&b, 5, "t");
-	/* 2010 = 2; 2011 = 1, 7; 2012 { kind: 5 }; 2013 = 3 */
-	tb_varint(&v2, 2);
-	tb_varint(&v1, 1);
-	tb_varint(&v7, 7);
-	tb_varint(&v3, 3);
+	for (size_t i = 0; i < 4; i++) {
+		tb_varint(&v[i], vs[i].v);
+		uf[i] = (ProtobufCMessageUnknownField){ vs[i].tag, PROTOBUF_C_WIRE_TYPE_VARINT, v[i].n, v[i].p };
+	}
 	tb_raw(&sub, "\x02\x08\x05", 3); /* (length-prefixed: its length first) */
-	uf[0] = (ProtobufCMessageUnknownField){ 2010, PROTOBUF_C_WIRE_TYPE_VARINT, v2.n, v2.p };
-	uf[1] = (ProtobufCMessageUnknownField){ 2011, PROTOBUF_C_WIRE_TYPE_VARINT, v1.n, v1.p };
-	uf[2] = (ProtobufCMessageUnknownField){ 2011, PROTOBUF_C_WIRE_TYPE_VARINT, v7.n, v7.p };
-	uf[3] = (ProtobufCMessageUnknownField){ 2012, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, sub.n, sub.p };
-	uf[4] = (ProtobufCMessageUnknownField){ 2013, PROTOBUF_C_WIRE_TYPE_VARINT, v3.n, v3.p };
-	te.base.n_unknown_fields = 5;
-	te.base.unknown_fields = uf;
-	te_set(&te, 3, 5, "e");
-	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
+	uf[4] = (ProtobufCMessageUnknownField){ 2012, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, sub.n, sub.p };
+	put_ext_event(&b, uf, 5);
 
 	ext[0] = xfield("ext_mode", 2010, 1, 14, ".test.Mode", te_name);
 	ext[1] = xfield("ext_modes", 2011, 3, 14, ".test.Mode", te_name);
@@ -590,11 +594,7 @@ static void test_described_extension_enums(void **state)
 	file.message_type = msgs;
 	file.n_enum_type = 1;
 	file.enum_type = &modep;
-	set.n_file = 1;
-	set.file = &filep;
-	ed.extension_set = &set;
-	p = pkt(1, 50);
-	TB_PUT(&b, p, EXTENSION_DESCRIPTOR, extension_descriptor, &ed);
+	put_ext_file(&b, 50, &file);
 
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.value_type, a.display_value from slice s join args a using(arg_set_id) "
@@ -605,10 +605,8 @@ static void test_described_extension_enums(void **state)
 		   "ext_child.kind\tstring\tK_Y\n"
 		   "ext_nope\tint\t3\n");
 	tb_close(tr, path, &b);
-	free(v2.p);
-	free(v1.p);
-	free(v7.p);
-	free(v3.p);
+	for (size_t i = 0; i < 4; i++)
+		free(v[i].p);
 	free(sub.p);
 }
 

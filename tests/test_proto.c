@@ -2319,6 +2319,18 @@ static void test_timestamp_overflow(void **state)
 
 /* compact_sched: lockstep arrays, first timestamp absolute then deltas,
  * the switched-out thread is whoever ran before on that cpu. */
+/* An ftrace bundle of cpu holding only compact sched events. */
+static void put_compact(tbuf *b, uint32_t cpu, Perfetto__Protos__FtraceEventBundle__CompactSched *cs)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+
+	fb.has_cpu = 1;
+	fb.cpu = cpu;
+	fb.compact_sched = cs;
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
+}
+
 /* A SystemInfo packet with a uname. */
 static void system_info_packet(tbuf *b, const char *sysname, const char *release)
 {
@@ -2419,8 +2431,6 @@ static void test_sched_waking_states(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "late" };
 	uint64_t wts[] = { 400 };
@@ -2442,10 +2452,7 @@ static void test_sched_waking_states(void **state)
 	cs.waking_timestamp = wts;
 	cs.waking_pid = wpid;
 	cs.waking_comm_index = wcomm;
-	fb.has_cpu = 1;
-	fb.cpu = 3;
-	fb.compact_sched = &cs;
-	TB_PUT(&b, p, FTRACE_EVENTS, ftrace_events, &fb);
+	put_compact(&b, 3, &cs);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
 		       "join thread t using(utid) order by s.id",
@@ -2467,8 +2474,6 @@ static void test_compact_sched(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "alpha", "beta" };
 	uint64_t ts[] = { 100, 50, 50 };
@@ -2486,10 +2491,7 @@ static void test_compact_sched(void **state)
 	cs.switch_next_pid = pid;
 	cs.switch_next_prio = prio;
 	cs.switch_next_comm_index = comm;
-	fb.has_cpu = 1;
-	fb.cpu = 2;
-	fb.compact_sched = &cs;
-	TB_PUT(&b, p, FTRACE_EVENTS, ftrace_events, &fb);
+	put_compact(&b, 2, &cs);
 	tr = tb_open(&b, &path);
 	/* the cpu's first compact switch (100) only says who runs: no slice;
 	 * slices end with the next switch's prev_state; the last stays open */

@@ -49,8 +49,9 @@ int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out)
 {
 	fields f = { buf, len, 0 };
 	const char *ph, *tg, *a, *b, *d;
-	size_t nph, ntg, na, nb, nd;
+	size_t nph, ntg, na, nb, nd, rest;
 	int64_t v;
+	int ok;
 
 	memset(out, 0, sizeof(*out));
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
@@ -65,77 +66,63 @@ int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out)
 		out->has_tgid = 1;
 		out->tgid = (uint32_t)v;
 	}
+	/* the fields after the tgid, as each phase reads them */
+	rest = f.off;
+	a = next_field(&f, &na);
+	b = next_field(&f, &nb);
+	d = next_field(&f, &nd);
 	switch (out->phase) {
-	case 'B':
-		if (!out->has_tgid)
-			return TT_ATRACE_BAD;
-		if (f.off >= len) {
-			out->name = "[empty slice name]";
-			out->name_len = strlen(out->name);
+	case 'B': /* the rest of the text is the name */
+		ok = 1;
+		if (rest >= len) {
+			a = "[empty slice name]";
+			na = strlen(a);
 		} else {
-			out->name = buf + f.off;
-			out->name_len = len - f.off;
+			a = buf + rest;
+			na = len - rest;
 		}
-		return TT_ATRACE_OK;
-	case 'E':
-		/* (Flutter writes a bare "E"; the tgid is optional) */
+		break;
+	case 'E': /* (Flutter writes a bare "E"; the tgid is optional) */
 		return TT_ATRACE_OK;
 	case 'S':
 	case 'F':
-	case 'C':
-		a = next_field(&f, &na);
-		b = next_field(&f, &nb);
-		if (!out->has_tgid || na == 0 || field_num(b, nb, 0, &out->value))
-			return TT_ATRACE_BAD;
-		out->name = a;
-		out->name_len = na;
-		return TT_ATRACE_OK;
+	case 'C': /* name|value (a counter's trailing category ignored) */
+		ok = na && !field_num(b, nb, 0, &out->value);
+		break;
 	case 'I':
-		a = next_field(&f, &na);
-		if (!out->has_tgid || na == 0)
-			return TT_ATRACE_BAD;
-		out->name = a;
-		out->name_len = na;
-		return TT_ATRACE_OK;
-	case 'N':
-		a = next_field(&f, &na);
-		b = next_field(&f, &nb);
-		if (!out->has_tgid || na == 0 || nb == 0)
-			return TT_ATRACE_BAD;
+		ok = na != 0;
+		break;
+	case 'N': /* track|name */
+	case 'G': /* track|name|cookie */
+		ok = na && nb && (out->phase == 'N' || !field_num(d, nd, 0, &out->value));
 		out->track = a;
 		out->track_len = na;
-		out->name = b;
-		out->name_len = nb;
-		return TT_ATRACE_OK;
-	case 'G':
-		a = next_field(&f, &na);
-		b = next_field(&f, &nb);
-		d = next_field(&f, &nd);
-		if (!out->has_tgid || na == 0 || nb == 0 || field_num(d, nd, 0, &out->value))
-			return TT_ATRACE_BAD;
+		a = b;
+		na = nb;
+		break;
+	case 'H': /* track|cookie or track|name|cookie */
+		ok = na && !field_num(nd ? d : b, nd ? nd : nb, 0, &out->value);
 		out->track = a;
 		out->track_len = na;
-		out->name = b;
-		out->name_len = nb;
-		return TT_ATRACE_OK;
-	case 'H':
-		/* H|tgid|track|cookie or H|tgid|track|name|cookie */
-		a = next_field(&f, &na);
-		b = next_field(&f, &nb);
-		d = next_field(&f, &nd);
-		if (nd == 0) {
-			d = b;
-			nd = nb;
-		}
-		if (!out->has_tgid || na == 0 || field_num(d, nd, 0, &out->value))
-			return TT_ATRACE_BAD;
-		out->track = a;
-		out->track_len = na;
-		return TT_ATRACE_OK;
+		a = NULL;
+		na = 0;
+		break;
+	default:
+		if (len >= 23 && memcmp(buf, "trace_event_clock_sync:", 23) == 0)
+			return TT_ATRACE_UNSUPPORTED;
+		return TT_ATRACE_BAD;
 	}
-	if (len >= 23 && memcmp(buf, "trace_event_clock_sync:", 23) == 0)
-		return TT_ATRACE_UNSUPPORTED;
-	return TT_ATRACE_BAD;
+	if (!out->has_tgid || !ok)
+		return TT_ATRACE_BAD;
+	out->name = a;
+	out->name_len = na;
+	return TT_ATRACE_OK;
+}
+
+/* A field of an atrace marker (or of a name made like one) as a number. */
+int tt_proto_atrace_num(const char *s, size_t n, int is_u32, int64_t *out)
+{
+	return field_num(s, n, is_u32, out);
 }
 
 /* The length of the valid UTF-8 sequence at p (n bytes left), 0 if none

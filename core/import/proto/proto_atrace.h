@@ -46,6 +46,11 @@ enum { TT_ATRACE_OK = 0, TT_ATRACE_BAD = -1, TT_ATRACE_UNSUPPORTED = 1 };
  * systrace_parse_failure). */
 int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out);
 
+/* A decimal field as strtoul (is_u32: wrapped to 32 bits) or strtoll
+ * read it: leading blanks and a sign allowed, the whole field used, not
+ * empty; 0 on success. */
+int tt_proto_atrace_num(const char *s, size_t n, int is_u32, int64_t *out);
+
 /* Copies buf to out (len bytes of room) without the bytes that are not
  * part of a valid UTF-8 sequence, as trace processor cleans a marker
  * before parsing it; returns the length written. */

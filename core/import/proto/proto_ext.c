@@ -101,19 +101,29 @@ static void extensions_add(pctx *c, struct tt_proto_ext *x, Perfetto__Protos__Fi
 			x->dirty = 1;
 }
 
+/* "scope.name", malloc'ed (NULL: out of memory, counted). */
+static char *scoped_name(pctx *c, const char *scope, const char *name)
+{
+	size_t n = strlen(scope) + strlen(name ? name : "") + 2;
+	char *s = malloc(n);
+
+	if (!s)
+		c->oom = 1;
+	else
+		snprintf(s, n, "%s.%s", scope, name ? name : "");
+	return s;
+}
+
 /* An enum of scope: values of a number not seen yet are added (as
  * fields are, until the enum is in use). */
 static void enum_add(pctx *c, struct tt_proto_ext *x, const char *scope, const Perfetto__Protos__EnumDescriptorProto *e)
 {
-	size_t n = strlen(scope) + strlen(e->name ? e->name : "") + 2, ei;
-	char *name = malloc(n);
+	char *name = scoped_name(c, scope, e->name);
+	size_t ei;
 	xenum *xe;
 
-	if (!name) {
-		c->oom = 1;
+	if (!name)
 		return;
-	}
-	snprintf(name, n, "%s.%s", scope, e->name ? e->name : "");
 	for (ei = 0; ei < x->enums.n; ei++)
 		if (strcmp(x->enums.v[ei].name, name) == 0)
 			break;
@@ -153,15 +163,11 @@ static void enum_add(pctx *c, struct tt_proto_ext *x, const char *scope, const P
 static void message_add(pctx *c, struct tt_proto_ext *x, const char *scope,
 			const Perfetto__Protos__DescriptorProto *m, int depth)
 {
-	size_t n = strlen(scope) + strlen(m->name ? m->name : "") + 2, ei;
-	char *name = malloc(n);
+	char *name = depth > 16 ? NULL : scoped_name(c, scope, m->name);
+	size_t ei;
 
-	if (!name || depth > 16) {
-		free(name);
-		c->oom |= !name;
+	if (!name)
 		return;
-	}
-	snprintf(name, n, "%s.%s", scope, m->name ? m->name : "");
 	for (ei = 0; ei < x->msgs.n; ei++)
 		if (strcmp(x->msgs.v[ei].name, name) == 0)
 			break;

@@ -286,20 +286,6 @@ static void lmk_instant(pctx *c, int64_t ts, uint32_t pid)
 		tt_slice_tracker_complete(c->im->slices, t, ts, 0, 0, intern_c(c, "mem.lmk"), TT_NONE);
 }
 
-/* A decimal field of an "lmk," slice name, as strtoul / strtol read it
- * (the whole field, not empty). */
-static int lmk_field(const char *s, size_t n, int is_signed, int64_t *out)
-{
-	char b[32], *end;
-
-	if (n == 0 || n >= sizeof(b))
-		return -1;
-	memcpy(b, s, n);
-	b[n] = '\0';
-	*out = is_signed ? (int64_t)(int32_t)strtol(b, &end, 10) : (int64_t)(uint32_t)strtoul(b, &end, 10);
-	return *end ? -1 : 0;
-}
-
 /* A slice named "lmk,pid,reason,oom_score_adj,..." (lmkd since Android
  * 12) begun: the killed process's oom_score_adj counter and LMK instant.
  * Empty fields do not count, as trace processor splits the name. */
@@ -320,8 +306,10 @@ static void lmk_slice(pctx *c, int64_t ts, const char *name)
 		}
 		p += l + (e != NULL);
 	}
-	if (n < 4 || lmk_field(tok[1], len[1], 0, &pid) || lmk_field(tok[3], len[3], 1, &adj))
+	/* (the pid a u32, the score an int32, as trace processor reads them) */
+	if (n < 4 || tt_proto_atrace_num(tok[1], len[1], 1, &pid) || tt_proto_atrace_num(tok[3], len[3], 0, &adj))
 		return;
+	adj = (int32_t)adj;
 	{
 		uint32_t upid = tt_proto_process(c, pid);
 		uint32_t t = special_track(c, "oom_score_adj", "oom_score_adj", upid, NULL, 0, 1);

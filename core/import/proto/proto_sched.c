@@ -49,20 +49,6 @@ static struct tt_proto_sched *sched_of(pctx *c)
 	return c->sst;
 }
 
-/* A decimal u32 filling [p, e) (strtoul's syntax), or -1. */
-static int64_t dec_u32(const char *p, const char *e)
-{
-	char b[16], *end;
-	unsigned long v;
-
-	if (p >= e || (size_t)(e - p) >= sizeof(b))
-		return -1;
-	memcpy(b, p, (size_t)(e - p));
-	b[e - p] = '\0';
-	v = strtoul(b, &end, 10);
-	return *end ? -1 : (int64_t)(uint32_t)v;
-}
-
 /* SystemInfo (read as the packet comes, before any switch is fed): the
  * kernel version of a Linux uname release "major.minor[.rest]" decodes
  * prev_state; uname goes to metadata as trace processor keeps it. */
@@ -91,9 +77,8 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 	if (!d1)
 		return;
 	d2 = strchr(d1 + 1, '.');
-	major = dec_u32(rel, d1);
-	minor = dec_u32(d1 + 1, d2 ? d2 : d1 + 1 + strlen(d1 + 1));
-	if (major < 0 || minor < 0)
+	if (tt_proto_atrace_num(rel, (size_t)(d1 - rel), 1, &major) ||
+	    tt_proto_atrace_num(d1 + 1, d2 ? (size_t)(d2 - d1 - 1) : strlen(d1 + 1), 1, &minor))
 		return;
 	s->kv_major = (int)major;
 	s->kv_minor = (int)minor;
