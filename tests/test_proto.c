@@ -2420,6 +2420,47 @@ static void ft_waking(tbuf *b, uint64_t ts, int32_t tid, int32_t wakee, const ch
 	ft_packet(b, ts, (uint32_t)tid, &e);
 }
 
+/* A cpu_frequency event written by the thread tid. */
+static void ft_cpufreq(tbuf *b, uint64_t ts, int32_t tid, uint32_t cpu, uint32_t khz)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__CpuFrequencyFtraceEvent f = PERFETTO__PROTOS__CPU_FREQUENCY_FTRACE_EVENT__INIT;
+
+	f.has_cpu_id = f.has_state = 1;
+	f.cpu_id = cpu;
+	f.state = khz;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY;
+	e.cpu_frequency = &f;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
+/* Every ftrace event's writing thread exists, made when the event is
+ * reached and before the event acts (trace processor's raw table row for
+ * it makes the thread first): a cpu_frequency writer; a waker before
+ * its wakee; a forking thread before the process it forks; an atrace
+ * end without a tgid then ends the writer's open slice. cpufreq / cpuidle
+ * tracks are per cpu (dimension cpu). */
+static void test_ftrace_writer_threads(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_cpufreq(&b, 100, 77, 2, 1800000);
+	ft_waking(&b, 200, 81, 82, "wakee");
+	ft_newtask(&b, 300, 91, 92, "child", 0);
+	ft_print(&b, 400, 95, "B|95|work");
+	ft_print(&b, 500, 95, "E");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select tid from thread where utid > 0 order by utid", "77\n81\n82\n91\n92\n95\n");
+	tt_test_assert_tsv(tr, "select t.type, t.name, a.key, a.display_value, c.value from counter c "
+		       "join track t on t.id = c.track_id join args a on a.arg_set_id = t.dimension_arg_set_id",
+		   "cpu_frequency\tcpufreq\tcpu\t2\t1800000.0\n");
+	tt_test_assert_tsv(tr, "select name, ts, dur from slice", "work\t400\t100\n");
+	tb_close(tr, path, &b);
+}
+
 /* Thread states from wakings and new tasks, as trace processor's thread
  * state tracker keeps them: a new task is runnable (R) from its creation;
  * a waking makes a blocked thread runnable and is ignored for one already
@@ -2761,6 +2802,7 @@ int main(void)
 		cmocka_unit_test(test_atrace_tp_rules),
 		cmocka_unit_test(test_sched_task_states),
 		cmocka_unit_test(test_sched_waking_states),
+		cmocka_unit_test(test_ftrace_writer_threads),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),

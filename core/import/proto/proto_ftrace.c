@@ -150,12 +150,14 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 
 	if (pid == 0) /* boot-time tracing: init making the idle tasks */
 		return;
+	/* (the writing thread first: trace processor's raw table row for
+	 * the event makes it before the event is parsed) */
+	src = tt_proto_thread(c, src_tid);
+	src_upid = tt_storage_thread_upid(c->st, src);
 	if (!(clone_flags & CLONE_THREAD)) {
 		uint32_t upid;
 		uint64_t *ended = tt_pmap_find(&c->ended_pids, (uint64_t)pid);
 
-		/* the new process (and its main thread) first, then the
-		 * forking thread, as trace processor numbers them */
 		if (ended)
 			*ended = 0;
 		upid = tt_process_tracker_process_new(c->im->procs, pid);
@@ -167,8 +169,6 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 		live_put(c, pid, (uint64_t)nu + 1);
 		tt_proto_thread_name(c, nu, comm, TN_FTRACE);
 		tt_proto_set_process_name(c, upid, comm, PN_SYSTEM);
-		src = tt_proto_thread(c, src_tid);
-		src_upid = tt_storage_thread_upid(c->st, src);
 		if (src_upid != TT_NONE)
 			tt_storage_process_set_parent(c->st, upid, src_upid);
 		else if (c->pend_parent.n < PENDING_MAX && TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
@@ -176,8 +176,6 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 		tt_proto_sched_new_task(c, ts, nu);
 		return;
 	}
-	src = tt_proto_thread(c, src_tid);
-	src_upid = tt_storage_thread_upid(c->st, src);
 	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, pid);
 	if (nu == TT_NONE) {
 		c->oom = 1;
@@ -335,6 +333,9 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
 	tt_str name = r->name;
 	const char *nm = tt_storage_str(c->st, name);
 
+	/* the writer's thread first, as trace processor's raw table row for
+	 * the event makes it before the marker is parsed */
+	ftrace_thread(c, tid);
 	*out = *r;
 	out->flags = 0;
 	out->args = TT_NONE;
@@ -580,7 +581,11 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		on_newtask(c, r->ts, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
 		return 0;
 	case FT_FREE:
+		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
 		on_process_free(c, pid);
+		return 0;
+	case FT_WRITER:
+		tt_proto_thread(c, pid);
 		return 0;
 	case FT_WAKING:
 	case FT_WAKING_COMPACT:
@@ -589,9 +594,13 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		return 0;
 	case FT_RENAME: {
 		/* a main thread's new name is its process's too */
-		uint32_t u = tt_proto_thread(c, pid);
-		uint32_t up = tt_storage_thread_upid(c->st, u);
+		uint32_t u, up;
 
+		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
+		u = tt_proto_thread(c, pid);
+		up = tt_storage_thread_upid(c->st, u);
+		if (!r->name)
+			return 0;
 		tt_proto_thread_name(c, u, r->name, TN_FTRACE);
 		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
 			tt_proto_set_process_name(c, up, r->name, PN_SYSTEM);
@@ -688,6 +697,7 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_frequency->cpu_id, 0, n,
 						   "cpu_frequency", TT_NONE, e->cpu_frequency->cpu_id, NULL, NULL);
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_frequency->state);
+			push_ft(c, ps, ts, FT_WRITER, e->pid, 0, 0, 0, 0);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE: {
@@ -695,6 +705,7 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_idle->cpu_id, 1, n,
 						   "cpu_idle", TT_NONE, e->cpu_idle->cpu_id, NULL, NULL);
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_idle->state);
+			push_ft(c, ps, ts, FT_WRITER, e->pid, 0, 0, 0, 0);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK: {
@@ -705,9 +716,10 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
-			if (e->task_rename->newcomm && e->task_rename->newcomm[0])
-				push_ft(c, ps, ts, FT_RENAME, (uint32_t)e->task_rename->pid, 0,
-					intern_c(c, e->task_rename->newcomm), 0, 0);
+			push_ft(c, ps, ts, FT_RENAME, (uint64_t)e->pid << 32 | (uint32_t)e->task_rename->pid, 0,
+				e->task_rename->newcomm && e->task_rename->newcomm[0] ? intern_c(c, e->task_rename->newcomm)
+										      : 0,
+				0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
 			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
@@ -718,7 +730,8 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 				intern_c(c, e->sched_waking->comm), 0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
-			push_ft(c, ps, ts, FT_FREE, (uint32_t)e->sched_process_free->pid, 0, 0, 0, 0);
+			push_ft(c, ps, ts, FT_FREE, (uint64_t)e->pid << 32 | (uint32_t)e->sched_process_free->pid, 0, 0, 0,
+				0);
 			break;
 		default:
 			break;

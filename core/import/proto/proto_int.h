@@ -41,12 +41,13 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
 /* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
  * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
  * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
- * id the pid (name the new comm); FT_PRINT: id tgid (0: none) << 32 | tid,
+ * id the writing tid << 32 | the pid (name the new comm); FT_WRITER: id the
+ * writing tid of an event that needs nothing else in trace order; FT_PRINT: id tgid (0: none) << 32 | tid,
  * args the atrace phase, u.i its value, name, cat its track name */
 /* FT_PTREE: u.i the c->ptrees blob; FT_WAKING: id the waking tid << 32 | the
  * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT };
+       FT_WAKING_COMPACT, FT_WRITER };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };

@@ -283,9 +283,10 @@ void tt_proto_sched_waking(pctx *c, int64_t ts, int compact, int64_t waker, int6
 		}
 		utid = tt_proto_thread(c, wakee);
 	} else {
+		/* the waker first (the event's raw table row), then the wakee */
+		tt_proto_thread(c, waker);
 		utid = tt_proto_thread(c, wakee);
 		tt_proto_thread_name(c, utid, comm, TN_FTRACE);
-		tt_proto_thread(c, waker);
 	}
 	last = last_state(s, utid);
 	if (last && !is_blocked(s, last->state))
