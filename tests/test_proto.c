@@ -2461,6 +2461,59 @@ static void test_ftrace_writer_threads(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ftrace_event (raw) rows as trace processor writes them, in trace order:
+ * each event's present fields by name (unsigned as uint, signed as int),
+ * the writing thread; sched_switch with its seven fields and the prev
+ * thread; a compact switch with the prev fields of the cpu's last one
+ * (the first compact switch has no row); a compact waking written by the
+ * cpu's running thread. */
+static void test_ftrace_raw_rows(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "c1", "c2" };
+	uint64_t sts[] = { 300, 10 }, wts[] = { 305 };
+	int64_t pstate[] = { 0, 1 };
+	int32_t spid[] = { 41, 42 }, sprio[] = { 120, 100 }, wpid[] = { 43 }, wprio[] = { 110 }, wcpu[] = { 1 };
+	uint32_t scomm[] = { 0, 1 }, wcomm[] = { 1 };
+
+	(void)state;
+	ft_cpufreq(&b, 100, 77, 2, 1800000);
+	ft_switch_st(&b, 200, 5, "a", 1, 6, "b");
+	ft_print(&b, 250, 6, "I|6|mark");
+	cs.n_intern_table = 2;
+	cs.intern_table = names;
+	cs.n_switch_timestamp = cs.n_switch_prev_state = cs.n_switch_next_pid = 2;
+	cs.n_switch_next_prio = cs.n_switch_next_comm_index = 2;
+	cs.switch_timestamp = sts;
+	cs.switch_prev_state = pstate;
+	cs.switch_next_pid = spid;
+	cs.switch_next_prio = sprio;
+	cs.switch_next_comm_index = scomm;
+	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = cs.n_waking_prio = 1;
+	cs.n_waking_target_cpu = 1;
+	cs.waking_timestamp = wts;
+	cs.waking_pid = wpid;
+	cs.waking_prio = wprio;
+	cs.waking_target_cpu = wcpu;
+	cs.waking_comm_index = wcomm;
+	put_compact(&b, 3, &cs);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select r.ts, r.name, r.cpu, (select tid from thread where utid = r.utid), "
+		       "group_concat(a.key || '=' || a.display_value || ':' || a.value_type, ' ') from ftrace_event r "
+		       "join args a using(arg_set_id) group by r.id order by r.id",
+		   "100\tcpu_frequency\t0\t77\tstate=1800000:uint cpu_id=2:uint\n"
+		   "200\tsched_switch\t0\t5\tprev_comm=a:string prev_pid=5:int prev_prio=0:int prev_state=1:int "
+		   "next_comm=b:string next_pid=6:int next_prio=0:int\n"
+		   "250\tprint\t0\t6\tbuf=I|6|mark:string\n"
+		   "305\tsched_waking\t3\t41\tcomm=c2:string pid=43:int prio=110:int target_cpu=1:int\n"
+		   "310\tsched_switch\t3\t41\tprev_comm=c1:string prev_pid=41:int prev_prio=120:int prev_state=1:int "
+		   "next_comm=c2:string next_pid=42:int next_prio=100:int\n");
+	tb_close(tr, path, &b);
+}
+
 /* Thread states from wakings and new tasks, as trace processor's thread
  * state tracker keeps them: a new task is runnable (R) from its creation;
  * a waking makes a blocked thread runnable and is ignored for one already
@@ -2803,6 +2856,7 @@ int main(void)
 		cmocka_unit_test(test_sched_task_states),
 		cmocka_unit_test(test_sched_waking_states),
 		cmocka_unit_test(test_ftrace_writer_threads),
+		cmocka_unit_test(test_ftrace_raw_rows),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),

@@ -552,9 +552,9 @@ static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
  * one switched from, has_prev) when it is fed in trace order: a tid's
  * thread changes as tasks are made and freed. */
 static void push_sched(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, int64_t prev_state, int32_t next_pid,
-		       int32_t next_prio, tt_str comm, int has_prev, int32_t prev_pid, tt_str prev_comm)
+		       int32_t next_prio, tt_str comm, int has_prev, int32_t prev_pid, int32_t prev_prio, tt_str prev_comm)
 {
-	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, TT_NONE, c->ord++, comm };
+	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, TT_NONE, prev_prio, comm };
 
 	if (TT_VEC_PUSH(c->sched, r)) {
 		c->oom = 1;
@@ -584,13 +584,12 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
 		on_process_free(c, pid);
 		return 0;
-	case FT_WRITER:
-		tt_proto_thread(c, pid);
+	case FT_RAW:
+		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
 		return 0;
 	case FT_WAKING:
 	case FT_WAKING_COMPACT:
-		tt_proto_sched_waking(c, r->ts, r->scope == FT_WAKING_COMPACT, (int32_t)(uint32_t)(r->id >> 32), pid,
-				      r->name);
+		tt_proto_sched_waking(c, r, r->scope == FT_WAKING_COMPACT, (int32_t)(uint32_t)(r->id >> 32), pid);
 		return 0;
 	case FT_RENAME: {
 		/* a main thread's new name is its process's too */
@@ -655,6 +654,130 @@ void tt_proto_free_ptrees(pctx *c)
 	TT_VEC_FREE(c->ptrees);
 }
 
+/* ---- the ftrace_event (raw) table ----------------------------------------- */
+
+/* One field's value as trace processor stores an ftrace field: signed
+ * kinds, bools and enums as int, unsigned as uint, strings and bytes as
+ * strings, reals as reals. */
+static void raw_value(pctx *c, const char *key, ProtobufCType t, const void *v)
+{
+	tt_storage *st = c->st;
+
+	switch (t) {
+	case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
+	case PROTOBUF_C_TYPE_ENUM:
+		tt_storage_args_int(st, key, *(const int32_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+		tt_storage_args_int(st, key, *(const int64_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_BOOL:
+		tt_storage_args_int(st, key, *(const protobuf_c_boolean *)v != 0);
+		break;
+	case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32:
+		tt_storage_args_uint(st, key, *(const uint32_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64:
+		tt_storage_args_uint(st, key, *(const uint64_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_FLOAT:
+		tt_storage_args_real(st, key, *(const float *)v);
+		break;
+	case PROTOBUF_C_TYPE_DOUBLE:
+		tt_storage_args_real(st, key, *(const double *)v);
+		break;
+	case PROTOBUF_C_TYPE_STRING: {
+		const char *str = *(char *const *)v;
+
+		tt_storage_args_str(st, key, str ? str : "", str ? strlen(str) : 0);
+		break;
+	}
+	case PROTOBUF_C_TYPE_BYTES: {
+		const ProtobufCBinaryData *d = v;
+
+		tt_storage_args_str(st, key, (const char *)d->data, d->len);
+		break;
+	}
+	default: /* messages: not an arg in trace processor either */
+		break;
+	}
+}
+
+/* The arg set of an ftrace event's message: its fields present, in
+ * field number order (the wire's), keyed by their names. */
+static uint32_t raw_args(pctx *c, const ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const char *base = (const char *)m;
+
+	tt_storage_args_begin(c->st);
+	for (unsigned i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		const void *v = base + f->offset;
+
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset);
+			const char *vals = *(char *const *)v;
+			size_t sz = f->type == PROTOBUF_C_TYPE_STRING ? sizeof(char *) :
+				    f->type == PROTOBUF_C_TYPE_BYTES ? sizeof(ProtobufCBinaryData) :
+				    f->type == PROTOBUF_C_TYPE_BOOL ? sizeof(protobuf_c_boolean) :
+				    (f->type == PROTOBUF_C_TYPE_INT64 || f->type == PROTOBUF_C_TYPE_SINT64 ||
+				     f->type == PROTOBUF_C_TYPE_SFIXED64 || f->type == PROTOBUF_C_TYPE_UINT64 ||
+				     f->type == PROTOBUF_C_TYPE_FIXED64 || f->type == PROTOBUF_C_TYPE_DOUBLE) ? 8 : 4;
+
+			for (size_t k = 0; k < n && vals; k++)
+				raw_value(c, f->name, f->type, vals + k * sz);
+			continue;
+		}
+		if (f->type == PROTOBUF_C_TYPE_STRING || f->type == PROTOBUF_C_TYPE_MESSAGE) {
+			if (!*(void *const *)v)
+				continue;
+		} else if (f->quantifier_offset && !*(const protobuf_c_boolean *)(base + f->quantifier_offset)) {
+			continue;
+		}
+		raw_value(c, f->name, f->type, v);
+	}
+	return tt_args_tracker_end(c->im->args);
+}
+
+/* Every event trace processor knows goes to the ftrace_event table but
+ * sched_switch (its row is made with the switch, proto_sched.c): here
+ * the events this importer declares. The row is fed first, before the
+ * event acts, so it makes the writing thread as trace processor's does. */
+static void push_raw(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+	const ProtobufCFieldDescriptor *f;
+	const ProtobufCMessage *m;
+
+	if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT__NOT_SET ||
+	    e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH)
+		return;
+	f = protobuf_c_message_descriptor_get_field(&perfetto__protos__ftrace_event__descriptor, (unsigned)e->event_case);
+	m = f ? *(ProtobufCMessage *const *)((const char *)e + f->offset) : NULL;
+	if (!m)
+		return;
+	push_ft(c, ps, ts, FT_RAW, (uint64_t)cpu << 32 | (uint32_t)e->pid, 0, intern_c(c, f->name), 0,
+		raw_args(c, m));
+}
+
+/* A switch's ftrace_event row: its fields as trace processor writes them
+ * (a compact switch's prev fields inferred from the cpu's last switch). */
+void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
+			 tt_str prev_comm)
+{
+	const char *pc = tt_storage_str(c->st, prev_comm), *nc = tt_storage_str(c->st, r->next_comm);
+
+	tt_storage_args_begin(c->st);
+	tt_storage_args_str(c->st, "prev_comm", pc ? pc : "", pc ? strlen(pc) : 0);
+	tt_storage_args_int(c->st, "prev_pid", prev_pid);
+	tt_storage_args_int(c->st, "prev_prio", prev_prio);
+	tt_storage_args_int(c->st, "prev_state", r->prev_state);
+	tt_storage_args_str(c->st, "next_comm", nc ? nc : "", nc ? strlen(nc) : 0);
+	tt_storage_args_int(c->st, "next_pid", r->next_pid);
+	tt_storage_args_int(c->st, "next_prio", r->next_prio);
+	tt_storage_raw(c->st, r->ts, intern_c(c, "sched_switch"), r->cpu, prev_utid, tt_args_tracker_end(c->im->args));
+}
+
 void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 {
 	pseq *ps;
@@ -678,8 +801,8 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 		int64_t ts = to_trace(c, 0, clock, e->timestamp + (uint64_t)offset);
 
 		if (ts > c->max_ts)
-			c->max_ts = ts; /* open sched slices end at the last event */
-
+			c->max_ts = ts;
+		push_raw(c, ps, ts, b->cpu, e);
 		switch (e->event_case) {
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
 			on_print(c, ps, ts, e->pid, e->print->buf);
@@ -689,7 +812,8 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 
 			push_sched(c, ps, ts, b->cpu, sw->prev_state, sw->next_pid, sw->next_prio,
 				   intern_c(c, sw->next_comm && sw->next_comm[0] ? sw->next_comm : NULL), 1,
-				   sw->prev_pid, intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL));
+				   sw->prev_pid, sw->prev_prio,
+				   intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL));
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
@@ -697,7 +821,6 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_frequency->cpu_id, 0, n,
 						   "cpu_frequency", TT_NONE, e->cpu_frequency->cpu_id, NULL, NULL);
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_frequency->state);
-			push_ft(c, ps, ts, FT_WRITER, e->pid, 0, 0, 0, 0);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE: {
@@ -705,7 +828,6 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_idle->cpu_id, 1, n,
 						   "cpu_idle", TT_NONE, e->cpu_idle->cpu_id, NULL, NULL);
 			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_idle->state);
-			push_ft(c, ps, ts, FT_WRITER, e->pid, 0, 0, 0, 0);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK: {
@@ -752,7 +874,7 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			t += cs->switch_timestamp[i];
 			push_sched(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), b->cpu, cs->switch_prev_state[i],
 				   cs->switch_next_pid[i], cs->switch_next_prio[i],
-				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0);
+				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0, 0);
 		}
 		/* wakings: the waker is who the cpu runs then (its switches
 		 * are fed first at equal times: pushed first) */
@@ -766,8 +888,11 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			uint32_t ci = cs->waking_comm_index[i];
 
 			t += cs->waking_timestamp[i];
+			/* u.i: the prio << 32 | the target cpu (its raw row's) */
 			push_ft(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), FT_WAKING_COMPACT,
-				(uint64_t)b->cpu << 32 | (uint32_t)cs->waking_pid[i], 0,
+				(uint64_t)b->cpu << 32 | (uint32_t)cs->waking_pid[i],
+				(int64_t)((uint64_t)(uint32_t)(i < cs->n_waking_prio ? cs->waking_prio[i] : 0) << 32 |
+					  (uint32_t)(i < cs->n_waking_target_cpu ? cs->waking_target_cpu[i] : 0)),
 				ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0);
 		}
 	}

@@ -41,13 +41,14 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
 /* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
  * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
  * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
- * id the writing tid << 32 | the pid (name the new comm); FT_WRITER: id the
- * writing tid of an event that needs nothing else in trace order; FT_PRINT: id tgid (0: none) << 32 | tid,
+ * id the writing tid << 32 | the pid (name the new comm); FT_RAW: an event's
+ * ftrace_event row (made first: it makes the writing thread), id the cpu <<
+ * 32 | the writing tid, name the event's name, args its fields; FT_PRINT: id tgid (0: none) << 32 | tid,
  * args the atrace phase, u.i its value, name, cat its track name */
 /* FT_PTREE: u.i the c->ptrees blob; FT_WAKING: id the waking tid << 32 | the
  * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT, FT_WRITER };
+       FT_WAKING_COMPACT, FT_RAW };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
@@ -97,7 +98,7 @@ typedef struct sched_rec {
 	uint32_t cpu;
 	int32_t next_pid, next_prio;
 	uint32_t next_utid;          /* resolved when read: tids are reused */
-	uint32_t ord;
+	int32_t prev_prio;
 	tt_str next_comm;
 } sched_rec;
 
@@ -373,11 +374,15 @@ void tt_proto_build_sched(pctx *c);
 /* proto_sched.c: one switch in trace order (full: with prev fields),
  * SystemInfo (its kernel version decodes prev_state), freeing. */
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
+/* An ftrace_event (raw) row's arg set from the fields of an event's
+ * message as trace processor stores them (proto_ftrace.c). */
+void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
+			 tt_str prev_comm);
 void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
-/* A new task's runnable state; a waking (compact: by whoever runs on
- * cpu `waker`, else the waking tid) of wakee (named comm). */
+/* A new task's runnable state; a waking (its record r, name the comm;
+ * compact: by whoever runs on cpu `waker`, else the waking tid) of wakee. */
 void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid);
-void tt_proto_sched_waking(pctx *c, int64_t ts, int compact, int64_t waker, int64_t wakee, tt_str comm);
+void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee);
 void tt_proto_sched_free(pctx *c);
 
 #endif

@@ -171,6 +171,7 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 		/* (named again: a thread may rename itself while it runs) */
 		prev = tt_proto_thread(c, prev_pid);
 		tt_proto_thread_name(c, prev, prev_comm, TN_FTRACE);
+		tt_proto_raw_switch(c, r, prev, prev_pid, r->prev_prio, prev_comm);
 	} else {
 		if (cpu->last_utid == TT_NONE) {
 			/* the cpu's first compact switch: no prev fields */
@@ -185,6 +186,8 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 			s->slices.v[cpu->slice].state = r->prev_state;
 		}
 		prev = cpu->last_utid;
+		/* (prev's comm: its name now, a rename while it ran included) */
+		tt_proto_raw_switch(c, r, prev, cpu->last_pid, cpu->last_prio, tt_storage_thread_name(c->st, prev));
 	}
 	cpu->last_utid = next;
 	cpu->last_pid = r->next_pid;
@@ -264,9 +267,10 @@ void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid)
 		open_state(c, s, ts, utid, ST_WOKEN, -1);
 }
 
-void tt_proto_sched_waking(pctx *c, int64_t ts, int compact, int64_t waker, int64_t wakee, tt_str comm)
+void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee)
 {
 	struct tt_proto_sched *s = sched_of(c);
+	int64_t ts = r->ts;
 	uint32_t utid;
 	srow *last;
 
@@ -277,16 +281,26 @@ void tt_proto_sched_waking(pctx *c, int64_t ts, int compact, int64_t waker, int6
 		 * first switch */
 		scpu *cpu = cpu_of(c, s, (uint32_t)waker);
 
+		const char *comm = tt_storage_str(c->st, r->name);
+
 		if (!cpu || cpu->last_utid == TT_NONE) {
 			stat(c, TT_STAT_compact_sched_waking_skipped);
 			return;
 		}
+		/* its ftrace_event row: written by the running thread */
+		tt_storage_args_begin(c->st);
+		tt_storage_args_str(c->st, "comm", comm ? comm : "", comm ? strlen(comm) : 0);
+		tt_storage_args_int(c->st, "pid", wakee);
+		tt_storage_args_int(c->st, "prio", (int32_t)(uint32_t)((uint64_t)r->u.i >> 32));
+		tt_storage_args_int(c->st, "target_cpu", (int32_t)(uint32_t)r->u.i);
+		tt_storage_raw(c->st, r->ts, intern_c(c, "sched_waking"), waker, cpu->last_utid,
+			       tt_args_tracker_end(c->im->args));
 		utid = tt_proto_thread(c, wakee);
 	} else {
 		/* the waker first (the event's raw table row), then the wakee */
 		tt_proto_thread(c, waker);
 		utid = tt_proto_thread(c, wakee);
-		tt_proto_thread_name(c, utid, comm, TN_FTRACE);
+		tt_proto_thread_name(c, utid, r->name, TN_FTRACE);
 	}
 	last = last_state(s, utid);
 	if (last && !is_blocked(s, last->state))
