@@ -1173,6 +1173,103 @@ static void test_ftrace_sde_marks(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* The kernel drivers' marks as trace processor reads each: systrace/0's
+ * phase in flag bits (begin 1, end 2, counter 4, else refused); dpu's
+ * slices with no tgid (the writer's own thread, no process) but its
+ * counters on the pid field's process; mali's instants; mdss
+ * tracing_mark_write by trace_begin; a g2d mark of type 0 and a samsung
+ * mark without trace_type refused (systrace_parse_failure). */
+static void test_ftrace_kernel_marks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__ZeroFtraceEvent z[4];
+	Perfetto__Protos__DpuTracingMarkWriteFtraceEvent d[2];
+	Perfetto__Protos__MaliTracingMarkWriteFtraceEvent ml = PERFETTO__PROTOS__MALI_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__TracingMarkWriteFtraceEvent tm[2];
+	Perfetto__Protos__G2dTracingMarkWriteFtraceEvent g = PERFETTO__PROTOS__G2D_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SamsungTracingMarkWriteFtraceEvent sm = PERFETTO__PROTOS__SAMSUNG_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+	static const int32_t flags[] = { 1, 2, 4, 8 };
+
+	(void)state;
+	tree_packet(&b, 10, 50, 1, "/bin/gpu", 51, "gpu-main");
+	for (int i = 0; i < 4; i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		perfetto__protos__zero_ftrace_event__init(&z[i]);
+		z[i].has_flag = z[i].has_pid = z[i].has_value = 1;
+		z[i].flag = flags[i];
+		z[i].name = "zwork";
+		z[i].pid = 50;
+		z[i].value = 7;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ZERO;
+		e.zero = &z[i];
+		ft_packet(&b, 100 + 100 * (uint64_t)i, 51, &e);
+	}
+	for (int i = 0; i < 2; i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		perfetto__protos__dpu_tracing_mark_write_ftrace_event__init(&d[i]);
+		d[i].has_type = d[i].has_pid = d[i].has_value = 1;
+		d[i].type = i ? 'C' : 'I';
+		d[i].name = i ? "fences" : "vsync";
+		d[i].pid = 50;
+		d[i].value = 3;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DPU_TRACING_MARK_WRITE;
+		e.dpu_tracing_mark_write = &d[i];
+		ft_packet(&b, 500 + 10 * (uint64_t)i, 60, &e);
+	}
+	{
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		ml.has_type = ml.has_pid = 1;
+		ml.type = 'I';
+		ml.name = "mali";
+		ml.pid = 50;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MALI_TRACING_MARK_WRITE;
+		e.mali_tracing_mark_write = &ml;
+		ft_packet(&b, 600, 51, &e);
+	}
+	for (int i = 0; i < 2; i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		perfetto__protos__tracing_mark_write_ftrace_event__init(&tm[i]);
+		tm[i].has_trace_begin = tm[i].has_pid = 1;
+		tm[i].trace_begin = !i;
+		tm[i].trace_name = "mdss";
+		tm[i].pid = 50;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TRACING_MARK_WRITE;
+		e.tracing_mark_write = &tm[i];
+		ft_packet(&b, 700 + 50 * (uint64_t)i, 51, &e);
+	}
+	{
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT, f = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		g.has_pid = 1;
+		g.pid = 50;
+		g.name = "g2d";
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_G2D_TRACING_MARK_WRITE;
+		e.g2d_tracing_mark_write = &g;
+		ft_packet(&b, 800, 51, &e);
+		sm.trace_name = "sam";
+		f.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SAMSUNG_TRACING_MARK_WRITE;
+		f.samsung_tracing_mark_write = &sm;
+		ft_packet(&b, 810, 51, &f);
+	}
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid, coalesce(p.pid, -1) from slice s "
+		       "join thread_track tt on tt.id = s.track_id join thread t using(utid) "
+		       "left join process p using(upid) order by s.ts",
+		   "100\t100\tzwork\t51\t50\n500\t0\tvsync\t60\t-1\n600\t0\tmali\t51\t50\n"
+		   "700\t50\tmdss\t51\t50\n");
+	tt_test_assert_tsv(tr, "select c.ts, t.name, c.value, p.pid from counter c join track t on t.id = c.track_id "
+		       "join process p on p.upid = t.upid order by c.ts",
+		   "300\tzwork\t7.0\t50\n510\tfences\t3.0\t50\n");
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 3);
+	tb_close(tr, path, &b);
+}
+
 /* Three events on one track, as raw packet bytes. */
 static void three_events(tbuf *b)
 {
@@ -2857,6 +2954,7 @@ int main(void)
 		cmocka_unit_test(test_sched_waking_states),
 		cmocka_unit_test(test_ftrace_writer_threads),
 		cmocka_unit_test(test_ftrace_raw_rows),
+		cmocka_unit_test(test_ftrace_kernel_marks),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),

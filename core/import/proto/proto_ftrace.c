@@ -523,29 +523,109 @@ static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf
 		free(clean);
 }
 
-/* sde_tracing_mark_write (display driver): an atrace marker in fields, the
- * phase in trace_type (B E C I) or, in older kernels, trace_begin (B / E);
- * tgid is the event's pid field, the writer the ftrace event's pid. */
-static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
-			const Perfetto__Protos__SdeTracingMarkWriteFtraceEvent *e)
+/* A kernel driver's atrace-like mark (trace processor's
+ * ParseKernelTracingMarkWrite): the phase in type (B E C I) or, when
+ * type is 0, trace_begin (B / E); tgid from the event's pid field, the
+ * writer the ftrace event's pid; the name as given (empty allowed). */
+static void on_kernel_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid, uint32_t type, int begin, const char *name,
+			   uint32_t tgid, int64_t value)
 {
-	tt_atrace m = { .has_tgid = 1, .tgid = (uint32_t)e->pid, .value = e->value };
+	tt_atrace m = { .has_tgid = 1, .tgid = tgid, .value = value };
+	char t = (char)type;
 
-	if (!e->has_trace_type && !e->has_trace_begin) {
-		stat(c, TT_STAT_systrace_parse_failure);
-		return;
-	}
-	if (e->trace_type == 0)
-		m.phase = e->trace_begin ? 'B' : 'E';
-	else if (e->trace_type == 'B' || e->trace_type == 'E' || e->trace_type == 'C' || e->trace_type == 'I')
-		m.phase = (char)e->trace_type;
+	if (t == 0)
+		m.phase = begin ? 'B' : 'E';
+	else if (t == 'B' || t == 'E' || t == 'C' || t == 'I')
+		m.phase = t;
 	else {
 		stat(c, TT_STAT_systrace_parse_failure);
 		return;
 	}
-	m.name = e->trace_name ? e->trace_name : "";
+	m.name = name ? name : "";
 	m.name_len = strlen(m.name);
 	on_atrace(c, ps, ts, tid, m);
+}
+
+/* The kernel marks: which field says what, and when one is refused
+ * (systrace_parse_failure), as trace processor reads each. */
+static void on_kernel_marks(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e)
+{
+	int64_t tid = e->pid;
+
+	switch (e->event_case) {
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE: {
+		const Perfetto__Protos__SdeTracingMarkWriteFtraceEvent *k = e->sde_tracing_mark_write;
+
+		if (!k->has_trace_type && !k->has_trace_begin)
+			break;
+		on_kernel_mark(c, ps, ts, tid, k->trace_type, k->trace_begin, k->trace_name, (uint32_t)k->pid, k->value);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TRACING_MARK_WRITE: {
+		const Perfetto__Protos__TracingMarkWriteFtraceEvent *k = e->tracing_mark_write;
+
+		if (!k->has_trace_begin)
+			break;
+		on_kernel_mark(c, ps, ts, tid, 0, k->trace_begin, k->trace_name, (uint32_t)k->pid, 0);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ZERO: {
+		/* systrace/0: the phase in flag bits (begin, end, int64) */
+		const Perfetto__Protos__ZeroFtraceEvent *k = e->zero;
+		char ph = k->flag & 1 ? 'B' : k->flag & 2 ? 'E' : k->flag & 4 ? 'C' : 0;
+
+		if (!ph)
+			break;
+		on_kernel_mark(c, ps, ts, tid, (uint32_t)ph, 0, k->name, (uint32_t)k->pid, k->value);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DPU_TRACING_MARK_WRITE: {
+		/* drivers write marks as other processes': only a counter
+		 * keeps its tgid (the others are read with none) */
+		const Perfetto__Protos__DpuTracingMarkWriteFtraceEvent *k = e->dpu_tracing_mark_write;
+
+		if (!k->type)
+			break;
+		on_kernel_mark(c, ps, ts, tid, k->type, 0, k->name, (char)k->type == 'C' ? (uint32_t)k->pid : 0,
+			       k->value);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_G2D_TRACING_MARK_WRITE: {
+		const Perfetto__Protos__G2dTracingMarkWriteFtraceEvent *k = e->g2d_tracing_mark_write;
+
+		if (!k->type)
+			break;
+		on_kernel_mark(c, ps, ts, tid, k->type, 0, k->name, (uint32_t)k->pid, k->value);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MALI_TRACING_MARK_WRITE: {
+		const Perfetto__Protos__MaliTracingMarkWriteFtraceEvent *k = e->mali_tracing_mark_write;
+
+		if (!k->type)
+			break;
+		on_kernel_mark(c, ps, ts, tid, k->type, 0, k->name, (uint32_t)k->pid, k->value);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LWIS_TRACING_MARK_WRITE: {
+		const Perfetto__Protos__LwisTracingMarkWriteFtraceEvent *k = e->lwis_tracing_mark_write;
+
+		if (!k->type)
+			break;
+		on_kernel_mark(c, ps, ts, tid, k->type, 0, k->func_name, (uint32_t)k->pid, k->value);
+		return;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SAMSUNG_TRACING_MARK_WRITE: {
+		const Perfetto__Protos__SamsungTracingMarkWriteFtraceEvent *k = e->samsung_tracing_mark_write;
+
+		if (!k->has_trace_type)
+			break;
+		on_kernel_mark(c, ps, ts, tid, k->trace_type, 0, k->trace_name, (uint32_t)k->pid, k->value);
+		return;
+	}
+	default:
+		return;
+	}
+	stat(c, TT_STAT_systrace_parse_failure);
 }
 
 /* A switch: its row now, the thread switched to (and the name of the
@@ -844,7 +924,14 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 				0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
-			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ZERO:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DPU_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_G2D_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MALI_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LWIS_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SAMSUNG_TRACING_MARK_WRITE:
+			on_kernel_marks(c, ps, ts, e);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
 			/* (id: the waking tid, the wakee) */
