@@ -374,6 +374,16 @@ void tt_proto_build_sched(pctx *c);
 /* proto_sched.c: one switch in trace order (full: with prev fields),
  * SystemInfo (its kernel version decodes prev_state), freeing. */
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
+/* proto_ftrace.c: an R_FTRACE record of scope what; the live thread of
+ * a tid or TT_NONE. proto_systrace.c: markers at tokenizing (a print's
+ * text, a kernel driver's mark event) and fed (the slice or counter
+ * record made in *out, 1 when there is one). */
+void tt_proto_push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
+		      uint32_t x);
+uint32_t tt_proto_thread_or_none(pctx *c, int64_t tid);
+void tt_proto_on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf);
+void tt_proto_on_kernel_marks(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+int tt_proto_feed_atrace(pctx *c, const prec *r, prec *out);
 /* An ftrace_event (raw) row's arg set from the fields of an event's
  * message as trace processor stores them (proto_ftrace.c). */
 void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
