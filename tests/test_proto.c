@@ -1790,9 +1790,17 @@ static void test_process_stats(void **state)
 	tt_trace *tr;
 	Pkt p = pkt(1, 7000);
 	Perfetto__Protos__ProcessStats ps = PERFETTO__PROTOS__PROCESS_STATS__INIT;
-	Perfetto__Protos__ProcessStats__Process pr = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT, *prp = &pr;
+	Perfetto__Protos__ProcessStats__Process pr = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT, *prp[2] = { &pr, NULL };
+	Perfetto__Protos__ProcessStats__Process bare = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT;
 
 	(void)state;
+	/* an entry with its pid only makes no process; lmkd's kill of 33
+	 * reports on the same oom_score_adj track as the process stats */
+	bare.has_pid = 1;
+	bare.pid = 34;
+	prp[1] = &bare;
+	ft_print(&b, 8000, 40, "B|40|lmk,33,3,900");
+	ft_print(&b, 8100, 40, "E|40");
 	pr.has_pid = 1;
 	pr.pid = 33;
 	pr.has_vm_rss_kb = 1;
@@ -1801,14 +1809,17 @@ static void test_process_stats(void **state)
 	pr.oom_score_adj = -100;
 	pr.has_runtime_kernel_mode = 1; /* ns, kept as is */
 	pr.runtime_kernel_mode = 1500000;
-	ps.n_processes = 1;
-	ps.processes = &prp;
+	ps.n_processes = 2;
+	ps.processes = prp;
 	TB_PUT(&b, p, PROCESS_STATS, process_stats, &ps);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
-		       "join process pr on pr.upid = t.upid order by t.name",
-		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n"
+		       "join process pr on pr.upid = t.upid order by t.name, c.ts",
+		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\noom_score_adj\t33\t8000\t900.0\n"
 		   "runtime.kernel_ns\t33\t7000\t1500000.0\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct track_id) from counter c join track t on "
+					 "t.id = c.track_id where t.type = 'oom_score_adj'"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where pid = 34"), 0);
 	tb_close(tr, path, &b);
 }
 

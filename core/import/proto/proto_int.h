@@ -345,6 +345,7 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 int tt_proto_dims_begin(pctx *c, uint32_t track);
 void tt_proto_dims_end(pctx *c, uint32_t track);
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
+uint32_t tt_proto_oom_score_track(pctx *c, uint32_t upid);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
 void tt_proto_content_flush(pctx *c);
 void tt_proto_on_extension_descriptor(pctx *c, const Perfetto__Protos__ExtensionDescriptor *d);

@@ -243,7 +243,7 @@ static void lmk_slice(pctx *c, int64_t ts, const char *name)
 	adj = (int32_t)adj;
 	{
 		uint32_t upid = tt_proto_process(c, pid);
-		uint32_t t = special_track(c, "oom_score_adj", "oom_score_adj", upid, NULL, 0, 1);
+		uint32_t t = tt_proto_oom_score_track(c, upid);
 
 		if (t != TT_NONE)
 			tt_storage_counter(c->st, t, ts, (double)adj);
