@@ -2569,6 +2569,45 @@ static void test_ftrace_writer_threads(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A sched_blocked_reason of pid (io_wait 0 / 1). */
+static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedBlockedReasonFtraceEvent r = PERFETTO__PROTOS__SCHED_BLOCKED_REASON_FTRACE_EVENT__INIT;
+
+	r.has_pid = r.has_io_wait = 1;
+	r.pid = pid;
+	r.io_wait = io_wait;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON;
+	e.sched_blocked_reason = &r;
+	ft_packet(b, ts, 0, &e);
+}
+
+/* sched_blocked_reason sets io_wait on the thread's last blocked state
+ * (trace processor's PushBlockedReason), even after a waking made it
+ * runnable; a thread that ran since has none to set. */
+static void test_sched_blocked_reason(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+	ft_switch_st(&b, 200, 5, "a", 2, 6, "b");
+	ft_waking(&b, 250, 6, 5, "a");
+	ft_blocked(&b, 260, 5, 1);
+	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
+	ft_blocked(&b, 310, 6, 0);
+	ft_blocked(&b, 320, 5, 1);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, t.tid, s.state, coalesce(s.io_wait, -1) from thread_state s "
+		       "join thread t using(utid) order by s.id",
+		   "100\t5\tRunning\t-1\n200\t5\tD\t1\n200\t6\tRunning\t-1\n250\t5\tR\t-1\n"
+		   "300\t6\tS\t0\n300\t5\tRunning\t-1\n");
+	tb_close(tr, path, &b);
+}
+
 /* ftrace_event (raw) rows as trace processor writes them, in trace order:
  * each event's present fields by name (unsigned as uint, signed as int),
  * the writing thread; sched_switch with its seven fields and the prev
@@ -2965,6 +3004,7 @@ int main(void)
 		cmocka_unit_test(test_sched_waking_states),
 		cmocka_unit_test(test_ftrace_writer_threads),
 		cmocka_unit_test(test_ftrace_raw_rows),
+		cmocka_unit_test(test_sched_blocked_reason),
 		cmocka_unit_test(test_ftrace_kernel_marks),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),

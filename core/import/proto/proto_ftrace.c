@@ -277,6 +277,9 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
 		on_process_free(c, pid);
 		return 0;
+	case FT_BLOCKED:
+		tt_proto_sched_blocked(c, pid, r->u.i);
+		return 0;
 	case FT_RAW:
 		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
 		return 0;
@@ -550,6 +553,11 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			/* (id: the waking tid, the wakee) */
 			tt_proto_push_ft(c, ps, ts, FT_WAKING, (uint64_t)e->pid << 32 | (uint32_t)e->sched_waking->pid, 0,
 				intern_c(c, e->sched_waking->comm), 0, 0);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON:
+			/* (the caller's name needs the kernel symbols, not read) */
+			tt_proto_push_ft(c, ps, ts, FT_BLOCKED, (uint32_t)e->sched_blocked_reason->pid,
+					 e->sched_blocked_reason->io_wait != 0, 0, 0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
 			tt_proto_push_ft(c, ps, ts, FT_FREE, (uint64_t)e->pid << 32 | (uint32_t)e->sched_process_free->pid, 0, 0, 0,

@@ -46,9 +46,10 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
  * 32 | the writing tid, name the event's name, args its fields; FT_PRINT: id tgid (0: none) << 32 | tid,
  * args the atrace phase, u.i its value, name, cat its track name */
 /* FT_PTREE: u.i the c->ptrees blob; FT_WAKING: id the waking tid << 32 | the
- * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee */
+ * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee;
+ * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT, FT_RAW };
+       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
@@ -394,6 +395,8 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
  * compact: by whoever runs on cpu `waker`, else the waking tid) of wakee. */
 void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid);
 void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee);
+/* sched_blocked_reason: io_wait of the thread's last blocked state. */
+void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait);
 void tt_proto_sched_free(pctx *c);
 
 #endif

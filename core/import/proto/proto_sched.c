@@ -25,7 +25,7 @@ typedef struct srow {
 	int64_t ts, dur, state;       /* state: raw prev_state, ST_RUNNING or ST_NONE */
 	uint32_t utid;
 	int32_t cpu;                  /* -1: none */
-	int32_t prio;
+	int32_t prio;                 /* sched rows; thread states: io_wait, -1 unknown */
 } srow;
 
 typedef struct scpu {
@@ -39,6 +39,7 @@ struct tt_proto_sched {
 	TT_VEC(srow) slices, states;
 	TT_VEC(scpu) cpus;
 	TT_VEC(uint32_t) last_state;  /* utid -> its newest thread_state row + 1 (0: none) */
+	TT_VEC(uint32_t) last_blocked; /* utid -> its blocked state row + 1 while it has not run since */
 	int kv_major, kv_minor;       /* kernel version, 0.0: unknown (read as 4.4) */
 };
 
@@ -103,10 +104,13 @@ static srow *last_state(struct tt_proto_sched *s, uint32_t utid)
 	return &s->states.v[s->last_state.v[utid] - 1];
 }
 
-/* A thread's state from ts on, open (the swapper has none). */
+static int is_blocked(const struct tt_proto_sched *s, int64_t state);
+
+/* A thread's state from ts on, open (the swapper has none); a blocked
+ * one is the thread's last blocked state until it runs again. */
 static void open_state(pctx *c, struct tt_proto_sched *s, int64_t ts, uint32_t utid, int64_t state, int32_t cpu)
 {
-	srow r = { ts, -1, state, utid, cpu, 0 };
+	srow r = { ts, -1, state, utid, cpu, -1 };
 
 	if (utid == 0 || utid == TT_NONE)
 		return;
@@ -115,11 +119,24 @@ static void open_state(pctx *c, struct tt_proto_sched *s, int64_t ts, uint32_t u
 		return;
 	}
 	while (s->last_state.n <= utid)
-		if (TT_VEC_PUSH(s->last_state, 0)) {
+		if (TT_VEC_PUSH(s->last_state, 0) || TT_VEC_PUSH(s->last_blocked, 0)) {
 			c->oom = 1;
 			return;
 		}
 	s->last_state.v[utid] = (uint32_t)s->states.n;
+	if (state == ST_RUNNING)
+		s->last_blocked.v[utid] = 0;
+	else if (is_blocked(s, state))
+		s->last_blocked.v[utid] = (uint32_t)s->states.n;
+}
+
+void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait)
+{
+	struct tt_proto_sched *s = sched_of(c);
+	uint32_t utid = tt_proto_thread(c, pid);
+
+	if (s && utid < s->last_blocked.n && s->last_blocked.v[utid])
+		s->states.v[s->last_blocked.v[utid] - 1].prio = (int32_t)io_wait;
 }
 
 /* Ends the thread's newest state at ts, unless data was lost (its end is
@@ -332,9 +349,12 @@ void tt_proto_build_sched(pctx *c)
 	for (size_t i = 0; i < s->states.n; i++) {
 		const srow *r = &s->states.v[i];
 
-		tt_storage_thread_state(c->st, r->ts, r->dur, r->cpu, r->utid,
-					r->state == ST_RUNNING ? running :
-					r->state == ST_WOKEN ? runnable : state_str(c, s, r->state));
+		int64_t row = tt_storage_thread_state(c->st, r->ts, r->dur, r->cpu, r->utid,
+						      r->state == ST_RUNNING ? running :
+						      r->state == ST_WOKEN ? runnable : state_str(c, s, r->state));
+
+		if (row >= 0 && r->prio >= 0)
+			tt_storage_thread_state_blocked(c->st, row, r->prio, 0);
 	}
 }
 
@@ -346,6 +366,7 @@ void tt_proto_sched_free(pctx *c)
 	TT_VEC_FREE(c->sst->states);
 	TT_VEC_FREE(c->sst->cpus);
 	TT_VEC_FREE(c->sst->last_state);
+	TT_VEC_FREE(c->sst->last_blocked);
 	free(c->sst);
 	c->sst = NULL;
 }
