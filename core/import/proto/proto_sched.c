@@ -105,6 +105,7 @@ static srow *last_state(struct tt_proto_sched *s, uint32_t utid)
 }
 
 static int is_blocked(const struct tt_proto_sched *s, int64_t state);
+static int64_t task_flags(const struct tt_proto_sched *s, int64_t raw);
 
 /* A thread's state from ts on, open (the swapper has none); a blocked
  * one is the thread's last blocked state until it runs again. */
@@ -176,6 +177,10 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 	next = tt_proto_thread(c, r->next_pid);
 	r->next_utid = next;
 	tt_proto_thread_name(c, next, r->next_comm, TN_FTRACE);
+	/* (a prev_state the kernel cannot have written is counted where
+	 * trace processor decodes it: not for a cpu's first compact switch) */
+	if ((full || cpu->last_utid != TT_NONE) && task_flags(s, r->prev_state) < 0)
+		stat(c, TT_STAT_task_state_invalid);
 	if (full) {
 		if (cpu->slice != NO_ROW) {
 			if (prev_pid == cpu->last_pid) {
@@ -333,11 +338,6 @@ void tt_proto_build_sched(pctx *c)
 
 	if (!s)
 		return;
-	/* every switch's prev_state is decoded once, as trace processor
-	 * counts the ones it cannot */
-	for (size_t i = 0; i < c->sched.n; i++)
-		if (!state_str(c, s, c->sched.v[i].prev_state))
-			stat(c, TT_STAT_task_state_invalid);
 	for (size_t i = 0; i < s->slices.n; i++) {
 		const srow *r = &s->slices.v[i];
 
