@@ -35,7 +35,7 @@
 	X(proto_compressed_bad, "proto_compressed_bad", "error", "trace", "compressed_packets that failed to inflate") \
 	X(proto_zstd_unsupported, "proto_zstd_unsupported", "error", "trace", "zstd_compressed_packets, which termtrace cannot inflate") \
 	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
-	X(proto_atrace_bad, "proto_atrace_bad", "info", "trace", "ftrace print events that are not valid atrace markers") \
+	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
 	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \
 	X(proto_unknown_field, "proto_unknown_field", "info", "trace", "trace packets whose payload termtrace does not import") \
 	X(ctf_events_discarded, "ctf_events_discarded", "data_loss", "trace", "events the tracer discarded (events_discarded deltas)") \
@@ -62,6 +62,11 @@
 	X(track_event_dropped_packets_outside_of_range_of_interest, "track_event_dropped_packets_outside_of_range_of_interest", "info", "analysis", "track events before Chrome's range of interest (TrackEventRangeOfInterest), dropped as Perfetto's UI does") \
 	X(streaming_profile_invalid_timestamp, "streaming_profile_invalid_timestamp", "error", "analysis", "Chrome sampling profiler packets whose delta timestamps leave the valid range, dropped") \
 	X(stackprofile_parser_error, "stackprofile_parser_error", "error", "trace", "sampling profiler samples without a timestamp delta or with an unknown callstack, dropped") \
+	X(mismatched_sched_switch_tids, "mismatched_sched_switch_tids", "error", "analysis", "sched_switch events whose prev pid is not the thread the cpu's last switch ran: its slice is left open") \
+	X(compact_sched_switch_skipped, "compact_sched_switch_skipped", "info", "analysis", "the first compact sched_switch of each cpu, which only says who runs next (no slice)") \
+	X(compact_sched_waking_skipped, "compact_sched_waking_skipped", "info", "analysis", "compact sched_waking events on a cpu with no switch yet (their waker is unknown), skipped") \
+	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
+	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
 
 typedef enum tt_stat {

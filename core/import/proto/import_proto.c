@@ -561,6 +561,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
 		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
+		tt_proto_on_system_info(c, p->system_info);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
 		return 0;
