@@ -286,6 +286,13 @@ int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t 
 	return s->n ? s->e[s->n - 1].id : -1;
 }
 
+int64_t tt_slice_tracker_top(tt_slice_tracker *t, uint32_t track)
+{
+	struct stack *s = stack_of(t, track);
+
+	return s && s->n ? s->e[s->n - 1].id : -1;
+}
+
 void tt_slice_tracker_flush(tt_slice_tracker *t)
 {
 	for (size_t i = 0; i < t->nstacks; i++) {

@@ -428,6 +428,8 @@ static void json_free(struct json *j)
 	}
 	TT_VEC_FREE(j->meta);
 	TT_VEC_FREE(j->cname);
+	TT_VEC_FREE(j->tkeys);
+	tt_keymap_free(&j->tkeymap);
 	free(j);
 }
 
@@ -451,7 +453,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	}
 	j->im = im;
 	j->st = im->st;
-	j->last_utid = TT_NONE;
+	j->last_key = TT_NONE;
 	/* JSON allows any order (Chrome writes an X when it ends): only a
 	 * full sort is exact (sorter.h) */
 	j->sorter = tt_sorter_new(TT_SORT_FULL);

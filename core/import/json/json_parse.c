@@ -170,6 +170,25 @@ static int id_name(struct jparse *p, const char *s, size_t len, int64_t *v, uint
 	return tt_json_text_put(p->b, s, len, name);
 }
 
+/* A pid or tid number: an integer, or a number with a fraction or an
+ * exponent cut to one (trace processor's reading); out of range, -1 (no
+ * thread number: json_event.c makes it 0, as there). */
+static int64_t pid_number(const char *s, size_t len)
+{
+	char buf[64];
+	int64_t v;
+	double d;
+
+	if (tt_json_parse_int_text(s, len, &v) == 0)
+		return v;
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	d = strtod(buf, NULL);
+	return isfinite(d) && d > -1e18 && d < 1e18 ? (int64_t)d : -1;
+}
+
 static int event_number(struct jparse *p, const char *s, size_t len, int is_string)
 {
 	struct pev *e = &p->ev;
@@ -192,26 +211,25 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 			e->flags |= EV_HAS_TDUR;
 		break;
 	case F_PID:
-		if (tt_json_parse_int_text(s, len, &e->pid) == 0) {
-			e->flags &= ~(uint32_t)EV_PID_STR;
-		} else if (is_string) {
+		/* trace processor: a string (even "12") names the process */
+		if (is_string) {
 			if (id_name(p, s, len, &e->pid, &e->pidname))
 				return tt_json_parse_oom(p);
 			e->flags |= EV_PID_STR;
 		} else {
-			break;
+			e->pid = pid_number(s, len);
+			e->flags &= ~(uint32_t)EV_PID_STR;
 		}
 		e->flags |= EV_HAS_PID;
 		break;
 	case F_TID:
-		if (tt_json_parse_int_text(s, len, &e->tid) == 0) {
-			e->flags &= ~(uint32_t)EV_TID_STR;
-		} else if (is_string) {
+		if (is_string) {
 			if (id_name(p, s, len, &e->tid, &e->tidname))
 				return tt_json_parse_oom(p);
 			e->flags |= EV_TID_STR;
 		} else {
-			break;
+			e->tid = pid_number(s, len);
+			e->flags &= ~(uint32_t)EV_TID_STR;
 		}
 		e->flags |= EV_HAS_TID;
 		break;
