@@ -89,6 +89,7 @@ static void real_uftrace(void **state)
 	assert_string_equal(tsv, "990953178330\t__monstartup\t0\n990953179913\t__cxa_atexit\t0\n");
 	free(tsv);
 	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'display_time_unit'"), "ns");
+	assert_int_equal(tt_test_stat(tr, "json_display_time_unit"), 1);
 	tt_trace_close(tr);
 }
 
@@ -602,6 +603,24 @@ static void threads_in_parser_order(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* A thread's instant keeps its tts (a process or global one has no
+ * thread time), as trace processor; without displayTimeUnit nothing is
+ * counted. */
+static void instant_thread_time(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"i\",\"name\":\"t\",\"pid\":1,\"tid\":2,\"ts\":10,\"tts\":4},"
+		"{\"ph\":\"i\",\"name\":\"p\",\"s\":\"p\",\"pid\":1,\"tid\":2,\"ts\":11,\"tts\":5},"
+		"{\"ph\":\"I\",\"name\":\"g\",\"s\":\"g\",\"pid\":1,\"tid\":2,\"ts\":12,\"tts\":6}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select name, coalesce(thread_ts, '-'), coalesce(thread_dur, '-') from slice order by ts",
+			   "t\t4000\t-\np\t-\t-\ng\t-\t-\n");
+	assert_int_equal(tt_test_stat(tr, "json_display_time_unit"), 0);
+	tt_test_close_text(tr, p);
+}
+
 static void metadata_and_ids(void **state)
 {
 	char *p;
@@ -872,6 +891,7 @@ int main(void)
 		cmocka_unit_test(flows_v1_and_v2),
 		cmocka_unit_test(flow_stats_as_trace_processor),
 		cmocka_unit_test(threads_in_parser_order),
+		cmocka_unit_test(instant_thread_time),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),
