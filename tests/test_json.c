@@ -469,14 +469,15 @@ static void overlapping_complete_spilled(void **state)
 }
 
 /* Sort indexes are also process/thread args, as trace processor gives
- * them (process_sort_index_hint, thread_sort_index_hint). */
+ * them (process_sort_index_hint, thread_sort_index_hint), 32-bit ints
+ * there (2^32 + 7 is 7). */
 static void sort_index_hints(void **state)
 {
 	char *p;
 	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":4,\"args\":{\"sort_index\":-5}},"
-		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":7}},"
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":4294967303}},"
 		"{\"ph\":\"X\",\"name\":\"x\",\"pid\":4,\"tid\":6,\"ts\":1,\"dur\":1}"
 		"]", &p);
 	char *tsv;

@@ -79,8 +79,8 @@ static uint32_t event_key(struct json *j, const struct batch *b, const struct pe
  * the top-level "name" of a process_name / thread_name event (a string
  * that is not empty: else a parser failure) and the "sort_index" of a
  * *_sort_index one (an integer, or a number it cuts to one: else a
- * parser failure); other names and keys it passes over. Of two values
- * the last is the one that stays. */
+ * parser failure; kept as a 32-bit int); other names and keys it passes
+ * over. Of two values the last is the one that stays. */
 static void metadata_record(struct json *j, const struct batch *b, const struct pev *e, const char *name,
 			    tt_event *r)
 {
@@ -116,6 +116,8 @@ static void metadata_record(struct json *j, const struct batch *b, const struct 
 				event_error(j, e, name, TT_STAT_json_parser_failure);
 				continue;
 			}
+			/* (trace processor keeps it as a 32-bit int: the low bits) */
+			r->u.i = (int32_t)(uint32_t)(uint64_t)r->u.i;
 			r->id = 1;
 		}
 	}
