@@ -622,6 +622,27 @@ static void instant_thread_time(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* A dur, tts or tdur that is not a number (a string that is not one, an
+ * array, ...) drops the event before it has a thread (trace processor's tokenizer: json_tokenizer_failure); an X
+ * with no dur at all is the parser's failure and has its thread. */
+static void bad_time_fields(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":\"bad\"},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":3,\"ts\":1,\"dur\":1,\"tts\":\"x\"},"
+		"{\"ph\":\"B\",\"name\":\"c\",\"pid\":1,\"tid\":4,\"ts\":1,\"tdur\":[]},"
+		"{\"ph\":\"X\",\"name\":\"d\",\"pid\":1,\"tid\":5,\"ts\":2},"
+		"{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":6,\"ts\":2,\"dur\":\"3\"}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select name, dur from slice", "e\t3000\n");
+	tt_test_assert_tsv(tr, "select tid from thread where utid > 0 order by utid", "1\n5\n6\n");
+	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 3);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
+	tt_test_close_text(tr, p);
+}
+
 static void metadata_and_ids(void **state)
 {
 	char *p;
@@ -893,6 +914,7 @@ int main(void)
 		cmocka_unit_test(flow_stats_as_trace_processor),
 		cmocka_unit_test(threads_in_parser_order),
 		cmocka_unit_test(instant_thread_time),
+		cmocka_unit_test(bad_time_fields),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),

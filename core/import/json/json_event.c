@@ -295,6 +295,11 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	tt_event r = { 0 };
 
+	if (e->flags & EV_BAD_TIME) {
+		/* (trace processor's tokenizer: as soon as it reads the field) */
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+		return 0;
+	}
 	if (!ph) {
 		/* {} elements are tolerated (some writers end with one). */
 		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))

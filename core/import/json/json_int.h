@@ -85,7 +85,8 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
        EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16, EV_ID_STR = 1 << 17,
-       EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19 };
+       EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19,
+       EV_BAD_TIME = 1 << 20 /* a dur, tts or tdur that is not a number */ };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record

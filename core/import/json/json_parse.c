@@ -114,6 +114,15 @@ static int meta_here(const struct jparse *p)
 	return !p->in_event && p->in_meta && p->depth == 2;
 }
 
+/* A dur, tts or tdur whose value is not a number or a string (null, a
+ * bool, an object, an array): trace processor's tokenizer drops the
+ * event. */
+static void time_field_bad(struct jparse *p)
+{
+	if (p->field == F_DUR || p->field == F_TTS || p->field == F_TDUR)
+		p->ev.flags |= EV_BAD_TIME;
+}
+
 static int cb_null(void *ctx)
 {
 	struct jparse *p = ctx;
@@ -124,6 +133,8 @@ static int cb_null(void *ctx)
 		return 1;
 	if (in_args(p))
 		return arg_add(p, TT_ARG_NULL, NULL, 0, 0, 0) ? tt_json_parse_oom(p) : 1;
+	if (!p->id2_depth)
+		time_field_bad(p);
 	return 1;
 }
 
@@ -139,6 +150,8 @@ static int cb_bool(void *ctx, int b)
 		return 1;
 	if (in_args(p))
 		return arg_add(p, TT_ARG_BOOL, NULL, 0, b, 0) ? tt_json_parse_oom(p) : 1;
+	if (!p->id2_depth)
+		time_field_bad(p);
 	if (p->field == F_FLOW_IN && b)
 		p->ev.flags |= EV_FLOW_IN;
 	else if (p->field == F_FLOW_OUT && b)
@@ -198,17 +211,25 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 		if (tt_json_us_text_to_ns(s, len, &e->ts) == 0)
 			e->flags |= EV_HAS_TS;
 		break;
+	/* (trace processor's tokenizer drops an event whose dur, tts or
+	 * tdur is not a number: EV_BAD_TIME) */
 	case F_DUR:
 		if (tt_json_us_text_to_ns(s, len, &e->dur) == 0)
 			e->flags |= EV_HAS_DUR;
+		else
+			e->flags |= EV_BAD_TIME;
 		break;
 	case F_TTS:
 		if (tt_json_us_text_to_ns(s, len, &e->tts) == 0)
 			e->flags |= EV_HAS_TTS;
+		else
+			e->flags |= EV_BAD_TIME;
 		break;
 	case F_TDUR:
 		if (tt_json_us_text_to_ns(s, len, &e->tdur) == 0)
 			e->flags |= EV_HAS_TDUR;
+		else
+			e->flags |= EV_BAD_TIME;
 		break;
 	case F_PID:
 		/* trace processor: a string (even "12") names the process */
@@ -485,6 +506,7 @@ static int open_container(struct jparse *p, int is_array)
 		p->skip_depth = 1;
 		return 1;
 	}
+	time_field_bad(p);
 	if (p->field == F_ARGS && !is_array) {
 		p->ev.flags |= EV_HAS_ARGS;
 		p->args_depth = 1;
