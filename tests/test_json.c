@@ -643,6 +643,31 @@ static void bad_time_fields(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* Ids as trace processor keys them: a string by its text ("1" is not 1:
+ * two async slices on two tracks), a plain id before id2 wherever it
+ * stands, a number that is not an integer no id at all (a v1 flow with
+ * one: flow_invalid_id). */
+static void ids_as_trace_processor(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"b\",\"name\":\"A\",\"cat\":\"c\",\"id\":\"1\",\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"b\",\"name\":\"A\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"e\",\"name\":\"A\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":5},"
+		"{\"ph\":\"e\",\"name\":\"A\",\"cat\":\"c\",\"id\":\"1\",\"pid\":1,\"tid\":1,\"ts\":6},"
+		"{\"ph\":\"b\",\"name\":\"B\",\"cat\":\"c\",\"id\":7,\"id2\":{\"global\":\"0x9\"},\"pid\":2,\"tid\":2,\"ts\":1},"
+		"{\"ph\":\"e\",\"name\":\"B\",\"cat\":\"c\",\"id\":7,\"pid\":2,\"tid\":2,\"ts\":3},"
+		"{\"ph\":\"s\",\"name\":\"f\",\"id\":1.5,\"pid\":1,\"tid\":1,\"ts\":3}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select name, ts, dur, depth from slice order by name, ts",
+			   "A\t1000\t5000\t0\nA\t2000\t3000\t0\nB\t1000\t2000\t0\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct track_id) from slice where name = 'A'"), 2);
+	assert_int_equal(tt_test_stat(tr, "flow_invalid_id"), 1);
+	assert_int_equal(tt_test_stat(tr, "async_unmatched"), 0);
+	tt_test_close_text(tr, p);
+}
+
 static void metadata_and_ids(void **state)
 {
 	char *p;
@@ -915,6 +940,7 @@ int main(void)
 		cmocka_unit_test(threads_in_parser_order),
 		cmocka_unit_test(instant_thread_time),
 		cmocka_unit_test(bad_time_fields),
+		cmocka_unit_test(ids_as_trace_processor),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),

@@ -152,27 +152,34 @@ static int cb_bool(void *ctx, int b)
 		return arg_add(p, TT_ARG_BOOL, NULL, 0, b, 0) ? tt_json_parse_oom(p) : 1;
 	if (!p->id2_depth)
 		time_field_bad(p);
-	if (p->field == F_FLOW_IN && b)
-		p->ev.flags |= EV_FLOW_IN;
-	else if (p->field == F_FLOW_OUT && b)
-		p->ev.flags |= EV_FLOW_OUT;
+	/* (the last value read counts, false too) */
+	if (p->field == F_FLOW_IN)
+		p->ev.flags = b ? p->ev.flags | EV_FLOW_IN : p->ev.flags & ~(uint32_t)EV_FLOW_IN;
+	else if (p->field == F_FLOW_OUT)
+		p->ev.flags = b ? p->ev.flags | EV_FLOW_OUT : p->ev.flags & ~(uint32_t)EV_FLOW_OUT;
 	return 1;
 }
 
 /* local: an id2.local id (process scoped); plain ids and id2.global ones
- * are global, as trace processor has them. */
-static void set_id_text(struct jparse *p, const char *s, size_t len, int local)
+ * are global, as trace processor has them. An id is what trace processor
+ * keys it by: a string by its text (\"1\" is not 1), a number when it is
+ * an integer (else no id). 0 when there is none. */
+static int set_id_text(struct jparse *p, const char *s, size_t len, int local, int is_string)
 {
-	uint64_t v;
+	int64_t v;
 
-	if (tt_json_parse_u64_text(s, len, &v) != 0)
-		v = tt_json_hash_text(s, len);
-	p->ev.id = v;
+	if (is_string)
+		p->ev.id = tt_json_hash_text(s, len);
+	else if (tt_json_parse_int_text(s, len, &v) == 0)
+		p->ev.id = (uint64_t)v;
+	else
+		return 0;
 	p->ev.flags |= EV_HAS_ID;
 	if (local)
 		p->ev.flags |= EV_ID_LOCAL;
 	else
 		p->ev.flags &= ~(uint32_t)EV_ID_LOCAL;
+	return 1;
 }
 
 /* pid/tid given as a string that is not a number: a stable synthetic
@@ -255,7 +262,8 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 		e->flags |= EV_HAS_TID;
 		break;
 	case F_ID:
-		set_id_text(p, s, len, 0);
+		if (!set_id_text(p, s, len, 0, is_string))
+			break;
 		e->flags |= EV_PLAIN_ID;
 		e->flags &= ~(uint32_t)EV_ID_STR;
 		if (is_string) {
@@ -271,8 +279,12 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 
 		e->flags &= ~(uint32_t)EV_HAS_BIND;
 		if (!is_string) {
-			if (tt_json_parse_u64_text(s, len, &e->bind_id) == 0)
+			int64_t v;
+
+			if (tt_json_parse_int_text(s, len, &v) == 0) {
+				e->bind_id = (uint64_t)v;
 				e->flags |= EV_HAS_BIND;
+			}
 		} else if (len > 0 && len < sizeof(buf)) {
 			memcpy(buf, s, len);
 			buf[len] = '\0';
@@ -289,15 +301,15 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 }
 
 /* A value in id2: trace processor reads only its "global" and "local"
- * keys (global first; no cookie, so no async slice, without either) and
- * a plain "id" before either. */
-static void id2_value(struct jparse *p, const char *s, size_t len)
+ * keys (global first; no cookie, so no async slice, without either), and
+ * a plain "id" (before or after) before either. */
+static void id2_value(struct jparse *p, const char *s, size_t len, int is_string)
 {
-	if (p->id2_global < 0)
+	if (p->id2_global < 0 || (p->ev.flags & EV_PLAIN_ID))
 		return;
-	if (!p->id2_global && (p->ev.flags & EV_HAS_ID))
+	if (!p->id2_global && (p->ev.flags & EV_HAS_ID) && !(p->ev.flags & EV_ID_LOCAL))
 		return;
-	set_id_text(p, s, len, !p->id2_global);
+	set_id_text(p, s, len, !p->id2_global, is_string);
 }
 
 static int cb_number(void *ctx, const char *s, size_t len)
@@ -326,7 +338,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	if (p->skip_depth || !p->in_event)
 		return 1;
 	if (p->id2_depth) {
-		id2_value(p, s, len);
+		id2_value(p, s, len, 0);
 		return 1;
 	}
 	if (in_args(p)) {
@@ -374,7 +386,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	if (p->skip_depth)
 		return 1;
 	if (p->id2_depth) {
-		id2_value(p, t, len);
+		id2_value(p, t, len, 1);
 		return 1;
 	}
 	if (in_args(p))
