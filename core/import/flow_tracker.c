@@ -146,11 +146,10 @@ static void link_flow(tt_flow_tracker *f, uint64_t flow, int64_t a, int64_t b)
 		if (!v->built) {
 			const char *n = tt_storage_str(f->st, v->name), *c = tt_storage_str(f->st, v->cat);
 
+			/* (none: a NULL string, as trace processor has it) */
 			tt_storage_args_begin(f->st);
-			if (n)
-				tt_storage_args_str(f->st, "name", n, strlen(n));
-			if (c)
-				tt_storage_args_str(f->st, "cat", c, strlen(c));
+			tt_storage_args_str(f->st, "name", n, n ? strlen(n) : 0);
+			tt_storage_args_str(f->st, "cat", c, c ? strlen(c) : 0);
 			v->args = tt_args_tracker_end(f->args);
 			v->built = 1;
 		}

@@ -23,8 +23,7 @@ static void event_error(struct json *j, const struct pev *e, const char *name, t
 
 	tt_storage_stat_add(st, stat, 1);
 	tt_storage_args_begin(st);
-	if (e->name_len)
-		tt_storage_args_str(st, "event_name", name, e->name_len);
+	tt_storage_args_str(st, "event_name", e->name_len ? name : NULL, e->name_len);
 	tt_storage_args_str(st, "event_phase", ph, 1);
 	tt_storage_import_log(st, stat, e->flags & EV_HAS_TS ? e->ts : 0, tt_args_tracker_end(j->im->args));
 }
