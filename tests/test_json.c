@@ -668,6 +668,33 @@ static void ids_as_trace_processor(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* Instants stack as in trace processor's slice tracker: a second
+ * instant of the same ts nests in the first, an instant and a slice of
+ * one ts do not, and a flow binds to an instant until the thread's next
+ * slice event. */
+static void instants_stack(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":10},"
+		"{\"ph\":\"i\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":10},"
+		"{\"ph\":\"s\",\"name\":\"f\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":11},"
+		"{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5},"
+		"{\"ph\":\"i\",\"name\":\"d\",\"pid\":1,\"tid\":1,\"ts\":20},"
+		"{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":2,\"ts\":30,\"dur\":5},"
+		"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"f\",\"id\":1,\"pid\":1,\"tid\":2,\"ts\":31},"
+		"{\"ph\":\"i\",\"name\":\"g\",\"s\":\"g\",\"pid\":1,\"ts\":40},"
+		"{\"ph\":\"i\",\"name\":\"h\",\"s\":\"g\",\"pid\":1,\"ts\":40}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select s.name, s.depth, coalesce(q.name, '-') from slice s"
+			   " left join slice q on s.parent_id = q.id order by s.id",
+			   "a\t0\t-\nb\t1\ta\nc\t0\t-\nd\t1\tc\ne\t0\t-\ng\t0\t-\nh\t1\tg\n");
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+			   " join slice i on f.slice_in = i.id", "b\te\n");
+	tt_test_close_text(tr, p);
+}
+
 static void metadata_and_ids(void **state)
 {
 	char *p;
@@ -941,6 +968,7 @@ int main(void)
 		cmocka_unit_test(instant_thread_time),
 		cmocka_unit_test(bad_time_fields),
 		cmocka_unit_test(ids_as_trace_processor),
+		cmocka_unit_test(instants_stack),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),

@@ -446,6 +446,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	/* trace processor's process tracker: a process has its main thread */
 	tt_process_tracker_main_threads(im->procs, 1);
 	tt_args_tracker_dedupe(im->args, 1);
+	tt_slice_tracker_stack_instants(im->slices, 1);
 	(void)tt_process_tracker_idle_rows(im->procs, 0); /* (out of memory shows later) */
 	char msg[200];
 	int rc = TT_OK, truncated;
