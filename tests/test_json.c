@@ -646,7 +646,7 @@ static void bad_time_fields(void **state)
 /* Ids as trace processor keys them: a string by its text ("1" is not 1:
  * two async slices on two tracks), a plain id before id2 wherever it
  * stands, a number that is not an integer no id at all (a v1 flow with
- * one: flow_invalid_id). */
+ * one: flow_invalid_id, its thread's track made all the same). */
 static void ids_as_trace_processor(void **state)
 {
 	char *p;
@@ -665,6 +665,8 @@ static void ids_as_trace_processor(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(distinct track_id) from slice where name = 'A'"), 2);
 	assert_int_equal(tt_test_stat(tr, "flow_invalid_id"), 1);
 	assert_int_equal(tt_test_stat(tr, "async_unmatched"), 0);
+	/* (the flow event still made its thread's track, as there) */
+	tt_test_assert_tsv(tr, "select t.tid from thread_track k join thread t using(utid)", "1\n");
 	tt_test_close_text(tr, p);
 }
 

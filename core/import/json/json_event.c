@@ -279,7 +279,7 @@ static int phase_imported(char ph)
  * makes the thread when it is fed, in its place in ts order. */
 static int thread_only(struct json *j, const struct pev *e, tt_event *r)
 {
-	r->kind = REC_THREAD_ONLY;
+	r->kind = e->ph == 's' || e->ph == 't' || e->ph == 'f' ? REC_THREAD_TRACK : REC_THREAD_ONLY;
 	r->ts = e->flags & EV_HAS_TS ? e->ts : 0;
 	r->args = TT_NONE;
 	r->flags = 0;
@@ -402,6 +402,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		return thread_only(j, e, &r);
 	}
 	if ((ph == 's' || ph == 't' || ph == 'f') && flow_v1_id(b, e, &r.id) != 0) {
+		/* (trace processor has made the thread's track by then) */
 		event_error(j, e, name, TT_STAT_flow_invalid_id);
 		return thread_only(j, e, &r);
 	}

@@ -363,6 +363,9 @@ static void feed_one(struct feed *f, const tt_event *rec)
 	case 's': case 't': case 'f':
 		flow_v1(f, r, tt_track_tracker_thread(j->im->tracks, r->track));
 		break;
+	case REC_THREAD_TRACK:
+		tt_track_tracker_thread(j->im->tracks, r->track);
+		break;
 	default: /* REC_THREAD_ONLY: the thread alone */
 		break;
 	}

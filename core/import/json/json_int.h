@@ -114,8 +114,10 @@ struct tkey {
 };
 
 /* Record kinds besides the phases: an event trace processor drops after
- * making its thread (a failure, an unknown phase). */
+ * making its thread (a failure, an unknown phase), or its thread and the
+ * thread's track (a v1 flow event without a usable id). */
 #define REC_THREAD_ONLY 0
+#define REC_THREAD_TRACK 1
 
 /* One flattened arg of a parsed event; strings are offsets into its
  * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */
