@@ -5,6 +5,7 @@
  * trackers' (core/import/, the files named *_tracker.c).
  */
 #include "storage_args_int.h"
+#include "storage_mem.h"
 #include "profile.h"
 #include "keymap.h"
 
@@ -24,14 +25,14 @@ static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, si
 	if (n < *cap)
 		return 0;
 	/* by half: the columns of a big import are most of its memory, and
-	 * realloc moves big blocks by remapping, not copying */
+	 * a big column grows by remapping, not copying (storage_mem.c) */
 	ncap = *cap ? *cap + *cap / 2 : 64;
 	for (size_t i = 0; i < ncols; i++) {
 		void *np;
 
 		if (!*cols[i].p && cols[i].esz == 0)
 			continue;
-		np = realloc(*cols[i].p, ncap * cols[i].esz);
+		np = tt_colmem_resize(*cols[i].p, ncap * cols[i].esz);
 		if (!np) {
 			st->oom = 1;
 			return -1;
@@ -80,7 +81,7 @@ void tt_storage_free(tt_storage *st)
 		return;
 	tt_strpool_free(st->strs);
 #define F(tbl, ...) do { void *ps_[] = { __VA_ARGS__ }; \
-	for (size_t i_ = 0; i_ < sizeof(ps_) / sizeof(ps_[0]); i_++) free(ps_[i_]); } while (0)
+	for (size_t i_ = 0; i_ < sizeof(ps_) / sizeof(ps_[0]); i_++) tt_colmem_free(ps_[i_]); } while (0)
 	F(process, st->process.pid, st->process.start_ts, st->process.end_ts,
 	  st->process.sort_index, st->process.name, st->process.parent_upid, st->process.uid,
 	  st->process.cmdline, st->process.arg_set_id);
@@ -88,8 +89,10 @@ void tt_storage_free(tt_storage *st)
 	  st->thread.name, st->thread.upid, st->thread.arg_set_id);
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
-	  st->track.cpu, st->track.is_counter, st->track.row_off, st->track.rows,
-	  st->track.source_arg_set_id, st->track.dimension_arg_set_id);
+	  st->track.cpu, st->track.is_counter, st->track.source_arg_set_id,
+	  st->track.dimension_arg_set_id);
+	free(st->track.row_off); /* finalize's index: malloc's */
+	free(st->track.rows);
 	F(slice, st->slice.ts, st->slice.dur, st->slice.parent_id, st->slice.thread_ts,
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
@@ -750,11 +753,11 @@ void tt_storage_slice_set_thread_time(tt_storage *st, int64_t id, int64_t thread
 	if (id < 0 || (size_t)id >= st->slice.n)
 		return;
 	if (!st->slice.thread_ts) {
-		st->slice.thread_ts = malloc(st->slice.cap * sizeof(int64_t));
-		st->slice.thread_dur = malloc(st->slice.cap * sizeof(int64_t));
+		st->slice.thread_ts = tt_colmem_resize(NULL, st->slice.cap * sizeof(int64_t));
+		st->slice.thread_dur = tt_colmem_resize(NULL, st->slice.cap * sizeof(int64_t));
 		if (!st->slice.thread_ts || !st->slice.thread_dur) {
-			free(st->slice.thread_ts);
-			free(st->slice.thread_dur);
+			tt_colmem_free(st->slice.thread_ts);
+			tt_colmem_free(st->slice.thread_dur);
 			st->slice.thread_ts = st->slice.thread_dur = NULL;
 			st->oom = 1;
 			return;
@@ -873,7 +876,7 @@ static void shrink(tt_storage *st, size_t *cap, size_t n, struct col *cols, size
 
 		if (!*cols[i].p || cols[i].esz == 0)
 			continue;
-		np = realloc(*cols[i].p, (n ? n : 1) * cols[i].esz);
+		np = tt_colmem_resize(*cols[i].p, (n ? n : 1) * cols[i].esz);
 		if (!np)
 			return; /* keep the bigger, still valid array */
 		*cols[i].p = np;

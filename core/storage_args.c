@@ -5,6 +5,7 @@
  * replaced). Lazy sets and merges are storage_argsets.c's.
  */
 #include "storage_args_int.h"
+#include "storage_mem.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ int tt_storage_args_reserve(tt_storage *st, size_t need)
 	while (ncap < need)
 		ncap += ncap / 2;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		void *np = realloc(*cols[i].p, ncap * cols[i].esz);
+		void *np = tt_colmem_resize(*cols[i].p, ncap * cols[i].esz);
 
 		if (!np) {
 			st->oom = 1;
@@ -312,7 +313,7 @@ static void unmark_col(uint64_t *bits, size_t nbits, const uint32_t *col, size_t
 /* The rows of sets a merge read and no row owns any more: trace processor
  * writes a slice's args once, when it ends, so the begin and end sets a
  * merge replaced never reach its args table. A set kept once for identical
- * rows (tt_storage_args_dedupe) may still be another row's: every column
+ * rows (the args tracker's dedupe, tt_args_tracker_dedupe) may still be another row's: every column
  * that holds an arg_set_id is looked at. */
 void tt_storage_args_mark_dead(tt_storage *st)
 {

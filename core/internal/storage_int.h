@@ -6,7 +6,9 @@
  * only, so an include of it from core/import/ does not build.
  *
  * Every table is a set of parallel arrays indexed by row id. Optional
- * columns are NULL until first written (thread_ts of slices, say).
+ * columns are NULL until first written (thread_ts of slices, say). The
+ * arrays are storage_mem.c's (tt_colmem_resize): only the storage files
+ * allocate, grow or free them.
  */
 #ifndef TT_STORAGE_INT_H
 #define TT_STORAGE_INT_H
