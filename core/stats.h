@@ -13,9 +13,6 @@
 #define TT_STATS(X) \
 	X(json_parse_error, "json_parse_error", "error", "trace", "JSON text that could not be parsed; import stopped there") \
 	X(json_phase_unknown, "json_phase_unknown", "info", "trace", "trace events with a phase termtrace does not import") \
-	X(json_x_no_dur, "json_x_no_dur", "error", "trace", "complete (X) events without dur, skipped as Perfetto does") \
-	X(json_x_negative_dur, "json_x_negative_dur", "error", "trace", "complete (X) events with a negative dur, skipped") \
-	X(json_counter_bad_value, "json_counter_bad_value", "error", "trace", "counter (C) series whose value is not a number") \
 	X(json_truncated, "json_truncated", "data_loss", "trace", "the JSON text ended inside the event array (crashed writer?)") \
 	X(slice_end_unmatched, "slice_end_unmatched", "error", "analysis", "slice ends (E / SLICE_END) with no open slice on their track, dropped") \
 	X(slice_end_name_mismatch, "slice_end_name_mismatch", "error", "analysis", "slice ends whose name differs from the open slice they closed") \
@@ -24,7 +21,12 @@
 	X(slice_overlap, "slice_overlap", "error", "analysis", "complete slices that end after the slice enclosing them (kept, nested under it)") \
 	X(slice_depth_limit, "slice_depth_limit", "error", "analysis", "slices nested deeper than termtrace's limit, dropped") \
 	X(async_unmatched, "async_unmatched", "error", "analysis", "async ends (e / F) without a matching begin, dropped") \
-	X(flow_unmatched, "flow_unmatched", "info", "analysis", "flow steps/ends with no flow start, or flow events with no enclosing slice") \
+	X(flow_unmatched, "flow_unmatched", "info", "analysis", "Perfetto track event flow steps/ends with no flow start, or flow events with no enclosing slice") \
+	X(flow_duplicate_id, "flow_duplicate_id", "error", "trace", "JSON flow starts (s, flow_out) of a flow id already started: ignored (a JSON flow never closes)") \
+	X(flow_no_enclosing_slice, "flow_no_enclosing_slice", "error", "trace", "JSON flow events with no open slice on their thread (or async track) to bind to") \
+	X(flow_step_without_start, "flow_step_without_start", "info", "trace", "JSON flow steps (t, flow_in + flow_out) of a flow never started") \
+	X(flow_end_without_start, "flow_end_without_start", "info", "trace", "JSON flow ends (f, flow_in) of a flow never started") \
+	X(flow_without_direction, "flow_without_direction", "error", "trace", "JSON events with a bind_id but neither flow_in nor flow_out: no flow") \
 	X(flow_invalid_id, "flow_invalid_id", "error", "trace", "JSON v1 flow events (s/t/f) without an id, or with a string id that is not a hex number: no flow") \
 	X(proto_packet_bad, "proto_packet_bad", "error", "trace", "trace packets that protobuf-c could not unpack, skipped") \
 	X(proto_truncated, "proto_truncated", "data_loss", "trace", "bytes after the last complete packet (truncated file)") \
@@ -54,6 +56,8 @@
 	X(slice_spill_overlapping_complete_event, "slice_spill_overlapping_complete_event", "error", "analysis", "JSON complete (X) events that partly overlap a slice of their thread, moved to an overflow track of the thread (thread_overlapping_slice)") \
 	X(slice_drop_overlapping_complete_event, "slice_drop_overlapping_complete_event", "error", "analysis", "complete slices that partly overlap a slice of their track and were dropped") \
 	X(json_tokenizer_failure, "json_tokenizer_failure", "error", "trace", "JSON trace events that could not be read (no ph, no usable ts), skipped") \
+	X(json_display_time_unit, "json_display_time_unit", "info", "trace", "the JSON trace sets displayTimeUnit, which changes how viewers show times but not the timestamps (ts and dur are microseconds)") \
+	X(slice_negative_duration, "slice_negative_duration", "error", "analysis", "slices with a negative duration (JSON X events), dropped") \
 	X(json_parser_failure, "json_parser_failure", "error", "trace", "JSON trace events whose fields do not make an event of their phase, skipped") \
 	X(track_descriptor_conflicting_reservation, "track_descriptor_conflicting_reservation", "error", "analysis", "track descriptors that describe a uuid already described otherwise (another thread), ignored") \
 	X(track_event_parser_errors, "track_event_parser_errors", "info", "analysis", "track events that could not be placed (state value on a track that is not a state track, ...), skipped") \
