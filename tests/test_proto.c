@@ -497,6 +497,31 @@ static void test_nested_across_sequences(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* trace processor's slice tracker: an instant at the ts of an instant
+ * still on the stack nests in it (instants "stack"); a slice at that ts
+ * pops it, and a later instant does not nest. */
+static void test_instants_stack(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 200, "marks");
+	put_event(&b, 1, 100, 3, 200, "a");
+	put_event(&b, 1, 100, 3, 200, "b");
+	put_event(&b, 1, 100, 1, 200, "slice");
+	put_event(&b, 1, 150, 2, 200, NULL);
+	put_event(&b, 1, 150, 3, 200, "c");
+	put_event(&b, 1, 160, 3, 200, "d");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, s.depth, coalesce(p.name, '-') from slice s "
+		       "left join slice p on s.parent_id = p.id order by s.id",
+		   "100\t0\ta\t0\t-\n100\t0\tb\t1\ta\n100\t50\tslice\t0\t-\n"
+		   "150\t0\tc\t0\t-\n160\t0\td\t0\t-\n");
+	tb_close(tr, path, &b);
+}
+
 static void put_counter_track(tbuf *b, uint64_t uuid, const char *name, int64_t mult, int incremental, int unit)
 {
 	TDesc td = desc_of(uuid, name);
@@ -3144,6 +3169,7 @@ int main(void)
 		cmocka_unit_test(test_chromium_small_gz),
 		cmocka_unit_test(test_interning_and_clear),
 		cmocka_unit_test(test_nested_across_sequences),
+		cmocka_unit_test(test_instants_stack),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_thread_time_counters),
 		cmocka_unit_test(test_flows),

@@ -694,6 +694,8 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->threaded = threaded;
 	tt_process_tracker_main_threads(c->im->procs, 1);
 	tt_args_tracker_dedupe(c->im->args, 1);
+	/* trace processor's slice tracker: instants of one ts stack */
+	tt_slice_tracker_stack_instants(c->im->slices, 1);
 	/* trace processor: the thread a legacy event came from is its
 	 * beginning's; an end from another thread adds none */
 	tt_storage_args_keep_first(c->st, "legacy_event.passthrough_utid");
