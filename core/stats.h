@@ -50,7 +50,7 @@
 	X(ctf_invalid_timestamp, "ctf_invalid_timestamp", "error", "analysis", "events whose clock value converts past 64-bit ns since the epoch, dropped (Perfetto's *_invalid_timestamp)") \
 	X(ts_backwards, "ts_backwards", "error", "analysis", "events whose timestamp went backwards within their stream/thread") \
 	/* added for the perfetto importer (issue 3) */ \
-	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (v1 flows, objects, ...)") \
+	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (objects, ...)") \
 	/* trace processor's names (issue 16) */ \
 	X(slice_spill_overlapping_complete_event, "slice_spill_overlapping_complete_event", "error", "analysis", "JSON complete (X) events that partly overlap a slice of their thread, moved to an overflow track of the thread (thread_overlapping_slice)") \
 	X(slice_drop_overlapping_complete_event, "slice_drop_overlapping_complete_event", "error", "analysis", "complete slices that partly overlap a slice of their track and were dropped") \
