@@ -313,7 +313,7 @@ static void unmark_col(uint64_t *bits, size_t nbits, const uint32_t *col, size_t
 /* The rows of sets a merge read and no row owns any more: trace processor
  * writes a slice's args once, when it ends, so the begin and end sets a
  * merge replaced never reach its args table. A set kept once for identical
- * rows (tt_storage_args_dedupe) may still be another row's: every column
+ * rows (the args tracker's dedupe, tt_args_tracker_dedupe) may still be another row's: every column
  * that holds an arg_set_id is looked at. */
 void tt_storage_args_mark_dead(tt_storage *st)
 {

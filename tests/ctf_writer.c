@@ -232,9 +232,11 @@ static void write_body(ctfw *w, wstream *s, const payload *p)
 	/* stream event context */
 	if (!w->o.kernel) {
 		put(w, s, (uint32_t)s->vpid, 32, al(w, 32));
-		put(w, s, (uint32_t)s->vtid, 32, al(w, 32));
-		for (i = 0; i < 17; i++)
-			put(w, s, (uint8_t)s->procname[i], 8, 8);
+		if (!w->o.vpid_only) {
+			put(w, s, (uint32_t)s->vtid, 32, al(w, 32));
+			for (i = 0; i < 17; i++)
+				put(w, s, (uint8_t)s->procname[i], 8, 8);
+		}
 		if (w->o.ip_context)
 			put(w, s, s->ip, 64, al(w, 64));
 	}
@@ -502,10 +504,13 @@ static int write_metadata(ctfw *w)
 	const char *bo = w->o.big_endian ? "be" : "le";
 	unsigned a8 = 8, a16 = al(w, 16), a32 = al(w, 32), a64 = al(w, 64);
 	const char *A = w->o.attrs ? w->o.attrs : "";
-	char ip[128];
+	char ip[128], tid_name[256];
 
 	snprintf(ip, sizeof(ip), "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 16; } _ip;\n",
 		 al(w, 64));
+	snprintf(tid_name, sizeof(tid_name),
+		 "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vtid;\n"
+		 "\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _procname[17];\n", a32);
 
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -548,9 +553,7 @@ static int write_metadata(ctfw *w)
 	if (!w->o.kernel)
 		fprintf(f, "\tevent.context := struct {\n"
 			   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vpid;\n"
-			   "\t\tinteger { size = 32; align = %u; signed = 1; encoding = none; base = 10; } _vtid;\n"
-			   "\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _procname[17];\n"
-			   "%s\t};\n", a32, a32, w->o.ip_context ? ip : "");
+			   "%s%s\t};\n", a32, w->o.vpid_only ? "" : tid_name, w->o.ip_context ? ip : "");
 	fprintf(f, "};\n\n");
 	fprintf(f, "event {\n\tname = \"tt:tick\";\n\tid = 0;\n\tstream_id = 0;\n%s\tfields := struct {\n"
 		   "\t\tinteger { size = 64; align = %u; signed = 0; encoding = none; base = 10; } _seq;\n"

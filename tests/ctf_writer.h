@@ -50,6 +50,9 @@ typedef struct ctfw_opts {
 	const char *env;         /* statements added to the env block */
 	const char *zlen_name;   /* TSDL literal naming event 8 ("\"tt:zlen\"") */
 	int ip_context;          /* an `ip` field ends the stream event context */
+	int vpid_only;           /* the stream event context has vpid (and ip),
+				  * no vtid or procname: LTTng's debug-info
+				  * recipe `add-context -u -t vpid -t ip` */
 } ctfw_opts;
 
 typedef struct ctfw ctfw;

@@ -6,6 +6,8 @@
  * attributes, packets whose uuid differs from the metadata's, and clock
  * values that convert past int64 ns. babeltrace2 runs on the same folder
  * and every event, every field must be the same (tests/ctf_compare.c).
+ * Also the compiled decoder (ctf_op programs) against the walk of the type
+ * trees on every event kind of the writer, whole and cut.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "ctf_metadata.h"
@@ -185,6 +188,133 @@ static void test_timestamp_overflow(void **state)
 			       "overflows 64-bit ns since the epoch (dropped)"));
 	tt_trace_close(tr);
 	tt_test_rm(dir);
+}
+
+/* The compiled decoder (ctf_op programs: flattened structs, runs of fixed
+ * fields with one bounds check, one program per event class) against the
+ * walk of the type trees, event by event and value by value: every event
+ * kind the writer has, both byte orders, both header kinds, natural and
+ * byte alignment, values produced and skipped, and a stream cut inside an
+ * event (the run that no longer fits is read field by field). */
+static void same_val(const ctf_val *a, const ctf_val *b)
+{
+	assert_string_equal(a->key, b->key);
+	assert_int_equal(a->kind, b->kind);
+	if (a->kind != CTF_V_STR) /* a string's v is not set */
+		assert_true(a->v.u == b->v.u || (a->kind == CTF_V_REAL && a->v.d == b->v.d));
+	assert_int_equal(a->len, b->len);
+	assert_true((a->s == NULL) == (b->s == NULL));
+	if (a->s)
+		assert_memory_equal(a->s, b->s, a->len);
+}
+
+static int compare_decoders(const char *dir, const char *file, int skip_all)
+{
+	char path[1200];
+	ctf_meta *mp, *mw;
+	ctf_stream *sp, *sw;
+	const ctf_event *a, *b;
+	tt_err err = { 0 };
+	uint8_t skip[64];
+	int n = 0, ra, rb;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	assert_int_equal(tt_ctf_meta_load(dir, &mp, &err), 0);
+	assert_int_equal(tt_ctf_meta_load(dir, &mw, &err), 0);
+	assert_non_null(mp->events[0].ops);
+	tt_ctf_meta_drop_programs(mw);
+	assert_int_equal(tt_ctf_stream_open(mp, path, &sp, &err), 0);
+	assert_int_equal(tt_ctf_stream_open(mw, path, &sw, &err), 0);
+	memset(skip, 1, sizeof(skip));
+	assert_true(mp->nevents <= sizeof(skip));
+	if (skip_all) {
+		tt_ctf_stream_skip_values(sp, skip);
+		tt_ctf_stream_skip_values(sw, skip);
+	}
+	for (;;) {
+		ra = tt_ctf_stream_next(sp, &a);
+		rb = tt_ctf_stream_next(sw, &b);
+		assert_int_equal(ra, rb);
+		if (ra != 1)
+			break;
+		n++;
+		assert_string_equal(a->cls->name, b->cls->name);
+		assert_int_equal(a->offset, b->offset);
+		assert_int_equal(a->cycles, b->cycles);
+		assert_int_equal(a->ts, b->ts);
+		assert_int_equal(a->nvals, b->nvals);
+		assert_int_equal(a->ncontext, b->ncontext);
+		assert_int_equal(a->skipped, b->skipped);
+		assert_int_equal(a->has_vtid, b->has_vtid);
+		assert_int_equal(a->vtid, b->vtid);
+		assert_int_equal(a->vpid, b->vpid);
+		assert_int_equal(a->procname_len, b->procname_len);
+		if (a->procname_len)
+			assert_memory_equal(a->procname, b->procname, a->procname_len);
+		for (size_t i = 0; i < a->nvals; i++)
+			same_val(&a->vals[i], &b->vals[i]);
+	}
+	assert_memory_equal(tt_ctf_stream_stats(sp), tt_ctf_stream_stats(sw), sizeof(ctf_stream_stats));
+	assert_string_equal(strchr(tt_ctf_stream_problem(sp), ':') ? strchr(tt_ctf_stream_problem(sp), ':') : "",
+			    strchr(tt_ctf_stream_problem(sw), ':') ? strchr(tt_ctf_stream_problem(sw), ':') : "");
+	tt_ctf_stream_close(sp);
+	tt_ctf_stream_close(sw);
+	tt_ctf_meta_free(mp);
+	tt_ctf_meta_free(mw);
+	return n;
+}
+
+static void test_programs_vs_walk(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 8; v++) {
+		char *dir = tt_test_mkdtemp(), path[1200];
+		ctfw_opts o = { .big_endian = v & 1, .large_header = (v >> 1) & 1, .natural_align = v >> 2,
+				.offset_s = 1700000000, .packet_bytes = 512, .ip_context = v == 3, .kernel = v == 6 };
+		ctfw *w = ctfw_open(dir, &o);
+		static const uint8_t bid[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+		uint64_t ts = 1000;
+		FILE *f;
+		long size;
+		int n;
+
+		assert_non_null(w);
+		ctfw_thread(w, 0, 4000, 4001, "prog-walk");
+		for (unsigned i = 0; i < 300; i++, ts += 977 + (i % 50 == 49 ? (UINT64_C(1) << 28) : 0)) {
+			switch (i % 11) {
+			case 0: assert_int_equal(ctfw_tick(w, 0, ts, i, -(int32_t)i, i % 3 ? "tick" : ""), 0); break;
+			case 1: assert_int_equal(ctfw_work(w, 0, ts, i & 1, (int32_t)i), 0); break;
+			case 2: assert_int_equal(ctfw_bits(w, 0, ts, i & 7, -(int)(i & 3), i & 31, -(int32_t)i,
+							   (uint64_t)i << 33, (int8_t)-i, (int)(i & 1)), 0); break;
+			case 3: assert_int_equal(ctfw_far(w, 0, ts, i * 7), 0); break;
+			case 4: assert_int_equal(ctfw_sched_switch(w, 0, ts, "a", (int32_t)i, i & 3, "bb", (int32_t)i + 1), 0); break;
+			case 5: assert_int_equal(ctfw_openat(w, 0, ts, i & 1, "/etc/passwd", -(int64_t)i), 0); break;
+			case 6: assert_int_equal(ctfw_zlen(w, 0, ts, i % 4, 10 + i), 0); break;
+			case 7: assert_int_equal(ctfw_bin_info(w, 0, ts, 0x400000 + i, 4096, "/bin/x", 1, 1), 0); break;
+			case 8: assert_int_equal(ctfw_build_id(w, 0, ts, 0x400000, bid, i % 21), 0); break;
+			default: assert_int_equal(ctfw_func(w, 0, ts, i & 1, 0x1000 + i, 0x2000 + i), 0); break;
+			}
+		}
+		assert_int_equal(ctfw_close(w), 0);
+		n = compare_decoders(dir, "chan_0", 0);
+		assert_int_equal(n, 300);
+		assert_int_equal(compare_decoders(dir, "chan_0", 1), 300);
+		/* cut inside the last packet's events */
+		snprintf(path, sizeof(path), "%s/chan_0", dir);
+		f = fopen(path, "rb");
+		assert_non_null(f);
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		fclose(f);
+		for (long cut = 1; cut <= 133; cut += 12) {
+			assert_int_equal(truncate(path, size - cut), 0);
+			n = compare_decoders(dir, "chan_0", (int)(cut & 1));
+			assert_true(n <= 300); /* the first cuts take padding */
+			size -= cut;
+		}
+		assert_true(n < 300);
+		tt_test_rm(dir);
+	}
 }
 
 /* Lazy reads find an event's packet through LTTng's index/NAME.idx when
@@ -393,6 +523,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zero_length_arrays),
+		cmocka_unit_test(test_programs_vs_walk),
 		cmocka_unit_test(test_literals),
 		cmocka_unit_test(test_unicode_literals),
 		cmocka_unit_test(test_uuid_mismatch_read),

@@ -256,12 +256,52 @@ static void test_ip_context(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* LTTng's debug-info recipe (`add-context -u -t vpid -t ip`): a vpid and
+ * no vtid. The symbols come from that process's map all the same, and the
+ * vpid, which names no thread, stays with the event as babeltrace2 prints
+ * it (context.vpid). */
+static void test_vpid_without_vtid(void **state)
+{
+	prog p;
+	char *dir = tt_test_mkdtemp(), cmd[1024];
+	ctfw_opts o = { .offset_s = 1700000000, .ip_context = 1, .vpid_only = 1 };
+	ctfw *w = ctfw_open(dir, &o);
+	tt_trace *tr;
+
+	(void)state;
+	build_prog(&p);
+	assert_non_null(w);
+	ctfw_thread(w, 0, 4242, 4243, "ignored");
+	assert_int_equal(ctfw_bin_info(w, 0, 100, BADDR, 0x5000, p.path, 1, 1), 0);
+	assert_int_equal(ctfw_build_id(w, 0, 110, BADDR, p.bid, p.nbid), 0);
+	ctfw_ip(w, 0, BADDR + p.outer + 4);
+	assert_int_equal(ctfw_tick(w, 0, 200, 1, 2, "in outer"), 0);
+	assert_int_equal(ctfw_close(w), 0);
+	tr = tt_test_open(dir);
+	assert_string_equal(tt_test_str(tr,
+		"select string_value from args where key = 'debug_info.func' and arg_set_id = "
+		"(select arg_set_id from raw where name = 'tt:tick')"), "outer+0x4");
+	assert_int_equal(tt_test_int(tr,
+		"select int_value from args where key = 'context.vpid' and arg_set_id = "
+		"(select arg_set_id from raw where name = 'tt:tick')"), 4242);
+	assert_int_equal(tt_test_int(tr, "select count(*) from raw where utid is not null"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where tid = 4243"), 0);
+	tt_trace_close(tr);
+	/* babeltrace2 reads the same context */
+	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s' 2>/dev/null | grep -q 'vpid = 4242, ip = '", dir);
+	assert_int_equal(system(cmd), 0);
+	tt_test_rm(dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", p.dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_from_the_binary),
 		cmocka_unit_test(test_binary_missing_or_other_build),
 		cmocka_unit_test(test_ip_context),
+		cmocka_unit_test(test_vpid_without_vtid),
 		cmocka_unit_test(test_debug_link),
 	};
 

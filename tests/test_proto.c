@@ -1419,6 +1419,185 @@ static void test_debug_annotation_keys(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* An event on seq with two annotations: name_iid 1 = string_value_iid 2,
+ * and name_iid 5 = int 7; interned before it: iid 1 = n1 and iid 2 = v2
+ * (NULL: none), iid 5 = n5 (NULL: none); clear: a new sequence state. */
+static void put_iid_event(tbuf *b, uint32_t seq, uint64_t ts, int clear, const char *n1, const char *v2,
+			  const char *n5)
+{
+	Pkt p = pkt(seq, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a[2], *top[2] = { &a[0], &a[1] };
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__DebugAnnotationName dn[2], *dnp[2] = { &dn[0], &dn[1] };
+	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
+
+	perfetto__protos__debug_annotation__init(&a[0]);
+	perfetto__protos__debug_annotation__init(&a[1]);
+	perfetto__protos__debug_annotation_name__init(&dn[0]);
+	perfetto__protos__debug_annotation_name__init(&dn[1]);
+	set_flags(&p, clear ? 1 : 2);
+	if (n1) {
+		dn[in.n_debug_annotation_names].has_iid = 1;
+		dn[in.n_debug_annotation_names].iid = 1;
+		dn[in.n_debug_annotation_names++].name = (char *)n1;
+	}
+	if (n5) {
+		dn[in.n_debug_annotation_names].has_iid = 1;
+		dn[in.n_debug_annotation_names].iid = 5;
+		dn[in.n_debug_annotation_names++].name = (char *)n5;
+	}
+	in.debug_annotation_names = dnp;
+	if (v2) {
+		is.has_iid = is.has_str = 1;
+		is.iid = 2;
+		is.str.data = (uint8_t *)v2;
+		is.str.len = strlen(v2);
+		in.n_debug_annotation_string_values = 1;
+		in.debug_annotation_string_values = &isp;
+	}
+	if (n1 || n5 || v2)
+		p.interned_data = &in;
+	a[0].name_field_case = a[1].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+	a[0].name_iid = 1;
+	a[0].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
+	a[0].string_value_iid = 2;
+	a[1].name_iid = 5;
+	a[1].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	a[1].int_value = 7;
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 700;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "ev";
+	te.n_debug_annotations = 2;
+	te.debug_annotations = top;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+}
+
+/* The importer keeps the arg set of annotation bytes it has seen on a
+ * sequence (proto_args.c): the same bytes are the same args only while
+ * the sequence's interned names and strings say the same. Here the same
+ * annotation bytes on every event: again as they were (the set is
+ * shared); after an iid is given another name without a clear, and a
+ * missing one is given at last; on another sequence with its own
+ * interning. Annotation bytes protobuf-c rejects reject their packet,
+ * every time they come. */
+static void test_debug_annotations_repeated(void **state)
+{
+	/* seq 1, ts 70, track 700, instant "ev", one annotation of bytes
+	 * 0x0f (a tag of wire type 7) */
+	static const unsigned char bad[] = { 0x0a, 21, 0x50, 0x01, 0x40, 70, 0x68, 0x02, 0x5a, 13, 0x48, 0x03, 0x58,
+					     0xbc, 0x05, 0xba, 0x01, 0x02, 'e', 'v', 0x22, 0x01, 0x0f };
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 700, "args");
+	put_iid_event(&b, 1, 10, 1, "k", "v1", NULL);
+	put_iid_event(&b, 1, 20, 0, NULL, NULL, NULL);
+	put_iid_event(&b, 1, 30, 0, "z", NULL, "m");
+	put_iid_event(&b, 1, 40, 0, NULL, NULL, NULL);
+	put_iid_event(&b, 2, 50, 1, "q", "w", NULL);
+	put_iid_event(&b, 1, 60, 0, NULL, "v3", NULL);
+	tb_raw(&b, bad, sizeof(bad));
+	put_iid_event(&b, 1, 80, 0, NULL, NULL, NULL);
+	tb_raw(&b, bad, sizeof(bad));
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts, arg_set_id from slice order by ts",
+			   "10\t0\n20\t0\n30\t1\n40\t1\n50\t2\n60\t3\n80\t3\n");
+	tt_test_assert_tsv(tr, "select arg_set_id, key, display_value from args where arg_set_id <= 3 order by id",
+			   "0\tdebug.k\tv1\n0\tdebug.\t7\n1\tdebug.z\tv1\n1\tdebug.m\t7\n"
+			   "2\tdebug.q\tw\n2\tdebug.\t7\n3\tdebug.z\tv3\n3\tdebug.m\t7\n");
+	assert_int_equal(tt_test_stat(tr, "proto_packet_bad"), 2);
+	/* iid 5 at 10, at 20 (counted again: not kept while missing), at 50 */
+	assert_int_equal(tt_test_stat(tr, "proto_interned_missing"), 3);
+	tb_close(tr, path, &b);
+}
+
+/* An instant named name at ts on seq 1 whose annotation nests depth
+ * dict levels ("d" within "d"... down to "x" = 1), and a string
+ * annotation of pad bytes. */
+static void put_deep_event(tbuf *b, uint64_t ts, int depth, size_t pad, const char *name)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation *a = calloc((size_t)depth + 2, sizeof(*a)), **ptr = calloc((size_t)depth + 2, sizeof(*ptr));
+	Perfetto__Protos__DebugAnnotation *top[2];
+	char *text = malloc(pad + 1);
+
+	assert_non_null(a);
+	assert_non_null(ptr);
+	assert_non_null(text);
+	memset(text, 'p', pad);
+	text[pad] = 0;
+	for (int i = 0; i <= depth + 1; i++) {
+		perfetto__protos__debug_annotation__init(&a[i]);
+		ptr[i] = &a[i];
+		a[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+		a[i].name = "d";
+	}
+	for (int i = 0; i < depth; i++) {
+		a[i].n_dict_entries = 1;
+		a[i].dict_entries = &ptr[i + 1];
+	}
+	a[depth].name = "x";
+	a[depth].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	a[depth].int_value = 1;
+	a[depth + 1].name = "pad";
+	a[depth + 1].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	a[depth + 1].string_value = text;
+	top[0] = &a[0];
+	top[1] = &a[depth + 1];
+	te.has_type = 1;
+	te.type = 3;
+	te.has_track_uuid = 1;
+	te.track_uuid = 700;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = (char *)name;
+	te.n_debug_annotations = 2;
+	te.debug_annotations = top;
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+	p.track_event = &te;
+	tb_packet(b, &p);
+	free(a);
+	free(ptr);
+	free(text);
+}
+
+/* Annotations nesting deeper than 64 levels (the packet and its event
+ * count) reject a packet of 1 KiB or more (the nesting is checked there,
+ * protobuf-c recursing without a limit), however often they come, and
+ * not a shorter packet; the same annotation bytes behave as their packet
+ * says. */
+static void test_debug_annotations_deep(void **state)
+{
+	char longname[800];
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	memset(longname, 'n', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	put_track(&b, 700, "args");
+	put_deep_event(&b, 10, 70, 1, "deep");   /* about 500 bytes: taken */
+	put_deep_event(&b, 20, 70, 1, "deep");
+	put_deep_event(&b, 30, 62, 900, "deep"); /* over 1 KiB, 64 levels: taken */
+	put_deep_event(&b, 40, 63, 900, "deep"); /* over 1 KiB, 65 levels: not */
+	put_deep_event(&b, 50, 63, 900, "deep");
+	put_deep_event(&b, 60, 63, 1, "deep");   /* the same depth, short */
+	put_deep_event(&b, 70, 63, 1, longname); /* its annotations again, in a long packet */
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts from slice order by ts", "10\n20\n30\n60\n");
+	assert_int_equal(tt_test_stat(tr, "proto_packet_bad"), 3);
+	tb_close(tr, path, &b);
+}
+
 static void test_debug_annotations(void **state)
 {
 	tbuf b = {0};
@@ -2566,6 +2745,8 @@ int main(void)
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_debug_annotations),
 		cmocka_unit_test(test_debug_annotation_keys),
+		cmocka_unit_test(test_debug_annotations_repeated),
+		cmocka_unit_test(test_debug_annotations_deep),
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_async_end_args_merge),

@@ -7,6 +7,12 @@
  */
 #include "ctf_meta_int.h"
 
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BO CTF_BO_BE
+#else
+#define HOST_BO CTF_BO_LE
+#endif
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -200,6 +206,26 @@ static int resolve_type(resolver *r, ctf_type *t)
 	}
 }
 
+/* A vpid (pid) without a vtid (tid) beside it names no thread: LTTng's
+ * debug-info recipe (`add-context -t vpid -t ip`) records just that. The
+ * value still says which process's binaries an address is in, so it keeps
+ * its role (symbol lookup) and is also kept as the event's arg. */
+static void keep_lone_pids(ctf_type *root)
+{
+	ctf_type *by_role[CTF_R_COUNT] = { 0 };
+
+	for (size_t i = 0; i < root->nfields; i++) {
+		ctf_type *ft = root->fields[i].type;
+
+		if (ft->role > CTF_R_NONE && ft->role < CTF_R_COUNT)
+			by_role[ft->role] = ft;
+	}
+	if (by_role[CTF_R_VPID] && !by_role[CTF_R_VTID])
+		by_role[CTF_R_VPID]->role_keep = 1;
+	if (by_role[CTF_R_PID] && !by_role[CTF_R_TID])
+		by_role[CTF_R_PID]->role_keep = 1;
+}
+
 static void set_root_roles(ctf_type *root, int scope)
 {
 	static const struct { int scope; const char *name; int role; } roles[] = {
@@ -244,6 +270,8 @@ static void set_root_roles(ctf_type *root, int scope)
 			}
 		}
 	}
+	if (scope == S_STREAM_EV_CTX)
+		keep_lone_pids(root);
 }
 
 /* Event header: every integer named id is the event id; a `timestamp`
@@ -340,6 +368,261 @@ uint64_t ctfm_ns_from_value(uint64_t freq, uint64_t v)
 		return v;
 	d = 1e9 * (double)v / (double)freq;
 	return d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)d;
+}
+
+/* ---- decoder programs ---------------------------------------------------- */
+#define PROG_DEPTH 16 /* structs nested deeper are walked */
+
+typedef struct prog {
+	ctf_op *v;
+	size_t n, cap;
+	unsigned depth;
+	int fail;
+} prog;
+
+static void prog_put(prog *g, unsigned code, const ctf_type *t, unsigned depth, unsigned align, int special)
+{
+	if (g->n == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 16;
+		ctf_op *nv = realloc(g->v, nc * sizeof(*nv));
+
+		if (!nv) {
+			g->fail = 1;
+			return;
+		}
+		g->v = nv;
+		g->cap = nc;
+	}
+	g->v[g->n++] = (ctf_op){ (unsigned char)code, (unsigned char)special, (unsigned short)depth, align, t, 0, 0 };
+}
+
+/* Bits op takes when its size is fixed and known here, else 0. */
+static uint64_t op_fixed_bits(const ctf_op *op)
+{
+	switch (op->code) {
+	case CTF_OP_MARK:
+		return 0;
+	case CTF_OP_U8:
+	case CTF_OP_U16:
+	case CTF_OP_U32:
+	case CTF_OP_U64:
+	case CTF_OP_INT:
+		return op->t->size;
+	case CTF_OP_TEXT:
+		return op->t->length <= (1u << 20) ? op->t->length * 8 : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The alignment op's decoding applies (a text array: at least a byte). */
+static unsigned op_align(const ctf_op *op)
+{
+	if (op->code == CTF_OP_TEXT)
+		return op->t->elem->align < 8 ? 8 : op->t->elem->align;
+	if (op->code == CTF_OP_MARK)
+		return 1;
+	return op->align;
+}
+
+/* Groups ops into runs (CTF_OP_RUN): from a byte-aligned op on, the ops
+ * of fixed size whose alignment divides the first one's get their offset
+ * from its aligned position. A nested struct's ALIGN joins when its
+ * alignment divides too. g's list is replaced; -1 when memory ran out. */
+static int prog_runs(prog *g)
+{
+	ctf_op *out = malloc((g->n * 2 + 1) * sizeof(*out));
+	size_t n = 0, i = 0;
+
+	if (!out)
+		return -1;
+	while (i < g->n) {
+		const ctf_op *op = &g->v[i];
+		unsigned a = op_align(op);
+		uint64_t o = 0, bits;
+		size_t j = i;
+
+		if (a < 8 || op->code == CTF_OP_MARK || (op->code != CTF_OP_ALIGN && !op_fixed_bits(op))) {
+			out[n++] = g->v[i++];
+			continue;
+		}
+		/* how far a run from op goes */
+		for (; j < g->n; j++) {
+			const ctf_op *q = &g->v[j];
+			uint64_t at;
+
+			if (op_align(q) > a)
+				break;
+			at = (o + op_align(q) - 1) & ~(uint64_t)(op_align(q) - 1);
+			if (q->code == CTF_OP_ALIGN || q->code == CTF_OP_MARK) {
+				o = at;
+				continue;
+			}
+			if (!(bits = op_fixed_bits(q)) || at + bits > (1u << 30))
+				break;
+			o = at + bits;
+		}
+		if (j - i < 2) {
+			out[n++] = g->v[i++];
+			continue;
+		}
+		out[n] = (ctf_op){ CTF_OP_RUN, 0, op->depth, a, NULL, (unsigned)o, (unsigned)(j - i) };
+		n++;
+		for (o = 0; i < j; i++) {
+			ctf_op q = g->v[i];
+			uint64_t at = (o + op_align(&q) - 1) & ~(uint64_t)(op_align(&q) - 1);
+
+			q.off = (unsigned)at;
+			o = q.code == CTF_OP_ALIGN || q.code == CTF_OP_MARK ? at : at + op_fixed_bits(&q);
+			out[n++] = q;
+		}
+	}
+	free(g->v);
+	g->v = out;
+	g->n = n;
+	return 0;
+}
+
+static int compile_struct(parser *p, ctf_type *t);
+
+/* g's ops grouped into runs and moved to the arena, in *out (NULL when g
+ * failed or is empty: the tree is walked); g's list is freed. -1 when
+ * memory ran out. */
+static int prog_done(parser *p, prog *g, const ctf_op **out)
+{
+	ctf_op *ops = NULL;
+	int rc = 0;
+
+	if (!g->fail && g->n) {
+		if (prog_runs(g) || !(ops = ctfm_arena_alloc(p->ar, g->n * sizeof(*ops))))
+			rc = -1;
+		else
+			memcpy(ops, g->v, g->n * sizeof(*ops));
+	}
+	free(g->v);
+	g->v = NULL;
+	*out = ops;
+	return rc;
+}
+
+/* The fields of struct t (at depth, the root being 1) into g. */
+static void prog_struct(parser *p, prog *g, const ctf_type *t, unsigned depth)
+{
+	if (depth > PROG_DEPTH) {
+		g->fail = 1;
+		return;
+	}
+	if (depth > g->depth)
+		g->depth = depth;
+	if (depth > 1)
+		prog_put(g, CTF_OP_ALIGN, t, depth, t->align, 0);
+	for (size_t i = 0; i < t->nfields && !g->fail; i++) {
+		ctf_type *ft = t->fields[i].type;
+		unsigned code = CTF_OP_ANY;
+
+		switch (ft->kind) {
+		case CTF_K_INT:
+			code = CTF_OP_INT;
+			if (ft->align % 8 == 0 && ft->byte_order == HOST_BO) {
+				if (ft->size == 8)
+					code = CTF_OP_U8;
+				else if (ft->size == 16)
+					code = CTF_OP_U16;
+				else if (ft->size == 32)
+					code = CTF_OP_U32;
+				else if (ft->size == 64)
+					code = CTF_OP_U64;
+			}
+			prog_put(g, code, ft, depth, ft->align, ft->slot >= 0 || ft->clock >= 0 || ft->role);
+			continue;
+		case CTF_K_STRING:
+			code = CTF_OP_STRING;
+			break;
+		case CTF_K_ARRAY:
+			if (ft->is_text)
+				code = CTF_OP_TEXT;
+			break;
+		case CTF_K_STRUCT:
+			prog_struct(p, g, ft, depth + 1);
+			continue;
+		case CTF_K_VARIANT:
+			code = CTF_OP_VARIANT;
+			for (size_t k = 0; k < ft->nfields; k++)
+				if (compile_struct(p, ft->fields[k].type))
+					g->fail = 1;
+			break;
+		default:
+			break;
+		}
+		prog_put(g, code, ft, depth, ft->align, 0);
+	}
+}
+
+/* Gives struct t (a root or a variant option) its program when it can
+ * have one; -1 only when memory ran out. */
+static int compile_struct(parser *p, ctf_type *t)
+{
+	prog g;
+	const ctf_op *ops;
+
+	if (!t || t->kind != CTF_K_STRUCT || t->ops)
+		return 0;
+	memset(&g, 0, sizeof(g));
+	prog_struct(p, &g, t, 1);
+	if (prog_done(p, &g, &ops))
+		return -1;
+	t->ops = ops;
+	t->nops = ops ? (unsigned)g.n : 0;
+	t->ops_depth = ops ? g.depth : 0;
+	return 0;
+}
+
+/* Event class ev of stream class sc: one program from its stream's event
+ * context to its fields, when each scope is a struct that has one (runs
+ * then span the scopes). -1 only when memory ran out. */
+static int compile_event(parser *p, const ctf_stream_class *sc, ctf_event_class *ev)
+{
+	const ctf_type *scope[3] = { sc->event_context, ev->context, ev->fields };
+	prog g;
+	const ctf_op *ops;
+
+	for (int k = 0; k < 3; k++)
+		if (scope[k] && (scope[k]->kind != CTF_K_STRUCT || !scope[k]->ops))
+			return 0;
+	memset(&g, 0, sizeof(g));
+	for (int k = 0; k < 3 && !g.fail; k++) {
+		if (k == 2)
+			prog_put(&g, CTF_OP_MARK, NULL, 1, 1, 0);
+		if (!scope[k])
+			continue;
+		/* a root struct aligns where it starts */
+		prog_put(&g, CTF_OP_ALIGN, scope[k], 1, scope[k]->align, 0);
+		prog_struct(p, &g, scope[k], 1);
+	}
+	if (prog_done(p, &g, &ops))
+		return -1;
+	ev->ops = ops;
+	ev->nops = ops ? (unsigned)g.n : 0;
+	return 0;
+}
+
+static int compile_all(parser *p, ctf_meta *m)
+{
+	int rc = compile_struct(p, m->packet_header);
+
+	for (size_t i = 0; i < m->nstreams; i++) {
+		rc |= compile_struct(p, m->streams[i].packet_context);
+		rc |= compile_struct(p, m->streams[i].event_header);
+		rc |= compile_struct(p, m->streams[i].event_context);
+	}
+	for (size_t i = 0; i < m->nevents; i++) {
+		rc |= compile_struct(p, m->events[i].context);
+		rc |= compile_struct(p, m->events[i].fields);
+	}
+	for (size_t i = 0; i < m->nstreams; i++)
+		for (size_t j = 0; j < m->streams[i].nsorted; j++)
+			rc |= compile_event(p, &m->streams[i], m->streams[i].sorted[j]);
+	return rc ? ctfm_perr(p, "out of memory") : 0;
 }
 
 int ctfm_resolve(parser *p)
@@ -508,5 +791,5 @@ int ctfm_resolve(parser *p)
 		}
 	}
 	m->nslots = p->nslots;
-	return 0;
+	return compile_all(p, m);
 }

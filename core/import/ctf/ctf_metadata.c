@@ -523,6 +523,18 @@ int tt_ctf_meta_load(const char *dir, ctf_meta **out, tt_err *err)
 	return rc;
 }
 
+void tt_ctf_meta_drop_programs(ctf_meta *m)
+{
+	for (ctf_type *t = m->all; t; t = t->next_alloc) {
+		t->ops = NULL;
+		t->nops = t->ops_depth = 0;
+	}
+	for (size_t i = 0; i < m->nevents; i++) {
+		m->events[i].ops = NULL;
+		m->events[i].nops = 0;
+	}
+}
+
 void tt_ctf_meta_free(ctf_meta *m)
 {
 	size_t i;

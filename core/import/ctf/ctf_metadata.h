@@ -69,6 +69,36 @@ typedef struct ctf_mapping {
 	uint64_t lo, hi; /* compared as int64 when the container is signed */
 } ctf_mapping;
 
+/* The decoder's program for a struct (ctf_meta_resolve.c compiles the
+ * roots and variant options once; ctf_stream.c runs them): its fields with
+ * nested structs flattened, integers classed by layout so that a
+ * byte-aligned 8/16/32/64-bit one in the host's byte order is one load. */
+enum ctf_op_code {
+	CTF_OP_ALIGN,   /* a nested struct begins: align on its alignment */
+	CTF_OP_U8, CTF_OP_U16, CTF_OP_U32, CTF_OP_U64, /* aligned, host order */
+	CTF_OP_INT,     /* any other integer or enum */
+	CTF_OP_STRING,
+	CTF_OP_TEXT,    /* fixed-length text array */
+	CTF_OP_VARIANT, /* its option's own program, or the tree walk */
+	CTF_OP_ANY,     /* anything else: the tree walk from this node */
+	CTF_OP_RUN,     /* the next n ops (fixed sizes, alignments that divide
+			 * align) sit at fixed offsets from a position aligned
+			 * on align: one bounds check for all when they fit */
+	CTF_OP_MARK     /* an event's contexts end here (ncontext) */
+};
+
+typedef struct ctf_op {
+	unsigned char code;
+	unsigned char special;   /* integer with a slot, clock or role: read
+				  * even when the event's values are not */
+	unsigned short depth;    /* of the struct holding it (the root: 1) */
+	unsigned align;          /* bits */
+	const ctf_type *t;
+	unsigned off;            /* in a run: bits from its start; CTF_OP_RUN:
+				  * the run's size in bits */
+	unsigned n;              /* CTF_OP_RUN: its ops */
+} ctf_op;
+
 typedef struct ctf_field {
 	char *name;       /* as declared (leading '_' kept) */
 	char *key;        /* name with one leading '_' stripped (args key) */
@@ -85,6 +115,9 @@ struct ctf_type {
 	int clock;               /* index in ctf_meta.clocks, or -1 */
 	int slot;                /* integer: value slot to fill, -1 */
 	int role;                /* enum ctf_role */
+	int role_keep;           /* a vpid/pid role whose scope has no vtid/tid:
+				  * no thread to give it to, so it is also
+				  * kept as the event's `context.` arg */
 	int ref;                 /* variant/sequence: slot to read, -1 */
 	const char *path;        /* args key of the values decoded here
 				  * (`ctx.a.b`; for arrays the base before
@@ -100,6 +133,10 @@ struct ctf_type {
 	int is_text;             /* array/sequence of 8-bit encoded integers */
 	const ctf_type *tag_type;/* variant: the enum of its tag */
 	int *opt_of_map;         /* variant: option index per tag mapping, -1 */
+	/* struct: its program (NULL: walk the tree), and the deepest struct
+	 * in it (the root: 1) */
+	const ctf_op *ops;
+	unsigned nops, ops_depth;
 	/* parse-time only */
 	char *clock_name;        /* from map = clock.NAME.value, until resolved */
 	char *tag;               /* variant: tag path; sequence: length path */
@@ -124,6 +161,11 @@ typedef struct ctf_event_class {
 	int64_t loglevel;        /* -1 when absent */
 	ctf_type *context;       /* may be NULL */
 	ctf_type *fields;        /* may be NULL */
+	/* the decoder's program for what follows its header: its stream's
+	 * event context, its context, a MARK, its fields (NULL: each scope
+	 * on its own) */
+	const ctf_op *ops;
+	unsigned nops;
 } ctf_event_class;
 
 typedef struct ctf_stream_class {
@@ -184,6 +226,9 @@ int tt_ctf_meta_parse(const char *text, size_t len, const char *path,
 int tt_ctf_meta_unpack(const uint8_t *data, size_t len, const char *path,
 		       char **text, size_t *text_len, tt_err *err);
 void tt_ctf_meta_free(ctf_meta *m);
+/* Drops the decoder's programs (ctf_op): cursors opened after it walk the
+ * type trees. For tests that compare the two decoders. */
+void tt_ctf_meta_drop_programs(ctf_meta *m);
 
 /* The event class of stream class sc with id, or NULL. */
 const ctf_event_class *tt_ctf_meta_event(const ctf_stream_class *sc, uint64_t id);

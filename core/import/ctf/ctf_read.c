@@ -100,6 +100,9 @@ typedef struct sstate {
 	ctf_stream_stats st;
 	char problem[256];
 	int64_t ts;                /* cur->r[pos].ts */
+	size_t stop;               /* records pos < stop have no discard
+				    * note, class change or batch end at
+				    * them: the next one is just taken */
 } sstate;
 
 typedef struct reader {
@@ -177,11 +180,11 @@ static int copy_vals(batch *b, const ctf_event *ev, rec *r)
 	return 0;
 }
 
-static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, const ctf_event *ev)
+static void put_event(batch *b, const trace_ctx *tr, int idx, const ctf_event *ev)
 {
 	rec *r;
-	uint64_t cls = tt_ctf_stream_class_id(s);
-	int64_t inst = tt_ctf_stream_instance(s);
+	uint64_t cls = ev->class_id;
+	int64_t inst = ev->instance;
 
 	if (!b->nci || b->ci[b->nci - 1].cls != cls || b->ci[b->nci - 1].inst != inst) {
 		if (tt_vec_reserve((void **)&b->ci, &b->cci, b->nci + 1, sizeof(*b->ci))) {
@@ -196,7 +199,7 @@ static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, con
 		return;
 	r->ts = ev->ts;
 	r->offset = ev->offset;
-	r->cpu = tt_ctf_stream_cpu(s);
+	r->cpu = ev->cpu;
 	r->src = (uint16_t)idx;
 	r->flags = ev->skipped ? R_SKIPPED : 0;
 	/* who: the UST context's vpid/vtid first, else the kernel's pid/tid */
@@ -210,6 +213,10 @@ static void put_event(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, con
 		r->flags |= R_THREAD;
 		r->tid = ev->tid;
 		r->pid = ev->has_pid ? ev->pid : -1;
+	} else if (ev->has_vpid || ev->has_pid) {
+		/* a process without a thread: no thread row (the value is
+		 * an arg too), but symbols are looked up in its map */
+		r->pid = ev->has_vpid ? ev->vpid : ev->pid;
 	}
 	r->procname = ev->procname;
 	r->procname_len = (uint32_t)ev->procname_len;
@@ -249,11 +256,11 @@ static int fill(batch *b, ctf_stream *s, const trace_ctx *tr, int idx, size_t ma
 		ctf_discard d;
 		int r = tt_ctf_stream_next(s, &ev);
 
-		while (tt_ctf_stream_take_discard(s, &d))
+		while ((!r || ev->discard) && tt_ctf_stream_take_discard(s, &d))
 			put_discard(b, &d);
 		if (!r)
 			return 0;
-		put_event(b, s, tr, idx, ev);
+		put_event(b, tr, idx, ev);
 	}
 	return !b->oom;
 }
@@ -500,6 +507,11 @@ static int settle(reader *rd, sstate *ss, size_t di)
 				if (ss->pos == 0 && ss->curjob && ss->has_last && r->ts < ss->last_ts)
 					ss->st.ts_backwards++;
 				ss->ts = r->ts;
+				ss->stop = b->n;
+				if (di < b->nd && b->d[di].at < ss->stop)
+					ss->stop = b->d[di].at;
+				if (ss->ci < b->nci && b->ci[ss->ci].at < ss->stop)
+					ss->stop = b->ci[ss->ci].at;
 				return 1;
 			}
 		}
@@ -515,10 +527,8 @@ static int settle(reader *rd, sstate *ss, size_t di)
 	}
 }
 
-static int src_less(const sstate *a, const sstate *b)
+static __attribute__((noinline)) int src_tie(const sstate *a, const sstate *b)
 {
-	if (a->ts != b->ts)
-		return a->ts < b->ts;
 	if (a->tr->index != b->tr->index)
 		return a->tr->index < b->tr->index;
 	if (a->cls != b->cls)
@@ -526,6 +536,14 @@ static int src_less(const sstate *a, const sstate *b)
 	if (a->inst != b->inst)
 		return a->inst < b->inst;
 	return a->idx < b->idx;
+}
+
+/* Time first (ties are rare): inlined in the heap walks. */
+static inline int src_less(const sstate *a, const sstate *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	return src_tie(a, b);
 }
 
 static void heap_down(reader *rd, size_t i)
@@ -580,9 +598,15 @@ static int store_one(reader *rd, sstate *ss)
 	ss->has_last = 1;
 	ss->last_ts = r->ts;
 	ss->pos++;
-	/* the records are the workers' writes: fetched ahead of their turn */
-	if (ss->pos + 4 < b->n)
-		__builtin_prefetch(&b->r[ss->pos + 4]);
+	/* the records are the workers' writes: fetched ahead of their turn
+	 * (the streams take turns: a stream's next few are far ahead) */
+	if (ss->pos + 12 < b->n)
+		__builtin_prefetch(&b->r[ss->pos + 12]);
+	if (ss->pos < ss->stop) {
+		/* nothing noted before it (settle's rules): just its time */
+		ss->ts = b->r[ss->pos].ts;
+		return 1;
+	}
 	/* the discards before the next record: where the cursor of one
 	 * stream gave them, right after this event */
 	for (di = 0; di < b->nd && b->d[di].at < ss->pos; di++)

@@ -767,7 +767,11 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	if (kind == K_SCHED_SWITCH || kind == K_RAW)
 		return;
 	if (utid != TT_NONE) {
-		track = thread_track(c, utid);
+		if (utid != s->trk_utid) {
+			s->trk_track = thread_track(c, utid);
+			s->trk_utid = utid;
+		}
+		track = s->trk_track;
 	} else if (cpu >= 0) {
 		if (s->cpu_track == TT_NONE || s->cpu_track_cpu != cpu) {
 			char buf[32];

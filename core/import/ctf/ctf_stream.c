@@ -212,7 +212,7 @@ done:
 	return DEC_OK;
 }
 
-static inline void update_clock(ctf_stream *s, uint64_t v, unsigned size)
+static inline __attribute__((always_inline)) void update_clock(ctf_stream *s, uint64_t v, unsigned size)
 {
 	uint64_t mask;
 
@@ -293,7 +293,7 @@ static const char *enum_label(const ctf_type *t, uint64_t v)
 	return NULL;
 }
 
-static int enum_index(const ctf_type *t, uint64_t v)
+static inline int enum_index(const ctf_type *t, uint64_t v)
 {
 	size_t i;
 
@@ -324,14 +324,13 @@ static size_t key_push(ctf_stream *s, size_t klen, const char *name)
 
 static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn);
 
-static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+/* An integer's value v just read: clock, sign, slot, role, output. */
+static inline __attribute__((always_inline)) int int_tail(ctf_stream *s, const ctf_type *t, uint64_t v,
+							  size_t klen, int dyn)
 {
-	uint64_t v;
-	int rc = read_bits(s, t->align, t->size, t->byte_order, &v);
 	ctf_val *out;
+	int rc;
 
-	if (rc)
-		return rc;
 	if (__builtin_expect((t->slot & t->clock) >= 0, 0)) {
 		/* slot or clock (not both -1): the clock takes the raw bits */
 		if (t->clock >= 0 && t->role != CTF_R_TS_END)
@@ -344,7 +343,7 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	if (t->role) {
 		s->role_val[t->role] = v;
 		s->role_seen |= 1u << t->role;
-		if (t->role >= CTF_R_VPID)
+		if (t->role >= CTF_R_VPID && !t->role_keep)
 			return DEC_OK; /* thread identity: goes to the thread table */
 	}
 	if (!s->emit)
@@ -367,22 +366,44 @@ static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	return DEC_OK;
 }
 
+static int dec_int(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
+{
+	uint64_t v;
+	int rc = read_bits(s, t->align, t->size, t->byte_order, &v);
+
+	if (rc)
+		return rc;
+	return int_tail(s, t, v, klen, dyn);
+}
+
 /* Position of the first NUL in b[0..n), or NULL. Names and short strings
  * dominate, where a library call costs more than the scan: 8 bytes at a
- * time while they are inside the range. */
+ * time over the first 64 (a string field's range is the rest of the
+ * packet), then memchr. */
 static inline const uint8_t *find_nul(const uint8_t *b, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, m = n < 64 ? n : 64;
 
-	if (n > 256)
-		return memchr(b, 0, n);
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
+	for (; i + 8 <= m; i += 8) {
+		uint64_t w, z;
 
 		memcpy(&w, b + i, 8);
-		if ((w - UINT64_C(0x0101010101010101)) & ~w & UINT64_C(0x8080808080808080))
-			break;
+		z = (w - UINT64_C(0x0101010101010101)) & ~w & UINT64_C(0x8080808080808080);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* the lowest flagged byte is the first NUL (a false flag can
+		 * only sit above a true one) */
+		if (z)
+			return b + i + (__builtin_ctzll(z) >> 3);
+#else
+		if (z)
+			goto bytes;
+#endif
 	}
+	if (n - i > 8)
+		return memchr(b + i, 0, n - i); /* a long one: the library */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+bytes:
+#endif
 	for (; i < n; i++)
 		if (!b[i])
 			return b + i;
@@ -613,20 +634,218 @@ static int dec(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	return DEC_BAD;
 }
 
+/* ---- compiled structs ------------------------------------------------------ */
+/* Runs struct t's program (ctf_metadata.h: ctf_op) with t at depth base + 1:
+ * what dec_struct(s, t, 0, 0) does, field by field, without the walk. Keys
+ * are the nodes' paths (root scopes and what they hold outside arrays). */
+static int run_ops(ctf_stream *s, const ctf_type *t, int base);
+
+/* A byte-aligned integer in the host's byte order (CTF_OP_U8..U64). */
+static inline __attribute__((always_inline)) uint64_t load_host(const uint8_t *b, unsigned code)
+{
+	uint64_t v;
+	uint32_t w;
+	uint16_t h;
+
+	switch (code) {
+	case CTF_OP_U8:
+		return b[0];
+	case CTF_OP_U16:
+		memcpy(&h, b, 2);
+		return h;
+	case CTF_OP_U32:
+		memcpy(&w, b, 4);
+		return w;
+	default:
+		memcpy(&v, b, 8);
+		return v;
+	}
+}
+
+/* An integer op outside a run. */
+static inline __attribute__((always_inline)) int op_int(ctf_stream *s, const ctf_op *op)
+{
+	const ctf_type *ft = op->t;
+	uint64_t pos = align_up(s->pos, op->align), v;
+	const uint8_t *b;
+	int rc;
+
+	if (pos > s->limit || ft->size > s->limit - pos)
+		return DEC_SHORT;
+	if (!op->special && !s->emit) {
+		/* an integer nobody reads (values skipped; no slot, clock or
+		 * role): only its place matters */
+		s->pos = pos + ft->size;
+		return DEC_OK;
+	}
+	b = s->pkt + (pos >> 3);
+	if (op->code == CTF_OP_INT) {
+		if ((rc = read_bits(s, op->align, ft->size, ft->byte_order, &v)))
+			return rc;
+		return int_tail(s, ft, v, 0, 0);
+	}
+	v = load_host(b, op->code);
+	s->pos = pos + ft->size;
+	return int_tail(s, ft, v, 0, 0);
+}
+
+static int run_variant(ctf_stream *s, const ctf_type *t, int d)
+{
+	int mi = enum_index(t->tag_type, s->slots[t->ref]);
+	int opt = mi >= 0 ? t->opt_of_map[mi] : -1;
+	const ctf_type *ot;
+
+	if (opt < 0 || d + 1 > MAX_DEPTH)
+		return DEC_BAD;
+	ot = t->fields[opt].type;
+	if (ot->nops == 1 && ot->ops[0].code >= CTF_OP_U8 && ot->ops[0].code <= CTF_OP_INT && d + 2 <= MAX_DEPTH) {
+		/* one integer (LTTng's compact header: the timestamp) */
+		s->pos = align_up(s->pos, ot->align);
+		return op_int(s, &ot->ops[0]);
+	}
+	if (ot->ops)
+		return run_ops(s, ot, d + 1);
+	s->depth = d + 1;
+	return ot->kind == CTF_K_STRUCT ? dec_struct(s, ot, 0, 0) : dec(s, ot, 0, 0);
+}
+
+static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base);
+
+static int run_ops(ctf_stream *s, const ctf_type *t, int base)
+{
+	if (base + (int)t->ops_depth > MAX_DEPTH) {
+		/* the walk fails where it gets too deep, as without programs */
+		s->depth = base;
+		return dec_struct(s, t, 0, 0);
+	}
+	s->pos = align_up(s->pos, t->align);
+	return run_prog(s, t->ops, t->ops + t->nops, base);
+}
+
+static int run_prog(ctf_stream *s, const ctf_op *op, const ctf_op *end, int base)
+{
+	int rc;
+
+	for (; op < end; op++) {
+		const ctf_type *ft = op->t;
+		uint64_t v;
+
+		switch (op->code) {
+		case CTF_OP_ALIGN:
+			s->pos = align_up(s->pos, op->align);
+			continue;
+		case CTF_OP_MARK:
+			s->ev.ncontext = s->nvals;
+			continue;
+		case CTF_OP_RUN: {
+			const ctf_op *q = op + 1, *qe = op + 1 + op->n;
+			uint64_t at = align_up(s->pos, op->align);
+
+			if (at > s->limit || op->off > s->limit - at)
+				continue; /* not all inside: op by op, checked */
+			for (; q < qe; q++) {
+				const ctf_type *qt = q->t;
+				const uint8_t *b = s->pkt + ((at + q->off) >> 3);
+
+				switch (q->code) {
+				case CTF_OP_U8:
+				case CTF_OP_U16:
+				case CTF_OP_U32:
+				case CTF_OP_U64:
+					if (!q->special && !s->emit)
+						continue;
+					v = load_host(b, q->code);
+					break;
+				case CTF_OP_INT:
+					if (!q->special && !s->emit)
+						continue;
+					s->pos = at + q->off;
+					if ((rc = read_bits(s, 1, qt->size, qt->byte_order, &v)))
+						return rc;
+					break;
+				case CTF_OP_TEXT:
+					if (qt->role == CTF_R_PROCNAME) {
+						/* dec_text's, inside the run */
+						const uint8_t *nul = find_nul(b, (size_t)qt->length);
+
+						s->ev.procname = (const char *)b;
+						s->ev.procname_len = nul ? (size_t)(nul - b) : (size_t)qt->length;
+						continue;
+					}
+					if (!s->emit)
+						continue;
+					s->pos = at + q->off;
+					if ((rc = dec_text(s, qt, qt->length, 0, 0)))
+						return rc;
+					continue;
+				case CTF_OP_MARK:
+					s->ev.ncontext = s->nvals;
+					continue;
+				default: /* a nested struct's ALIGN: placed already */
+					continue;
+				}
+				if ((rc = int_tail(s, qt, v, 0, 0)))
+					return rc;
+			}
+			s->pos = at + op->off;
+			op = qe - 1;
+			continue;
+		}
+		case CTF_OP_U8:
+		case CTF_OP_U16:
+		case CTF_OP_U32:
+		case CTF_OP_U64:
+		case CTF_OP_INT:
+			if ((rc = op_int(s, op)))
+				return rc;
+			continue;
+		case CTF_OP_STRING:
+			if ((rc = dec_string(s, ft, 0, 0)))
+				return rc;
+			continue;
+		case CTF_OP_TEXT:
+			if ((rc = dec_text(s, ft, ft->length, 0, 0)))
+				return rc;
+			continue;
+		case CTF_OP_VARIANT:
+			if ((rc = run_variant(s, ft, base + op->depth)))
+				return rc;
+			continue;
+		default:
+			s->depth = base + op->depth;
+			if ((rc = dec(s, ft, 0, 0)))
+				return rc;
+			continue;
+		}
+	}
+	return DEC_OK;
+}
+
 /* Decodes a root scope (keys come from the nodes' paths). */
-static int dec_root(ctf_stream *s, const ctf_type *t)
+static inline int dec_root(ctf_stream *s, const ctf_type *t)
 {
 	s->depth = 0;
+	if (t->ops)
+		return run_ops(s, t, 0);
 	return t->kind == CTF_K_STRUCT ? dec_struct(s, t, 0, 0) : dec(s, t, 0, 0);
 }
 
 /* ---- packets ----------------------------------------------------------------- */
 #define SEEN(s, r) ((s)->role_seen & (1u << (r)))
 
-static int to_ns(const ctf_stream *s, uint64_t cycles, int64_t *ns)
+static inline int to_ns(const ctf_stream *s, uint64_t cycles, int64_t *ns)
 {
 	if (!s->clock) {
 		*ns = cycles > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)cycles;
+		return 0;
+	}
+	if (s->clock->freq == 1000000000u) {
+		/* tt_ctf_clock_ns for a ns clock, without the calls */
+		int64_t base = s->clock->base_ns;
+
+		if (cycles >= (uint64_t)INT64_MAX || (base > 0 && (int64_t)cycles > INT64_MAX - base))
+			return -1;
+		*ns = base + (int64_t)cycles;
 		return 0;
 	}
 	return tt_ctf_clock_ns(s->clock, cycles, ns);
@@ -836,7 +1055,8 @@ static int decode_event(ctf_stream *s)
 	}
 	if (SEEN(s, CTF_R_EVENT_ID))
 		id = s->role_val[CTF_R_EVENT_ID];
-	cls = tt_ctf_meta_event(sc, id);
+	/* tt_ctf_meta_event's dense table, without the call */
+	cls = sc->by_id ? (id < sc->nby_id ? sc->by_id[id] : NULL) : tt_ctf_meta_event(sc, id);
 	if (!cls) {
 		s->st.unknown_events++;
 		problem(s, "event id %llu at byte %llu is not in the metadata (truncated metadata?)",
@@ -845,21 +1065,29 @@ static int decode_event(ctf_stream *s)
 	}
 	s->emit = !(s->skip && s->skip[cls - s->m->events]);
 	ev->skipped = !s->emit;
-	if (sc->event_context) {
-		rc = dec_root(s, sc->event_context);
+	if (cls->ops) {
+		/* contexts and fields in one program (its MARK sets ncontext) */
+		s->depth = 0;
+		rc = run_prog(s, cls->ops, cls->ops + cls->nops, 0);
 		if (rc)
 			return rc;
-	}
-	if (cls->context) {
-		rc = dec_root(s, cls->context);
-		if (rc)
-			return rc;
-	}
-	ev->ncontext = s->nvals;
-	if (cls->fields) {
-		rc = dec_root(s, cls->fields);
-		if (rc)
-			return rc;
+	} else {
+		if (sc->event_context) {
+			rc = dec_root(s, sc->event_context);
+			if (rc)
+				return rc;
+		}
+		if (cls->context) {
+			rc = dec_root(s, cls->context);
+			if (rc)
+				return rc;
+		}
+		ev->ncontext = s->nvals;
+		if (cls->fields) {
+			rc = dec_root(s, cls->fields);
+			if (rc)
+				return rc;
+		}
 	}
 	if (s->pos == start)
 		return DEC_BAD; /* an empty record would never advance */
@@ -914,6 +1142,10 @@ int tt_ctf_stream_next(ctf_stream *s, const ctf_event **out)
 		at = s->pos;
 		rc = decode_event(s);
 		if (rc == DEC_OK) {
+			s->ev.discard = s->has_pending;
+			s->ev.class_id = s->class_id;
+			s->ev.instance = s->instance;
+			s->ev.cpu = s->cpu;
 			*out = &s->ev;
 			return 1;
 		}

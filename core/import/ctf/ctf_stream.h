@@ -59,6 +59,10 @@ typedef struct ctf_event {
 	size_t procname_len;
 	int skipped;             /* values not produced (tt_ctf_stream_skip_values):
 				  * nvals is 0, the thread roles are set */
+	int discard;             /* tt_ctf_stream_take_discard has a note */
+	/* the packet's (tt_ctf_stream_class_id, _instance, _cpu) */
+	uint64_t class_id;
+	int64_t instance, cpu;
 } ctf_event;
 
 /* Counters a cursor accumulates (the importer moves them to stats). */

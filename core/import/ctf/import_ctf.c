@@ -385,6 +385,7 @@ static int open_trace_streams(ctx *c, trace_ctx *t)
 		sp->idx = (int)c->nsrcs;
 		sp->file = strdup(names[i]);
 		sp->stream_track = TT_NONE;
+		sp->trk_utid = TT_NONE;
 		sp->lost_track = TT_NONE;
 		sp->seen_utid = TT_NONE;
 		sp->cpu_track = TT_NONE;

@@ -102,6 +102,7 @@ typedef struct src {
 	size_t last_name_len;
 	int last_name_set;
 	uint32_t stream_track, lost_track;
+	uint32_t trk_utid, trk_track; /* the last thread's track (TT_NONE: none) */
 	uint32_t cpu_track;  /* track of cpu_track_cpu (the last one used) */
 	int64_t cpu_track_cpu;
 	int64_t reg_cpu;     /* last CPU put in the cpu table */
@@ -190,7 +191,8 @@ typedef struct rec {
 	uint64_t offset;      /* bit offset of the record in its stream file */
 	int64_t cpu;
 	int64_t pid, tid;     /* R_THREAD: vpid and vtid (UST) or pid and tid
-			       * (kernel context); pid -1 when unknown */
+			       * (kernel context); without R_THREAD, pid is a
+			       * lone vpid/pid (no thread) or -1 */
 	const char *procname; /* in the mapped file, NULL when none */
 	uint32_t procname_len;
 	uint32_t ci;          /* event class: index in its trace's m->events */

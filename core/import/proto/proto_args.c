@@ -134,12 +134,15 @@ static void add_legacy_json(pctx *c, size_t klen, const char *text)
  * key is not kept (*text: an id too big for a part, or out of memory). */
 #define KP_TEXT 0x7ffffffeu
 
+static void note_missing(pctx *c);
+static tt_str name_text(pctx *c, const char *s);
+
 static uint32_t name_part(pctx *c, pseq *s, const DAnn *a, const char **text)
 {
 	if (a->name_field_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME && a->name) {
 		/* Chrome names dict entries by text: the name is interned
 		 * (short, and a few hundred distinct) to find its key */
-		tt_str v = a->name[0] ? intern_c(c, a->name) : 0;
+		tt_str v = a->name[0] ? name_text(c, a->name) : 0;
 
 		if (!a->name[0])
 			return KP_EMPTY;
@@ -158,6 +161,7 @@ static uint32_t name_part(pctx *c, pseq *s, const DAnn *a, const char **text)
 			return KP_TEXT;
 		}
 		stat(c, TT_STAT_proto_interned_missing);
+		note_missing(c);
 	}
 	return KP_EMPTY;
 }
@@ -241,8 +245,10 @@ static void add_annot(pctx *c, pseq *s, uint64_t key, const DAnn *a, int depth)
 		tt_str v;
 		int found = tt_proto_itab_find(&s->dstrs, a->string_value_iid, &v);
 
-		if (!found)
+		if (!found) {
 			stat(c, TT_STAT_proto_interned_missing);
+			note_missing(c);
+		}
 		/* the interned value is the row's string unless its text stops
 		 * at a NUL before its end (then the text up to it, as before) */
 		if (found && v && !tt_pmap_find(&c->nul_strs, v)) {
@@ -292,6 +298,253 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
 	c->key[klen] = 0;
 }
 
+
+/* ---- packed debug annotations, and the sets they made ---------------------
+ * The reader leaves a TrackEvent's debug annotations packed (proto_read.h).
+ * A Chrome trace repeats its annotations' bytes: 75k distinct arg sets
+ * for 300k slices. The bytes seen are kept, by sequence, with the set
+ * they made when that set was theirs alone (no typed args, legacy ids or
+ * phases): the same bytes on the same sequence, while its interned names
+ * and strings mean the same (pseq.agen), are the same rows, so the set is
+ * copied from storage instead of unpacked and built again (copied, not
+ * reused, until the args tracker's trial of its first 64k sets is over:
+ * it decides whether it is a repeat exactly as when it was built). Bytes seen once unpacked cleanly, so they are
+ * unpacked without a check when their set must be built again. The
+ * kept bytes are bounded: when full, the cache starts again. */
+#define AC_BYTES (1u << 20)
+
+typedef struct aentry {
+	uint64_t h;
+	uint32_t seq, gen;
+	uint32_t set;                /* TT_NONE: none; valid when known */
+	int known;
+	int deep;                    /* nests too deep for a packet of 1 KiB or more (tt_proto_annots_deep); -1 not known yet (only seen in shorter packets) */
+	size_t off, len;             /* its bytes in bytes[]: (u32 length, annotation) each */
+} aentry;
+
+struct tt_proto_annots {
+	uint32_t *slot;              /* entry + 1 by hash; 0 = empty */
+	size_t cap;
+	TT_VEC(aentry) e;
+	unsigned char *bytes;
+	size_t nb;
+	tt_proto_arena ar;           /* the current event's unpacked annotations */
+	TT_VEC(DAnn *) da;
+	int unpacked;                /* da holds the current event's */
+	DAnn **given;                /* or the reader unpacked them (tt_proto_item) */
+	uint32_t cur;                /* its entry + 1, 0 = none */
+	int missing;                 /* an interned id was missing while building */
+#define NAME_SLOTS 1024
+	struct nslot { uint64_t h; size_t len; tt_str v; } names[NAME_SLOTS]; /* name_text */
+	uint64_t ends;               /* sets ended here that were not empty */
+	int sure;                    /* the args tracker keeps sets once for good */
+};
+
+/* A dict entry's name interned: the few hundred names of a Chrome trace
+ * come millions of times, so the last id of each hash is kept (checked
+ * against the stored text) before asking storage's pool. */
+static tt_str name_text(pctx *c, const char *s)
+{
+	struct tt_proto_annots *a = c->annots;
+	size_t n = strlen(s), k;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+	struct nslot *e;
+	const char *t;
+
+	if (!a)
+		return intern(c, s, n);
+	for (k = 0; k + 8 <= n; k += 8) {
+		memcpy(&v, s + k, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	v = 0;
+	memcpy(&v, s + k, n - k);
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	e = &a->names[h & (NAME_SLOTS - 1)];
+	if (e->v && e->h == h && e->len == n && (t = tt_storage_str(c->st, e->v)) && !memcmp(t, s, n))
+		return e->v;
+	e->h = h;
+	e->len = n;
+	e->v = intern(c, s, n);
+	return e->v;
+}
+
+static void note_missing(pctx *c)
+{
+	if (c->annots)
+		c->annots->missing = 1;
+}
+
+static int annots_equal(const struct tt_proto_annots *a, const aentry *e, const ProtobufCBinaryData *d, size_t n)
+{
+	const unsigned char *p = a->bytes + e->off, *end = p + e->len;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k;
+
+		if (end - p < 4)
+			return 0;
+		memcpy(&k, p, 4);
+		p += 4;
+		if (k != d[i].len || (size_t)(end - p) < k || (k && memcmp(p, d[i].data, k)))
+			return 0;
+		p += k;
+	}
+	return p == end;
+}
+
+static void annots_reset(struct tt_proto_annots *a)
+{
+	if (a->cap)
+		memset(a->slot, 0, a->cap * sizeof(*a->slot));
+	a->e.n = 0;
+	a->nb = 0;
+}
+
+/* Keeps the bytes of d (a new entry); its index + 1, or 0 when they do
+ * not fit or out of memory (then nothing is kept). */
+static uint32_t annots_add(struct tt_proto_annots *a, uint64_t h, uint32_t seq, const ProtobufCBinaryData *d,
+			   size_t n, int deep)
+{
+	size_t len = 0, i;
+	aentry e = { .h = h, .seq = seq, .set = TT_NONE, .deep = deep };
+
+	for (i = 0; i < n; i++)
+		len += 4 + d[i].len;
+	if (len > AC_BYTES / 16)
+		return 0;
+	if (a->nb + len > AC_BYTES || (a->e.n + 1) * 2 > a->cap)
+		annots_reset(a);
+	if (!a->bytes && !(a->bytes = malloc(AC_BYTES)))
+		return 0;
+	if (!a->cap) {
+		a->cap = 1u << 15;
+		if (!(a->slot = calloc(a->cap, sizeof(*a->slot)))) {
+			a->cap = 0;
+			return 0;
+		}
+	}
+	if ((a->e.n + 1) * 2 > a->cap || TT_VEC_PUSH(a->e, e))
+		return 0;
+	e.off = a->nb;
+	for (i = 0; i < n; i++) {
+		uint32_t k = (uint32_t)d[i].len;
+
+		memcpy(a->bytes + a->nb, &k, 4);
+		if (k)
+			memcpy(a->bytes + a->nb + 4, d[i].data, k);
+		a->nb += 4 + k;
+	}
+	a->e.v[a->e.n - 1].off = e.off;
+	a->e.v[a->e.n - 1].len = a->nb - e.off;
+	for (i = (size_t)h & (a->cap - 1); a->slot[i]; i = (i + 1) & (a->cap - 1))
+		;
+	a->slot[i] = (uint32_t)a->e.n;
+	return (uint32_t)a->e.n;
+}
+
+/* Unpacks the current event's annotations into a->da; -1 when protobuf-c
+ * rejects one (or out of memory). */
+static int annots_unpack(struct tt_proto_annots *a, const ProtobufCBinaryData *d, size_t n)
+{
+	tt_proto_arena_reset(&a->ar);
+	a->da.n = 0;
+	for (size_t i = 0; i < n; i++) {
+		DAnn *x = perfetto__protos__debug_annotation__unpack(&a->ar.alloc, d[i].len, d[i].data);
+
+		if (!x || TT_VEC_PUSH(a->da, x))
+			return -1;
+	}
+	a->unpacked = 1;
+	return 0;
+}
+
+int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
+{
+	const TEv *te = p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ? p->track_event : NULL;
+	struct tt_proto_annots *a = c->annots;
+	const ProtobufCBinaryData *d;
+	uint64_t h;
+	size_t i;
+	int deep;
+
+	if (!a) {
+		if (!(a = c->annots = calloc(1, sizeof(*a)))) {
+			c->oom = 1;
+			return 0;
+		}
+		tt_proto_arena_init(&a->ar);
+	}
+	a->unpacked = 0;
+	a->given = NULL;
+	a->cur = 0;
+	if (!te || !te->n_debug_annotations)
+		return 0;
+	d = tt_proto_packed_annots(te);
+	if (it->da_state == 1)
+		a->given = it->da;
+	h = it->da_state ? it->ahash : tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
+	if (a->cap)
+		for (i = (size_t)h & (a->cap - 1); a->slot[i]; i = (i + 1) & (a->cap - 1)) {
+			aentry *e = &a->e.v[a->slot[i] - 1];
+
+			if (e->h == h && e->seq == p->trusted_packet_sequence_id &&
+			    annots_equal(a, e, d, te->n_debug_annotations)) {
+				if (it->len >= 1024 && e->deep < 0)
+					e->deep = tt_proto_annots_deep(d, te->n_debug_annotations);
+				if (it->len >= 1024 && e->deep)
+					return -1;
+				a->cur = a->slot[i];
+				return 0;
+			}
+		}
+	/* as the nesting walk of tt_proto_unpack would have said: only a
+	 * packet of 1 KiB or more is walked (a shorter one's recursion is
+	 * bounded by its length); the reader unpacks no annotations that
+	 * nest too deep in one */
+	deep = it->len < 1024 ? -1 : !a->given && tt_proto_annots_deep(d, te->n_debug_annotations);
+	if (deep > 0)
+		return -1;
+	if (!a->given && annots_unpack(a, d, te->n_debug_annotations))
+		return -1;
+	a->cur = annots_add(a, h, p->trusted_packet_sequence_id, d, te->n_debug_annotations, deep);
+	return 0;
+}
+
+void tt_proto_annots_free(pctx *c)
+{
+	struct tt_proto_annots *a = c->annots;
+
+	if (!a)
+		return;
+	free(a->slot);
+	TT_VEC_FREE(a->e);
+	free(a->bytes);
+	TT_VEC_FREE(a->da);
+	tt_proto_arena_destroy(&a->ar);
+	free(a);
+	c->annots = NULL;
+}
+
+/* The current event's annotations, unpacked (they unpacked cleanly
+ * before: a failure now is out of memory). NULL when none. */
+static DAnn **annots_get(pctx *c, const TEv *te)
+{
+	struct tt_proto_annots *a = c->annots;
+
+	if (!a || !te->n_debug_annotations)
+		return NULL;
+	if (a->given)
+		return a->given;
+	if (!a->unpacked && annots_unpack(a, tt_proto_packed_annots(te), te->n_debug_annotations)) {
+		c->oom = 1;
+		return NULL;
+	}
+	return a->da.v;
+}
+
 /* Builds the arg set of a TrackEvent (debug annotations under "debug.",
  * plus legacy_event.passthrough_utid and legacy_event.phase for R / S / T
  * / p as trace_processor does, and before them legacy_trace_source_id: the
@@ -303,9 +556,39 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 	int has_src = le && phase && strchr("beSFnTp", phase) &&
 		      le->id_case != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID__NOT_SET;
 
-	if (!te->n_debug_annotations && !has_src && phase != 'R' && phase != 'S' && phase != 'T' &&
-	    phase != 'p' && passthrough_utid == TT_NONE && !tt_proto_has_typed_args(te))
+	int alone = !has_src && phase != 'R' && phase != 'S' && phase != 'T' && phase != 'p' &&
+		    passthrough_utid == TT_NONE && !tt_proto_has_typed_args(te);
+	aentry *e = NULL;
+	DAnn **da;
+	uint32_t set;
+
+	if (!te->n_debug_annotations && alone)
 		return TT_NONE;
+	if (alone && c->annots && c->annots->cur) {
+		e = &c->annots->e.v[c->annots->cur - 1];
+		if (e->known && e->gen == s->agen) {
+			struct tt_proto_annots *a = c->annots;
+
+			if (e->set == TT_NONE || a->sure)
+				return e->set;
+			tt_storage_args_begin(c->st);
+			tt_storage_args_copy(c->st, e->set);
+			set = tt_args_tracker_end(c->im->args);
+			/* The tracker stops keeping sets once if its first 64k
+			 * sets brought few repeats (args_tracker.h), and never
+			 * turns it back on. Each non-empty set ended here was one
+			 * of them: past 64k, a set it found again means it keeps
+			 * them for good, and a repeat is its set without the copy. */
+			if (set != TT_NONE && ++a->ends > 65536 && set == e->set)
+				a->sure = 1;
+			return set;
+		}
+	}
+	da = annots_get(c, te);
+	if (te->n_debug_annotations && !da)
+		return TT_NONE;
+	if (c->annots)
+		c->annots->missing = 0;
 	tt_storage_args_begin(c->st);
 	tt_proto_typed_args_first(c, s, te);
 	if (has_src) {
@@ -318,9 +601,9 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 	tt_proto_typed_args(c, s, te);
 	for (i = 0; i < te->n_debug_annotations; i++) {
 		const char *text = NULL;
-		uint32_t part = name_part(c, s, te->debug_annotations[i], &text);
+		uint32_t part = name_part(c, s, da[i], &text);
 
-		add_annot(c, s, child_key(c, 0, part, 1, text), te->debug_annotations[i], 0);
+		add_annot(c, s, child_key(c, 0, part, 1, text), da[i], 0);
 	}
 	if (passthrough_utid != TT_NONE)
 		tt_storage_args_uint(c->st, "legacy_event.passthrough_utid", passthrough_utid);
@@ -328,5 +611,13 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 		char ph = (char)phase;
 		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);
 	}
-	return tt_args_tracker_end(c->im->args);
+	set = tt_args_tracker_end(c->im->args);
+	if (set != TT_NONE && c->annots)
+		c->annots->ends++;
+	if (e && !c->annots->missing) {
+		e->known = 1;
+		e->gen = s->agen;
+		e->set = set;
+	}
+	return set;
 }

@@ -173,6 +173,7 @@ typedef struct pseq {
 	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
 	int64_t legacy_ts, legacy_tts; /* old Chrome reference times (ns) */
 	int first_packet;            /* a first_packet_on_sequence packet was seen */
+	uint32_t agen;               /* bumped when an interned debug annotation name or string may change meaning (proto_args.c's cache) */
 	uint32_t stream;             /* its stream in c->sorter */
 } pseq;
 
@@ -202,7 +203,9 @@ typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
 	tt_proto_clock *clock;
+	tt_proto_schema schema;      /* what packets are unpacked with (proto_read.h) */
 	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
+	struct tt_proto_annots *annots; /* the current event's debug annotations, and those seen (proto_args.c) */
 	tt_sorter *sorter;           /* every sequence's records, merged in (ts, file order) */
 	/* trace processor's flush points (proto_feed.c, tt_proto_read_buffers) */
 	uint32_t flushes;            /* all_data_sources_flushed since the last extraction */
@@ -339,6 +342,14 @@ void tt_proto_fold_flush(pctx *c, pseq *s);
  * along: when not, the caller flushes it before numbering the record's
  * flows and callstack by c->ord. */
 int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i);
+/* Before anything of packet p is read: its TrackEvent's packed debug
+ * annotations are unpacked unless the same bytes were seen on its
+ * sequence; it: the reader's item of p (for a packet inside
+ * compressed_packets, one made for it). -1 when protobuf-c rejects them,
+ * or they nest too deep (tt_proto_unpack) (the packet is rejected, as
+ * when they were unpacked with it), else 0. */
+int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it);
+void tt_proto_annots_free(pctx *c);
 uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);

@@ -173,13 +173,156 @@ static int nesting_ok(const ProtobufCMessageDescriptor *d, const unsigned char *
 	return 1;
 }
 
-Perfetto__Protos__TracePacket *tt_proto_unpack(tt_proto_arena *a, const unsigned char *p, size_t len)
+static void *schema_alloc(tt_proto_schema *sc, size_t n)
 {
+	void *p = sc->nmem < sizeof(sc->mem) / sizeof(sc->mem[0]) ? malloc(n ? n : 1) : NULL;
+
+	if (p)
+		sc->mem[sc->nmem++] = p;
+	return p;
+}
+
+/* out: d with the fields keep() says yes to (their ranges and name order
+ * made again), initialised by protobuf-c (its init names out in the
+ * message). -1 out of memory. */
+static int schema_subset(tt_proto_schema *sc, ProtobufCMessageDescriptor *out, const ProtobufCMessageDescriptor *d,
+			 int (*keep)(const ProtobufCFieldDescriptor *))
+{
+	ProtobufCFieldDescriptor *f = schema_alloc(sc, d->n_fields * sizeof(*f));
+	ProtobufCIntRange *r = schema_alloc(sc, (d->n_fields + 1) * sizeof(*r));
+	unsigned *names = schema_alloc(sc, d->n_fields * sizeof(*names));
+	unsigned *map = malloc((d->n_fields ? d->n_fields : 1) * sizeof(*map));
+	unsigned i, n = 0, nr = 0, nn = 0;
+
+	if (!f || !r || !names || !map) {
+		free(map);
+		return -1;
+	}
+	for (i = 0; i < d->n_fields; i++) {
+		map[i] = UINT32_MAX;
+		if (!keep(&d->fields[i]))
+			continue;
+		/* ranges: runs of consecutive numbers, as protoc-c makes them */
+		if (!n || f[n - 1].id + 1 != d->fields[i].id) {
+			r[nr].start_value = (int)d->fields[i].id;
+			r[nr].orig_index = n;
+			nr++;
+		}
+		map[i] = n;
+		f[n++] = d->fields[i];
+	}
+	r[nr].start_value = 0;
+	r[nr].orig_index = (int)n;
+	for (i = 0; i < d->n_fields; i++)
+		if (map[d->fields_sorted_by_name[i]] != UINT32_MAX)
+			names[nn++] = map[d->fields_sorted_by_name[i]];
+	free(map);
+	*out = *d;
+	out->fields = f;
+	out->n_fields = n;
+	out->fields_sorted_by_name = names;
+	out->field_ranges = r;
+	out->n_field_ranges = nr;
+	out->message_init = NULL;
+	return 0;
+}
+
+static int keep_all(const ProtobufCFieldDescriptor *f)
+{
+	(void)f;
+	return 1;
+}
+
+static int keep_hot_packet(const ProtobufCFieldDescriptor *f)
+{
+	return !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || f->descriptor == &perfetto__protos__track_event__descriptor;
+}
+
+static int keep_hot_event(const ProtobufCFieldDescriptor *f)
+{
+	/* 4: debug_annotations (bytes by then), 6: legacy_event */
+	return f->id < 1000 && (f->type != PROTOBUF_C_TYPE_MESSAGE || f->id == 6);
+}
+
+int tt_proto_schema_init(tt_proto_schema *sc)
+{
+	const ProtobufCMessageDescriptor *te = &perfetto__protos__track_event__descriptor;
+	const ProtobufCMessageDescriptor *pk = &perfetto__protos__trace_packet__descriptor;
+	ProtobufCFieldDescriptor *f;
+	unsigned i;
+
+	memset(sc, 0, sizeof(*sc));
+	if (schema_subset(sc, &sc->te, te, keep_all))
+		goto oom;
+	f = (ProtobufCFieldDescriptor *)sc->te.fields;
+	for (i = 0; i < sc->te.n_fields; i++)
+		if (f[i].id == 4) { /* debug_annotations */
+			f[i].type = PROTOBUF_C_TYPE_BYTES;
+			f[i].descriptor = NULL;
+		}
+	if (schema_subset(sc, &sc->hot_te, &sc->te, keep_hot_event) ||
+	    schema_subset(sc, &sc->pkt, pk, keep_all) ||
+	    schema_subset(sc, &sc->hot_pkt, pk, keep_hot_packet))
+		goto oom;
+	/* the generated init for packets: they hold no annotations, and it
+	 * names the real descriptor, whose layout is theirs; events get
+	 * protobuf-c's own, naming ours (the real one would read packed
+	 * annotations as messages, were protobuf-c to free them) */
+	sc->pkt.message_init = sc->hot_pkt.message_init = pk->message_init;
+	f = (ProtobufCFieldDescriptor *)sc->pkt.fields;
+	for (i = 0; i < sc->pkt.n_fields; i++)
+		if (f[i].descriptor == te)
+			f[i].descriptor = &sc->te;
+	f = (ProtobufCFieldDescriptor *)sc->hot_pkt.fields;
+	for (i = 0; i < sc->hot_pkt.n_fields; i++)
+		if (f[i].descriptor == te)
+			f[i].descriptor = &sc->hot_te;
+	return 0;
+oom:
+	tt_proto_schema_free(sc);
+	return -1;
+}
+
+void tt_proto_schema_free(tt_proto_schema *sc)
+{
+	for (size_t i = 0; i < sc->nmem; i++)
+		free(sc->mem[i]);
+	sc->nmem = 0;
+}
+
+int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n)
+{
+	/* each level costs >= 2 bytes: a short one cannot reach the limit
+	 * from its depth (2: under the packet and its TrackEvent) */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].len >= 2 * (MAX_NESTING - 2) &&
+		    !nesting_ok(&perfetto__protos__debug_annotation__descriptor, d[i].data, d[i].len, 2))
+			return 1;
+	return 0;
+}
+
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
+					       size_t len)
+{
+	/* Hot first, without the nesting walk: the types it unpacks do not
+	 * nest (no recursive message is in it; annotations stay bytes), so
+	 * protobuf-c's recursion is bounded, and when it takes the packet
+	 * whole, the walk could only have said no inside the annotations,
+	 * which are checked as they are unpacked. */
+	Perfetto__Protos__TracePacket *pk =
+		(Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p);
+
+	if (pk && !pk->base.n_unknown_fields &&
+	    (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
+	     !pk->track_event->base.n_unknown_fields))
+		return pk;
 	/* each nesting level costs >= 2 bytes: small packets cannot go deep
-	 * enough to hurt, and the hot path (events of < 1 KiB) skips the walk */
+	 * enough to hurt, and skip the walk */
 	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
 		return NULL;
-	return perfetto__protos__trace_packet__unpack(&a->alloc, len, p);
+	/* (a packet hot rejects is tried again too: the message would be
+	 * that of full's rejection) */
+	return (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->pkt, &a->alloc, len, p);
 }
 
 /* ---- the reader ------------------------------------------------------------------ */
@@ -202,6 +345,9 @@ typedef struct pbatch {
 struct tt_proto_reader {
 	tt_bytesrc *src;
 	const char *path;
+	const tt_proto_schema *sc;
+	uint64_t *seen;          /* SEEN_SLOTS annotation hashes (unpack_annots) */
+	int threaded;
 	uint64_t size;
 	int plain;
 	size_t batch_packets;
@@ -410,14 +556,84 @@ ended:
 	return 1;
 }
 
-static void unpack_batch(pbatch *b)
+uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ seq;
+
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *p = d[i].data;
+		size_t k = d[i].len;
+		uint64_t v;
+
+		h = (h ^ k) * 0xff51afd7ed558ccdULL;
+		for (; k >= 8; k -= 8, p += 8) {
+			memcpy(&v, p, 8);
+			h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+			h ^= h >> 29;
+		}
+		v = 0;
+		if (k)
+			memcpy(&v, p, k);
+		h = (h ^ v ^ (uint64_t)k << 59) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+/* An event's packed annotations (see tt_proto_item): unpacked here unless
+ * seen (hashes of those seen, one slot per hash: a hash pushed out only
+ * means an unpack the importer would have saved) says the bytes came
+ * before on the sequence. A legacy event's set is not cached by the
+ * importer (proto_args.c): always unpacked. seen NULL: left packed. */
+#define SEEN_SLOTS (1u << 15)
+
+static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
+{
+	const Perfetto__Protos__TracePacket *p = it->pkt;
+	const Perfetto__Protos__TrackEvent *te;
+	const ProtobufCBinaryData *d;
+	uint64_t *slot;
+	size_t i;
+
+	it->da_state = 0;
+	it->da = NULL;
+	if (!seen || !p || p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
+	    !p->track_event->n_debug_annotations)
+		return;
+	te = p->track_event;
+	d = tt_proto_packed_annots(te);
+	it->ahash = tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
+	it->da_state = 2;
+	slot = &seen[it->ahash & (SEEN_SLOTS - 1)];
+	/* (annotations nesting too deep in a packet of 1 KiB or more are
+	 * the importer's to judge; a shorter packet's cannot nest deep
+	 * enough to hurt, as in tt_proto_unpack) */
+	if ((*slot == it->ahash && !te->legacy_event) ||
+	    (it->len >= 1024 && tt_proto_annots_deep(d, te->n_debug_annotations)))
+		return;
+	it->da = ar->alloc.alloc(ar, te->n_debug_annotations * sizeof(*it->da));
+	if (!it->da)
+		return;
+	for (i = 0; i < te->n_debug_annotations; i++)
+		if (!(it->da[i] = perfetto__protos__debug_annotation__unpack(&ar->alloc, d[i].len, d[i].data))) {
+			/* rejected, or out of memory: the importer tries again */
+			it->da = NULL;
+			return;
+		}
+	it->da_state = 1;
+	*slot = it->ahash;
+}
+
+static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, pbatch *b)
 {
 	size_t i;
 
 	tt_proto_arena_reset(&b->ar);
 	for (i = 0; i < b->npk; i++) {
 		b->items[i].off = b->pk[i].off;
-		b->items[i].pkt = tt_proto_unpack(&b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
+		b->items[i].len = b->pk[i].len;
+		b->items[i].pkt = tt_proto_unpack(sc, &b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
+		unpack_annots(seen, &b->ar, &b->items[i]);
 	}
 }
 
@@ -433,9 +649,11 @@ static void frame_slot(tt_proto_reader *r, uint64_t seq)
 		tt_workq_close(r->q);
 }
 
-static void unpack_slot(tt_proto_reader *r, uint64_t seq)
+/* seen: the worker's (or, without one, the importing thread's), never
+ * shared between the two */
+static void unpack_slot(tt_proto_reader *r, uint64_t seq, uint64_t *seen)
 {
-	unpack_batch(slot(r, seq));
+	unpack_batch(r->sc, seen, slot(r, seq));
 	tt_workq_done(r->q, seq, 0);
 }
 
@@ -472,12 +690,13 @@ static void *worker(void *arg)
 		if (k == TT_WQ_CLAIMED)
 			frame_slot(r, seq);
 		else
-			unpack_slot(r, seq);
+			unpack_slot(r, seq, r->seen);
 	}
 	return NULL;
 }
 
-tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int threaded, size_t batch_packets)
+tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, const tt_proto_schema *sc, int threaded,
+				     size_t batch_packets)
 {
 	tt_proto_reader *r = calloc(1, sizeof(*r));
 	size_t i;
@@ -486,12 +705,16 @@ tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int thre
 		return NULL;
 	r->src = src;
 	r->path = path;
+	r->sc = sc;
+	r->threaded = threaded;
 	r->size = tt_bytesrc_size(src);
 	r->plain = !tt_bytesrc_is_gzip(src);
 	r->batch_packets = batch_packets ? batch_packets : BATCH_PACKETS;
 	for (i = 0; i < TT_PROTO_BATCHES; i++)
 		tt_proto_arena_init(&r->b[i].ar);
-	if (!(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
+	if (!(r->seen = calloc(SEEN_SLOTS, sizeof(*r->seen))) ||
+	    !(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
+		free(r->seen);
 		free(r);
 		return NULL;
 	}
@@ -524,7 +747,8 @@ int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
 			return 1;
 		}
 		case TT_WQ_GRABBED:
-			unpack_slot(r, seq);
+			/* without a worker the caller unpacks every batch */
+			unpack_slot(r, seq, r->threaded ? NULL : r->seen);
 			break;
 		case TT_WQ_NONE: /* no worker: frame here */
 			if (tt_workq_work(r->q, 0, -1, &seq) == TT_WQ_CLAIMED)
@@ -557,5 +781,6 @@ void tt_proto_reader_free(tt_proto_reader *r)
 		tt_proto_arena_destroy(&r->b[i].ar);
 	}
 	free(r->buf);
+	free(r->seen);
 	free(r);
 }

@@ -48,14 +48,73 @@ void tt_proto_arena_destroy(tt_proto_arena *a);
  * -1 when longer than 10 bytes. */
 int tt_proto_varint(const unsigned char *p, const unsigned char *e, uint64_t *out);
 
-/* Unpacks one TracePacket into the arena. NULL when protobuf-c rejects it,
- * or when its messages nest deeper than the importer accepts (protobuf-c
- * recurses without a limit). */
-Perfetto__Protos__TracePacket *tt_proto_unpack(tt_proto_arena *a, const unsigned char *p, size_t len);
+/* The schemas packets are unpacked with, built at run time from the
+ * generated descriptors: the struct layouts stay the generated ones.
+ *   full  Perfetto's, except that a TrackEvent's debug_annotations (field
+ *         4) are declared bytes, so that protobuf-c copies each
+ *         annotation's bytes instead of unpacking it (they are three
+ *         quarters of a Chrome event's bytes, and most events repeat an
+ *         earlier event's: proto_args.c unpacks them with the real
+ *         descriptor only when their arg set is not known). The
+ *         debug_annotations member then points at ProtobufCBinaryData
+ *         (tt_proto_packed_annots).
+ *   hot   the same, less the fields an ordinary TrackEvent packet does not
+ *         have: TracePacket's oneof members but track_event, TrackEvent's
+ *         message fields but the annotations and legacy_event, and its
+ *         extensions. protobuf-c's cost per message grows with the fields
+ *         its descriptor lists (it walks them all), and these are most of
+ *         them. Tried first: a packet that unpacks into unknown fields with
+ *         it (it had a field hot leaves out) is unpacked again with full,
+ *         so the result is always full's.
+ * Must not move once made. */
+typedef struct tt_proto_schema {
+	ProtobufCMessageDescriptor te, pkt, hot_te, hot_pkt;
+	void *mem[12];               /* the copied fields, ranges and name orders */
+	size_t nmem;
+} tt_proto_schema;
+
+/* 0, or -1 out of memory. */
+int tt_proto_schema_init(tt_proto_schema *sc);
+void tt_proto_schema_free(tt_proto_schema *sc);
+
+/* A TrackEvent unpacked with the schema: its n_debug_annotations packed
+ * DebugAnnotations. */
+static inline const ProtobufCBinaryData *tt_proto_packed_annots(const Perfetto__Protos__TrackEvent *te)
+{
+	return (const ProtobufCBinaryData *)(const void *)te->debug_annotations;
+}
+
+/* Unpacks one TracePacket into the arena with the schema. NULL when
+ * protobuf-c rejects it, or when its messages nest deeper than the
+ * importer accepts (protobuf-c recurses without a limit). The nesting is
+ * that of Perfetto's schema, checked in packets of 1 KiB and more; a
+ * packet the hot schema takes nests no deeper than a few levels but in
+ * its packed annotations, which the caller checks before unpacking them
+ * (tt_proto_annots_deep): that is the whole check's answer for it. */
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
+					       size_t len);
+
+/* The hash of n packed annotations on sequence seq (the reader's and
+ * proto_args.c's caches). */
+uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t n);
+
+/* Whether one of n packed annotations nests deeper than a packet may
+ * (checked in packets of 1 KiB and more, as tt_proto_unpack does; the
+ * packet and its TrackEvent count). */
+int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n);
 
 typedef struct tt_proto_item {
 	const Perfetto__Protos__TracePacket *pkt; /* NULL: the packet did not unpack */
 	uint64_t off;                             /* offset of its tag in the data */
+	size_t len;                               /* its length */
+	/* Its TrackEvent's debug annotations: the worker unpacks them unless
+	 * it has seen the same bytes on the sequence before (then the
+	 * importer most likely knows their arg set): 1 = unpacked in da, 2 =
+	 * left packed (or not unpacked: rejected, or out of memory), 0 = not
+	 * looked at (ahash not set either). ahash: tt_proto_annots_hash. */
+	int da_state;
+	uint64_t ahash;
+	Perfetto__Protos__DebugAnnotation **da;
 } tt_proto_item;
 
 /* Valid until the next tt_proto_reader_next() or tt_proto_reader_free(). */
@@ -78,8 +137,9 @@ typedef struct tt_proto_end {
 typedef struct tt_proto_reader tt_proto_reader;
 
 /* threaded: 0 = never start a worker. batch_packets: packets per batch
- * (0 = default). path is for messages. NULL when out of memory. */
-tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, int threaded,
+ * (0 = default). path is for messages; sc outlives the reader. NULL when
+ * out of memory. */
+tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, const tt_proto_schema *sc, int threaded,
 				     size_t batch_packets);
 /* The next batch in file order: 1, or 0 when reading has ended (see
  * tt_proto_reader_end). */
