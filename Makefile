@@ -58,7 +58,8 @@ JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
-	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c \
+	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c core/import/proto/proto_sched.c \
+	      core/import/proto/proto_systrace.c \
 	      core/import/proto/proto_feed.c
 PROTO_FILES = protos/perfetto_trace.proto
 CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_read.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_meta_lex.c core/import/ctf/ctf_meta_types.c core/import/ctf/ctf_meta_resolve.c core/import/ctf/ctf_stream.c \

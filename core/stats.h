@@ -13,9 +13,6 @@
 #define TT_STATS(X) \
 	X(json_parse_error, "json_parse_error", "error", "trace", "JSON text that could not be parsed; import stopped there") \
 	X(json_phase_unknown, "json_phase_unknown", "info", "trace", "trace events with a phase termtrace does not import") \
-	X(json_x_no_dur, "json_x_no_dur", "error", "trace", "complete (X) events without dur, skipped as Perfetto does") \
-	X(json_x_negative_dur, "json_x_negative_dur", "error", "trace", "complete (X) events with a negative dur, skipped") \
-	X(json_counter_bad_value, "json_counter_bad_value", "error", "trace", "counter (C) series whose value is not a number") \
 	X(json_truncated, "json_truncated", "data_loss", "trace", "the JSON text ended inside the event array (crashed writer?)") \
 	X(slice_end_unmatched, "slice_end_unmatched", "error", "analysis", "slice ends (E / SLICE_END) with no open slice on their track, dropped") \
 	X(slice_end_name_mismatch, "slice_end_name_mismatch", "error", "analysis", "slice ends whose name differs from the open slice they closed") \
@@ -24,7 +21,12 @@
 	X(slice_overlap, "slice_overlap", "error", "analysis", "complete slices that end after the slice enclosing them (kept, nested under it)") \
 	X(slice_depth_limit, "slice_depth_limit", "error", "analysis", "slices nested deeper than termtrace's limit, dropped") \
 	X(async_unmatched, "async_unmatched", "error", "analysis", "async ends (e / F) without a matching begin, dropped") \
-	X(flow_unmatched, "flow_unmatched", "info", "analysis", "flow steps/ends with no flow start, or flow events with no enclosing slice") \
+	X(flow_unmatched, "flow_unmatched", "info", "analysis", "Perfetto track event flow steps/ends with no flow start, or flow events with no enclosing slice") \
+	X(flow_duplicate_id, "flow_duplicate_id", "error", "trace", "JSON flow starts (s, flow_out) of a flow id already started: ignored (a JSON flow never closes)") \
+	X(flow_no_enclosing_slice, "flow_no_enclosing_slice", "error", "trace", "JSON flow events with no open slice on their thread (or async track) to bind to") \
+	X(flow_step_without_start, "flow_step_without_start", "info", "trace", "JSON flow steps (t, flow_in + flow_out) of a flow never started") \
+	X(flow_end_without_start, "flow_end_without_start", "info", "trace", "JSON flow ends (f, flow_in) of a flow never started") \
+	X(flow_without_direction, "flow_without_direction", "error", "trace", "JSON events with a bind_id but neither flow_in nor flow_out: no flow") \
 	X(flow_invalid_id, "flow_invalid_id", "error", "trace", "JSON v1 flow events (s/t/f) without an id, or with a string id that is not a hex number: no flow") \
 	X(proto_packet_bad, "proto_packet_bad", "error", "trace", "trace packets that protobuf-c could not unpack, skipped") \
 	X(proto_truncated, "proto_truncated", "data_loss", "trace", "bytes after the last complete packet (truncated file)") \
@@ -35,7 +37,7 @@
 	X(proto_compressed_bad, "proto_compressed_bad", "error", "trace", "compressed_packets that failed to inflate") \
 	X(proto_zstd_unsupported, "proto_zstd_unsupported", "error", "trace", "zstd_compressed_packets, which termtrace cannot inflate") \
 	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
-	X(proto_atrace_bad, "proto_atrace_bad", "info", "trace", "ftrace print events that are not valid atrace markers") \
+	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
 	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \
 	X(proto_unknown_field, "proto_unknown_field", "info", "trace", "trace packets whose payload termtrace does not import") \
 	X(sorter_push_event_out_of_order, "sorter_push_event_out_of_order", "error", "trace", "events older than what the sorter had already given out at a flush point, dropped") \
@@ -55,6 +57,8 @@
 	X(slice_spill_overlapping_complete_event, "slice_spill_overlapping_complete_event", "error", "analysis", "JSON complete (X) events that partly overlap a slice of their thread, moved to an overflow track of the thread (thread_overlapping_slice)") \
 	X(slice_drop_overlapping_complete_event, "slice_drop_overlapping_complete_event", "error", "analysis", "complete slices that partly overlap a slice of their track and were dropped") \
 	X(json_tokenizer_failure, "json_tokenizer_failure", "error", "trace", "JSON trace events that could not be read (no ph, no usable ts), skipped") \
+	X(json_display_time_unit, "json_display_time_unit", "info", "trace", "the JSON trace sets displayTimeUnit, which changes how viewers show times but not the timestamps (ts and dur are microseconds)") \
+	X(slice_negative_duration, "slice_negative_duration", "error", "analysis", "slices with a negative duration (JSON X events), dropped") \
 	X(json_parser_failure, "json_parser_failure", "error", "trace", "JSON trace events whose fields do not make an event of their phase, skipped") \
 	X(track_descriptor_conflicting_reservation, "track_descriptor_conflicting_reservation", "error", "analysis", "track descriptors that describe a uuid already described otherwise (another thread), ignored") \
 	X(track_event_parser_errors, "track_event_parser_errors", "info", "analysis", "track events that could not be placed (state value on a track that is not a state track, ...), skipped") \
@@ -63,6 +67,11 @@
 	X(track_event_dropped_packets_outside_of_range_of_interest, "track_event_dropped_packets_outside_of_range_of_interest", "info", "analysis", "track events before Chrome's range of interest (TrackEventRangeOfInterest), dropped as Perfetto's UI does") \
 	X(streaming_profile_invalid_timestamp, "streaming_profile_invalid_timestamp", "error", "analysis", "Chrome sampling profiler packets whose delta timestamps leave the valid range, dropped") \
 	X(stackprofile_parser_error, "stackprofile_parser_error", "error", "trace", "sampling profiler samples without a timestamp delta or with an unknown callstack, dropped") \
+	X(mismatched_sched_switch_tids, "mismatched_sched_switch_tids", "error", "analysis", "sched_switch events whose prev pid is not the thread the cpu's last switch ran: its slice is left open") \
+	X(compact_sched_switch_skipped, "compact_sched_switch_skipped", "info", "analysis", "the first compact sched_switch of each cpu, which only says who runs next (no slice)") \
+	X(compact_sched_waking_skipped, "compact_sched_waking_skipped", "info", "analysis", "compact sched_waking events on a cpu with no switch yet (their waker is unknown), skipped") \
+	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
+	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
 
 typedef enum tt_stat {

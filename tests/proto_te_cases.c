@@ -46,9 +46,7 @@ static void put_desc(tbuf *b, uint32_t seq, int first_packet, uint64_t uuid, uin
 	p.has_first_packet_on_sequence = 1;
 	p.first_packet_on_sequence = 1;
 	set_flags(&p, 1);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 }
 
 /* A TYPE_STATE event: value NULL ends the state; with_uuid 0 leaves the
@@ -61,14 +59,7 @@ static void put_state(tbuf *b, uint64_t ts, int with_uuid, uint64_t uuid, const 
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *ap = &a;
 
-	te.has_type = 1;
-	te.type = 5;
-	te.has_track_uuid = with_uuid;
-	te.track_uuid = uuid;
-	if (value) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)value;
-	}
+	te_set(&te, 5, with_uuid ? (int64_t)uuid : -1, value);
 	if (cat) {
 		te.n_categories = 1;
 		te.categories = (char **)&cat;
@@ -86,9 +77,7 @@ static void put_state(tbuf *b, uint64_t ts, int with_uuid, uint64_t uuid, const 
 		le.pid_override = pid_override;
 		te.legacy_event = &le;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* State tracks: a value holds until the next different one or an event
@@ -167,9 +156,7 @@ static void test_range_of_interest(void **state)
 	/* written last, as it applies to the whole trace */
 	roi.has_start_us = 1;
 	roi.start_us = 2;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT_RANGE_OF_INTEREST;
-	p.track_event_range_of_interest = &roi;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT_RANGE_OF_INTEREST, track_event_range_of_interest, &roi);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select ts, name from slice order by ts", "2000\tat start\n3000\tlate\n");
 	assert_int_equal(tt_test_stat(tr, "track_event_dropped_packets_outside_of_range_of_interest"), 2);
@@ -424,6 +411,31 @@ static Perfetto__Protos__FieldDescriptorProto xfield(const char *name, int32_t n
 	return f;
 }
 
+/* The event "e" on track 5 at 100 with the extension fields uf[0..n). */
+static void put_ext_event(tbuf *b, ProtobufCMessageUnknownField *uf, size_t n)
+{
+	Pkt p = pkt(1, 100);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+
+	te.base.n_unknown_fields = (unsigned)n;
+	te.base.unknown_fields = uf;
+	te_set(&te, 3, 5, "e");
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+/* An ExtensionDescriptor packet at ts of one file. */
+static void put_ext_file(tbuf *b, uint64_t ts, Perfetto__Protos__FileDescriptorProto *file)
+{
+	Pkt p = pkt(1, ts);
+	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
+	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+
+	set.n_file = 1;
+	set.file = &file;
+	ed.extension_set = &set;
+	TB_PUT(b, p, EXTENSION_DESCRIPTOR, extension_descriptor, &ed);
+}
+
 /* TrackEvent extensions described by the trace (an ExtensionDescriptor
  * packet, here after the event, as descriptors apply to every event):
  * a string, a repeated int, a message of its own with a DebugAnnotation
@@ -435,8 +447,6 @@ static void test_described_extensions(void **state)
 	tbuf b = {0}, f0 = {0}, f1 = {0}, f2 = {0}, f3 = {0}, f4 = {0}, sub = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 100);
-	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	ProtobufCMessageUnknownField uf[7];
 	Perfetto__Protos__DebugAnnotation da = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
 	unsigned char dbuf[64];
@@ -444,9 +454,7 @@ static void test_described_extensions(void **state)
 	Perfetto__Protos__FieldDescriptorProto ext[5], child[2], *extp[4], *childp[2], *ext2p[1];
 	Perfetto__Protos__DescriptorProto holder = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT,
 					  msg = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT, *msgs[2] = { &holder, &msg };
-	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT, *filep = &file;
-	Perfetto__Protos__FileDescriptorSet set = PERFETTO__PROTOS__FILE_DESCRIPTOR_SET__INIT;
-	Perfetto__Protos__ExtensionDescriptor ed = PERFETTO__PROTOS__EXTENSION_DESCRIPTOR__INIT;
+	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT;
 	const char *te_name = ".perfetto.protos.TrackEvent";
 
 	(void)state;
@@ -474,16 +482,7 @@ static void test_described_extensions(void **state)
 	uf[4] = (ProtobufCMessageUnknownField){ 2004, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
 	uf[5] = (ProtobufCMessageUnknownField){ 2005, PROTOBUF_C_WIRE_TYPE_VARINT, f4.n, f4.p };
 	uf[6] = (ProtobufCMessageUnknownField){ 2003, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, f0.n, f0.p };
-	te.base.n_unknown_fields = 7;
-	te.base.unknown_fields = uf;
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 5;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "e";
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	put_ext_event(&b, uf, 7);
 
 	ext[0] = xfield("ext_str", 2000, 1, 9, NULL, te_name);
 	ext[1] = xfield("ext_ints", 2001, 3, 5, NULL, te_name);
@@ -504,19 +503,13 @@ static void test_described_extensions(void **state)
 	file.package = "test";
 	file.n_message_type = 2;
 	file.message_type = msgs;
-	set.n_file = 1;
-	set.file = &filep;
-	ed.extension_set = &set;
-	p = pkt(1, 200);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR;
-	p.extension_descriptor = &ed;
-	tb_packet(&b, &p);
+	put_ext_file(&b, 200, &file);
 	/* the same file again, with one more extension */
 	ext2p[0] = &ext[4];
 	holder.n_extension = 1;
 	holder.extension = ext2p;
 	file.n_message_type = 1;
-	tb_packet(&b, &p);
+	put_ext_file(&b, 200, &file);
 
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id) order by a.key",
@@ -531,6 +524,92 @@ static void test_described_extensions(void **state)
 	free(sub.p);
 }
 
+/* One EnumValueDescriptorProto. */
+static Perfetto__Protos__EnumValueDescriptorProto xenum_value(const char *name, int32_t number)
+{
+	Perfetto__Protos__EnumValueDescriptorProto v = PERFETTO__PROTOS__ENUM_VALUE_DESCRIPTOR_PROTO__INIT;
+
+	v.name = (char *)name;
+	v.has_number = 1;
+	v.number = number;
+	return v;
+}
+
+/* Enum values of described extensions by name, as trace processor shows
+ * them: a top-level enum of the file and one nested in a message, a
+ * repeated enum, a value the enum does not name and an enum type no
+ * descriptor gives (both kept as numbers); an alias adds no name. */
+static void test_described_extension_enums(void **state)
+{
+	/* 2010 = 2; 2011 = 1, 7; 2013 = 3 (varints), 2012 { kind: 5 } */
+	static const struct { uint32_t tag; uint64_t v; } vs[] = { { 2010, 2 }, { 2011, 1 }, { 2011, 7 }, { 2013, 3 } };
+	tbuf b = {0}, v[4] = {{0}}, sub = {0};
+	char *path;
+	tt_trace *tr;
+	ProtobufCMessageUnknownField uf[5];
+	Perfetto__Protos__FieldDescriptorProto ext[4], kind = xfield("kind", 1, 1, 14, ".test.Child.Kind", NULL);
+	Perfetto__Protos__FieldDescriptorProto *extp[4], *kindp = &kind;
+	Perfetto__Protos__EnumValueDescriptorProto mv[3] = { xenum_value("MODE_A", 1), xenum_value("MODE_B", 2),
+							     xenum_value("MODE_ALIAS", 2) };
+	Perfetto__Protos__EnumValueDescriptorProto kv[2] = { xenum_value("K_X", 0), xenum_value("K_Y", 5) };
+	Perfetto__Protos__EnumValueDescriptorProto *mvp[3] = { &mv[0], &mv[1], &mv[2] }, *kvp[2] = { &kv[0], &kv[1] };
+	Perfetto__Protos__EnumDescriptorProto mode = PERFETTO__PROTOS__ENUM_DESCRIPTOR_PROTO__INIT, *modep = &mode;
+	Perfetto__Protos__EnumDescriptorProto kinde = PERFETTO__PROTOS__ENUM_DESCRIPTOR_PROTO__INIT, *kindep = &kinde;
+	Perfetto__Protos__DescriptorProto holder = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT,
+					  child = PERFETTO__PROTOS__DESCRIPTOR_PROTO__INIT, *msgs[2] = { &holder, &child };
+	Perfetto__Protos__FileDescriptorProto file = PERFETTO__PROTOS__FILE_DESCRIPTOR_PROTO__INIT;
+	const char *te_name = ".perfetto.protos.TrackEvent";
+
+	(void)state;
+	put_track(&b, 5, "t");
+	for (size_t i = 0; i < 4; i++) {
+		tb_varint(&v[i], vs[i].v);
+		uf[i] = (ProtobufCMessageUnknownField){ vs[i].tag, PROTOBUF_C_WIRE_TYPE_VARINT, v[i].n, v[i].p };
+	}
+	tb_raw(&sub, "\x02\x08\x05", 3); /* (length-prefixed: its length first) */
+	uf[4] = (ProtobufCMessageUnknownField){ 2012, PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED, sub.n, sub.p };
+	put_ext_event(&b, uf, 5);
+
+	ext[0] = xfield("ext_mode", 2010, 1, 14, ".test.Mode", te_name);
+	ext[1] = xfield("ext_modes", 2011, 3, 14, ".test.Mode", te_name);
+	ext[2] = xfield("ext_child", 2012, 1, 11, ".test.Child", te_name);
+	ext[3] = xfield("ext_nope", 2013, 1, 14, ".test.Nope", te_name);
+	for (int i = 0; i < 4; i++)
+		extp[i] = &ext[i];
+	holder.n_extension = 4;
+	holder.extension = extp;
+	mode.name = "Mode";
+	mode.n_value = 3;
+	mode.value = mvp;
+	kinde.name = "Kind";
+	kinde.n_value = 2;
+	kinde.value = kvp;
+	child.name = "Child";
+	child.n_field = 1;
+	child.field = &kindp;
+	child.n_enum_type = 1;
+	child.enum_type = &kindep;
+	file.package = "test";
+	file.n_message_type = 2;
+	file.message_type = msgs;
+	file.n_enum_type = 1;
+	file.enum_type = &modep;
+	put_ext_file(&b, 50, &file);
+
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select a.key, a.value_type, a.display_value from slice s join args a using(arg_set_id) "
+		       "order by a.id",
+		   "ext_mode\tstring\tMODE_B\n"
+		   "ext_modes[0]\tstring\tMODE_A\n"
+		   "ext_modes[1]\tint\t7\n"
+		   "ext_child.kind\tstring\tK_Y\n"
+		   "ext_nope\tint\t3\n");
+	tb_close(tr, path, &b);
+	for (size_t i = 0; i < 4; i++)
+		free(v[i].p);
+	free(sub.p);
+}
+
 /* A slice event with a callstack: inline (inline != NULL: its two frames
  * main.cc:10 > leaf), or interned (iid). */
 static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const char *inline_leaf,
@@ -541,14 +620,7 @@ static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const
 	Perfetto__Protos__TrackEvent__InlineCallstack cs = PERFETTO__PROTOS__TRACK_EVENT__INLINE_CALLSTACK__INIT;
 	Perfetto__Protos__TrackEvent__InlineCallstack__Frame f[2], *fp[2] = { &f[0], &f[1] };
 
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = 5;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
+	te_set(&te, type, 5, name);
 	if (inline_leaf) {
 		perfetto__protos__track_event__inline_callstack__frame__init(&f[0]);
 		perfetto__protos__track_event__inline_callstack__frame__init(&f[1]);
@@ -569,9 +641,7 @@ static void put_cs_event(tbuf *b, uint64_t ts, int type, const char *name, const
 		te.has_callstack_weight = 1;
 		te.callstack_weight = weight;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* TrackEvent callstacks: interned frames (function names, a mapping with
@@ -686,9 +756,7 @@ static void put_profile(tbuf *b, const uint64_t *iids, size_t n_iids, const int6
 	sp.callstack_iid = (uint64_t *)iids;
 	sp.n_timestamp_delta_us = n_deltas;
 	sp.timestamp_delta_us = (int64_t *)deltas;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET;
-	p.streaming_profile_packet = &sp;
-	tb_packet(b, &p);
+	TB_PUT(b, p, STREAMING_PROFILE_PACKET, streaming_profile_packet, &sp);
 }
 
 /* Chrome's sampling profiler: samples at the sequence's reference time
@@ -770,17 +838,11 @@ static void put_machine_trace(tbuf *b, uint32_t m1, uint32_t m2)
 	td.thread = &th;
 	p.has_machine_id = m1 != 0;
 	p.machine_id = m1;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 7;
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
+	te_set(&te, 3, 7, NULL);
 	e.has_machine_id = m2 != 0;
 	e.machine_id = m2;
-	e.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	e.track_event = &te;
-	tb_packet(b, &e);
+	TB_PUT(b, e, TRACK_EVENT, track_event, &te);
 }
 
 /* A trace recorded on another machine (machine_id on every packet): its
@@ -822,14 +884,10 @@ static void test_legacy_counter_order(void **state)
 
 	(void)state;
 	put_desc(&b, 2, 0, 30, 0, NULL, 't', 42, 43);
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 30;
+	te_set(&te, 3, 30, NULL);
 	te.thread_time_case = PERFETTO__PROTOS__TRACK_EVENT__THREAD_TIME_THREAD_TIME_ABSOLUTE_US;
 	te.thread_time_absolute_us = 5;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	put_desc(&b, 1, 0, 40, 0, "early", 'c', 0, 0);
 	put_counter(&b, 1000, 0, 40, 0, 1);
 	tr = tb_open(&b, &path);
@@ -910,9 +968,7 @@ static void test_typed_args(void **state)
 	li.component_info = cip;
 	ap.n_pid = 2;
 	ap.pid = pids;
-	te.has_type = te.has_track_uuid = 1;
-	te.type = 3;
-	te.track_uuid = 5;
+	te_set(&te, 3, 5, NULL);
 	te.chrome_legacy_ipc = &ipc;
 	te.chrome_user_event = &ue;
 	te.chrome_histogram_sample = &hs;
@@ -926,9 +982,7 @@ static void test_typed_args(void **state)
 	mp.level = 1;
 	mp.creation_location_iid = 4;
 	te.chrome_memory_pressure_notification = &mp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.flat_key, a.value_type, a.display_value from slice s "
 		       "join args a using(arg_set_id) order by a.id",

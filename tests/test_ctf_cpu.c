@@ -158,6 +158,13 @@ static void test_kernel_sched(void **state)
 		"select count(*) from sched_slice ss join thread t using (utid) where t.tid != 0 and not exists "
 		"(select 1 from slice s join track k on s.track_id = k.id where k.type = 'cpu' and k.cpu = ss.cpu "
 		"and s.ts = ss.ts and s.dur = ss.dur)"), 0);
+	/* a switch is written by the thread switched out (ftrace's
+	 * common_pid), a CPU's first switch too; the openat by the one
+	 * running then */
+	assert_string_equal(tt_test_str(tr,
+		"select group_concat(r.ts || ':' || t.tid, ',') from (select * from raw order by ts) r "
+		"join thread t using (utid)"),
+		"1000:0,1200:0,1500:42,2000:42,2200:99,2500:7,3000:0");
 	tt_trace_close(tr);
 	tt_test_rm(dir);
 }

@@ -89,6 +89,7 @@ static void real_uftrace(void **state)
 	assert_string_equal(tsv, "990953178330\t__monstartup\t0\n990953179913\t__cxa_atexit\t0\n");
 	free(tsv);
 	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'display_time_unit'"), "ns");
+	assert_int_equal(tt_test_stat(tr, "json_display_time_unit"), 1);
 	tt_trace_close(tr);
 }
 
@@ -147,9 +148,14 @@ static void complete_unsorted_children(void **state)
 			      " left join slice p on s.parent_id = p.id order by s.ts, s.depth");
 	assert_string_equal(tsv, "root\t0\t-\nmid\t1\troot\nleaf\t2\tmid\nlate\t1\troot\n");
 	free(tsv);
-	assert_int_equal(tt_test_stat(tr, "json_x_no_dur"), 1);
-	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1); /* trace processor's name for it */
-	assert_int_equal(tt_test_stat(tr, "json_x_negative_dur"), 1);
+	/* trace processor: an X without dur is a parser failure, one with a
+	 * negative dur a slice_negative_duration; each logged with its ts */
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
+	assert_int_equal(tt_test_stat(tr, "slice_negative_duration"), 1);
+	tt_test_assert_tsv(tr, "select l.name, l.ts, coalesce(group_concat(a.key || '=' || a.display_value, ' '), '-')"
+			   " from _trace_import_logs l left join args a using(arg_set_id) group by l.id order by l.id",
+			   "json_parser_failure\t150000\tevent_name=nodur event_phase=X\n"
+			   "slice_negative_duration\t150000\t-\n");
 	tt_test_close_text(tr, p);
 }
 
@@ -194,7 +200,7 @@ static void counters_several_series(void **state)
 		"mem heap\t3000\t1.0\n"
 		"mem stack\t1000\t2.5\n");
 	free(tsv);
-	assert_int_equal(tt_test_stat(tr, "json_counter_bad_value"), 1);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1); /* "oops" */
 	assert_int_equal(tt_test_int(tr, "select count(*) from process_counter_track where upid is not null"), 2);
 	/* trace processor's json_counter blueprint: type, dimensions (upid, name) */
 	tt_test_assert_tsv(tr, "select t.name, t.type, a.key, a.display_value from counter_track t join track k using (id)"
@@ -463,14 +469,15 @@ static void overlapping_complete_spilled(void **state)
 }
 
 /* Sort indexes are also process/thread args, as trace processor gives
- * them (process_sort_index_hint, thread_sort_index_hint). */
+ * them (process_sort_index_hint, thread_sort_index_hint), 32-bit ints
+ * there (2^32 + 7 is 7). */
 static void sort_index_hints(void **state)
 {
 	char *p;
 	tt_trace *tr = tt_test_open_json(
 		"["
 		"{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":4,\"args\":{\"sort_index\":-5}},"
-		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":7}},"
+		"{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":4,\"tid\":6,\"args\":{\"sort_index\":4294967303}},"
 		"{\"ph\":\"X\",\"name\":\"x\",\"pid\":4,\"tid\":6,\"ts\":1,\"dur\":1}"
 		"]", &p);
 	char *tsv;
@@ -506,7 +513,187 @@ static void flows_v1_and_v2(void **state)
 			      " join slice i on f.slice_in = i.id order by f.id");
 	assert_string_equal(tsv, "send\trelay\nrelay\trecv\nout2\tin2\n");
 	free(tsv);
-	assert_int_equal(tt_test_stat(tr, "flow_unmatched"), 1);
+	/* (trace processor would wait for "lost" too and link the next
+	 * slice from slice 0; termtrace counts it instead) */
+	assert_int_equal(tt_test_stat(tr, "flow_end_without_start"), 1);
+	/* a v1 flow's links carry its name and category, as trace
+	 * processor's do; a v2 flow's carry none */
+	tt_test_assert_tsv(tr, "select f.id, coalesce(group_concat(a.key || '=' || a.display_value, ' '), '-')"
+			   " from flow f left join args a using(arg_set_id) group by f.id order by f.id",
+			   "0\tname=msg cat=ipc\n1\tname=msg cat=ipc\n2\t-\n");
+	tt_test_close_text(tr, p);
+}
+
+/* trace processor's flow rules and stats: a flow binds to the thread's
+ * topmost slice (one that ended stays topmost until the thread's next
+ * slice event), a flow never closes (a second start is
+ * flow_duplicate_id and ignored; every end links from its last slice),
+ * and each unmatched event has its own stat. */
+static void flow_stats_as_trace_processor(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"s\",\"name\":\"a\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"X\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5},"
+		"{\"ph\":\"s\",\"name\":\"a\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":20},"
+		"{\"ph\":\"X\",\"name\":\"B\",\"pid\":1,\"tid\":2,\"ts\":30,\"dur\":5},"
+		"{\"ph\":\"s\",\"name\":\"a\",\"id\":1,\"pid\":1,\"tid\":2,\"ts\":31},"
+		"{\"ph\":\"f\",\"name\":\"a\",\"id\":1,\"bp\":\"e\",\"pid\":1,\"tid\":2,\"ts\":32},"
+		"{\"ph\":\"X\",\"name\":\"C\",\"pid\":1,\"tid\":3,\"ts\":40,\"dur\":5},"
+		"{\"ph\":\"f\",\"name\":\"a\",\"id\":1,\"bp\":\"e\",\"pid\":1,\"tid\":3,\"ts\":41},"
+		"{\"ph\":\"t\",\"name\":\"a\",\"id\":2,\"pid\":1,\"tid\":3,\"ts\":42},"
+		"{\"ph\":\"f\",\"name\":\"a\",\"id\":3,\"bp\":\"e\",\"pid\":1,\"tid\":3,\"ts\":43},"
+		"{\"ph\":\"X\",\"name\":\"D\",\"pid\":1,\"tid\":4,\"ts\":50,\"dur\":5,\"bind_id\":7},"
+		"{\"ph\":\"X\",\"name\":\"E\",\"pid\":1,\"tid\":4,\"ts\":60,\"dur\":5,\"bind_id\":8,\"flow_in\":true},"
+		"{\"ph\":\"X\",\"name\":\"F\",\"pid\":1,\"tid\":4,\"ts\":70,\"dur\":5,\"bind_id\":8,"
+		"\"flow_in\":true,\"flow_out\":true}]", &p);
+
+	(void)state;
+	/* s at 1: no slice yet; s at 20: A ended but is still topmost */
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+			   " join slice i on f.slice_in = i.id order by f.id",
+			   "A\tB\nA\tC\n");
+	assert_int_equal(tt_test_stat(tr, "flow_no_enclosing_slice"), 1);
+	assert_int_equal(tt_test_stat(tr, "flow_duplicate_id"), 1);
+	assert_int_equal(tt_test_stat(tr, "flow_step_without_start"), 2); /* t id 2, F */
+	assert_int_equal(tt_test_stat(tr, "flow_end_without_start"), 2);  /* f id 3, E */
+	assert_int_equal(tt_test_stat(tr, "flow_without_direction"), 1);
+	assert_int_equal(tt_test_stat(tr, "flow_unmatched"), 0);
+	tt_test_assert_tsv(tr, "select l.name, l.ts, group_concat(a.key || '=' || a.display_value, ' ')"
+			   " from _trace_import_logs l join args a using(arg_set_id) group by l.id order by l.id",
+			   "flow_without_direction\t50000\tevent_name=D event_phase=X\n");
+	tt_test_close_text(tr, p);
+}
+
+/* trace processor makes an event's process and thread when its parser
+ * sees the event: in timestamp order, metadata included (at its ts, or 0
+ * without one), and a process_name event makes its thread too. A tid of
+ * 0 is the pid's; a pid or tid given as a string (even a number's) is a
+ * name; a number with a fraction is cut to an integer. */
+static void threads_in_parser_order(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"X\",\"name\":\"late\",\"pid\":2,\"tid\":20,\"ts\":50,\"dur\":1},"
+		"{\"ph\":\"X\",\"name\":\"early\",\"pid\":1,\"tid\":10,\"ts\":10,\"dur\":1},"
+		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":3,\"tid\":30,\"args\":{\"name\":\"three\"}},"
+		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":10,\"ts\":20,\"args\":{\"name\":\"first\"}},"
+		"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":10,\"ts\":5,\"args\":{\"name\":\"zeroth\"}},"
+		"{\"ph\":\"i\",\"name\":\"mark\",\"pid\":4,\"tid\":0,\"ts\":30,\"s\":\"t\"},"
+		"{\"ph\":\"X\",\"name\":\"str\",\"pid\":\"7\",\"tid\":1.9,\"ts\":40,\"dur\":1},"
+		"{\"ph\":\"Q\",\"name\":\"odd\",\"pid\":8,\"tid\":80,\"ts\":42},"
+		"{\"ph\":\"X\",\"name\":\"nodur\",\"pid\":9,\"tid\":90,\"ts\":44}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select iif(t.tid = p.pid and p.name = '7', 'main', t.tid), coalesce(t.name, '-'),"
+			   " coalesce(p.name, '-') from thread t join process p using(upid) where t.utid > 0 order by t.utid",
+			   "3\t-\tthree\n"      /* the main thread, then the event's */
+			   "30\t-\tthree\n"
+			   "1\t-\t-\n"
+			   "10\tfirst\t-\n"     /* (named at ts 5, then 20) */
+			   "4\t-\t-\n"          /* tid 0: the pid's */
+			   "main\t-\t7\n"       /* pid "7": a name, tid 1.9: 1 */
+			   "1\t-\t7\n"
+			   "8\t-\t-\n"          /* a phase not imported */
+			   "80\t-\t-\n"
+			   "9\t-\t-\n"          /* a parser failure */
+			   "90\t-\t-\n"
+			   "2\t-\t-\n"
+			   "20\t-\t-\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where pid = 7"), 0);
+	tt_test_close_text(tr, p);
+}
+
+/* A thread's instant keeps its tts (a process or global one has no
+ * thread time), as trace processor; without displayTimeUnit nothing is
+ * counted. */
+static void instant_thread_time(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"i\",\"name\":\"t\",\"pid\":1,\"tid\":2,\"ts\":10,\"tts\":4},"
+		"{\"ph\":\"i\",\"name\":\"p\",\"s\":\"p\",\"pid\":1,\"tid\":2,\"ts\":11,\"tts\":5},"
+		"{\"ph\":\"I\",\"name\":\"g\",\"s\":\"g\",\"pid\":1,\"tid\":2,\"ts\":12,\"tts\":6}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select name, coalesce(thread_ts, '-'), coalesce(thread_dur, '-') from slice order by ts",
+			   "t\t4000\t-\np\t-\t-\ng\t-\t-\n");
+	assert_int_equal(tt_test_stat(tr, "json_display_time_unit"), 0);
+	tt_test_close_text(tr, p);
+}
+
+/* A dur, tts or tdur that is not a number (a string that is not one, an
+ * array, ...) drops the event before it has a thread (trace processor's tokenizer: json_tokenizer_failure); an X
+ * with no dur at all is the parser's failure and has its thread. */
+static void bad_time_fields(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":\"bad\"},"
+		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":3,\"ts\":1,\"dur\":1,\"tts\":\"x\"},"
+		"{\"ph\":\"B\",\"name\":\"c\",\"pid\":1,\"tid\":4,\"ts\":1,\"tdur\":[]},"
+		"{\"ph\":\"X\",\"name\":\"d\",\"pid\":1,\"tid\":5,\"ts\":2},"
+		"{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":6,\"ts\":2,\"dur\":\"3\"}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select name, dur from slice", "e\t3000\n");
+	tt_test_assert_tsv(tr, "select tid from thread where utid > 0 order by utid", "1\n5\n6\n");
+	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 3);
+	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
+	tt_test_close_text(tr, p);
+}
+
+/* Ids as trace processor keys them: a string by its text ("1" is not 1:
+ * two async slices on two tracks), a plain id before id2 wherever it
+ * stands, a number that is not an integer no id at all (a v1 flow with
+ * one: flow_invalid_id, its thread's track made all the same). */
+static void ids_as_trace_processor(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"b\",\"name\":\"A\",\"cat\":\"c\",\"id\":\"1\",\"pid\":1,\"tid\":1,\"ts\":1},"
+		"{\"ph\":\"b\",\"name\":\"A\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":2},"
+		"{\"ph\":\"e\",\"name\":\"A\",\"cat\":\"c\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":5},"
+		"{\"ph\":\"e\",\"name\":\"A\",\"cat\":\"c\",\"id\":\"1\",\"pid\":1,\"tid\":1,\"ts\":6},"
+		"{\"ph\":\"b\",\"name\":\"B\",\"cat\":\"c\",\"id\":7,\"id2\":{\"global\":\"0x9\"},\"pid\":2,\"tid\":2,\"ts\":1},"
+		"{\"ph\":\"e\",\"name\":\"B\",\"cat\":\"c\",\"id\":7,\"pid\":2,\"tid\":2,\"ts\":3},"
+		"{\"ph\":\"s\",\"name\":\"f\",\"id\":1.5,\"pid\":1,\"tid\":1,\"ts\":3}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select name, ts, dur, depth from slice order by name, ts",
+			   "A\t1000\t5000\t0\nA\t2000\t3000\t0\nB\t1000\t2000\t0\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct track_id) from slice where name = 'A'"), 2);
+	assert_int_equal(tt_test_stat(tr, "flow_invalid_id"), 1);
+	assert_int_equal(tt_test_stat(tr, "async_unmatched"), 0);
+	/* (the flow event still made its thread's track, as there) */
+	tt_test_assert_tsv(tr, "select t.tid from thread_track k join thread t using(utid)", "1\n");
+	tt_test_close_text(tr, p);
+}
+
+/* Instants stack as in trace processor's slice tracker: a second
+ * instant of the same ts nests in the first, an instant and a slice of
+ * one ts do not, and a flow binds to an instant until the thread's next
+ * slice event. */
+static void instants_stack(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":10},"
+		"{\"ph\":\"i\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":10},"
+		"{\"ph\":\"s\",\"name\":\"f\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":11},"
+		"{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5},"
+		"{\"ph\":\"i\",\"name\":\"d\",\"pid\":1,\"tid\":1,\"ts\":20},"
+		"{\"ph\":\"X\",\"name\":\"e\",\"pid\":1,\"tid\":2,\"ts\":30,\"dur\":5},"
+		"{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"f\",\"id\":1,\"pid\":1,\"tid\":2,\"ts\":31},"
+		"{\"ph\":\"i\",\"name\":\"g\",\"s\":\"g\",\"pid\":1,\"ts\":40},"
+		"{\"ph\":\"i\",\"name\":\"h\",\"s\":\"g\",\"pid\":1,\"ts\":40}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select s.name, s.depth, coalesce(q.name, '-') from slice s"
+			   " left join slice q on s.parent_id = q.id order by s.id",
+			   "a\t0\t-\nb\t1\ta\nc\t0\t-\nd\t1\tc\ne\t0\t-\ng\t0\t-\nh\t1\tg\n");
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
+			   " join slice i on f.slice_in = i.id", "b\te\n");
 	tt_test_close_text(tr, p);
 }
 
@@ -778,6 +965,12 @@ int main(void)
 		cmocka_unit_test(overlapping_complete_spilled),
 		cmocka_unit_test(sort_index_hints),
 		cmocka_unit_test(flows_v1_and_v2),
+		cmocka_unit_test(flow_stats_as_trace_processor),
+		cmocka_unit_test(threads_in_parser_order),
+		cmocka_unit_test(instant_thread_time),
+		cmocka_unit_test(bad_time_fields),
+		cmocka_unit_test(ids_as_trace_processor),
+		cmocka_unit_test(instants_stack),
 		cmocka_unit_test(metadata_and_ids),
 		cmocka_unit_test(unfinished_and_unmatched),
 		cmocka_unit_test(end_matches_name_and_category),

@@ -160,6 +160,9 @@ static char *write_trace(void)
 			perfetto__protos__sched_switch_ftrace_event__init(&ss[s]);
 			ss[s].has_prev_state = ss[s].has_next_pid = ss[s].has_next_prio = 1;
 			ss[s].prev_state = switches[s].prev_state;
+			/* the thread the previous switch ran (the swapper first) */
+			ss[s].has_prev_pid = 1;
+			ss[s].prev_pid = s ? switches[s - 1].next_pid : 0;
 			ss[s].next_pid = switches[s].next_pid;
 			ss[s].next_prio = 120;
 			ss[s].next_comm = (char *)switches[s].comm;

@@ -96,6 +96,30 @@ static Pkt pkt(uint32_t seq, uint64_t ts)
 	return p;
 }
 
+/* Packs packet p with its payload msg in oneof member `member` (data case
+ * CASE): TB_PUT(&b, p, TRACK_EVENT, track_event, &te). */
+#define TB_PUT(b, p, CASE, member, msg)                                                \
+	((p).data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_##CASE, (p).member = (msg), \
+	 tb_packet((b), &(p)))
+
+/* A TrackEvent's type and track uuid (-1: not set) and inline name
+ * (NULL: none). */
+static void te_set(TEv *te, int type, int64_t track, const char *name)
+{
+	if (type >= 0) {
+		te->has_type = 1;
+		te->type = type;
+	}
+	if (track >= 0) {
+		te->has_track_uuid = 1;
+		te->track_uuid = (uint64_t)track;
+	}
+	if (name) {
+		te->name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+		te->name = (char *)name;
+	}
+}
+
 static void set_flags(Pkt *p, uint32_t flags)
 {
 	p->has_sequence_flags = 1;
@@ -108,17 +132,8 @@ static void put_event(tbuf *b, uint32_t seq, uint64_t ts, int type, uint64_t tra
 	Pkt p = pkt(seq, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = track;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	te_set(&te, type, track, name);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* One TrackDescriptor builder for every test: a descriptor of uuid (and
@@ -138,9 +153,7 @@ static void put_td(tbuf *b, uint32_t seq, TDesc *td)
 {
 	Pkt p = pkt(seq, 0);
 
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = td;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, td);
 }
 
 static Perfetto__Protos__ThreadDescriptor thread_of(int32_t pid, int64_t tid, const char *name)
@@ -421,17 +434,12 @@ static void put_interned_event(tbuf *b, uint64_t ts, uint32_t flags, int type, u
 		in.event_names = &enp;
 		p.interned_data = &in;
 	}
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = 100;
+	te_set(&te, type, 100, NULL);
 	if (type != 2) {
 		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
 		te.name_iid = name_iid;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void test_interning_and_clear(void **state)
@@ -454,11 +462,8 @@ static void test_interning_and_clear(void **state)
 	set_flags(&p, 2);
 	{
 		TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-		te.has_type = 1;
-		te.type = 3;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-		p.track_event = &te;
-		tb_packet(&b, &p);
+		te_set(&te, 3, -1, NULL);
+		TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	}
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.name, '-'), t.tid, t.name from slice s "
@@ -492,6 +497,31 @@ static void test_nested_across_sequences(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* trace processor's slice tracker: an instant at the ts of an instant
+ * still on the stack nests in it (instants "stack"); a slice at that ts
+ * pops it, and a later instant does not nest. */
+static void test_instants_stack(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 200, "marks");
+	put_event(&b, 1, 100, 3, 200, "a");
+	put_event(&b, 1, 100, 3, 200, "b");
+	put_event(&b, 1, 100, 1, 200, "slice");
+	put_event(&b, 1, 150, 2, 200, NULL);
+	put_event(&b, 1, 150, 3, 200, "c");
+	put_event(&b, 1, 160, 3, 200, "d");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, s.depth, coalesce(p.name, '-') from slice s "
+		       "left join slice p on s.parent_id = p.id order by s.id",
+		   "100\t0\ta\t0\t-\n100\t0\tb\t1\ta\n100\t50\tslice\t0\t-\n"
+		   "150\t0\tc\t0\t-\n160\t0\td\t0\t-\n");
+	tb_close(tr, path, &b);
+}
+
 static void put_counter_track(tbuf *b, uint64_t uuid, const char *name, int64_t mult, int incremental, int unit)
 {
 	TDesc td = desc_of(uuid, name);
@@ -515,10 +545,7 @@ static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 
 	set_flags(&p, flags);
-	te.has_type = 1;
-	te.type = 4;
-	te.has_track_uuid = 1;
-	te.track_uuid = uuid;
+	te_set(&te, 4, uuid, NULL);
 	if (is_double) {
 		te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
 		te.double_counter_value = v;
@@ -526,9 +553,7 @@ static void put_counter(tbuf *b, uint64_t ts, uint32_t flags, uint64_t uuid, int
 		te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
 		te.counter_value = (int64_t)v;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Counter units as trace processor picks them: a built-in type's unit,
@@ -590,19 +615,12 @@ static void test_counters(void **state)
 		uint64_t uu = 301;
 		int64_t vv = 9;
 		set_flags(&p, 2);
-		te.has_type = 1;
-		te.type = 3;
-		te.has_track_uuid = 1;
-		te.track_uuid = 302;
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = "tick";
+		te_set(&te, 3, 302, "tick");
 		te.n_extra_counter_track_uuids = 1;
 		te.extra_counter_track_uuids = &uu;
 		te.n_extra_counter_values = 1;
 		te.extra_counter_values = &vv;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-		p.track_event = &te;
-		tb_packet(&b, &p);
+		TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	}
 	put_counter(&b, 40, 1, 300, 0, 2);
 	tr = tb_open(&b, &path);
@@ -625,20 +643,14 @@ static void put_tt_event(tbuf *b, uint32_t seq, uint64_t ts, int type, int phase
 
 	set_flags(&p, 2);
 	if (type) {
-		te.has_type = 1;
-		te.type = type;
+		te_set(&te, type, -1, NULL);
 	}
 	if (phase) {
 		le.has_phase = 1;
 		le.phase = phase;
 		te.legacy_event = &le;
 	}
-	te.has_track_uuid = 1;
-	te.track_uuid = track;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
+	te_set(&te, -1, track, name);
 	te.n_extra_counter_values = 1;
 	te.extra_counter_values = &value;
 	if (flow) {
@@ -646,9 +658,7 @@ static void put_tt_event(tbuf *b, uint32_t seq, uint64_t ts, int type, int phase
 		te.n_terminating_flow_ids = terminating;
 		te.flow_ids = te.terminating_flow_ids = &flow;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Chrome's thread time: each event's extra counter value goes to the
@@ -685,9 +695,7 @@ static void test_thread_time_counters(void **state)
 		cd.has_type = 1;
 		cd.type = 1; /* COUNTER_THREAD_TIME_NS */
 		td.counter = &cd;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		p.track_descriptor = &td;
-		tb_packet(&b, &p);
+		TB_PUT(&b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 		put_thread_track(&b, seq, 800 + seq, 7, 70 + seq, seq == 1 ? "T1" : "T2");
 	}
 	put_tt_event(&b, 1, 10, 1, 0, 801, "outer", 100, 0, 0);
@@ -730,14 +738,7 @@ static void put_flow_event(tbuf *b, uint64_t ts, int type, const char *name, uin
 	Pkt p = pkt(1, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 
-	te.has_type = 1;
-	te.type = type;
-	te.has_track_uuid = 1;
-	te.track_uuid = 400;
-	if (name) {
-		te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-		te.name = (char *)name;
-	}
+	te_set(&te, type, 400, name);
 	if (flow && terminating) {
 		te.n_terminating_flow_ids = 1;
 		te.terminating_flow_ids = &flow;
@@ -745,9 +746,7 @@ static void put_flow_event(tbuf *b, uint64_t ts, int type, const char *name, uin
 		te.n_flow_ids = 1;
 		te.flow_ids = &flow;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void test_flows(void **state)
@@ -796,9 +795,7 @@ static void put_snapshot(tbuf *b, uint32_t seq, int primary, uint32_t c1, uint64
 		cs.has_primary_trace_clock = 1;
 		cs.primary_trace_clock = primary;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
-	p.clock_snapshot = &cs;
-	tb_packet(b, &p);
+	TB_PUT(b, p, CLOCK_SNAPSHOT, clock_snapshot, &cs);
 }
 
 static void put_clocked(tbuf *b, uint32_t seq, uint64_t ts, uint32_t clock, const char *name)
@@ -810,15 +807,8 @@ static void put_clocked(tbuf *b, uint32_t seq, uint64_t ts, uint32_t clock, cons
 		p.has_timestamp_clock_id = 1;
 		p.timestamp_clock_id = clock;
 	}
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 500;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = (char *)name;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	te_set(&te, 3, 500, name);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void test_clocks(void **state)
@@ -849,9 +839,7 @@ static void test_clocks(void **state)
 		p.timestamp_clock_id = 64;
 		td.has_uuid = 1;
 		td.uuid = 501;
-		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		p.track_descriptor = &td;
-		tb_packet(&b, &p);
+		TB_PUT(&b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 	}
 	put_clocked(&b, 1, 5, 64, "m8");       /* 10010000 + 5000 + 5000 */
 	tr = tb_open(&b, &path);
@@ -891,8 +879,8 @@ static void test_ftrace_atrace_and_sched(void **state)
 	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEvent sw[3], *swp[3];
 	Perfetto__Protos__SchedSwitchFtraceEvent ss[3];
-	static const struct { uint64_t ts; int64_t prev_state; int32_t next_pid; const char *comm; } sws[] = {
-		{ 100, 0, 11, "worker" }, { 600, 1, 0, "swapper/1" }, { 900, 0, 11, "worker" },
+	static const struct { uint64_t ts; int32_t prev_pid; int64_t prev_state; int32_t next_pid; const char *comm; } sws[] = {
+		{ 100, 0, 0, 11, "worker" }, { 600, 11, 1, 0, "swapper/1" }, { 900, 0, 0, 11, "worker" },
 	};
 	size_t i;
 
@@ -911,9 +899,7 @@ static void test_ftrace_atrace_and_sched(void **state)
 	pt.processes = &prp;
 	pt.n_threads = 1;
 	pt.threads = &thp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	p.process_tree = &pt;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_TREE, process_tree, &pt);
 
 	for (i = 0; i < 6; i++) {
 		perfetto__protos__ftrace_event__init(&ev[i]);
@@ -931,14 +917,13 @@ static void test_ftrace_atrace_and_sched(void **state)
 	fb.n_event = 6;
 	fb.event = evp;
 	p = pkt(1, 0);
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, FTRACE_EVENTS, ftrace_events, &fb);
 
 	for (i = 0; i < 3; i++) {
 		perfetto__protos__ftrace_event__init(&sw[i]);
 		perfetto__protos__sched_switch_ftrace_event__init(&ss[i]);
-		ss[i].has_prev_state = ss[i].has_next_pid = ss[i].has_next_prio = 1;
+		ss[i].has_prev_state = ss[i].has_next_pid = ss[i].has_next_prio = ss[i].has_prev_pid = 1;
+		ss[i].prev_pid = sws[i].prev_pid;
 		ss[i].prev_state = sws[i].prev_state;
 		ss[i].next_pid = sws[i].next_pid;
 		ss[i].next_prio = 120;
@@ -966,14 +951,16 @@ static void test_ftrace_atrace_and_sched(void **state)
 		   "1100\t800\tasync\tatrace_async_slice\t10\n");
 	tt_test_assert_tsv(tr, "select t.name, c.ts, c.value from counter c join track t on c.track_id = t.id",
 		   "cnt\t1500\t5.0\n");
-	assert_int_equal(tt_test_stat(tr, "proto_atrace_bad"), 1);
-	/* sched: the last slice runs to the end of the trace (2500) */
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
+	/* sched: the last slice is still open at the end (dur -1, as trace
+	 * processor leaves it); the swapper has no thread_state */
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
-		   "100\t500\t1\t11\tS\t120\n600\t300\t1\t0\tR\t120\n900\t1600\t1\t11\t-\t120\n");
+		   "100\t500\t1\t11\tS\t120\n600\t300\t1\t0\tR\t120\n900\t-1\t1\t11\t-\t120\n");
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.cpu, -1), s.state from thread_state s join thread t using(utid) "
 		       "where t.tid = 11 order by s.ts",
-		   "100\t500\t1\tRunning\n600\t300\t-1\tS\n900\t1600\t1\tRunning\n");
+		   "100\t500\t1\tRunning\n600\t300\t-1\tS\n900\t-1\t1\tRunning\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread_state where utid = 0"), 0);
 	tb_close(tr, path, &b);
 }
 
@@ -989,24 +976,30 @@ static void ft_packet(tbuf *b, uint64_t ts, uint32_t pid, Perfetto__Protos__Ftra
 	fb.has_cpu = 1;
 	fb.n_event = 1;
 	fb.event = &e;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(b, &p);
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
 }
 
-static void ft_switch(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int32_t next, const char *next_comm)
+/* A sched_switch on cpu 0 from prev (switched out in raw prev_state) to next. */
+static void ft_switch_st(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int64_t prev_state, int32_t next,
+			 const char *next_comm)
 {
 	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
 	Perfetto__Protos__SchedSwitchFtraceEvent ss = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
 
-	ss.has_prev_pid = ss.has_next_pid = 1;
+	ss.has_prev_pid = ss.has_next_pid = ss.has_prev_state = 1;
 	ss.prev_pid = prev;
 	ss.next_pid = next;
+	ss.prev_state = prev_state;
 	ss.prev_comm = (char *)prev_comm;
 	ss.next_comm = (char *)next_comm;
 	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
 	e.sched_switch = &ss;
 	ft_packet(b, ts, (uint32_t)prev, &e);
+}
+
+static void ft_switch(tbuf *b, uint64_t ts, int32_t prev, const char *prev_comm, int32_t next, const char *next_comm)
+{
+	ft_switch_st(b, ts, prev, prev_comm, 0, next, next_comm);
 }
 
 static void ft_newtask(tbuf *b, uint64_t ts, int32_t src, int32_t tid, const char *comm, uint64_t flags)
@@ -1083,9 +1076,7 @@ static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const c
 	pt.processes = &prp;
 	pt.n_threads = tid ? 1 : 0;
 	pt.threads = &thp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	p.process_tree = &pt;
-	tb_packet(b, &p);
+	TB_PUT(b, p, PROCESS_TREE, process_tree, &pt);
 }
 
 /* The process tracker as trace processor's: threads cloned and processes
@@ -1203,7 +1194,104 @@ static void test_ftrace_sde_marks(void **state)
 	tt_test_assert_tsv(tr, "select t.name, c.value, p.pid from counter c join track t on c.track_id = t.id "
 		       "join process p on p.upid = t.upid",
 		   "fences\t42.0\t403\n");
-	assert_int_equal(tt_test_stat(tr, "proto_atrace_bad"), 1);
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* The kernel drivers' marks as trace processor reads each: systrace/0's
+ * phase in flag bits (begin 1, end 2, counter 4, else refused); dpu's
+ * slices with no tgid (the writer's own thread, no process) but its
+ * counters on the pid field's process; mali's instants; mdss
+ * tracing_mark_write by trace_begin; a g2d mark of type 0 and a samsung
+ * mark without trace_type refused (systrace_parse_failure). */
+static void test_ftrace_kernel_marks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__ZeroFtraceEvent z[4];
+	Perfetto__Protos__DpuTracingMarkWriteFtraceEvent d[2];
+	Perfetto__Protos__MaliTracingMarkWriteFtraceEvent ml = PERFETTO__PROTOS__MALI_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__TracingMarkWriteFtraceEvent tm[2];
+	Perfetto__Protos__G2dTracingMarkWriteFtraceEvent g = PERFETTO__PROTOS__G2D_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SamsungTracingMarkWriteFtraceEvent sm = PERFETTO__PROTOS__SAMSUNG_TRACING_MARK_WRITE_FTRACE_EVENT__INIT;
+	static const int32_t flags[] = { 1, 2, 4, 8 };
+
+	(void)state;
+	tree_packet(&b, 10, 50, 1, "/bin/gpu", 51, "gpu-main");
+	for (int i = 0; i < 4; i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		perfetto__protos__zero_ftrace_event__init(&z[i]);
+		z[i].has_flag = z[i].has_pid = z[i].has_value = 1;
+		z[i].flag = flags[i];
+		z[i].name = "zwork";
+		z[i].pid = 50;
+		z[i].value = 7;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ZERO;
+		e.zero = &z[i];
+		ft_packet(&b, 100 + 100 * (uint64_t)i, 51, &e);
+	}
+	for (int i = 0; i < 2; i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		perfetto__protos__dpu_tracing_mark_write_ftrace_event__init(&d[i]);
+		d[i].has_type = d[i].has_pid = d[i].has_value = 1;
+		d[i].type = i ? 'C' : 'I';
+		d[i].name = i ? "fences" : "vsync";
+		d[i].pid = 50;
+		d[i].value = 3;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DPU_TRACING_MARK_WRITE;
+		e.dpu_tracing_mark_write = &d[i];
+		ft_packet(&b, 500 + 10 * (uint64_t)i, 60, &e);
+	}
+	{
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		ml.has_type = ml.has_pid = 1;
+		ml.type = 'I';
+		ml.name = "mali";
+		ml.pid = 50;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MALI_TRACING_MARK_WRITE;
+		e.mali_tracing_mark_write = &ml;
+		ft_packet(&b, 600, 51, &e);
+	}
+	for (int i = 0; i < 2; i++) {
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		perfetto__protos__tracing_mark_write_ftrace_event__init(&tm[i]);
+		tm[i].has_trace_begin = tm[i].has_pid = 1;
+		tm[i].trace_begin = !i;
+		tm[i].trace_name = "mdss";
+		tm[i].pid = 50;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TRACING_MARK_WRITE;
+		e.tracing_mark_write = &tm[i];
+		ft_packet(&b, 700 + 50 * (uint64_t)i, 51, &e);
+	}
+	{
+		Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT, f = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+
+		g.has_pid = 1;
+		g.pid = 50;
+		g.name = "g2d";
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_G2D_TRACING_MARK_WRITE;
+		e.g2d_tracing_mark_write = &g;
+		ft_packet(&b, 800, 51, &e);
+		sm.trace_name = "sam";
+		f.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SAMSUNG_TRACING_MARK_WRITE;
+		f.samsung_tracing_mark_write = &sm;
+		ft_packet(&b, 810, 51, &f);
+	}
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.tid, coalesce(p.pid, -1) from slice s "
+		       "join thread_track tt on tt.id = s.track_id join thread t using(utid) "
+		       "left join process p using(upid) order by s.ts",
+		   "100\t100\tzwork\t51\t50\n500\t0\tvsync\t60\t-1\n600\t0\tmali\t51\t50\n"
+		   "700\t50\tmdss\t51\t50\n");
+	tt_test_assert_tsv(tr, "select c.ts, t.name, c.value, p.pid from counter c join track t on t.id = c.track_id "
+		       "join process p on p.upid = t.upid order by c.ts",
+		   "300\tzwork\t7.0\t50\n510\tfences\t3.0\t50\n");
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 3);
 	tb_close(tr, path, &b);
 }
 
@@ -1379,17 +1467,10 @@ static void put_keyed_event(tbuf *b, uint64_t ts, const char *iname, const char 
 	a[4].value_case = a[5].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
 	a[4].uint_value = 2;
 	a[5].uint_value = 3;
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 700;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "ev";
+	te_set(&te, 3, 700, "ev");
 	te.n_debug_annotations = 2;
 	te.debug_annotations = top;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Keys are interned once and found again by (parent key, name id or
@@ -1660,17 +1741,10 @@ static void test_debug_annotations(void **state)
 	in.debug_annotation_string_values = &isp;
 	p.interned_data = &in;
 	set_flags(&p, 1);
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 700;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "with-args";
+	te_set(&te, 3, 700, "with-args");
 	te.n_debug_annotations = 8;
 	te.debug_annotations = ap;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select a.key, a.flat_key, coalesce(a.int_value, a.string_value, a.real_value) from slice s "
 		       "join args a using(arg_set_id) order by a.key",
@@ -1699,10 +1773,7 @@ static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const 
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
 	/* no type and track uuid 0: the sequence's thread (its descriptor) */
-	te.has_track_uuid = 1;
-	te.track_uuid = 0;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = (char *)name;
+	te_set(&te, -1, 0, name);
 	le.has_phase = 1;
 	le.phase = phase;
 	if (dur_us) {
@@ -1717,9 +1788,7 @@ static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const 
 		le.local_id = local_id;
 	}
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id)
@@ -1841,9 +1910,7 @@ static void put_async_arr(tbuf *b, uint32_t seq, uint64_t ts, int phase, int64_t
 	le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
 	le.unscoped_id = 77;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* An async slice's end args join its beginning's as trace processor's
@@ -1927,9 +1994,17 @@ static void test_process_stats(void **state)
 	tt_trace *tr;
 	Pkt p = pkt(1, 7000);
 	Perfetto__Protos__ProcessStats ps = PERFETTO__PROTOS__PROCESS_STATS__INIT;
-	Perfetto__Protos__ProcessStats__Process pr = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT, *prp = &pr;
+	Perfetto__Protos__ProcessStats__Process pr = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT, *prp[2] = { &pr, NULL };
+	Perfetto__Protos__ProcessStats__Process bare = PERFETTO__PROTOS__PROCESS_STATS__PROCESS__INIT;
 
 	(void)state;
+	/* an entry with its pid only makes no process; lmkd's kill of 33
+	 * reports on the same oom_score_adj track as the process stats */
+	bare.has_pid = 1;
+	bare.pid = 34;
+	prp[1] = &bare;
+	ft_print(&b, 8000, 40, "B|40|lmk,33,3,900");
+	ft_print(&b, 8100, 40, "E|40");
 	pr.has_pid = 1;
 	pr.pid = 33;
 	pr.has_vm_rss_kb = 1;
@@ -1938,16 +2013,17 @@ static void test_process_stats(void **state)
 	pr.oom_score_adj = -100;
 	pr.has_runtime_kernel_mode = 1; /* ns, kept as is */
 	pr.runtime_kernel_mode = 1500000;
-	ps.n_processes = 1;
-	ps.processes = &prp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
-	p.process_stats = &ps;
-	tb_packet(&b, &p);
+	ps.n_processes = 2;
+	ps.processes = prp;
+	TB_PUT(&b, p, PROCESS_STATS, process_stats, &ps);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select t.name, pr.pid, c.ts, c.value from counter c join track t on c.track_id = t.id "
-		       "join process pr on pr.upid = t.upid order by t.name",
-		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\n"
+		       "join process pr on pr.upid = t.upid order by t.name, c.ts",
+		   "mem.rss\t33\t7000\t4096.0\noom_score_adj\t33\t7000\t-100.0\noom_score_adj\t33\t8000\t900.0\n"
 		   "runtime.kernel_ns\t33\t7000\t1500000.0\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct track_id) from counter c join track t on "
+					 "t.id = c.track_id where t.type = 'oom_score_adj'"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from process where pid = 34"), 0);
 	tb_close(tr, path, &b);
 }
 
@@ -2002,9 +2078,7 @@ static void test_counter_dimension_args(void **state)
 	pr.oom_score_adj = 5;
 	ps.n_processes = 1;
 	ps.processes = &prp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS;
-	p.process_stats = &ps;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_STATS, process_stats, &ps);
 	cf.has_cpu_id = cf.has_state = 1;
 	cf.cpu_id = 1;
 	cf.state = 1800000;
@@ -2050,18 +2124,13 @@ static void put_legacy_instant(tbuf *b, uint64_t ts, const char *name, int scope
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
-	te.has_track_uuid = 1;
-	te.track_uuid = 0;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = (char *)name;
+	te_set(&te, -1, 0, name);
 	le.has_phase = 1;
 	le.phase = 'I';
 	le.has_instant_event_scope = 1;
 	le.instant_event_scope = scope;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* Legacy global / process instants' tracks as trace processor makes
@@ -2097,7 +2166,9 @@ static void test_legacy_instant_tracks(void **state)
 /* atrace async slices on trace processor's track compressor tracks: one
  * set per (process, name) for S / F and one per (process, track name) for
  * G / H / N, a lane per cookie while its slice is open (a lane left idle
- * is taken again), dimensions upid, name, track_compressor_idx. */
+ * is taken again), dimensions upid, name, track_compressor_idx. An
+ * instant (N) takes lanes of its own kind, never a cookie's idle lane:
+ * "late" follows "inst" on lane 1, not "a" on lane 0. */
 static void test_atrace_async_tracks(void **state)
 {
 	tbuf b = {0};
@@ -2121,8 +2192,8 @@ static void test_atrace_async_tracks(void **state)
 		       "from slice s join track t on t.id = s.track_id group by t.id order by t.id",
 		   "atrace_async_slice\treq\treq@100+100 req@300+100\n"
 		   "atrace_async_slice\treq\treq@110+100\n"
-		   "atrace_async_slice_for_track\ttrk\ta@500+100 late@700+0\n"
-		   "atrace_async_slice_for_track\ttrk\tinst@550+0\n");
+		   "atrace_async_slice_for_track\ttrk\ta@500+100\n"
+		   "atrace_async_slice_for_track\ttrk\tinst@550+0 late@700+0\n");
 	tt_test_assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
 		       "on a.arg_set_id = t.dimension_arg_set_id where t.type like 'atrace_async%' order by t.id, a.id",
 		   "0\tupid\t2\n0\tname\treq\n0\ttrack_compressor_idx\t0\n"
@@ -2215,9 +2286,7 @@ static void test_process_naming(void **state)
 	pt.processes = prp;
 	pt.n_threads = 1;
 	pt.threads = &thp;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	p.process_tree = &pt;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, PROCESS_TREE, process_tree, &pt);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
 		   "100\tRenderer\t/usr/lib/chromium/chromium --type=renderer --x=1\tNULL\n"
@@ -2410,18 +2479,11 @@ static void test_descriptor_id_reuse(void **state)
 	put_event(&b, 1, 400, 3, 20, "on_p2");
 	put_thread_track(&b, 1, 21, 5, 4, "t4");
 	p = pkt(1, 500);
-	te.has_type = 1;
-	te.type = 3;
-	te.has_track_uuid = 1;
-	te.track_uuid = 0;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "override";
+	te_set(&te, 3, 0, "override");
 	le.has_tid_override = 1;
 	le.tid_override = 4;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &te);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.name, coalesce(th.name, '-'), coalesce(pr.name, tp.name), coalesce(pr.pid, tp.pid)"
 		       " from slice s join track t on s.track_id = t.id left join thread th on t.utid = th.utid"
@@ -2493,9 +2555,7 @@ static void put_old_chrome(tbuf *b, int phase, const char *name, int64_t delta_u
 	le.has_phase = 1;
 	le.phase = phase;
 	te.legacy_event = &le;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 /* 2019-20 Chrome: a ThreadDescriptor packet carries the reference times,
@@ -2517,9 +2577,7 @@ static void test_legacy_delta_timestamps(void **state)
 	th.thread_name = "old";
 	th.reference_timestamp_us = 1000;
 	th.reference_thread_time_us = 50;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
-	p.thread_descriptor = &th;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, THREAD_DESCRIPTOR, thread_descriptor, &th);
 	put_old_chrome(&b, 'B', "a", 5, 0, 2);    /* ts 1005 us, tts 52 us */
 	put_old_chrome(&b, 'E', NULL, 10, 0, 3);  /* ts 1015 us, tts 55 us */
 	put_old_chrome(&b, 'I', "abs", 0, 2000, 0);
@@ -2555,9 +2613,7 @@ static void test_timestamp_overflow(void **state)
 	th.pid = 5;
 	th.tid = 6;
 	th.reference_timestamp_us = 1000;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_THREAD_DESCRIPTOR;
-	p.thread_descriptor = &th;
-	tb_packet(&b, &p);
+	TB_PUT(&b, p, THREAD_DESCRIPTOR, thread_descriptor, &th);
 	put_old_chrome(&b, 'I', "good", 0, 1000, 0);
 	put_old_chrome(&b, 'I', "abs_overflow", 0, -9223372036854776LL, 0);
 	put_old_chrome(&b, 'I', "neg", -2000, 0, 0);      /* sum -1000 us */
@@ -2575,13 +2631,294 @@ static void test_timestamp_overflow(void **state)
 
 /* compact_sched: lockstep arrays, first timestamp absolute then deltas,
  * the switched-out thread is whoever ran before on that cpu. */
+/* An ftrace bundle of cpu holding only compact sched events. */
+static void put_compact(tbuf *b, uint32_t cpu, Perfetto__Protos__FtraceEventBundle__CompactSched *cs)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+
+	fb.has_cpu = 1;
+	fb.cpu = cpu;
+	fb.compact_sched = cs;
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
+}
+
+/* A SystemInfo packet with a uname. */
+static void system_info_packet(tbuf *b, const char *sysname, const char *release)
+{
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__Utsname u = PERFETTO__PROTOS__UTSNAME__INIT;
+	Pkt p = pkt(1, 0);
+
+	u.sysname = (char *)sysname;
+	u.release = (char *)release;
+	si.utsname = &u;
+	TB_PUT(b, p, SYSTEM_INFO, system_info, &si);
+}
+
+/* sched_switch prev_state decoded as trace processor's TaskState for the
+ * kernel of the trace's SystemInfo (4.4 without one): before 4.14 0x40 is
+ * x (dead), 0x800 preemption (R+), D with NOLOAD is I; from 4.14 0x40 is
+ * P, 0x80 I, 0x100 R+ and higher bits are invalid (NULL, counted). A
+ * switch whose prev pid is not the thread the cpu ran leaves that slice
+ * open (mismatched_sched_switch_tids). */
+static void test_sched_task_states(void **state)
+{
+	static const char *releases[] = { NULL, "5.10.43-android12", "4.9.1" };
+	static const char *want[] = {
+		"100\t100\t5\tx\n200\t100\t6\tR+\n300\t100\t5\tI\n400\t-1\t7\t-\n500\t-1\t0\t-\n",
+		"100\t100\t5\tP\n200\t100\t6\tS\n300\t100\t5\tDI\n400\t-1\t7\t-\n500\t-1\t0\t-\n",
+		"100\t100\t5\tx\n200\t100\t6\tS\n300\t100\t5\tI\n400\t-1\t7\t-\n500\t-1\t0\t-\n",
+	};
+	/* (4.9: 0x800 is not preemption there, 0x1000 is) */
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		tbuf b = {0};
+		char *path;
+		tt_trace *tr;
+
+		if (releases[k])
+			system_info_packet(&b, "Linux", releases[k]);
+		ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+		ft_switch_st(&b, 200, 5, "a", 0x40, 6, "b");
+		ft_switch_st(&b, 300, 6, "b", k == 0 ? 0x800 : 1, 5, "a");
+		ft_switch_st(&b, 400, 5, "a", k == 1 ? 0x82 : 0x402, 7, "c");
+		ft_switch_st(&b, 500, 9, "z", 1, 0, "swapper");
+		tr = tb_open(&b, &path);
+		tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.end_state, '-') from sched_slice s "
+			       "join thread t using(utid) order by s.ts", want[k]);
+		assert_int_equal(tt_test_stat(tr, "mismatched_sched_switch_tids"), 1);
+		assert_int_equal(tt_test_stat(tr, "task_state_invalid"), 0);
+		if (k == 1)
+			tt_test_assert_tsv(tr, "select str_value from metadata where name = 'system_release'",
+					   "5.10.43-android12\n");
+		tb_close(tr, path, &b);
+	}
+	{
+		tbuf b = {0};
+		char *path;
+		tt_trace *tr;
+
+		system_info_packet(&b, "Linux", "6.1.0");
+		ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+		ft_switch_st(&b, 200, 5, "a", 0x80, 6, "b");
+		ft_switch_st(&b, 300, 6, "b", 0x100, 5, "a");
+		ft_switch_st(&b, 400, 5, "a", 0x200, 0, "swapper");
+		tr = tb_open(&b, &path);
+		tt_test_assert_tsv(tr, "select s.ts, coalesce(s.end_state, 'NULL') from sched_slice s order by s.ts",
+				   "100\tI\n200\tR+\n300\tNULL\n400\tNULL\n");
+		assert_int_equal(tt_test_stat(tr, "task_state_invalid"), 1);
+		/* thread 5's states: running, idle (I), running, then its
+		 * invalid state (NULL) from 400 */
+		tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.state, 'NULL') from thread_state s join thread t "
+			       "using(utid) where t.tid = 5 order by s.ts",
+				   "100\t100\tRunning\n200\t100\tI\n300\t100\tRunning\n400\t-1\tNULL\n");
+		tb_close(tr, path, &b);
+	}
+}
+
+/* A sched_waking of wakee by the thread tid. */
+static void ft_waking(tbuf *b, uint64_t ts, int32_t tid, int32_t wakee, const char *comm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedWakingFtraceEvent w = PERFETTO__PROTOS__SCHED_WAKING_FTRACE_EVENT__INIT;
+
+	w.has_pid = 1;
+	w.pid = wakee;
+	w.comm = (char *)comm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING;
+	e.sched_waking = &w;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
+/* A cpu_frequency event written by the thread tid. */
+static void ft_cpufreq(tbuf *b, uint64_t ts, int32_t tid, uint32_t cpu, uint32_t khz)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__CpuFrequencyFtraceEvent f = PERFETTO__PROTOS__CPU_FREQUENCY_FTRACE_EVENT__INIT;
+
+	f.has_cpu_id = f.has_state = 1;
+	f.cpu_id = cpu;
+	f.state = khz;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY;
+	e.cpu_frequency = &f;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
+/* Every ftrace event's writing thread exists, made when the event is
+ * reached and before the event acts (trace processor's raw table row for
+ * it makes the thread first): a cpu_frequency writer; a waker before
+ * its wakee; a forking thread before the process it forks; an atrace
+ * end without a tgid then ends the writer's open slice. cpufreq / cpuidle
+ * tracks are per cpu (dimension cpu). */
+static void test_ftrace_writer_threads(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_cpufreq(&b, 100, 77, 2, 1800000);
+	ft_waking(&b, 200, 81, 82, "wakee");
+	ft_newtask(&b, 300, 91, 92, "child", 0);
+	ft_print(&b, 400, 95, "B|95|work");
+	ft_print(&b, 500, 95, "E");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select tid from thread where utid > 0 order by utid", "77\n81\n82\n91\n92\n95\n");
+	tt_test_assert_tsv(tr, "select t.type, t.name, a.key, a.display_value, c.value from counter c "
+		       "join track t on t.id = c.track_id join args a on a.arg_set_id = t.dimension_arg_set_id",
+		   "cpu_frequency\tcpufreq\tcpu\t2\t1800000.0\n");
+	tt_test_assert_tsv(tr, "select name, ts, dur from slice", "work\t400\t100\n");
+	tb_close(tr, path, &b);
+}
+
+/* A sched_blocked_reason of pid (io_wait 0 / 1). */
+static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedBlockedReasonFtraceEvent r = PERFETTO__PROTOS__SCHED_BLOCKED_REASON_FTRACE_EVENT__INIT;
+
+	r.has_pid = r.has_io_wait = 1;
+	r.pid = pid;
+	r.io_wait = io_wait;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON;
+	e.sched_blocked_reason = &r;
+	ft_packet(b, ts, 0, &e);
+}
+
+/* sched_blocked_reason sets io_wait on the thread's last blocked state
+ * (trace processor's PushBlockedReason), even after a waking made it
+ * runnable; a thread that ran since has none to set. */
+static void test_sched_blocked_reason(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+	ft_switch_st(&b, 200, 5, "a", 2, 6, "b");
+	ft_waking(&b, 250, 6, 5, "a");
+	ft_blocked(&b, 260, 5, 1);
+	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
+	ft_blocked(&b, 310, 6, 0);
+	ft_blocked(&b, 320, 5, 1);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, t.tid, s.state, coalesce(s.io_wait, -1) from thread_state s "
+		       "join thread t using(utid) order by s.id",
+		   "100\t5\tRunning\t-1\n200\t5\tD\t1\n200\t6\tRunning\t-1\n250\t5\tR\t-1\n"
+		   "300\t6\tS\t0\n300\t5\tRunning\t-1\n");
+	tb_close(tr, path, &b);
+}
+
+/* ftrace_event (raw) rows as trace processor writes them, in trace order:
+ * each event's present fields by name (unsigned as uint, signed as int),
+ * the writing thread; sched_switch with its seven fields and the prev
+ * thread; a compact switch with the prev fields of the cpu's last one
+ * (the first compact switch has no row); a compact waking written by the
+ * cpu's running thread. */
+static void test_ftrace_raw_rows(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "c1", "c2" };
+	uint64_t sts[] = { 300, 10 }, wts[] = { 305 };
+	int64_t pstate[] = { 0, 1 };
+	int32_t spid[] = { 41, 42 }, sprio[] = { 120, 100 }, wpid[] = { 43 }, wprio[] = { 110 }, wcpu[] = { 1 };
+	uint32_t scomm[] = { 0, 1 }, wcomm[] = { 1 };
+
+	(void)state;
+	ft_cpufreq(&b, 100, 77, 2, 1800000);
+	ft_switch_st(&b, 200, 5, "a", 1, 6, "b");
+	ft_print(&b, 250, 6, "I|6|mark");
+	cs.n_intern_table = 2;
+	cs.intern_table = names;
+	cs.n_switch_timestamp = cs.n_switch_prev_state = cs.n_switch_next_pid = 2;
+	cs.n_switch_next_prio = cs.n_switch_next_comm_index = 2;
+	cs.switch_timestamp = sts;
+	cs.switch_prev_state = pstate;
+	cs.switch_next_pid = spid;
+	cs.switch_next_prio = sprio;
+	cs.switch_next_comm_index = scomm;
+	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = cs.n_waking_prio = 1;
+	cs.n_waking_target_cpu = 1;
+	cs.waking_timestamp = wts;
+	cs.waking_pid = wpid;
+	cs.waking_prio = wprio;
+	cs.waking_target_cpu = wcpu;
+	cs.waking_comm_index = wcomm;
+	put_compact(&b, 3, &cs);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select r.ts, r.name, r.cpu, (select tid from thread where utid = r.utid), "
+		       "group_concat(a.key || '=' || a.display_value || ':' || a.value_type, ' ') from ftrace_event r "
+		       "join args a using(arg_set_id) group by r.id order by r.id",
+		   "100\tcpu_frequency\t0\t77\tstate=1800000:uint cpu_id=2:uint\n"
+		   "200\tsched_switch\t0\t5\tprev_comm=a:string prev_pid=5:int prev_prio=0:int prev_state=1:int "
+		   "next_comm=b:string next_pid=6:int next_prio=0:int\n"
+		   "250\tprint\t0\t6\tbuf=I|6|mark:string\n"
+		   "305\tsched_waking\t3\t41\tcomm=c2:string pid=43:int prio=110:int target_cpu=1:int\n"
+		   "310\tsched_switch\t3\t41\tprev_comm=c1:string prev_pid=41:int prev_prio=120:int prev_state=1:int "
+		   "next_comm=c2:string next_pid=42:int next_prio=100:int\n");
+	tb_close(tr, path, &b);
+}
+
+/* Thread states from wakings and new tasks, as trace processor's thread
+ * state tracker keeps them: a new task is runnable (R) from its creation;
+ * a waking makes a blocked thread runnable and is ignored for one already
+ * running or runnable (a prev_state of 0 is "R"); a thread never seen
+ * becomes runnable. Rows in event order, open ones dur -1. A compact
+ * waking on a cpu with no switch yet has no waker: skipped, counted. */
+static void test_sched_waking_states(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "late" };
+	uint64_t wts[] = { 400 };
+	int32_t wpid[] = { 9 };
+	uint32_t wcomm[] = { 0 };
+
+	(void)state;
+	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+	ft_newtask(&b, 150, 5, 6, "b", 0x00010000);
+	ft_switch_st(&b, 200, 5, "a", 1, 6, "b");
+	ft_waking(&b, 250, 6, 5, "a");
+	ft_waking(&b, 260, 6, 5, "a");
+	ft_switch_st(&b, 300, 6, "b", 0, 5, "a");
+	ft_waking(&b, 310, 5, 6, "b");
+	ft_waking(&b, 320, 5, 9, "c");
+	cs.n_intern_table = 1;
+	cs.intern_table = names;
+	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = 1;
+	cs.waking_timestamp = wts;
+	cs.waking_pid = wpid;
+	cs.waking_comm_index = wcomm;
+	put_compact(&b, 3, &cs);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
+		       "join thread t using(utid) order by s.id",
+		   "100\t100\t5\t0\tRunning\n"
+		   "150\t50\t6\t-1\tR\n"
+		   "200\t50\t5\t-1\tS\n"
+		   "200\t100\t6\t0\tRunning\n"
+		   "250\t50\t5\t-1\tR\n"
+		   "300\t-1\t6\t-1\tR\n"
+		   "300\t-1\t5\t0\tRunning\n"
+		   "320\t-1\t9\t-1\tR\n");
+	tt_test_assert_tsv(tr, "select name from thread where tid = 9", "c\n");
+	assert_int_equal(tt_test_stat(tr, "compact_sched_waking_skipped"), 1);
+	tb_close(tr, path, &b);
+}
+
 static void test_compact_sched(void **state)
 {
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Pkt p = pkt(1, 0);
-	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
 	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "alpha", "beta" };
 	uint64_t ts[] = { 100, 50, 50 };
@@ -2599,18 +2936,19 @@ static void test_compact_sched(void **state)
 	cs.switch_next_pid = pid;
 	cs.switch_next_prio = prio;
 	cs.switch_next_comm_index = comm;
-	fb.has_cpu = 1;
-	fb.cpu = 2;
-	fb.compact_sched = &cs;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	p.ftrace_events = &fb;
-	tb_packet(&b, &p);
+	put_compact(&b, 2, &cs);
 	tr = tb_open(&b, &path);
-	/* slices end with the next switch's prev_state; the last one runs to
-	 * the end of the trace (its own start here) */
+	/* the cpu's first compact switch (100) only says who runs: no slice;
+	 * slices end with the next switch's prev_state; the last stays open */
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, t.name, coalesce(s.end_state, '-'), s.priority "
 		       "from sched_slice s join thread t using(utid) order by s.ts",
-		   "100\t50\t2\t7\talpha\tS\t120\n150\t50\t2\t8\tbeta\tR\t110\n200\t0\t2\t7\talpha\t-\t120\n");
+		   "150\t50\t2\t8\tbeta\tR\t110\n200\t-1\t2\t7\talpha\t-\t120\n");
+	assert_int_equal(tt_test_stat(tr, "compact_sched_switch_skipped"), 1);
+	/* the thread switched out at 150 (7, whose prev_state S came with
+	 * that switch) sleeps until it runs again at 200 */
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
+		       "join thread t using(utid) order by s.id",
+		   "150\t50\t7\t-1\tS\n150\t50\t8\t2\tRunning\n200\t-1\t8\t-1\tR\n200\t-1\t7\t2\tRunning\n");
 	tb_close(tr, path, &b);
 }
 
@@ -2648,6 +2986,106 @@ static void test_atrace_parser(void **state)
 	assert_int_equal(tt_proto_atrace_parse("B|x|name", 8, &m), -1);
 	assert_int_equal(tt_proto_atrace_parse("S|3|req|notnum", 14, &m), -1);
 	assert_int_equal(tt_proto_atrace_parse("", 0, &m), -1);
+	/* field by field as trace processor reads them: a counter's name ends
+	 * at the first '|', an instant's too; an empty begin name is named */
+	assert_int_equal(tt_proto_atrace_parse("C|3|a|b|5", 9, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_proto_atrace_parse("I|3|in|st", 9, &m), TT_ATRACE_OK);
+	assert_int_equal(m.name_len, 2);
+	assert_int_equal(tt_proto_atrace_parse("N|3|trk|a|b", 11, &m), TT_ATRACE_OK);
+	assert_int_equal(m.name_len, 1);
+	assert_int_equal(tt_proto_atrace_parse("B|3|", 4, &m), TT_ATRACE_OK);
+	assert_string_equal(m.name, "[empty slice name]");
+	assert_int_equal(tt_proto_atrace_parse("H|3|trk|nm|7", 12, &m), TT_ATRACE_OK);
+	assert_int_equal(m.value, 7);
+	assert_null(m.name);
+	assert_int_equal(tt_proto_atrace_parse("E|notnum", 8, &m), TT_ATRACE_OK);
+	assert_int_equal(m.has_tgid, 0);
+	assert_int_equal(tt_proto_atrace_parse("trace_event_clock_sync: parent_ts=1", 35, &m),
+			 TT_ATRACE_UNSUPPORTED);
+	assert_int_equal(tt_proto_atrace_parse("I|3|", 4, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_proto_atrace_parse("G|3|trk|nm|x", 12, &m), TT_ATRACE_BAD);
+	{
+		char out[16];
+		/* a stray continuation byte and a truncated sequence go, a
+		 * two-byte character stays */
+		size_t n = tt_proto_atrace_utf8("a\x80" "b\xc3\xa9" "c\xe2", 7, out);
+
+		assert_int_equal(n, 5);
+		assert_memory_equal(out, "ab\xc3\xa9" "c", 5);
+	}
+}
+
+/* atrace markers as trace processor stores them: an async begin's cookie
+ * arg; a begin while its track has one open only counts, and the end
+ * says how many came (legacy_unnestable_*); named-track slices carry the
+ * writing thread (utid, end_utid); counters and async slices belong to
+ * the tgid's process, not the writer's (the writer is not moved to it);
+ * ScreenState, battery_stats.*, DeviceStateChanged and the LMK forms get
+ * trace processor's own tracks; bad markers count systrace_parse_failure,
+ * clock sync markers nothing. */
+static void test_atrace_tp_rules(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 10, 10, 1, "/bin/app", 11, "worker");
+	tree_packet(&b, 11, 20, 1, "/bin/other", 21, "w2");
+	ft_print(&b, 100, 11, "S|10|wl|7");
+	ft_print(&b, 150, 11, "S|10|wl|7");
+	ft_print(&b, 200, 11, "F|10|wl|7");
+	ft_print(&b, 300, 11, "G|10|trk|g|5");
+	ft_print(&b, 350, 21, "H|10|trk|5");
+	ft_print(&b, 400, 11, "N|10|trk|inst");
+	ft_print(&b, 500, 21, "C|10|mem|42");
+	ft_print(&b, 510, 11, "C|0|ScreenState|2");
+	ft_print(&b, 520, 11, "C|10|battery_stats.top|1");
+	ft_print(&b, 530, 11, "N|10|DeviceStateChanged|folded");
+	ft_print(&b, 600, 11, "B|10|lmk,20,0,900,x");
+	ft_print(&b, 650, 11, "E|10");
+	ft_print(&b, 700, 11, "C|10|kill_one_process|20");
+	ft_print(&b, 710, 11, "C|10|kill_one_process|0");
+	ft_print(&b, 800, 11, "C|10|bad|x");
+	ft_print(&b, 810, 11, "trace_event_clock_sync: parent_ts=5");
+	ft_print(&b, 820, 11, "B|10|caf\xc3\xa9" "\xff");
+	ft_print(&b, 830, 11, "E|10");
+	tr = tb_open(&b, &path);
+	/* (utid args shown as the thread's tid) */
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, a.key, case when a.key like '%utid' then "
+		       "(select 'tid ' || tid from thread where utid = a.int_value) else a.display_value end "
+		       "from slice s join args a using(arg_set_id) join track t on t.id = s.track_id "
+		       "where t.type like 'atrace%' order by s.ts, a.id",
+		   "100\t100\twl\tcookie\t7\n"
+		   "100\t100\twl\tlegacy_unnestable_begin_count\t2\n"
+		   "100\t100\twl\tlegacy_unnestable_last_begin_ts\t150\n"
+		   "300\t50\tg\tutid\ttid 11\n300\t50\tg\tend_utid\ttid 21\n"
+		   "400\t0\tinst\tutid\ttid 11\n");
+	/* the counter of pid 10 written by pid 20's thread; tid 21 stays 20's */
+	tt_test_assert_tsv(tr, "select t.type, t.name, coalesce(p.pid, -1), c.ts, c.value from counter c "
+		       "join track t on t.id = c.track_id left join process p on p.upid = t.upid "
+		       "order by c.ts",
+		   "atrace_counter\tmem\t10\t500\t42.0\n"
+		   "screen_state\tScreenState\t-1\t510\t2.0\n"
+		   "battery_stats\tbattery_stats.top\t-1\t520\t1.0\n"
+		   "oom_score_adj\toom_score_adj\t20\t600\t900.0\n"
+		   "atrace_counter\tkill_one_process\t10\t700\t20.0\n"
+		   "atrace_counter\tkill_one_process\t10\t710\t0.0\n");
+	tt_test_assert_tsv(tr, "select t.tid, p.pid from thread t join process p using(upid) where t.tid = 21", "21\t20\n");
+	tt_test_assert_tsv(tr, "select t.type, t.name, s.name, s.ts, s.dur from slice s join track t on t.id = s.track_id "
+		       "where t.type in ('android_device_state', 'android_lmk') order by s.ts",
+		   "android_device_state\tDeviceStateChanged\tfolded\t530\t0\n"
+		   "android_lmk\tLMK\tmem.lmk\t600\t0\n"
+		   "android_lmk\tLMK\tmem.lmk\t700\t0\n");
+	tt_test_assert_tsv(tr, "select count(distinct t.id), min(p.pid) from track t join process p using(upid) "
+		       "where t.type = 'android_lmk'", "1\t20\n");
+	tt_test_assert_tsv(tr, "select s.name from slice s where s.ts in (600, 820) order by s.id",
+		   "lmk,20,0,900,x\nmem.lmk\ncaf\xc3\xa9" "\n");
+	tt_test_assert_tsv(tr, "select t.id, a.key, a.display_value from track t join args a "
+		       "on a.arg_set_id = t.dimension_arg_set_id where t.type = 'battery_stats'",
+		   "5\tcounter_key\tbattery_stats.top\n");
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
+	tb_close(tr, path, &b);
 }
 
 /* Empty packets are packets (found by fuzz_proto: the first one of a
@@ -2731,6 +3169,7 @@ int main(void)
 		cmocka_unit_test(test_chromium_small_gz),
 		cmocka_unit_test(test_interning_and_clear),
 		cmocka_unit_test(test_nested_across_sequences),
+		cmocka_unit_test(test_instants_stack),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_thread_time_counters),
 		cmocka_unit_test(test_flows),
@@ -2767,6 +3206,13 @@ int main(void)
 		cmocka_unit_test(test_timestamp_overflow),
 		cmocka_unit_test(test_compact_sched),
 		cmocka_unit_test(test_atrace_parser),
+		cmocka_unit_test(test_atrace_tp_rules),
+		cmocka_unit_test(test_sched_task_states),
+		cmocka_unit_test(test_sched_waking_states),
+		cmocka_unit_test(test_ftrace_writer_threads),
+		cmocka_unit_test(test_ftrace_raw_rows),
+		cmocka_unit_test(test_sched_blocked_reason),
+		cmocka_unit_test(test_ftrace_kernel_marks),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),
 		cmocka_unit_test(test_empty_packets),
@@ -2784,6 +3230,7 @@ int main(void)
 		cmocka_unit_test(test_track_dimension_args),
 		cmocka_unit_test(test_proto_content_roots),
 		cmocka_unit_test(test_described_extensions),
+		cmocka_unit_test(test_described_extension_enums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,9 +12,10 @@
 #include "vec.h"
 
 struct lane {
-	uint64_t cookie;
+	uint64_t cookie; /* scoped lanes: the end of their last slice */
 	uint32_t open;  /* slices open on it (begin - end, never below 0) */
 	uint32_t track;
+	int scoped;     /* a lane of TT_ASYNC_SCOPED slices only */
 };
 
 struct aset {
@@ -72,15 +73,27 @@ void tt_async_tracker_free(tt_async_tracker *t)
 
 /* The lane of cookie: its own, else the first idle one (which takes the
  * cookie over), else a new one (its track made later). */
-static struct lane *lane_for(struct aset *s, uint64_t cookie)
+static struct lane *lane_for(struct aset *s, uint64_t cookie, int scoped)
 {
-	struct lane l = { cookie, 0, TT_NONE };
+	struct lane l = { cookie, 0, TT_NONE, scoped };
 
+	if (scoped) {
+		/* cookie: the slice's time; its lane the first whose last
+		 * slice ended by then */
+		for (size_t i = 0; i < s->lanes.n; i++)
+			if (s->lanes.v[i].scoped && (int64_t)s->lanes.v[i].cookie <= (int64_t)cookie) {
+				s->lanes.v[i].cookie = cookie;
+				return &s->lanes.v[i];
+			}
+		if (TT_VEC_PUSH(s->lanes, l))
+			return NULL;
+		return &s->lanes.v[s->lanes.n - 1];
+	}
 	for (size_t i = 0; i < s->lanes.n; i++)
-		if (s->lanes.v[i].cookie == cookie)
+		if (!s->lanes.v[i].scoped && s->lanes.v[i].cookie == cookie)
 			return &s->lanes.v[i];
 	for (size_t i = 0; i < s->lanes.n; i++)
-		if (s->lanes.v[i].open == 0) {
+		if (!s->lanes.v[i].scoped && s->lanes.v[i].open == 0) {
 			s->lanes.v[i].cookie = cookie;
 			return &s->lanes.v[i];
 		}
@@ -144,18 +157,20 @@ static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enu
 {
 	struct aset *s = &t->v.v[si];
 	struct lane *l = NULL;
+	int scoped = kind == TT_ASYNC_SCOPED;
 
-	if (s->lanes.n > SCAN_LANES) {
+	if (s->lanes.n > SCAN_LANES && !scoped) {
 		uint32_t i = tt_keymap_get(&t->lanes, si, cookie, 0, 0);
 
-		if (i < s->lanes.n && s->lanes.v[i].cookie == cookie)
+		if (i < s->lanes.n && !s->lanes.v[i].scoped && s->lanes.v[i].cookie == cookie)
 			l = &s->lanes.v[i];
 	}
 	if (!l) {
-		l = lane_for(s, cookie);
+		l = lane_for(s, cookie, scoped);
 		if (!l)
 			return TT_NONE;
-		if (s->lanes.n > SCAN_LANES && tt_keymap_put(&t->lanes, si, cookie, 0, 0, (uint32_t)(l - s->lanes.v)))
+		if (s->lanes.n > SCAN_LANES && !scoped &&
+		    tt_keymap_put(&t->lanes, si, cookie, 0, 0, (uint32_t)(l - s->lanes.v)))
 			return TT_NONE;
 	}
 	if (l->track == TT_NONE) {
@@ -165,6 +180,8 @@ static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enu
 	}
 	if (kind == TT_ASYNC_BEGIN)
 		l->open++;
+	else if (kind == TT_ASYNC_BEGIN_SAT)
+		l->open = 1;
 	else if (kind == TT_ASYNC_END && l->open > 0)
 		l->open--;
 	return l->track;

@@ -26,8 +26,13 @@
 typedef struct tt_async_tracker tt_async_tracker;
 
 /* PEEK: the cookie's track without opening or closing anything (a parent
- * track, a flow binding). */
-enum tt_async_kind { TT_ASYNC_BEGIN, TT_ASYNC_END, TT_ASYNC_INSTANT, TT_ASYNC_PEEK };
+ * track, a flow binding). BEGIN_SAT: a begin that leaves one slice open
+ * however many came before (trace processor's saturating unnestable
+ * lanes: atrace S). SCOPED: a zero-length slice at time `cookie` on a lane
+ * of its own kind, the first whose last such slice ended by then (trace
+ * processor's scoped lanes: atrace N; cookie lanes are never taken). */
+enum tt_async_kind { TT_ASYNC_BEGIN, TT_ASYNC_END, TT_ASYNC_INSTANT, TT_ASYNC_PEEK, TT_ASYNC_BEGIN_SAT,
+		     TT_ASYNC_SCOPED };
 
 tt_async_tracker *tt_async_tracker_new(tt_storage *st, tt_args_tracker *args);
 void tt_async_tracker_free(tt_async_tracker *t);

@@ -4,17 +4,42 @@
  */
 #include "flow_tracker.h"
 #include "keymap.h"
+#include "vec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A key whose flow ended (absent keys are not open either). */
 #define ENDED (TT_KEYMAP_NONE - 1)
+
+/* A v1 flow: what its links carry as args (built at its first link). */
+struct v1flow {
+	tt_str cat, name;
+	uint32_t args;     /* TT_NONE until built */
+	int built;
+};
+
+/* A flow waiting for the next slice of its track (end_next). */
+struct pending {
+	uint64_t flow;
+	uint32_t track;
+	int live;
+};
 
 struct tt_flow_tracker {
 	tt_storage *st;
 	tt_keymap last;    /* (a, b, c) -> the flow's last slice, or ENDED */
 	tt_keymap waiting; /* track -> the slice a flow comes from, or ENDED */
 	size_t nwaiting;   /* flows ever put to wait: none, no lookup per slice */
+
+	/* trace processor's interface */
+	tt_keymap open;    /* flow -> its last slice */
+	tt_keymap v1ids;   /* (id, cat, name) -> v1 flow number */
+	TT_VEC(struct v1flow) v1;
+	tt_args_tracker *args;
+	TT_VEC(struct pending) pend;
+	tt_keymap npend;   /* track -> flows waiting there */
+	size_t pend_live;
 };
 
 tt_flow_tracker *tt_flow_tracker_new(tt_storage *st)
@@ -32,6 +57,11 @@ void tt_flow_tracker_free(tt_flow_tracker *f)
 		return;
 	tt_keymap_free(&f->last);
 	tt_keymap_free(&f->waiting);
+	tt_keymap_free(&f->open);
+	tt_keymap_free(&f->v1ids);
+	tt_keymap_free(&f->npend);
+	TT_VEC_FREE(f->v1);
+	TT_VEC_FREE(f->pend);
 	free(f);
 }
 
@@ -80,11 +110,156 @@ void tt_flow_tracker_to_next(tt_flow_tracker *f, uint64_t a, uint64_t b, uint64_
 	tt_flow_tracker_close(f, a, b, c);
 }
 
+/* ---- trace processor's interface ---- */
+
+uint64_t tt_flow_tracker_v1(tt_flow_tracker *f, tt_args_tracker *args, uint64_t id, tt_str cat,
+			    tt_str name)
+{
+	uint32_t n = tt_keymap_get(&f->v1ids, id, cat, name, 0);
+	struct v1flow v = { cat, name, TT_NONE, 0 };
+
+	if (n != TT_KEYMAP_NONE)
+		return n;
+	f->args = args;
+	n = (uint32_t)f->v1.n;
+	if (TT_VEC_PUSH(f->v1, v) || tt_keymap_put(&f->v1ids, id, cat, name, 0, n))
+		tt_storage_set_oom(f->st);
+	return n;
+}
+
+/* A link of flow, from the earlier of the two slices to the later; a v1
+ * flow's (and, as in trace processor, a v2 flow whose id a v1 flow has)
+ * carries its name and cat. */
+static void link_flow(tt_flow_tracker *f, uint64_t flow, int64_t a, int64_t b)
+{
+	uint32_t args = TT_NONE;
+
+	if (tt_storage_slice_ts(f->st, a) > tt_storage_slice_ts(f->st, b)) {
+		int64_t t = a;
+
+		a = b;
+		b = t;
+	}
+	if (flow < f->v1.n) {
+		struct v1flow *v = &f->v1.v[flow];
+
+		if (!v->built) {
+			const char *n = tt_storage_str(f->st, v->name), *c = tt_storage_str(f->st, v->cat);
+
+			/* (none: a NULL string, as trace processor has it) */
+			tt_storage_args_begin(f->st);
+			tt_storage_args_str(f->st, "name", n, n ? strlen(n) : 0);
+			tt_storage_args_str(f->st, "cat", c, c ? strlen(c) : 0);
+			v->args = tt_args_tracker_end(f->args);
+			v->built = 1;
+		}
+		args = v->args;
+	}
+	tt_storage_flow(f->st, a, b, args);
+}
+
+static int slice_ok(tt_flow_tracker *f, int64_t slice)
+{
+	if (slice >= 0 && slice < (int64_t)ENDED)
+		return 1;
+	tt_storage_stat_add(f->st, TT_STAT_flow_no_enclosing_slice, 1);
+	return 0;
+}
+
+void tt_flow_tracker_begin(tt_flow_tracker *f, int64_t slice, uint64_t flow)
+{
+	if (!slice_ok(f, slice))
+		return;
+	if (tt_keymap_get(&f->open, flow, 0, 0, 0) != TT_KEYMAP_NONE)
+		tt_storage_stat_add(f->st, TT_STAT_flow_duplicate_id, 1);
+	else
+		put(f, &f->open, flow, 0, 0, (uint32_t)slice);
+}
+
+/* A link into slice from the flow's last slice (none: stat); with move,
+ * slice is the flow's last slice now. */
+static void follow(tt_flow_tracker *f, int64_t slice, uint64_t flow, tt_stat unstarted, int move)
+{
+	uint32_t from;
+
+	if (!slice_ok(f, slice))
+		return;
+	from = tt_keymap_get(&f->open, flow, 0, 0, 0);
+	if (from == TT_KEYMAP_NONE) {
+		tt_storage_stat_add(f->st, unstarted, 1);
+		return;
+	}
+	link_flow(f, flow, from, slice);
+	if (move)
+		put(f, &f->open, flow, 0, 0, (uint32_t)slice);
+}
+
+void tt_flow_tracker_step(tt_flow_tracker *f, int64_t slice, uint64_t flow)
+{
+	follow(f, slice, flow, TT_STAT_flow_step_without_start, 1);
+}
+
+void tt_flow_tracker_end(tt_flow_tracker *f, int64_t slice, uint64_t flow)
+{
+	follow(f, slice, flow, TT_STAT_flow_end_without_start, 0);
+}
+
+void tt_flow_tracker_end_next(tt_flow_tracker *f, uint64_t flow, uint32_t track)
+{
+	struct pending p = { flow, track, 1 };
+	uint32_t n;
+
+	/* (trace processor waits even for a flow that never started, and
+	 * then links the next slice from slice 0: counted here instead) */
+	if (tt_keymap_get(&f->open, flow, 0, 0, 0) == TT_KEYMAP_NONE) {
+		tt_storage_stat_add(f->st, TT_STAT_flow_end_without_start, 1);
+		return;
+	}
+	n = tt_keymap_get(&f->npend, track, 0, 0, 0);
+	if (TT_VEC_PUSH(f->pend, p)) {
+		tt_storage_set_oom(f->st);
+		return;
+	}
+	put(f, &f->npend, track, 0, 0, n == TT_KEYMAP_NONE ? 1 : n + 1);
+	f->pend_live++;
+}
+
+/* The flows waiting on track come into slice, in the order they came. */
+static void pending_begun(tt_flow_tracker *f, uint32_t track, int64_t slice)
+{
+	uint32_t n = tt_keymap_get(&f->npend, track, 0, 0, 0);
+
+	if (n == TT_KEYMAP_NONE || n == 0)
+		return;
+	for (size_t i = 0; i < f->pend.n && n; i++) {
+		struct pending *p = &f->pend.v[i];
+		uint32_t from;
+
+		if (!p->live || p->track != track)
+			continue;
+		p->live = 0;
+		n--;
+		f->pend_live--;
+		from = tt_keymap_get(&f->open, p->flow, 0, 0, 0);
+		if (from != TT_KEYMAP_NONE)
+			link_flow(f, p->flow, from, slice);
+	}
+	put(f, &f->npend, track, 0, 0, 0);
+	if (!f->pend_live)
+		f->pend.n = 0;
+}
+
+/* ---- both ---- */
+
 void tt_flow_tracker_slice_begun(tt_flow_tracker *f, uint32_t track, int64_t slice)
 {
 	uint32_t from;
 
-	if (!f->nwaiting || slice < 0)
+	if (slice < 0)
+		return;
+	if (f->pend_live)
+		pending_begun(f, track, slice);
+	if (!f->nwaiting)
 		return;
 	from = tt_keymap_get(&f->waiting, track, 0, 0, 0);
 	if (from == TT_KEYMAP_NONE || from == ENDED)

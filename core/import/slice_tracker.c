@@ -32,6 +32,7 @@ struct stack {
 
 struct tt_slice_tracker {
 	tt_storage *st;
+	int stack_instants;    /* see tt_slice_tracker_stack_instants */
 	tt_args_tracker *args; /* merges an end's args; NULL: storage's merge */
 	struct stack *stacks; /* by track id */
 	size_t nstacks;
@@ -97,11 +98,24 @@ static int push(tt_slice_tracker *t, struct stack *s, struct entry e)
 	return 0;
 }
 
-/* Pops the complete slices that ended at or before ts. */
+/* Pops the complete slices that ended at or before ts, except that an
+ * instant stays under a new instant of its ts (trace processor: intervals
+ * are closed on the left, open on the right, so instants only meet
+ * instants, and those stack). */
+static void pop_ended_for(struct stack *s, int64_t ts, int new_instant)
+{
+	while (s->n && s->e[s->n - 1].end != OPEN && s->e[s->n - 1].end <= ts) {
+		const struct entry *e = &s->e[s->n - 1];
+
+		if (new_instant && e->end == ts && e->ts == ts)
+			break;
+		s->n--;
+	}
+}
+
 static void pop_ended(struct stack *s, int64_t ts)
 {
-	while (s->n && s->e[s->n - 1].end != OPEN && s->e[s->n - 1].end <= ts)
-		s->n--;
+	pop_ended_for(s, ts, 0);
 }
 
 static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur, tt_str cat,
@@ -112,7 +126,7 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 
 	if (!s)
 		return -1;
-	pop_ended(s, ts);
+	pop_ended_for(s, ts, t->stack_instants && end != OPEN && dur == 0);
 	if (s->n) {
 		parent = s->e[s->n - 1].id;
 		if (ts < s->e[s->n - 1].ts) {
@@ -129,8 +143,9 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 	id = tt_storage_slice_append(t->st, track, ts, dur, cat, name, s->n, parent, args);
 	if (id < 0)
 		return -1;
-	/* Instants never enclose anything: no need to stack them. */
-	if ((end == OPEN || dur > 0) && push(t, s, (struct entry){ id, end, ts, cat, name }))
+	/* (stacking instants: the next instant of its ts nests in it, and
+	 * flows bind to it until the track's next slice event) */
+	if ((end == OPEN || dur > 0 || t->stack_instants) && push(t, s, (struct entry){ id, end, ts, cat, name }))
 		return -1;
 	return id;
 }
@@ -284,6 +299,18 @@ int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t 
 		return -1;
 	pop_ended(s, ts);
 	return s->n ? s->e[s->n - 1].id : -1;
+}
+
+void tt_slice_tracker_stack_instants(tt_slice_tracker *t, int on)
+{
+	t->stack_instants = on;
+}
+
+int64_t tt_slice_tracker_top(tt_slice_tracker *t, uint32_t track)
+{
+	struct stack *s = stack_of(t, track);
+
+	return s && s->n ? s->e[s->n - 1].id : -1;
 }
 
 void tt_slice_tracker_flush(tt_slice_tracker *t)

@@ -53,6 +53,16 @@ int64_t tt_slice_tracker_overlapping(tt_slice_tracker *t, uint32_t track, int64_
 /* The innermost open (or still enclosing) slice of track at ts, or -1.
  * Used to bind flows to the enclosing slice. */
 int64_t tt_slice_tracker_enclosing(tt_slice_tracker *t, uint32_t track, int64_t ts);
+/* From now on an instant (a complete slice of dur 0) is stacked as trace
+ * processor's slice tracker stacks it: an instant of the same ts that
+ * follows nests in it (depth + 1), any other slice event on the track
+ * pops it, and it is the track's topmost slice until then. Off by
+ * default (JSON turns it on; Perfetto's importer has not yet). */
+void tt_slice_tracker_stack_instants(tt_slice_tracker *t, int on);
+/* The innermost slice on track's stack as it stands (slices that ended
+ * stay until an event on the track pops them: trace processor's topmost
+ * slice, which flows bind to), or -1. */
+int64_t tt_slice_tracker_top(tt_slice_tracker *t, uint32_t track);
 /* Marks slices still open as unfinished (dur -1, stat slice_unfinished). */
 void tt_slice_tracker_flush(tt_slice_tracker *t);
 

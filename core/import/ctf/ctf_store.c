@@ -225,7 +225,8 @@ static void run_note(ctx *c, const rec *ev, uint32_t utid)
 	}
 }
 
-static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
+/* Returns the thread switched out (TT_NONE when the event names none). */
+static uint32_t sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 {
 	cpu_state *cs = cpu_get(c, cpu);
 	const ctf_val *prev_tid = find_val(x, "prev_tid"), *next_tid = find_val(x, "next_tid");
@@ -233,7 +234,7 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 	uint32_t prev_utid, next_utid;
 
 	if (!cs || !next_tid)
-		return;
+		return TT_NONE;
 	prev_utid = prev_tid ? tt_process_tracker_thread(c->im->procs, -1, val_int(prev_tid, 0)) : TT_NONE;
 	if (prev_comm && prev_comm->kind == CTF_V_STR && prev_utid != TT_NONE && val_int(prev_tid, 0) != 0)
 		tt_storage_thread_set_name(c->st, prev_utid, tt_storage_intern(c->st, prev_comm->s, prev_comm->len));
@@ -261,6 +262,7 @@ static void sched_switch(ctx *c, const rec *ev, const evals *x, int64_t cpu)
 	cs->since = ev->ts;
 	cs->prio = val_int(find_val(x, "next_prio"), 0);
 	cs->running = 1;
+	return prev_utid;
 }
 
 static uint32_t thread_of(ctx *c, src *s, const rec *ev)
@@ -722,11 +724,18 @@ void tt_ctf_store_event(ctx *c, src *s, const rec *ev, const evals *x)
 	int kind = t->kind[ci];
 	tt_str fname = 0, ipname = 0;
 
-	if (kind == K_SCHED_SWITCH)
-		sched_switch(c, ev, x, cpu);
-	else if (kind == K_BIN_INFO || kind == K_BUILD_ID)
-		statedump(c, ev, x, kind);
+	/* the thread that wrote the event: for a switch, the one switched
+	 * out (ftrace's common_pid; trace processor's raw row), so it is
+	 * found before the switch changes who runs, and a CPU's first
+	 * switch names it */
 	utid = thread_of(c, s, ev);
+	if (kind == K_SCHED_SWITCH) {
+		uint32_t prev = sched_switch(c, ev, x, cpu);
+
+		if (!(ev->flags & R_THREAD) && prev != TT_NONE)
+			utid = prev;
+	} else if (kind == K_BIN_INFO || kind == K_BUILD_ID)
+		statedump(c, ev, x, kind);
 	if (kind == K_FUNC_ENTRY && c->di && sym_args(c, ev, x, find_val(x, "addr"), &fname, &set))
 		;
 	else if (t->has_ip && c->di && sym_args(c, ev, x, context_ip(x), &ipname, &set))

@@ -24,8 +24,10 @@
  * Choices, where Chrome's and Perfetto's importers differ:
  *   - ts/dur are µs in the text; they are parsed from the number's text
  *     into exact ns (no double rounding for up to 3 decimals; beyond that
- *     llround(x * 1000) like Perfetto). displayTimeUnit does not rescale.
- *   - X without dur, or with a negative dur: skipped and counted (Perfetto).
+ *     llround(x * 1000) like Perfetto). displayTimeUnit does not rescale
+ *     (counted as json_display_time_unit, as there).
+ *   - X without dur (json_parser_failure), or with a negative dur
+ *     (slice_negative_duration): no slice, counted and logged (Perfetto).
  *   - Unclosed B: dur -1 (Perfetto), counted. Unmatched E: dropped, counted.
  *   - Same-ts X events: longer first, so parents precede children.
  *   - 'R' (mark) events are instants, like 'I'/'i'.
@@ -36,8 +38,10 @@
  *     state (Perfetto).
  *   - C: one counter track per series, named "<name> <series>" (Perfetto),
  *     scoped to the process ("<name> id: <id> <series>" with a string id).
- *   - tid missing: tid = pid. String pid/tid that are numbers are numbers;
- *     other strings get a stable synthetic number and name the thread.
+ *   - pid/tid as Perfetto reads them: numbers cut to 32 bits (out of
+ *     range: 0), tid missing or 0: tid = pid; any string gets a stable
+ *     synthetic number and names the process/thread. Threads are made in
+ *     the order the sorted records are fed (Perfetto's parser order).
  * Limits: `stackFrames`, `samples`, `systemTraceEvents` and object events
  * (N/O/D), memory dumps (v) and clock syncs (c) are ignored (counted as
  * json_phase_unknown for events).
@@ -428,6 +432,8 @@ static void json_free(struct json *j)
 	}
 	TT_VEC_FREE(j->meta);
 	TT_VEC_FREE(j->cname);
+	TT_VEC_FREE(j->tkeys);
+	tt_keymap_free(&j->tkeymap);
 	free(j);
 }
 
@@ -440,6 +446,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	/* trace processor's process tracker: a process has its main thread */
 	tt_process_tracker_main_threads(im->procs, 1);
 	tt_args_tracker_dedupe(im->args, 1);
+	tt_slice_tracker_stack_instants(im->slices, 1);
 	(void)tt_process_tracker_idle_rows(im->procs, 0); /* (out of memory shows later) */
 	char msg[200];
 	int rc = TT_OK, truncated;
@@ -451,7 +458,7 @@ int tt_import_json(tt_import *im, tt_bytesrc *src)
 	}
 	j->im = im;
 	j->st = im->st;
-	j->last_utid = TT_NONE;
+	j->last_key = TT_NONE;
 	/* JSON allows any order (Chrome writes an X when it ends): only a
 	 * full sort is exact (sorter.h) */
 	j->sorter = tt_sorter_new(TT_SORT_FULL);
@@ -522,8 +529,12 @@ parsed:
 				(unsigned long long)p->offset);
 		goto done;
 	}
-	if (p->unit[0])
-		tt_storage_meta_str(im->st, "display_time_unit", p->unit);
+	if (p->unit_at) {
+		/* trace processor counts the key (it changes no timestamp) */
+		tt_storage_stat_add(im->st, TT_STAT_json_display_time_unit, 1);
+		if (p->unit[0])
+			tt_storage_meta_str(im->st, "display_time_unit", p->unit);
+	}
 	for (size_t i = 0; i < j->meta.n; i++) {
 		char key[160];
 

@@ -430,7 +430,7 @@ int tt_json_top_between_events(struct jparse *p, struct json *j, tt_bytesrc *src
 	p->events = events;
 	p->offset = at;
 	p->first_read_aligns = 1;
-	if (unit[0] && unit_at < at) {
+	if (unit_at && unit_at < at) {
 		snprintf(p->unit, sizeof(p->unit), "%s", unit);
 		p->unit_at = unit_at;
 	}

@@ -14,78 +14,110 @@ static const char *arg_key(const struct batch *b, const struct targ *a)
 	return b->text.v + a->key + ARGS_PREFIX_LEN;
 }
 
-static uint32_t event_thread(struct json *j, const struct batch *b, const struct pev *e)
+/* trace processor's record of an event its parser drops: the stat and an
+ * import log (ts; args event_name, event_phase). */
+static void event_error(struct json *j, const struct pev *e, const char *name, tt_stat stat)
 {
 	tt_storage *st = j->st;
-	int64_t pid = e->flags & EV_HAS_PID ? e->pid : 0;
-	int64_t tid = e->flags & EV_HAS_TID ? e->tid : pid;
-	int named = e->flags & (EV_PID_STR | EV_TID_STR);
-	uint32_t utid;
+	char ph[2] = { e->ph, 0 };
 
-	if (j->last_utid != TT_NONE && pid == j->last_pid && tid == j->last_tid && !named)
-		return j->last_utid;
-	utid = tt_process_tracker_thread(j->im->procs, pid, tid);
-	if (utid == TT_NONE)
-		return TT_NONE;
-	j->last_pid = pid;
-	j->last_tid = tid;
-	j->last_utid = utid;
-	if (e->flags & EV_PID_STR) {
-		uint32_t upid = tt_process_tracker_process(j->im->procs, pid);
-
-		if (upid != TT_NONE && !tt_storage_process_name(st, upid))
-			tt_storage_process_set_name(st, upid, tt_storage_intern_cstr(st, btext(b, e->pidname)));
-	}
-	if ((e->flags & EV_TID_STR) && !tt_storage_thread_name(st, utid))
-		tt_storage_thread_set_name(st, utid, tt_storage_intern_cstr(st, btext(b, e->tidname)));
-	return utid;
+	tt_storage_stat_add(st, stat, 1);
+	tt_storage_args_begin(st);
+	tt_storage_args_str(st, "event_name", e->name_len ? name : NULL, e->name_len);
+	tt_storage_args_str(st, "event_phase", ph, 1);
+	tt_storage_import_log(st, stat, e->flags & EV_HAS_TS ? e->ts : 0, tt_args_tracker_end(j->im->args));
 }
 
-/* Metadata (M) events: trace processor reads the top-level "name" of a
- * process_name / thread_name event (a string that is not empty: else a
- * parser failure) and the "sort_index" of a *_sort_index one (an integer,
- * or a number it cuts to one: else a parser failure); other names and
- * keys it passes over. */
-static void do_metadata(struct json *j, const struct batch *b, const struct pev *e,
-			const char *name, uint32_t utid, uint32_t upid)
+/* trace processor's reading of a pid or tid number: cut to 32 bits, 0
+ * when negative or too large. */
+static uint32_t coerce_u32(int64_t v)
+{
+	return v < 0 || v > (int64_t)UINT32_MAX ? 0 : (uint32_t)v;
+}
+
+/* The event's thread key (struct tkey), made when first seen; TT_NONE
+ * when out of memory. */
+static uint32_t event_key(struct json *j, const struct batch *b, const struct pev *e)
+{
+	tt_storage *st = j->st;
+	int pstr = (e->flags & EV_HAS_PID) && (e->flags & EV_PID_STR);
+	int tstr = (e->flags & EV_HAS_TID) && (e->flags & EV_TID_STR);
+	struct tkey k = { e->flags & EV_HAS_PID ? (pstr ? (uint32_t)e->pid : coerce_u32(e->pid)) : 0,
+			  e->flags & EV_HAS_TID ? (tstr ? (uint32_t)e->tid : coerce_u32(e->tid)) : 0, 0, 0,
+			  TT_NONE };
+	uint64_t ka, kb;
+	uint32_t key;
+
+	/* (trace processor: a tid of 0 is the pid's, unless it is a name) */
+	if (k.tid == 0 && k.pid != 0 && !tstr)
+		k.tid = k.pid;
+	ka = k.pid | (uint64_t)pstr << 32;
+	kb = k.tid | (uint64_t)tstr << 32;
+	if (j->last_key != TT_NONE && ka == j->last_ka && kb == j->last_kb)
+		return j->last_key;
+	key = tt_keymap_get(&j->tkeymap, ka, kb, 0, 0);
+	if (key == TT_KEYMAP_NONE) {
+		if (pstr)
+			k.pidname = tt_storage_intern_cstr(st, btext(b, e->pidname));
+		if (tstr)
+			k.tidname = tt_storage_intern_cstr(st, btext(b, e->tidname));
+		key = (uint32_t)j->tkeys.n;
+		if (TT_VEC_PUSH(j->tkeys, k) || tt_keymap_put(&j->tkeymap, ka, kb, 0, 0, key))
+			return TT_NONE;
+	}
+	j->last_ka = ka;
+	j->last_kb = kb;
+	j->last_key = key;
+	return key;
+}
+
+/* Metadata (M) events become records (r->scope: 'p' process_name, 't'
+ * thread_name, 'P' process_sort_index, 'T' thread_sort_index, 0 other;
+ * r->id 1 when the value r->name / r->u.i is there), applied in
+ * timestamp order as trace processor's parser does (no ts: 0). It reads
+ * the top-level "name" of a process_name / thread_name event (a string
+ * that is not empty: else a parser failure) and the "sort_index" of a
+ * *_sort_index one (an integer, or a number it cuts to one: else a
+ * parser failure; kept as a 32-bit int); other names and keys it passes
+ * over. Of two values the last is the one that stays. */
+static void metadata_record(struct json *j, const struct batch *b, const struct pev *e, const char *name,
+			    tt_event *r)
 {
 	tt_storage *st = j->st;
 	int pname = strcmp(name, "process_name") == 0, tname = strcmp(name, "thread_name") == 0;
 	int psort = strcmp(name, "process_sort_index") == 0, tsort = strcmp(name, "thread_sort_index") == 0;
 
-	for (uint32_t i = 0; i < e->nargs && (pname || tname || psort || tsort); i++) {
+	r->kind = 'M';
+	r->scope = pname ? 'p' : tname ? 't' : psort ? 'P' : tsort ? 'T' : 0;
+	r->id = 0;
+	r->name = 0;
+	r->args = TT_NONE;
+	r->ts = e->flags & EV_HAS_TS ? e->ts : 0;
+	for (uint32_t i = 0; i < e->nargs && r->scope; i++) {
 		const struct targ *a = &b->args.v[e->arg0 + i];
 		const char *k = arg_key(b, a);
 
 		if (a->nested)
 			continue;
 		if ((pname || tname) && strcmp(k, "name") == 0) {
-			tt_str v;
-
 			if (a->type != TT_ARG_STRING || a->len == 0) {
-				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				event_error(j, e, name, TT_STAT_json_parser_failure);
 				continue;
 			}
-			v = tt_storage_intern(st, btext(b, a->str), a->len);
-			if (pname)
-				tt_storage_process_set_name(st, upid, v);
-			else
-				tt_storage_thread_set_name(st, utid, v);
+			r->name = tt_storage_intern(st, btext(b, a->str), a->len);
+			r->id = 1;
 		} else if ((psort || tsort) && strcmp(k, "sort_index") == 0) {
-			int64_t v;
-
 			if (a->type == TT_ARG_INT)
-				v = a->v.i;
+				r->u.i = a->v.i;
 			else if (a->type == TT_ARG_REAL && isfinite(a->v.d) && fabs(a->v.d) < 9.2e18)
-				v = (int64_t)a->v.d;
+				r->u.i = (int64_t)a->v.d;
 			else {
-				tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+				event_error(j, e, name, TT_STAT_json_parser_failure);
 				continue;
 			}
-			if (psort)
-				tt_storage_process_set_sort_index(st, upid, v);
-			else
-				tt_storage_thread_set_sort_index(st, utid, v);
+			/* (trace processor keeps it as a 32-bit int: the low bits) */
+			r->u.i = (int32_t)(uint32_t)(uint64_t)r->u.i;
+			r->id = 1;
 		}
 	}
 }
@@ -177,14 +209,16 @@ static int flow_v1_id(const struct batch *b, const struct pev *e, uint64_t *id)
  * counter track: "<name> <member>", "<name> id: <id> <member>" when the
  * id is a string (a numeric id is not in the name). Other members (a
  * bool, null, an object, an array) and no args at all are parser
- * failures there. */
+ * failures there. Returns the records made, or -1. */
 static int counter_event(struct json *j, const struct batch *b, const struct pev *e, tt_event *r,
 			 const char *name)
 {
 	tt_storage *st = j->st;
 
+	int pushed = 0;
+
 	if (!(e->flags & EV_HAS_ARGS)) {
-		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+		event_error(j, e, name, TT_STAT_json_parser_failure);
 		return 0;
 	}
 	for (uint32_t i = 0; i < e->nargs; i++) {
@@ -203,8 +237,7 @@ static int counter_event(struct json *j, const struct batch *b, const struct pev
 		else if (a->type == TT_ARG_STRING && (v = strtod(btext(b, a->str), &end), *end == '\0' && a->len))
 			;
 		else {
-			tt_storage_stat_add(st, TT_STAT_json_counter_bad_value, 1);
-			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
+			event_error(j, e, name, TT_STAT_json_parser_failure);
 			continue;
 		}
 		if (e->flags & EV_ID_STR)
@@ -220,8 +253,9 @@ static int counter_event(struct json *j, const struct batch *b, const struct pev
 		r->u.d = v;
 		if (push_rec(j, e, r))
 			return -1;
+		pushed++;
 	}
-	return 0;
+	return pushed;
 }
 
 /* The phases trace processor's JSON parser imports. It drops the others
@@ -241,6 +275,17 @@ static int phase_imported(char ph)
 	}
 }
 
+/* An event trace processor drops after making its thread: a record that
+ * makes the thread when it is fed, in its place in ts order. */
+static int thread_only(struct json *j, const struct pev *e, tt_event *r)
+{
+	r->kind = e->ph == 's' || e->ph == 't' || e->ph == 'f' ? REC_THREAD_TRACK : REC_THREAD_ONLY;
+	r->ts = e->flags & EV_HAS_TS ? e->ts : 0;
+	r->args = TT_NONE;
+	r->flags = 0;
+	return push_rec(j, e, r);
+}
+
 /* One parsed event into storage; -1 when out of memory. */
 static int event_done(struct json *j, const struct batch *b, const struct pev *e)
 {
@@ -249,6 +294,11 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	tt_event r = { 0 };
 
+	if (e->flags & EV_BAD_TIME) {
+		/* (trace processor's tokenizer: as soon as it reads the field) */
+		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+		return 0;
+	}
 	if (!ph) {
 		/* {} elements are tolerated (some writers end with one). */
 		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
@@ -260,30 +310,27 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
 		return 0;
 	}
+	if (ph == 'P') {
+		/* trace processor's tokenizer keeps it for a V8 profile (no
+		 * thread); termtrace does not keep one */
+		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, "phase 'P'", 1);
+		return 0;
+	}
+	/* trace processor makes the thread of every event its parser sees
+	 * (metadata, failures and phases it drops included) */
+	r.track = event_key(j, b, e);
+	if (r.track == TT_NONE)
+		return -1;
 	if (!phase_imported(ph)) {
 		char what[32];
 
-		/* trace processor still makes the event's thread (it finds the
-		 * thread of every sorted event before its switch on the phase),
-		 * except for 'P', which its tokenizer keeps for a V8 profile */
-		if (ph != 'P' && event_thread(j, b, e) == TT_NONE)
-			return -1;
 		snprintf(what, sizeof(what), "phase '%c'", (ph >= 0x20 && ph < 0x7f) ? ph : '?');
 		tt_storage_stat_named(st, TT_STAT_json_phase_unknown, what, 1);
-		return 0;
+		return thread_only(j, e, &r);
 	}
-	if (ph == 'M' && strncmp(name, "process_", 8) == 0) {
-		/* process-level metadata: no thread to create */
-		do_metadata(j, b, e, name, TT_NONE,
-			    tt_process_tracker_process(j->im->procs, e->flags & EV_HAS_PID ? e->pid : 0));
-		return 0;
-	}
-	r.track = event_thread(j, b, e);
-	if (r.track == TT_NONE)
-		return -1;
 	if (ph == 'M') {
-		do_metadata(j, b, e, name, r.track, tt_storage_thread_upid(st, r.track));
-		return 0;
+		metadata_record(j, b, e, name, &r);
+		return push_rec(j, e, &r);
 	}
 	r.ts = e->ts;
 	r.kind = ph;
@@ -301,8 +348,8 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		int need = r.scope == 'g' ? 0 : r.scope == 'p' ? EV_HAS_PID : EV_HAS_TID;
 
 		if ((e->flags & need) != (uint32_t)need) {
-			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
-			return 0;
+			event_error(j, e, name, TT_STAT_json_parser_failure);
+			return thread_only(j, e, &r);
 		}
 	}
 	if (!r.name && (ph == 'B' || ph == 'X' || ph == 'b' || ph == 'T' ||
@@ -312,16 +359,19 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		r.name = j->s_no_name;
 	}
 	r.args = TT_NONE;
-	if (ph == 'C')
-		return counter_event(j, b, e, &r, name);
+	if (ph == 'C') {
+		int n = counter_event(j, b, e, &r, name);
+
+		return n < 0 ? -1 : n == 0 ? thread_only(j, e, &r) : 0;
+	}
 	if (ph == 'T') {
 		/* trace processor's thread state event: the name is the state;
 		 * args cpu, io_wait, blocked_function are columns, not args
 		 * (the record carries them: id = cpu, args = io_wait, cat =
 		 * blocked_function) */
 		if (!(e->flags & EV_HAS_DUR) || e->dur < 0) {
-			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
-			return 0;
+			event_error(j, e, name, TT_STAT_json_parser_failure);
+			return thread_only(j, e, &r);
 		}
 		r.u.i = e->dur;
 		r.id = UINT64_MAX;
@@ -340,37 +390,36 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		}
 		return push_rec(j, e, &r);
 	}
-	if (ph == 'X') {
-		if (!(e->flags & EV_HAS_DUR)) {
-			tt_storage_stat_add(st, TT_STAT_json_x_no_dur, 1);
-			tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
-			return 0;
-		}
-		if (e->dur < 0) {
-			tt_storage_stat_add(st, TT_STAT_json_x_negative_dur, 1);
-			return 0;
-		}
+	if (ph == 'X' && !(e->flags & EV_HAS_DUR)) {
+		event_error(j, e, name, TT_STAT_json_parser_failure);
+		return thread_only(j, e, &r);
 	}
 	if ((ph == 'b' || ph == 'e' || ph == 'n') &&
 	    (e->flags & (EV_HAS_ID | EV_HAS_PID)) != (EV_HAS_ID | EV_HAS_PID)) {
 		/* trace processor: no async slice without a pid and an id
 		 * (id, id2.global or id2.local) */
-		tt_storage_stat_add(st, TT_STAT_json_parser_failure, 1);
-		return 0;
+		event_error(j, e, name, TT_STAT_json_parser_failure);
+		return thread_only(j, e, &r);
 	}
 	if ((ph == 's' || ph == 't' || ph == 'f') && flow_v1_id(b, e, &r.id) != 0) {
-		tt_storage_stat_add(st, TT_STAT_flow_invalid_id, 1);
-		return 0;
+		/* (trace processor has made the thread's track by then) */
+		event_error(j, e, name, TT_STAT_flow_invalid_id);
+		return thread_only(j, e, &r);
 	}
 	r.u.i = e->flags & EV_HAS_DUR ? e->dur : 0;
 	/* v2 flows (flow_in / flow_out) go by bind_id alone (trace
 	 * processor: an id does not make one); on B and X it is the
-	 * record's id, on b and n (whose id is the async one) its u.i */
+	 * record's id, on b and n (whose id is the async one) its u.i. A
+	 * bind_id with neither direction is no flow. */
 	if (!(e->flags & EV_HAS_BIND))
 		r.flags &= (uint16_t)~(EV_FLOW_IN | EV_FLOW_OUT);
+	else if (ph == 'e')
+		;
+	else if (!(e->flags & (EV_FLOW_IN | EV_FLOW_OUT)))
+		event_error(j, e, name, TT_STAT_flow_without_direction);
 	else if (ph == 'b' || ph == 'n')
 		r.u.i = (int64_t)e->bind_id;
-	else if (ph != 'e')
+	else if (ph == 'B' || ph == 'X')
 		r.id = e->bind_id;
 	/* (trace processor keys async ids and v1 flows without "scope") */
 	r.args = build_args(j, b, e);

@@ -105,40 +105,112 @@ static uint32_t counter_track(struct json *j, const tt_event *r)
 	return t;
 }
 
-/* A flow step on slice: links it to the flow's previous slice (unless it
- * starts the flow) and remembers it as the flow's last slice (unless it
- * ends the flow). */
-static void flow_step(struct feed *f, uint64_t a, uint64_t b, uint64_t c, int64_t slice,
-		      int start, int end)
+/* trace processor's v2 flow of an event that may start a slice (B, X, b,
+ * n): bind_id with flow_out starts the flow, with flow_in ends it there,
+ * with both steps it on; on the topmost slice of track (the event's own
+ * when it made one). */
+static void flow_v2(struct feed *f, const tt_event *r, uint32_t track, int64_t slice, uint64_t flow_id)
 {
 	tt_flow_tracker *fl = f->j->im->flows;
+	int in = r->flags & EV_FLOW_IN, out = r->flags & EV_FLOW_OUT;
 
-	if (slice < 0 || slice > (int64_t)UINT32_MAX - 1) {
-		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
+	if (!in && !out)
 		return;
-	}
-	if (!start && !tt_flow_tracker_link(fl, a, b, c, slice))
-		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
-	if (end)
-		tt_flow_tracker_close(fl, a, b, c);
+	if (slice < 0)
+		slice = tt_slice_tracker_top(f->j->im->slices, track);
+	if (in && out)
+		tt_flow_tracker_step(fl, slice, flow_id);
+	else if (out)
+		tt_flow_tracker_begin(fl, slice, flow_id);
 	else
-		tt_flow_tracker_set(fl, a, b, c, slice);
+		tt_flow_tracker_end(fl, slice, flow_id);
 }
 
-/* After a slice begins on track: a pending 'f' (no bp:e) binds to it, and
- * v2 flow_in/flow_out flags connect it. */
+/* A slice began on track (id, or -1 when none was made): the flows
+ * waiting there come into it, then the event's own v2 flow. */
 static void slice_started(struct feed *f, const tt_event *r, uint32_t track, int64_t id,
 			  uint64_t flow_id)
 {
-	tt_flow_tracker *fl = f->j->im->flows;
+	if (id >= 0)
+		tt_flow_tracker_slice_begun(f->j->im->flows, track, id);
+	flow_v2(f, r, track, id, flow_id);
+}
 
-	if (id < 0)
+/* A v1 flow event (s, t, f) on its thread's topmost slice. */
+static void flow_v1(struct feed *f, const tt_event *r, uint32_t track)
+{
+	struct json *j = f->j;
+	tt_flow_tracker *fl = j->im->flows;
+	uint64_t flow = tt_flow_tracker_v1(fl, j->im->args, r->id, r->cat, r->name);
+
+	if (r->kind == 'f' && !(r->flags & EV_BP_E)) {
+		tt_flow_tracker_end_next(fl, flow, track);
 		return;
-	tt_flow_tracker_slice_begun(fl, track, id);
-	if ((r->flags & EV_FLOW_IN) && !tt_flow_tracker_link(fl, 2, flow_id, 0, id))
-		tt_storage_stat_add(f->j->st, TT_STAT_flow_unmatched, 1);
-	if (r->flags & EV_FLOW_OUT)
-		tt_flow_tracker_set(fl, 2, flow_id, 0, id);
+	}
+	if (r->kind == 's')
+		tt_flow_tracker_begin(fl, tt_slice_tracker_top(j->im->slices, track), flow);
+	else if (r->kind == 't')
+		tt_flow_tracker_step(fl, tt_slice_tracker_top(j->im->slices, track), flow);
+	else
+		tt_flow_tracker_end(fl, tt_slice_tracker_top(j->im->slices, track), flow);
+}
+
+/* The thread of a record's key (struct tkey), made now: trace processor
+ * makes an event's thread when its parser sees the event. A pid or tid
+ * given as a name names its process or thread at every event, as
+ * there. */
+static uint32_t thread_of(struct feed *f, uint32_t key)
+{
+	struct json *j = f->j;
+	tt_storage *st = j->st;
+	struct tkey *k = &j->tkeys.v[key];
+	uint32_t utid = k->utid;
+
+	if (utid == TT_NONE) {
+		/* (a key's thread stays its thread: JSON never moves one) */
+		if (k->pidname && tt_process_tracker_process(j->im->procs, k->pid) == TT_NONE)
+			return TT_NONE;
+		utid = tt_process_tracker_thread(j->im->procs, k->pid, k->tid);
+		k->utid = utid;
+		if (utid == TT_NONE)
+			return TT_NONE;
+	}
+	if (k->pidname | k->tidname) {
+		uint32_t upid = tt_storage_thread_upid(st, utid);
+
+		if (k->pidname && upid != TT_NONE && tt_storage_process_name(st, upid) != k->pidname)
+			tt_storage_process_set_name(st, upid, k->pidname);
+		if (k->tidname && tt_storage_thread_name(st, utid) != k->tidname)
+			tt_storage_thread_set_name(st, utid, k->tidname);
+	}
+	return utid;
+}
+
+/* A metadata record (json_event.c): names and sort indexes. */
+static void metadata(struct feed *f, const tt_event *r, uint32_t utid)
+{
+	tt_storage *st = f->j->st;
+	uint32_t upid;
+
+	if (!r->id)
+		return;
+	switch (r->scope) {
+	case 'p': case 'P':
+		upid = tt_process_tracker_process(f->j->im->procs, f->j->tkeys.v[r->track].pid);
+		if (upid == TT_NONE)
+			break;
+		if (r->scope == 'p')
+			tt_storage_process_set_name(st, upid, r->name);
+		else
+			tt_storage_process_set_sort_index(st, upid, r->u.i);
+		break;
+	case 't':
+		tt_storage_thread_set_name(st, utid, r->name);
+		break;
+	case 'T':
+		tt_storage_thread_set_sort_index(st, utid, r->u.i);
+		break;
+	}
 }
 
 static const struct thread_time *thread_time_of(struct feed *f, uint32_t seq)
@@ -177,16 +249,26 @@ static void log_overlap(tt_args_tracker *args, tt_storage *st, const tt_event *r
 	tt_storage_import_log(st, TT_STAT_slice_spill_overlapping_complete_event, r->ts, tt_args_tracker_end(args));
 }
 
-static void feed_one(struct feed *f, const tt_event *r)
+static void feed_one(struct feed *f, const tt_event *rec)
 {
 	struct json *j = f->j;
 	tt_storage *st = j->st;
 	tt_slice_tracker *sl = j->im->slices;
-	const struct thread_time *tt = j->ttimes.n ? thread_time_of(f, r->ord) : NULL;
+	const struct thread_time *tt = j->ttimes.n ? thread_time_of(f, rec->ord) : NULL;
+	tt_event ev = *rec; /* track: the thread's utid from here on */
+	const tt_event *r = &ev;
 	uint32_t track;
 	int64_t id;
 
+	ev.track = thread_of(f, rec->track);
+	if (ev.track == TT_NONE) {
+		j->oom = 1;
+		return;
+	}
 	switch (r->kind) {
+	case 'M':
+		metadata(f, rec, ev.track);
+		break;
 	case 'B':
 		track = tt_track_tracker_thread(j->im->tracks, r->track);
 		id = tt_slice_tracker_begin(sl, track, r->ts, r->cat, r->name, r->args);
@@ -209,6 +291,14 @@ static void feed_one(struct feed *f, const tt_event *r)
 		break;
 	case 'X':
 		track = tt_track_tracker_thread(j->im->tracks, r->track);
+		if (r->u.i < 0) {
+			/* trace processor: no slice, logged; its flows bind to
+			 * the thread's topmost slice all the same */
+			tt_storage_stat_add(st, TT_STAT_slice_negative_duration, 1);
+			tt_storage_import_log(st, TT_STAT_slice_negative_duration, r->ts, TT_NONE);
+			flow_v2(f, r, track, -1, r->id);
+			break;
+		}
 		if ((id = tt_slice_tracker_overlapping(sl, track, r->ts, r->u.i)) >= 0) {
 			/* trace processor spills it onto an overflow track */
 			tt_storage_stat_add(st, TT_STAT_slice_spill_overlapping_complete_event, 1);
@@ -226,7 +316,12 @@ static void feed_one(struct feed *f, const tt_event *r)
 		break;
 	case 'i': case 'I': case 'R':
 		track = instant_track(f, r);
-		tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		id = tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
+		/* (a thread's instant keeps its thread time, as there) */
+		if (id >= 0 && tt && tt->tts != TT_TS_NONE && r->scope != 'g' && r->scope != 'p')
+			tt_storage_slice_set_thread_time(st, id, tt->tts, TT_TS_NONE);
+		if (id >= 0)
+			tt_flow_tracker_slice_begun(j->im->flows, track, id);
 		break;
 	case 'C':
 		track = counter_track(j, r);
@@ -265,23 +360,14 @@ static void feed_one(struct feed *f, const tt_event *r)
 		id = tt_slice_tracker_complete(sl, track, r->ts, 0, r->cat, r->name, r->args);
 		slice_started(f, r, track, id, (uint64_t)r->u.i);
 		break;
-	case 's': case 't':
-		track = tt_track_tracker_thread(j->im->tracks, r->track);
-		flow_step(f, 1, ((uint64_t)r->cat << 32) | r->name, r->id,
-			  tt_slice_tracker_enclosing(sl, track, r->ts), r->kind == 's', 0);
+	case 's': case 't': case 'f':
+		flow_v1(f, r, tt_track_tracker_thread(j->im->tracks, r->track));
 		break;
-	case 'f': {
-		uint64_t key = ((uint64_t)r->cat << 32) | r->name;
-
-		track = tt_track_tracker_thread(j->im->tracks, r->track);
-		if (tt_flow_tracker_last(j->im->flows, 1, key, r->id) < 0)
-			tt_storage_stat_add(st, TT_STAT_flow_unmatched, 1);
-		else if (r->flags & EV_BP_E)
-			flow_step(f, 1, key, r->id, tt_slice_tracker_enclosing(sl, track, r->ts), 0, 1);
-		else
-			tt_flow_tracker_to_next(j->im->flows, 1, key, r->id, track);
+	case REC_THREAD_TRACK:
+		tt_track_tracker_thread(j->im->tracks, r->track);
 		break;
-	}
+	default: /* REC_THREAD_ONLY: the thread alone */
+		break;
 	}
 }
 

@@ -85,7 +85,8 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_HAS_TTS = 512, EV_HAS_TDUR = 1024, EV_HAS_BIND = 2048,
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
        EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16, EV_ID_STR = 1 << 17,
-       EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19 };
+       EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19,
+       EV_BAD_TIME = 1 << 20 /* a dur, tts or tdur that is not a number */ };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record
@@ -101,6 +102,22 @@ struct thread_time {
 	uint32_t seq;
 	int64_t tts, tdur;
 };
+
+/* An event's thread as trace processor reads it: pid and tid (each a
+ * number it cuts to 32 bits, 0 when out of range; a tid of 0 is the
+ * pid's) or, given as strings, names (pid/tid a number made from the
+ * name, the name kept). */
+struct tkey {
+	uint32_t pid, tid;
+	tt_str pidname, tidname; /* 0 = given as a number */
+	uint32_t utid;           /* the thread, once fed (else TT_NONE) */
+};
+
+/* Record kinds besides the phases: an event trace processor drops after
+ * making its thread (a failure, an unknown phase), or its thread and the
+ * thread's track (a v1 flow event without a usable id). */
+#define REC_THREAD_ONLY 0
+#define REC_THREAD_TRACK 1
 
 /* One flattened arg of a parsed event; strings are offsets into its
  * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */
@@ -219,9 +236,15 @@ struct json {
 	tt_storage *st;
 	struct pipe pipe;
 
-	/* the previous event's thread: most events follow one of their own */
-	int64_t last_pid, last_tid;
-	uint32_t last_utid;
+	/* The threads of the events, as keys: trace processor makes an
+	 * event's thread when its parser (after the sorter) sees the event,
+	 * so a record carries its key (track) and the feed makes the thread.
+	 * keys by (pid | named << 32, tid | named << 32); the previous
+	 * event's key, as most events follow one of their own. */
+	TT_VEC(struct tkey) tkeys;
+	tt_keymap tkeymap;
+	uint64_t last_ka, last_kb;
+	uint32_t last_key;
 
 	tt_sorter *sorter;   /* the records, one stream in file order */
 	uint32_t stream;

@@ -114,6 +114,15 @@ static int meta_here(const struct jparse *p)
 	return !p->in_event && p->in_meta && p->depth == 2;
 }
 
+/* A dur, tts or tdur whose value is not a number or a string (null, a
+ * bool, an object, an array): trace processor's tokenizer drops the
+ * event. */
+static void time_field_bad(struct jparse *p)
+{
+	if (p->field == F_DUR || p->field == F_TTS || p->field == F_TDUR)
+		p->ev.flags |= EV_BAD_TIME;
+}
+
 static int cb_null(void *ctx)
 {
 	struct jparse *p = ctx;
@@ -124,6 +133,8 @@ static int cb_null(void *ctx)
 		return 1;
 	if (in_args(p))
 		return arg_add(p, TT_ARG_NULL, NULL, 0, 0, 0) ? tt_json_parse_oom(p) : 1;
+	if (!p->id2_depth)
+		time_field_bad(p);
 	return 1;
 }
 
@@ -139,27 +150,36 @@ static int cb_bool(void *ctx, int b)
 		return 1;
 	if (in_args(p))
 		return arg_add(p, TT_ARG_BOOL, NULL, 0, b, 0) ? tt_json_parse_oom(p) : 1;
-	if (p->field == F_FLOW_IN && b)
-		p->ev.flags |= EV_FLOW_IN;
-	else if (p->field == F_FLOW_OUT && b)
-		p->ev.flags |= EV_FLOW_OUT;
+	if (!p->id2_depth)
+		time_field_bad(p);
+	/* (the last value read counts, false too) */
+	if (p->field == F_FLOW_IN)
+		p->ev.flags = b ? p->ev.flags | EV_FLOW_IN : p->ev.flags & ~(uint32_t)EV_FLOW_IN;
+	else if (p->field == F_FLOW_OUT)
+		p->ev.flags = b ? p->ev.flags | EV_FLOW_OUT : p->ev.flags & ~(uint32_t)EV_FLOW_OUT;
 	return 1;
 }
 
 /* local: an id2.local id (process scoped); plain ids and id2.global ones
- * are global, as trace processor has them. */
-static void set_id_text(struct jparse *p, const char *s, size_t len, int local)
+ * are global, as trace processor has them. An id is what trace processor
+ * keys it by: a string by its text (\"1\" is not 1), a number when it is
+ * an integer (else no id). 0 when there is none. */
+static int set_id_text(struct jparse *p, const char *s, size_t len, int local, int is_string)
 {
-	uint64_t v;
+	int64_t v;
 
-	if (tt_json_parse_u64_text(s, len, &v) != 0)
-		v = tt_json_hash_text(s, len);
-	p->ev.id = v;
+	if (is_string)
+		p->ev.id = tt_json_hash_text(s, len);
+	else if (tt_json_parse_int_text(s, len, &v) == 0)
+		p->ev.id = (uint64_t)v;
+	else
+		return 0;
 	p->ev.flags |= EV_HAS_ID;
 	if (local)
 		p->ev.flags |= EV_ID_LOCAL;
 	else
 		p->ev.flags &= ~(uint32_t)EV_ID_LOCAL;
+	return 1;
 }
 
 /* pid/tid given as a string that is not a number: a stable synthetic
@@ -168,6 +188,25 @@ static int id_name(struct jparse *p, const char *s, size_t len, int64_t *v, uint
 {
 	*v = (int64_t)(tt_json_hash_text(s, len) & 0x3fffffff) + 0x40000000;
 	return tt_json_text_put(p->b, s, len, name);
+}
+
+/* A pid or tid number: an integer, or a number with a fraction or an
+ * exponent cut to one (trace processor's reading); out of range, -1 (no
+ * thread number: json_event.c makes it 0, as there). */
+static int64_t pid_number(const char *s, size_t len)
+{
+	char buf[64];
+	int64_t v;
+	double d;
+
+	if (tt_json_parse_int_text(s, len, &v) == 0)
+		return v;
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	d = strtod(buf, NULL);
+	return isfinite(d) && d > -1e18 && d < 1e18 ? (int64_t)d : -1;
 }
 
 static int event_number(struct jparse *p, const char *s, size_t len, int is_string)
@@ -179,44 +218,52 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 		if (tt_json_us_text_to_ns(s, len, &e->ts) == 0)
 			e->flags |= EV_HAS_TS;
 		break;
+	/* (trace processor's tokenizer drops an event whose dur, tts or
+	 * tdur is not a number: EV_BAD_TIME) */
 	case F_DUR:
 		if (tt_json_us_text_to_ns(s, len, &e->dur) == 0)
 			e->flags |= EV_HAS_DUR;
+		else
+			e->flags |= EV_BAD_TIME;
 		break;
 	case F_TTS:
 		if (tt_json_us_text_to_ns(s, len, &e->tts) == 0)
 			e->flags |= EV_HAS_TTS;
+		else
+			e->flags |= EV_BAD_TIME;
 		break;
 	case F_TDUR:
 		if (tt_json_us_text_to_ns(s, len, &e->tdur) == 0)
 			e->flags |= EV_HAS_TDUR;
+		else
+			e->flags |= EV_BAD_TIME;
 		break;
 	case F_PID:
-		if (tt_json_parse_int_text(s, len, &e->pid) == 0) {
-			e->flags &= ~(uint32_t)EV_PID_STR;
-		} else if (is_string) {
+		/* trace processor: a string (even "12") names the process */
+		if (is_string) {
 			if (id_name(p, s, len, &e->pid, &e->pidname))
 				return tt_json_parse_oom(p);
 			e->flags |= EV_PID_STR;
 		} else {
-			break;
+			e->pid = pid_number(s, len);
+			e->flags &= ~(uint32_t)EV_PID_STR;
 		}
 		e->flags |= EV_HAS_PID;
 		break;
 	case F_TID:
-		if (tt_json_parse_int_text(s, len, &e->tid) == 0) {
-			e->flags &= ~(uint32_t)EV_TID_STR;
-		} else if (is_string) {
+		if (is_string) {
 			if (id_name(p, s, len, &e->tid, &e->tidname))
 				return tt_json_parse_oom(p);
 			e->flags |= EV_TID_STR;
 		} else {
-			break;
+			e->tid = pid_number(s, len);
+			e->flags &= ~(uint32_t)EV_TID_STR;
 		}
 		e->flags |= EV_HAS_TID;
 		break;
 	case F_ID:
-		set_id_text(p, s, len, 0);
+		if (!set_id_text(p, s, len, 0, is_string))
+			break;
 		e->flags |= EV_PLAIN_ID;
 		e->flags &= ~(uint32_t)EV_ID_STR;
 		if (is_string) {
@@ -232,8 +279,12 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 
 		e->flags &= ~(uint32_t)EV_HAS_BIND;
 		if (!is_string) {
-			if (tt_json_parse_u64_text(s, len, &e->bind_id) == 0)
+			int64_t v;
+
+			if (tt_json_parse_int_text(s, len, &v) == 0) {
+				e->bind_id = (uint64_t)v;
 				e->flags |= EV_HAS_BIND;
+			}
 		} else if (len > 0 && len < sizeof(buf)) {
 			memcpy(buf, s, len);
 			buf[len] = '\0';
@@ -250,15 +301,15 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 }
 
 /* A value in id2: trace processor reads only its "global" and "local"
- * keys (global first; no cookie, so no async slice, without either) and
- * a plain "id" before either. */
-static void id2_value(struct jparse *p, const char *s, size_t len)
+ * keys (global first; no cookie, so no async slice, without either), and
+ * a plain "id" (before or after) before either. */
+static void id2_value(struct jparse *p, const char *s, size_t len, int is_string)
 {
-	if (p->id2_global < 0)
+	if (p->id2_global < 0 || (p->ev.flags & EV_PLAIN_ID))
 		return;
-	if (!p->id2_global && (p->ev.flags & EV_HAS_ID))
+	if (!p->id2_global && (p->ev.flags & EV_HAS_ID) && !(p->ev.flags & EV_ID_LOCAL))
 		return;
-	set_id_text(p, s, len, !p->id2_global);
+	set_id_text(p, s, len, !p->id2_global, is_string);
 }
 
 static int cb_number(void *ctx, const char *s, size_t len)
@@ -287,7 +338,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	if (p->skip_depth || !p->in_event)
 		return 1;
 	if (p->id2_depth) {
-		id2_value(p, s, len);
+		id2_value(p, s, len, 0);
 		return 1;
 	}
 	if (in_args(p)) {
@@ -335,7 +386,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	if (p->skip_depth)
 		return 1;
 	if (p->id2_depth) {
-		id2_value(p, t, len);
+		id2_value(p, t, len, 1);
 		return 1;
 	}
 	if (in_args(p))
@@ -467,6 +518,7 @@ static int open_container(struct jparse *p, int is_array)
 		p->skip_depth = 1;
 		return 1;
 	}
+	time_field_bad(p);
 	if (p->field == F_ARGS && !is_array) {
 		p->ev.flags |= EV_HAS_ARGS;
 		p->args_depth = 1;

@@ -570,6 +570,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
 		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
+		tt_proto_on_system_info(c, p->system_info);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
 		return 0;
@@ -716,6 +719,8 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->threaded = threaded;
 	tt_process_tracker_main_threads(c->im->procs, 1);
 	tt_args_tracker_dedupe(c->im->args, 1);
+	/* trace processor's slice tracker: instants of one ts stack */
+	tt_slice_tracker_stack_instants(c->im->slices, 1);
 	/* trace processor: the thread a legacy event came from is its
 	 * beginning's; an end from another thread adds none */
 	tt_storage_args_keep_first(c->st, "legacy_event.passthrough_utid");

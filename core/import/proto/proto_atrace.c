@@ -3,134 +3,170 @@
  */
 #include "proto_atrace.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Parses an optionally signed decimal integer filling [s, e); 0 on success. */
-static int parse_int(const char *s, const char *e, int64_t *out)
+/* A field as a number, as strtoul / strtoll read it (leading blanks and a
+ * sign allowed, the whole field consumed, not empty; out of range
+ * saturates for strtoll and wraps to 32 bits for the tgid, as trace
+ * processor's conversions do). Fields longer than any number written
+ * in full are refused. */
+static int field_num(const char *s, size_t n, int is_u32, int64_t *out)
 {
-	uint64_t v = 0;
-	int neg = 0;
+	char b[64], *end;
 
-	if (s < e && (*s == '-' || *s == '+'))
-		neg = *s++ == '-';
-	if (s == e)
+	if (n == 0 || n >= sizeof(b))
 		return -1;
-	for (; s < e; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 0;
+	memcpy(b, s, n);
+	b[n] = '\0';
+	errno = 0;
+	if (is_u32)
+		*out = (int64_t)(uint32_t)strtoul(b, &end, 10);
+	else
+		*out = (int64_t)strtoll(b, &end, 10);
+	return *end ? -1 : 0;
 }
 
-/* Splits the next '|'-terminated field off [*p, e). */
-static int next_field(const char **p, const char *e, const char **fs, const char **fe)
-{
-	const char *bar;
+typedef struct fields {
+	const char *s;
+	size_t len, off;
+} fields;
 
-	if (*p > e)
-		return -1;
-	*fs = *p;
-	bar = memchr(*p, '|', (size_t)(e - *p));
-	*fe = bar ? bar : e;
-	*p = bar ? bar + 1 : e + 1;
-	return 0;
-}
-
-static const char *last_bar(const char *s, const char *e)
+/* The next '|'-ended field; past the end, empty ones. */
+static const char *next_field(fields *f, size_t *n)
 {
-	while (e > s) {
-		if (e[-1] == '|')
-			return e - 1;
-		e--;
-	}
-	return NULL;
+	size_t start = f->off;
+
+	while (f->off < f->len && f->s[f->off] != '|')
+		f->off++;
+	*n = f->off > start ? f->off - start : 0;
+	f->off++; /* the separator */
+	return start < f->len ? f->s + start : f->s + f->len;
 }
 
 int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out)
 {
-	const char *e, *p, *fs = NULL, *fe = NULL, *bar;
+	fields f = { buf, len, 0 };
+	const char *ph, *tg, *a, *b, *d;
+	size_t nph, ntg, na, nb, nd, rest;
+	int64_t v;
+	int ok;
 
 	memset(out, 0, sizeof(*out));
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
 		len--;
-	if (len < 1)
-		return -1;
-	e = buf + len;
-	out->phase = buf[0];
-	if (!strchr("BECSFINGH", out->phase))
-		return -1;
-	if (len == 1)
-		return out->phase == 'E' ? 0 : -1;
-	if (buf[1] != '|')
-		return -1;
-	p = buf + 2;
-	if (next_field(&p, e, &fs, &fe) || parse_int(fs, fe, &out->tgid)) {
-		/* "E|" alone, or a tgid that is not a number */
-		return out->phase == 'E' && fs == fe ? 0 : -1;
+	f.len = len;
+	ph = next_field(&f, &nph);
+	if (nph == 0)
+		return TT_ATRACE_BAD;
+	out->phase = ph[0];
+	tg = next_field(&f, &ntg);
+	if (field_num(tg, ntg, 1, &v) == 0) {
+		out->has_tgid = 1;
+		out->tgid = (uint32_t)v;
 	}
-	out->has_tgid = 1;
+	/* the fields after the tgid, as each phase reads them */
+	rest = f.off;
+	a = next_field(&f, &na);
+	b = next_field(&f, &nb);
+	d = next_field(&f, &nd);
 	switch (out->phase) {
-	case 'E':
-		return 0; /* anything after the tgid is ignored */
-	case 'B':
-	case 'I':
-		if (p > e)
-			return -1;
-		out->name = p;
-		out->name_len = (size_t)(e - p);
-		return 0;
-	case 'C':
+	case 'B': /* the rest of the text is the name */
+		ok = 1;
+		if (rest >= len) {
+			a = "[empty slice name]";
+			na = strlen(a);
+		} else {
+			a = buf + rest;
+			na = len - rest;
+		}
+		break;
+	case 'E': /* (Flutter writes a bare "E"; the tgid is optional) */
+		return TT_ATRACE_OK;
 	case 'S':
 	case 'F':
-		/* name|value[|cat]: the name may contain '|', so take the value
-		 * from the end; a trailing category is allowed for C only. */
-		if (p > e)
-			return -1;
-		bar = last_bar(p, e);
-		if (!bar)
-			return -1;
-		if (parse_int(bar + 1, e, &out->value)) {
-			const char *bar2;
-			if (out->phase != 'C')
-				return -1;
-			bar2 = last_bar(p, bar);
-			if (!bar2 || parse_int(bar2 + 1, bar, &out->value))
-				return -1;
-			bar = bar2;
-		}
-		out->name = p;
-		out->name_len = (size_t)(bar - p);
-		return 0;
-	case 'N':
-		if (next_field(&p, e, &fs, &fe) || p > e)
-			return -1;
-		out->track = fs;
-		out->track_len = (size_t)(fe - fs);
-		out->name = p;
-		out->name_len = (size_t)(e - p);
-		return 0;
-	case 'G':
-	case 'H':
-		if (next_field(&p, e, &fs, &fe))
-			return -1;
-		out->track = fs;
-		out->track_len = (size_t)(fe - fs);
-		if (p > e)
-			return -1;
-		bar = last_bar(p, e);
-		if (!bar) {
-			/* H|tgid|track|cookie */
-			if (out->phase != 'H' || parse_int(p, e, &out->value))
-				return -1;
-			return 0;
-		}
-		if (parse_int(bar + 1, e, &out->value))
-			return -1;
-		out->name = p;
-		out->name_len = (size_t)(bar - p);
-		return 0;
+	case 'C': /* name|value (a counter's trailing category ignored) */
+		ok = na && !field_num(b, nb, 0, &out->value);
+		break;
+	case 'I':
+		ok = na != 0;
+		break;
+	case 'N': /* track|name */
+	case 'G': /* track|name|cookie */
+		ok = na && nb && (out->phase == 'N' || !field_num(d, nd, 0, &out->value));
+		out->track = a;
+		out->track_len = na;
+		a = b;
+		na = nb;
+		break;
+	case 'H': /* track|cookie or track|name|cookie */
+		ok = na && !field_num(nd ? d : b, nd ? nd : nb, 0, &out->value);
+		out->track = a;
+		out->track_len = na;
+		a = NULL;
+		na = 0;
+		break;
+	default:
+		if (len >= 23 && memcmp(buf, "trace_event_clock_sync:", 23) == 0)
+			return TT_ATRACE_UNSUPPORTED;
+		return TT_ATRACE_BAD;
 	}
-	return -1;
+	if (!out->has_tgid || !ok)
+		return TT_ATRACE_BAD;
+	out->name = a;
+	out->name_len = na;
+	return TT_ATRACE_OK;
+}
+
+/* A field of an atrace marker (or of a name made like one) as a number. */
+int tt_proto_atrace_num(const char *s, size_t n, int is_u32, int64_t *out)
+{
+	return field_num(s, n, is_u32, out);
+}
+
+/* The length of the valid UTF-8 sequence at p (n bytes left), 0 if none
+ * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t k, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		k = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		k = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		k = 4;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (i = 1; i < k; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return k;
+}
+
+size_t tt_proto_atrace_utf8(const char *buf, size_t len, char *out)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		size_t k = utf8_seq(p + i, len - i);
+
+		if (k == 0) {
+			i++; /* not part of a character: dropped */
+			continue;
+		}
+		memcpy(out + o, p + i, k);
+		o += k;
+		i += k;
+	}
+	return o;
 }

@@ -495,6 +495,14 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 	return t;
 }
 
+/* A process's oom_score_adj counter (trace processor's one blueprint
+ * for process stats and lmkd's kills alike). */
+uint32_t tt_proto_oom_score_track(pctx *c, uint32_t upid)
+{
+	return tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, intern_c(c, "oom_score_adj"), "oom_score_adj",
+				      upid, -1, NULL, NULL);
+}
+
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts)
 {
 	static const char *names[] = { "mem.virt", "mem.rss", "mem.rss.anon", "mem.rss.file",
@@ -503,12 +511,19 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 
 	for (i = 0; i < ps->n_processes; i++) {
 		const Perfetto__Protos__ProcessStats__Process *p = ps->processes[i];
-		uint32_t upid = tt_process_tracker_process(c->im->procs, p->pid);
 		const protobuf_c_boolean has[] = { p->has_vm_size_kb, p->has_vm_rss_kb, p->has_rss_anon_kb,
 						   p->has_rss_file_kb, p->has_rss_shmem_kb, p->has_vm_swap_kb,
 						   p->has_vm_locked_kb, p->has_vm_hwm_kb };
 		const uint64_t val[] = { p->vm_size_kb, p->vm_rss_kb, p->rss_anon_kb, p->rss_file_kb,
 					 p->rss_shmem_kb, p->vm_swap_kb, p->vm_locked_kb, p->vm_hwm_kb };
+		uint32_t upid;
+
+		/* a process is made by a value, not by its pid alone */
+		for (k = 0; k < 8 && !has[k]; k++)
+			;
+		if (k == 8 && !p->has_oom_score_adj && !p->has_runtime_user_mode && !p->has_runtime_kernel_mode)
+			continue;
+		upid = tt_process_tracker_process(c->im->procs, p->pid);
 
 		for (k = 0; k < 8; k++) {
 			tt_str n;
@@ -520,12 +535,9 @@ void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__Process
 								 "process_memory_key", names[k] + 4),
 				 0, 0, TT_NONE, 0, (double)val[k] * 1024.0);
 		}
-		if (p->has_oom_score_adj) {
-			tt_str n = intern_c(c, "oom_score_adj");
-			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, n, "oom_score_adj", upid, -1,
-								 NULL, NULL),
-				 0, 0, TT_NONE, 0, (double)p->oom_score_adj);
-		}
+		if (p->has_oom_score_adj)
+			tt_proto_push_rec(c, s, ts, R_COUNTER, 0, tt_proto_oom_score_track(c, upid), 0, 0, TT_NONE, 0,
+					  (double)p->oom_score_adj);
 		/* cpu time from /proc/pid/stat, already in ns (no unit, as trace
 		 * processor's proc_stat_runtime tracks) */
 		for (k = 0; k < 2; k++) {

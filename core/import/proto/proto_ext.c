@@ -9,7 +9,7 @@
  * unknown fields) and read when the sorted event is fed.
  *
  * protobuf-c stays the decoder: the descriptors are turned into
- * protobuf-c message descriptors at run time (the layout of the message
+ * protobuf-c message (and enum) descriptors at run time (the layout of the message
  * structs they describe is ours to choose), the kept fields are packed
  * back by protobuf-c and unpacked with those descriptors, and the result
  * is reflected into args by proto_typed_args.c.
@@ -37,6 +37,14 @@ typedef struct xmsg {
 	int building;
 } xmsg;
 
+/* An enum described in the trace: its values, first name of a number
+ * kept (aliases add nothing), its protobuf-c descriptor once used. */
+typedef struct xenum {
+	char *name;                  /* full name, ".package.Outer.Enum" */
+	TT_VEC(ProtobufCEnumValue) values;
+	ProtobufCEnumDescriptor *desc;
+} xenum;
+
 /* An event's kept extension fields, by the file order of its record. */
 typedef struct xevent {
 	uint32_t ord;
@@ -47,6 +55,7 @@ typedef struct xevent {
 
 struct tt_proto_ext {
 	TT_VEC(xmsg) msgs;
+	TT_VEC(xenum) enums;
 	xfields te;                  /* extensions of TrackEvent */
 	ProtobufCMessageDescriptor *te_desc;
 	int dirty;                   /* descriptors changed since te_desc was built */
@@ -92,18 +101,73 @@ static void extensions_add(pctx *c, struct tt_proto_ext *x, Perfetto__Protos__Fi
 			x->dirty = 1;
 }
 
+/* "scope.name", malloc'ed (NULL: out of memory, counted). */
+static char *scoped_name(pctx *c, const char *scope, const char *name)
+{
+	size_t n = strlen(scope) + strlen(name ? name : "") + 2;
+	char *s = malloc(n);
+
+	if (!s)
+		c->oom = 1;
+	else
+		snprintf(s, n, "%s.%s", scope, name ? name : "");
+	return s;
+}
+
+/* An enum of scope: values of a number not seen yet are added (as
+ * fields are, until the enum is in use). */
+static void enum_add(pctx *c, struct tt_proto_ext *x, const char *scope, const Perfetto__Protos__EnumDescriptorProto *e)
+{
+	char *name = scoped_name(c, scope, e->name);
+	size_t ei;
+	xenum *xe;
+
+	if (!name)
+		return;
+	for (ei = 0; ei < x->enums.n; ei++)
+		if (strcmp(x->enums.v[ei].name, name) == 0)
+			break;
+	if (ei < x->enums.n) {
+		free(name);
+	} else {
+		xenum z = { name, { 0 }, NULL };
+
+		if (TT_VEC_PUSH(x->enums, z)) {
+			free(name);
+			c->oom = 1;
+			return;
+		}
+	}
+	xe = &x->enums.v[ei];
+	for (size_t i = 0; !xe->desc && i < e->n_value; i++) {
+		const Perfetto__Protos__EnumValueDescriptorProto *v = e->value[i];
+		ProtobufCEnumValue ev = { NULL, NULL, v->number };
+		size_t k;
+
+		if (!v->name)
+			continue;
+		for (k = 0; k < xe->values.n && xe->values.v[k].value != v->number; k++)
+			;
+		if (k < xe->values.n)
+			continue;
+		ev.name = ev.c_name = strdup(v->name);
+		if (!ev.name || TT_VEC_PUSH(xe->values, ev)) {
+			free((char *)ev.name);
+			c->oom = 1;
+			return;
+		}
+		x->dirty = 1;
+	}
+}
+
 static void message_add(pctx *c, struct tt_proto_ext *x, const char *scope,
 			const Perfetto__Protos__DescriptorProto *m, int depth)
 {
-	size_t n = strlen(scope) + strlen(m->name ? m->name : "") + 2, ei;
-	char *name = malloc(n);
+	char *name = depth > 16 ? NULL : scoped_name(c, scope, m->name);
+	size_t ei;
 
-	if (!name || depth > 16) {
-		free(name);
-		c->oom |= !name;
+	if (!name)
 		return;
-	}
-	snprintf(name, n, "%s.%s", scope, m->name ? m->name : "");
 	for (ei = 0; ei < x->msgs.n; ei++)
 		if (strcmp(x->msgs.v[ei].name, name) == 0)
 			break;
@@ -123,6 +187,8 @@ static void message_add(pctx *c, struct tt_proto_ext *x, const char *scope,
 		if (m->field[i]->name && field_add(c, &x->msgs.v[ei].fields, m->field[i]) == 0)
 			x->dirty = 1;
 	extensions_add(c, x, m->extension, m->n_extension);
+	for (size_t i = 0; i < m->n_enum_type; i++)
+		enum_add(c, x, x->msgs.v[ei].name, m->enum_type[i]);
 	for (size_t i = 0; i < m->n_nested_type; i++) {
 		char *sc = strdup(x->msgs.v[ei].name);
 
@@ -150,6 +216,8 @@ void tt_proto_on_extension_descriptor(pctx *c, const Perfetto__Protos__Extension
 			 f->package ? f->package : "");
 		for (size_t k = 0; k < f->n_message_type; k++)
 			message_add(c, x, scope, f->message_type[k], 0);
+		for (size_t k = 0; k < f->n_enum_type; k++)
+			enum_add(c, x, scope, f->enum_type[k]);
 		extensions_add(c, x, f->extension, f->n_extension);
 	}
 }
@@ -166,6 +234,65 @@ static void *keep(struct tt_proto_ext *x, void *p)
 }
 
 static const ProtobufCMessageDescriptor *message_desc(pctx *c, struct tt_proto_ext *x, const char *name, int depth);
+
+static int cmp_value(const void *a, const void *b)
+{
+	const ProtobufCEnumValue *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The protobuf-c descriptor of a described enum (values by number, in
+ * ranges of consecutive numbers, and by name), or NULL: an enum field of
+ * a type never described keeps its numbers. */
+static const ProtobufCEnumDescriptor *enum_desc(pctx *c, struct tt_proto_ext *x, const char *name)
+{
+	xenum *e = NULL;
+	ProtobufCEnumDescriptor *d;
+	ProtobufCIntRange *ranges;
+	ProtobufCEnumValueIndex *by_name;
+	size_t n, nr = 0;
+
+	for (size_t i = 0; i < x->enums.n && !e; i++)
+		if (strcmp(x->enums.v[i].name, name) == 0)
+			e = &x->enums.v[i];
+	if (!e || e->desc)
+		return e ? e->desc : NULL;
+	n = e->values.n;
+	if (n > 1)
+		qsort(e->values.v, n, sizeof(*e->values.v), cmp_value);
+	d = keep(x, calloc(1, sizeof(*d)));
+	ranges = keep(x, calloc(n + 1, sizeof(*ranges)));
+	by_name = keep(x, calloc(n + 1, sizeof(*by_name)));
+	if (!d || !ranges || !by_name) {
+		c->oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		by_name[i] = (ProtobufCEnumValueIndex){ e->values.v[i].name, (unsigned)i };
+		if (i == 0 || e->values.v[i].value != e->values.v[i - 1].value + 1)
+			ranges[nr++] = (ProtobufCIntRange){ e->values.v[i].value, (unsigned)i };
+	}
+	ranges[nr] = (ProtobufCIntRange){ 0, (unsigned)n };
+	for (size_t i = 1; i < n; i++) /* by name */
+		for (size_t k = i; k > 0 && strcmp(by_name[k - 1].name, by_name[k].name) > 0; k--) {
+			ProtobufCEnumValueIndex t = by_name[k];
+
+			by_name[k] = by_name[k - 1];
+			by_name[k - 1] = t;
+		}
+	d->magic = PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC;
+	d->name = d->short_name = d->c_name = e->name;
+	d->package_name = "";
+	d->n_values = (unsigned)n;
+	d->values = e->values.v;
+	d->n_value_names = (unsigned)n;
+	d->values_by_name = by_name;
+	d->n_value_ranges = (unsigned)nr;
+	d->value_ranges = ranges;
+	e->desc = d;
+	return d;
+}
 
 static size_t align8(size_t v)
 {
@@ -206,7 +333,7 @@ static ProtobufCMessageDescriptor *build(pctx *c, struct tt_proto_ext *x, const 
 			[FT_FIXED32] = PROTOBUF_C_TYPE_FIXED32, [FT_BOOL] = PROTOBUF_C_TYPE_BOOL,
 			[FT_STRING] = PROTOBUF_C_TYPE_STRING, [FT_MESSAGE] = PROTOBUF_C_TYPE_MESSAGE,
 			[FT_BYTES] = PROTOBUF_C_TYPE_BYTES, [FT_UINT32] = PROTOBUF_C_TYPE_UINT32,
-			/* enums: their values (the enum's names are not kept) */
+			/* enums: by name when the trace describes the enum */
 			[FT_ENUM] = PROTOBUF_C_TYPE_INT32, [FT_SFIXED32] = PROTOBUF_C_TYPE_SFIXED32,
 			[FT_SFIXED64] = PROTOBUF_C_TYPE_SFIXED64, [FT_SINT32] = PROTOBUF_C_TYPE_SINT32,
 			[FT_SINT64] = PROTOBUF_C_TYPE_SINT64,
@@ -224,6 +351,8 @@ static ProtobufCMessageDescriptor *build(pctx *c, struct tt_proto_ext *x, const 
 			if (!g->descriptor)
 				continue; /* a message we have no description of: skipped */
 		}
+		if (xf[i].type == FT_ENUM && (g->descriptor = enum_desc(c, x, xf[i].type_name)))
+			g->type = PROTOBUF_C_TYPE_ENUM;
 		if (g->label == PROTOBUF_C_LABEL_REPEATED) {
 			g->quantifier_offset = (unsigned)off;
 			off += 8;
@@ -395,6 +524,13 @@ void tt_proto_ext_free(pctx *c)
 		free(x->msgs.v[i].name);
 	}
 	TT_VEC_FREE(x->msgs);
+	for (size_t i = 0; i < x->enums.n; i++) {
+		for (size_t k = 0; k < x->enums.v[i].values.n; k++)
+			free((char *)x->enums.v[i].values.v[k].name);
+		TT_VEC_FREE(x->enums.v[i].values);
+		free(x->enums.v[i].name);
+	}
+	TT_VEC_FREE(x->enums);
 	for (size_t k = 0; k < x->te.n; k++) {
 		free(x->te.v[k].name);
 		free(x->te.v[k].type_name);

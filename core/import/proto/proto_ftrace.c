@@ -1,7 +1,8 @@
 /*
- * proto_ftrace.c - ftrace bundles (print/atrace, sched_switch and what
- * else is imported) and, after the merge, sched_switch rows turned into
- * sched_slice and thread_state. See import_proto.c.
+ * proto_ftrace.c - ftrace bundles: the process tracker's part of the
+ * events (in trace order), the ftrace_event rows, and the hand-over of
+ * atrace markers (proto_systrace.c) and switches (proto_sched.c). See
+ * import_proto.c.
  */
 #include "proto_int.h"
 
@@ -144,12 +145,14 @@ void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio)
 /* task_newtask: a fork starts a process (its parent: the forking thread's
  * process, once known); a clone(CLONE_THREAD) a thread of the cloner's
  * process, bound to it now or when the cloner's process is known. */
-static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_flags, tt_str comm)
+static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64_t clone_flags, tt_str comm)
 {
 	uint32_t src, nu, src_upid;
 
 	if (pid == 0) /* boot-time tracing: init making the idle tasks */
 		return;
+	/* (the writing thread first: trace processor's raw table row for
+	 * the event makes it before the event is parsed) */
 	src = tt_proto_thread(c, src_tid);
 	src_upid = tt_storage_thread_upid(c->st, src);
 	if (!(clone_flags & CLONE_THREAD)) {
@@ -171,6 +174,7 @@ static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_fla
 			tt_storage_process_set_parent(c->st, upid, src_upid);
 		else if (c->pend_parent.n < PENDING_MAX && TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
 			c->oom = 1;
+		tt_proto_sched_new_task(c, ts, nu);
 		return;
 	}
 	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, pid);
@@ -183,6 +187,7 @@ static void on_newtask(pctx *c, int64_t src_tid, int64_t pid, uint64_t clone_fla
 	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
 	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
 		c->oom = 1;
+	tt_proto_sched_new_task(c, ts, nu);
 }
 
 /* sched_process_free: the tid's thread ended (a later event of the tid is
@@ -204,90 +209,14 @@ static void on_process_free(pctx *c, int64_t tid)
 		c->oom = 1;
 }
 
-#define ftrace_thread tt_proto_thread
-
-/* The track of an atrace async slice (S / F: named by the slice; G / H /
- * N: by the track name the marker gives) as trace processor's track
- * compressor makes them: one set per (process, name), a lane per cookie
- * while its slice is open, dimensions upid, name (and the lane). space
- * keeps the two kinds' sets apart (and from the merged descriptor tracks'). */
-static uint32_t atrace_async(pctx *c, uint64_t space, const char *type, uint32_t upid, tt_str name,
-			     uint64_t cookie, enum tt_async_kind kind)
+/* trace processor's GetThreadOrNull: the tid's live thread, or TT_NONE. */
+uint32_t tt_proto_thread_or_none(pctx *c, int64_t tid)
 {
-	tt_track_desc d = { .type = type, .name = name, .utid = TT_NONE, .upid = upid,
-			    .parent_id = TT_NONE, .cpu = -1 };
-	tt_async_args a = { .ndim = 0 };
+	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
 
-	if (upid != TT_NONE)
-		a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', upid, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "name", 's', name, NULL };
-	return tt_async_track_set(c->im->async, space << 32 | upid, 0, name, cookie, &d, &a, kind);
-}
-
-/* An atrace marker, fed in trace order (tt_proto_feed_ftrace): the
- * thread is looked up then, as tasks come and go. Returns the slice or
- * counter record it makes in *out, 0 when none. */
-static int feed_atrace(pctx *c, const prec *r, prec *out)
-{
-	int64_t tid = (int32_t)(uint32_t)r->id, tgid = (int32_t)(uint32_t)(r->id >> 32);
-	int phase = (int)r->args;
-	uint32_t utid, upid;
-	tt_str name = r->name;
-
-	utid = r->scope == FT_PRINT_TGID ? tt_proto_thread_in(c, tgid, tid) : ftrace_thread(c, tid);
-	upid = tt_storage_thread_upid(c->st, utid);
-	*out = *r;
-	out->flags = 0;
-	out->args = TT_NONE;
-	out->cat = 0;
-	out->name = 0;
-	switch (phase) {
-	case 'B':
-		out->kind = R_BEGIN;
-		out->track = tt_track_tracker_thread(c->im->tracks, utid);
-		out->name = name;
-		break;
-	case 'E':
-		out->kind = R_END;
-		out->track = tt_track_tracker_thread(c->im->tracks, utid);
-		break;
-	case 'I':
-		out->kind = R_COMPLETE;
-		out->track = tt_track_tracker_thread(c->im->tracks, utid);
-		out->name = name;
-		out->u.i = 0;
-		break;
-	case 'C':
-		out->kind = R_COUNTER;
-		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, "atrace_counter", upid, -1,
-						    "name", tt_storage_str(c->st, name));
-		out->u.d = (double)r->u.i;
-		break;
-	case 'S':
-	case 'F':
-		out->kind = phase == 'S' ? R_BEGIN : R_END;
-		out->track = atrace_async(c, 3, "atrace_async_slice", upid, name, (uint64_t)r->u.i,
-					  phase == 'S' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
-		out->name = phase == 'S' ? name : 0;
-		break;
-	case 'N':
-	case 'G':
-	case 'H':
-		/* an instant ('N') takes the first idle lane (trace
-		 * processor's scoped interning), under a cookie of its own
-		 * (from its time: G / H cookies are small) so that no lane
-		 * keeps it */
-		out->kind = phase == 'N' ? R_COMPLETE : phase == 'G' ? R_BEGIN : R_END;
-		out->track = atrace_async(c, 4, "atrace_async_slice_for_track", upid, r->cat,
-					  phase == 'N' ? UINT64_MAX - (uint64_t)r->ts : (uint64_t)r->u.i,
-					  phase == 'N' ? TT_ASYNC_INSTANT : phase == 'G' ? TT_ASYNC_BEGIN : TT_ASYNC_END);
-		out->name = phase == 'H' ? 0 : name;
-		out->u.i = 0;
-		break;
-	default:
-		return 0;
-	}
-	return out->track != TT_NONE;
+	if (v)
+		return *v == TID_ENDED ? TT_NONE : (uint32_t)(*v - 1);
+	return tt_process_tracker_thread_by_tid(c->im->procs, tid);
 }
 
 /* The ftrace events that change which thread a tid is, and those that
@@ -295,8 +224,8 @@ static int feed_atrace(pctx *c, const prec *r, prec *out)
  * trace processor parses them), not in the order of the file, where one
  * cpu's bundle may come before another's earlier events. What a record
  * holds (kind R_FTRACE, scope FT_*): */
-static void push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
-		    uint32_t x)
+void tt_proto_push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
+		      uint32_t x)
 {
 	prec r = { .ts = ts, .u.i = i, .id = id, .track = 0, .name = name, .cat = cat, .args = x,
 		   .kind = R_FTRACE, .scope = (uint8_t)what };
@@ -315,64 +244,19 @@ static void push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_
 	c->events++;
 }
 
-static void on_atrace(pctx *c, pseq *ps, int64_t ts, int64_t tid, tt_atrace m)
-{
-	uint64_t id = (uint32_t)(int32_t)tid | (m.has_tgid && m.tgid > 0 ? (uint64_t)(uint32_t)(int32_t)m.tgid << 32 : 0);
-
-	push_ft(c, ps, ts, m.has_tgid && m.tgid > 0 ? FT_PRINT_TGID : FT_PRINT, id, m.value,
-		m.name ? intern(c, m.name, m.name_len) : 0, m.track ? intern(c, m.track, m.track_len) : 0,
-		(uint32_t)m.phase);
-}
-
-static void on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf)
-{
-	tt_atrace m;
-
-	if (!buf || tt_proto_atrace_parse(buf, strlen(buf), &m)) {
-		stat(c, TT_STAT_proto_atrace_bad);
-		return;
-	}
-	on_atrace(c, ps, ts, tid, m);
-}
-
-/* sde_tracing_mark_write (display driver): an atrace marker in fields, the
- * phase in trace_type (B E C I) or, in older kernels, trace_begin (B / E);
- * tgid is the event's pid field, the writer the ftrace event's pid. */
-static void on_sde_mark(pctx *c, pseq *ps, int64_t ts, int64_t tid,
-			const Perfetto__Protos__SdeTracingMarkWriteFtraceEvent *e)
-{
-	tt_atrace m = { .has_tgid = 1, .tgid = e->pid, .value = e->value };
-
-	if (!e->has_trace_type && !e->has_trace_begin) {
-		stat(c, TT_STAT_proto_atrace_bad);
-		return;
-	}
-	if (e->trace_type == 0)
-		m.phase = e->trace_begin ? 'B' : 'E';
-	else if (e->trace_type == 'B' || e->trace_type == 'E' || e->trace_type == 'C' || e->trace_type == 'I')
-		m.phase = (char)e->trace_type;
-	else {
-		stat(c, TT_STAT_proto_atrace_bad);
-		return;
-	}
-	m.name = e->trace_name ? e->trace_name : "";
-	m.name_len = strlen(m.name);
-	on_atrace(c, ps, ts, tid, m);
-}
-
 /* A switch: its row now, the thread switched to (and the name of the
  * one switched from, has_prev) when it is fed in trace order: a tid's
  * thread changes as tasks are made and freed. */
 static void push_sched(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, int64_t prev_state, int32_t next_pid,
-		       int32_t next_prio, tt_str comm, int has_prev, int32_t prev_pid, tt_str prev_comm)
+		       int32_t next_prio, tt_str comm, int has_prev, int32_t prev_pid, int32_t prev_prio, tt_str prev_comm)
 {
-	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, TT_NONE, c->ord++, comm };
+	sched_rec r = { ts, prev_state, cpu, next_pid, next_prio, TT_NONE, prev_prio, comm };
 
 	if (TT_VEC_PUSH(c->sched, r)) {
 		c->oom = 1;
 		return;
 	}
-	push_ft(c, ps, ts, has_prev ? FT_SWITCH : FT_SWITCH_NOPREV, (uint32_t)prev_pid, (int64_t)(c->sched.n - 1), 0,
+	tt_proto_push_ft(c, ps, ts, has_prev ? FT_SWITCH : FT_SWITCH_NOPREV, (uint32_t)prev_pid, (int64_t)(c->sched.n - 1), 0,
 		prev_comm, 0);
 }
 
@@ -385,37 +269,43 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 
 	switch (r->scope) {
 	case FT_SWITCH:
-	case FT_SWITCH_NOPREV: {
-		sched_rec *s;
-
-		if (r->scope == FT_SWITCH)
-			tt_proto_thread_name(c, tt_proto_thread(c, pid), r->cat, TN_FTRACE);
-		if (r->u.i < 0 || (size_t)r->u.i >= c->sched.n)
-			return 0;
-		s = &c->sched.v[r->u.i];
-		s->next_utid = tt_proto_thread(c, s->next_pid);
-		tt_proto_thread_name(c, s->next_utid, s->next_comm, TN_FTRACE);
+	case FT_SWITCH_NOPREV:
+		if (r->u.i >= 0 && (size_t)r->u.i < c->sched.n)
+			tt_proto_sched_switch(c, &c->sched.v[r->u.i], r->scope == FT_SWITCH, pid, r->cat);
 		return 0;
-	}
 	case FT_NEWTASK:
-		on_newtask(c, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
+		on_newtask(c, r->ts, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
 		return 0;
 	case FT_FREE:
+		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
 		on_process_free(c, pid);
+		return 0;
+	case FT_BLOCKED:
+		tt_proto_sched_blocked(c, pid, r->u.i);
+		return 0;
+	case FT_RAW:
+		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
+		return 0;
+	case FT_WAKING:
+	case FT_WAKING_COMPACT:
+		tt_proto_sched_waking(c, r, r->scope == FT_WAKING_COMPACT, (int32_t)(uint32_t)(r->id >> 32), pid);
 		return 0;
 	case FT_RENAME: {
 		/* a main thread's new name is its process's too */
-		uint32_t u = tt_proto_thread(c, pid);
-		uint32_t up = tt_storage_thread_upid(c->st, u);
+		uint32_t u, up;
 
+		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
+		u = tt_proto_thread(c, pid);
+		up = tt_storage_thread_upid(c->st, u);
+		if (!r->name)
+			return 0;
 		tt_proto_thread_name(c, u, r->name, TN_FTRACE);
 		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
 			tt_proto_set_process_name(c, up, r->name, PN_SYSTEM);
 		return 0;
 	}
 	case FT_PRINT:
-	case FT_PRINT_TGID:
-		return feed_atrace(c, r, out);
+		return tt_proto_feed_atrace(c, r, out);
 	case FT_PTREE: {
 		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
 		Perfetto__Protos__ProcessTree *pt;
@@ -450,14 +340,141 @@ void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__Proce
 		return;
 	}
 	perfetto__protos__process_tree__pack(pt, b.p);
-	push_ft(c, s, ts, FT_PTREE, 0, (int64_t)(c->ptrees.n - 1), 0, 0, 0);
+	tt_proto_push_ft(c, s, ts, FT_PTREE, 0, (int64_t)(c->ptrees.n - 1), 0, 0, 0);
 }
 
 void tt_proto_free_ptrees(pctx *c)
 {
+	tt_pmap_free(&c->unnest_n);
+	tt_pmap_free(&c->unnest_ts);
+	tt_proto_sched_free(c);
 	for (size_t i = 0; i < c->ptrees.n; i++)
 		free(c->ptrees.v[i].p);
 	TT_VEC_FREE(c->ptrees);
+}
+
+/* ---- the ftrace_event (raw) table ----------------------------------------- */
+
+/* One field's value as trace processor stores an ftrace field: signed
+ * kinds, bools and enums as int, unsigned as uint, strings and bytes as
+ * strings, reals as reals. */
+static void raw_value(pctx *c, const char *key, ProtobufCType t, const void *v)
+{
+	tt_storage *st = c->st;
+
+	switch (t) {
+	case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
+	case PROTOBUF_C_TYPE_ENUM:
+		tt_storage_args_int(st, key, *(const int32_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
+		tt_storage_args_int(st, key, *(const int64_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_BOOL:
+		tt_storage_args_int(st, key, *(const protobuf_c_boolean *)v != 0);
+		break;
+	case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32:
+		tt_storage_args_uint(st, key, *(const uint32_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64:
+		tt_storage_args_uint(st, key, *(const uint64_t *)v);
+		break;
+	case PROTOBUF_C_TYPE_FLOAT:
+		tt_storage_args_real(st, key, *(const float *)v);
+		break;
+	case PROTOBUF_C_TYPE_DOUBLE:
+		tt_storage_args_real(st, key, *(const double *)v);
+		break;
+	case PROTOBUF_C_TYPE_STRING: {
+		const char *str = *(char *const *)v;
+
+		tt_storage_args_str(st, key, str ? str : "", str ? strlen(str) : 0);
+		break;
+	}
+	case PROTOBUF_C_TYPE_BYTES: {
+		const ProtobufCBinaryData *d = v;
+
+		tt_storage_args_str(st, key, (const char *)d->data, d->len);
+		break;
+	}
+	default: /* messages: not an arg in trace processor either */
+		break;
+	}
+}
+
+/* The arg set of an ftrace event's message: its fields present, in
+ * field number order (the wire's), keyed by their names. */
+static uint32_t raw_args(pctx *c, const ProtobufCMessage *m)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const char *base = (const char *)m;
+
+	tt_storage_args_begin(c->st);
+	for (unsigned i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		const void *v = base + f->offset;
+
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset);
+			const char *vals = *(char *const *)v;
+			size_t sz = f->type == PROTOBUF_C_TYPE_STRING ? sizeof(char *) :
+				    f->type == PROTOBUF_C_TYPE_BYTES ? sizeof(ProtobufCBinaryData) :
+				    f->type == PROTOBUF_C_TYPE_BOOL ? sizeof(protobuf_c_boolean) :
+				    (f->type == PROTOBUF_C_TYPE_INT64 || f->type == PROTOBUF_C_TYPE_SINT64 ||
+				     f->type == PROTOBUF_C_TYPE_SFIXED64 || f->type == PROTOBUF_C_TYPE_UINT64 ||
+				     f->type == PROTOBUF_C_TYPE_FIXED64 || f->type == PROTOBUF_C_TYPE_DOUBLE) ? 8 : 4;
+
+			for (size_t k = 0; k < n && vals; k++)
+				raw_value(c, f->name, f->type, vals + k * sz);
+			continue;
+		}
+		if (f->type == PROTOBUF_C_TYPE_STRING || f->type == PROTOBUF_C_TYPE_MESSAGE) {
+			if (!*(void *const *)v)
+				continue;
+		} else if (f->quantifier_offset && !*(const protobuf_c_boolean *)(base + f->quantifier_offset)) {
+			continue;
+		}
+		raw_value(c, f->name, f->type, v);
+	}
+	return tt_args_tracker_end(c->im->args);
+}
+
+/* Every event trace processor knows goes to the ftrace_event table but
+ * sched_switch (its row is made with the switch, proto_sched.c): here
+ * the events this importer declares. The row is fed first, before the
+ * event acts, so it makes the writing thread as trace processor's does. */
+static void push_raw(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+	const ProtobufCFieldDescriptor *f;
+	const ProtobufCMessage *m;
+
+	if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT__NOT_SET ||
+	    e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH)
+		return;
+	f = protobuf_c_message_descriptor_get_field(&perfetto__protos__ftrace_event__descriptor, (unsigned)e->event_case);
+	m = f ? *(ProtobufCMessage *const *)((const char *)e + f->offset) : NULL;
+	if (!m)
+		return;
+	tt_proto_push_ft(c, ps, ts, FT_RAW, (uint64_t)cpu << 32 | (uint32_t)e->pid, 0, intern_c(c, f->name), 0,
+		raw_args(c, m));
+}
+
+/* A switch's ftrace_event row: its fields as trace processor writes them
+ * (a compact switch's prev fields inferred from the cpu's last switch). */
+void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
+			 tt_str prev_comm)
+{
+	const char *pc = tt_storage_str(c->st, prev_comm), *nc = tt_storage_str(c->st, r->next_comm);
+
+	tt_storage_args_begin(c->st);
+	tt_storage_args_str(c->st, "prev_comm", pc ? pc : "", pc ? strlen(pc) : 0);
+	tt_storage_args_int(c->st, "prev_pid", prev_pid);
+	tt_storage_args_int(c->st, "prev_prio", prev_prio);
+	tt_storage_args_int(c->st, "prev_state", r->prev_state);
+	tt_storage_args_str(c->st, "next_comm", nc ? nc : "", nc ? strlen(nc) : 0);
+	tt_storage_args_int(c->st, "next_pid", r->next_pid);
+	tt_storage_args_int(c->st, "next_prio", r->next_prio);
+	tt_storage_raw(c->st, r->ts, intern_c(c, "sched_switch"), r->cpu, prev_utid, tt_args_tracker_end(c->im->args));
 }
 
 void tt_proto_on_ftrace(pctx *c, const FBundle *b)
@@ -483,18 +500,19 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 		int64_t ts = to_trace(c, 0, clock, e->timestamp + (uint64_t)offset);
 
 		if (ts > c->max_ts)
-			c->max_ts = ts; /* open sched slices end at the last event */
-
+			c->max_ts = ts;
+		push_raw(c, ps, ts, b->cpu, e);
 		switch (e->event_case) {
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
-			on_print(c, ps, ts, e->pid, e->print->buf);
+			tt_proto_on_print(c, ps, ts, e->pid, e->print->buf);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH: {
 			const Perfetto__Protos__SchedSwitchFtraceEvent *sw = e->sched_switch;
 
 			push_sched(c, ps, ts, b->cpu, sw->prev_state, sw->next_pid, sw->next_prio,
 				   intern_c(c, sw->next_comm && sw->next_comm[0] ? sw->next_comm : NULL), 1,
-				   sw->prev_pid, intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL));
+				   sw->prev_pid, sw->prev_prio,
+				   intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL));
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
@@ -514,20 +532,39 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK: {
 			const Perfetto__Protos__TaskNewtaskFtraceEvent *nt = e->task_newtask;
 
-			push_ft(c, ps, ts, FT_NEWTASK, (uint64_t)(uint32_t)e->pid << 32 | (uint32_t)nt->pid,
+			tt_proto_push_ft(c, ps, ts, FT_NEWTASK, (uint64_t)(uint32_t)e->pid << 32 | (uint32_t)nt->pid,
 				(int64_t)nt->clone_flags, intern_c(c, nt->comm && nt->comm[0] ? nt->comm : NULL), 0, 0);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_RENAME:
-			if (e->task_rename->newcomm && e->task_rename->newcomm[0])
-				push_ft(c, ps, ts, FT_RENAME, (uint32_t)e->task_rename->pid, 0,
-					intern_c(c, e->task_rename->newcomm), 0, 0);
+			tt_proto_push_ft(c, ps, ts, FT_RENAME, (uint64_t)e->pid << 32 | (uint32_t)e->task_rename->pid, 0,
+				e->task_rename->newcomm && e->task_rename->newcomm[0] ? intern_c(c, e->task_rename->newcomm)
+										      : 0,
+				0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SDE_TRACING_MARK_WRITE:
-			on_sde_mark(c, ps, ts, e->pid, e->sde_tracing_mark_write);
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ZERO:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DPU_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_G2D_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MALI_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LWIS_TRACING_MARK_WRITE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SAMSUNG_TRACING_MARK_WRITE:
+			tt_proto_on_kernel_marks(c, ps, ts, e);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKING:
+			/* (id: the waking tid, the wakee) */
+			tt_proto_push_ft(c, ps, ts, FT_WAKING, (uint64_t)e->pid << 32 | (uint32_t)e->sched_waking->pid, 0,
+				intern_c(c, e->sched_waking->comm), 0, 0);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON:
+			/* (the caller's name needs the kernel symbols, not read) */
+			tt_proto_push_ft(c, ps, ts, FT_BLOCKED, (uint32_t)e->sched_blocked_reason->pid,
+					 e->sched_blocked_reason->io_wait != 0, 0, 0, 0);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
-			push_ft(c, ps, ts, FT_FREE, (uint32_t)e->sched_process_free->pid, 0, 0, 0, 0);
+			tt_proto_push_ft(c, ps, ts, FT_FREE, (uint64_t)e->pid << 32 | (uint32_t)e->sched_process_free->pid, 0, 0, 0,
+				0);
 			break;
 		default:
 			break;
@@ -540,7 +577,7 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 
 		if (cs->n_switch_prev_state < n || cs->n_switch_next_pid < n || cs->n_switch_next_prio < n ||
 		    cs->n_switch_next_comm_index < n) {
-			stat(c, TT_STAT_proto_packet_bad);
+			stat(c, TT_STAT_compact_sched_has_parse_errors);
 			return;
 		}
 		for (i = 0; i < n; i++) {
@@ -548,143 +585,27 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			t += cs->switch_timestamp[i];
 			push_sched(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), b->cpu, cs->switch_prev_state[i],
 				   cs->switch_next_pid[i], cs->switch_next_prio[i],
-				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0);
+				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0, 0);
+		}
+		/* wakings: the waker is who the cpu runs then (its switches
+		 * are fed first at equal times: pushed first) */
+		n = cs->n_waking_timestamp;
+		if (cs->n_waking_pid < n || cs->n_waking_comm_index < n) {
+			stat(c, TT_STAT_compact_sched_has_parse_errors);
+			return;
+		}
+		t = 0;
+		for (i = 0; i < n; i++) {
+			uint32_t ci = cs->waking_comm_index[i];
+
+			t += cs->waking_timestamp[i];
+			/* u.i: the prio << 32 | the target cpu (its raw row's) */
+			tt_proto_push_ft(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), FT_WAKING_COMPACT,
+				(uint64_t)b->cpu << 32 | (uint32_t)cs->waking_pid[i],
+				(int64_t)((uint64_t)(uint32_t)(i < cs->n_waking_prio ? cs->waking_prio[i] : 0) << 32 |
+					  (uint32_t)(i < cs->n_waking_target_cpu ? cs->waking_target_cpu[i] : 0)),
+				ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0);
 		}
 	}
 }
 
-/* ---- sched_switch -> sched_slice, thread_state ------------------------------- */
-
-static int sched_cmp(const void *a, const void *b)
-{
-	const sched_rec *x = a, *y = b;
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->ord < y->ord ? -1 : x->ord > y->ord;
-}
-
-typedef struct sslice {
-	int64_t ts, dur;
-	uint32_t cpu, utid;
-	int64_t prio;
-	tt_str end_state;
-} sslice;
-
-static int sslice_ts_cmp(const void *a, const void *b)
-{
-	const sslice *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
-}
-
-static int sslice_thread_cmp(const void *a, const void *b)
-{
-	const sslice *x = a, *y = b;
-
-	if (x->utid != y->utid)
-		return x->utid < y->utid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-/* Linux task state bits as letters (TASK_REPORT order); 0 = runnable. */
-static tt_str state_str(pctx *c, int64_t st)
-{
-	static const char letters[] = "SDTtXZPI";
-	char b[16];
-	size_t n = 0;
-	int i;
-
-	if (st == 0)
-		return intern_c(c, "R");
-	for (i = 0; i < 8; i++)
-		if (st & (1 << i))
-			b[n++] = letters[i];
-	if (n == 0)
-		return intern_c(c, "R+"); /* only the preempted bit above TASK_REPORT */
-	return intern(c, b, n);
-}
-
-void tt_proto_build_sched(pctx *c)
-{
-	TT_VEC(sslice) out = {0};
-	size_t i;
-	sslice cur = {0};
-	int open = 0;
-	tt_str running = intern_c(c, "Running");
-
-	if (!c->sched.n)
-		return;
-	qsort(c->sched.v, c->sched.n, sizeof(sched_rec), sched_cmp);
-	for (i = 0; i < c->sched.n; i++) {
-		const sched_rec *r = &c->sched.v[i];
-		if (open && cur.cpu != r->cpu) {
-			cur.dur = c->max_ts - cur.ts;
-			cur.end_state = 0;
-			if (TT_VEC_PUSH(out, cur))
-				c->oom = 1;
-			open = 0;
-		}
-		if (open) {
-			cur.dur = r->ts - cur.ts;
-			cur.end_state = state_str(c, r->prev_state);
-			if (TT_VEC_PUSH(out, cur))
-				c->oom = 1;
-		}
-		cur.ts = r->ts;
-		cur.cpu = r->cpu;
-		cur.utid = r->next_utid;
-		cur.prio = r->next_prio;
-		open = 1;
-	}
-	if (open) {
-		cur.dur = c->max_ts - cur.ts;
-		cur.end_state = 0;
-		if (TT_VEC_PUSH(out, cur))
-			c->oom = 1;
-	}
-	if (out.n > 1) /* out.v is NULL when nothing was pushed */
-		qsort(out.v, out.n, sizeof(sslice), sslice_ts_cmp);
-	for (i = 0; i < out.n; i++)
-		tt_storage_sched(c->st, out.v[i].ts, out.v[i].dur, out.v[i].cpu, out.v[i].utid,
-				 out.v[i].end_state, out.v[i].prio);
-	/* thread_state: Running while on a cpu, then the end state until the
-	 * thread runs again (swapper excluded). */
-	if (out.n > 1)
-		qsort(out.v, out.n, sizeof(sslice), sslice_thread_cmp);
-	{
-		uint32_t swapper = ftrace_thread(c, 0);
-		TT_VEC(sslice) ts = {0};
-		for (i = 0; i < out.n; i++) {
-			const sslice *x = &out.v[i];
-			sslice a = *x;
-			if (x->utid == swapper)
-				continue;
-			a.end_state = running;
-			if (TT_VEC_PUSH(ts, a))
-				c->oom = 1;
-			if (x->end_state) {
-				sslice b = *x;
-				int64_t end = x->ts + x->dur;
-				b.ts = end;
-				b.dur = (i + 1 < out.n && out.v[i + 1].utid == x->utid) ? out.v[i + 1].ts - end
-											  : c->max_ts - end;
-				b.cpu = UINT32_MAX;
-				if (TT_VEC_PUSH(ts, b))
-					c->oom = 1;
-			}
-		}
-		if (ts.n > 1) /* every slice was the swapper's: ts.v is NULL */
-			qsort(ts.v, ts.n, sizeof(sslice), sslice_ts_cmp);
-		for (i = 0; i < ts.n; i++)
-			tt_storage_thread_state(c->st, ts.v[i].ts, ts.v[i].dur,
-						ts.v[i].cpu == UINT32_MAX ? -1 : (int64_t)ts.v[i].cpu,
-						ts.v[i].utid, ts.v[i].end_state);
-		TT_VEC_FREE(ts);
-	}
-	TT_VEC_FREE(out);
-}

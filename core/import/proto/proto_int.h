@@ -41,10 +41,15 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
 /* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
  * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
  * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:
- * id the pid (name the new comm); FT_PRINT(_TGID): id tgid << 32 | tid,
+ * id the writing tid << 32 | the pid (name the new comm); FT_RAW: an event's
+ * ftrace_event row (made first: it makes the writing thread), id the cpu <<
+ * 32 | the writing tid, name the event's name, args its fields; FT_PRINT: id tgid (0: none) << 32 | tid,
  * args the atrace phase, u.i its value, name, cat its track name */
-/* FT_PTREE: u.i the c->ptrees blob */
-enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PRINT_TGID, FT_PTREE };
+/* FT_PTREE: u.i the c->ptrees blob; FT_WAKING: id the waking tid << 32 | the
+ * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee;
+ * FT_BLOCKED: id the pid, u.i io_wait */
+enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
+       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED };
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the flow's key */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
@@ -94,7 +99,7 @@ typedef struct sched_rec {
 	uint32_t cpu;
 	int32_t next_pid, next_prio;
 	uint32_t next_utid;          /* resolved when read: tids are reused */
-	uint32_t ord;
+	int32_t prev_prio;
 	tt_str next_comm;
 } sched_rec;
 
@@ -226,6 +231,8 @@ typedef struct pctx {
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
+	tt_pmap unnest_n, unnest_ts; /* atrace S track -> begins seen, the last one's ts (proto_ftrace.c) */
+	struct tt_proto_sched *sst;  /* sched_slice / thread_state rows being built (proto_sched.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
 	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
@@ -364,6 +371,7 @@ uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t 
 int tt_proto_dims_begin(pctx *c, uint32_t track);
 void tt_proto_dims_end(pctx *c, uint32_t track);
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts);
+uint32_t tt_proto_oom_score_track(pctx *c, uint32_t upid);
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts);
 void tt_proto_content_flush(pctx *c);
 void tt_proto_on_extension_descriptor(pctx *c, const Perfetto__Protos__ExtensionDescriptor *d);
@@ -391,5 +399,30 @@ void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int fi
 uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
 			      uint32_t supid, tt_str event_name);
 void tt_proto_build_sched(pctx *c);
+/* proto_sched.c: one switch in trace order (full: with prev fields),
+ * SystemInfo (its kernel version decodes prev_state), freeing. */
+void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
+/* proto_ftrace.c: an R_FTRACE record of scope what; the live thread of
+ * a tid or TT_NONE. proto_systrace.c: markers at tokenizing (a print's
+ * text, a kernel driver's mark event) and fed (the slice or counter
+ * record made in *out, 1 when there is one). */
+void tt_proto_push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
+		      uint32_t x);
+uint32_t tt_proto_thread_or_none(pctx *c, int64_t tid);
+void tt_proto_on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf);
+void tt_proto_on_kernel_marks(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+int tt_proto_feed_atrace(pctx *c, const prec *r, prec *out);
+/* An ftrace_event (raw) row's arg set from the fields of an event's
+ * message as trace processor stores them (proto_ftrace.c). */
+void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
+			 tt_str prev_comm);
+void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
+/* A new task's runnable state; a waking (its record r, name the comm;
+ * compact: by whoever runs on cpu `waker`, else the waking tid) of wakee. */
+void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid);
+void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee);
+/* sched_blocked_reason: io_wait of the thread's last blocked state. */
+void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait);
+void tt_proto_sched_free(pctx *c);
 
 #endif
