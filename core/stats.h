@@ -21,13 +21,12 @@
 	X(slice_overlap, "slice_overlap", "error", "analysis", "complete slices that end after the slice enclosing them (kept, nested under it)") \
 	X(slice_depth_limit, "slice_depth_limit", "error", "analysis", "slices nested deeper than termtrace's limit, dropped") \
 	X(async_unmatched, "async_unmatched", "error", "analysis", "async ends (e / F) without a matching begin, dropped") \
-	X(flow_unmatched, "flow_unmatched", "info", "analysis", "Perfetto track event flow steps/ends with no flow start, or flow events with no enclosing slice") \
-	X(flow_duplicate_id, "flow_duplicate_id", "error", "trace", "JSON flow starts (s, flow_out) of a flow id already started: ignored (a JSON flow never closes)") \
-	X(flow_no_enclosing_slice, "flow_no_enclosing_slice", "error", "trace", "JSON flow events with no open slice on their thread (or async track) to bind to") \
-	X(flow_step_without_start, "flow_step_without_start", "info", "trace", "JSON flow steps (t, flow_in + flow_out) of a flow never started") \
-	X(flow_end_without_start, "flow_end_without_start", "info", "trace", "JSON flow ends (f, flow_in) of a flow never started") \
-	X(flow_without_direction, "flow_without_direction", "error", "trace", "JSON events with a bind_id but neither flow_in nor flow_out: no flow") \
-	X(flow_invalid_id, "flow_invalid_id", "error", "trace", "JSON v1 flow events (s/t/f) without an id, or with a string id that is not a hex number: no flow") \
+	X(flow_duplicate_id, "flow_duplicate_id", "error", "trace", "flow starts (s, flow_out, a bind_id flow_out) of a flow already active: ignored") \
+	X(flow_no_enclosing_slice, "flow_no_enclosing_slice", "error", "trace", "flow events (v1 s/t/f, JSON flow_in/flow_out) with no open slice on their thread (or async track) to bind to") \
+	X(flow_step_without_start, "flow_step_without_start", "info", "trace", "flow steps (t, flow_in + flow_out, a bind_id flow_inout) of a flow not active") \
+	X(flow_end_without_start, "flow_end_without_start", "info", "trace", "flow ends (f, flow_in, a bind_id flow_in) of a flow not active") \
+	X(flow_without_direction, "flow_without_direction", "error", "trace", "events with a bind_id but no flow direction (JSON: neither flow_in nor flow_out): no flow") \
+	X(flow_invalid_id, "flow_invalid_id", "error", "trace", "v1 flow events (s/t/f) without an id (Perfetto: without an unscoped_id; JSON: or a string id that is not a hex number): no flow") \
 	X(proto_packet_bad, "proto_packet_bad", "error", "trace", "trace packets that protobuf-c could not unpack, skipped") \
 	X(proto_truncated, "proto_truncated", "data_loss", "trace", "bytes after the last complete packet (truncated file)") \
 	X(proto_skipped_incremental, "proto_skipped_incremental", "data_loss", "trace", "packets needing incremental state on a sequence that had none, skipped") \
@@ -52,7 +51,7 @@
 	X(ctf_invalid_timestamp, "ctf_invalid_timestamp", "error", "analysis", "events whose clock value converts past 64-bit ns since the epoch, dropped (Perfetto's *_invalid_timestamp)") \
 	X(ts_backwards, "ts_backwards", "error", "analysis", "events whose timestamp went backwards within their stream/thread") \
 	/* added for the perfetto importer (issue 3) */ \
-	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (v1 flows, objects, ...)") \
+	X(proto_legacy_unsupported, "proto_legacy_unsupported", "info", "trace", "track events with a legacy phase or type termtrace does not import (objects, ...)") \
 	/* trace processor's names (issue 16) */ \
 	X(slice_spill_overlapping_complete_event, "slice_spill_overlapping_complete_event", "error", "analysis", "JSON complete (X) events that partly overlap a slice of their thread, moved to an overflow track of the thread (thread_overlapping_slice)") \
 	X(slice_drop_overlapping_complete_event, "slice_drop_overlapping_complete_event", "error", "analysis", "complete slices that partly overlap a slice of their track and were dropped") \

@@ -558,7 +558,6 @@ static void flow_stats_as_trace_processor(void **state)
 	assert_int_equal(tt_test_stat(tr, "flow_step_without_start"), 2); /* t id 2, F */
 	assert_int_equal(tt_test_stat(tr, "flow_end_without_start"), 2);  /* f id 3, E */
 	assert_int_equal(tt_test_stat(tr, "flow_without_direction"), 1);
-	assert_int_equal(tt_test_stat(tr, "flow_unmatched"), 0);
 	tt_test_assert_tsv(tr, "select l.name, l.ts, group_concat(a.key || '=' || a.display_value, ' ')"
 			   " from _trace_import_logs l join args a using(arg_set_id) group by l.id order by l.id",
 			   "flow_without_direction\t50000\tevent_name=D event_phase=X\n");

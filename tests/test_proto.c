@@ -771,6 +771,120 @@ static void test_flows(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const char *name, int64_t dur_us,
+			   uint64_t id, uint64_t local_id);
+static void put_legacy(tbuf *b, uint64_t ts, int phase, const char *name, int64_t dur_us, uint64_t id);
+
+/* An instant on track 400 with flow_ids, terminating_flow_ids and their
+ * old fields (n of each, 0: none). */
+static void put_flows(tbuf *b, uint64_t ts, const char *name, size_t nf, uint64_t *f, size_t nt,
+		      uint64_t *t, size_t nfo, uint64_t *fo, size_t nto, uint64_t *to)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+
+	te_set(&te, 3, 400, name);
+	te.n_flow_ids = nf;
+	te.flow_ids = f;
+	te.n_terminating_flow_ids = nt;
+	te.terminating_flow_ids = t;
+	te.n_flow_ids_old = nfo;
+	te.flow_ids_old = fo;
+	te.n_terminating_flow_ids_old = nto;
+	te.terminating_flow_ids_old = to;
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+#define FLOW_ROWS "select f.slice_out, o.name, f.slice_in, i.name from flow f join slice o on f.slice_out = o.id" \
+		  " join slice i on f.slice_in = i.id order by f.id"
+#define FLOW_STATS "select name, value from stats where name like 'flow%' and value != 0 order by name"
+
+/* trace processor's v2 flows (MaybeParseTrackEventFlows): a flow id not
+ * active begins, an active one steps; a terminating id ends an active
+ * flow and closes it (its id begins again later), and is no flow when
+ * not active (no stat); the old fields only without the new ones. */
+static void test_flows_v2_rules(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	uint64_t one[] = { 1 }, two[] = { 2 }, three[] = { 3 }, five[] = { 5 }, onetwo[] = { 1, 2 };
+
+	(void)state;
+	put_track(&b, 400, "flows");
+	put_flows(&b, 10, "A", 1, one, 0, NULL, 0, NULL, 0, NULL);   /* 1 begins */
+	put_flows(&b, 20, "B", 1, one, 0, NULL, 0, NULL, 0, NULL);   /* steps: A -> B */
+	put_flows(&b, 30, "C", 0, NULL, 1, one, 0, NULL, 0, NULL);   /* ends: B -> C, closed */
+	put_flows(&b, 40, "D", 0, NULL, 1, one, 0, NULL, 0, NULL);   /* not active: nothing */
+	put_flows(&b, 50, "E", 1, one, 0, NULL, 0, NULL, 0, NULL);   /* 1 begins again */
+	put_flows(&b, 60, "F", 2, onetwo, 1, three, 0, NULL, 0, NULL); /* E -> F; 2 begins; 3 nothing */
+	put_flows(&b, 70, "G", 0, NULL, 0, NULL, 1, two, 0, NULL);   /* old field: F -> G */
+	put_flows(&b, 80, "H", 1, five, 0, NULL, 1, two, 0, NULL);   /* 5 begins; flow_ids_old unread */
+	put_flows(&b, 90, "I", 0, NULL, 1, two, 0, NULL, 1, five);   /* G -> I; the old one unread */
+	put_flows(&b, 95, "J", 1, five, 0, NULL, 0, NULL, 0, NULL);   /* 5 still active: H -> J */
+	put_flows(&b, 97, "K", 0, NULL, 0, NULL, 0, NULL, 1, five);  /* old terminating: J -> K */
+	put_flows(&b, 99, "L", 1, two, 0, NULL, 0, NULL, 0, NULL);   /* 2 closed at I: begins */
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, FLOW_ROWS,
+			   "0\tA\t1\tB\n1\tB\t2\tC\n4\tE\t5\tF\n5\tF\t6\tG\n6\tG\t8\tI\n"
+			   "7\tH\t9\tJ\n9\tJ\t10\tK\n");
+	tt_test_assert_tsv(tr, FLOW_STATS, "");
+	tb_close(tr, path, &b);
+}
+
+/* An instant on track 400 whose legacy_event has bind_id and a
+ * flow_direction (1 in, 2 out, 3 inout; -1: none). */
+static void put_bind(tbuf *b, uint64_t ts, const char *name, uint64_t bind_id, int dir)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+
+	te_set(&te, 3, 400, name);
+	le.has_bind_id = 1;
+	le.bind_id = bind_id;
+	if (dir >= 0) {
+		le.has_flow_direction = 1;
+		le.flow_direction = dir;
+	}
+	te.legacy_event = &le;
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+/* trace processor's legacy flows (MaybeParseFlowEventV2, ParseFlowEventV1)
+ * and the flow tracker's stats: bind_id out begins (an active flow:
+ * flow_duplicate_id), inout steps, in ends and leaves the flow where it
+ * was; a step or end of a flow not active, a bind_id without a direction
+ * (or an unspecified one), a v1 flow with no slice to bind to, or with a
+ * local id, are counted. */
+static void test_flows_legacy_rules(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 400, "flows");
+	put_thread_track(&b, 1, 800, 20, 21, "legacy");
+	put_legacy(&b, 5, 's', "v1", 0, 3);                 /* no slice: flow_no_enclosing_slice */
+	put_legacy_ids(&b, 1, 6, 's', "v1", 0, 0, 4);       /* local id: flow_invalid_id */
+	put_bind(&b, 10, "A", 7, 2);  /* out: 7 begins */
+	put_bind(&b, 20, "B", 7, 2);  /* out again: flow_duplicate_id */
+	put_bind(&b, 30, "C", 7, 3);  /* inout: A -> C, 7 at C */
+	put_bind(&b, 40, "D", 7, 1);  /* in: C -> D, 7 stays at C */
+	put_bind(&b, 50, "E", 7, 1);  /* in: C -> E */
+	put_bind(&b, 60, "F", 8, 3);  /* flow_step_without_start */
+	put_bind(&b, 70, "G", 9, 1);  /* flow_end_without_start */
+	put_bind(&b, 80, "H", 7, -1); /* flow_without_direction */
+	put_bind(&b, 90, "I", 7, 0);  /* unspecified: flow_without_direction */
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, FLOW_ROWS, "0\tA\t2\tC\n2\tC\t3\tD\n2\tC\t4\tE\n");
+	tt_test_assert_tsv(tr, FLOW_STATS,
+			   "flow_duplicate_id\t1\nflow_end_without_start\t1\nflow_invalid_id\t1\n"
+			   "flow_no_enclosing_slice\t1\nflow_step_without_start\t1\nflow_without_direction\t2\n");
+	tb_close(tr, path, &b);
+}
+
 static void put_snapshot(tbuf *b, uint32_t seq, int primary, uint32_t c1, uint64_t t1, uint32_t c2,
 			 uint64_t t2, int inc2, uint64_t mult2)
 {
@@ -1808,7 +1922,7 @@ static void test_legacy_events(void **state)
 	put_legacy(&b, 2000, 'R', "mark", 0, 0);
 	put_legacy(&b, 3000, 'b', "async", 0, 9);
 	put_legacy(&b, 4000, 'e', "async", 0, 9);
-	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* v1 flow out of "complete" */
+	put_legacy(&b, 4500, 's', "flow-v1", 0, 9);   /* v1 flow out of the topmost slice */
 	put_legacy(&b, 6500, 'f', "flow-v1", 0, 9);   /* into the next slice there */
 	put_legacy(&b, 7000, 'X', "next", 1, 0);
 	/* ids 10 and 11 do not overlap: one track; 12 overlaps 11: a second */
@@ -1842,8 +1956,10 @@ static void test_legacy_events(void **state)
 		       " where a.key = 'legacy_trace_source_id' order by s.ts",
 		   "async\tlegacy_trace_source_id\t9\nlocal\tlegacy_trace_source_id\t10\n"
 		   "local\tlegacy_trace_source_id\t11\nlocal\tlegacy_trace_source_id\t12\n");
+	/* trace processor binds a v1 flow to the topmost slice of the stack:
+	 * "mark" (ended, but nothing began since to pop it) */
 	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id"
-		       " join slice i on f.slice_in = i.id", "complete\tnext\n");
+		       " join slice i on f.slice_in = i.id", "mark\tnext\n");
 	tb_close(tr, path, &b);
 }
 
@@ -3173,6 +3289,8 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_thread_time_counters),
 		cmocka_unit_test(test_flows),
+		cmocka_unit_test(test_flows_v2_rules),
+		cmocka_unit_test(test_flows_legacy_rules),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),

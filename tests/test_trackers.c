@@ -138,44 +138,52 @@ static void thread_tracks(void **state)
 	tt_storage_free(st);
 }
 
-/* Flows: a link needs an open flow; set moves the flow's last slice,
- * close ends it (its key may start again); a flow put to wait on a track
- * links to the next slice that begins there, once. */
+/* Flows (trace processor's FlowTracker): a begin makes the flow active, a
+ * step links and moves it on, an end links and leaves it as it was, an end
+ * with close ends it (its id may begin again); a flow put to wait on a
+ * track links to the next slice that begins there, once; the stats. */
 static void flows(void **state)
 {
 	tt_storage *st = tt_storage_new();
 	tt_flow_tracker *f = tt_flow_tracker_new(st);
 	uint32_t track = 0;
-	int64_t s[6];
+	int64_t s[8];
 
 	(void)state;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		s[i] = tt_storage_slice_append(st, track, 10 * i, 5, 0, 0, 0, -1, TT_NONE);
-	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), -1);
-	assert_int_equal(tt_flow_tracker_link(f, 1, 2, 3, s[1]), 0);
-	tt_flow_tracker_set(f, 1, 2, 3, s[0]);
-	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), s[0]);
-	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 4), -1); /* another key */
-	assert_int_equal(tt_flow_tracker_link(f, 1, 2, 3, s[1]), 1);
-	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), s[0]); /* link does not move it */
-	tt_flow_tracker_set(f, 1, 2, 3, s[1]);
-	tt_flow_tracker_close(f, 1, 2, 3);
-	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), -1);
-	assert_int_equal(tt_flow_tracker_link(f, 1, 2, 3, s[2]), 0);
-	tt_flow_tracker_set(f, 1, 2, 3, s[2]); /* the key starts a new flow */
+	assert_false(tt_flow_tracker_active(f, 5));
+	tt_flow_tracker_step(f, s[1], 5);            /* not active: counted */
+	tt_flow_tracker_begin(f, s[0], 5);
+	assert_true(tt_flow_tracker_active(f, 5));
+	assert_false(tt_flow_tracker_active(f, 6)); /* another id */
+	tt_flow_tracker_begin(f, s[1], 5);           /* duplicate: ignored */
+	tt_flow_tracker_end(f, s[1], 5);             /* s0 -> s1, 5 stays at s0 */
+	tt_flow_tracker_step(f, s[2], 5);            /* s0 -> s2, 5 at s2 */
+	tt_flow_tracker_end_close(f, s[3], 5);       /* s2 -> s3, closed */
+	assert_false(tt_flow_tracker_active(f, 5));
+	tt_flow_tracker_end(f, s[4], 5);             /* not active: counted */
+	tt_flow_tracker_begin(f, s[4], 5);           /* begins again */
+	tt_flow_tracker_begin(f, -1, 6);             /* no slice: counted */
 	/* waiting for the next slice of track 7 */
-	tt_flow_tracker_to_next(f, 1, 2, 3, 7);
-	assert_int_equal(tt_flow_tracker_last(f, 1, 2, 3), -1);
-	tt_flow_tracker_slice_begun(f, 8, s[3]); /* another track */
-	tt_flow_tracker_slice_begun(f, 7, s[4]);
-	tt_flow_tracker_slice_begun(f, 7, s[5]); /* once */
-	tt_flow_tracker_to_next(f, 9, 9, 9, 7);  /* not open: nothing waits */
-	tt_flow_tracker_slice_begun(f, 7, s[5]);
-	assert_int_equal(st->flow.n, 2);
+	tt_flow_tracker_end_next(f, 5, 7);
+	tt_flow_tracker_end_next(f, 9, 7);           /* not active: counted */
+	tt_flow_tracker_slice_begun(f, 8, s[5]);     /* another track */
+	tt_flow_tracker_slice_begun(f, 7, s[6]);     /* s4 -> s6 */
+	tt_flow_tracker_slice_begun(f, 7, s[7]);     /* once */
+	assert_int_equal(st->flow.n, 4);
 	assert_int_equal(st->flow.slice_out[0], s[0]);
 	assert_int_equal(st->flow.slice_in[0], s[1]);
-	assert_int_equal(st->flow.slice_out[1], s[2]);
-	assert_int_equal(st->flow.slice_in[1], s[4]);
+	assert_int_equal(st->flow.slice_out[1], s[0]);
+	assert_int_equal(st->flow.slice_in[1], s[2]);
+	assert_int_equal(st->flow.slice_out[2], s[2]);
+	assert_int_equal(st->flow.slice_in[2], s[3]);
+	assert_int_equal(st->flow.slice_out[3], s[4]);
+	assert_int_equal(st->flow.slice_in[3], s[6]);
+	assert_int_equal(tt_storage_stat_get(st, TT_STAT_flow_step_without_start), 1);
+	assert_int_equal(tt_storage_stat_get(st, TT_STAT_flow_duplicate_id), 1);
+	assert_int_equal(tt_storage_stat_get(st, TT_STAT_flow_end_without_start), 2);
+	assert_int_equal(tt_storage_stat_get(st, TT_STAT_flow_no_enclosing_slice), 1);
 	tt_flow_tracker_free(f);
 	tt_storage_free(st);
 }

@@ -1,5 +1,5 @@
 /*
- * flow_tracker.c - flows by key and flows waiting for a track's next
+ * flow_tracker.c - flows by id and flows waiting for a track's next
  * slice (see flow_tracker.h). Slice ids fit 32 bits (TT_MAX_ROWS).
  */
 #include "flow_tracker.h"
@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A key whose flow ended (absent keys are not open either). */
-#define ENDED (TT_KEYMAP_NONE - 1)
+/* A flow that ended (End with close): not active; its id may begin
+ * again (the keymap has no erase). */
+#define CLOSED (TT_KEYMAP_NONE - 1)
 
 /* A v1 flow: what its links carry as args (built at its first link). */
 struct v1flow {
@@ -28,12 +29,7 @@ struct pending {
 
 struct tt_flow_tracker {
 	tt_storage *st;
-	tt_keymap last;    /* (a, b, c) -> the flow's last slice, or ENDED */
-	tt_keymap waiting; /* track -> the slice a flow comes from, or ENDED */
-	size_t nwaiting;   /* flows ever put to wait: none, no lookup per slice */
-
-	/* trace processor's interface */
-	tt_keymap open;    /* flow -> its last slice */
+	tt_keymap open;    /* flow -> its last slice, or CLOSED */
 	tt_keymap v1ids;   /* (id, cat, name) -> v1 flow number */
 	TT_VEC(struct v1flow) v1;
 	tt_args_tracker *args;
@@ -55,8 +51,6 @@ void tt_flow_tracker_free(tt_flow_tracker *f)
 {
 	if (!f)
 		return;
-	tt_keymap_free(&f->last);
-	tt_keymap_free(&f->waiting);
 	tt_keymap_free(&f->open);
 	tt_keymap_free(&f->v1ids);
 	tt_keymap_free(&f->npend);
@@ -71,46 +65,18 @@ static void put(tt_flow_tracker *f, tt_keymap *m, uint64_t a, uint64_t b, uint64
 		tt_storage_set_oom(f->st);
 }
 
-int64_t tt_flow_tracker_last(const tt_flow_tracker *f, uint64_t a, uint64_t b, uint64_t c)
+/* The flow's last slice, or TT_KEYMAP_NONE when it is not active. */
+static uint32_t last_of(const tt_flow_tracker *f, uint64_t flow)
 {
-	uint32_t v = tt_keymap_get(&f->last, a, b, c, 0);
+	uint32_t v = tt_keymap_get(&f->open, flow, 0, 0, 0);
 
-	return v == TT_KEYMAP_NONE || v == ENDED ? -1 : (int64_t)v;
+	return v == CLOSED ? TT_KEYMAP_NONE : v;
 }
 
-void tt_flow_tracker_set(tt_flow_tracker *f, uint64_t a, uint64_t b, uint64_t c, int64_t slice)
+int tt_flow_tracker_active(const tt_flow_tracker *f, uint64_t flow)
 {
-	if (slice >= 0 && slice < (int64_t)ENDED)
-		put(f, &f->last, a, b, c, (uint32_t)slice);
+	return last_of(f, flow) != TT_KEYMAP_NONE;
 }
-
-void tt_flow_tracker_close(tt_flow_tracker *f, uint64_t a, uint64_t b, uint64_t c)
-{
-	put(f, &f->last, a, b, c, ENDED);
-}
-
-int tt_flow_tracker_link(tt_flow_tracker *f, uint64_t a, uint64_t b, uint64_t c, int64_t slice)
-{
-	int64_t from = tt_flow_tracker_last(f, a, b, c);
-
-	if (from < 0)
-		return 0;
-	tt_storage_flow(f->st, from, slice, TT_NONE);
-	return 1;
-}
-
-void tt_flow_tracker_to_next(tt_flow_tracker *f, uint64_t a, uint64_t b, uint64_t c, uint32_t track)
-{
-	int64_t from = tt_flow_tracker_last(f, a, b, c);
-
-	if (from < 0)
-		return;
-	put(f, &f->waiting, track, 0, 0, (uint32_t)from);
-	f->nwaiting++;
-	tt_flow_tracker_close(f, a, b, c);
-}
-
-/* ---- trace processor's interface ---- */
 
 uint64_t tt_flow_tracker_v1(tt_flow_tracker *f, tt_args_tracker *args, uint64_t id, tt_str cat,
 			    tt_str name)
@@ -160,7 +126,7 @@ static void link_flow(tt_flow_tracker *f, uint64_t flow, int64_t a, int64_t b)
 
 static int slice_ok(tt_flow_tracker *f, int64_t slice)
 {
-	if (slice >= 0 && slice < (int64_t)ENDED)
+	if (slice >= 0 && slice < (int64_t)CLOSED)
 		return 1;
 	tt_storage_stat_add(f->st, TT_STAT_flow_no_enclosing_slice, 1);
 	return 0;
@@ -170,38 +136,45 @@ void tt_flow_tracker_begin(tt_flow_tracker *f, int64_t slice, uint64_t flow)
 {
 	if (!slice_ok(f, slice))
 		return;
-	if (tt_keymap_get(&f->open, flow, 0, 0, 0) != TT_KEYMAP_NONE)
+	if (tt_flow_tracker_active(f, flow))
 		tt_storage_stat_add(f->st, TT_STAT_flow_duplicate_id, 1);
 	else
 		put(f, &f->open, flow, 0, 0, (uint32_t)slice);
 }
 
-/* A link into slice from the flow's last slice (none: stat); with move,
- * slice is the flow's last slice now. */
-static void follow(tt_flow_tracker *f, int64_t slice, uint64_t flow, tt_stat unstarted, int move)
+/* How follow leaves the flow: its last slice as it was, slice, or closed. */
+enum { KEEP, MOVE, CLOSE };
+
+/* A link into slice from the flow's last slice (none: stat). */
+static void follow(tt_flow_tracker *f, int64_t slice, uint64_t flow, tt_stat unstarted, int then)
 {
 	uint32_t from;
 
 	if (!slice_ok(f, slice))
 		return;
-	from = tt_keymap_get(&f->open, flow, 0, 0, 0);
+	from = last_of(f, flow);
 	if (from == TT_KEYMAP_NONE) {
 		tt_storage_stat_add(f->st, unstarted, 1);
 		return;
 	}
+	if (then != KEEP)
+		put(f, &f->open, flow, 0, 0, then == MOVE ? (uint32_t)slice : CLOSED);
 	link_flow(f, flow, from, slice);
-	if (move)
-		put(f, &f->open, flow, 0, 0, (uint32_t)slice);
 }
 
 void tt_flow_tracker_step(tt_flow_tracker *f, int64_t slice, uint64_t flow)
 {
-	follow(f, slice, flow, TT_STAT_flow_step_without_start, 1);
+	follow(f, slice, flow, TT_STAT_flow_step_without_start, MOVE);
 }
 
 void tt_flow_tracker_end(tt_flow_tracker *f, int64_t slice, uint64_t flow)
 {
-	follow(f, slice, flow, TT_STAT_flow_end_without_start, 0);
+	follow(f, slice, flow, TT_STAT_flow_end_without_start, KEEP);
+}
+
+void tt_flow_tracker_end_close(tt_flow_tracker *f, int64_t slice, uint64_t flow)
+{
+	follow(f, slice, flow, TT_STAT_flow_end_without_start, CLOSE);
 }
 
 void tt_flow_tracker_end_next(tt_flow_tracker *f, uint64_t flow, uint32_t track)
@@ -211,7 +184,7 @@ void tt_flow_tracker_end_next(tt_flow_tracker *f, uint64_t flow, uint32_t track)
 
 	/* (trace processor waits even for a flow that never started, and
 	 * then links the next slice from slice 0: counted here instead) */
-	if (tt_keymap_get(&f->open, flow, 0, 0, 0) == TT_KEYMAP_NONE) {
+	if (!tt_flow_tracker_active(f, flow)) {
 		tt_storage_stat_add(f->st, TT_STAT_flow_end_without_start, 1);
 		return;
 	}
@@ -240,7 +213,7 @@ static void pending_begun(tt_flow_tracker *f, uint32_t track, int64_t slice)
 		p->live = 0;
 		n--;
 		f->pend_live--;
-		from = tt_keymap_get(&f->open, p->flow, 0, 0, 0);
+		from = last_of(f, p->flow);
 		if (from != TT_KEYMAP_NONE)
 			link_flow(f, p->flow, from, slice);
 	}
@@ -249,21 +222,8 @@ static void pending_begun(tt_flow_tracker *f, uint32_t track, int64_t slice)
 		f->pend.n = 0;
 }
 
-/* ---- both ---- */
-
 void tt_flow_tracker_slice_begun(tt_flow_tracker *f, uint32_t track, int64_t slice)
 {
-	uint32_t from;
-
-	if (slice < 0)
-		return;
-	if (f->pend_live)
+	if (slice >= 0 && f->pend_live)
 		pending_begun(f, track, slice);
-	if (!f->nwaiting)
-		return;
-	from = tt_keymap_get(&f->waiting, track, 0, 0, 0);
-	if (from == TT_KEYMAP_NONE || from == ENDED)
-		return;
-	tt_storage_flow(f->st, (int64_t)from, slice, TT_NONE);
-	put(f, &f->waiting, track, 0, 0, ENDED);
 }

@@ -215,6 +215,12 @@ static uint32_t rec_track(pctx *c, const prec *r)
 						  r->kind == R_COMPLETE ? TT_ASYNC_INSTANT : TT_ASYNC_PEEK) : r->track;
 }
 
+/* The flows of the event that made slice, as trace processor's
+ * TrackEvent parser reads them (MaybeParseFlowEvents): the legacy bind_id
+ * by its flow_direction (out begins, inout steps, in ends and leaves the
+ * flow active), then flow_ids (an active flow steps, another begins), then
+ * terminating_flow_ids (an active flow ends and closes; another is no
+ * flow). The stats are the flow tracker's. */
 static void feed_flows(pctx *c, const prec *r, int64_t slice)
 {
 	tt_flow_tracker *fl = c->im->flows;
@@ -231,62 +237,54 @@ static void feed_flows(pctx *c, const prec *r, int64_t slice)
 		const pflow *f = &c->flows.v[lo];
 
 		switch (f->kind) {
-		case FL_STEP:
-		case FL_INOUT:
-			if (!tt_flow_tracker_link(fl, f->id, 0, 0, slice) && f->kind == FL_INOUT)
-				stat(c, TT_STAT_flow_unmatched);
-			tt_flow_tracker_set(fl, f->id, 0, 0, slice);
-			break;
 		case FL_OUT:
-			tt_flow_tracker_set(fl, f->id, 0, 0, slice);
+			tt_flow_tracker_begin(fl, slice, f->id);
 			break;
-		case FL_TERM:
-			if (tt_flow_tracker_link(fl, f->id, 0, 0, slice))
-				tt_flow_tracker_close(fl, f->id, 0, 0);
+		case FL_INOUT:
+			tt_flow_tracker_step(fl, slice, f->id);
 			break;
 		case FL_IN:
-			/* trace processor: a legacy FLOW_IN links from the flow's
-			 * last slice and leaves the flow open (more may come in) */
-			if (!tt_flow_tracker_link(fl, f->id, 0, 0, slice))
-				stat(c, TT_STAT_flow_unmatched);
+			tt_flow_tracker_end(fl, slice, f->id);
+			break;
+		case FL_NODIR:
+			stat(c, TT_STAT_flow_without_direction);
+			break;
+		case FL_STEP:
+			if (tt_flow_tracker_active(fl, f->id))
+				tt_flow_tracker_step(fl, slice, f->id);
+			else
+				tt_flow_tracker_begin(fl, slice, f->id);
+			break;
+		case FL_TERM:
+			if (tt_flow_tracker_active(fl, f->id))
+				tt_flow_tracker_end_close(fl, slice, f->id);
 			break;
 		}
 	}
 }
 
-/* A v1 flow event (legacy 's' / 't' / 'f'): binds to the slice enclosing
- * it on its track; an 'f' without bind_to_enclosing binds to the next
- * slice that begins there. */
+/* A v1 flow event (legacy 's' / 't' / 'f', trace processor's
+ * ParseFlowEventV1): the flow of (unscoped id, cat, name) on the topmost
+ * slice of its track; an 'f' without bind_to_enclosing comes into the
+ * next slice that begins there. */
 static void feed_flow_v1(pctx *c, const prec *r, uint32_t track)
 {
 	tt_flow_tracker *fl = c->im->flows;
-	int64_t slice = tt_slice_tracker_enclosing(c->im->slices, track, r->ts);
-	uint64_t key = (uint64_t)r->u.i;
+	uint64_t flow = tt_flow_tracker_v1(fl, c->im->args, (uint64_t)r->u.i, r->cat, r->name);
+	int64_t top = tt_slice_tracker_top(c->im->slices, track);
 
 	switch (r->flags & ~(F_TE | F_FPOS | F_CS)) {
 	case V1_START:
-		if (slice < 0)
-			stat(c, TT_STAT_flow_unmatched);
-		else
-			tt_flow_tracker_set(fl, key, 0, 0, slice);
+		tt_flow_tracker_begin(fl, top, flow);
 		return;
 	case V1_STEP:
-		if (slice < 0 || !tt_flow_tracker_link(fl, key, 0, 0, slice))
-			stat(c, TT_STAT_flow_unmatched);
-		else
-			tt_flow_tracker_set(fl, key, 0, 0, slice);
+		tt_flow_tracker_step(fl, top, flow);
 		return;
 	case V1_END_ENCLOSING:
-		if (slice < 0 || !tt_flow_tracker_link(fl, key, 0, 0, slice))
-			stat(c, TT_STAT_flow_unmatched);
-		else
-			tt_flow_tracker_close(fl, key, 0, 0);
+		tt_flow_tracker_end(fl, top, flow);
 		return;
 	case V1_END:
-		if (tt_flow_tracker_last(fl, key, 0, 0) < 0)
-			stat(c, TT_STAT_flow_unmatched);
-		else
-			tt_flow_tracker_to_next(fl, key, 0, 0, track);
+		tt_flow_tracker_end_next(fl, flow, track);
 		return;
 	}
 }
@@ -415,12 +413,14 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 		tt_storage_counter(c->st, track, r->ts, r->u.d);
 		return;
 	}
+	/* (trace processor: the flows waiting on the track come into a slice
+	 * as it begins, before the event's own flows) */
+	if (r->kind != R_END)
+		tt_flow_tracker_slice_begun(c->im->flows, track, id);
 	if (id >= 0 && (r->flags & F_FLOWS))
 		feed_flows(c, r, id);
 	if (id >= 0 && (r->flags & F_CS))
 		tt_proto_feed_callstack(c, r, id, track);
-	if (r->kind != R_END)
-		tt_flow_tracker_slice_begun(c->im->flows, track, id);
 }
 
 /* What feeding needs besides the record: the thread times of open

@@ -51,14 +51,16 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE }
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED };
 /* R_STATE records: name is the value (0 ends the state) */
-/* R_FLOW_V1 records: flags say which step, u.i the flow's key */
+/* R_FLOW_V1 records: flags say which step, u.i the legacy unscoped_id
+ * (the flow is (it, cat, name)) */
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
 enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100, F_FOLD = 0x200 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c); F_FOLD: a counter folded on the record (REC_FOLDED) */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
-/* flow entry kinds */
-enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN };
+/* flow entry kinds: flow_ids, terminating_flow_ids, a legacy bind_id by
+ * its flow_direction (FL_NODIR: none) */
+enum { FL_STEP, FL_TERM, FL_OUT, FL_INOUT, FL_IN, FL_NODIR };
 
 /* One event, after tokenizing: the importers' record (sorter.h), read
  * here as: u.i R_COMPLETE's dur, or R_BEGIN/R_END/instants' thread ts with

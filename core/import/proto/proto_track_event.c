@@ -116,7 +116,10 @@ static void push_flow(pctx *c, uint32_t ord, int kind, uint64_t id)
 		c->oom = 1;
 }
 
-/* Records the flows of the event about to get file order c->ord. */
+/* Records the flows of the event about to get file order c->ord, as
+ * trace processor reads them: the bind_id of a legacy event (a direction
+ * not in, out or inout: FL_NODIR, counted), flow_ids (or, without them,
+ * flow_ids_old), terminating_flow_ids (or the old ones). */
 static int event_flows(pctx *c, const TEv *te)
 {
 	const LEv *le = te->legacy_event;
@@ -124,19 +127,22 @@ static int event_flows(pctx *c, const TEv *te)
 	uint32_t ord = c->ord;
 
 	if (le && le->has_bind_id) {
-		int k = le->flow_direction == 1 ? FL_IN : le->flow_direction == 2 ? FL_OUT :
-			le->flow_direction == 3 ? FL_INOUT : -1;
-		if (k >= 0)
-			push_flow(c, ord, k, le->bind_id);
+		int k = !le->has_flow_direction ? FL_NODIR : le->flow_direction == 1 ? FL_IN :
+			le->flow_direction == 2 ? FL_OUT : le->flow_direction == 3 ? FL_INOUT : FL_NODIR;
+		push_flow(c, ord, k, le->bind_id);
 	}
-	for (i = 0; i < te->n_flow_ids; i++)
-		push_flow(c, ord, FL_STEP, te->flow_ids[i]);
-	for (i = 0; i < te->n_flow_ids_old; i++)
-		push_flow(c, ord, FL_STEP, te->flow_ids_old[i]);
-	for (i = 0; i < te->n_terminating_flow_ids; i++)
-		push_flow(c, ord, FL_TERM, te->terminating_flow_ids[i]);
-	for (i = 0; i < te->n_terminating_flow_ids_old; i++)
-		push_flow(c, ord, FL_TERM, te->terminating_flow_ids_old[i]);
+	if (te->n_flow_ids)
+		for (i = 0; i < te->n_flow_ids; i++)
+			push_flow(c, ord, FL_STEP, te->flow_ids[i]);
+	else
+		for (i = 0; i < te->n_flow_ids_old; i++)
+			push_flow(c, ord, FL_STEP, te->flow_ids_old[i]);
+	if (te->n_terminating_flow_ids)
+		for (i = 0; i < te->n_terminating_flow_ids; i++)
+			push_flow(c, ord, FL_TERM, te->terminating_flow_ids[i]);
+	else
+		for (i = 0; i < te->n_terminating_flow_ids_old; i++)
+			push_flow(c, ord, FL_TERM, te->terminating_flow_ids_old[i]);
 	return c->flows.n > n0 ? F_FLOWS : 0;
 }
 
@@ -487,20 +493,21 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		return;
 	}
 	if (phase == 's' || phase == 't' || phase == 'f') {
-		/* v1 flow ids are scoped by (id, category, name), as trace
-		 * processor keys them */
-		uint64_t id = le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID ? le->unscoped_id :
-			      le->id_case == PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_GLOBAL_ID ? le->global_id :
-			      le->local_id;
-		uint64_t key = ((id * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)cat << 32 | name)) | (1ULL << 63);
+		/* v1 flows are (unscoped_id, category, name), as trace
+		 * processor keys them; a global or local id is no flow there
+		 * (GetLegacyEventId: flow_invalid_id) */
 		int step = phase == 's' ? V1_START : phase == 't' ? V1_STEP :
 			   le->bind_to_enclosing ? V1_END_ENCLOSING : V1_END;
 
+		if (le->id_case != PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID) {
+			stat(c, TT_STAT_flow_invalid_id);
+			return;
+		}
 		if (track & TRACK_ASYNC)
 			return;
 		if (main_thread)
 			track = tt_track_tracker_thread(c->im->tracks, c->utracks.v[track & ~TRACK_UUID].utid);
-		tt_proto_push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)key, 0);
+		tt_proto_push_rec(c, s, ts, R_FLOW_V1, step, track, name, cat, TT_NONE, (int64_t)le->unscoped_id, 0);
 		return;
 	}
 	if (phase) {
@@ -566,7 +573,9 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 	if (!tt_proto_fold_takes(c, ts, type == 1 ? R_BEGIN : type == 2 ? R_END : R_COMPLETE,
 				 has_tts ? F_TTS : 0, tts))
 		tt_proto_fold_flush(c, s);
-	flags = event_flows(c, te) | tt_proto_event_callstack(c, s, te, type == 2);
+	/* (trace processor reads no flows on an async step, T / p) */
+	flags = (phase == 'T' || phase == 'p' ? 0 : event_flows(c, te)) |
+		tt_proto_event_callstack(c, s, te, type == 2);
 	if (has_tts)
 		flags |= F_TTS;
 	/* extension fields: read when fed, once every descriptor is known
