@@ -39,6 +39,7 @@
 	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
 	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \
 	X(proto_unknown_field, "proto_unknown_field", "info", "trace", "trace packets whose payload termtrace does not import") \
+	X(sorter_push_event_out_of_order, "sorter_push_event_out_of_order", "error", "trace", "events older than what the sorter had already given out at a flush point, dropped") \
 	X(ctf_events_discarded, "ctf_events_discarded", "data_loss", "trace", "events the tracer discarded (events_discarded deltas)") \
 	X(ctf_packets_lost, "ctf_packets_lost", "data_loss", "trace", "packets missing from packet_seq_num sequences") \
 	X(ctf_truncated, "ctf_truncated", "data_loss", "trace", "stream bytes cut short: a packet or event runs past the end of its file") \

@@ -274,6 +274,127 @@ static void test_random_vs_qsort(void **state)
 	}
 }
 
+/* Perfetto's read-buffer points: flush_until emits, in order, what comes
+ * before the first record (in that order) pushed at or after the mark;
+ * later records older than the last emitted are late, equal ones are
+ * not. */
+static void test_flush_until(void **state)
+{
+	tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+	uint32_t a = tt_sorter_stream(s), b = tt_sorter_stream(s);
+	tt_event e = { .ts = 5 };
+	out *o = new_out();
+	uint32_t mark;
+
+	(void)state;
+	push(s, a, 10, 0);
+	push(s, b, 30, 1);
+	push(s, a, 20, 2);
+	push(s, b, 25, 3); /* b goes back in time */
+	mark = tt_sorter_next_ord(s);
+	assert_int_equal(mark, 4);
+	push(s, a, 22, 4); /* after the mark, before 25 and 30 in ts */
+	push(s, b, 15, 5); /* after the mark, older than 20: stops at 15 */
+	assert_int_equal(tt_sorter_flush_until(s, mark, collect, o), 0);
+	assert_int_equal(o->n, 1);
+	assert_int_equal(o->tag[0], 0);
+	assert_int_equal(tt_sorter_held(s), 5);
+	/* 10 was emitted: 5 is late, 10 is not */
+	assert_int_equal(tt_sorter_push(s, a, &e), -2);
+	assert_int_equal(tt_sorter_late(s), 1);
+	push(s, b, 10, 6);
+	mark = tt_sorter_next_ord(s);
+	push(s, a, 21, 7);
+	assert_int_equal(tt_sorter_flush_until(s, mark, collect, o), 0);
+	/* 10(6) 15(5) 20(2) then 21(7) is past the mark */
+	assert_int_equal(o->n, 4);
+	assert_int_equal(o->tag[1], 6);
+	assert_int_equal(o->tag[2], 5);
+	assert_int_equal(o->tag[3], 2);
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, 8);
+	assert_int_equal(o->tag[4], 7);
+	assert_int_equal(o->tag[5], 4);
+	assert_int_equal(o->tag[6], 3);
+	assert_int_equal(o->tag[7], 1);
+	free(o);
+	tt_sorter_free(s);
+}
+
+/* Random pushes and flush points against a plain model: held records
+ * sorted by (ts, ord), the prefix before the first ord >= mark emitted,
+ * pushes older than the last emitted dropped. */
+static int model_cmp(const void *x, const void *y)
+{
+	const ref *a = x, *b = y;
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return (a->tag > b->tag) - (a->tag < b->tag);
+}
+
+static void test_flush_until_random(void **state)
+{
+	static ref held[60000];
+	static int64_t want[60000];
+	unsigned seed = 777;
+
+	(void)state;
+	for (int round = 0; round < 8; round++) {
+		tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+		uint32_t st[40];
+		int nst = 1 + (int)(rnd(&seed) % 40);
+		size_t n = 1000 + rnd(&seed) % 50000, nheld = 0, nwant = 0, late = 0;
+		int64_t clock = 0, last = INT64_MIN, ord = 0;
+		uint32_t mark = 0;
+		out *o = new_out();
+
+		for (int i = 0; i < nst; i++)
+			st[i] = tt_sorter_stream(s);
+		for (size_t i = 0; i < n; i++) {
+			tt_event e;
+			int64_t ts, r;
+
+			clock += rnd(&seed) % 4;
+			ts = clock - (int64_t)(rnd(&seed) % (round & 1 ? 50 : 5000));
+			e = (tt_event){ .ts = ts, .u.i = ord };
+			r = tt_sorter_push(s, st[rnd(&seed) % (unsigned)nst], &e);
+			if (ts < last) {
+				assert_int_equal(r, -2);
+				late++;
+			} else {
+				assert_int_equal(r, ord);
+				held[nheld++] = (ref){ ts, ord++ };
+			}
+			if (rnd(&seed) % 1000 == 0) {
+				size_t k = 0;
+
+				assert_int_equal(tt_sorter_flush_until(s, mark, collect, o), 0);
+				qsort(held, nheld, sizeof(held[0]), model_cmp);
+				while (k < nheld && held[k].tag < mark)
+					want[nwant++] = held[k++].tag;
+				if (k)
+					last = held[k - 1].ts;
+				memmove(held, held + k, (nheld - k) * sizeof(held[0]));
+				nheld -= k;
+				mark = tt_sorter_next_ord(s);
+				assert_int_equal(mark, ord);
+				assert_int_equal(tt_sorter_held(s), nheld);
+			}
+		}
+		assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+		qsort(held, nheld, sizeof(held[0]), model_cmp);
+		for (size_t k = 0; k < nheld; k++)
+			want[nwant++] = held[k].tag;
+		assert_int_equal(tt_sorter_late(s), late);
+		assert_int_equal(o->n, nwant);
+		for (size_t k = 0; k < nwant; k++)
+			assert_int_equal(o->tag[k], want[k]);
+		free(o);
+		tt_sorter_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +404,8 @@ int main(void)
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_random_vs_qsort),
+		cmocka_unit_test(test_flush_until),
+		cmocka_unit_test(test_flush_until_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

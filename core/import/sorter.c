@@ -40,6 +40,8 @@ struct tt_sorter {
 	int have_max;
 	int64_t bound;    /* every record with ts < bound was emitted */
 	uint64_t late, held, max_held;
+	int64_t emitted_ts; /* the ts of the last record emitted, when emitted */
+	int emitted;
 };
 
 tt_sorter *tt_sorter_new(int64_t window)
@@ -296,8 +298,9 @@ static lent leaf_head(mleaf *l, size_t j, int64_t bound, int full)
 	return e;
 }
 
-/* Emits every held record with ts < bound (all of them when full). */
-static int merge(tt_sorter *s, int64_t bound, int full, tt_sorter_emit fn, void *ctx)
+/* Emits every held record with ts < bound (all of them when full), in
+ * order, stopping before the first one whose ord is >= limit. */
+static int merge(tt_sorter *s, int64_t bound, int full, uint64_t limit, tt_sorter_emit fn, void *ctx)
 {
 	size_t k = 1, n = 0, i;
 	lent *t, *w;
@@ -339,7 +342,7 @@ static int merge(tt_sorter *s, int64_t bound, int full, tt_sorter_emit fn, void 
 	}
 	t[0] = w[1];
 	free(w);
-	while (t[0].key != DONE_KEY) {
+	while (t[0].key != DONE_KEY && (t[0].key >> 32) < limit) {
 		size_t j = (size_t)(t[0].key & 0xffffffffu);
 		mleaf *l = &leaf[j];
 		const tt_event *r = &l->b->r[l->b->head];
@@ -347,6 +350,8 @@ static int merge(tt_sorter *s, int64_t bound, int full, tt_sorter_emit fn, void 
 
 		if ((rc = fn(ctx, r)) != 0)
 			break;
+		s->emitted_ts = r->ts;
+		s->emitted = 1;
 		l->b->head++;
 		l->st->held--;
 		s->held--;
@@ -382,7 +387,7 @@ int tt_sorter_flush(tt_sorter *s, tt_sorter_emit fn, void *ctx)
 			bound = s->st[i].last_ts;
 	if (bound <= s->bound)
 		return 0;
-	rc = merge(s, bound, 0, fn, ctx);
+	rc = merge(s, bound, 0, UINT64_MAX, fn, ctx);
 	if (rc == 0)
 		s->bound = bound;
 	return rc;
@@ -390,7 +395,23 @@ int tt_sorter_flush(tt_sorter *s, tt_sorter_emit fn, void *ctx)
 
 int tt_sorter_finish(tt_sorter *s, tt_sorter_emit fn, void *ctx)
 {
-	return merge(s, 0, 1, fn, ctx);
+	return merge(s, 0, 1, UINT64_MAX, fn, ctx);
+}
+
+uint32_t tt_sorter_next_ord(const tt_sorter *s)
+{
+	return s->ord;
+}
+
+int tt_sorter_flush_until(tt_sorter *s, uint32_t ord, tt_sorter_emit fn, void *ctx)
+{
+	int rc = merge(s, 0, 1, ord, fn, ctx);
+
+	/* what was emitted cannot be preceded any more: a record older than
+	 * the last one emitted is late (equal is not, as in trace processor) */
+	if (s->emitted && s->emitted_ts > s->bound)
+		s->bound = s->emitted_ts;
+	return rc;
 }
 
 uint64_t tt_sorter_late(const tt_sorter *s)

@@ -15,7 +15,9 @@
  * it is merged. The streams are merged with a tournament tree.
  *
  * Two ways to run, chosen at creation:
- * - TT_SORT_FULL: everything is held until tt_sorter_finish. Exact for any
+ * - TT_SORT_FULL: everything is held until tt_sorter_finish, or until the
+ *   file itself says what may go (tt_sorter_flush_until: Perfetto's
+ *   read-buffer service events, as trace processor does). Exact for any
  *   input. Perfetto files need it: chunks of a sequence written long after
  *   their events (measured on the recorded Chromium trace: a record older
  *   than every sequence's newest one came 1,609 times in 104,444).
@@ -87,6 +89,18 @@ int tt_sorter_flush(tt_sorter *s, tt_sorter_emit fn, void *ctx);
 /* Emits every record left, in order, freeing blocks as it goes; the
  * sorter may take more records afterwards (a later finish emits them). */
 int tt_sorter_finish(tt_sorter *s, tt_sorter_emit fn, void *ctx);
+
+/* Perfetto's read-buffer flush points (trace processor's
+ * SortAndExtractEventsUntilAllocId): emits held records in order up to,
+ * not including, the first one (in that order) that arrived with an ord
+ * >= ord; what was emitted then bounds the sorter as a window flush
+ * does: a record pushed later with a ts older than the last one emitted
+ * is late (dropped, counted). Works in both modes. Returns as
+ * tt_sorter_flush. */
+int tt_sorter_flush_until(tt_sorter *s, uint32_t ord, tt_sorter_emit fn, void *ctx);
+/* The ord the next pushed record gets (trace processor's
+ * PastTheEndAllocId): every record pushed so far has a smaller one. */
+uint32_t tt_sorter_next_ord(const tt_sorter *s);
 
 uint64_t tt_sorter_late(const tt_sorter *s);   /* records dropped as late */
 uint64_t tt_sorter_held(const tt_sorter *s);   /* records pushed, not emitted yet */

@@ -2,7 +2,8 @@
  * bench_proto.c - Perfetto protobuf import throughput against the parsing
  * floor, on synthetic traces written here with protobuf-c's packers.
  *
- *   build-bench/bench/bench_proto [EVENTS...]     (default: -10 1000000 10000000)
+ *   build-bench/bench/bench_proto [EVENTS[s]...]
+ *                              (default: -10 1000000 10000000 10000000s)
  *
  * EVENTS < 0: the Chromium class instead, -EVENTS copies of the recorded
  * tests/data/chromium-small.pftrace.gz laid end to end in time (10 copies:
@@ -16,6 +17,25 @@
  * names and categories (interned_data on first use), nested BEGIN/END pairs
  * up to depth 4. Sequences are interleaved in chunks of 32 packets, as
  * Perfetto's shared-memory chunks interleave them in a real file.
+ *
+ * EVENTS with an `s` suffix: the trace as the tracing service writes it
+ * with write_into_file, its service events included. The service reads
+ * its buffers into the file every file_write_period_ms (default 5000:
+ * kDefaultWriteIntoFilePeriodMs in src/tracing/service/
+ * tracing_service_impl.cc), and with write_flush_mode AUTO flushes the
+ * data sources every 5000 ms too (periodic_flush_ms); each read pass
+ * ends with TracingServiceEvent read_tracing_buffers_completed, after the
+ * all_data_sources_flushed of the flushes done since (EmitLifecycleEvents),
+ * on the service's own sequence. The writer puts one flush and one read
+ * each 5 s of trace time, after the chunks that reach it. 5 s is far
+ * longer than the plain trace (its 1-3 us steps put 10M events in 0.3 s,
+ * 32M events/s), so this trace steps in ms instead (unit_multiplier_ns
+ * 1e6: 10M events in about 5 minutes, 32k events/s, a busy Chrome): the
+ * events, names and nesting are the plain trace's. Trace processor
+ * (TraceSorter::NotifyReadBufferEvent) then gives out its events every
+ * second read, up to the read before: it holds 10 to 20 s of the trace,
+ * so does termtrace. For this size the bench also prints the peak of the
+ * same ms trace without the service events (all held to the end).
  *
  * For each size it prints:
  *   import    tt_trace_open (frame, unpack, tokenize, sort, slice tracker,
@@ -42,6 +62,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <malloc.h>
 #include <pthread.h>
 #include <zlib.h>
 
@@ -100,6 +121,7 @@ typedef struct gthread {
 	unsigned char used[NAMES];
 	unsigned rng;
 	int begun; /* events written */
+	int64_t ns; /* its time since the clock snapshot */
 } gthread;
 
 static unsigned rnd(unsigned *s)
@@ -108,13 +130,44 @@ static unsigned rnd(unsigned *s)
 	return *s >> 8;
 }
 
-/* Writes a trace of about `events` TrackEvents; returns the exact count. */
-static long long generate(const char *path, long long events)
+/* The service's period (kDefaultWriteIntoFilePeriodMs, see the top) and
+ * its sequence in the `s` traces (the threads have 1..THREADS). */
+#define SERVICE_PERIOD_NS 5000000000LL
+#define SERVICE_SEQ (THREADS + 1)
+#define T0_NS 1000000000LL /* BOOTTIME at the clock snapshot */
+
+/* A TracingServiceEvent packet: what = the field (3 flushed, 4 read). */
+static void write_service(FILE *out, int64_t ts, int what)
+{
+	Perfetto__Protos__TracePacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__TracingServiceEvent se = PERFETTO__PROTOS__TRACING_SERVICE_EVENT__INIT;
+
+	p.has_trusted_packet_sequence_id = 1;
+	p.trusted_packet_sequence_id = SERVICE_SEQ;
+	p.has_timestamp = 1;
+	p.timestamp = (uint64_t)ts;
+	if (what == 3) {
+		se.event_type_case = PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_ALL_DATA_SOURCES_FLUSHED;
+		se.all_data_sources_flushed = 1;
+	} else {
+		se.event_type_case = PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_READ_TRACING_BUFFERS_COMPLETED;
+		se.read_tracing_buffers_completed = 1;
+	}
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT;
+	p.service_event = &se;
+	write_packet(out, &p);
+}
+
+/* Writes a trace of about `events` TrackEvents; returns the exact count.
+ * svc: 0 the plain trace (us steps); 1 ms steps with the service's events
+ * (see the top); 2 the same ms trace without them. */
+static long long generate(const char *path, long long events, int svc)
 {
 	FILE *out = fopen(path, "wb");
 	gthread th[THREADS];
 	char names[NAMES][32];
 	long long written = 0;
+	int64_t unit = svc ? 1000000 : 1000, max_ns = 0, next_ns = SERVICE_PERIOD_NS;
 	int t, i;
 
 	if (!out)
@@ -152,7 +205,7 @@ static long long generate(const char *path, long long events)
 		c2.clock_id = 64;
 		c2.timestamp = 1000000;
 		c2.is_incremental = 1;
-		c2.unit_multiplier_ns = 1000;
+		c2.unit_multiplier_ns = (uint64_t)unit;
 		cs.n_clocks = 2;
 		cs.clocks = cl;
 		p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
@@ -193,7 +246,10 @@ static long long generate(const char *path, long long events)
 				p.has_sequence_flags = 1;
 				p.sequence_flags = 2;
 				p.has_timestamp = 1;
-				p.timestamp = 1 + rnd(&g->rng) % 3; /* us delta */
+				p.timestamp = 1 + rnd(&g->rng) % 3; /* us (ms) delta */
+				g->ns += (int64_t)p.timestamp * unit;
+				if (g->ns > max_ns)
+					max_ns = g->ns;
 				te.has_type = 1;
 				if (begin) {
 					unsigned nm = rnd(&g->rng) % NAMES;
@@ -228,6 +284,13 @@ static long long generate(const char *path, long long events)
 				p.track_event = &te;
 				write_packet(out, &p);
 				written++;
+			}
+			/* the service's read pass after the chunks that reach
+			 * its time: the flush's event, then the read's */
+			while (svc == 1 && max_ns >= next_ns) {
+				write_service(out, T0_NS + next_ns - SERVICE_PERIOD_NS / 2, 3);
+				write_service(out, T0_NS + next_ns, 4);
+				next_ns += SERVICE_PERIOD_NS;
 			}
 		}
 	}
@@ -570,10 +633,24 @@ static int import_child(const char *path, long long events, double mb, double t_
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		long rss0 = resident_bytes(), rss1;
+		long rss0, rss1, inherited = resident_bytes();
 		tt_err err = { 0 };
-		double t0 = now(), t_imp;
-		tt_trace *tr = tt_trace_open(path, NULL, &err);
+		double t0, t_imp;
+		tt_trace *tr;
+
+		/* The child starts with the parent's pages, among them what
+		 * malloc kept freed after the unpack walks (the two threads'
+		 * arenas: more or less as the threads were scheduled).
+		 * tt_trace_open ends with malloc_trim(0), which hands those
+		 * back too, so without this the growth below came out smaller
+		 * by that much, from run to run (1.34x to 1.57x the file on
+		 * the 10M-event trace): trim first, then measure. */
+#ifdef __GLIBC__
+		malloc_trim(0);
+#endif
+		rss0 = resident_bytes();
+		t0 = now();
+		tr = tt_trace_open(path, NULL, &err);
 		long long slices, args;
 
 		t_imp = now() - t0;
@@ -584,15 +661,39 @@ static int import_child(const char *path, long long events, double mb, double t_
 		}
 		slices = count_of(tr, "select count(*) from slice");
 		args = count_of(tr, "select count(*) from args");
+		{
+			long long late = count_of(tr, "select coalesce(sum(value), 0) from stats "
+						      "where name = 'sorter_push_event_out_of_order'");
+
+			if (late)
+				printf("  late     %lld events dropped: older than what a flush point gave out\n", late);
+		}
 		printf("  import   %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld slices, %lld args)\n", t_imp,
 		       (double)events / t_imp / 1e6, mb / t_imp, slices, args);
 		printf("  ratio    %5.1f %% of the floor, %.2fx the time of protobuf-c's unpack alone, %.2fx its "
 		       "2-thread unpack\n", 100.0 * t_floor / t_imp, t_imp / t_unpack, t_imp / t_unpack2);
 		printf("  resident +%.1f MB after the import = %.2fx the file (target <= 1.5x); "
-		       "%.1f bytes/slice, %.1f bytes/arg (all of it / slices, / args)\n",
+		       "%.1f bytes/slice, %.1f bytes/arg (all of it / slices, / args; the %.1f MB malloc held "
+		       "freed from the walks before are trimmed first)\n",
 		       (double)(rss1 - rss0) / 1e6, (double)(rss1 - rss0) / 1e6 / mb,
 		       slices ? (double)(rss1 - rss0) / (double)slices : 0.0,
-		       args ? (double)(rss1 - rss0) / (double)args : 0.0);
+		       args ? (double)(rss1 - rss0) / (double)args : 0.0, (double)(inherited - rss0) / 1e6);
+#ifdef __GLIBC__
+		{
+			/* what of it is memory malloc holds freed (the threads'
+			 * arenas, holes in the heap): malloc_trim(0) gives it
+			 * back; the import itself trims at its end */
+			struct mallinfo2 mi = mallinfo2();
+			long rss2;
+
+			malloc_trim(0);
+			rss2 = resident_bytes();
+			printf("  malloc   %.1f MB free in malloc's arenas after the import; malloc_trim(0) here "
+			       "gives back %.1f MB more (+%.1f MB = %.2fx the file then)\n",
+			       (double)mi.fordblks / 1e6, (double)(rss1 - rss2) / 1e6, (double)(rss2 - rss0) / 1e6,
+			       (double)(rss2 - rss0) / 1e6 / mb);
+		}
+#endif
 		{
 			/* what storage keeps, from its column widths: a slice row
 			 * (ts, dur, parent, track, depth, arg set, cat, name; thread
@@ -661,7 +762,7 @@ static long peak_rss_kb(const char *path)
 
 /* want > 0: the synthetic trace of `want` events; want < 0: -want copies
  * of the recorded Chromium trace. */
-static int run(long long want)
+static int run(long long want, int svc)
 {
 	char path[] = "/tmp/tt-bench-proto-XXXXXX";
 	int fd = mkstemp(path);
@@ -674,7 +775,7 @@ static int run(long long want)
 		return 1;
 	close(fd);
 	t0 = now();
-	events = want > 0 ? generate(path, want) : generate_chrome(path, (int)-want);
+	events = want > 0 ? generate(path, want, svc) : generate_chrome(path, (int)-want);
 	if (events < 0) {
 		fprintf(stderr, "bench_proto: cannot write the trace (%s)\n", want > 0 ? path : CHROME_SAMPLE);
 		unlink(path);
@@ -685,7 +786,8 @@ static int run(long long want)
 	mb = (double)ftell(f) / 1e6;
 	fclose(f);
 	if (want > 0)
-		printf("proto %lld events, %d threads: %.1f MB written in %.2f s\n", events, THREADS, mb, now() - t0);
+		printf("proto %lld events, %d threads%s: %.1f MB written in %.2f s\n", events, THREADS,
+		       svc ? ", ms steps, the service's flush and read every 5 s" : "", mb, now() - t0);
 	else
 		printf("proto, the Chromium class: %s x %lld in time, %lld TrackEvents, %.1f MB written in %.2f s\n",
 		       CHROME_SAMPLE, -want, events, mb, now() - t0);
@@ -723,6 +825,23 @@ static int run(long long want)
 			       (double)kb / 1000.0, (double)kb / 1000.0 / mb);
 		else
 			printf("  peak     not measured: no termtrace binary (TT_BIN, or ../termtrace beside the bench)\n");
+		char peer[] = "/tmp/tt-bench-proto-XXXXXX";
+		int pfd = svc ? mkstemp(peer) : -1;
+
+		if (pfd >= 0)
+			close(pfd);
+		fflush(stdout); /* before the peer's fork */
+		if (kb > 0 && pfd >= 0 && generate(peer, want, 2) == events) {
+			/* its peer: the same trace without the service's events */
+			long kb2 = peak_rss_kb(peer);
+
+			if (kb2 > 0)
+				printf("  peak     %.1f MB without the service events (all held to the end) = %.2fx "
+				       "the file; with them %.2fx that\n",
+				       (double)kb2 / 1000.0, (double)kb2 / 1000.0 / mb, (double)kb / (double)kb2);
+		}
+		if (pfd >= 0)
+			unlink(peer);
 	}
 	if (want < 0)
 		printf("  target   >= 150 MB/s on this class (issue 16); the floor and unpack above are this run's\n");
@@ -742,12 +861,13 @@ int main(int argc, char **argv)
 
 	find_tt_bin(argv[0]);
 	if (argc < 2) {
-		rc |= run(-10);
-		rc |= run(1000000);
-		rc |= run(10000000);
+		rc |= run(-10, 0);
+		rc |= run(1000000, 0);
+		rc |= run(10000000, 0);
+		rc |= run(10000000, 1);
 		return rc;
 	}
 	for (i = 1; i < argc; i++)
-		rc |= run(atoll(argv[i]));
+		rc |= run(atoll(argv[i]), strchr(argv[i], 's') != NULL);
 	return rc;
 }

@@ -290,9 +290,12 @@ static int push_one(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t 
 	r.flags = (uint16_t)(flags | (c->in_track_event ? F_TE : 0) | (s->first_packet ? F_FPOS : 0) |
 			     (folded ? F_FOLD : 0));
 	r.scope = 0;
-	if (tt_sorter_push(c->sorter, s->stream, &r) < 0) {
+	switch (tt_sorter_push(c->sorter, s->stream, &r)) {
+	case -1:
 		c->oom = 1;
 		return -1;
+	case -2: /* older than what a flush point gave out: dropped, counted */
+		return 0;
 	}
 	if (ts > c->max_ts)
 		c->max_ts = ts;
@@ -512,7 +515,13 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT) {
 		clock_id = p->has_timestamp_clock_id ? p->timestamp_clock_id :
 			   s->has_def_clock ? s->def_clock : tt_proto_clock_primary(c->clock);
-		if (p->has_timestamp) {
+		if (p->has_timestamp && p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT) {
+			/* trace processor: errors suppressed, the raw value kept */
+			if (tt_proto_clock_to_trace(c->clock, s->id, clock_id, p->timestamp, &ts))
+				ts = (int64_t)p->timestamp;
+			c->last_ts = ts;
+			c->have_ts = 1;
+		} else if (p->has_timestamp) {
 			ts = to_trace(c, s->id, clock_id, p->timestamp);
 			c->last_ts = ts;
 			c->have_ts = 1;
@@ -578,6 +587,21 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 					    p->track_event_range_of_interest->start_us);
 		}
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT: {
+		/* the tracing service says it flushed / read its buffers:
+		 * where trace processor's sorter gives out what it holds */
+		const Perfetto__Protos__TracingServiceEvent *se = p->service_event;
+
+		if (se->event_type_case ==
+			    PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_ALL_DATA_SOURCES_FLUSHED &&
+		    se->all_data_sources_flushed)
+			c->flushes++;
+		if (se->event_type_case ==
+			    PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_READ_TRACING_BUFFERS_COMPLETED &&
+		    se->read_tracing_buffers_completed && tt_proto_read_buffers(c))
+			c->oom = 1;
+		return 0;
+	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
 		stat(c, TT_STAT_proto_zstd_unsupported);
 		return 0;
@@ -666,6 +690,7 @@ static void ctx_free(pctx *c)
 	tt_proto_ext_free(c);
 	tt_keymap_free(&c->content_index);
 	tt_sorter_free(c->sorter);
+	TT_VEC_FREE(c->open_tts);
 	TT_VEC_FREE(c->flows);
 	TT_VEC_FREE(c->sched);
 	tt_proto_free_ptrees(c);

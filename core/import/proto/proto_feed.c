@@ -293,7 +293,7 @@ static void feed_flow_v1(pctx *c, const prec *r, uint32_t track)
  * per slice id: the begin's thread ts waits in the slice's own thread_ts
  * (a map of them grew to 12 MB on a Chromium trace); what never gets its
  * end is cleared after the feed. */
-typedef TT_VEC(uint64_t) ttsbits;
+typedef tt_proto_bits ttsbits;
 
 static int tts_set(ttsbits *b, int64_t id, int on)
 {
@@ -427,7 +427,6 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
  * slices (open flows are the import's flow tracker's). */
 typedef struct feedst {
 	pctx *c;
-	ttsbits open_tts;
 	uint64_t fed;
 } feedst;
 
@@ -435,7 +434,8 @@ static int feed_one(void *ctx, const prec *r)
 {
 	feedst *f = ctx;
 
-	feed(f->c, r, &f->open_tts);
+	f->c->fed_any = 1;
+	feed(f->c, r, &f->c->open_tts);
 	if ((++f->fed & 0xffff) == 0 && tt_import_cancelled(f->c->im))
 		return 1;
 	return 0;
@@ -458,6 +458,7 @@ typedef struct mpipe {
 	size_t fill[MCHUNKS];
 	uint64_t seq;            /* the chunk being filled, when have */
 	int have;
+	uint64_t limit;          /* tt_sorter_flush_until's ord, past 32 bits: finish */
 	int merge_rc;            /* read after the join */
 } mpipe;
 
@@ -485,7 +486,8 @@ static int pipe_put(void *ctx, const prec *r)
 static void *merge_thread(void *arg)
 {
 	mpipe *p = arg;
-	int rc = tt_sorter_finish(p->sorter, pipe_put, p);
+	int rc = p->limit > UINT32_MAX ? tt_sorter_finish(p->sorter, pipe_put, p) :
+		 tt_sorter_flush_until(p->sorter, (uint32_t)p->limit, pipe_put, p);
 
 	if (p->have) {
 		tt_workq_done(p->q, p->seq, 0);
@@ -498,7 +500,7 @@ static void *merge_thread(void *arg)
 
 /* Feeds the merged records from the merge thread. Returns 0, 1 when the
  * thread could not be set up (nothing fed then), -1 when out of memory. */
-static int feed_piped(pctx *c, feedst *f)
+static int feed_piped(pctx *c, feedst *f, uint64_t limit)
 {
 	mpipe p;
 	size_t i;
@@ -506,6 +508,7 @@ static int feed_piped(pctx *c, feedst *f)
 
 	memset(&p, 0, sizeof(p));
 	p.sorter = c->sorter;
+	p.limit = limit;
 	for (i = 0; i < MCHUNKS; i++)
 		if (!(p.chunk[i] = malloc(MCHUNK * sizeof(prec))))
 			goto out;
@@ -539,17 +542,50 @@ out:
 	return rc;
 }
 
-int tt_proto_merge_and_feed(pctx *c)
+/* Gives out what the sorter holds in order, up to limit (an ord, see
+ * tt_sorter_flush_until; past 32 bits: everything). */
+static int feed_until(pctx *c, uint64_t limit)
 {
 	feedst f = { .c = c };
 	int rc = 1;
 
 	if (c->threaded)
-		rc = feed_piped(c, &f);
-	if (rc > 0)
-		rc = tt_sorter_finish(c->sorter, feed_one, &f) < 0 ? -1 : 0;
+		rc = feed_piped(c, &f, limit);
+	if (rc > 0) {
+		rc = limit > UINT32_MAX ? tt_sorter_finish(c->sorter, feed_one, &f) :
+		     tt_sorter_flush_until(c->sorter, (uint32_t)limit, feed_one, &f);
+		rc = rc < 0 ? -1 : 0;
+	}
+	return rc;
+}
+
+/* A read_tracing_buffers_completed service event: trace processor's
+ * TraceSorter::NotifyReadBufferEvent. Unless the sorter is in full sort,
+ * once all_data_sources_flushed came twice since the last extraction, the
+ * records pushed before the previous extraction point are given out in
+ * order (up to the first, in order, pushed after it), and this point is
+ * the next one. Everything else is held to the end of the file. */
+int tt_proto_read_buffers(pctx *c)
+{
+	int rc;
+
+	if (c->full_sort || c->flushes < 2)
+		return 0;
+	rc = feed_until(c, c->extract_ord);
+	c->extract_ord = tt_sorter_next_ord(c->sorter);
+	c->flushes = 0;
+	return rc;
+}
+
+int tt_proto_merge_and_feed(pctx *c)
+{
+	int rc = feed_until(c, UINT64_MAX);
+
+	if (tt_sorter_late(c->sorter))
+		tt_storage_stat_add(c->st, TT_STAT_sorter_push_event_out_of_order,
+				    (int64_t)tt_sorter_late(c->sorter));
 	tt_sorter_free(c->sorter);
 	c->sorter = NULL;
-	tts_clear_unended(c, &f.open_tts);
+	tts_clear_unended(c, &c->open_tts);
 	return rc < 0 ? -1 : 0;
 }

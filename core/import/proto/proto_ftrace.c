@@ -232,8 +232,11 @@ void tt_proto_push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int6
 
 	if (ps->stream == UINT32_MAX)
 		return;
-	if (tt_sorter_push(c->sorter, ps->stream, &r) < 0) {
+	switch (tt_sorter_push(c->sorter, ps->stream, &r)) {
+	case -1:
 		c->oom = 1;
+		return;
+	case -2: /* late: dropped, counted (sorter.h) */
 		return;
 	}
 	if (ts > c->max_ts)

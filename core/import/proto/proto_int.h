@@ -204,6 +204,8 @@ typedef struct akey {
 	uint32_t src_upid;           /* the process of the event that made it (the track's source args) */
 } akey;
 
+typedef TT_VEC(uint64_t) tt_proto_bits;
+
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
@@ -212,6 +214,12 @@ typedef struct pctx {
 	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
 	struct tt_proto_annots *annots; /* the current event's debug annotations, and those seen (proto_args.c) */
 	tt_sorter *sorter;           /* every sequence's records, merged in (ts, file order) */
+	/* trace processor's flush points (proto_feed.c, tt_proto_read_buffers) */
+	uint32_t flushes;            /* all_data_sources_flushed since the last extraction */
+	uint32_t extract_ord;        /* the next extraction gives out records pushed before it */
+	int full_sort;               /* a timestamp failed to convert before any extraction */
+	int fed_any;                 /* a record was given out to the trackers */
+	tt_proto_bits open_tts;      /* slices whose thread time is open (proto_feed.c) */
 	tt_pmap seq_index;
 	TT_VEC(pseq *) seqs;
 	pseq *last_seq;              /* tt_proto_get_seq cache */
@@ -309,8 +317,14 @@ static inline int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_
 {
 	int64_t out;
 
-	if (tt_proto_clock_to_trace(c->clock, seq, clock_id, raw, &out))
+	if (tt_proto_clock_to_trace(c->clock, seq, clock_id, raw, &out)) {
 		stat(c, TT_STAT_proto_clock_unknown);
+		/* trace processor defers the packet to the end of the file,
+		 * which takes its sorter to full sort while nothing was given
+		 * out yet */
+		if (!c->fed_any)
+			c->full_sort = 1;
+	}
 	return out;
 }
 
@@ -381,6 +395,7 @@ uint32_t tt_proto_process(pctx *c, int64_t pid);
 void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio);
 void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
 int tt_proto_merge_and_feed(pctx *c);
+int tt_proto_read_buffers(pctx *c);
 void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track);
 void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int first_packet);
 uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
