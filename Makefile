@@ -62,7 +62,7 @@ PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_systrace.c \
 	      core/import/proto/proto_feed.c
 PROTO_FILES = protos/perfetto_trace.proto
-CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_read.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_meta_lex.c core/import/ctf/ctf_meta_types.c core/import/ctf/ctf_meta_resolve.c core/import/ctf/ctf_stream.c \
+CTF_SRCS    = core/import/ctf/import_ctf.c core/import/ctf/ctf_read.c core/import/ctf/ctf_metadata.c core/import/ctf/ctf_meta_lex.c core/import/ctf/ctf_meta_types.c core/import/ctf/ctf_meta_resolve.c core/import/ctf/ctf_stream.c core/import/ctf/ctf_decode.c \
 	      core/import/ctf/ctf_debuginfo.c core/import/ctf/ctf_store.c
 DESCRIBE_SRCS = core/describe.c core/describe_match.c core/describe_expand.c \
 		core/sql/vtab_describe_slice.c core/sql/vtab_describe_rules.c
