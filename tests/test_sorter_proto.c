@@ -32,55 +32,8 @@
 #include "perfetto_trace.pb-c.h"
 #include "import_int.h"
 #include "testutil.h"
+#include "proto_tb.h"
 #include "vtab.h"
-
-typedef Perfetto__Protos__TracePacket Pkt;
-
-typedef struct tbuf {
-	unsigned char *p;
-	size_t n, cap;
-} tbuf;
-
-static void tb_raw(tbuf *b, const void *d, size_t n)
-{
-	if (b->n + n > b->cap) {
-		b->cap = (b->n + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-		assert_non_null(b->p);
-	}
-	memcpy(b->p + b->n, d, n);
-	b->n += n;
-}
-
-static void tb_packet(tbuf *b, const Pkt *p)
-{
-	size_t n = perfetto__protos__trace_packet__get_packed_size(p);
-	unsigned char *tmp = malloc(n + 1), hdr[11];
-	size_t k = 0;
-
-	assert_non_null(tmp);
-	perfetto__protos__trace_packet__pack(p, tmp);
-	hdr[k++] = 0x0a;
-	for (uint64_t v = n;; v >>= 7) {
-		hdr[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		if (v <= 0x7f)
-			break;
-	}
-	tb_raw(b, hdr, k);
-	tb_raw(b, tmp, n);
-	free(tmp);
-}
-
-static Pkt pkt(uint32_t seq, uint64_t ts)
-{
-	Pkt p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-
-	p.has_trusted_packet_sequence_id = 1;
-	p.trusted_packet_sequence_id = seq;
-	p.has_timestamp = 1;
-	p.timestamp = ts;
-	return p;
-}
 
 /* An instant named name on the global track 200, on sequence seq; clock:
  * 0 for the trace clock. */
@@ -99,9 +52,7 @@ static void instant(tbuf *b, uint32_t seq, uint64_t ts, const char *name, uint32
 	te.track_uuid = 200;
 	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
 	te.name = (char *)name;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
 static void track(tbuf *b)
@@ -112,9 +63,7 @@ static void track(tbuf *b)
 	td.has_uuid = 1;
 	td.uuid = 200;
 	td.name = "t";
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	tb_packet(b, &p);
+	TB_PUT(b, p, TRACK_DESCRIPTOR, track_descriptor, &td);
 }
 
 /* The service's events, on its own sequence 1, as it writes them. */
@@ -132,9 +81,7 @@ static void service(tbuf *b, uint64_t ts, int what)
 		se.event_type_case = PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_READ_TRACING_BUFFERS_COMPLETED;
 		se.read_tracing_buffers_completed = 1;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT;
-	p.service_event = &se;
-	tb_packet(b, &p);
+	TB_PUT(b, p, SERVICE_EVENT, service_event, &se);
 }
 
 /* A flush cycle of the service: two flushes, then the read. */
