@@ -32,6 +32,7 @@ static void import_opts_from_env(tt_import_opts *opts)
 	if ((e = getenv("TT_CTF_BATCH")) && atoll(e) > 0)
 		opts->ctf_batch = (size_t)atoll(e);
 	opts->ctf_one_thread = (e = getenv("TT_CTF_THREADS")) && atoi(e) == 1;
+	opts->proto_one_thread = (e = getenv("TT_PROTO_THREADS")) && atoi(e) == 1;
 }
 
 /* The importers' progress and cancel, into the caller's tt_progress. */
