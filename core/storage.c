@@ -106,7 +106,10 @@ void tt_storage_free(tt_storage *st)
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
-	  st->tstate.io_wait, st->tstate.blocked);
+	  st->tstate.io_wait, st->tstate.blocked, st->tstate.waker_utid, st->tstate.waker_id,
+	  st->tstate.irq_context);
+	F(spurious, st->spurious.ts, st->spurious.tstate_id, st->spurious.utid, st->spurious.waker_utid,
+	  st->spurious.irq_context);
 	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
 	F(proto_path, st->proto_path.parent_id, st->proto_path.arg_set_id, st->proto_path.field_type,
 	  st->proto_path.field_name);
@@ -631,10 +634,14 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 
 	if (GROW(st, st->tstate, COL(st->tstate.ts), COL(st->tstate.dur), COL(st->tstate.cpu),
 		 COL(st->tstate.utid), COL(st->tstate.state), COL(st->tstate.io_wait),
-		 COL(st->tstate.blocked)))
+		 COL(st->tstate.blocked), COL(st->tstate.waker_utid), COL(st->tstate.waker_id),
+		 COL(st->tstate.irq_context)))
 		return -1;
 	st->tstate.io_wait[n] = TT_TS_NONE;
 	st->tstate.blocked[n] = 0;
+	st->tstate.waker_utid[n] = TT_NONE;
+	st->tstate.waker_id[n] = TT_NONE;
+	st->tstate.irq_context[n] = -1;
 	st->tstate.ts[n] = ts;
 	st->tstate.dur[n] = dur;
 	st->tstate.cpu[n] = cpu;
@@ -650,6 +657,33 @@ void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wai
 		return;
 	st->tstate.io_wait[row] = io_wait;
 	st->tstate.blocked[row] = function;
+}
+
+void tt_storage_thread_state_waker(tt_storage *st, int64_t row, uint32_t waker_utid, uint32_t waker_id,
+				   int irq_context)
+{
+	if (row < 0 || (size_t)row >= st->tstate.n)
+		return;
+	st->tstate.waker_utid[row] = waker_utid;
+	st->tstate.waker_id[row] = waker_id;
+	st->tstate.irq_context[row] = (int8_t)(irq_context < 0 ? -1 : irq_context != 0);
+}
+
+int64_t tt_storage_spurious_wakeup(tt_storage *st, int64_t ts, uint32_t tstate_id, int irq_context, uint32_t utid,
+				   uint32_t waker_utid)
+{
+	size_t n = st->spurious.n;
+
+	if (GROW(st, st->spurious, COL(st->spurious.ts), COL(st->spurious.tstate_id), COL(st->spurious.utid),
+		 COL(st->spurious.waker_utid), COL(st->spurious.irq_context)))
+		return -1;
+	st->spurious.ts[n] = ts;
+	st->spurious.tstate_id[n] = tstate_id;
+	st->spurious.irq_context[n] = (int8_t)(irq_context < 0 ? -1 : irq_context != 0);
+	st->spurious.utid[n] = utid;
+	st->spurious.waker_utid[n] = waker_utid;
+	st->spurious.n++;
+	return (int64_t)n;
 }
 
 int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)

@@ -242,6 +242,16 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id);
 /* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
 void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
+/* A thread_state row's waker: the thread that woke it (TT_NONE: none),
+ * that thread's running thread_state row (TT_NONE: none) and whether the
+ * waking came from an interrupt (1), not (0) or unknown (-1). */
+void tt_storage_thread_state_waker(tt_storage *st, int64_t row, uint32_t waker_utid, uint32_t waker_id,
+				   int irq_context);
+/* spurious_sched_wakeup: at ts, waker_utid woke utid, which was already
+ * running or runnable in thread_state row tstate_id (irq_context as
+ * above). Returns the row, -1 out of memory. */
+int64_t tt_storage_spurious_wakeup(tt_storage *st, int64_t ts, uint32_t tstate_id, int irq_context, uint32_t utid,
+				   uint32_t waker_utid);
 /* state (Perfetto's state table): track holds value from ts until the next
  * value (tt_storage_state_end sets dur; -1 while it lasts). Returns the row. */
 int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,

@@ -2828,18 +2828,104 @@ static void test_ftrace_writer_threads(void **state)
 	tb_close(tr, path, &b);
 }
 
-/* A sched_blocked_reason of pid (io_wait 0 / 1). */
-static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait)
+/* A sched_blocked_reason of pid (io_wait 0 / 1) whose caller is kernel
+ * symbol iid; sym (not NULL) is interned as that iid in the same packet. */
+static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait, uint64_t iid, const char *sym)
 {
-	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT, *ep = &e;
 	Perfetto__Protos__SchedBlockedReasonFtraceEvent r = PERFETTO__PROTOS__SCHED_BLOCKED_REASON_FTRACE_EVENT__INIT;
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
+	Pkt p = pkt(1, 0);
 
-	r.has_pid = r.has_io_wait = 1;
+	r.has_pid = r.has_io_wait = r.has_caller = 1;
 	r.pid = pid;
 	r.io_wait = io_wait;
+	r.caller = iid;
+	e.has_timestamp = 1;
+	e.timestamp = ts;
 	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON;
 	e.sched_blocked_reason = &r;
-	ft_packet(b, ts, 0, &e);
+	fb.has_cpu = 1;
+	fb.n_event = 1;
+	fb.event = &ep;
+	if (sym) {
+		is.has_iid = is.has_str = 1;
+		is.iid = iid;
+		is.str.data = (uint8_t *)sym;
+		is.str.len = strlen(sym);
+		in.n_kernel_symbols = 1;
+		in.kernel_symbols = &isp;
+		p.interned_data = &in;
+	}
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
+}
+
+/* thread_state's waker columns, as trace processor's thread state
+ * tracker fills them: a new task is woken by its parent (irq_context 0),
+ * a waking by the thread that wrote it (irq_context unknown), a compact
+ * waking by whoever runs on its cpu (irq_context from its common_flags:
+ * hardirq 0x08 or softirq 0x10); waker_id is the waker's thread_state
+ * row when it is running (the swapper has none). A waking of a thread
+ * already running or runnable is a spurious_sched_wakeup row naming the
+ * wakee's current state. sched_blocked_reason's caller names the last
+ * blocked state's blocked_function through the interned kernel symbols
+ * (an iid not interned: none). */
+static void test_sched_waker_columns(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "c", "a" };
+	uint64_t wts[] = { 270, 10 };
+	int32_t wpid[] = { 7, 5 }, wprio[] = { 120, 120 }, wcpu[] = { 0, 0 };
+	uint32_t wcomm[] = { 0, 1 }, wflags[] = { 0x08, 0x01 };
+
+	(void)state;
+	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+	ft_newtask(&b, 150, 5, 6, "b", 0x00010000);
+	ft_switch_st(&b, 200, 5, "a", 1, 6, "b");
+	ft_waking(&b, 250, 6, 5, "a");
+	ft_waking(&b, 260, 6, 5, "a");
+	cs.n_intern_table = 2;
+	cs.intern_table = names;
+	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = cs.n_waking_prio = 2;
+	cs.n_waking_target_cpu = cs.n_waking_common_flags = 2;
+	cs.waking_timestamp = wts;
+	cs.waking_pid = wpid;
+	cs.waking_prio = wprio;
+	cs.waking_target_cpu = wcpu;
+	cs.waking_comm_index = wcomm;
+	cs.waking_common_flags = wflags;
+	put_compact(&b, 0, &cs);
+	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
+	ft_blocked(&b, 305, 6, 0, 3, "do_sys_poll");
+	ft_waking(&b, 310, 0, 6, "b");
+	ft_switch_st(&b, 400, 5, "a", 2, 6, "b");
+	ft_blocked(&b, 410, 5, 1, 9, NULL);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.id, s.ts, t.tid, s.state, coalesce(w.tid, -1), coalesce(s.waker_id, -1), "
+		       "coalesce(s.irq_context, -1), coalesce(s.io_wait, -1), coalesce(s.blocked_function, '-') "
+		       "from thread_state s join thread t using(utid) left join thread w on w.utid = s.waker_utid "
+		       "order by s.id",
+		   "0\t100\t5\tRunning\t-1\t-1\t-1\t-1\t-\n"
+		   "1\t150\t6\tR\t5\t0\t0\t-1\t-\n"
+		   "2\t200\t5\tS\t-1\t-1\t-1\t-1\t-\n"
+		   "3\t200\t6\tRunning\t-1\t-1\t-1\t-1\t-\n"
+		   "4\t250\t5\tR\t6\t3\t-1\t-1\t-\n"
+		   "5\t270\t7\tR\t6\t3\t1\t-1\t-\n"
+		   "6\t300\t6\tS\t-1\t-1\t-1\t0\tdo_sys_poll\n"
+		   "7\t300\t5\tRunning\t-1\t-1\t-1\t-1\t-\n"
+		   "8\t310\t6\tR\t0\t-1\t-1\t-1\t-\n"
+		   "9\t400\t5\tD\t-1\t-1\t-1\t1\t-\n"
+		   "10\t400\t6\tRunning\t-1\t-1\t-1\t-1\t-\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.thread_state_id, coalesce(s.irq_context, -1), t.tid, w.tid "
+		       "from spurious_sched_wakeup s join thread t using(utid) join thread w on w.utid = s.waker_utid "
+		       "order by s.id",
+		   "260\t4\t-1\t5\t6\n280\t4\t0\t5\t6\n");
+	tb_close(tr, path, &b);
 }
 
 /* sched_blocked_reason sets io_wait on the thread's last blocked state
@@ -2855,10 +2941,10 @@ static void test_sched_blocked_reason(void **state)
 	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
 	ft_switch_st(&b, 200, 5, "a", 2, 6, "b");
 	ft_waking(&b, 250, 6, 5, "a");
-	ft_blocked(&b, 260, 5, 1);
+	ft_blocked(&b, 260, 5, 1, 0, NULL);
 	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
-	ft_blocked(&b, 310, 6, 0);
-	ft_blocked(&b, 320, 5, 1);
+	ft_blocked(&b, 310, 6, 0, 0, NULL);
+	ft_blocked(&b, 320, 5, 1, 0, NULL);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, t.tid, s.state, coalesce(s.io_wait, -1) from thread_state s "
 		       "join thread t using(utid) order by s.id",
@@ -3269,6 +3355,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_writer_threads),
 		cmocka_unit_test(test_ftrace_raw_rows),
 		cmocka_unit_test(test_sched_blocked_reason),
+		cmocka_unit_test(test_sched_waker_columns),
 		cmocka_unit_test(test_ftrace_kernel_marks),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),

@@ -127,7 +127,18 @@ struct tt_storage {
 		tt_str *state;
 		int64_t *io_wait;      /* TT_TS_NONE: unknown */
 		tt_str *blocked;       /* blocked_function */
+		uint32_t *waker_utid;  /* TT_NONE: none */
+		uint32_t *waker_id;    /* the waker's thread_state row, TT_NONE: none */
+		int8_t *irq_context;   /* 1: woken from an interrupt, 0: not, -1: unknown */
 	} tstate;
+
+	/* spurious_sched_wakeup: wakings of a thread already running or runnable */
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		uint32_t *tstate_id, *utid, *waker_utid;
+		int8_t *irq_context;   /* -1: unknown */
+	} spurious;
 
 	/* Perfetto's state table: values of state tracks (TrackEvent TYPE_STATE) */
 	struct {
