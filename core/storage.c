@@ -97,6 +97,7 @@ void tt_storage_free(tt_storage *st)
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
+	F(counter_args, st->counter_args.row, st->counter_args.arg_set_id);
 	F(args, st->args.key, st->args.type, st->args.val);
 	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.arg_set_id);
 	F(raw, st->raw.ts, st->raw.name);
@@ -533,6 +534,43 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
 	st->counter.track[n] = track;
 	st->counter.n++;
 	return (int64_t)n;
+}
+
+void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id)
+{
+	size_t n = st->counter_args.n, i = n;
+
+	if (row < 0 || (size_t)row >= st->counter.n || arg_set_id == TT_NONE)
+		return;
+	/* (rows come in ascending: the place is nearly always the end) */
+	while (i > 0 && st->counter_args.row[i - 1] >= (uint32_t)row)
+		i--;
+	if (i < n && st->counter_args.row[i] == (uint32_t)row) {
+		st->counter_args.arg_set_id[i] = arg_set_id;
+		return;
+	}
+	if (GROW(st, st->counter_args, COL(st->counter_args.row), COL(st->counter_args.arg_set_id)))
+		return;
+	memmove(st->counter_args.row + i + 1, st->counter_args.row + i, (n - i) * sizeof(uint32_t));
+	memmove(st->counter_args.arg_set_id + i + 1, st->counter_args.arg_set_id + i, (n - i) * sizeof(uint32_t));
+	st->counter_args.row[i] = (uint32_t)row;
+	st->counter_args.arg_set_id[i] = arg_set_id;
+	st->counter_args.n++;
+}
+
+uint32_t tt_storage_counter_args(const tt_storage *st, size_t row)
+{
+	size_t lo = 0, hi = st->counter_args.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->counter_args.row[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->counter_args.n && st->counter_args.row[lo] == row ? st->counter_args.arg_set_id[lo] : TT_NONE;
 }
 
 int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint32_t arg_set_id)

@@ -219,6 +219,10 @@ uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size
 
 /* ---- counters, flows, raw events, scheduling -------------------------- */
 int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);
+/* A counter row's arg set (most have none: TT_NONE), set once the row
+ * exists; kept apart from the row, since few counters have args. */
+void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id);
+uint32_t tt_storage_counter_args(const tt_storage *st, size_t row);
 int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint32_t arg_set_id);
 /* A row of experimental_proto_path (trace processor's proto content
  * analyzer): a field path step, its parent step (TT_NONE: a root), the

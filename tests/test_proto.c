@@ -3202,16 +3202,21 @@ static void test_atrace_tp_rules(void **state)
 		   "100\t100\twl\tlegacy_unnestable_last_begin_ts\t150\n"
 		   "300\t50\tg\tutid\ttid 11\n300\t50\tg\tend_utid\ttid 21\n"
 		   "400\t0\tinst\tutid\ttid 11\n");
-	/* the counter of pid 10 written by pid 20's thread; tid 21 stays 20's */
-	tt_test_assert_tsv(tr, "select t.type, t.name, coalesce(p.pid, -1), c.ts, c.value from counter c "
+	/* the counter of pid 10 written by pid 20's thread; tid 21 stays 20's.
+	 * An atrace counter's value has the writing thread as arg utid (uint),
+	 * kill_one_process's too; ScreenState and battery_stats have none */
+	tt_test_assert_tsv(tr, "select t.type, t.name, coalesce(p.pid, -1), c.ts, c.value, "
+		       "coalesce((select group_concat(a.key || ':' || a.value_type || ':' || "
+		       "(select tid from thread where utid = a.int_value)) from args a "
+		       "where a.arg_set_id = c.arg_set_id), '-') from counter c "
 		       "join track t on t.id = c.track_id left join process p on p.upid = t.upid "
 		       "order by c.ts",
-		   "atrace_counter\tmem\t10\t500\t42.0\n"
-		   "screen_state\tScreenState\t-1\t510\t2.0\n"
-		   "battery_stats\tbattery_stats.top\t-1\t520\t1.0\n"
-		   "oom_score_adj\toom_score_adj\t20\t600\t900.0\n"
-		   "atrace_counter\tkill_one_process\t10\t700\t20.0\n"
-		   "atrace_counter\tkill_one_process\t10\t710\t0.0\n");
+		   "atrace_counter\tmem\t10\t500\t42.0\tutid:uint:21\n"
+		   "screen_state\tScreenState\t-1\t510\t2.0\t-\n"
+		   "battery_stats\tbattery_stats.top\t-1\t520\t1.0\t-\n"
+		   "oom_score_adj\toom_score_adj\t20\t600\t900.0\t-\n"
+		   "atrace_counter\tkill_one_process\t10\t700\t20.0\tutid:uint:11\n"
+		   "atrace_counter\tkill_one_process\t10\t710\t0.0\tutid:uint:11\n");
 	tt_test_assert_tsv(tr, "select t.tid, p.pid from thread t join process p using(upid) where t.tid = 21", "21\t20\n");
 	tt_test_assert_tsv(tr, "select t.type, t.name, s.name, s.ts, s.dur from slice s join track t on t.id = s.track_id "
 		       "where t.type in ('android_device_state', 'android_lmk') order by s.ts",

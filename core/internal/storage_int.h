@@ -70,6 +70,12 @@ struct tt_storage {
 		uint32_t *track;
 		int sorted;
 	} counter;
+	/* The counter rows that have args (few: atrace counters' writing
+	 * thread), by row ascending; the others have none. */
+	struct {
+		size_t n, cap;
+		uint32_t *row, *arg_set_id;
+	} counter_args;
 
 	/* Row id = index in the columns. Rows of lazy sets (storage.h) hold
 	 * nothing until their set is read: cap may be below n, and only the

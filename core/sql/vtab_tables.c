@@ -102,7 +102,7 @@ static void counter_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	case CT_TS: r_int(ctx, st->counter.ts[r]); break;
 	case CT_TRACK: tt_vtab_result_id(ctx, st->counter.track[r]); break;
 	case CT_VALUE: sqlite3_result_double(ctx, st->counter.value[r]); break;
-	case CT_ARGS: sqlite3_result_null(ctx); break;
+	case CT_ARGS: tt_vtab_result_id(ctx, tt_storage_counter_args(st, r)); break;
 	case CT_TYPE: r_text(ctx, "counter"); break;
 	}
 }
