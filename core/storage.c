@@ -111,7 +111,8 @@ void tt_storage_free(tt_storage *st)
 	  st->tstate.irq_context);
 	F(spurious, st->spurious.ts, st->spurious.tstate_id, st->spurious.utid, st->spurious.waker_utid,
 	  st->spurious.irq_context);
-	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
+	F(import_logs, st->import_logs.ts, st->import_logs.byte_offset, st->import_logs.stat,
+	  st->import_logs.arg_set_id);
 	F(proto_path, st->proto_path.parent_id, st->proto_path.arg_set_id, st->proto_path.field_type,
 	  st->proto_path.field_name);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
@@ -724,18 +725,29 @@ int64_t tt_storage_spurious_wakeup(tt_storage *st, int64_t ts, uint32_t tstate_i
 	return (int64_t)n;
 }
 
-int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)
+static int64_t import_log(tt_storage *st, tt_stat stat, int64_t ts, int64_t byte_offset, uint32_t arg_set_id)
 {
 	size_t n = st->import_logs.n;
 
-	if (GROW(st, st->import_logs, COL(st->import_logs.ts), COL(st->import_logs.stat),
-		 COL(st->import_logs.arg_set_id)))
+	if (GROW(st, st->import_logs, COL(st->import_logs.ts), COL(st->import_logs.byte_offset),
+		 COL(st->import_logs.stat), COL(st->import_logs.arg_set_id)))
 		return -1;
 	st->import_logs.ts[n] = ts;
+	st->import_logs.byte_offset[n] = byte_offset;
 	st->import_logs.stat[n] = (uint16_t)stat;
 	st->import_logs.arg_set_id[n] = arg_set_id;
 	st->import_logs.n++;
 	return (int64_t)n;
+}
+
+int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)
+{
+	return import_log(st, stat, ts, TT_TS_NONE, arg_set_id);
+}
+
+int64_t tt_storage_import_log_at(tt_storage *st, tt_stat stat, int64_t byte_offset, uint32_t arg_set_id)
+{
+	return import_log(st, stat, TT_TS_NONE, byte_offset, arg_set_id);
 }
 
 int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,

@@ -244,6 +244,9 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 /* One occurrence of a stat with its details (an arg set), trace
  * processor's _trace_import_logs; the stat itself is counted apart. */
 int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id);
+/* One found while tokenizing: no ts, the byte offset in the file where
+ * it was (TT_TS_NONE: unknown), as trace processor's tokenization logs. */
+int64_t tt_storage_import_log_at(tt_storage *st, tt_stat stat, int64_t byte_offset, uint32_t arg_set_id);
 /* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
 void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
 /* A thread_state row's waker: the thread that woke it (TT_NONE: none),

@@ -642,6 +642,45 @@ static void bad_time_fields(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* Every event trace processor's tokenizer refuses (json_tokenizer_failure)
+ * is a _trace_import_logs row: no ts, the byte offset just past its '}',
+ * arg raw_event its text and, when a time field did not convert, arg
+ * error with CoerceToTs's message (a non-number type by its variant
+ * index; a string read as a JSON value up to its closing quote). An
+ * event without ph has no error; {} is no failure; a bad dur is the
+ * error even when a later tts is bad too. */
+static void tokenizer_failure_logs(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},{\"name\":\"noph\",\"ts\":2},{},"
+		"{\"cat\":\"c\"},{\"ph\":\"B\",\"name\":\"nots\"},{\"ph\":\"B\",\"ts\":\"1.\",\"name\":\"t1\"},"
+		"{\"ph\":\"B\",\"ts\":true},{\"ph\":\"B\",\"ts\":\"nul\"},{\"ph\":\"X\",\"ts\":1,\"dur\":{\"a\":1}},"
+		"{\"ph\":\"X\",\"ts\":1,\"dur\":\"abc\",\"tts\":null}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select l.id, coalesce(l.ts, '-'), l.byte_offset, l.severity, l.name, a.key, "
+		       "a.display_value from _trace_import_logs l join args a using(arg_set_id) order by l.id, a.id",
+		   "0\t-\t77\terror\tjson_tokenizer_failure\traw_event\t{\"name\":\"noph\",\"ts\":2}\n"
+		   "1\t-\t92\terror\tjson_tokenizer_failure\traw_event\t{\"cat\":\"c\"}\n"
+		   "2\t-\t117\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"name\":\"nots\"}\n"
+		   "3\t-\t150\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"ts\":\"1.\",\"name\":\"t1\"}\n"
+		   "3\t-\t150\terror\tjson_tokenizer_failure\terror\t"
+		   "Invalid number: expected digit after '.' in '1.\"'\n"
+		   "4\t-\t171\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"ts\":true}\n"
+		   "4\t-\t171\terror\tjson_tokenizer_failure\terror\tExpected a number in timestamp, got 1\n"
+		   "5\t-\t193\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"ts\":\"nul\"}\n"
+		   "5\t-\t193\terror\tjson_tokenizer_failure\terror\tInvalid token: expected 'null' but got 'nul\"'\n"
+		   "6\t-\t225\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"X\",\"ts\":1,\"dur\":{\"a\":1}}\n"
+		   "6\t-\t225\terror\tjson_tokenizer_failure\terror\tExpected a number in timestamp, got 5\n"
+		   "7\t-\t266\terror\tjson_tokenizer_failure\traw_event\t"
+		   "{\"ph\":\"X\",\"ts\":1,\"dur\":\"abc\",\"tts\":null}\n"
+		   "7\t-\t266\terror\tjson_tokenizer_failure\terror\tInvalid number: expected digit in 'abc\"'\n");
+	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 8);
+	tt_test_assert_tsv(tr, "select name from slice", "ok\n");
+	tt_test_close_text(tr, p);
+}
+
 /* Ids as trace processor keys them: a string by its text ("1" is not 1:
  * two async slices on two tracks), a plain id before id2 wherever it
  * stands, a number that is not an integer no id at all (a v1 flow with
@@ -968,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(threads_in_parser_order),
 		cmocka_unit_test(instant_thread_time),
 		cmocka_unit_test(bad_time_fields),
+		cmocka_unit_test(tokenizer_failure_logs),
 		cmocka_unit_test(ids_as_trace_processor),
 		cmocka_unit_test(instants_stack),
 		cmocka_unit_test(metadata_and_ids),

@@ -168,7 +168,8 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
-		int64_t *ts;
+		int64_t *ts;           /* TT_TS_NONE: none (a tokenizer's log) */
+		int64_t *byte_offset;  /* TT_TS_NONE: none (a parser's log) */
 		uint16_t *stat;        /* tt_stat: the stats row it details */
 		uint32_t *arg_set_id;
 	} import_logs; /* tt_storage_import_log */

@@ -489,7 +489,7 @@ static void ilog_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, 0); break;
 	case 2: r_ts(ctx, st->import_logs.ts[r]); break;
-	case 3: sqlite3_result_null(ctx); break;
+	case 3: r_ts(ctx, st->import_logs.byte_offset[r]); break;
 	case 4: r_text(ctx, stat_info[k].severity); break;
 	case 5: r_text(ctx, stat_info[k].name); break;
 	case 6: tt_vtab_result_id(ctx, st->import_logs.arg_set_id[r]); break;

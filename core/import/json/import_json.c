@@ -310,11 +310,15 @@ static void parse_all(struct jparse *p)
 				p->long_string_at = at + 1;
 		}
 		p->base = p->offset;
+		p->text = buf;
 		p->ys = yajl_parse(p->yh, buf, feed);
 		if (p->ys != yajl_status_ok) {
 			p->offset += yajl_get_bytes_consumed(p->yh);
 			break;
 		}
+		tt_json_tokerr_read_done(p, buf, feed);
+		if (p->oom)
+			break;
 		p->offset += (uint64_t)feed;
 		if (p->lenient.conflict) { /* (the events before it are read) */
 			p->ys = yajl_status_error;
@@ -347,6 +351,7 @@ static void parse_all(struct jparse *p)
 			break;
 		}
 	}
+	p->text = NULL; /* (buf's bytes were all given) */
 	if (p->b && !p->read_failed && p->ys == yajl_status_ok && !tt_workq_cancelled(q->q)) {
 		p->ys = yajl_complete_parse(p->yh);
 		if (p->ys != yajl_status_ok)
@@ -406,6 +411,7 @@ int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
 	if (p->yh)
 		yajl_free(p->yh);
 	tt_json_lenient_free(&p->lenient);
+	TT_VEC_FREE(p->carry);
 	memset(p, 0, sizeof(*p));
 	p->j = j;
 	p->src = src;
@@ -593,6 +599,7 @@ done:
 	if (p->yh)
 		yajl_free(p->yh);
 	tt_json_lenient_free(&p->lenient);
+	TT_VEC_FREE(p->carry);
 	free(p);
 	json_free(j);
 	return rc;

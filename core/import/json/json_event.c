@@ -294,22 +294,18 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	tt_event r = { 0 };
 
-	if (e->flags & EV_BAD_TIME) {
-		/* (trace processor's tokenizer: as soon as it reads the field) */
+	/* the tokenizer's refusals (json_tokerr.c logs them): a bad time
+	 * field as soon as it is read, then no ph (an empty {} is
+	 * tolerated: some writers end with one), then no ts (before the
+	 * phase is looked at) */
+	if ((e->flags & EV_BAD_TIME) || (!ph && (e->flags & EV_SAW_FIELD)) ||
+	    (ph && !(e->flags & EV_HAS_TS) && ph != 'M')) {
 		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+		tt_json_tokerr_log(j, b, e);
 		return 0;
 	}
-	if (!ph) {
-		/* {} elements are tolerated (some writers end with one). */
-		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
-			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+	if (!ph)
 		return 0;
-	}
-	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
-		/* (trace processor's tokenizer: before it looks at the phase) */
-		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
-		return 0;
-	}
 	if (ph == 'P') {
 		/* trace processor's tokenizer keeps it for a V8 profile (no
 		 * thread); termtrace does not keep one */
