@@ -389,7 +389,9 @@ static void trailing_comma_across_reads(void **state)
 
 /* Thread state events (ph T, as trace processor reads them): the name is
  * the state, cpu / io_wait / blocked_function are columns; Running with a
- * cpu is also a sched slice; one without dur is a parser failure. */
+ * cpu is also a sched slice; one without dur is a parser failure, a
+ * negative dur is kept; integer cpu and io_wait are uint32 (-1 is
+ * 4294967295). */
 static void thread_state_events(void **state)
 {
 	char *p;
@@ -399,7 +401,10 @@ static void thread_state_events(void **state)
 		"{\"ph\":\"T\",\"name\":\"D\",\"pid\":5,\"tid\":6,\"ts\":3,\"dur\":4,"
 		"\"args\":{\"io_wait\":1,\"blocked_function\":\"wait_on_page\"}},"
 		"{\"ph\":\"T\",\"name\":\"R\",\"pid\":5,\"tid\":6,\"ts\":7,\"dur\":1},"
-		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":9}"
+		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":9},"
+		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":10,\"dur\":-3,\"args\":{\"io_wait\":-1}},"
+		"{\"ph\":\"T\",\"name\":\"Running\",\"pid\":5,\"tid\":6,\"ts\":20,\"dur\":1,"
+		"\"args\":{\"cpu\":-1,\"io_wait\":0}}"
 		"]", &p);
 
 	(void)state;
@@ -407,9 +412,12 @@ static void thread_state_events(void **state)
 		       " coalesce(cpu, -1), t.tid from thread_state join thread t using(utid) order by ts",
 		   "1000\t2000\tRunning\t-1\t-\t-1\t6\n"
 		   "3000\t4000\tD\t1\twait_on_page\t-1\t6\n"
-		   "7000\t1000\tR\t-1\t-\t-1\t6\n");
-	tt_test_assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)",
-		   "1000\t2000\t3\t6\n");
+		   "7000\t1000\tR\t-1\t-\t-1\t6\n"
+		   "10000\t-3000\tS\t4294967295\t-\t-1\t6\n"
+		   "20000\t1000\tRunning\t0\t-\t-1\t6\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)"
+		       " order by s.ts",
+		   "1000\t2000\t3\t6\n20000\t1000\t4294967295\t6\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
 	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
 	tt_test_close_text(tr, p);

@@ -19,7 +19,9 @@
  * json_int.h (records, batches, context), json_parse.c (yajl callbacks,
  * args flattening), json_event.c (one parsed event -> metadata or a
  * record; the sort), json_feed.c (records -> trackers), json_chunks.c
- * (two parsers on two halves of a plain file).
+ * (two parsers on two halves of a plain file), json_tokerr.c (the
+ * tokenizer's refusals, logged), json_lenient.c (trailing commas and
+ * control characters).
  *
  * Choices, where Chrome's and Perfetto's importers differ:
  *   - ts/dur are µs in the text; they are parsed from the number's text
@@ -35,7 +37,7 @@
  *     Perfetto), trace-wide for an id or id2.global, per process for an
  *     id2.local, named after their first event, as Perfetto does. Legacy async S/p/F: not imported (Perfetto reads
  *     them and drops them), counted as json_phase_unknown; T is a thread
- *     state (Perfetto).
+ *     state (Perfetto: refused only without a dur; a negative one kept).
  *   - C: one counter track per series, named "<name> <series>" (Perfetto),
  *     scoped to the process ("<name> id: <id> <series>" with a string id).
  *   - pid/tid as Perfetto reads them: numbers cut to 32 bits (out of

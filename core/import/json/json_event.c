@@ -364,8 +364,11 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		/* trace processor's thread state event: the name is the state;
 		 * args cpu, io_wait, blocked_function are columns, not args
 		 * (the record carries them: id = cpu, args = io_wait, cat =
-		 * blocked_function) */
-		if (!(e->flags & EV_HAS_DUR) || e->dur < 0) {
+		 * blocked_function; scope 'w' when io_wait is given: any
+		 * uint32 is one). Only a missing dur refuses it (a negative
+		 * one is the row's dur); integer cpu and io_wait are read as
+		 * uint32 (-1: 4294967295), as there. */
+		if (!(e->flags & EV_HAS_DUR)) {
 			event_error(j, e, name, TT_STAT_json_parser_failure);
 			return thread_only(j, e, &r);
 		}
@@ -376,11 +379,12 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			const struct targ *a = &b->args.v[e->arg0 + i];
 			const char *k = arg_key(b, a);
 
-			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT && a->v.i >= 0)
-				r.id = (uint64_t)a->v.i;
-			else if (strcmp(k, "io_wait") == 0 && a->type == TT_ARG_INT && a->v.i >= 0 &&
-				 a->v.i < TT_NONE)
+			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT) {
+				r.id = (uint32_t)a->v.i;
+			} else if (strcmp(k, "io_wait") == 0 && a->type == TT_ARG_INT) {
 				r.args = (uint32_t)a->v.i;
+				r.scope = 'w';
+			}
 			else if (strcmp(k, "blocked_function") == 0 && a->type == TT_ARG_STRING)
 				r.cat = tt_storage_intern(st, btext(b, a->str), a->len);
 		}
