@@ -99,7 +99,7 @@ void tt_storage_free(tt_storage *st)
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
 	F(counter_args, st->counter_args.row, st->counter_args.arg_set_id);
 	F(args, st->args.key, st->args.type, st->args.val);
-	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.arg_set_id);
+	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.trace_id, st->flow.arg_set_id);
 	F(raw, st->raw.ts, st->raw.name);
 	tt_packcol_free(&st->raw.ucpu);
 	tt_packcol_free(&st->raw.utid);
@@ -574,14 +574,16 @@ uint32_t tt_storage_counter_args(const tt_storage *st, size_t row)
 	return lo < st->counter_args.n && st->counter_args.row[lo] == row ? st->counter_args.arg_set_id[lo] : TT_NONE;
 }
 
-int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint32_t arg_set_id)
+int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint64_t trace_id, uint32_t arg_set_id)
 {
 	size_t n = st->flow.n;
 
-	if (GROW(st, st->flow, COL(st->flow.slice_out), COL(st->flow.slice_in), COL(st->flow.arg_set_id)))
+	if (GROW(st, st->flow, COL(st->flow.slice_out), COL(st->flow.slice_in), COL(st->flow.trace_id),
+		 COL(st->flow.arg_set_id)))
 		return -1;
 	st->flow.slice_out[n] = out;
 	st->flow.slice_in[n] = in;
+	st->flow.trace_id[n] = trace_id;
 	st->flow.arg_set_id[n] = arg_set_id;
 	st->flow.n++;
 	return (int64_t)n;

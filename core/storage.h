@@ -223,7 +223,10 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
  * exists; kept apart from the row, since few counters have args. */
 void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id);
 uint32_t tt_storage_counter_args(const tt_storage *st, size_t row);
-int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint32_t arg_set_id);
+/* A flow link; trace_id: the flow's id in the flow tracker (a trace's
+ * raw id, or a v1 flow's number), shown as int64 (trace processor's). */
+int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint64_t trace_id,
+			uint32_t arg_set_id);
 /* A row of experimental_proto_path (trace processor's proto content
  * analyzer): a field path step, its parent step (TT_NONE: a root), the
  * field's type and name (0: none), and args (the root's annotations). */

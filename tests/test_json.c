@@ -529,6 +529,10 @@ static void flows_v1_and_v2(void **state)
 	tt_test_assert_tsv(tr, "select f.id, coalesce(group_concat(a.key || '=' || a.display_value, ' '), '-')"
 			   " from flow f left join args a using(arg_set_id) group by f.id order by f.id",
 			   "0\tname=msg cat=ipc\n1\tname=msg cat=ipc\n2\t-\n");
+	/* trace_id: a v1 flow's number (its (id, cat, name) in the order first
+	 * seen, from 0: "lost" is 1), a v2 flow's bind_id (0xab), as trace
+	 * processor's FlowTracker gives them */
+	tt_test_assert_tsv(tr, "select id, trace_id from flow order by id", "0\t0\n1\t0\n2\t171\n");
 	tt_test_close_text(tr, p);
 }
 

@@ -697,16 +697,22 @@ static void test_flows(void **state)
 	(void)state;
 	put_track(&b, 400, "flows");
 	/* A starts flow 42, B steps, C terminates it; D starts a new flow 42
-	 * that never continues: 2 flow rows, A->B and B->C */
+	 * that never continues: 2 flow rows, A->B and B->C; E starts flow
+	 * 2^64-1, F ends it. A link's trace_id is the flow's id as the trace
+	 * gives it, as int64 (trace processor's FlowTracker::InsertFlow) */
 	put_flow_event(&b, 10, 1, "A", 42, 0);
 	put_flow_event(&b, 20, 2, NULL, 0, 0);
 	put_flow_event(&b, 30, 3, "B", 42, 0);
 	put_flow_event(&b, 40, 3, "C", 42, 1);
 	put_flow_event(&b, 50, 3, "D", 42, 0);
+	put_flow_event(&b, 60, 3, "E", UINT64_MAX, 0);
+	put_flow_event(&b, 70, 3, "F", UINT64_MAX, 1);
 	tr = tb_open(&b, &path);
-	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id "
+	tt_test_assert_tsv(tr, "select o.name, i.name, f.trace_id from flow f join slice o on f.slice_out = o.id "
 		       "join slice i on f.slice_in = i.id order by f.id",
-		   "A\tB\nB\tC\n");
+		   "A\tB\t42\nB\tC\t42\nE\tF\t-1\n");
+	tt_test_assert_tsv(tr, "select f.trace_id from directly_connected_flow((select id from slice where name = 'B')) f "
+		       "order by f.id", "42\n42\n");
 	tb_close(tr, path, &b);
 }
 

@@ -103,6 +103,7 @@ struct tt_storage {
 	struct {
 		size_t n, cap;
 		int64_t *slice_out, *slice_in;
+		uint64_t *trace_id;    /* the flow's id (flow_tracker.h) */
 		uint32_t *arg_set_id;
 	} flow;
 

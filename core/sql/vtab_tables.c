@@ -281,12 +281,14 @@ static void flow_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, st->flow.slice_out[r]); break;
 	case 2: r_int(ctx, st->flow.slice_in[r]); break;
-	case 3: tt_vtab_result_id(ctx, st->flow.arg_set_id[r]); break;
+	case 3: r_int(ctx, (int64_t)st->flow.trace_id[r]); break;
+	case 4: tt_vtab_result_id(ctx, st->flow.arg_set_id[r]); break;
 	}
 }
 static const tt_vtab_def flow_def = {
 	.name = "flow",
-	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, arg_set_id INTEGER)",
+	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, trace_id INTEGER,"
+		  " arg_set_id INTEGER)",
 	.nrows = flow_n, .column = flow_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
