@@ -648,7 +648,7 @@ static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
 			tt_proto_item it = { .len = (size_t)n };
 
 			tt_proto_arena_reset(&c->ar);
-			it.pkt = tt_proto_unpack(&c->schema, &c->ar, p + k + k2, (size_t)n);
+			it.pkt = tt_proto_unpack(&c->schema, &c->ar, NULL, p + k + k2, (size_t)n);
 			on_packet(c, it.pkt, &it, depth);
 		}
 		p += k + k2 + n;

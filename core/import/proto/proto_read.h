@@ -27,6 +27,7 @@
 #include "perfetto_trace.pb-c.h"
 
 #include "bytesrc.h"
+#include "proto_tecache.h"
 #include "err.h"
 
 #define TT_PROTO_BATCHES 8
@@ -90,9 +91,16 @@ static inline const ProtobufCBinaryData *tt_proto_packed_annots(const Perfetto__
  * that of Perfetto's schema, checked in packets of 1 KiB and more; a
  * packet the hot schema takes nests no deeper than a few levels but in
  * its packed annotations, which the caller checks before unpacking them
- * (tt_proto_annots_deep): that is the whole check's answer for it. */
-Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
-					       size_t len);
+ * (tt_proto_annots_deep): that is the whole check's answer for it.
+ * tc: the calling thread's TrackEvent cache, or NULL; a TrackEvent found
+ * there is shared with other packets and stays valid until the batches
+ * unpacked with it are released (proto_tecache.h): read it, never write
+ * it. */
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+					       const unsigned char *p, size_t len);
+
+/* A hash of bytes p[0..n), continuing h (0 to start). */
+uint64_t tt_proto_bytes_hash(uint64_t h, const unsigned char *p, size_t n);
 
 /* The hash of n packed annotations on sequence seq (the reader's and
  * proto_args.c's caches). */
