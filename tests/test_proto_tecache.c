@@ -91,7 +91,7 @@ static void test_generations_wait_for_release(void **state)
 
 	(void)state;
 	/* batch 0 keeps events until no generation can start: the four
-	 * arenas of 256 KiB hold about twelve events each (10 KB of bytes and
+	 * arenas of 128 KiB hold about six events each (10 KB of bytes and
 	 * the 10 KB name protobuf-c copies) */
 	tt_proto_tecache_batch(c, 0, 0);
 	first = decode_put(c, ev, big_event(ev, sizeof(ev), 0));

@@ -13,7 +13,7 @@
 
 #define SLOTS 4096
 #define GENS 4
-#define GEN_BYTES (256u << 10)
+#define GEN_BYTES (128u << 10)
 
 typedef struct slot {
 	uint64_t h;

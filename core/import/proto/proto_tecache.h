@@ -9,15 +9,15 @@
  * the bytes, so an event seen before is the message decoded then, shared,
  * read-only (nothing after the unpack writes a TrackEvent).
  *
- * Lifetime: the decoded messages live in generations (arenas of about
- * TT_TECACHE_GEN_BYTES). A full generation is retired and a new one started;
+ * Lifetime: the decoded messages live in generations (fixed arenas,
+ * GEN_BYTES in proto_tecache.c). A full generation is retired and a new one started;
  * entries of the last two generations are found. A retired arena is reused
  * only once every batch unpacked while it was found has been given back
  * by the importer (its items may point into it): the caller says which
  * batch it unpacks (tt_proto_tecache_batch) and how many batches the
  * importer has released. If no arena can be reused yet, events are decoded
  * into the batch's own arena and not kept: the cache never waits and
- * never grows past TT_TECACHE_GENS arenas.
+ * never grows past GENS arenas.
  *
  * One cache per thread: it has no lock.
  */
