@@ -1,7 +1,8 @@
 /*
  * test_proto_tecache.c - the cache of decoded TrackEvents (proto_tecache.c):
  * what it finds, and that a generation's memory is used again only after
- * every batch that could point into it was released.
+ * every batch that could point into it was released; and the decode in
+ * front of it (tt_proto_unpack), where protobuf-c frees what it rejects.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,11 +120,62 @@ static void test_generations_wait_for_release(void **state)
 	tt_proto_tecache_free(c);
 }
 
+/* A packet with two TrackEvents (kept as bytes by the hot schema; the
+ * second holds a field hot does not list): protobuf-c frees the first
+ * when the second comes, by the descriptor the packet names, which must
+ * be the hot one (the real one read the bytes as a message pointer:
+ * found by fuzz_proto_packet). */
+static void test_hot_packet_event_twice(void **state)
+{
+	static const unsigned char pkt[] = { 0x68, 0x02, 0x5a, 0x04, 0x2a, 0x02, 0x60, 0x02,
+					     0x5a, 0x04, 0x2a, 0x00, 0x50, 0x04 };
+	const tt_proto_schema *sc = tt_proto_schema_get();
+	tt_proto_arena ar;
+	tt_proto_tecache *c = tt_proto_tecache_new();
+
+	(void)state;
+	assert_non_null(sc);
+	tt_proto_arena_init(&ar);
+	tt_proto_tecache_batch(c, 0, 0);
+	{
+		/* the last TrackEvent, alone, as trace processor's decoder
+		 * reads a field given twice (protobuf-c's real schema would
+		 * merge the two messages) */
+		const Perfetto__Protos__TracePacket *hot = tt_proto_unpack(sc, &ar, c, pkt, sizeof(pkt));
+		const Perfetto__Protos__TracePacket *nc = tt_proto_unpack(sc, &ar, NULL, pkt, sizeof(pkt));
+
+		assert_non_null(hot);
+		assert_non_null(nc);
+		assert_int_equal(hot->sequence_flags, 2);
+		assert_int_equal(hot->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
+		assert_int_equal(hot->track_event->name_iid, 4);
+		assert_non_null(hot->track_event->task_execution);
+		assert_int_equal(hot->track_event->task_execution->base.n_unknown_fields, 0);
+		assert_int_equal(nc->track_event->name_iid, 4);
+	}
+	/* and a good one after it still decodes, found the second time */
+	{
+		static const unsigned char ok[] = { 0x40, 0x05, 0x5a, 0x02, 0x48, 0x02 }; /* ts 5, TE type END */
+		const Perfetto__Protos__TracePacket *a = tt_proto_unpack(sc, &ar, c, ok, sizeof(ok));
+		const Perfetto__Protos__TracePacket *b = tt_proto_unpack(sc, &ar, c, ok, sizeof(ok));
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->timestamp, 5);
+		assert_int_equal(a->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
+		assert_int_equal(a->track_event->type, 2);
+		assert_ptr_equal(a->track_event, b->track_event);
+	}
+	tt_proto_arena_destroy(&ar);
+	tt_proto_tecache_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finds_what_it_kept),
 		cmocka_unit_test(test_generations_wait_for_release),
+		cmocka_unit_test(test_hot_packet_event_twice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

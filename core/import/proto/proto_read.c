@@ -18,6 +18,7 @@
 #include "proto_read.h"
 #include "workq.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,7 +262,30 @@ static int keep_hot_event(const ProtobufCFieldDescriptor *f)
 	}
 }
 
-int tt_proto_schema_init(tt_proto_schema *sc)
+static void schema_free(tt_proto_schema *sc)
+{
+	for (size_t i = 0; i < sc->nmem; i++)
+		free(sc->mem[i]);
+	sc->nmem = 0;
+}
+
+/* The schema, made once per process and only read after (the descriptors
+ * are as constant as protoc-c's own, so several imports share them). */
+static tt_proto_schema the_schema;
+static int the_schema_ok;
+static pthread_once_t the_schema_once = PTHREAD_ONCE_INIT;
+
+/* A hot packet's init: the generated one (a copy of the default message),
+ * naming the hot descriptor. protobuf-c frees a message it rejects half
+ * way by the descriptor the message names; the real one would read the
+ * TrackEvent bytes as a message pointer (found by fuzz_proto_packet). */
+static void hot_packet_init(ProtobufCMessage *m)
+{
+	perfetto__protos__trace_packet__init((Perfetto__Protos__TracePacket *)(void *)m);
+	m->descriptor = &the_schema.hot_pkt;
+}
+
+static int schema_make(tt_proto_schema *sc)
 {
 	const ProtobufCMessageDescriptor *te = &perfetto__protos__track_event__descriptor;
 	const ProtobufCMessageDescriptor *pk = &perfetto__protos__trace_packet__descriptor;
@@ -281,11 +305,13 @@ int tt_proto_schema_init(tt_proto_schema *sc)
 	    schema_subset(sc, &sc->pkt, pk, keep_all) ||
 	    schema_subset(sc, &sc->hot_pkt, pk, keep_hot_packet))
 		goto oom;
-	/* the generated init for packets: they hold no annotations, and it
-	 * names the real descriptor, whose layout is theirs; events get
-	 * protobuf-c's own, naming ours (the real one would read packed
-	 * annotations as messages, were protobuf-c to free them) */
-	sc->pkt.message_init = sc->hot_pkt.message_init = pk->message_init;
+	/* full packets get the generated init: it names the real descriptor,
+	 * whose fields are theirs (their events name ours: protobuf-c's own
+	 * init, as for hot events, since the real TrackEvent descriptor would
+	 * read packed annotations as messages were protobuf-c to free them);
+	 * hot packets get hot_packet_init */
+	sc->pkt.message_init = pk->message_init;
+	sc->hot_pkt.message_init = hot_packet_init;
 	f = (ProtobufCFieldDescriptor *)sc->pkt.fields;
 	for (i = 0; i < sc->pkt.n_fields; i++)
 		if (f[i].descriptor == te)
@@ -302,15 +328,19 @@ int tt_proto_schema_init(tt_proto_schema *sc)
 		}
 	return 0;
 oom:
-	tt_proto_schema_free(sc);
+	schema_free(sc);
 	return -1;
 }
 
-void tt_proto_schema_free(tt_proto_schema *sc)
+static void schema_once(void)
 {
-	for (size_t i = 0; i < sc->nmem; i++)
-		free(sc->mem[i]);
-	sc->nmem = 0;
+	the_schema_ok = schema_make(&the_schema) == 0;
+}
+
+const tt_proto_schema *tt_proto_schema_get(void)
+{
+	pthread_once(&the_schema_once, schema_once);
+	return the_schema_ok ? &the_schema : NULL;
 }
 
 int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n)
