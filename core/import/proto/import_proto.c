@@ -650,7 +650,7 @@ static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
 			tt_proto_item it = { .len = (size_t)n };
 
 			tt_proto_arena_reset(&c->ar);
-			it.pkt = tt_proto_unpack(&c->schema, &c->ar, p + k + k2, (size_t)n);
+			it.pkt = tt_proto_unpack(c->schema, &c->ar, NULL, p + k + k2, (size_t)n);
 			on_packet(c, it.pkt, &it, depth);
 		}
 		p += k + k2 + n;
@@ -698,7 +698,6 @@ static void ctx_free(pctx *c)
 	tt_proto_free_ptrees(c);
 	tt_proto_arena_destroy(&c->ar);
 	tt_proto_annots_free(c);
-	tt_proto_schema_free(&c->schema);
 	tt_proto_clock_free(c->clock);
 	free(c->zbuf);
 	free(c);
@@ -732,8 +731,8 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->clock = tt_proto_clock_new();
 	c->sorter = tt_sorter_new(TT_SORT_FULL);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->sorter || tt_proto_schema_init(&c->schema) ||
-	    !(rdr = tt_proto_reader_new(src, im->path, &c->schema, threaded, im->opts.proto_batch))) {
+	if (!c->clock || !c->sorter || !(c->schema = tt_proto_schema_get()) ||
+	    !(rdr = tt_proto_reader_new(src, im->path, c->schema, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
 	}

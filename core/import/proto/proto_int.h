@@ -211,7 +211,7 @@ typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
 	tt_proto_clock *clock;
-	tt_proto_schema schema;      /* what packets are unpacked with (proto_read.h) */
+	const tt_proto_schema *schema; /* what packets are unpacked with (proto_read.h) */
 	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
 	struct tt_proto_annots *annots; /* the current event's debug annotations, and those seen (proto_args.c) */
 	tt_sorter *sorter;           /* every sequence's records, merged in (ts, file order) */
