@@ -97,7 +97,8 @@ void tt_storage_free(tt_storage *st)
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
-	F(counter_args, st->counter_args.row, st->counter_args.arg_set_id);
+	F(counter_args, st->counter_args.row, st->counter_args.val);
+	F(raw.common_flags, st->raw.common_flags.row, st->raw.common_flags.val);
 	F(args, st->args.key, st->args.type, st->args.val);
 	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.trace_id, st->flow.arg_set_id);
 	F(raw, st->raw.ts, st->raw.name);
@@ -537,41 +538,63 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
 	return (int64_t)n;
 }
 
-void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id)
+/* row's value in v (set again: replaced). */
+static void rowvals_set(tt_storage *st, struct tt_rowvals *v, uint32_t row, uint32_t val)
 {
-	size_t n = st->counter_args.n, i = n;
+	size_t n = v->n, i = n;
 
-	if (row < 0 || (size_t)row >= st->counter.n || arg_set_id == TT_NONE)
-		return;
 	/* (rows come in ascending: the place is nearly always the end) */
-	while (i > 0 && st->counter_args.row[i - 1] >= (uint32_t)row)
+	while (i > 0 && v->row[i - 1] >= row)
 		i--;
-	if (i < n && st->counter_args.row[i] == (uint32_t)row) {
-		st->counter_args.arg_set_id[i] = arg_set_id;
+	if (i < n && v->row[i] == row) {
+		v->val[i] = val;
 		return;
 	}
-	if (GROW(st, st->counter_args, COL(st->counter_args.row), COL(st->counter_args.arg_set_id)))
+	if (GROW(st, *v, COL(v->row), COL(v->val)))
 		return;
-	memmove(st->counter_args.row + i + 1, st->counter_args.row + i, (n - i) * sizeof(uint32_t));
-	memmove(st->counter_args.arg_set_id + i + 1, st->counter_args.arg_set_id + i, (n - i) * sizeof(uint32_t));
-	st->counter_args.row[i] = (uint32_t)row;
-	st->counter_args.arg_set_id[i] = arg_set_id;
-	st->counter_args.n++;
+	memmove(v->row + i + 1, v->row + i, (n - i) * sizeof(uint32_t));
+	memmove(v->val + i + 1, v->val + i, (n - i) * sizeof(uint32_t));
+	v->row[i] = row;
+	v->val[i] = val;
+	v->n++;
 }
 
-uint32_t tt_storage_counter_args(const tt_storage *st, size_t row)
+/* row's value in v, or none (TT_NONE). */
+static uint32_t rowvals_get(const struct tt_rowvals *v, size_t row)
 {
-	size_t lo = 0, hi = st->counter_args.n;
+	size_t lo = 0, hi = v->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (st->counter_args.row[mid] < row)
+		if (v->row[mid] < row)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < st->counter_args.n && st->counter_args.row[lo] == row ? st->counter_args.arg_set_id[lo] : TT_NONE;
+	return lo < v->n && v->row[lo] == row ? v->val[lo] : TT_NONE;
+}
+
+void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id)
+{
+	if (row >= 0 && (size_t)row < st->counter.n && arg_set_id != TT_NONE)
+		rowvals_set(st, &st->counter_args, (uint32_t)row, arg_set_id);
+}
+
+uint32_t tt_storage_counter_args(const tt_storage *st, size_t row)
+{
+	return rowvals_get(&st->counter_args, row);
+}
+
+void tt_storage_raw_set_common_flags(tt_storage *st, int64_t row, uint16_t flags)
+{
+	if (row >= 0 && (size_t)row < st->raw.n)
+		rowvals_set(st, &st->raw.common_flags, (uint32_t)row, flags);
+}
+
+uint32_t tt_storage_raw_common_flags(const tt_storage *st, size_t row)
+{
+	return rowvals_get(&st->raw.common_flags, row);
 }
 
 int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint64_t trace_id, uint32_t arg_set_id)

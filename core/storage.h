@@ -235,6 +235,10 @@ int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_t
 /* A raw event (CTF/ftrace): cpu -1 when unknown, utid TT_NONE when unknown. */
 int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu,
 		       uint32_t utid, uint32_t arg_set_id);
+/* A raw row's ftrace common_flags (only compact wakings have them in
+ * trace processor; the others: TT_NONE, NULL). */
+void tt_storage_raw_set_common_flags(tt_storage *st, int64_t row, uint16_t flags);
+uint32_t tt_storage_raw_common_flags(const tt_storage *st, size_t row);
 /* sched_slice: a thread ran on cpu for [ts, ts+dur); end_state is the
  * kernel's state letter(s) when it was switched out ("R", "S", "D", ...). */
 int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,

@@ -2877,7 +2877,9 @@ static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait, uint
  * already running or runnable is a spurious_sched_wakeup row naming the
  * wakee's current state. sched_blocked_reason's caller names the last
  * blocked state's blocked_function through the interned kernel symbols
- * (an iid not interned: none). */
+ * (an iid not interned: none). A compact waking's ftrace_event row keeps
+ * its common_flags (the only rows that do); ftrace_event's columns are
+ * trace processor's. */
 static void test_sched_waker_columns(void **state)
 {
 	tbuf b = {0};
@@ -2931,6 +2933,11 @@ static void test_sched_waker_columns(void **state)
 		       "from spurious_sched_wakeup s join thread t using(utid) join thread w on w.utid = s.waker_utid "
 		       "order by s.id",
 		   "260\t4\t-1\t5\t6\n280\t4\t0\t5\t6\n");
+	/* ftrace_event.common_flags: a compact waking's, NULL on the rest */
+	tt_test_assert_tsv(tr, "select ts, coalesce(common_flags, -1) from ftrace_event where name = 'sched_waking' "
+		       "order by id", "250\t-1\n260\t-1\n270\t8\n280\t1\n310\t-1\n");
+	tt_test_assert_tsv(tr, "select group_concat(name, ' ') from pragma_table_info('ftrace_event')",
+		   "id ts name cpu utid arg_set_id common_flags ucpu\n");
 	tb_close(tr, path, &b);
 }
 

@@ -23,6 +23,13 @@
 #define TT_MAX_ROWS ((size_t)INT32_MAX - 1)
 
 
+/* A value for a few rows of a table, by row ascending (the others have
+ * none): a column most rows leave empty, at no cost to them. */
+struct tt_rowvals {
+	size_t n, cap;
+	uint32_t *row, *val;
+};
+
 struct tt_storage {
 	tt_strpool *strs;
 	int oom;
@@ -71,11 +78,8 @@ struct tt_storage {
 		int sorted;
 	} counter;
 	/* The counter rows that have args (few: atrace counters' writing
-	 * thread), by row ascending; the others have none. */
-	struct {
-		size_t n, cap;
-		uint32_t *row, *arg_set_id;
-	} counter_args;
+	 * thread); the others have none. */
+	struct tt_rowvals counter_args;
 
 	/* Row id = index in the columns. Rows of lazy sets (storage.h) hold
 	 * nothing until their set is read: cap may be below n, and only the
@@ -118,6 +122,7 @@ struct tt_storage {
 		int sorted;
 		uint32_t ucpu_of[64]; /* tt_storage_raw's cache: ucpu + 1 of
 				       * cpus 0..63, 0 until seen */
+		struct tt_rowvals common_flags; /* the rows that have them (compact wakings) */
 	} raw;
 
 	struct {

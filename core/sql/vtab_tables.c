@@ -330,13 +330,14 @@ static void raw_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 		break;
 	case 4: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.utid, r)); break;
 	case 5: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.arg_set_id, r)); break;
-	case 6: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.ucpu, r)); break;
+	case 6: tt_vtab_result_id(ctx, tt_storage_raw_common_flags(st, r)); break;
+	case 7: tt_vtab_result_id(ctx, tt_storage_raw_id(&st->raw.ucpu, r)); break;
 	}
 }
 static const tt_vtab_def raw_def = {
 	.name = "raw",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, name TEXT, cpu INTEGER, utid INTEGER,"
-		  " arg_set_id INTEGER, ucpu INTEGER)",
+		  " arg_set_id INTEGER, common_flags INTEGER, ucpu INTEGER)",
 	.nrows = raw_n, .column = raw_col,
 	.id_col = 0, .track_col = -1, .ts_col = 1, .name_col = 2, .argset_col = -1, .id_alias_col = -1,
 	.ts = raw_ts, .ts_sorted = raw_sorted, .names = raw_names,
@@ -580,7 +581,7 @@ static const char core_views[] =
 	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
 	"  WHERE cpu IS NOT NULL;"
 	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"
-	"CREATE TEMP VIEW ftrace_event AS SELECT id, ts, name, utid, arg_set_id, ucpu, cpu FROM raw;"
+	"CREATE TEMP VIEW ftrace_event AS SELECT id, ts, name, cpu, utid, arg_set_id, common_flags, ucpu FROM raw;"
 	"CREATE TEMP VIEW instant AS SELECT id, ts, track_id, category, name, arg_set_id"
 	"  FROM slice WHERE dur = 0;"
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"

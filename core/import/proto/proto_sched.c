@@ -359,8 +359,12 @@ void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, i
 		tt_storage_args_int(c->st, "pid", wakee);
 		tt_storage_args_int(c->st, "prio", (int32_t)(uint32_t)((uint64_t)r->u.i >> 32));
 		tt_storage_args_int(c->st, "target_cpu", (int32_t)(uint32_t)r->u.i);
-		tt_storage_raw(c->st, r->ts, intern_c(c, "sched_waking"), waker, cpu->last_utid,
-			       tt_args_tracker_end(c->im->args));
+		/* (its common_flags too: trace processor keeps them on this
+		 * row only) */
+		tt_storage_raw_set_common_flags(c->st,
+						tt_storage_raw(c->st, r->ts, intern_c(c, "sched_waking"), waker,
+							       cpu->last_utid, tt_args_tracker_end(c->im->args)),
+						(uint16_t)r->args);
 		utid = tt_proto_thread(c, wakee);
 		waker_utid = cpu->last_utid;
 		irq = irq_context(r->args); /* (args: its common_flags) */
