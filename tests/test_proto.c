@@ -2704,6 +2704,33 @@ static void put_compact(tbuf *b, uint32_t cpu, Perfetto__Protos__FtraceEventBund
 	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
 }
 
+typedef Perfetto__Protos__FtraceEventBundle__CompactSched CSched;
+
+/* n compact switches (timestamps: the first absolute, then deltas). */
+static void cs_switches(CSched *cs, size_t n, uint64_t *ts, int64_t *prev_state, int32_t *pid, int32_t *prio,
+			uint32_t *comm)
+{
+	cs->n_switch_timestamp = cs->n_switch_prev_state = cs->n_switch_next_pid = n;
+	cs->n_switch_next_prio = cs->n_switch_next_comm_index = n;
+	cs->switch_timestamp = ts;
+	cs->switch_prev_state = prev_state;
+	cs->switch_next_pid = pid;
+	cs->switch_next_prio = prio;
+	cs->switch_next_comm_index = comm;
+}
+
+/* n compact wakings (common_flags: none). */
+static void cs_wakings(CSched *cs, size_t n, uint64_t *ts, int32_t *pid, int32_t *prio, int32_t *cpu, uint32_t *comm)
+{
+	cs->n_waking_timestamp = cs->n_waking_pid = cs->n_waking_comm_index = n;
+	cs->n_waking_prio = cs->n_waking_target_cpu = n;
+	cs->waking_timestamp = ts;
+	cs->waking_pid = pid;
+	cs->waking_prio = prio;
+	cs->waking_target_cpu = cpu;
+	cs->waking_comm_index = comm;
+}
+
 /* A SystemInfo packet with a uname. */
 static void system_info_packet(tbuf *b, const char *sysname, const char *release)
 {
@@ -2885,7 +2912,7 @@ static void test_sched_waker_columns(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	CSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "c", "a" };
 	uint64_t wts[] = { 270, 10 };
 	int32_t wpid[] = { 7, 5 }, wprio[] = { 120, 120 }, wcpu[] = { 0, 0 };
@@ -2899,13 +2926,8 @@ static void test_sched_waker_columns(void **state)
 	ft_waking(&b, 260, 6, 5, "a");
 	cs.n_intern_table = 2;
 	cs.intern_table = names;
-	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = cs.n_waking_prio = 2;
-	cs.n_waking_target_cpu = cs.n_waking_common_flags = 2;
-	cs.waking_timestamp = wts;
-	cs.waking_pid = wpid;
-	cs.waking_prio = wprio;
-	cs.waking_target_cpu = wcpu;
-	cs.waking_comm_index = wcomm;
+	cs_wakings(&cs, 2, wts, wpid, wprio, wcpu, wcomm);
+	cs.n_waking_common_flags = 2;
 	cs.waking_common_flags = wflags;
 	put_compact(&b, 0, &cs);
 	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
@@ -2977,7 +2999,7 @@ static void test_ftrace_raw_rows(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	CSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "c1", "c2" };
 	uint64_t sts[] = { 300, 10 }, wts[] = { 305 };
 	int64_t pstate[] = { 0, 1 };
@@ -2990,20 +3012,8 @@ static void test_ftrace_raw_rows(void **state)
 	ft_print(&b, 250, 6, "I|6|mark");
 	cs.n_intern_table = 2;
 	cs.intern_table = names;
-	cs.n_switch_timestamp = cs.n_switch_prev_state = cs.n_switch_next_pid = 2;
-	cs.n_switch_next_prio = cs.n_switch_next_comm_index = 2;
-	cs.switch_timestamp = sts;
-	cs.switch_prev_state = pstate;
-	cs.switch_next_pid = spid;
-	cs.switch_next_prio = sprio;
-	cs.switch_next_comm_index = scomm;
-	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = cs.n_waking_prio = 1;
-	cs.n_waking_target_cpu = 1;
-	cs.waking_timestamp = wts;
-	cs.waking_pid = wpid;
-	cs.waking_prio = wprio;
-	cs.waking_target_cpu = wcpu;
-	cs.waking_comm_index = wcomm;
+	cs_switches(&cs, 2, sts, pstate, spid, sprio, scomm);
+	cs_wakings(&cs, 1, wts, wpid, wprio, wcpu, wcomm);
 	put_compact(&b, 3, &cs);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select r.ts, r.name, r.cpu, (select tid from thread where utid = r.utid), "
@@ -3030,10 +3040,10 @@ static void test_sched_waking_states(void **state)
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	CSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "late" };
 	uint64_t wts[] = { 400 };
-	int32_t wpid[] = { 9 };
+	int32_t wpid[] = { 9 }, wprio[] = { 120 }, wcpu[] = { 3 };
 	uint32_t wcomm[] = { 0 };
 
 	(void)state;
@@ -3047,10 +3057,7 @@ static void test_sched_waking_states(void **state)
 	ft_waking(&b, 320, 5, 9, "c");
 	cs.n_intern_table = 1;
 	cs.intern_table = names;
-	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = 1;
-	cs.waking_timestamp = wts;
-	cs.waking_pid = wpid;
-	cs.waking_comm_index = wcomm;
+	cs_wakings(&cs, 1, wts, wpid, wprio, wcpu, wcomm);
 	put_compact(&b, 3, &cs);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, coalesce(s.cpu, -1), s.state from thread_state s "
@@ -3068,12 +3075,52 @@ static void test_sched_waking_states(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A compact bundle's arrays as trace processor's tokenizer walks them:
+ * each kind's in lockstep up to the shortest, a comm index outside the
+ * intern table ending the kind there; either counts
+ * compact_sched_has_parse_errors once per kind, the events before kept.
+ * A waking's prio and target cpu are uint16 (-1: 65535). */
+static void test_compact_sched_lockstep(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	CSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "a", "b" };
+	uint64_t sts[] = { 100, 10, 10 }, wts[] = { 120, 10, 10 };
+	int64_t pstate[] = { 0, 1, 0 };
+	int32_t spid[] = { 7, 8 }, sprio[] = { 120, 120, 120 };
+	int32_t wpid[] = { 9, 10, 11 }, wprio[] = { -1, 100, 100 }, wcpu[] = { 2, 2, 2 };
+	uint32_t scomm[] = { 0, 1, 0 }, wcomm[] = { 0, 5, 1 };
+
+	(void)state;
+	cs.n_intern_table = 2;
+	cs.intern_table = names;
+	cs_switches(&cs, 3, sts, pstate, spid, sprio, scomm);
+	cs.n_switch_next_pid = 2;
+	cs_wakings(&cs, 3, wts, wpid, wprio, wcpu, wcomm);
+	put_compact(&b, 1, &cs);
+	tr = tb_open(&b, &path);
+	/* switches at 100 (the cpu's first: no slice) and 110; wakings: the
+	 * one at 120 (the second's comm index is out of the table) */
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, t.tid, t.name from sched_slice s join thread t using(utid)",
+		   "110\t-1\t8\tb\n");
+	tt_test_assert_tsv(tr, "select s.ts, t.tid, s.state from thread_state s join thread t using(utid) order by s.id",
+		   "110\t7\tS\n110\t8\tRunning\n120\t9\tR\n");
+	tt_test_assert_tsv(tr, "select group_concat(a.key || '=' || a.display_value, ' ') from ftrace_event r "
+		       "join args a using(arg_set_id) where r.name = 'sched_waking'",
+		   "comm=a pid=9 prio=65535 target_cpu=2\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where tid in (10, 11)"), 0);
+	assert_int_equal(tt_test_stat(tr, "compact_sched_has_parse_errors"), 2);
+	tb_close(tr, path, &b);
+}
+
 static void test_compact_sched(void **state)
 {
 	tbuf b = {0};
 	char *path;
 	tt_trace *tr;
-	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	CSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
 	char *names[] = { "alpha", "beta" };
 	uint64_t ts[] = { 100, 50, 50 };
 	int64_t prev_state[] = { 0, 1, 0 };
@@ -3083,13 +3130,7 @@ static void test_compact_sched(void **state)
 	(void)state;
 	cs.n_intern_table = 2;
 	cs.intern_table = names;
-	cs.n_switch_timestamp = cs.n_switch_prev_state = cs.n_switch_next_pid = 3;
-	cs.n_switch_next_prio = cs.n_switch_next_comm_index = 3;
-	cs.switch_timestamp = ts;
-	cs.switch_prev_state = prev_state;
-	cs.switch_next_pid = pid;
-	cs.switch_next_prio = prio;
-	cs.switch_next_comm_index = comm;
+	cs_switches(&cs, 3, ts, prev_state, pid, prio, comm);
 	put_compact(&b, 2, &cs);
 	tr = tb_open(&b, &path);
 	/* the cpu's first compact switch (100) only says who runs: no slice;
@@ -3374,6 +3415,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_raw_rows),
 		cmocka_unit_test(test_sched_blocked_reason),
 		cmocka_unit_test(test_sched_waker_columns),
+		cmocka_unit_test(test_compact_sched_lockstep),
 		cmocka_unit_test(test_ftrace_kernel_marks),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),

@@ -477,6 +477,74 @@ void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_
 	tt_storage_raw(c->st, r->ts, intern_c(c, "sched_switch"), r->cpu, prev_utid, tt_args_tracker_end(c->im->args));
 }
 
+/* A bundle's compact_sched, as trace processor's tokenizer walks it: the
+ * switches, then the wakings, each kind's arrays in lockstep up to the
+ * shortest (a waking's common_flags while there are some, else 0); a comm
+ * index out of the intern table stops the kind there. Either, or arrays
+ * of unequal length, counts compact_sched_has_parse_errors (once per
+ * kind); the events before are kept. */
+/* The shortest of the five lengths n; *uneven when they differ. */
+static size_t lockstep(const size_t n[5], int *uneven)
+{
+	size_t m = n[0];
+
+	for (int k = 1; k < 5; k++)
+		m = n[k] < m ? n[k] : m;
+	*uneven = 0;
+	for (int k = 0; k < 5; k++)
+		*uneven |= n[k] != m;
+	return m;
+}
+
+static void compact_sched(pctx *c, pseq *ps, uint32_t cpu, const Perfetto__Protos__FtraceEventBundle__CompactSched *cs,
+			  uint32_t clock, int64_t offset)
+{
+	const size_t sw[5] = { cs->n_switch_timestamp, cs->n_switch_prev_state, cs->n_switch_next_pid,
+			       cs->n_switch_next_prio, cs->n_switch_next_comm_index };
+	const size_t wk[5] = { cs->n_waking_timestamp, cs->n_waking_pid, cs->n_waking_target_cpu, cs->n_waking_prio,
+			       cs->n_waking_comm_index };
+	size_t n, i;
+	uint64_t t = 0;
+	int bad;
+
+	n = lockstep(sw, &bad);
+	for (i = 0; i < n; i++) {
+		uint32_t ci = cs->switch_next_comm_index[i];
+
+		if (ci >= cs->n_intern_table) {
+			bad = 1;
+			break;
+		}
+		t += cs->switch_timestamp[i];
+		push_sched(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), cpu, cs->switch_prev_state[i],
+			   cs->switch_next_pid[i], cs->switch_next_prio[i], intern_c(c, cs->intern_table[ci]), 0, 0, 0, 0);
+	}
+	if (bad)
+		stat(c, TT_STAT_compact_sched_has_parse_errors);
+	/* wakings: the waker is who the cpu runs then (its switches are
+	 * fed first at equal times: pushed first) */
+	n = lockstep(wk, &bad);
+	t = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t ci = cs->waking_comm_index[i];
+
+		if (ci >= cs->n_intern_table) {
+			bad = 1;
+			break;
+		}
+		t += cs->waking_timestamp[i];
+		/* u.i: the prio << 32 | the target cpu, read as uint16 (its
+		 * raw row's); x: its common_flags */
+		tt_proto_push_ft(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), FT_WAKING_COMPACT,
+				 (uint64_t)cpu << 32 | (uint32_t)cs->waking_pid[i],
+				 (int64_t)((uint64_t)(uint16_t)cs->waking_prio[i] << 32 | (uint16_t)cs->waking_target_cpu[i]),
+				 intern_c(c, cs->intern_table[ci]), 0,
+				 i < cs->n_waking_common_flags ? cs->waking_common_flags[i] & 0xffff : 0);
+	}
+	if (bad)
+		stat(c, TT_STAT_compact_sched_has_parse_errors);
+}
+
 /* Kernel symbols interned on a sequence (InternedData.kernel_symbols):
  * the callers sched_blocked_reason names by iid. */
 void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in)
@@ -588,45 +656,7 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 			break;
 		}
 	}
-	if (b->compact_sched) {
-		const Perfetto__Protos__FtraceEventBundle__CompactSched *cs = b->compact_sched;
-		size_t n = cs->n_switch_timestamp;
-		uint64_t t = 0;
-
-		if (cs->n_switch_prev_state < n || cs->n_switch_next_pid < n || cs->n_switch_next_prio < n ||
-		    cs->n_switch_next_comm_index < n) {
-			stat(c, TT_STAT_compact_sched_has_parse_errors);
-			return;
-		}
-		for (i = 0; i < n; i++) {
-			uint32_t ci = cs->switch_next_comm_index[i];
-			t += cs->switch_timestamp[i];
-			push_sched(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), b->cpu, cs->switch_prev_state[i],
-				   cs->switch_next_pid[i], cs->switch_next_prio[i],
-				   ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0, 0, 0);
-		}
-		/* wakings: the waker is who the cpu runs then (its switches
-		 * are fed first at equal times: pushed first) */
-		n = cs->n_waking_timestamp;
-		if (cs->n_waking_pid < n || cs->n_waking_comm_index < n) {
-			stat(c, TT_STAT_compact_sched_has_parse_errors);
-			return;
-		}
-		t = 0;
-		for (i = 0; i < n; i++) {
-			uint32_t ci = cs->waking_comm_index[i];
-
-			t += cs->waking_timestamp[i];
-			/* u.i: the prio << 32 | the target cpu (its raw row's) */
-			/* (x: its common_flags, 0 when the bundle has none,
-			 * as trace processor reads them) */
-			tt_proto_push_ft(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), FT_WAKING_COMPACT,
-				(uint64_t)b->cpu << 32 | (uint32_t)cs->waking_pid[i],
-				(int64_t)((uint64_t)(uint32_t)(i < cs->n_waking_prio ? cs->waking_prio[i] : 0) << 32 |
-					  (uint32_t)(i < cs->n_waking_target_cpu ? cs->waking_target_cpu[i] : 0)),
-				ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0,
-				(i < cs->n_waking_common_flags ? cs->waking_common_flags[i] & 0xffff : 0));
-		}
-	}
+	if (b->compact_sched)
+		compact_sched(c, ps, b->cpu, b->compact_sched, clock, offset);
 }
 
