@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS 4096
-#define GENS 4
+#define SLOTS 2048
+#define GENS 3
 #define GEN_BYTES (128u << 10)
 
 typedef struct slot {
