@@ -166,6 +166,19 @@ static void test_hot_packet_event_twice(void **state)
 		assert_int_equal(a->track_event->type, 2);
 		assert_ptr_equal(a->track_event, b->track_event);
 	}
+	{
+		/* an empty TrackEvent: protobuf-c gives its bytes as NULL, 0
+		 * (found by fuzz_proto_packet: memcpy and memcmp of NULL) */
+		static const unsigned char empty[] = { 0x40, 0x07, 0x5a, 0x00 };
+		const Perfetto__Protos__TracePacket *a = tt_proto_unpack(sc, &ar, c, empty, sizeof(empty));
+		const Perfetto__Protos__TracePacket *b = tt_proto_unpack(sc, &ar, c, empty, sizeof(empty));
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
+		assert_int_equal(a->track_event->type, 0);
+		assert_ptr_equal(a->track_event, b->track_event);
+	}
 	tt_proto_arena_destroy(&ar);
 	tt_proto_tecache_free(c);
 }
