@@ -87,8 +87,7 @@
  * Known limits: zstd_compressed_packets are counted, not inflated; the
  * packets inside compressed_packets are unpacked on the importing thread
  * (one at a time, not by the worker); legacy v1 flow events (s/t/f) and
- * pid/tid overrides are not imported; sched_waking / compact waking events
- * are skipped; open sched slices end at the last timestamp of the trace;
+ * pid/tid overrides are not imported; open sched slices end at the last timestamp of the trace;
  * async S/F atrace slices get one track per (process, name, cookie);
  * TrackEvent extensions (fields >= 1000) are not imported; machine_id is
  * kept only for a trace from one machine; tracks have no dimension args;
@@ -198,6 +197,7 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->dstrs);
 	itab_clear(&s->fnames);
 	itab_clear(&s->hnames);
+	itab_clear(&s->ksyms);
 	tt_pmap_clear(&s->srclocs);
 	s->srcloc.n = 0;
 	itab_clear(&s->build_ids);
@@ -218,6 +218,7 @@ static void seq_free(pseq *s)
 	itab_free(&s->dstrs);
 	itab_free(&s->fnames);
 	itab_free(&s->hnames);
+	itab_free(&s->ksyms);
 	tt_pmap_free(&s->srclocs);
 	TT_VEC_FREE(s->srcloc);
 	itab_free(&s->build_ids);
@@ -508,6 +509,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 				c->oom = 1;
 		tt_proto_on_interned_callstacks(c, s, in);
 		tt_proto_on_interned_srclocs(c, s, in);
+		tt_proto_on_interned_ksyms(c, s, in);
 	}
 
 	/* Every packet but clock snapshots converts its timestamp, so that
@@ -565,7 +567,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		tt_proto_defer_process_tree(c, s, p->process_tree, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
-		tt_proto_on_ftrace(c, p->ftrace_events);
+		tt_proto_on_ftrace(c, s, p->ftrace_events);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
 		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
