@@ -30,14 +30,24 @@ struct tt_strpool {
 
 static uint32_t hash_bytes(const char *s, size_t len)
 {
-	/* FNV-1a: short names dominate, and it is cheap. */
-	uint32_t h = 2166136261u;
+	/* Eight bytes a step: an import interns every arg's string value
+	 * (Chrome: URLs, 50-100 bytes), where a byte-at-a-time hash was a
+	 * quarter of the cost of interning. Only the table's probe order
+	 * depends on it: ids are given in order of first intern. */
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, v;
+	size_t i = 0;
+	unsigned sh = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&v, s + i, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
 	}
-	return h;
+	for (v = 0; i < len; i++, sh += 8)
+		v |= (uint64_t)(unsigned char)s[i] << sh;
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	return (uint32_t)(h ^ h >> 32);
 }
 
 tt_strpool *tt_strpool_new(void)
