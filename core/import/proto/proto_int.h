@@ -252,6 +252,8 @@ typedef struct pctx {
 	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
 	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
 	uint32_t content_last;
+#define PCTX_CONTENT_HITS 256
+	struct content_hit { uint64_t k; uint32_t i1; } content_hits[PCTX_CONTENT_HITS]; /* (cat, name) -> index + 1 */
 	int content_other;            /* a packet that is not a TrackEvent */
 	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */

@@ -296,15 +296,28 @@ static tt_str event_name(pctx *c, pseq *s, const TEv *te, const LEv *le)
 static void content_note(pctx *c, tt_str cat, tt_str name)
 {
 	uint64_t k = (uint64_t)cat << 32 | name;
+	struct content_hit *h;
 
 	if (c->content.n && c->content.v[c->content_last] == k)
 		return;
-	c->content_last = tt_keymap_get(&c->content_index, cat, name, 0, 0);
-	if (c->content_last != TT_KEYMAP_NONE)
+	/* events of many sequences interleave: a small direct-mapped cache
+	 * of the pairs seen before the keymap's hashing */
+	h = &c->content_hits[tt_pmap_hash(k) % PCTX_CONTENT_HITS];
+	if (h->i1 && h->k == k) {
+		c->content_last = h->i1 - 1;
 		return;
-	c->content_last = (uint32_t)c->content.n;
-	if (TT_VEC_PUSH(c->content, k) || tt_keymap_put(&c->content_index, cat, name, 0, 0, c->content_last))
-		c->oom = 1;
+	}
+	c->content_last = tt_keymap_get(&c->content_index, cat, name, 0, 0);
+	if (c->content_last == TT_KEYMAP_NONE) {
+		c->content_last = (uint32_t)c->content.n;
+		if (TT_VEC_PUSH(c->content, k) ||
+		    tt_keymap_put(&c->content_index, cat, name, 0, 0, c->content_last)) {
+			c->oom = 1;
+			return;
+		}
+	}
+	h->k = k;
+	h->i1 = c->content_last + 1;
 }
 
 void tt_proto_content_flush(pctx *c)
