@@ -206,6 +206,7 @@ static void seq_clear(pseq *s)
 	tt_pmap_clear(&s->frames);
 	tt_pmap_clear(&s->callstacks);
 	tt_pmap_clear(&s->counters);
+	s->cnt_val = NULL;
 	s->has_def_clock = s->has_def_track = 0;
 	s->def_extra.n = s->def_extra_dbl.n = 0;
 }

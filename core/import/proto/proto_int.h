@@ -175,6 +175,8 @@ typedef struct pseq {
 	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
+	uint64_t cnt_uuid;           /* the last one's uuid and its value in counters (NULL: none): */
+	uint64_t *cnt_val;           /* a sequence's counter values mostly go to one track */
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
 	int64_t legacy_tic;          /* thread instruction count (delta-encoded) */
 	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */

@@ -55,17 +55,24 @@ static double counter_value(pctx *c, pseq *s, uint32_t ui, double v)
 
 	v *= (double)u->mult;
 	if (u->incremental) {
-		uint64_t *p = tt_pmap_find(&s->counters, u->uuid);
+		uint64_t *p = s->cnt_val && s->cnt_uuid == u->uuid ? s->cnt_val : tt_pmap_find(&s->counters, u->uuid);
 		double last = 0;
+		uint64_t bits;
+
 		if (p)
 			memcpy(&last, p, sizeof(last));
 		v += last;
-		{
-			uint64_t bits;
-			memcpy(&bits, &v, sizeof(bits));
+		memcpy(&bits, &v, sizeof(bits));
+		if (p) {
+			*p = bits;
+		} else {
+			/* (a put may move every value: the pointer is found again) */
 			if (tt_pmap_put(&s->counters, u->uuid, bits))
 				c->oom = 1;
+			p = tt_pmap_find(&s->counters, u->uuid);
 		}
+		s->cnt_uuid = u->uuid;
+		s->cnt_val = p;
 	}
 	return v;
 }
