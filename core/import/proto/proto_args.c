@@ -335,7 +335,7 @@ struct tt_proto_annots {
 	uint32_t cur;                /* its entry + 1, 0 = none */
 	int missing;                 /* an interned id was missing while building */
 #define NAME_SLOTS 1024
-	struct nslot { uint64_t h; size_t len; tt_str v; } names[NAME_SLOTS]; /* name_text */
+	struct nslot { uint64_t h; size_t len; tt_str v; const char *t; } names[NAME_SLOTS]; /* name_text (t: v's text, which never moves) */
 	uint64_t ends;               /* sets ended here that were not empty */
 	int sure;                    /* the args tracker keeps sets once for good */
 };
@@ -348,8 +348,10 @@ static tt_str name_text(pctx *c, const char *s)
 	struct tt_proto_annots *a = c->annots;
 	size_t n = strlen(s), k;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+	unsigned sh;
 	struct nslot *e;
 	const char *t;
+	tt_str r;
 
 	if (!a)
 		return intern(c, s, n);
@@ -358,17 +360,23 @@ static tt_str name_text(pctx *c, const char *s)
 		h = (h ^ v) * 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}
-	v = 0;
-	memcpy(&v, s + k, n - k);
+	/* (the tail byte by byte: a memcpy of a variable length is a call) */
+	for (v = 0, sh = 0; k < n; k++, sh += 8)
+		v |= (uint64_t)(unsigned char)s[k] << sh;
 	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 29;
 	e = &a->names[h & (NAME_SLOTS - 1)];
-	if (e->v && e->h == h && e->len == n && (t = tt_storage_str(c->st, e->v)) && !memcmp(t, s, n))
+	if (e->v && e->h == h && e->len == n && !memcmp(e->t, s, n))
 		return e->v;
-	e->h = h;
-	e->len = n;
-	e->v = intern(c, s, n);
-	return e->v;
+	e->v = 0;
+	r = intern(c, s, n);
+	if (r && (t = tt_storage_str(c->st, r))) {
+		e->h = h;
+		e->len = n;
+		e->t = t;
+		e->v = r;
+	}
+	return r;
 }
 
 static void note_missing(pctx *c)
