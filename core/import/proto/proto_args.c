@@ -305,10 +305,11 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
  * for 300k slices. The bytes seen are kept, by sequence, with the set
  * they made when that set was theirs alone (no typed args, legacy ids or
  * phases): the same bytes on the same sequence, while its interned names
- * and strings mean the same (pseq.agen), are the same rows, so the set is
- * copied from storage instead of unpacked and built again (copied, not
- * reused, until the args tracker's trial of its first 64k sets is over:
- * it decides whether it is a repeat exactly as when it was built). Bytes seen once unpacked cleanly, so they are
+ * and strings mean the same (pseq.agen), are the same rows, so they are
+ * that set again instead of unpacked and built again (the args tracker
+ * counts it as the repeat it is, tt_args_tracker_again: its trial of its
+ * first 64k sets decides as when the set was built; once it stops keeping
+ * sets once, the set's rows are copied into a new set). Bytes seen once unpacked cleanly, so they are
  * unpacked without a check when their set must be built again. The
  * kept bytes are bounded: when full, the cache starts again. */
 #define AC_BYTES (1u << 20)
@@ -579,9 +580,7 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 
 			if (e->set == TT_NONE || a->sure)
 				return e->set;
-			tt_storage_args_begin(c->st);
-			tt_storage_args_copy(c->st, e->set);
-			set = tt_args_tracker_end(c->im->args);
+			set = tt_args_tracker_again(c->im->args, e->set);
 			/* The tracker stops keeping sets once if its first 64k
 			 * sets brought few repeats (args_tracker.h), and never
 			 * turns it back on. Each non-empty set ended here was one
