@@ -208,6 +208,14 @@ static uint32_t rec_track(pctx *c, const prec *r)
 			c->oom = 1;
 		return t;
 	}
+	if (r->track & TRACK_UUID) {
+		/* most records go to a descriptor's track made before, with
+		 * its source args: resolve would give it at once */
+		const utrack *u = &c->utracks.v[r->track & ~TRACK_UUID];
+
+		if (u->track != TT_NONE && u->desc_track == u->track + 1)
+			return u->track;
+	}
 	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0,
 						  r->kind == R_COUNTER ? 0 : r->name,
 						  r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
