@@ -25,22 +25,34 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
  * with no name of its own is named by the first event fed onto it, as
  * trace processor names it. */
 /* The track of a merged sibling set for one event (or a parent: PEEK). */
-static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
+static uint32_t merged_track(pctx *c, utrack *u, enum tt_async_kind kind)
 {
-	tt_async_args a = { .ndim = 0 };
 	uint32_t t;
 
-	/* trace processor's merged blueprints' dimensions: the scope, the
-	 * parent, how siblings merge (0 by name, 2 by key) and on what */
-	if (u->mdesc.utid != TT_NONE)
-		a.dim[a.ndim++] = (tt_async_arg){ "utid", 'u', u->mdesc.utid, NULL };
-	else if (u->mdesc.upid != TT_NONE)
-		a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', u->mdesc.upid, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "parent_track_uuid", 'i', u->mk2, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_type", 'u', u->merge == 3 ? 2 : 0, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_value", 's', u->merge == 3 ? u->merge_key : u->mdesc.name, NULL };
-	t = tt_async_track_set(c->im->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, &a, kind);
+	/* (the set is the same for every event of u: found once) */
+	if (!u->mset) {
+		tt_async_args a = { .ndim = 0 };
+		uint32_t si;
 
+		/* trace processor's merged blueprints' dimensions: the scope,
+		 * the parent, how siblings merge (0 by name, 2 by key) and on
+		 * what */
+		if (u->mdesc.utid != TT_NONE)
+			a.dim[a.ndim++] = (tt_async_arg){ "utid", 'u', u->mdesc.utid, NULL };
+		else if (u->mdesc.upid != TT_NONE)
+			a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', u->mdesc.upid, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "parent_track_uuid", 'i', u->mk2, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "merge_key_type", 'u', u->merge == 3 ? 2 : 0, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "merge_key_value", 's',
+						  u->merge == 3 ? u->merge_key : u->mdesc.name, NULL };
+		si = tt_async_set(c->im->async, u->mk1, u->mk2, u->mk3, &u->mdesc, &a);
+		if (si == TT_NONE) {
+			c->oom = 1;
+			return TT_NONE;
+		}
+		u->mset = si + 1;
+	}
+	t = tt_async_track_in_set(c->im->async, u->mset - 1, u->uuid, kind);
 	if (t == TT_NONE)
 		c->oom = 1;
 	return t;

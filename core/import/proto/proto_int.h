@@ -119,6 +119,7 @@ typedef struct utrack {
 	tt_str merge_key;
 	int merged;                  /* resolved to a set of merged sibling tracks */
 	uint64_t mk1, mk2, mk3;      /* the set */
+	uint32_t mset;               /* its id in the async tracker + 1, 0 before its first event */
 	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
