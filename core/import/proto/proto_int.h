@@ -255,6 +255,9 @@ typedef struct pctx {
 	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
 	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
 	uint32_t content_last;
+#define PCTX_CAT_HITS 64
+#define PCTX_CAT_PARTS 4
+	struct cat_hit { size_t n; tt_str part[PCTX_CAT_PARTS], v; } cat_hits[PCTX_CAT_HITS]; /* joined categories (proto_track_event.c) */
 #define PCTX_CONTENT_HITS 256
 	struct content_hit { uint64_t k; uint32_t i1; } content_hits[PCTX_CONTENT_HITS]; /* (cat, name) -> index + 1 */
 	int content_other;            /* a packet that is not a TrackEvent */

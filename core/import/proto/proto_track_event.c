@@ -21,6 +21,8 @@ static tt_str lookup(pctx *c, const itab *t, uint64_t iid)
 static tt_str event_category(pctx *c, pseq *s, const TEv *te)
 {
 	size_t i, len = 0, n = te->n_category_iids + te->n_categories;
+	tt_str part[PCTX_CAT_PARTS], v;
+	struct cat_hit *h = NULL;
 
 	if (n == 0)
 		return 0;
@@ -28,10 +30,26 @@ static tt_str event_category(pctx *c, pseq *s, const TEv *te)
 		return lookup(c, &s->cats, te->category_iids[0]);
 	if (n == 1)
 		return intern_c(c, te->categories[0]);
+	/* several, joined by ",": events repeat their lists, so a list of
+	 * interned parts keeps its joined text in a small cache (the parts
+	 * are looked up each time: a missing one is counted each time) */
+	if (n <= PCTX_CAT_PARTS && !te->n_categories) {
+		uint64_t k = n;
+
+		for (i = 0; i < n; i++) {
+			part[i] = lookup(c, &s->cats, te->category_iids[i]);
+			k = (k ^ part[i]) * 0x9e3779b97f4a7c15ULL;
+		}
+		h = &c->cat_hits[(k >> 40) % PCTX_CAT_HITS];
+		if (h->v && h->n == n && !memcmp(h->part, part, n * sizeof(*part)))
+			return h->v;
+	}
 	for (i = 0; i < n; i++) {
 		const char *p;
 		size_t pl;
-		if (i < te->n_category_iids)
+		if (h)
+			p = tt_storage_str(c->st, part[i]);
+		else if (i < te->n_category_iids)
 			p = tt_storage_str(c->st, lookup(c, &s->cats, te->category_iids[i]));
 		else
 			p = te->categories[i - te->n_category_iids];
@@ -45,7 +63,13 @@ static tt_str event_category(pctx *c, pseq *s, const TEv *te)
 		memcpy(c->catbuf + len, p, pl);
 		len += pl;
 	}
-	return intern(c, c->catbuf, len);
+	v = intern(c, c->catbuf, len);
+	if (h && v) {
+		h->n = n;
+		memcpy(h->part, part, n * sizeof(*part));
+		h->v = v;
+	}
+	return v;
 }
 
 /* Applies unit multiplier and incremental state of a counter track. */
