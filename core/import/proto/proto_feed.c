@@ -352,6 +352,35 @@ static void tts_clear_unended(pctx *c, ttsbits *b)
 	TT_VEC_FREE(*b);
 }
 
+/* The counter record a BEGIN / END took along (REC_FOLDED: utrack ui,
+ * its value the record's thread ts), fed as feed() feeds the record it
+ * was pushed as (R_COUNTER on TRACK_UUID | ui, the event's F_TE and
+ * F_FPOS), without making that record: half the records of a Chromium
+ * trace. */
+static void feed_folded(pctx *c, const prec *r, uint32_t ui)
+{
+	const utrack *u = &c->utracks.v[ui];
+	uint32_t track;
+
+	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
+		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
+		return;
+	}
+	c->feed_first_packet = (r->flags & F_FPOS) != 0;
+	if (u->track != TT_NONE && u->desc_track == u->track + 1)
+		track = u->track;
+	else
+		track = resolve(c, ui, 0, 0, TT_ASYNC_PEEK);
+	if (track == TT_NONE)
+		return;
+	u = &c->utracks.v[ui]; /* (resolving may add utracks) */
+	if (u->kind != UT_COUNTER && u->described) {
+		stat(c, TT_STAT_proto_counter_bad_track);
+		return;
+	}
+	tt_storage_counter(c->st, track, r->ts, (double)r->u.i);
+}
+
 static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 {
 	uint32_t track;
@@ -369,19 +398,8 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 		r = &ft;
 	}
 
-	if (folded) {
-		/* the counter record it took along, as it was pushed */
-		prec k = *r;
-
-		k.kind = R_COUNTER;
-		k.flags = r->flags & (F_TE | F_FPOS);
-		k.track = TRACK_UUID | (folded - 1);
-		k.name = k.cat = 0;
-		k.args = TT_NONE;
-		k.u.d = (double)r->u.i;
-		k.id = 0;
-		feed(c, &k, open_tts);
-	}
+	if (folded)
+		feed_folded(c, r, folded - 1);
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
 		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
