@@ -432,7 +432,9 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 	if (!z || (lz_kind(z, begin) == LZ_STORED && lz_kind(z, end) == LZ_STORED)) {
 		size_t bf = tt_storage_set_first(st, begin), be = set_end(st, begin);
 		size_t ef = tt_storage_set_first(st, end), ee = set_end(st, end);
-		tt_str *mk = malloc((ee - ef + 1) * sizeof(*mk));
+		tt_str small[32];
+		/* (a slice's end has a few args: no allocation for them) */
+		tt_str *mk = ee - ef <= 32 ? small : malloc((ee - ef + 1) * sizeof(*mk));
 
 		if (!mk) {
 			st->oom = 1;
@@ -454,7 +456,8 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 		for (size_t r = ef; r < ee; r++)
 			if (!key_in(st, mk[r - ef], bf, be))
 				tt_storage_args_append_row(st, mk[r - ef], st->args.type[r], st->args.val[r]);
-		free(mk);
+		if (mk != small)
+			free(mk);
 		return 1;
 	}
 	/* decode what has no known keys first: storing moves the columns */

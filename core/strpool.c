@@ -156,18 +156,13 @@ static char *store(tt_strpool *p, const char *s, size_t len)
 	return dst;
 }
 
-tt_str tt_strpool_intern(tt_strpool *p, const char *s, size_t len)
+/* s[0..len) holds no NUL. */
+static tt_str intern_text(tt_strpool *p, const char *s, size_t len)
 {
-	const void *nul;
 	uint32_t h;
 	size_t slot;
 	char *text;
 
-	if (!s)
-		return 0;
-	nul = memchr(s, '\0', len);
-	if (nul)
-		len = (size_t)((const char *)nul - s);
 	if (len > UINT32_MAX - 1)
 		len = UINT32_MAX - 1;
 	h = hash_bytes(s, len);
@@ -212,9 +207,22 @@ oom:
 	return 0;
 }
 
+tt_str tt_strpool_intern(tt_strpool *p, const char *s, size_t len)
+{
+	const void *nul;
+
+	if (!s)
+		return 0;
+	nul = memchr(s, '\0', len);
+	if (nul)
+		len = (size_t)((const char *)nul - s);
+	return intern_text(p, s, len);
+}
+
 tt_str tt_strpool_intern_cstr(tt_strpool *p, const char *s)
 {
-	return s ? tt_strpool_intern(p, s, strlen(s)) : 0;
+	/* (strlen found the first NUL: no second scan for one) */
+	return s ? intern_text(p, s, strlen(s)) : 0;
 }
 
 tt_str tt_strpool_find(const tt_strpool *p, const char *s, size_t len)

@@ -322,15 +322,6 @@ void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, do
 	c->fold_v = v;
 }
 
-int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i)
-{
-	double tv = (double)i;
-
-	/* exactly the counter's value, bit for bit, read back from u.i */
-	return c->fold_ui && (kind == R_BEGIN || kind == R_END) && (flags & F_TTS) && ts == c->fold_ts &&
-	       memcmp(&tv, &c->fold_v, sizeof(tv)) == 0 && (int64_t)tv == i;
-}
-
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		      tt_str name, tt_str cat, uint32_t args, int64_t i, double d)
 {

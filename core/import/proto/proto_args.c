@@ -224,7 +224,7 @@ static void add_annot(pctx *c, pseq *s, uint64_t key, const DAnn *a, int depth)
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
 		tt_storage_args_keyed(st, k, TT_ARG_STRING | fl, 0, 0,
-				      tt_storage_intern(st, a->string_value, strlen(a->string_value)));
+				      tt_storage_intern_cstr(st, a->string_value));
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
 		tt_storage_args_keyed(st, k, TT_ARG_POINTER | fl, (int64_t)a->pointer_value, 0, 0);

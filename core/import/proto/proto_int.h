@@ -357,8 +357,15 @@ void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, do
 void tt_proto_fold_flush(pctx *c, pseq *s);
 /* Whether the record (ts, kind, flags, i) would take the waiting counter
  * along: when not, the caller flushes it before numbering the record's
- * flows and callstack by c->ord. */
-int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i);
+ * flows and callstack by c->ord. (Inline: asked twice an event.) */
+static inline int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i)
+{
+	double tv = (double)i;
+
+	/* exactly the counter's value, bit for bit, read back from u.i */
+	return c->fold_ui && (kind == R_BEGIN || kind == R_END) && (flags & F_TTS) && ts == c->fold_ts &&
+	       memcmp(&tv, &c->fold_v, sizeof(tv)) == 0 && (int64_t)tv == i;
+}
 /* Before anything of packet p is read: its TrackEvent's packed debug
  * annotations are unpacked unless the same bytes were seen on its
  * sequence; it: the reader's item of p (for a packet inside
