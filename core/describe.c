@@ -132,6 +132,9 @@ void tt_describe_rules_unref(tt_describe_rules *r)
 		free(r->warn[i]);
 	free(r->warn);
 	tt_describe_uncompile(r);
+	for (size_t i = 0; i < r->ndefer; i++)
+		free(r->defer[i].path);
+	free(r->defer);
 	free(r);
 }
 
@@ -512,14 +515,28 @@ static int is_dir(const char *path)
 	return 1;
 }
 
-/* Loads the search path (see describe.h). */
-static int load_default(tt_describe_rules *r)
+/* Notes path as layer `layer`, to be read by tt_describe_rules_ready. */
+static int defer_load(tt_describe_rules *r, const char *path, int layer)
+{
+	char *copy;
+
+	if (tt_describe_grow((void **)&r->defer, &r->ndefer_cap, r->ndefer + 1, sizeof(*r->defer)) < 0 ||
+	    !(copy = strdup(path)))
+		return TT_ENOMEM;
+	r->defer[r->ndefer].path = copy;
+	r->defer[r->ndefer++].layer = layer;
+	return TT_OK;
+}
+
+/* Chooses the search path (see describe.h) from the environment now. */
+static int plan_default(tt_describe_rules *r)
 {
 	const char *env = getenv("TT_DESCRIPTIONS_PATH");
 	char path[4096];
 	const char *cfg, *home;
 	int rc, layer = 0;
 
+	r->deferred = 1;
 	if (env) {
 		char *copy = strdup(env), *save = NULL;
 
@@ -528,14 +545,14 @@ static int load_default(tt_describe_rules *r)
 		rc = TT_OK;
 		for (char *tok = strtok_r(copy, ":", &save); tok && rc == TT_OK;
 		     tok = strtok_r(NULL, ":", &save))
-			rc = tt_describe_rules_load(r, tok, layer++);
+			rc = defer_load(r, tok, layer++);
 		free(copy);
 		return rc;
 	}
 	snprintf(path, sizeof(path), "%s/descriptions", TT_SRCDIR);
 	if (!is_dir(path))
 		snprintf(path, sizeof(path), "%s/descriptions", TT_DATADIR);
-	rc = tt_describe_rules_load(r, path, 0);
+	rc = defer_load(r, path, 0);
 	if (rc != TT_OK)
 		return rc;
 	cfg = getenv("XDG_CONFIG_HOME");
@@ -546,16 +563,35 @@ static int load_default(tt_describe_rules *r)
 		snprintf(path, sizeof(path), "%s/.config/termtrace/descriptions", home);
 	else
 		return TT_OK;
-	return tt_describe_rules_load(r, path, 1);
+	return defer_load(r, path, 1);
+}
+
+int tt_describe_rules_ready(tt_describe_rules *r)
+{
+	int rc = TT_OK;
+
+	if (!r->deferred)
+		return r->ready_rc;
+	r->deferred = 0;
+	for (size_t i = 0; i < r->ndefer && rc == TT_OK; i++)
+		rc = tt_describe_rules_load(r, r->defer[i].path, r->defer[i].layer);
+	if (rc == TT_OK && r->n)
+		rc = tt_describe_compile(r);
+	r->ready_rc = rc;
+	return rc;
 }
 
 static void warnings_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const tt_describe_rules *r = sqlite3_user_data(ctx);
+	tt_describe_rules *r = sqlite3_user_data(ctx);
 	struct out o = { 0 };
 
 	(void)argc;
 	(void)argv;
+	if (tt_describe_rules_ready(r) != TT_OK) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
 	if (r->nwarn == 0) {
 		sqlite3_result_null(ctx);
 		return;
@@ -585,7 +621,7 @@ int tt_describe_register(sqlite3 *db, tt_storage *st)
 
 	if (!r)
 		return SQLITE_NOMEM;
-	if (load_default(r) != TT_OK || (r->n && tt_describe_compile(r) != TT_OK)) {
+	if (plan_default(r) != TT_OK) {
 		tt_describe_rules_unref(r);
 		return SQLITE_NOMEM;
 	}

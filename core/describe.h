@@ -36,11 +36,12 @@
 
 typedef struct tt_describe_rules tt_describe_rules;
 
-/* Loads the rules of the search path above (reads the environment) and
- * registers describe_slice, describe_track, describe_rules and
- * describe_warnings() on db over st. The rule
- * set is freed with the connection. Returns an SQLite status (only
- * SQLITE_NOMEM or a registration failure: bad rules never fail it). */
+/* Registers describe_slice, describe_track, describe_rules and
+ * describe_warnings() on db over st, with the rules of the search path
+ * above (the environment is read now, the files at the first use of one
+ * of them). The rule set is freed with the connection. Returns an SQLite
+ * status (only SQLITE_NOMEM or a registration failure: bad rules never
+ * fail it; out of memory reading them fails the statement using them). */
 int tt_describe_register(sqlite3 *db, tt_storage *st);
 
 /* ---- the rule set (used by the SQL glue and by tests) ----------------- */
@@ -59,6 +60,11 @@ int tt_describe_rules_load(tt_describe_rules *r, const char *path, int layer);
 /* Same from text in memory; name stands for the path in warnings. */
 int tt_describe_rules_load_text(tt_describe_rules *r, const char *name, const char *text,
 				int layer);
+
+/* Reads the rules a registration deferred (tt_describe_register), once;
+ * the SQL glue calls it before it looks at the rules. 0 (TT_OK), or
+ * TT_ENOMEM (then the set stays as far as it got). */
+int tt_describe_rules_ready(tt_describe_rules *r);
 
 size_t tt_describe_rules_count(const tt_describe_rules *r);
 size_t tt_describe_rules_warning_count(const tt_describe_rules *r);

@@ -75,6 +75,15 @@ struct tt_describe_rules {
 	uint32_t *nc_ids;   /* nc_cap slots, 0 = empty */
 	uint8_t *nc_bits;   /* nc_cap rows of nc_row bytes */
 	size_t nc_cap, nc_n, nc_row;
+	/* Rules registered on a connection are read at their first use
+	 * (tt_describe_rules_ready): parsing them and compiling their
+	 * regexes cost as much as importing a few MB of trace, and most
+	 * queries never describe. The files to read are chosen at
+	 * registration, from the environment of then. */
+	struct deferred { char *path; int layer; } *defer;
+	size_t ndefer, ndefer_cap;
+	int deferred;       /* defer[] not read yet */
+	int ready_rc;       /* TT_OK, or TT_ENOMEM once reading them failed */
 };
 
 /* What a rule may look at; filled once per match. For a track, name is

@@ -199,7 +199,7 @@ static int key_in(const tt_storage *st, tt_str key, size_t first, size_t end)
  * outermost index moves; what is nested under it follows. With find_only
  * the new key is looked up, not interned (merged sets stored when read:
  * the merge interned it); 0 if absent. */
-static tt_str merge_key(tt_storage *st, tt_str key, const tt_str *bk, size_t nb, int find_only)
+static tt_str merge_key(tt_storage *st, tt_str key, const tt_str *bk, const uint8_t *bt, size_t nb, int find_only)
 {
 	const char *k = tt_storage_str(st, key), *open, *close;
 	size_t base;
@@ -211,8 +211,12 @@ static tt_str merge_key(tt_storage *st, tt_str key, const tt_str *bk, size_t nb,
 		return key;
 	base = (size_t)(open - k);
 	for (size_t i = 0; i < nb; i++) {
-		const char *b = tt_storage_str(st, bk[i]);
+		const char *b;
 
+		/* (begin's row types, when known, say which keys hold a [) */
+		if (bt && !(bt[i] & TT_ARG_INDEXED))
+			continue;
+		b = tt_storage_str(st, bk[i]);
 		if (b && strncmp(b, k, base) == 0 && b[base] == '[') {
 			unsigned long long j = strtoull(b + base + 1, NULL, 10);
 
@@ -291,7 +295,7 @@ static int store_merged(tt_storage *st, uint32_t set, size_t first, size_t end)
 	if (!ek)
 		return -1;
 	for (size_t q = ef; q < ee; q++)
-		ek[q - ef] = merge_key(st, st->args.key[q], st->args.key + bf, be - bf, 1);
+		ek[q - ef] = merge_key(st, st->args.key[q], st->args.key + bf, NULL, be - bf, 1);
 	for (size_t q = bf; q < be && r < end; q++) {
 		size_t w = merged_row(st, st->args.key[q], ek, ee - ef);
 
@@ -428,15 +432,20 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 	if (!z || (lz_kind(z, begin) == LZ_STORED && lz_kind(z, end) == LZ_STORED)) {
 		size_t bf = tt_storage_set_first(st, begin), be = set_end(st, begin);
 		size_t ef = tt_storage_set_first(st, end), ee = set_end(st, end);
-		tt_str *mk = malloc((ee - ef + 1) * sizeof(*mk));
+		tt_str small[32];
+		/* (a slice's end has a few args: no allocation for them) */
+		tt_str *mk = ee - ef <= 32 ? small : malloc((ee - ef + 1) * sizeof(*mk));
 
 		if (!mk) {
 			st->oom = 1;
 			return 0;
 		}
-		/* end's keys as merged, before appending moves the columns */
+		/* end's keys as merged, before appending moves the columns (a
+		 * key without [ is itself: its row's type says so, no need to
+		 * read its text) */
 		for (size_t r = ef; r < ee; r++)
-			mk[r - ef] = merge_key(st, st->args.key[r], st->args.key + bf, be - bf, 0);
+			mk[r - ef] = !(st->args.type[r] & TT_ARG_INDEXED) ? st->args.key[r] :
+				     merge_key(st, st->args.key[r], st->args.key + bf, st->args.type + bf, be - bf, 0);
 		tt_storage_args_begin(st);
 		for (size_t r = bf; r < be; r++) {
 			size_t w = merged_row(st, st->args.key[r], mk, ee - ef);
@@ -447,7 +456,8 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 		for (size_t r = ef; r < ee; r++)
 			if (!key_in(st, mk[r - ef], bf, be))
 				tt_storage_args_append_row(st, mk[r - ef], st->args.type[r], st->args.val[r]);
-		free(mk);
+		if (mk != small)
+			free(mk);
 		return 1;
 	}
 	/* decode what has no known keys first: storing moves the columns */
@@ -464,7 +474,7 @@ int tt_storage_args_merge_begin(tt_storage *st, uint32_t begin, uint32_t end, ui
 		return 0;
 	}
 	for (size_t j = 0; j < ne; j++)
-		mk[j] = merge_key(st, ek[j], bk, nb, 0);
+		mk[j] = merge_key(st, ek[j], bk, NULL, nb, 0);
 	count = nb;
 	for (size_t j = 0; j < ne; j++) {
 		size_t i = 0;

@@ -30,14 +30,24 @@ struct tt_strpool {
 
 static uint32_t hash_bytes(const char *s, size_t len)
 {
-	/* FNV-1a: short names dominate, and it is cheap. */
-	uint32_t h = 2166136261u;
+	/* Eight bytes a step: an import interns every arg's string value
+	 * (Chrome: URLs, 50-100 bytes), where a byte-at-a-time hash was a
+	 * quarter of the cost of interning. Only the table's probe order
+	 * depends on it: ids are given in order of first intern. */
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, v;
+	size_t i = 0;
+	unsigned sh = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&v, s + i, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
 	}
-	return h;
+	for (v = 0; i < len; i++, sh += 8)
+		v |= (uint64_t)(unsigned char)s[i] << sh;
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	return (uint32_t)(h ^ h >> 32);
 }
 
 tt_strpool *tt_strpool_new(void)
@@ -146,18 +156,13 @@ static char *store(tt_strpool *p, const char *s, size_t len)
 	return dst;
 }
 
-tt_str tt_strpool_intern(tt_strpool *p, const char *s, size_t len)
+/* s[0..len) holds no NUL. */
+static tt_str intern_text(tt_strpool *p, const char *s, size_t len)
 {
-	const void *nul;
 	uint32_t h;
 	size_t slot;
 	char *text;
 
-	if (!s)
-		return 0;
-	nul = memchr(s, '\0', len);
-	if (nul)
-		len = (size_t)((const char *)nul - s);
 	if (len > UINT32_MAX - 1)
 		len = UINT32_MAX - 1;
 	h = hash_bytes(s, len);
@@ -202,9 +207,22 @@ oom:
 	return 0;
 }
 
+tt_str tt_strpool_intern(tt_strpool *p, const char *s, size_t len)
+{
+	const void *nul;
+
+	if (!s)
+		return 0;
+	nul = memchr(s, '\0', len);
+	if (nul)
+		len = (size_t)((const char *)nul - s);
+	return intern_text(p, s, len);
+}
+
 tt_str tt_strpool_intern_cstr(tt_strpool *p, const char *s)
 {
-	return s ? tt_strpool_intern(p, s, strlen(s)) : 0;
+	/* (strlen found the first NUL: no second scan for one) */
+	return s ? intern_text(p, s, strlen(s)) : 0;
 }
 
 tt_str tt_strpool_find(const tt_strpool *p, const char *s, size_t len)

@@ -139,6 +139,47 @@ static void test_off_by_default(void **state)
 
 /* 64k sets that never repeat: the table goes, sets stay distinct and
  * right. */
+/* tt_args_tracker_again: a set ended again is itself while sets are kept
+ * once, counted as a repeat (its trial stays on), and a copy once the
+ * tracker keeps no sets once. */
+static void test_again(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st), *off = tt_args_tracker_new(st);
+	uint32_t s0, s1, c;
+	size_t f0, e0, f1, e1;
+
+	(void)state;
+	tt_args_tracker_dedupe(t, 1);
+	s0 = set_is(t, st, 1, "x", 1);
+	assert_int_equal(tt_args_tracker_again(t, s0), s0);
+	/* 65536 tries with all but two of them repeats: the trial keeps it on */
+	for (int i = 0; i < 65533; i++)
+		assert_int_equal(tt_args_tracker_again(t, s0), s0);
+	s1 = set_is(t, st, 2, "x", 1);
+	assert_int_equal(s1, s0 + 1);
+	assert_int_equal(set_is(t, st, 1, "x", 1), s0);
+	assert_int_equal(set_is(t, st, 2, "x", 1), s1);
+	/* off: a new set with the same rows */
+	c = tt_args_tracker_again(off, s1);
+	assert_int_equal(c, s1 + 1);
+	assert_true(tt_storage_argset_rows(st, s1, &f1, &e1));
+	assert_true(tt_storage_argset_rows(st, c, &f0, &e0));
+	assert_int_equal(e0 - f0, 2);
+	assert_int_equal(e1 - f1, 2);
+	for (size_t i = 0; i < 2; i++) {
+		char a[64], b[64];
+
+		assert_int_equal(st->args.key[f0 + i], st->args.key[f1 + i]);
+		assert_int_equal(st->args.type[f0 + i], st->args.type[f1 + i]);
+		assert_string_equal(tt_storage_arg_text(st, f0 + i, a, sizeof(a)),
+				    tt_storage_arg_text(st, f1 + i, b, sizeof(b)));
+	}
+	tt_args_tracker_free(off);
+	tt_args_tracker_free(t);
+	tt_storage_free(st);
+}
+
 static void test_turns_off(void **state)
 {
 	tt_storage *st = tt_storage_new();
@@ -356,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_strings_by_text),
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_turns_off),
+		cmocka_unit_test(test_again),
 		cmocka_unit_test(test_merges_kept_once),
 		cmocka_unit_test(test_merge_continues_arrays),
 		cmocka_unit_test(test_merged_away_sets_hidden),

@@ -274,6 +274,55 @@ static void test_random_vs_qsort(void **state)
 	}
 }
 
+/* Streams written in bursts (a thread's events: the merge's next record
+ * mostly comes from the stream it just took one from), with ties across
+ * streams, bursts that overlap in time and streams that go back: the
+ * order of a stable sort. */
+static void test_bursts_vs_qsort(void **state)
+{
+	static ref want[60000];
+	unsigned seed = 777;
+
+	(void)state;
+	for (int round = 0; round < 4; round++) {
+		tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+		uint32_t st[40];
+		int64_t last[40] = { 0 };
+		int nst = round == 0 ? 2 : 3 + (int)(rnd(&seed) % 38);
+		size_t n = 0, cap = sizeof(want) / sizeof(want[0]) - 64;
+		out *o = new_out();
+
+		for (int i = 0; i < nst; i++)
+			st[i] = tt_sorter_stream(s);
+		while (n < cap) {
+			int k = (int)(rnd(&seed) % (unsigned)nst);
+			size_t burst = 1 + rnd(&seed) % (round == 3 ? 3 : 60);
+			/* a burst starts at or a little after where the stream was */
+			int64_t ts = last[k] + (int64_t)(rnd(&seed) % 40);
+
+			for (size_t b = 0; b < burst && n < cap; b++) {
+				ts += (int64_t)(rnd(&seed) % 3); /* ties inside and across */
+				want[n] = (ref){ ts, (int64_t)n };
+				push(s, st[k], ts, (int64_t)n);
+				n++;
+			}
+			last[k] = ts;
+			/* a stream that went back in time is sorted first */
+			if (round == 2 && rnd(&seed) % 200 == 0)
+				last[k] -= 100;
+		}
+		assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+		qsort(want, n, sizeof(want[0]), ref_cmp);
+		assert_int_equal(o->n, n);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(o->ts[i], want[i].ts);
+			assert_int_equal(o->tag[i], want[i].tag);
+		}
+		free(o);
+		tt_sorter_free(s);
+	}
+}
+
 /* Perfetto's read-buffer points: flush_until emits, in order, what comes
  * before the first record (in that order) pushed at or after the mark;
  * later records older than the last emitted are late, equal ones are
@@ -404,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_random_vs_qsort),
+		cmocka_unit_test(test_bursts_vs_qsort),
 		cmocka_unit_test(test_flush_until),
 		cmocka_unit_test(test_flush_until_random),
 	};

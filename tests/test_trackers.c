@@ -78,6 +78,74 @@ static void async_lanes(void **state)
 	tt_storage_free(st);
 }
 
+/* A set that grows past the lanes it scans (a merged sibling set of
+ * hundreds of tracks), cookies coming back after their lane was taken
+ * over, instants and scoped slices mixed in: the tracks of the rule
+ * (a cookie's own lane, else the first idle one, else a new one), as a
+ * plain scan over a model of the lanes gives them. */
+static void async_big_sets(void **state)
+{
+	enum { NL = 200 };
+	tt_storage *st = tt_storage_new();
+	tt_async_tracker *a = tt_async_tracker_new(st, NULL);
+	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	struct { uint64_t cookie; uint32_t open, track; int scoped; } lane[NL];
+	size_t nl = 0;
+	unsigned seed = 99;
+	uint32_t set;
+
+	(void)state;
+	set = tt_async_set(a, 1, 2, 3, &d, NULL);
+	assert_int_not_equal(set, TT_NONE);
+	for (int n = 0; n < 20000; n++) {
+		uint64_t cookie;
+		int k, scoped;
+		enum tt_async_kind kind;
+		size_t i;
+		uint32_t got;
+
+		seed = seed * 1103515245u + 12345u;
+		cookie = (seed >> 8) % (n < 2000 ? 12 : 150);
+		k = (int)((seed >> 20) % 8);
+		scoped = k == 7;
+		kind = scoped ? TT_ASYNC_SCOPED : k < 3 ? TT_ASYNC_BEGIN : k < 6 ? TT_ASYNC_END : TT_ASYNC_INSTANT;
+		if (scoped)
+			cookie = (uint64_t)n; /* a scoped lane's cookie: the time its slice ended */
+		/* the model: its own lane, else the first idle, else a new one */
+		for (i = 0; i < nl && !scoped; i++)
+			if (!lane[i].scoped && lane[i].cookie == cookie)
+				break;
+		if (scoped || i == nl) {
+			for (i = 0; i < nl; i++)
+				if (lane[i].scoped == scoped &&
+				    (scoped ? (int64_t)lane[i].cookie <= (int64_t)cookie : lane[i].open == 0))
+					break;
+			if (i < nl) {
+				lane[i].cookie = cookie;
+			} else {
+				assert_true(nl < NL);
+				lane[nl].cookie = cookie;
+				lane[nl].open = 0;
+				lane[nl].track = TT_NONE;
+				lane[nl].scoped = scoped;
+				nl++;
+			}
+		}
+		got = tt_async_track_in_set(a, set, cookie, kind);
+		if (lane[i].track == TT_NONE)
+			lane[i].track = got;
+		assert_int_equal(got, lane[i].track);
+		if (kind == TT_ASYNC_BEGIN)
+			lane[i].open++;
+		else if (kind == TT_ASYNC_END && lane[i].open > 0)
+			lane[i].open--;
+	}
+	assert_true(nl > 8); /* the set grew past its scanned lanes */
+	assert_int_equal(tt_storage_track_count(st), nl);
+	tt_async_tracker_free(a);
+	tt_storage_free(st);
+}
+
 /* Keyed tracks: the same (kind, a, b, c) is the same track, made once
  * with the first descriptor; any other kind or key part is another one. */
 static void keyed_tracks(void **state)
@@ -193,6 +261,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(end_match_by_category),
 		cmocka_unit_test(async_lanes),
+		cmocka_unit_test(async_big_sets),
 		cmocka_unit_test(keyed_tracks),
 		cmocka_unit_test(thread_tracks),
 		cmocka_unit_test(flows),

@@ -122,6 +122,22 @@ uint32_t tt_args_tracker_end(tt_args_tracker *a)
 	return id;
 }
 
+uint32_t tt_args_tracker_again(tt_args_tracker *a, uint32_t set)
+{
+	/* on: the table holds set (its rows were a new set, or found as a
+	 * repeat of the set the table holds), and no other set with its
+	 * rows; end would find it, count a try and a hit, and return it.
+	 * Off (it never comes back on): a copy is a new set. */
+	if (a->on) {
+		a->tries++;
+		a->hits++;
+		return set;
+	}
+	tt_storage_args_begin(a->st);
+	tt_storage_args_copy(a->st, set);
+	return tt_storage_args_store(a->st);
+}
+
 uint32_t tt_args_tracker_merge(tt_args_tracker *a, uint32_t begin, uint32_t end)
 {
 	uint32_t set;

@@ -28,6 +28,11 @@ void tt_args_tracker_dedupe(tt_args_tracker *a, int on);
 /* Ends the set under construction (tt_storage_args_begin + value calls):
  * its id, an earlier identical set's id, or TT_NONE when it is empty. */
 uint32_t tt_args_tracker_end(tt_args_tracker *a);
+/* What ending a copy of set's rows would give, without the copy while
+ * sets are kept once: set is then the one set with those rows, found
+ * again (counted as tt_args_tracker_end counts it). set: a set this
+ * tracker ended, not TT_NONE. */
+uint32_t tt_args_tracker_again(tt_args_tracker *a, uint32_t set);
 /* tt_storage_args_merge, with the merged set kept once as above. */
 uint32_t tt_args_tracker_merge(tt_args_tracker *a, uint32_t begin, uint32_t end);
 /* Adds the rows of arg_set_id to a row's args (merged, its keys winning):

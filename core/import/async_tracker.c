@@ -71,9 +71,10 @@ void tt_async_tracker_free(tt_async_tracker *t)
 	free(t);
 }
 
-/* The lane of cookie: its own, else the first idle one (which takes the
- * cookie over), else a new one (its track made later). */
-static struct lane *lane_for(struct aset *s, uint64_t cookie, int scoped)
+/* The lane of cookie: its own (only the first may_hold lanes can be),
+ * else the first idle one (which takes the cookie over), else a new one
+ * (its track made later). */
+static struct lane *lane_for(struct aset *s, uint64_t cookie, int scoped, size_t may_hold)
 {
 	struct lane l = { cookie, 0, TT_NONE, scoped };
 
@@ -89,7 +90,7 @@ static struct lane *lane_for(struct aset *s, uint64_t cookie, int scoped)
 			return NULL;
 		return &s->lanes.v[s->lanes.n - 1];
 	}
-	for (size_t i = 0; i < s->lanes.n; i++)
+	for (size_t i = 0; i < s->lanes.n && i < may_hold; i++)
 		if (!s->lanes.v[i].scoped && s->lanes.v[i].cookie == cookie)
 			return &s->lanes.v[i];
 	for (size_t i = 0; i < s->lanes.n; i++)
@@ -152,21 +153,28 @@ static void track_args(const tt_async_tracker *t, uint32_t track, const tt_async
 /* The track of cookie in set si. A cookie is in at most one lane (it
  * takes a lane only when none has it), so a remembered lane that still
  * holds the cookie is the one the scan would find: big sets (a merged
- * sibling set of hundreds of descriptor tracks) skip the scan. */
+ * sibling set of hundreds of descriptor tracks) skip the scan. Once a
+ * set is big every lane a cookie takes is remembered (sets never shrink):
+ * a remembered lane that another cookie took over means the cookie holds
+ * none, and a cookie not remembered can only hold one of the lanes taken
+ * while the set was small (the first SCAN_LANES). */
 static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
 {
 	struct aset *s = &t->v.v[si];
 	struct lane *l = NULL;
 	int scoped = kind == TT_ASYNC_SCOPED;
+	size_t may_hold = s->lanes.n;
 
 	if (s->lanes.n > SCAN_LANES && !scoped) {
 		uint32_t i = tt_keymap_get(&t->lanes, si, cookie, 0, 0);
 
 		if (i < s->lanes.n && !s->lanes.v[i].scoped && s->lanes.v[i].cookie == cookie)
 			l = &s->lanes.v[i];
+		else
+			may_hold = i != TT_KEYMAP_NONE ? 0 : SCAN_LANES;
 	}
 	if (!l) {
-		l = lane_for(s, cookie, scoped);
+		l = lane_for(s, cookie, scoped, may_hold);
 		if (!l)
 			return TT_NONE;
 		if (s->lanes.n > SCAN_LANES && !scoped &&
@@ -255,6 +263,17 @@ uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint6
 	uint32_t si = set_of(t, 1, k1, k2, k3, d, a);
 
 	return si == TT_NONE ? TT_NONE : set_track(t, si, cookie, kind);
+}
+
+uint32_t tt_async_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, const tt_track_desc *d,
+		      const tt_async_args *a)
+{
+	return set_of(t, 1, k1, k2, k3, d, a);
+}
+
+uint32_t tt_async_track_in_set(tt_async_tracker *t, uint32_t set, uint64_t cookie, enum tt_async_kind kind)
+{
+	return set < t->v.n ? set_track(t, set, cookie, kind) : TT_NONE;
 }
 
 uint32_t tt_async_overlap_track(tt_async_tracker *t, uint32_t utid, int64_t ts, int64_t dur)

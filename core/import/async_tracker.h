@@ -76,6 +76,12 @@ uint32_t tt_async_track_chrome(tt_async_tracker *t, uint32_t upid, tt_str scope,
 uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
 			    uint64_t cookie, const tt_track_desc *d, const tt_async_args *a,
 			    enum tt_async_kind kind);
+/* The same in two steps, for a caller that keeps the set's id: the set
+ * (k1, k2, k3) (made with d and a at its first use; TT_NONE when out of
+ * memory), then the track of cookie in it. */
+uint32_t tt_async_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, const tt_track_desc *d,
+		      const tt_async_args *a);
+uint32_t tt_async_track_in_set(tt_async_tracker *t, uint32_t set, uint64_t cookie, enum tt_async_kind kind);
 
 /* The overflow track of a thread for a complete slice that partly overlaps
  * one on the thread's own track (trace processor spills a JSON X event so

@@ -115,6 +115,8 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	(void)idxstr;
 	clear_counts(c);
 	c->i = 0;
+	if (tt_describe_rules_ready(t->aux->rules) != 0)
+		return SQLITE_NOMEM;
 	c->n = tt_describe_rules_count(t->aux->rules);
 	c->target = -1;
 	c->id = 0;

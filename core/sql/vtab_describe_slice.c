@@ -153,6 +153,8 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int a
 	default:
 		return SQLITE_OK;
 	}
+	if (tt_describe_rules_ready(t->aux->rules) != 0)
+		return SQLITE_NOMEM;
 	rc = tt_describe_match(t->aux->rules, t->aux->st, t->aux->target, c->slice_id, &c->hit);
 	if (rc < 0)
 		return SQLITE_NOMEM;

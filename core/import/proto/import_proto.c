@@ -206,6 +206,7 @@ static void seq_clear(pseq *s)
 	tt_pmap_clear(&s->frames);
 	tt_pmap_clear(&s->callstacks);
 	tt_pmap_clear(&s->counters);
+	s->cnt_val = NULL;
 	s->has_def_clock = s->has_def_track = 0;
 	s->def_extra.n = s->def_extra_dbl.n = 0;
 }
@@ -320,15 +321,6 @@ void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, do
 	c->fold_ui = ui + 1;
 	c->fold_ts = ts;
 	c->fold_v = v;
-}
-
-int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i)
-{
-	double tv = (double)i;
-
-	/* exactly the counter's value, bit for bit, read back from u.i */
-	return c->fold_ui && (kind == R_BEGIN || kind == R_END) && (flags & F_TTS) && ts == c->fold_ts &&
-	       memcmp(&tv, &c->fold_v, sizeof(tv)) == 0 && (int64_t)tv == i;
 }
 
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,

@@ -224,7 +224,7 @@ static void add_annot(pctx *c, pseq *s, uint64_t key, const DAnn *a, int depth)
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE:
 		tt_storage_args_keyed(st, k, TT_ARG_STRING | fl, 0, 0,
-				      tt_storage_intern(st, a->string_value, strlen(a->string_value)));
+				      tt_storage_intern_cstr(st, a->string_value));
 		break;
 	case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE:
 		tt_storage_args_keyed(st, k, TT_ARG_POINTER | fl, (int64_t)a->pointer_value, 0, 0);
@@ -305,10 +305,11 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a)
  * for 300k slices. The bytes seen are kept, by sequence, with the set
  * they made when that set was theirs alone (no typed args, legacy ids or
  * phases): the same bytes on the same sequence, while its interned names
- * and strings mean the same (pseq.agen), are the same rows, so the set is
- * copied from storage instead of unpacked and built again (copied, not
- * reused, until the args tracker's trial of its first 64k sets is over:
- * it decides whether it is a repeat exactly as when it was built). Bytes seen once unpacked cleanly, so they are
+ * and strings mean the same (pseq.agen), are the same rows, so they are
+ * that set again instead of unpacked and built again (the args tracker
+ * counts it as the repeat it is, tt_args_tracker_again: its trial of its
+ * first 64k sets decides as when the set was built; once it stops keeping
+ * sets once, the set's rows are copied into a new set). Bytes seen once unpacked cleanly, so they are
  * unpacked without a check when their set must be built again. The
  * kept bytes are bounded: when full, the cache starts again. */
 #define AC_BYTES (1u << 20)
@@ -335,7 +336,7 @@ struct tt_proto_annots {
 	uint32_t cur;                /* its entry + 1, 0 = none */
 	int missing;                 /* an interned id was missing while building */
 #define NAME_SLOTS 1024
-	struct nslot { uint64_t h; size_t len; tt_str v; } names[NAME_SLOTS]; /* name_text */
+	struct nslot { uint64_t h; size_t len; tt_str v; const char *t; } names[NAME_SLOTS]; /* name_text (t: v's text, which never moves) */
 	uint64_t ends;               /* sets ended here that were not empty */
 	int sure;                    /* the args tracker keeps sets once for good */
 };
@@ -348,8 +349,10 @@ static tt_str name_text(pctx *c, const char *s)
 	struct tt_proto_annots *a = c->annots;
 	size_t n = strlen(s), k;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+	unsigned sh;
 	struct nslot *e;
 	const char *t;
+	tt_str r;
 
 	if (!a)
 		return intern(c, s, n);
@@ -358,17 +361,23 @@ static tt_str name_text(pctx *c, const char *s)
 		h = (h ^ v) * 0xff51afd7ed558ccdULL;
 		h ^= h >> 32;
 	}
-	v = 0;
-	memcpy(&v, s + k, n - k);
+	/* (the tail byte by byte: a memcpy of a variable length is a call) */
+	for (v = 0, sh = 0; k < n; k++, sh += 8)
+		v |= (uint64_t)(unsigned char)s[k] << sh;
 	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 29;
 	e = &a->names[h & (NAME_SLOTS - 1)];
-	if (e->v && e->h == h && e->len == n && (t = tt_storage_str(c->st, e->v)) && !memcmp(t, s, n))
+	if (e->v && e->h == h && e->len == n && !memcmp(e->t, s, n))
 		return e->v;
-	e->h = h;
-	e->len = n;
-	e->v = intern(c, s, n);
-	return e->v;
+	e->v = 0;
+	r = intern(c, s, n);
+	if (r && (t = tt_storage_str(c->st, r))) {
+		e->h = h;
+		e->len = n;
+		e->t = t;
+		e->v = r;
+	}
+	return r;
 }
 
 static void note_missing(pctx *c)
@@ -571,9 +580,7 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 
 			if (e->set == TT_NONE || a->sure)
 				return e->set;
-			tt_storage_args_begin(c->st);
-			tt_storage_args_copy(c->st, e->set);
-			set = tt_args_tracker_end(c->im->args);
+			set = tt_args_tracker_again(c->im->args, e->set);
 			/* The tracker stops keeping sets once if its first 64k
 			 * sets brought few repeats (args_tracker.h), and never
 			 * turns it back on. Each non-empty set ended here was one

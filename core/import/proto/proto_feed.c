@@ -25,22 +25,34 @@ static uint32_t parent_track_of(pctx *c, const utrack *u, int depth)
  * with no name of its own is named by the first event fed onto it, as
  * trace processor names it. */
 /* The track of a merged sibling set for one event (or a parent: PEEK). */
-static uint32_t merged_track(pctx *c, const utrack *u, enum tt_async_kind kind)
+static uint32_t merged_track(pctx *c, utrack *u, enum tt_async_kind kind)
 {
-	tt_async_args a = { .ndim = 0 };
 	uint32_t t;
 
-	/* trace processor's merged blueprints' dimensions: the scope, the
-	 * parent, how siblings merge (0 by name, 2 by key) and on what */
-	if (u->mdesc.utid != TT_NONE)
-		a.dim[a.ndim++] = (tt_async_arg){ "utid", 'u', u->mdesc.utid, NULL };
-	else if (u->mdesc.upid != TT_NONE)
-		a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', u->mdesc.upid, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "parent_track_uuid", 'i', u->mk2, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_type", 'u', u->merge == 3 ? 2 : 0, NULL };
-	a.dim[a.ndim++] = (tt_async_arg){ "merge_key_value", 's', u->merge == 3 ? u->merge_key : u->mdesc.name, NULL };
-	t = tt_async_track_set(c->im->async, u->mk1, u->mk2, u->mk3, u->uuid, &u->mdesc, &a, kind);
+	/* (the set is the same for every event of u: found once) */
+	if (!u->mset) {
+		tt_async_args a = { .ndim = 0 };
+		uint32_t si;
 
+		/* trace processor's merged blueprints' dimensions: the scope,
+		 * the parent, how siblings merge (0 by name, 2 by key) and on
+		 * what */
+		if (u->mdesc.utid != TT_NONE)
+			a.dim[a.ndim++] = (tt_async_arg){ "utid", 'u', u->mdesc.utid, NULL };
+		else if (u->mdesc.upid != TT_NONE)
+			a.dim[a.ndim++] = (tt_async_arg){ "upid", 'u', u->mdesc.upid, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "parent_track_uuid", 'i', u->mk2, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "merge_key_type", 'u', u->merge == 3 ? 2 : 0, NULL };
+		a.dim[a.ndim++] = (tt_async_arg){ "merge_key_value", 's',
+						  u->merge == 3 ? u->merge_key : u->mdesc.name, NULL };
+		si = tt_async_set(c->im->async, u->mk1, u->mk2, u->mk3, &u->mdesc, &a);
+		if (si == TT_NONE) {
+			c->oom = 1;
+			return TT_NONE;
+		}
+		u->mset = si + 1;
+	}
+	t = tt_async_track_in_set(c->im->async, u->mset - 1, u->uuid, kind);
 	if (t == TT_NONE)
 		c->oom = 1;
 	return t;
@@ -208,6 +220,14 @@ static uint32_t rec_track(pctx *c, const prec *r)
 			c->oom = 1;
 		return t;
 	}
+	if (r->track & TRACK_UUID) {
+		/* most records go to a descriptor's track made before, with
+		 * its source args: resolve would give it at once */
+		const utrack *u = &c->utracks.v[r->track & ~TRACK_UUID];
+
+		if (u->track != TT_NONE && u->desc_track == u->track + 1)
+			return u->track;
+	}
 	return (r->track & TRACK_UUID) ? resolve(c, r->track & ~TRACK_UUID, 0,
 						  r->kind == R_COUNTER ? 0 : r->name,
 						  r->kind == R_BEGIN ? TT_ASYNC_BEGIN :
@@ -332,6 +352,35 @@ static void tts_clear_unended(pctx *c, ttsbits *b)
 	TT_VEC_FREE(*b);
 }
 
+/* The counter record a BEGIN / END took along (REC_FOLDED: utrack ui,
+ * its value the record's thread ts), fed as feed() feeds the record it
+ * was pushed as (R_COUNTER on TRACK_UUID | ui, the event's F_TE and
+ * F_FPOS), without making that record: half the records of a Chromium
+ * trace. */
+static void feed_folded(pctx *c, const prec *r, uint32_t ui)
+{
+	const utrack *u = &c->utracks.v[ui];
+	uint32_t track;
+
+	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
+		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);
+		return;
+	}
+	c->feed_first_packet = (r->flags & F_FPOS) != 0;
+	if (u->track != TT_NONE && u->desc_track == u->track + 1)
+		track = u->track;
+	else
+		track = resolve(c, ui, 0, 0, TT_ASYNC_PEEK);
+	if (track == TT_NONE)
+		return;
+	u = &c->utracks.v[ui]; /* (resolving may add utracks) */
+	if (u->kind != UT_COUNTER && u->described) {
+		stat(c, TT_STAT_proto_counter_bad_track);
+		return;
+	}
+	tt_storage_counter(c->st, track, r->ts, (double)r->u.i);
+}
+
 static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 {
 	uint32_t track;
@@ -349,19 +398,8 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 		r = &ft;
 	}
 
-	if (folded) {
-		/* the counter record it took along, as it was pushed */
-		prec k = *r;
-
-		k.kind = R_COUNTER;
-		k.flags = r->flags & (F_TE | F_FPOS);
-		k.track = TRACK_UUID | (folded - 1);
-		k.name = k.cat = 0;
-		k.args = TT_NONE;
-		k.u.d = (double)r->u.i;
-		k.id = 0;
-		feed(c, &k, open_tts);
-	}
+	if (folded)
+		feed_folded(c, r, folded - 1);
 
 	if ((r->flags & F_TE) && c->has_roi && r->ts < c->roi_ns) {
 		stat(c, TT_STAT_track_event_dropped_packets_outside_of_range_of_interest);

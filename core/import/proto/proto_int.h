@@ -119,6 +119,7 @@ typedef struct utrack {
 	tt_str merge_key;
 	int merged;                  /* resolved to a set of merged sibling tracks */
 	uint64_t mk1, mk2, mk3;      /* the set */
+	uint32_t mset;               /* its id in the async tracker + 1, 0 before its first event */
 	tt_track_desc mdesc;         /* its tracks */
 	tt_str name, desc;
 	uint32_t utid, upid;         /* thread / process descriptors */
@@ -176,6 +177,8 @@ typedef struct pseq {
 	uint64_t last_uuid;          /* tt_proto_get_utrack cache: last track_uuid of an event */
 	uint32_t last_utrack;        /* its uuid table index, TT_NONE before any */
 	tt_pmap counters;            /* incremental counter uuid -> double bits */
+	uint64_t cnt_uuid;           /* the last one's uuid and its value in counters (NULL: none): */
+	uint64_t *cnt_val;           /* a sequence's counter values mostly go to one track */
 	uint32_t fallback_track;     /* record track of the sequence's thread, or TT_NONE */
 	int64_t legacy_tic;          /* thread instruction count (delta-encoded) */
 	int64_t thr_pid, thr_tid;    /* the sequence's thread (valid with fallback_track) */
@@ -253,6 +256,11 @@ typedef struct pctx {
 	tt_keymap content_index;      /* (category, name) -> index in content (proto_track_event.c) */
 	TT_VEC(uint64_t) content;     /* category << 32 | name, first seen first */
 	uint32_t content_last;
+#define PCTX_CAT_HITS 64
+#define PCTX_CAT_PARTS 4
+	struct cat_hit { size_t n; tt_str part[PCTX_CAT_PARTS], v; } cat_hits[PCTX_CAT_HITS]; /* joined categories (proto_track_event.c) */
+#define PCTX_CONTENT_HITS 256
+	struct content_hit { uint64_t k; uint32_t i1; } content_hits[PCTX_CONTENT_HITS]; /* (cat, name) -> index + 1 */
 	int content_other;            /* a packet that is not a TrackEvent */
 	int threaded;                /* may start threads (not opts.proto_one_thread) */
 	int in_track_event;          /* records pushed now come from a TrackEvent */
@@ -350,8 +358,15 @@ void tt_proto_push_counter_folding(pctx *c, pseq *s, int64_t ts, uint32_t ui, do
 void tt_proto_fold_flush(pctx *c, pseq *s);
 /* Whether the record (ts, kind, flags, i) would take the waiting counter
  * along: when not, the caller flushes it before numbering the record's
- * flows and callstack by c->ord. */
-int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i);
+ * flows and callstack by c->ord. (Inline: asked twice an event.) */
+static inline int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int flags, int64_t i)
+{
+	double tv = (double)i;
+
+	/* exactly the counter's value, bit for bit, read back from u.i */
+	return c->fold_ui && (kind == R_BEGIN || kind == R_END) && (flags & F_TTS) && ts == c->fold_ts &&
+	       memcmp(&tv, &c->fold_v, sizeof(tv)) == 0 && (int64_t)tv == i;
+}
 /* Before anything of packet p is read: its TrackEvent's packed debug
  * annotations are unpacked unless the same bytes were seen on its
  * sequence; it: the reader's item of p (for a packet inside

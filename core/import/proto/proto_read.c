@@ -25,6 +25,8 @@
 
 #define MAX_PACKET (64u << 20)   /* larger length prefixes are corrupt */
 #define MAX_NESTING 64           /* message nesting accepted in a packet */
+#define HOT_MAX (64u << 10)      /* bigger packets go to the full schema at once: hot would copy their TrackEvent's bytes once more */
+#define CACHE_MAX 2048           /* bigger TrackEvents are not cached: they rarely repeat, and would push out many */
 #define READ_CHUNK (1u << 20)
 #define READ_REQ (128u << 10)
 #define BATCH_PACKETS 256        /* small enough to stay in cache between the threads; the unpacked messages of the batches in flight stay a few MB (protobuf-c makes ~1.5 KB of a Chrome packet) */
@@ -252,7 +254,7 @@ static int keep_hot_event(const ProtobufCFieldDescriptor *f)
 	case 6:                             /* legacy_event */
 	case 9: case 11:                    /* type, track_uuid */
 	case 10: case 23:                   /* name_iid, name */
-	case 12: case 31:                   /* extra_counter_values, _track_uuids */
+	case 12: case 31: case 45: case 46: /* extra_counter_values, _track_uuids (and double) */
 	case 30: case 44:                   /* counter_value, double_counter_value */
 	case 47: case 48: case 36: case 42: /* flow_ids, terminating_flow_ids (and _old) */
 	case 34:                            /* source_location_iid */
@@ -376,7 +378,7 @@ static const Perfetto__Protos__TrackEvent *decode_event(const tt_proto_schema *s
 	ProtobufCAllocator *al = NULL;
 	uint64_t h = 0;
 
-	if (tc) {
+	if (tc && n <= CACHE_MAX) {
 		h = tt_proto_bytes_hash(0, p, n);
 		if ((te = tt_proto_tecache_find(tc, h, p, n)))
 			return te;
@@ -397,13 +399,14 @@ static const Perfetto__Protos__TrackEvent *decode_event(const tt_proto_schema *s
 Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
 					       const unsigned char *p, size_t len)
 {
-	/* Hot first, without the nesting walk: the types it unpacks do not
+	/* Hot first (packets under HOT_MAX), without the nesting walk: the types it unpacks do not
 	 * nest (no recursive message is in it; annotations stay bytes), so
 	 * protobuf-c's recursion is bounded, and when it takes the packet
 	 * whole, the walk could only have said no inside the annotations,
 	 * which are checked as they are unpacked. */
 	Perfetto__Protos__TracePacket *pk =
-		(Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p);
+		len < HOT_MAX ? (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p)
+			      : NULL;
 
 	if (pk && !pk->base.n_unknown_fields) {
 		const ProtobufCBinaryData *raw;

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLOTS 4096
-#define GENS 4
+#define SLOTS 2048
+#define GENS 3
 #define GEN_BYTES (128u << 10)
 
 typedef struct slot {
@@ -132,7 +132,8 @@ const Perfetto__Protos__TrackEvent *tt_proto_tecache_find(tt_proto_tecache *c, u
 	const slot *s = &c->slots[h & (SLOTS - 1)];
 
 	c->lookups++;
-	if (s->h != h || s->n != n || !found(c, s->gen) || memcmp(s->p, p, n))
+	/* (an empty event's bytes may be NULL: no memcmp of them) */
+	if (s->h != h || s->n != n || !found(c, s->gen) || (n && memcmp(s->p, p, n)))
 		return NULL;
 	c->hits++;
 	return s->te;
@@ -178,7 +179,8 @@ void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *
 
 	if (c->cur < 0 || n > UINT32_MAX || !(copy = gen_alloc(c, n ? n : 1)))
 		return;
-	memcpy(copy, p, n);
+	if (n)
+		memcpy(copy, p, n);
 	s->h = h;
 	s->p = copy;
 	s->n = (uint32_t)n;

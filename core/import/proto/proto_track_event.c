@@ -21,6 +21,8 @@ static tt_str lookup(pctx *c, const itab *t, uint64_t iid)
 static tt_str event_category(pctx *c, pseq *s, const TEv *te)
 {
 	size_t i, len = 0, n = te->n_category_iids + te->n_categories;
+	tt_str part[PCTX_CAT_PARTS], v;
+	struct cat_hit *h = NULL;
 
 	if (n == 0)
 		return 0;
@@ -28,10 +30,26 @@ static tt_str event_category(pctx *c, pseq *s, const TEv *te)
 		return lookup(c, &s->cats, te->category_iids[0]);
 	if (n == 1)
 		return intern_c(c, te->categories[0]);
+	/* several, joined by ",": events repeat their lists, so a list of
+	 * interned parts keeps its joined text in a small cache (the parts
+	 * are looked up each time: a missing one is counted each time) */
+	if (n <= PCTX_CAT_PARTS && !te->n_categories) {
+		uint64_t k = n;
+
+		for (i = 0; i < n; i++) {
+			part[i] = lookup(c, &s->cats, te->category_iids[i]);
+			k = (k ^ part[i]) * 0x9e3779b97f4a7c15ULL;
+		}
+		h = &c->cat_hits[(k >> 40) % PCTX_CAT_HITS];
+		if (h->v && h->n == n && !memcmp(h->part, part, n * sizeof(*part)))
+			return h->v;
+	}
 	for (i = 0; i < n; i++) {
 		const char *p;
 		size_t pl;
-		if (i < te->n_category_iids)
+		if (h)
+			p = tt_storage_str(c->st, part[i]);
+		else if (i < te->n_category_iids)
 			p = tt_storage_str(c->st, lookup(c, &s->cats, te->category_iids[i]));
 		else
 			p = te->categories[i - te->n_category_iids];
@@ -45,7 +63,13 @@ static tt_str event_category(pctx *c, pseq *s, const TEv *te)
 		memcpy(c->catbuf + len, p, pl);
 		len += pl;
 	}
-	return intern(c, c->catbuf, len);
+	v = intern(c, c->catbuf, len);
+	if (h && v) {
+		h->n = n;
+		memcpy(h->part, part, n * sizeof(*part));
+		h->v = v;
+	}
+	return v;
 }
 
 /* Applies unit multiplier and incremental state of a counter track. */
@@ -55,17 +79,24 @@ static double counter_value(pctx *c, pseq *s, uint32_t ui, double v)
 
 	v *= (double)u->mult;
 	if (u->incremental) {
-		uint64_t *p = tt_pmap_find(&s->counters, u->uuid);
+		uint64_t *p = s->cnt_val && s->cnt_uuid == u->uuid ? s->cnt_val : tt_pmap_find(&s->counters, u->uuid);
 		double last = 0;
+		uint64_t bits;
+
 		if (p)
 			memcpy(&last, p, sizeof(last));
 		v += last;
-		{
-			uint64_t bits;
-			memcpy(&bits, &v, sizeof(bits));
+		memcpy(&bits, &v, sizeof(bits));
+		if (p) {
+			*p = bits;
+		} else {
+			/* (a put may move every value: the pointer is found again) */
 			if (tt_pmap_put(&s->counters, u->uuid, bits))
 				c->oom = 1;
+			p = tt_pmap_find(&s->counters, u->uuid);
 		}
+		s->cnt_uuid = u->uuid;
+		s->cnt_val = p;
 	}
 	return v;
 }
@@ -296,15 +327,28 @@ static tt_str event_name(pctx *c, pseq *s, const TEv *te, const LEv *le)
 static void content_note(pctx *c, tt_str cat, tt_str name)
 {
 	uint64_t k = (uint64_t)cat << 32 | name;
+	struct content_hit *h;
 
 	if (c->content.n && c->content.v[c->content_last] == k)
 		return;
-	c->content_last = tt_keymap_get(&c->content_index, cat, name, 0, 0);
-	if (c->content_last != TT_KEYMAP_NONE)
+	/* events of many sequences interleave: a small direct-mapped cache
+	 * of the pairs seen before the keymap's hashing */
+	h = &c->content_hits[tt_pmap_hash(k) % PCTX_CONTENT_HITS];
+	if (h->i1 && h->k == k) {
+		c->content_last = h->i1 - 1;
 		return;
-	c->content_last = (uint32_t)c->content.n;
-	if (TT_VEC_PUSH(c->content, k) || tt_keymap_put(&c->content_index, cat, name, 0, 0, c->content_last))
-		c->oom = 1;
+	}
+	c->content_last = tt_keymap_get(&c->content_index, cat, name, 0, 0);
+	if (c->content_last == TT_KEYMAP_NONE) {
+		c->content_last = (uint32_t)c->content.n;
+		if (TT_VEC_PUSH(c->content, k) ||
+		    tt_keymap_put(&c->content_index, cat, name, 0, 0, c->content_last)) {
+			c->oom = 1;
+			return;
+		}
+	}
+	h->k = k;
+	h->i1 = c->content_last + 1;
 }
 
 void tt_proto_content_flush(pctx *c)
