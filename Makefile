@@ -54,9 +54,9 @@ SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/q
 	      core/sql/modules.c core/sql/modules_docs.c
 JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/import/json/json_event.c \
 	      core/import/json/json_feed.c core/import/json/json_chunks.c \
-	      core/import/json/json_lenient.c
+	      core/import/json/json_lenient.c core/import/json/json_tokerr.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
-	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c \
+	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
 	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c core/import/proto/proto_sched.c \
 	      core/import/proto/proto_systrace.c \

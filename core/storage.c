@@ -97,8 +97,9 @@ void tt_storage_free(tt_storage *st)
 	  st->slice.thread_dur, st->slice.track, st->slice.depth, st->slice.arg_set_id,
 	  st->slice.cat, st->slice.name);
 	F(counter, st->counter.ts, st->counter.value, st->counter.track);
+	F(counter_args, st->counter_args.row, st->counter_args.arg_set_id);
 	F(args, st->args.key, st->args.type, st->args.val);
-	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.arg_set_id);
+	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.trace_id, st->flow.arg_set_id);
 	F(raw, st->raw.ts, st->raw.name);
 	tt_packcol_free(&st->raw.ucpu);
 	tt_packcol_free(&st->raw.utid);
@@ -106,8 +107,12 @@ void tt_storage_free(tt_storage *st)
 	F(sched, st->sched.ts, st->sched.dur, st->sched.cpu, st->sched.priority,
 	  st->sched.utid, st->sched.end_state);
 	F(tstate, st->tstate.ts, st->tstate.dur, st->tstate.cpu, st->tstate.utid, st->tstate.state,
-	  st->tstate.io_wait, st->tstate.blocked);
-	F(import_logs, st->import_logs.ts, st->import_logs.stat, st->import_logs.arg_set_id);
+	  st->tstate.io_wait, st->tstate.blocked, st->tstate.waker_utid, st->tstate.waker_id,
+	  st->tstate.irq_context);
+	F(spurious, st->spurious.ts, st->spurious.tstate_id, st->spurious.utid, st->spurious.waker_utid,
+	  st->spurious.irq_context);
+	F(import_logs, st->import_logs.ts, st->import_logs.byte_offset, st->import_logs.stat,
+	  st->import_logs.arg_set_id);
 	F(proto_path, st->proto_path.parent_id, st->proto_path.arg_set_id, st->proto_path.field_type,
 	  st->proto_path.field_name);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
@@ -532,14 +537,53 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
 	return (int64_t)n;
 }
 
-int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint32_t arg_set_id)
+void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id)
+{
+	size_t n = st->counter_args.n, i = n;
+
+	if (row < 0 || (size_t)row >= st->counter.n || arg_set_id == TT_NONE)
+		return;
+	/* (rows come in ascending: the place is nearly always the end) */
+	while (i > 0 && st->counter_args.row[i - 1] >= (uint32_t)row)
+		i--;
+	if (i < n && st->counter_args.row[i] == (uint32_t)row) {
+		st->counter_args.arg_set_id[i] = arg_set_id;
+		return;
+	}
+	if (GROW(st, st->counter_args, COL(st->counter_args.row), COL(st->counter_args.arg_set_id)))
+		return;
+	memmove(st->counter_args.row + i + 1, st->counter_args.row + i, (n - i) * sizeof(uint32_t));
+	memmove(st->counter_args.arg_set_id + i + 1, st->counter_args.arg_set_id + i, (n - i) * sizeof(uint32_t));
+	st->counter_args.row[i] = (uint32_t)row;
+	st->counter_args.arg_set_id[i] = arg_set_id;
+	st->counter_args.n++;
+}
+
+uint32_t tt_storage_counter_args(const tt_storage *st, size_t row)
+{
+	size_t lo = 0, hi = st->counter_args.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->counter_args.row[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->counter_args.n && st->counter_args.row[lo] == row ? st->counter_args.arg_set_id[lo] : TT_NONE;
+}
+
+int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint64_t trace_id, uint32_t arg_set_id)
 {
 	size_t n = st->flow.n;
 
-	if (GROW(st, st->flow, COL(st->flow.slice_out), COL(st->flow.slice_in), COL(st->flow.arg_set_id)))
+	if (GROW(st, st->flow, COL(st->flow.slice_out), COL(st->flow.slice_in), COL(st->flow.trace_id),
+		 COL(st->flow.arg_set_id)))
 		return -1;
 	st->flow.slice_out[n] = out;
 	st->flow.slice_in[n] = in;
+	st->flow.trace_id[n] = trace_id;
 	st->flow.arg_set_id[n] = arg_set_id;
 	st->flow.n++;
 	return (int64_t)n;
@@ -631,10 +675,14 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 
 	if (GROW(st, st->tstate, COL(st->tstate.ts), COL(st->tstate.dur), COL(st->tstate.cpu),
 		 COL(st->tstate.utid), COL(st->tstate.state), COL(st->tstate.io_wait),
-		 COL(st->tstate.blocked)))
+		 COL(st->tstate.blocked), COL(st->tstate.waker_utid), COL(st->tstate.waker_id),
+		 COL(st->tstate.irq_context)))
 		return -1;
 	st->tstate.io_wait[n] = TT_TS_NONE;
 	st->tstate.blocked[n] = 0;
+	st->tstate.waker_utid[n] = TT_NONE;
+	st->tstate.waker_id[n] = TT_NONE;
+	st->tstate.irq_context[n] = -1;
 	st->tstate.ts[n] = ts;
 	st->tstate.dur[n] = dur;
 	st->tstate.cpu[n] = cpu;
@@ -652,18 +700,56 @@ void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wai
 	st->tstate.blocked[row] = function;
 }
 
-int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)
+void tt_storage_thread_state_waker(tt_storage *st, int64_t row, uint32_t waker_utid, uint32_t waker_id,
+				   int irq_context)
+{
+	if (row < 0 || (size_t)row >= st->tstate.n)
+		return;
+	st->tstate.waker_utid[row] = waker_utid;
+	st->tstate.waker_id[row] = waker_id;
+	st->tstate.irq_context[row] = (int8_t)(irq_context < 0 ? -1 : irq_context != 0);
+}
+
+int64_t tt_storage_spurious_wakeup(tt_storage *st, int64_t ts, uint32_t tstate_id, int irq_context, uint32_t utid,
+				   uint32_t waker_utid)
+{
+	size_t n = st->spurious.n;
+
+	if (GROW(st, st->spurious, COL(st->spurious.ts), COL(st->spurious.tstate_id), COL(st->spurious.utid),
+		 COL(st->spurious.waker_utid), COL(st->spurious.irq_context)))
+		return -1;
+	st->spurious.ts[n] = ts;
+	st->spurious.tstate_id[n] = tstate_id;
+	st->spurious.irq_context[n] = (int8_t)(irq_context < 0 ? -1 : irq_context != 0);
+	st->spurious.utid[n] = utid;
+	st->spurious.waker_utid[n] = waker_utid;
+	st->spurious.n++;
+	return (int64_t)n;
+}
+
+static int64_t import_log(tt_storage *st, tt_stat stat, int64_t ts, int64_t byte_offset, uint32_t arg_set_id)
 {
 	size_t n = st->import_logs.n;
 
-	if (GROW(st, st->import_logs, COL(st->import_logs.ts), COL(st->import_logs.stat),
-		 COL(st->import_logs.arg_set_id)))
+	if (GROW(st, st->import_logs, COL(st->import_logs.ts), COL(st->import_logs.byte_offset),
+		 COL(st->import_logs.stat), COL(st->import_logs.arg_set_id)))
 		return -1;
 	st->import_logs.ts[n] = ts;
+	st->import_logs.byte_offset[n] = byte_offset;
 	st->import_logs.stat[n] = (uint16_t)stat;
 	st->import_logs.arg_set_id[n] = arg_set_id;
 	st->import_logs.n++;
 	return (int64_t)n;
+}
+
+int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id)
+{
+	return import_log(st, stat, ts, TT_TS_NONE, arg_set_id);
+}
+
+int64_t tt_storage_import_log_at(tt_storage *st, tt_stat stat, int64_t byte_offset, uint32_t arg_set_id)
+{
+	return import_log(st, stat, TT_TS_NONE, byte_offset, arg_set_id);
 }
 
 int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,

@@ -219,7 +219,14 @@ uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size
 
 /* ---- counters, flows, raw events, scheduling -------------------------- */
 int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);
-int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint32_t arg_set_id);
+/* A counter row's arg set (most have none: TT_NONE), set once the row
+ * exists; kept apart from the row, since few counters have args. */
+void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id);
+uint32_t tt_storage_counter_args(const tt_storage *st, size_t row);
+/* A flow link; trace_id: the flow's id in the flow tracker (a trace's
+ * raw id, or a v1 flow's number), shown as int64 (trace processor's). */
+int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint64_t trace_id,
+			uint32_t arg_set_id);
 /* A row of experimental_proto_path (trace processor's proto content
  * analyzer): a field path step, its parent step (TT_NONE: a root), the
  * field's type and name (0: none), and args (the root's annotations). */
@@ -240,8 +247,21 @@ int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t
 /* One occurrence of a stat with its details (an arg set), trace
  * processor's _trace_import_logs; the stat itself is counted apart. */
 int64_t tt_storage_import_log(tt_storage *st, tt_stat stat, int64_t ts, uint32_t arg_set_id);
+/* One found while tokenizing: no ts, the byte offset in the file where
+ * it was (TT_TS_NONE: unknown), as trace processor's tokenization logs. */
+int64_t tt_storage_import_log_at(tt_storage *st, tt_stat stat, int64_t byte_offset, uint32_t arg_set_id);
 /* A thread_state row's io_wait (TT_TS_NONE: unknown) and blocked_function. */
 void tt_storage_thread_state_blocked(tt_storage *st, int64_t row, int64_t io_wait, tt_str function);
+/* A thread_state row's waker: the thread that woke it (TT_NONE: none),
+ * that thread's running thread_state row (TT_NONE: none) and whether the
+ * waking came from an interrupt (1), not (0) or unknown (-1). */
+void tt_storage_thread_state_waker(tt_storage *st, int64_t row, uint32_t waker_utid, uint32_t waker_id,
+				   int irq_context);
+/* spurious_sched_wakeup: at ts, waker_utid woke utid, which was already
+ * running or runnable in thread_state row tstate_id (irq_context as
+ * above). Returns the row, -1 out of memory. */
+int64_t tt_storage_spurious_wakeup(tt_storage *st, int64_t ts, uint32_t tstate_id, int irq_context, uint32_t utid,
+				   uint32_t waker_utid);
 /* state (Perfetto's state table): track holds value from ts until the next
  * value (tt_storage_state_end sets dur; -1 while it lasts). Returns the row. */
 int64_t tt_storage_state(tt_storage *st, int64_t ts, uint32_t track, tt_str cat, tt_str value,

@@ -344,6 +344,7 @@ void tt_storage_args_mark_dead(tt_storage *st)
 	unmark_col(cand, nsets, st->track.dimension_arg_set_id, st->track.n);
 	unmark_col(cand, nsets, st->slice.arg_set_id, st->slice.n);
 	unmark_col(cand, nsets, st->flow.arg_set_id, st->flow.n);
+	unmark_col(cand, nsets, st->counter_args.arg_set_id, st->counter_args.n);
 	unmark_col(cand, nsets, st->state.arg_set_id, st->state.n);
 	unmark_col(cand, nsets, st->import_logs.arg_set_id, st->import_logs.n);
 	unmark_col(cand, nsets, st->proto_path.arg_set_id, st->proto_path.n);

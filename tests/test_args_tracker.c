@@ -5,7 +5,7 @@
  * makes a new one; string values compare by text whatever the row held
  * before; off by default; the table turns itself off when sets do not
  * repeat; merged sets and args added to processes, threads and state
- * rows are kept once too. Merges (a slice's begin and end args): arrays
+ * rows are kept once too; a counter row's set is kept apart. Merges (a slice's begin and end args): arrays
  * continue, keep-first keys, and the sets a merge replaced leave the args
  * table once nothing owns them.
  */
@@ -32,6 +32,31 @@ static uint32_t set_is(tt_args_tracker *t, tt_storage *st, int64_t a, const char
 		tt_storage_args_int(st, "a", a);
 	}
 	return tt_args_tracker_end(t);
+}
+
+/* A counter row's arg set is kept apart from the row (most have none):
+ * set in any order, set again replaces, rows that do not exist and
+ * TT_NONE are ignored. */
+static void test_counter_args(void **state)
+{
+	tt_storage *st = tt_storage_new();
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(tt_storage_counter(st, 0, i * 10, 1.0), i);
+	tt_storage_counter_set_args(st, 2, 7);
+	tt_storage_counter_set_args(st, 0, 5);
+	tt_storage_counter_set_args(st, 3, 9);
+	tt_storage_counter_set_args(st, 2, 8);
+	tt_storage_counter_set_args(st, 1, TT_NONE);
+	tt_storage_counter_set_args(st, 4, 1);
+	tt_storage_counter_set_args(st, -1, 1);
+	assert_int_equal(tt_storage_counter_args(st, 0), 5);
+	assert_int_equal(tt_storage_counter_args(st, 1), TT_NONE);
+	assert_int_equal(tt_storage_counter_args(st, 2), 8);
+	assert_int_equal(tt_storage_counter_args(st, 3), 9);
+	assert_int_equal(tt_storage_counter_args(st, 4), TT_NONE);
+	tt_storage_free(st);
 }
 
 static void test_same_rows_same_set(void **state)
@@ -368,6 +393,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_rows_same_set),
+		cmocka_unit_test(test_counter_args),
 		cmocka_unit_test(test_strings_by_text),
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_turns_off),

@@ -389,7 +389,9 @@ static void trailing_comma_across_reads(void **state)
 
 /* Thread state events (ph T, as trace processor reads them): the name is
  * the state, cpu / io_wait / blocked_function are columns; Running with a
- * cpu is also a sched slice; one without dur is a parser failure. */
+ * cpu is also a sched slice; one without dur is a parser failure, a
+ * negative dur is kept; integer cpu and io_wait are uint32 (-1 is
+ * 4294967295). */
 static void thread_state_events(void **state)
 {
 	char *p;
@@ -399,7 +401,10 @@ static void thread_state_events(void **state)
 		"{\"ph\":\"T\",\"name\":\"D\",\"pid\":5,\"tid\":6,\"ts\":3,\"dur\":4,"
 		"\"args\":{\"io_wait\":1,\"blocked_function\":\"wait_on_page\"}},"
 		"{\"ph\":\"T\",\"name\":\"R\",\"pid\":5,\"tid\":6,\"ts\":7,\"dur\":1},"
-		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":9}"
+		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":9},"
+		"{\"ph\":\"T\",\"name\":\"S\",\"pid\":5,\"tid\":6,\"ts\":10,\"dur\":-3,\"args\":{\"io_wait\":-1}},"
+		"{\"ph\":\"T\",\"name\":\"Running\",\"pid\":5,\"tid\":6,\"ts\":20,\"dur\":1,"
+		"\"args\":{\"cpu\":-1,\"io_wait\":0}}"
 		"]", &p);
 
 	(void)state;
@@ -407,9 +412,12 @@ static void thread_state_events(void **state)
 		       " coalesce(cpu, -1), t.tid from thread_state join thread t using(utid) order by ts",
 		   "1000\t2000\tRunning\t-1\t-\t-1\t6\n"
 		   "3000\t4000\tD\t1\twait_on_page\t-1\t6\n"
-		   "7000\t1000\tR\t-1\t-\t-1\t6\n");
-	tt_test_assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)",
-		   "1000\t2000\t3\t6\n");
+		   "7000\t1000\tR\t-1\t-\t-1\t6\n"
+		   "10000\t-3000\tS\t4294967295\t-\t-1\t6\n"
+		   "20000\t1000\tRunning\t0\t-\t-1\t6\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, c.cpu, t.tid from sched s join cpu c using(ucpu) join thread t using(utid)"
+		       " order by s.ts",
+		   "1000\t2000\t3\t6\n20000\t1000\t4294967295\t6\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
 	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
 	tt_test_close_text(tr, p);
@@ -521,6 +529,10 @@ static void flows_v1_and_v2(void **state)
 	tt_test_assert_tsv(tr, "select f.id, coalesce(group_concat(a.key || '=' || a.display_value, ' '), '-')"
 			   " from flow f left join args a using(arg_set_id) group by f.id order by f.id",
 			   "0\tname=msg cat=ipc\n1\tname=msg cat=ipc\n2\t-\n");
+	/* trace_id: a v1 flow's number (its (id, cat, name) in the order first
+	 * seen, from 0: "lost" is 1), a v2 flow's bind_id (0xab), as trace
+	 * processor's FlowTracker gives them */
+	tt_test_assert_tsv(tr, "select id, trace_id from flow order by id", "0\t0\n1\t0\n2\t171\n");
 	tt_test_close_text(tr, p);
 }
 
@@ -639,6 +651,45 @@ static void bad_time_fields(void **state)
 	tt_test_assert_tsv(tr, "select tid from thread where utid > 0 order by utid", "1\n5\n6\n");
 	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 3);
 	assert_int_equal(tt_test_stat(tr, "json_parser_failure"), 1);
+	tt_test_close_text(tr, p);
+}
+
+/* Every event trace processor's tokenizer refuses (json_tokenizer_failure)
+ * is a _trace_import_logs row: no ts, the byte offset just past its '}',
+ * arg raw_event its text and, when a time field did not convert, arg
+ * error with CoerceToTs's message (a non-number type by its variant
+ * index; a string read as a JSON value up to its closing quote). An
+ * event without ph has no error; {} is no failure; a bad dur is the
+ * error even when a later tts is bad too. */
+static void tokenizer_failure_logs(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json(
+		"[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},{\"name\":\"noph\",\"ts\":2},{},"
+		"{\"cat\":\"c\"},{\"ph\":\"B\",\"name\":\"nots\"},{\"ph\":\"B\",\"ts\":\"1.\",\"name\":\"t1\"},"
+		"{\"ph\":\"B\",\"ts\":true},{\"ph\":\"B\",\"ts\":\"nul\"},{\"ph\":\"X\",\"ts\":1,\"dur\":{\"a\":1}},"
+		"{\"ph\":\"X\",\"ts\":1,\"dur\":\"abc\",\"tts\":null}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select l.id, coalesce(l.ts, '-'), l.byte_offset, l.severity, l.name, a.key, "
+		       "a.display_value from _trace_import_logs l join args a using(arg_set_id) order by l.id, a.id",
+		   "0\t-\t77\terror\tjson_tokenizer_failure\traw_event\t{\"name\":\"noph\",\"ts\":2}\n"
+		   "1\t-\t92\terror\tjson_tokenizer_failure\traw_event\t{\"cat\":\"c\"}\n"
+		   "2\t-\t117\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"name\":\"nots\"}\n"
+		   "3\t-\t150\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"ts\":\"1.\",\"name\":\"t1\"}\n"
+		   "3\t-\t150\terror\tjson_tokenizer_failure\terror\t"
+		   "Invalid number: expected digit after '.' in '1.\"'\n"
+		   "4\t-\t171\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"ts\":true}\n"
+		   "4\t-\t171\terror\tjson_tokenizer_failure\terror\tExpected a number in timestamp, got 1\n"
+		   "5\t-\t193\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"B\",\"ts\":\"nul\"}\n"
+		   "5\t-\t193\terror\tjson_tokenizer_failure\terror\tInvalid token: expected 'null' but got 'nul\"'\n"
+		   "6\t-\t225\terror\tjson_tokenizer_failure\traw_event\t{\"ph\":\"X\",\"ts\":1,\"dur\":{\"a\":1}}\n"
+		   "6\t-\t225\terror\tjson_tokenizer_failure\terror\tExpected a number in timestamp, got 5\n"
+		   "7\t-\t266\terror\tjson_tokenizer_failure\traw_event\t"
+		   "{\"ph\":\"X\",\"ts\":1,\"dur\":\"abc\",\"tts\":null}\n"
+		   "7\t-\t266\terror\tjson_tokenizer_failure\terror\tInvalid number: expected digit in 'abc\"'\n");
+	assert_int_equal(tt_test_stat(tr, "json_tokenizer_failure"), 8);
+	tt_test_assert_tsv(tr, "select name from slice", "ok\n");
 	tt_test_close_text(tr, p);
 }
 
@@ -968,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(threads_in_parser_order),
 		cmocka_unit_test(instant_thread_time),
 		cmocka_unit_test(bad_time_fields),
+		cmocka_unit_test(tokenizer_failure_logs),
 		cmocka_unit_test(ids_as_trace_processor),
 		cmocka_unit_test(instants_stack),
 		cmocka_unit_test(metadata_and_ids),

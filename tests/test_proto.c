@@ -697,16 +697,22 @@ static void test_flows(void **state)
 	(void)state;
 	put_track(&b, 400, "flows");
 	/* A starts flow 42, B steps, C terminates it; D starts a new flow 42
-	 * that never continues: 2 flow rows, A->B and B->C */
+	 * that never continues: 2 flow rows, A->B and B->C; E starts flow
+	 * 2^64-1, F ends it. A link's trace_id is the flow's id as the trace
+	 * gives it, as int64 (trace processor's FlowTracker::InsertFlow) */
 	put_flow_event(&b, 10, 1, "A", 42, 0);
 	put_flow_event(&b, 20, 2, NULL, 0, 0);
 	put_flow_event(&b, 30, 3, "B", 42, 0);
 	put_flow_event(&b, 40, 3, "C", 42, 1);
 	put_flow_event(&b, 50, 3, "D", 42, 0);
+	put_flow_event(&b, 60, 3, "E", UINT64_MAX, 0);
+	put_flow_event(&b, 70, 3, "F", UINT64_MAX, 1);
 	tr = tb_open(&b, &path);
-	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on f.slice_out = o.id "
+	tt_test_assert_tsv(tr, "select o.name, i.name, f.trace_id from flow f join slice o on f.slice_out = o.id "
 		       "join slice i on f.slice_in = i.id order by f.id",
-		   "A\tB\nB\tC\n");
+		   "A\tB\t42\nB\tC\t42\nE\tF\t-1\n");
+	tt_test_assert_tsv(tr, "select f.trace_id from directly_connected_flow((select id from slice where name = 'B')) f "
+		       "order by f.id", "42\n42\n");
 	tb_close(tr, path, &b);
 }
 
@@ -2828,18 +2834,104 @@ static void test_ftrace_writer_threads(void **state)
 	tb_close(tr, path, &b);
 }
 
-/* A sched_blocked_reason of pid (io_wait 0 / 1). */
-static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait)
+/* A sched_blocked_reason of pid (io_wait 0 / 1) whose caller is kernel
+ * symbol iid; sym (not NULL) is interned as that iid in the same packet. */
+static void ft_blocked(tbuf *b, uint64_t ts, int32_t pid, uint32_t io_wait, uint64_t iid, const char *sym)
 {
-	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT, *ep = &e;
 	Perfetto__Protos__SchedBlockedReasonFtraceEvent r = PERFETTO__PROTOS__SCHED_BLOCKED_REASON_FTRACE_EVENT__INIT;
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
+	Pkt p = pkt(1, 0);
 
-	r.has_pid = r.has_io_wait = 1;
+	r.has_pid = r.has_io_wait = r.has_caller = 1;
 	r.pid = pid;
 	r.io_wait = io_wait;
+	r.caller = iid;
+	e.has_timestamp = 1;
+	e.timestamp = ts;
 	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON;
 	e.sched_blocked_reason = &r;
-	ft_packet(b, ts, 0, &e);
+	fb.has_cpu = 1;
+	fb.n_event = 1;
+	fb.event = &ep;
+	if (sym) {
+		is.has_iid = is.has_str = 1;
+		is.iid = iid;
+		is.str.data = (uint8_t *)sym;
+		is.str.len = strlen(sym);
+		in.n_kernel_symbols = 1;
+		in.kernel_symbols = &isp;
+		p.interned_data = &in;
+	}
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
+}
+
+/* thread_state's waker columns, as trace processor's thread state
+ * tracker fills them: a new task is woken by its parent (irq_context 0),
+ * a waking by the thread that wrote it (irq_context unknown), a compact
+ * waking by whoever runs on its cpu (irq_context from its common_flags:
+ * hardirq 0x08 or softirq 0x10); waker_id is the waker's thread_state
+ * row when it is running (the swapper has none). A waking of a thread
+ * already running or runnable is a spurious_sched_wakeup row naming the
+ * wakee's current state. sched_blocked_reason's caller names the last
+ * blocked state's blocked_function through the interned kernel symbols
+ * (an iid not interned: none). */
+static void test_sched_waker_columns(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEventBundle__CompactSched cs = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	char *names[] = { "c", "a" };
+	uint64_t wts[] = { 270, 10 };
+	int32_t wpid[] = { 7, 5 }, wprio[] = { 120, 120 }, wcpu[] = { 0, 0 };
+	uint32_t wcomm[] = { 0, 1 }, wflags[] = { 0x08, 0x01 };
+
+	(void)state;
+	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
+	ft_newtask(&b, 150, 5, 6, "b", 0x00010000);
+	ft_switch_st(&b, 200, 5, "a", 1, 6, "b");
+	ft_waking(&b, 250, 6, 5, "a");
+	ft_waking(&b, 260, 6, 5, "a");
+	cs.n_intern_table = 2;
+	cs.intern_table = names;
+	cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_comm_index = cs.n_waking_prio = 2;
+	cs.n_waking_target_cpu = cs.n_waking_common_flags = 2;
+	cs.waking_timestamp = wts;
+	cs.waking_pid = wpid;
+	cs.waking_prio = wprio;
+	cs.waking_target_cpu = wcpu;
+	cs.waking_comm_index = wcomm;
+	cs.waking_common_flags = wflags;
+	put_compact(&b, 0, &cs);
+	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
+	ft_blocked(&b, 305, 6, 0, 3, "do_sys_poll");
+	ft_waking(&b, 310, 0, 6, "b");
+	ft_switch_st(&b, 400, 5, "a", 2, 6, "b");
+	ft_blocked(&b, 410, 5, 1, 9, NULL);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.id, s.ts, t.tid, s.state, coalesce(w.tid, -1), coalesce(s.waker_id, -1), "
+		       "coalesce(s.irq_context, -1), coalesce(s.io_wait, -1), coalesce(s.blocked_function, '-') "
+		       "from thread_state s join thread t using(utid) left join thread w on w.utid = s.waker_utid "
+		       "order by s.id",
+		   "0\t100\t5\tRunning\t-1\t-1\t-1\t-1\t-\n"
+		   "1\t150\t6\tR\t5\t0\t0\t-1\t-\n"
+		   "2\t200\t5\tS\t-1\t-1\t-1\t-1\t-\n"
+		   "3\t200\t6\tRunning\t-1\t-1\t-1\t-1\t-\n"
+		   "4\t250\t5\tR\t6\t3\t-1\t-1\t-\n"
+		   "5\t270\t7\tR\t6\t3\t1\t-1\t-\n"
+		   "6\t300\t6\tS\t-1\t-1\t-1\t0\tdo_sys_poll\n"
+		   "7\t300\t5\tRunning\t-1\t-1\t-1\t-1\t-\n"
+		   "8\t310\t6\tR\t0\t-1\t-1\t-1\t-\n"
+		   "9\t400\t5\tD\t-1\t-1\t-1\t1\t-\n"
+		   "10\t400\t6\tRunning\t-1\t-1\t-1\t-1\t-\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.thread_state_id, coalesce(s.irq_context, -1), t.tid, w.tid "
+		       "from spurious_sched_wakeup s join thread t using(utid) join thread w on w.utid = s.waker_utid "
+		       "order by s.id",
+		   "260\t4\t-1\t5\t6\n280\t4\t0\t5\t6\n");
+	tb_close(tr, path, &b);
 }
 
 /* sched_blocked_reason sets io_wait on the thread's last blocked state
@@ -2855,10 +2947,10 @@ static void test_sched_blocked_reason(void **state)
 	ft_switch_st(&b, 100, 0, "swapper", 0, 5, "a");
 	ft_switch_st(&b, 200, 5, "a", 2, 6, "b");
 	ft_waking(&b, 250, 6, 5, "a");
-	ft_blocked(&b, 260, 5, 1);
+	ft_blocked(&b, 260, 5, 1, 0, NULL);
 	ft_switch_st(&b, 300, 6, "b", 1, 5, "a");
-	ft_blocked(&b, 310, 6, 0);
-	ft_blocked(&b, 320, 5, 1);
+	ft_blocked(&b, 310, 6, 0, 0, NULL);
+	ft_blocked(&b, 320, 5, 1, 0, NULL);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, t.tid, s.state, coalesce(s.io_wait, -1) from thread_state s "
 		       "join thread t using(utid) order by s.id",
@@ -3116,16 +3208,21 @@ static void test_atrace_tp_rules(void **state)
 		   "100\t100\twl\tlegacy_unnestable_last_begin_ts\t150\n"
 		   "300\t50\tg\tutid\ttid 11\n300\t50\tg\tend_utid\ttid 21\n"
 		   "400\t0\tinst\tutid\ttid 11\n");
-	/* the counter of pid 10 written by pid 20's thread; tid 21 stays 20's */
-	tt_test_assert_tsv(tr, "select t.type, t.name, coalesce(p.pid, -1), c.ts, c.value from counter c "
+	/* the counter of pid 10 written by pid 20's thread; tid 21 stays 20's.
+	 * An atrace counter's value has the writing thread as arg utid (uint),
+	 * kill_one_process's too; ScreenState and battery_stats have none */
+	tt_test_assert_tsv(tr, "select t.type, t.name, coalesce(p.pid, -1), c.ts, c.value, "
+		       "coalesce((select group_concat(a.key || ':' || a.value_type || ':' || "
+		       "(select tid from thread where utid = a.int_value)) from args a "
+		       "where a.arg_set_id = c.arg_set_id), '-') from counter c "
 		       "join track t on t.id = c.track_id left join process p on p.upid = t.upid "
 		       "order by c.ts",
-		   "atrace_counter\tmem\t10\t500\t42.0\n"
-		   "screen_state\tScreenState\t-1\t510\t2.0\n"
-		   "battery_stats\tbattery_stats.top\t-1\t520\t1.0\n"
-		   "oom_score_adj\toom_score_adj\t20\t600\t900.0\n"
-		   "atrace_counter\tkill_one_process\t10\t700\t20.0\n"
-		   "atrace_counter\tkill_one_process\t10\t710\t0.0\n");
+		   "atrace_counter\tmem\t10\t500\t42.0\tutid:uint:21\n"
+		   "screen_state\tScreenState\t-1\t510\t2.0\t-\n"
+		   "battery_stats\tbattery_stats.top\t-1\t520\t1.0\t-\n"
+		   "oom_score_adj\toom_score_adj\t20\t600\t900.0\t-\n"
+		   "atrace_counter\tkill_one_process\t10\t700\t20.0\tutid:uint:11\n"
+		   "atrace_counter\tkill_one_process\t10\t710\t0.0\tutid:uint:11\n");
 	tt_test_assert_tsv(tr, "select t.tid, p.pid from thread t join process p using(upid) where t.tid = 21", "21\t20\n");
 	tt_test_assert_tsv(tr, "select t.type, t.name, s.name, s.ts, s.dur from slice s join track t on t.id = s.track_id "
 		       "where t.type in ('android_device_state', 'android_lmk') order by s.ts",
@@ -3269,6 +3366,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_writer_threads),
 		cmocka_unit_test(test_ftrace_raw_rows),
 		cmocka_unit_test(test_sched_blocked_reason),
+		cmocka_unit_test(test_sched_waker_columns),
 		cmocka_unit_test(test_ftrace_kernel_marks),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_big_packets),

@@ -121,7 +121,7 @@ static void link_flow(tt_flow_tracker *f, uint64_t flow, int64_t a, int64_t b)
 		}
 		args = v->args;
 	}
-	tt_storage_flow(f->st, a, b, args);
+	tt_storage_flow(f->st, a, b, flow, args);
 }
 
 static int slice_ok(tt_flow_tracker *f, int64_t slice)

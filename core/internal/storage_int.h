@@ -70,6 +70,12 @@ struct tt_storage {
 		uint32_t *track;
 		int sorted;
 	} counter;
+	/* The counter rows that have args (few: atrace counters' writing
+	 * thread), by row ascending; the others have none. */
+	struct {
+		size_t n, cap;
+		uint32_t *row, *arg_set_id;
+	} counter_args;
 
 	/* Row id = index in the columns. Rows of lazy sets (storage.h) hold
 	 * nothing until their set is read: cap may be below n, and only the
@@ -97,6 +103,7 @@ struct tt_storage {
 	struct {
 		size_t n, cap;
 		int64_t *slice_out, *slice_in;
+		uint64_t *trace_id;    /* the flow's id (flow_tracker.h) */
 		uint32_t *arg_set_id;
 	} flow;
 
@@ -127,7 +134,18 @@ struct tt_storage {
 		tt_str *state;
 		int64_t *io_wait;      /* TT_TS_NONE: unknown */
 		tt_str *blocked;       /* blocked_function */
+		uint32_t *waker_utid;  /* TT_NONE: none */
+		uint32_t *waker_id;    /* the waker's thread_state row, TT_NONE: none */
+		int8_t *irq_context;   /* 1: woken from an interrupt, 0: not, -1: unknown */
 	} tstate;
+
+	/* spurious_sched_wakeup: wakings of a thread already running or runnable */
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		uint32_t *tstate_id, *utid, *waker_utid;
+		int8_t *irq_context;   /* -1: unknown */
+	} spurious;
 
 	/* Perfetto's state table: values of state tracks (TrackEvent TYPE_STATE) */
 	struct {
@@ -151,7 +169,8 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
-		int64_t *ts;
+		int64_t *ts;           /* TT_TS_NONE: none (a tokenizer's log) */
+		int64_t *byte_offset;  /* TT_TS_NONE: none (a parser's log) */
 		uint16_t *stat;        /* tt_stat: the stats row it details */
 		uint32_t *arg_set_id;
 	} import_logs; /* tt_storage_import_log */

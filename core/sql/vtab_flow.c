@@ -217,7 +217,7 @@ static void flow_column(const tt_storage *st, uint32_t f, int64_t aux, int col, 
 	case 0: sqlite3_result_int64(ctx, f); break;
 	case 1: sqlite3_result_int64(ctx, st->flow.slice_out[f]); break;
 	case 2: sqlite3_result_int64(ctx, st->flow.slice_in[f]); break;
-	case 3: sqlite3_result_null(ctx); break; /* trace_id: not imported */
+	case 3: sqlite3_result_int64(ctx, (int64_t)st->flow.trace_id[f]); break;
 	case 4:
 		if (st->flow.arg_set_id[f] == TT_NONE)
 			sqlite3_result_null(ctx);

@@ -102,7 +102,7 @@ static void counter_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	case CT_TS: r_int(ctx, st->counter.ts[r]); break;
 	case CT_TRACK: tt_vtab_result_id(ctx, st->counter.track[r]); break;
 	case CT_VALUE: sqlite3_result_double(ctx, st->counter.value[r]); break;
-	case CT_ARGS: sqlite3_result_null(ctx); break;
+	case CT_ARGS: tt_vtab_result_id(ctx, tt_storage_counter_args(st, r)); break;
 	case CT_TYPE: r_text(ctx, "counter"); break;
 	}
 }
@@ -281,12 +281,14 @@ static void flow_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, st->flow.slice_out[r]); break;
 	case 2: r_int(ctx, st->flow.slice_in[r]); break;
-	case 3: tt_vtab_result_id(ctx, st->flow.arg_set_id[r]); break;
+	case 3: r_int(ctx, (int64_t)st->flow.trace_id[r]); break;
+	case 4: tt_vtab_result_id(ctx, st->flow.arg_set_id[r]); break;
 	}
 }
 static const tt_vtab_def flow_def = {
 	.name = "flow",
-	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, arg_set_id INTEGER)",
+	.schema = "CREATE TABLE x(id INTEGER, slice_out INTEGER, slice_in INTEGER, trace_id INTEGER,"
+		  " arg_set_id INTEGER)",
 	.nrows = flow_n, .column = flow_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -393,14 +395,38 @@ static void tstate_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 	case 5: tt_vtab_result_str(ctx, st, st->tstate.state[r]); break;
 	case 6: r_ts(ctx, st->tstate.io_wait[r]); break;
 	case 7: tt_vtab_result_str(ctx, st, st->tstate.blocked[r]); break;
-	case 8: r_ucpu(ctx, st, st->tstate.cpu[r]); break;
+	case 8: tt_vtab_result_id(ctx, st->tstate.waker_utid[r]); break;
+	case 9: tt_vtab_result_id(ctx, st->tstate.waker_id[r]); break;
+	case 10: r_id64(ctx, st->tstate.irq_context[r]); break;
+	case 11: r_ucpu(ctx, st, st->tstate.cpu[r]); break;
 	}
 }
 static const tt_vtab_def tstate_def = {
 	.name = "thread_state",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, cpu INTEGER, utid INTEGER,"
-		  " state TEXT, io_wait INTEGER, blocked_function TEXT, ucpu INTEGER)",
+		  " state TEXT, io_wait INTEGER, blocked_function TEXT, waker_utid INTEGER, waker_id INTEGER,"
+		  " irq_context INTEGER, ucpu INTEGER)",
 	.nrows = tstate_n, .column = tstate_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
+static size_t spurious_n(const tt_storage *st) { return st->spurious.n; }
+static void spurious_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->spurious.ts[r]); break;
+	case 2: r_int(ctx, st->spurious.tstate_id[r]); break;
+	case 3: r_id64(ctx, st->spurious.irq_context[r]); break;
+	case 4: r_int(ctx, st->spurious.utid[r]); break;
+	case 5: r_int(ctx, st->spurious.waker_utid[r]); break;
+	}
+}
+static const tt_vtab_def spurious_def = {
+	.name = "spurious_sched_wakeup",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, thread_state_id INTEGER, irq_context INTEGER,"
+		  " utid INTEGER, waker_utid INTEGER)",
+	.nrows = spurious_n, .column = spurious_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
@@ -465,7 +491,7 @@ static void ilog_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, 0); break;
 	case 2: r_ts(ctx, st->import_logs.ts[r]); break;
-	case 3: sqlite3_result_null(ctx); break;
+	case 3: r_ts(ctx, st->import_logs.byte_offset[r]); break;
 	case 4: r_text(ctx, stat_info[k].severity); break;
 	case 5: r_text(ctx, stat_info[k].name); break;
 	case 6: tt_vtab_result_id(ctx, st->import_logs.arg_set_id[r]); break;
@@ -531,8 +557,8 @@ static const tt_vtab_def bounds_def = {
 
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
-	&flow_def, &raw_def, &sched_def, &tstate_def, &cpu_def, &stats_def, &ilog_def, &detail_def, &meta_def,
-	&bounds_def, &ppath_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &cpu_def, &stats_def, &ilog_def, &detail_def,
+	&meta_def, &bounds_def, &ppath_def,
 };
 
 /* Perfetto's track views, over `track`. */

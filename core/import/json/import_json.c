@@ -19,7 +19,9 @@
  * json_int.h (records, batches, context), json_parse.c (yajl callbacks,
  * args flattening), json_event.c (one parsed event -> metadata or a
  * record; the sort), json_feed.c (records -> trackers), json_chunks.c
- * (two parsers on two halves of a plain file).
+ * (two parsers on two halves of a plain file), json_tokerr.c (the
+ * tokenizer's refusals, logged), json_lenient.c (trailing commas and
+ * control characters).
  *
  * Choices, where Chrome's and Perfetto's importers differ:
  *   - ts/dur are µs in the text; they are parsed from the number's text
@@ -35,7 +37,7 @@
  *     Perfetto), trace-wide for an id or id2.global, per process for an
  *     id2.local, named after their first event, as Perfetto does. Legacy async S/p/F: not imported (Perfetto reads
  *     them and drops them), counted as json_phase_unknown; T is a thread
- *     state (Perfetto).
+ *     state (Perfetto: refused only without a dur; a negative one kept).
  *   - C: one counter track per series, named "<name> <series>" (Perfetto),
  *     scoped to the process ("<name> id: <id> <series>" with a string id).
  *   - pid/tid as Perfetto reads them: numbers cut to 32 bits (out of
@@ -310,11 +312,15 @@ static void parse_all(struct jparse *p)
 				p->long_string_at = at + 1;
 		}
 		p->base = p->offset;
+		p->text = buf;
 		p->ys = yajl_parse(p->yh, buf, feed);
 		if (p->ys != yajl_status_ok) {
 			p->offset += yajl_get_bytes_consumed(p->yh);
 			break;
 		}
+		tt_json_tokerr_read_done(p, buf, feed);
+		if (p->oom)
+			break;
 		p->offset += (uint64_t)feed;
 		if (p->lenient.conflict) { /* (the events before it are read) */
 			p->ys = yajl_status_error;
@@ -347,6 +353,7 @@ static void parse_all(struct jparse *p)
 			break;
 		}
 	}
+	p->text = NULL; /* (buf's bytes were all given) */
 	if (p->b && !p->read_failed && p->ys == yajl_status_ok && !tt_workq_cancelled(q->q)) {
 		p->ys = yajl_complete_parse(p->yh);
 		if (p->ys != yajl_status_ok)
@@ -406,6 +413,7 @@ int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
 	if (p->yh)
 		yajl_free(p->yh);
 	tt_json_lenient_free(&p->lenient);
+	TT_VEC_FREE(p->carry);
 	memset(p, 0, sizeof(*p));
 	p->j = j;
 	p->src = src;
@@ -593,6 +601,7 @@ done:
 	if (p->yh)
 		yajl_free(p->yh);
 	tt_json_lenient_free(&p->lenient);
+	TT_VEC_FREE(p->carry);
 	free(p);
 	json_free(j);
 	return rc;

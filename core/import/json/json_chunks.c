@@ -237,8 +237,11 @@ static int parse_chunk(struct worker *w, struct slot *s, const unsigned char *bu
 	p->depth = depth - 1;
 	p->top_is_map = p->top_key_events = depth == 2;
 	b->ev.n = b->args.n = b->text.n = 0;
-	ok = yajl_parse(p->yh, (const unsigned char *)"[", 1) == yajl_status_ok &&
-	     yajl_parse(p->yh, buf, len) == yajl_status_ok; /* (base 0: offsets in buf) */
+	p->file_base = s->start;
+	ok = yajl_parse(p->yh, (const unsigned char *)"[", 1) == yajl_status_ok;
+	p->text = buf; /* (base 0: offsets in buf) */
+	ok = ok && yajl_parse(p->yh, buf, len) == yajl_status_ok;
+	p->text = NULL;
 	slot_part(s, p, buf, avail);
 	ok = ok && yajl_parse(p->yh, (const unsigned char *)"]", 1) == yajl_status_ok &&
 	     yajl_complete_parse(p->yh) == yajl_status_ok &&
@@ -264,7 +267,9 @@ static int parse_first(struct chunks *c, struct slot *s, const unsigned char *bu
 	p->b = &s->b;
 	p->b->ev.n = p->b->args.n = p->b->text.n = 0;
 	p->base = 0;
+	p->text = buf;
 	p->ys = yajl_parse(p->yh, buf, len);
+	p->text = NULL;
 	p->chunk_mode = 0;
 	p->b = NULL;
 	/* events of an array at another depth than the chunks were cut for:

@@ -294,22 +294,18 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	tt_event r = { 0 };
 
-	if (e->flags & EV_BAD_TIME) {
-		/* (trace processor's tokenizer: as soon as it reads the field) */
+	/* the tokenizer's refusals (json_tokerr.c logs them): a bad time
+	 * field as soon as it is read, then no ph (an empty {} is
+	 * tolerated: some writers end with one), then no ts (before the
+	 * phase is looked at) */
+	if ((e->flags & EV_BAD_TIME) || (!ph && (e->flags & EV_SAW_FIELD)) ||
+	    (ph && !(e->flags & EV_HAS_TS) && ph != 'M')) {
 		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+		tt_json_tokerr_log(j, b, e);
 		return 0;
 	}
-	if (!ph) {
-		/* {} elements are tolerated (some writers end with one). */
-		if (e->flags & ~(uint32_t)(EV_HAS_CAT | EV_HAS_SCOPE))
-			tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
+	if (!ph)
 		return 0;
-	}
-	if (!(e->flags & EV_HAS_TS) && ph != 'M') {
-		/* (trace processor's tokenizer: before it looks at the phase) */
-		tt_storage_stat_add(st, TT_STAT_json_tokenizer_failure, 1);
-		return 0;
-	}
 	if (ph == 'P') {
 		/* trace processor's tokenizer keeps it for a V8 profile (no
 		 * thread); termtrace does not keep one */
@@ -368,8 +364,11 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 		/* trace processor's thread state event: the name is the state;
 		 * args cpu, io_wait, blocked_function are columns, not args
 		 * (the record carries them: id = cpu, args = io_wait, cat =
-		 * blocked_function) */
-		if (!(e->flags & EV_HAS_DUR) || e->dur < 0) {
+		 * blocked_function; scope 'w' when io_wait is given: any
+		 * uint32 is one). Only a missing dur refuses it (a negative
+		 * one is the row's dur); integer cpu and io_wait are read as
+		 * uint32 (-1: 4294967295), as there. */
+		if (!(e->flags & EV_HAS_DUR)) {
 			event_error(j, e, name, TT_STAT_json_parser_failure);
 			return thread_only(j, e, &r);
 		}
@@ -380,11 +379,12 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 			const struct targ *a = &b->args.v[e->arg0 + i];
 			const char *k = arg_key(b, a);
 
-			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT && a->v.i >= 0)
-				r.id = (uint64_t)a->v.i;
-			else if (strcmp(k, "io_wait") == 0 && a->type == TT_ARG_INT && a->v.i >= 0 &&
-				 a->v.i < TT_NONE)
+			if (strcmp(k, "cpu") == 0 && a->type == TT_ARG_INT) {
+				r.id = (uint32_t)a->v.i;
+			} else if (strcmp(k, "io_wait") == 0 && a->type == TT_ARG_INT) {
 				r.args = (uint32_t)a->v.i;
+				r.scope = 'w';
+			}
 			else if (strcmp(k, "blocked_function") == 0 && a->type == TT_ARG_STRING)
 				r.cat = tt_storage_intern(st, btext(b, a->str), a->len);
 		}

@@ -346,7 +346,7 @@ static void feed_one(struct feed *f, const tt_event *rec)
 	case 'T': { /* thread state; Running on a cpu is a sched slice too */
 		int64_t row = tt_storage_thread_state(st, r->ts, r->u.i, -1, r->track, r->name);
 
-		tt_storage_thread_state_blocked(st, row, r->args == TT_NONE ? TT_TS_NONE : (int64_t)r->args, r->cat);
+		tt_storage_thread_state_blocked(st, row, r->scope == 'w' ? (int64_t)r->args : TT_TS_NONE, r->cat);
 		if (r->id != UINT64_MAX && r->name == f->s_running) {
 			tt_storage_cpu(st, (int64_t)r->id);
 			tt_storage_sched(st, r->ts, r->u.i, (int64_t)r->id, r->track, 0, 0);

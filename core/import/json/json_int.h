@@ -86,7 +86,9 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_HAS_NAME = 1 << 12, EV_HAS_CAT = 1 << 13, EV_HAS_SCOPE = 1 << 14,
        EV_PID_STR = 1 << 15, EV_TID_STR = 1 << 16, EV_ID_STR = 1 << 17,
        EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19,
-       EV_BAD_TIME = 1 << 20 /* a dur, tts or tdur that is not a number */ };
+       EV_BAD_TIME = 1 << 20, /* a dur, tts or tdur that is not a number */
+       EV_SAW_FIELD = 1 << 21, /* a field of any name (not "{}") */
+       EV_HAS_RAW = 1 << 22 /* refused by the tokenizer: raw, at (json_tokerr.c) */ };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record
@@ -145,6 +147,9 @@ struct pev {
 	uint32_t idstr;   /* "id" given as a string (EV_ID_STR): its text */
 	uint32_t arg0, nargs;
 	uint32_t flags;
+	uint32_t raw, raw_len;  /* EV_HAS_RAW: the event's text */
+	uint32_t err, err_len;  /* a time field's conversion error (err_len 0: none) */
+	uint64_t at;            /* EV_HAS_RAW: file offset just past its '}' */
 	char ph, s;
 };
 
@@ -195,7 +200,11 @@ struct jparse {
 	int oom;
 	uint64_t events;     /* events read */
 	int chunk_mode;      /* parsing one chunk into one batch (see "chunks") */
-	uint64_t base;       /* file offset of the text given to yajl_parse */
+	uint64_t base;       /* offset of the text given to yajl_parse (chunks: in the chunk) */
+	uint64_t file_base;  /* chunks: the chunk's file offset (base + file_base: in the file) */
+	const unsigned char *text; /* the text given to yajl_parse, NULL: not kept */
+	uint64_t ev_at;      /* offset (as base) of the event's '{' */
+	TT_VEC(char) carry;  /* the event's bytes from earlier reads (json_tokerr.c) */
 	uint64_t last_close; /* file offset just after the last event's '}' */
 	uint64_t unit_at;    /* file offset of the displayTimeUnit value */
 	int first_read_aligns; /* reading on from a place within a read's bytes */
@@ -271,6 +280,15 @@ int tt_json_batch_reserve(struct batch *b, size_t events, size_t text);
 void tt_json_batch_free(struct batch *b);
 int tt_json_batch_publish(struct jparse *p);
 int tt_json_consume_batch(struct json *j, const struct batch *b);
+/* json_tokerr.c: the tokenizer's refusals, logged as trace processor's */
+void tt_json_tokerr_type(struct jparse *p, int t);
+/* A string ts / dur / tts / tdur s[0, len) in ns into *v, read as trace
+ * processor reads one (a JSON number, nothing after it); else -1 and
+ * the event's error */
+int tt_json_tokerr_time_string(struct jparse *p, const char *s, size_t len, int64_t *v);
+void tt_json_tokerr_event_end(struct jparse *p);
+void tt_json_tokerr_read_done(struct jparse *p, const unsigned char *text, size_t n);
+void tt_json_tokerr_log(struct json *j, const struct batch *b, const struct pev *e);
 int tt_json_feed_all(struct json *j);
 int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src);
 int64_t tt_json_parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src, size_t size,

@@ -114,12 +114,18 @@ static int meta_here(const struct jparse *p)
 	return !p->in_event && p->in_meta && p->depth == 2;
 }
 
-/* A dur, tts or tdur whose value is not a number or a string (null, a
- * bool, an object, an array): trace processor's tokenizer drops the
- * event. */
-static void time_field_bad(struct jparse *p)
+/* A ts, dur, tts or tdur whose value is of JSON type t (trace
+ * processor's variant index: null 0, bool 1, object 5, array 6), not a
+ * timestamp: its error, as trace processor's tokenizer logs it. A bad
+ * dur, tts or tdur drops the event. */
+static void time_bad(struct jparse *p, int t)
 {
-	if (p->field == F_DUR || p->field == F_TTS || p->field == F_TDUR)
+	int time = p->field == F_DUR || p->field == F_TTS || p->field == F_TDUR;
+
+	if (!time && p->field != F_TS)
+		return;
+	tt_json_tokerr_type(p, t);
+	if (time)
 		p->ev.flags |= EV_BAD_TIME;
 }
 
@@ -134,8 +140,8 @@ static int cb_null(void *ctx)
 	if (in_args(p))
 		return arg_add(p, TT_ARG_NULL, NULL, 0, 0, 0) ? tt_json_parse_oom(p) : 1;
 	if (!p->id2_depth)
-		time_field_bad(p);
-	return 1;
+		time_bad(p, 0);
+	return p->oom ? 0 : 1;
 }
 
 static int cb_bool(void *ctx, int b)
@@ -151,7 +157,9 @@ static int cb_bool(void *ctx, int b)
 	if (in_args(p))
 		return arg_add(p, TT_ARG_BOOL, NULL, 0, b, 0) ? tt_json_parse_oom(p) : 1;
 	if (!p->id2_depth)
-		time_field_bad(p);
+		time_bad(p, 1);
+	if (p->oom)
+		return 0;
 	/* (the last value read counts, false too) */
 	if (p->field == F_FLOW_IN)
 		p->ev.flags = b ? p->ev.flags | EV_FLOW_IN : p->ev.flags & ~(uint32_t)EV_FLOW_IN;
@@ -214,30 +222,23 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 	struct pev *e = &p->ev;
 
 	switch (p->field) {
-	case F_TS:
-		if (tt_json_us_text_to_ns(s, len, &e->ts) == 0)
-			e->flags |= EV_HAS_TS;
-		break;
 	/* (trace processor's tokenizer drops an event whose dur, tts or
-	 * tdur is not a number: EV_BAD_TIME) */
+	 * tdur is not a number: EV_BAD_TIME; a string is read as a JSON
+	 * number, with its error) */
+	case F_TS:
 	case F_DUR:
-		if (tt_json_us_text_to_ns(s, len, &e->dur) == 0)
-			e->flags |= EV_HAS_DUR;
-		else
-			e->flags |= EV_BAD_TIME;
-		break;
 	case F_TTS:
-		if (tt_json_us_text_to_ns(s, len, &e->tts) == 0)
-			e->flags |= EV_HAS_TTS;
-		else
+	case F_TDUR: {
+		int64_t *v = p->field == F_TS ? &e->ts : p->field == F_DUR ? &e->dur :
+			     p->field == F_TTS ? &e->tts : &e->tdur;
+
+		if ((is_string ? tt_json_tokerr_time_string(p, s, len, v) : tt_json_us_text_to_ns(s, len, v)) == 0)
+			e->flags |= p->field == F_TS ? EV_HAS_TS : p->field == F_DUR ? EV_HAS_DUR :
+				    p->field == F_TTS ? EV_HAS_TTS : EV_HAS_TDUR;
+		else if (p->field != F_TS)
 			e->flags |= EV_BAD_TIME;
 		break;
-	case F_TDUR:
-		if (tt_json_us_text_to_ns(s, len, &e->tdur) == 0)
-			e->flags |= EV_HAS_TDUR;
-		else
-			e->flags |= EV_BAD_TIME;
-		break;
+	}
 	case F_PID:
 		/* trace processor: a string (even "12") names the process */
 		if (is_string) {
@@ -297,7 +298,7 @@ static int event_number(struct jparse *p, const char *s, size_t len, int is_stri
 	default:
 		break;
 	}
-	return 1;
+	return p->oom ? 0 : 1;
 }
 
 /* A value in id2: trace processor reads only its "global" and "local"
@@ -469,6 +470,7 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 		return 1;
 	}
 	p->field = field_of(k, len);
+	p->ev.flags |= EV_SAW_FIELD;
 	return 1;
 }
 
@@ -493,6 +495,8 @@ static int open_container(struct jparse *p, int is_array)
 		} else if (p->ev_array_depth && p->depth == p->ev_array_depth + 1 && !is_array) {
 			p->in_event = 1;
 			event_reset(p);
+			p->ev_at = p->base + yajl_get_bytes_consumed(p->yh) - 1; /* ('{' just read) */
+			p->carry.n = 0;
 		}
 		return 1;
 	}
@@ -518,7 +522,9 @@ static int open_container(struct jparse *p, int is_array)
 		p->skip_depth = 1;
 		return 1;
 	}
-	time_field_bad(p);
+	time_bad(p, is_array ? 6 : 5);
+	if (p->oom)
+		return 0;
 	if (p->field == F_ARGS && !is_array) {
 		p->ev.flags |= EV_HAS_ARGS;
 		p->args_depth = 1;
@@ -553,7 +559,8 @@ static int event_end(struct jparse *p)
 	struct batch *b = p->b;
 
 	p->events++;
-	if (TT_VEC_PUSH(b->ev, p->ev))
+	tt_json_tokerr_event_end(p);
+	if (p->oom || TT_VEC_PUSH(b->ev, p->ev))
 		return tt_json_parse_oom(p);
 	/* (where the batch's events end: where chunks may be cut again) */
 	p->last_close = p->base + yajl_get_bytes_consumed(p->yh);

@@ -87,8 +87,7 @@
  * Known limits: zstd_compressed_packets are counted, not inflated; the
  * packets inside compressed_packets are unpacked on the importing thread
  * (one at a time, not by the worker); legacy v1 flow events (s/t/f) and
- * pid/tid overrides are not imported; sched_waking / compact waking events
- * are skipped; open sched slices end at the last timestamp of the trace;
+ * pid/tid overrides are not imported; open sched slices end at the last timestamp of the trace;
  * async S/F atrace slices get one track per (process, name, cookie);
  * TrackEvent extensions (fields >= 1000) are not imported; machine_id is
  * kept only for a trace from one machine; tracks have no dimension args;
@@ -198,6 +197,7 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->dstrs);
 	itab_clear(&s->fnames);
 	itab_clear(&s->hnames);
+	itab_clear(&s->ksyms);
 	tt_pmap_clear(&s->srclocs);
 	s->srcloc.n = 0;
 	itab_clear(&s->build_ids);
@@ -219,6 +219,7 @@ static void seq_free(pseq *s)
 	itab_free(&s->dstrs);
 	itab_free(&s->fnames);
 	itab_free(&s->hnames);
+	itab_free(&s->ksyms);
 	tt_pmap_free(&s->srclocs);
 	TT_VEC_FREE(s->srcloc);
 	itab_free(&s->build_ids);
@@ -500,6 +501,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 				c->oom = 1;
 		tt_proto_on_interned_callstacks(c, s, in);
 		tt_proto_on_interned_srclocs(c, s, in);
+		tt_proto_on_interned_ksyms(c, s, in);
 	}
 
 	/* Every packet but clock snapshots converts its timestamp, so that
@@ -557,7 +559,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		tt_proto_defer_process_tree(c, s, p->process_tree, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
-		tt_proto_on_ftrace(c, p->ftrace_events);
+		tt_proto_on_ftrace(c, s, p->ftrace_events);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_EXTENSION_DESCRIPTOR:
 		tt_proto_on_extension_descriptor(c, p->extension_descriptor);
@@ -640,7 +642,7 @@ static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth)
 			tt_proto_item it = { .len = (size_t)n };
 
 			tt_proto_arena_reset(&c->ar);
-			it.pkt = tt_proto_unpack(&c->schema, &c->ar, p + k + k2, (size_t)n);
+			it.pkt = tt_proto_unpack(c->schema, &c->ar, NULL, p + k + k2, (size_t)n);
 			on_packet(c, it.pkt, &it, depth);
 		}
 		p += k + k2 + n;
@@ -688,7 +690,6 @@ static void ctx_free(pctx *c)
 	tt_proto_free_ptrees(c);
 	tt_proto_arena_destroy(&c->ar);
 	tt_proto_annots_free(c);
-	tt_proto_schema_free(&c->schema);
 	tt_proto_clock_free(c->clock);
 	free(c->zbuf);
 	free(c);
@@ -722,8 +723,8 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	c->clock = tt_proto_clock_new();
 	c->sorter = tt_sorter_new(TT_SORT_FULL);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->sorter || tt_proto_schema_init(&c->schema) ||
-	    !(rdr = tt_proto_reader_new(src, im->path, &c->schema, threaded, im->opts.proto_batch))) {
+	if (!c->clock || !c->sorter || !(c->schema = tt_proto_schema_get()) ||
+	    !(rdr = tt_proto_reader_new(src, im->path, c->schema, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;
 	}

@@ -448,7 +448,9 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 				return;
 			}
 		}
-		tt_storage_counter(c->st, track, r->ts, r->u.d);
+		id = tt_storage_counter(c->st, track, r->ts, r->u.d);
+		if (r->args != TT_NONE) /* (atrace counters: the writing thread) */
+			tt_storage_counter_set_args(c->st, id, r->args);
 		return;
 	}
 	/* (trace processor: the flows waiting on the track come into a slice

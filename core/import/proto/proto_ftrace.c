@@ -174,7 +174,7 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 			tt_storage_process_set_parent(c->st, upid, src_upid);
 		else if (c->pend_parent.n < PENDING_MAX && TT_VEC_PUSH(c->pend_parent, (uint64_t)src << 32 | upid))
 			c->oom = 1;
-		tt_proto_sched_new_task(c, ts, nu);
+		tt_proto_sched_new_task(c, ts, nu, src);
 		return;
 	}
 	nu = tt_process_tracker_thread_new(c->im->procs, src_upid != TT_NONE ? tt_storage_process_pid(c->st, src_upid) : -1, pid);
@@ -187,7 +187,7 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
 	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
 		c->oom = 1;
-	tt_proto_sched_new_task(c, ts, nu);
+	tt_proto_sched_new_task(c, ts, nu, src);
 }
 
 /* sched_process_free: the tid's thread ended (a later event of the tid is
@@ -281,7 +281,7 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		on_process_free(c, pid);
 		return 0;
 	case FT_BLOCKED:
-		tt_proto_sched_blocked(c, pid, r->u.i);
+		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
 		return 0;
 	case FT_RAW:
 		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
@@ -477,7 +477,20 @@ void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_
 	tt_storage_raw(c->st, r->ts, intern_c(c, "sched_switch"), r->cpu, prev_utid, tt_args_tracker_end(c->im->args));
 }
 
-void tt_proto_on_ftrace(pctx *c, const FBundle *b)
+/* Kernel symbols interned on a sequence (InternedData.kernel_symbols):
+ * the callers sched_blocked_reason names by iid. */
+void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in)
+{
+	for (size_t i = 0; i < in->n_kernel_symbols; i++) {
+		const Perfetto__Protos__InternedString *is = in->kernel_symbols[i];
+
+		if (tt_proto_itab_put(&s->ksyms, is->iid,
+				      is->has_str ? intern(c, (const char *)is->str.data, is->str.len) : 0))
+			c->oom = 1;
+	}
+}
+
+void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 {
 	pseq *ps;
 	int64_t offset = 0;
@@ -557,11 +570,16 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 			tt_proto_push_ft(c, ps, ts, FT_WAKING, (uint64_t)e->pid << 32 | (uint32_t)e->sched_waking->pid, 0,
 				intern_c(c, e->sched_waking->comm), 0, 0);
 			break;
-		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON:
-			/* (the caller's name needs the kernel symbols, not read) */
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_BLOCKED_REASON: {
+			/* the caller: a kernel symbol interned on the packet's
+			 * sequence (none found: no function) */
+			tt_str fn = 0;
+
+			tt_proto_itab_find(&seq->ksyms, e->sched_blocked_reason->caller, &fn);
 			tt_proto_push_ft(c, ps, ts, FT_BLOCKED, (uint32_t)e->sched_blocked_reason->pid,
-					 e->sched_blocked_reason->io_wait != 0, 0, 0, 0);
+					 e->sched_blocked_reason->io_wait != 0, fn, 0, 0);
 			break;
+		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
 			tt_proto_push_ft(c, ps, ts, FT_FREE, (uint64_t)e->pid << 32 | (uint32_t)e->sched_process_free->pid, 0, 0, 0,
 				0);
@@ -600,11 +618,14 @@ void tt_proto_on_ftrace(pctx *c, const FBundle *b)
 
 			t += cs->waking_timestamp[i];
 			/* u.i: the prio << 32 | the target cpu (its raw row's) */
+			/* (x: its common_flags, 0 when the bundle has none,
+			 * as trace processor reads them) */
 			tt_proto_push_ft(c, ps, to_trace(c, 0, clock, t + (uint64_t)offset), FT_WAKING_COMPACT,
 				(uint64_t)b->cpu << 32 | (uint32_t)cs->waking_pid[i],
 				(int64_t)((uint64_t)(uint32_t)(i < cs->n_waking_prio ? cs->waking_prio[i] : 0) << 32 |
 					  (uint32_t)(i < cs->n_waking_target_cpu ? cs->waking_target_cpu[i] : 0)),
-				ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0, 0);
+				ci < cs->n_intern_table ? intern_c(c, cs->intern_table[ci]) : 0, 0,
+				(i < cs->n_waking_common_flags ? cs->waking_common_flags[i] & 0xffff : 0));
 		}
 	}
 }

@@ -170,6 +170,7 @@ typedef struct pseq {
 	itab names, cats, dnames, dstrs;
 	itab fnames, build_ids, mapping_paths; /* callstacks (proto_callstack.c) */
 	itab hnames;                 /* Chrome histogram names (proto_typed_args.c) */
+	itab ksyms;                  /* kernel symbols (sched_blocked_reason, proto_ftrace.c) */
 	tt_pmap srclocs;             /* SourceLocation iid -> index in srcloc + 1 */
 	TT_VEC(psrcloc) srcloc;
 	tt_pmap mappings, frames, callstacks;  /* iid -> row + 1 */
@@ -213,7 +214,7 @@ typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
 	tt_proto_clock *clock;
-	tt_proto_schema schema;      /* what packets are unpacked with (proto_read.h) */
+	const tt_proto_schema *schema; /* what packets are unpacked with (proto_read.h) */
 	tt_proto_arena ar;           /* packets inside compressed_packets, one at a time */
 	struct tt_proto_annots *annots; /* the current event's debug annotations, and those seen (proto_args.c) */
 	tt_sorter *sorter;           /* every sequence's records, merged in (ts, file order) */
@@ -398,7 +399,10 @@ uint32_t tt_proto_ext_args(pctx *c, const prec *r);
 void tt_proto_ext_free(pctx *c);
 void tt_proto_reflect_args(pctx *c, pseq *s, const ProtobufCMessage *m);
 void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a);
-void tt_proto_on_ftrace(pctx *c, const FBundle *b);
+/* An ftrace bundle of the packet sequence seq (its interned kernel
+ * symbols); tt_proto_on_interned_ksyms keeps them. */
+void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b);
+void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), names by priority,
@@ -437,10 +441,11 @@ void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_
 void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
 /* A new task's runnable state; a waking (its record r, name the comm;
  * compact: by whoever runs on cpu `waker`, else the waking tid) of wakee. */
-void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid);
+void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid, uint32_t parent);
 void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee);
-/* sched_blocked_reason: io_wait of the thread's last blocked state. */
-void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait);
+/* sched_blocked_reason: io_wait and the kernel function (0: none) of the
+ * thread's last blocked state. */
+void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait, tt_str function);
 void tt_proto_sched_free(pctx *c);
 
 #endif

@@ -18,12 +18,15 @@
 #include "proto_read.h"
 #include "workq.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_PACKET (64u << 20)   /* larger length prefixes are corrupt */
 #define MAX_NESTING 64           /* message nesting accepted in a packet */
+#define HOT_MAX (64u << 10)      /* bigger packets go to the full schema at once: hot would copy their TrackEvent's bytes once more */
+#define CACHE_MAX 2048           /* bigger TrackEvents are not cached: they rarely repeat, and would push out many */
 #define READ_CHUNK (1u << 20)
 #define READ_REQ (128u << 10)
 #define BATCH_PACKETS 256        /* small enough to stay in cache between the threads; the unpacked messages of the batches in flight stay a few MB (protobuf-c makes ~1.5 KB of a Chrome packet) */
@@ -238,13 +241,53 @@ static int keep_hot_packet(const ProtobufCFieldDescriptor *f)
 	return !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || f->descriptor == &perfetto__protos__track_event__descriptor;
 }
 
+/* The TrackEvent fields producers write on ordinary events: protobuf-c's
+ * unpack walks every field a descriptor declares (twice), so each one
+ * declared costs every event; an event with any other field the full
+ * schema knows is decoded again with it (decode_event). */
 static int keep_hot_event(const ProtobufCFieldDescriptor *f)
 {
-	/* 4: debug_annotations (bytes by then), 6: legacy_event */
-	return f->id < 1000 && (f->type != PROTOBUF_C_TYPE_MESSAGE || f->id == 6);
+	switch (f->id) {
+	case 1: case 2: case 16: case 17:   /* timestamp_delta_us, thread_time_*: older Chrome */
+	case 3: case 22:                    /* category_iids, categories */
+	case 4:                             /* debug_annotations (bytes by then) */
+	case 6:                             /* legacy_event */
+	case 9: case 11:                    /* type, track_uuid */
+	case 10: case 23:                   /* name_iid, name */
+	case 12: case 31:                   /* extra_counter_values, _track_uuids */
+	case 30: case 44:                   /* counter_value, double_counter_value */
+	case 47: case 48: case 36: case 42: /* flow_ids, terminating_flow_ids (and _old) */
+	case 34:                            /* source_location_iid */
+		return 1;
+	default:
+		return 0;
+	}
 }
 
-int tt_proto_schema_init(tt_proto_schema *sc)
+static void schema_free(tt_proto_schema *sc)
+{
+	for (size_t i = 0; i < sc->nmem; i++)
+		free(sc->mem[i]);
+	sc->nmem = 0;
+}
+
+/* The schema, made once per process and only read after (the descriptors
+ * are as constant as protoc-c's own, so several imports share them). */
+static tt_proto_schema the_schema;
+static int the_schema_ok;
+static pthread_once_t the_schema_once = PTHREAD_ONCE_INIT;
+
+/* A hot packet's init: the generated one (a copy of the default message),
+ * naming the hot descriptor. protobuf-c frees a message it rejects half
+ * way by the descriptor the message names; the real one would read the
+ * TrackEvent bytes as a message pointer (found by fuzz_proto_packet). */
+static void hot_packet_init(ProtobufCMessage *m)
+{
+	perfetto__protos__trace_packet__init((Perfetto__Protos__TracePacket *)(void *)m);
+	m->descriptor = &the_schema.hot_pkt;
+}
+
+static int schema_make(tt_proto_schema *sc)
 {
 	const ProtobufCMessageDescriptor *te = &perfetto__protos__track_event__descriptor;
 	const ProtobufCMessageDescriptor *pk = &perfetto__protos__trace_packet__descriptor;
@@ -264,30 +307,42 @@ int tt_proto_schema_init(tt_proto_schema *sc)
 	    schema_subset(sc, &sc->pkt, pk, keep_all) ||
 	    schema_subset(sc, &sc->hot_pkt, pk, keep_hot_packet))
 		goto oom;
-	/* the generated init for packets: they hold no annotations, and it
-	 * names the real descriptor, whose layout is theirs; events get
-	 * protobuf-c's own, naming ours (the real one would read packed
-	 * annotations as messages, were protobuf-c to free them) */
-	sc->pkt.message_init = sc->hot_pkt.message_init = pk->message_init;
+	/* full packets get the generated init: it names the real descriptor,
+	 * whose fields are theirs (their events name ours: protobuf-c's own
+	 * init, as for hot events, since the real TrackEvent descriptor would
+	 * read packed annotations as messages were protobuf-c to free them);
+	 * hot packets get hot_packet_init */
+	sc->pkt.message_init = pk->message_init;
+	sc->hot_pkt.message_init = hot_packet_init;
 	f = (ProtobufCFieldDescriptor *)sc->pkt.fields;
 	for (i = 0; i < sc->pkt.n_fields; i++)
 		if (f[i].descriptor == te)
 			f[i].descriptor = &sc->te;
+	/* the hot packet keeps its TrackEvent as bytes: tt_proto_unpack
+	 * decodes them on their own, or finds them decoded (proto_tecache.h);
+	 * the oneof's union has bytes members, so the bytes fit where the
+	 * message pointer goes */
 	f = (ProtobufCFieldDescriptor *)sc->hot_pkt.fields;
 	for (i = 0; i < sc->hot_pkt.n_fields; i++)
-		if (f[i].descriptor == te)
-			f[i].descriptor = &sc->hot_te;
+		if (f[i].descriptor == te) {
+			f[i].type = PROTOBUF_C_TYPE_BYTES;
+			f[i].descriptor = NULL;
+		}
 	return 0;
 oom:
-	tt_proto_schema_free(sc);
+	schema_free(sc);
 	return -1;
 }
 
-void tt_proto_schema_free(tt_proto_schema *sc)
+static void schema_once(void)
 {
-	for (size_t i = 0; i < sc->nmem; i++)
-		free(sc->mem[i]);
-	sc->nmem = 0;
+	the_schema_ok = schema_make(&the_schema) == 0;
+}
+
+const tt_proto_schema *tt_proto_schema_get(void)
+{
+	pthread_once(&the_schema_once, schema_once);
+	return the_schema_ok ? &the_schema : NULL;
 }
 
 int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n)
@@ -301,21 +356,71 @@ int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n)
 	return 0;
 }
 
-Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
-					       size_t len)
+/* Whether a TrackEvent that hot decoded with unknown fields needs the
+ * full schema: only if one of them is a field the full one declares (an
+ * extension or a field our .proto lacks stays unknown either way). */
+static int full_knows(const tt_proto_schema *sc, const Perfetto__Protos__TrackEvent *te)
 {
-	/* Hot first, without the nesting walk: the types it unpacks do not
+	for (size_t i = 0; i < te->base.n_unknown_fields; i++)
+		if (protobuf_c_message_descriptor_get_field(&sc->te, te->base.unknown_fields[i].tag))
+			return 1;
+	return 0;
+}
+
+/* The TrackEvent of bytes p[0..n) of a packet: from the cache, else
+ * decoded with the hot schema, and again with the full one when hot left
+ * a field unknown that the full one knows. NULL: rejected (or out of
+ * memory). */
+static const Perfetto__Protos__TrackEvent *decode_event(const tt_proto_schema *sc, tt_proto_arena *a,
+							 tt_proto_tecache *tc, const unsigned char *p, size_t n)
+{
+	const Perfetto__Protos__TrackEvent *te;
+	ProtobufCAllocator *al = NULL;
+	uint64_t h = 0;
+
+	if (tc && n <= CACHE_MAX) {
+		h = tt_proto_bytes_hash(0, p, n);
+		if ((te = tt_proto_tecache_find(tc, h, p, n)))
+			return te;
+		al = tt_proto_tecache_alloc(tc);
+	}
+	te = (const Perfetto__Protos__TrackEvent *)protobuf_c_message_unpack(&sc->hot_te, al ? al : &a->alloc, n, p);
+	if (te && te->base.n_unknown_fields && full_knows(sc, te)) {
+		/* depth 1: under the packet */
+		if (n >= 1024 && !nesting_ok(&perfetto__protos__track_event__descriptor, p, n, 1))
+			return NULL;
+		te = (const Perfetto__Protos__TrackEvent *)protobuf_c_message_unpack(&sc->te, al ? al : &a->alloc, n, p);
+	}
+	if (te && al)
+		tt_proto_tecache_put(tc, h, p, n, te);
+	return te;
+}
+
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+					       const unsigned char *p, size_t len)
+{
+	/* Hot first (packets under HOT_MAX), without the nesting walk: the types it unpacks do not
 	 * nest (no recursive message is in it; annotations stay bytes), so
 	 * protobuf-c's recursion is bounded, and when it takes the packet
 	 * whole, the walk could only have said no inside the annotations,
 	 * which are checked as they are unpacked. */
 	Perfetto__Protos__TracePacket *pk =
-		(Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p);
+		len < HOT_MAX ? (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p)
+			      : NULL;
 
-	if (pk && !pk->base.n_unknown_fields &&
-	    (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
-	     !pk->track_event->base.n_unknown_fields))
-		return pk;
+	if (pk && !pk->base.n_unknown_fields) {
+		const ProtobufCBinaryData *raw;
+		const Perfetto__Protos__TrackEvent *te;
+
+		if (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
+			return pk;
+		raw = (const ProtobufCBinaryData *)(const void *)&pk->track_event;
+		if ((te = decode_event(sc, a, tc, raw->data, raw->len))) {
+			pk->track_event = (Perfetto__Protos__TrackEvent *)te;
+			return pk;
+		}
+		/* rejected: the full schema says why, below */
+	}
 	/* each nesting level costs >= 2 bytes: small packets cannot go deep
 	 * enough to hurt, and skip the walk */
 	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
@@ -347,6 +452,8 @@ struct tt_proto_reader {
 	const char *path;
 	const tt_proto_schema *sc;
 	uint64_t *seen;          /* SEEN_SLOTS annotation hashes (unpack_annots) */
+	tt_proto_tecache *tc;    /* decoded TrackEvents: the worker's (or, without one, the caller's) */
+	_Atomic uint64_t released; /* batches given back by the caller (release) */
 	int threaded;
 	uint64_t size;
 	int plain;
@@ -556,27 +663,29 @@ ended:
 	return 1;
 }
 
+uint64_t tt_proto_bytes_hash(uint64_t h, const unsigned char *p, size_t k)
+{
+	uint64_t v;
+
+	h = (h ^ k) * 0xff51afd7ed558ccdULL;
+	for (; k >= 8; k -= 8, p += 8) {
+		memcpy(&v, p, 8);
+		h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	v = 0;
+	if (k)
+		memcpy(&v, p, k);
+	h = (h ^ v ^ (uint64_t)k << 59) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 32);
+}
+
 uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ seq;
 
-	for (size_t i = 0; i < n; i++) {
-		const unsigned char *p = d[i].data;
-		size_t k = d[i].len;
-		uint64_t v;
-
-		h = (h ^ k) * 0xff51afd7ed558ccdULL;
-		for (; k >= 8; k -= 8, p += 8) {
-			memcpy(&v, p, 8);
-			h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-			h ^= h >> 29;
-		}
-		v = 0;
-		if (k)
-			memcpy(&v, p, k);
-		h = (h ^ v ^ (uint64_t)k << 59) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 32;
-	}
+	for (size_t i = 0; i < n; i++)
+		h = tt_proto_bytes_hash(h, d[i].data, d[i].len);
 	return h;
 }
 
@@ -624,7 +733,7 @@ static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
 	*slot = it->ahash;
 }
 
-static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, pbatch *b)
+static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, tt_proto_tecache *tc, pbatch *b)
 {
 	size_t i;
 
@@ -632,7 +741,7 @@ static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, pbatch *b)
 	for (i = 0; i < b->npk; i++) {
 		b->items[i].off = b->pk[i].off;
 		b->items[i].len = b->pk[i].len;
-		b->items[i].pkt = tt_proto_unpack(sc, &b->ar, b->raw + b->pk[i].pos, b->pk[i].len);
+		b->items[i].pkt = tt_proto_unpack(sc, &b->ar, tc, b->raw + b->pk[i].pos, b->pk[i].len);
 		unpack_annots(seen, &b->ar, &b->items[i]);
 	}
 }
@@ -649,11 +758,13 @@ static void frame_slot(tt_proto_reader *r, uint64_t seq)
 		tt_workq_close(r->q);
 }
 
-/* seen: the worker's (or, without one, the importing thread's), never
- * shared between the two */
-static void unpack_slot(tt_proto_reader *r, uint64_t seq, uint64_t *seen)
+/* own: the worker's caches (seen, tc) are used (or, without a worker, the
+ * importing thread's); they are never shared between the two threads */
+static void unpack_slot(tt_proto_reader *r, uint64_t seq, int own)
 {
-	unpack_batch(r->sc, seen, slot(r, seq));
+	if (own)
+		tt_proto_tecache_batch(r->tc, seq, atomic_load_explicit(&r->released, memory_order_acquire));
+	unpack_batch(r->sc, own ? r->seen : NULL, own ? r->tc : NULL, slot(r, seq));
 	tt_workq_done(r->q, seq, 0);
 }
 
@@ -673,6 +784,9 @@ static void release(tt_proto_reader *r, uint64_t seq)
 		arena += b->ar.b[i].size;
 	if (arena > KEEP_BYTES)
 		tt_proto_arena_destroy(&b->ar);
+	/* released in order: the items of batches up to seq are gone, and
+	 * the TrackEvents they shared may be reused (proto_tecache.h) */
+	atomic_store_explicit(&r->released, seq + 1, memory_order_release);
 	tt_workq_release(r->q, seq);
 }
 
@@ -690,7 +804,7 @@ static void *worker(void *arg)
 		if (k == TT_WQ_CLAIMED)
 			frame_slot(r, seq);
 		else
-			unpack_slot(r, seq, r->seen);
+			unpack_slot(r, seq, 1);
 	}
 	return NULL;
 }
@@ -712,8 +826,9 @@ tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, const tt
 	r->batch_packets = batch_packets ? batch_packets : BATCH_PACKETS;
 	for (i = 0; i < TT_PROTO_BATCHES; i++)
 		tt_proto_arena_init(&r->b[i].ar);
-	if (!(r->seen = calloc(SEEN_SLOTS, sizeof(*r->seen))) ||
+	if (!(r->seen = calloc(SEEN_SLOTS, sizeof(*r->seen))) || !(r->tc = tt_proto_tecache_new()) ||
 	    !(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
+		tt_proto_tecache_free(r->tc);
 		free(r->seen);
 		free(r);
 		return NULL;
@@ -748,7 +863,7 @@ int tt_proto_reader_next(tt_proto_reader *r, tt_proto_batch *out)
 		}
 		case TT_WQ_GRABBED:
 			/* without a worker the caller unpacks every batch */
-			unpack_slot(r, seq, r->threaded ? NULL : r->seen);
+			unpack_slot(r, seq, !r->threaded);
 			break;
 		case TT_WQ_NONE: /* no worker: frame here */
 			if (tt_workq_work(r->q, 0, -1, &seq) == TT_WQ_CLAIMED)
@@ -782,5 +897,6 @@ void tt_proto_reader_free(tt_proto_reader *r)
 	}
 	free(r->buf);
 	free(r->seen);
+	tt_proto_tecache_free(r->tc);
 	free(r);
 }

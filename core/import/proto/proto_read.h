@@ -27,6 +27,7 @@
 #include "perfetto_trace.pb-c.h"
 
 #include "bytesrc.h"
+#include "proto_tecache.h"
 #include "err.h"
 
 #define TT_PROTO_BATCHES 8
@@ -59,23 +60,27 @@ int tt_proto_varint(const unsigned char *p, const unsigned char *e, uint64_t *ou
  *         debug_annotations member then points at ProtobufCBinaryData
  *         (tt_proto_packed_annots).
  *   hot   the same, less the fields an ordinary TrackEvent packet does not
- *         have: TracePacket's oneof members but track_event, TrackEvent's
- *         message fields but the annotations and legacy_event, and its
- *         extensions. protobuf-c's cost per message grows with the fields
- *         its descriptor lists (it walks them all), and these are most of
- *         them. Tried first: a packet that unpacks into unknown fields with
- *         it (it had a field hot leaves out) is unpacked again with full,
- *         so the result is always full's.
- * Must not move once made. */
+ *         have: TracePacket's oneof members but track_event, which hot
+ *         keeps as bytes (decoded on their own: tt_proto_unpack), and
+ *         TrackEvent's fields but the ~20 producers write on ordinary
+ *         events. protobuf-c's cost per message grows with the fields its
+ *         descriptor lists (it walks them all). Tried first: a packet
+ *         that unpacks into unknown fields with it is unpacked again with
+ *         full, and an event left with an unknown field full knows is
+ *         decoded again with full's TrackEvent, so the result is always
+ *         full's (but for a TrackEvent given twice in one packet: hot
+ *         keeps the last, as trace processor's decoder does, where full
+ *         merges them).
+ * Made once per process (tt_proto_schema_get) and only read after. */
 typedef struct tt_proto_schema {
 	ProtobufCMessageDescriptor te, pkt, hot_te, hot_pkt;
 	void *mem[12];               /* the copied fields, ranges and name orders */
 	size_t nmem;
 } tt_proto_schema;
 
-/* 0, or -1 out of memory. */
-int tt_proto_schema_init(tt_proto_schema *sc);
-void tt_proto_schema_free(tt_proto_schema *sc);
+/* The schema, made on the first call; NULL when it could not be made (out
+ * of memory, then for the rest of the process). */
+const tt_proto_schema *tt_proto_schema_get(void);
 
 /* A TrackEvent unpacked with the schema: its n_debug_annotations packed
  * DebugAnnotations. */
@@ -90,9 +95,16 @@ static inline const ProtobufCBinaryData *tt_proto_packed_annots(const Perfetto__
  * that of Perfetto's schema, checked in packets of 1 KiB and more; a
  * packet the hot schema takes nests no deeper than a few levels but in
  * its packed annotations, which the caller checks before unpacking them
- * (tt_proto_annots_deep): that is the whole check's answer for it. */
-Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, const unsigned char *p,
-					       size_t len);
+ * (tt_proto_annots_deep): that is the whole check's answer for it.
+ * tc: the calling thread's TrackEvent cache, or NULL; a TrackEvent found
+ * there is shared with other packets and stays valid until the batches
+ * unpacked with it are released (proto_tecache.h): read it, never write
+ * it. */
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+					       const unsigned char *p, size_t len);
+
+/* A hash of bytes p[0..n), continuing h (0 to start). */
+uint64_t tt_proto_bytes_hash(uint64_t h, const unsigned char *p, size_t n);
 
 /* The hash of n packed annotations on sequence seq (the reader's and
  * proto_args.c's caches). */

@@ -6,10 +6,15 @@
  * mismatched_sched_switch_tids and left open); slices and states still
  * open at the end keep dur -1; a compact bundle's first switch on a cpu
  * only says who runs (compact_sched_switch_skipped). A new task is
- * runnable from its creation; a waking makes a blocked thread runnable
- * (a compact one is by whoever runs on its cpu, skipped before the cpu's
- * first switch). The tables' waker columns are not kept (storage has
- * none). Rows are kept here
+ * runnable from its creation, woken by the thread that made it (not from
+ * an interrupt); a waking makes a blocked thread runnable, woken by the
+ * thread that wrote it (a compact one: by whoever runs on its cpu,
+ * skipped before the cpu's first switch; its common_flags say whether it
+ * came from an interrupt), and the waker's state row is kept when the
+ * waker was running; a waking of a thread running or runnable goes to
+ * spurious_sched_wakeup instead. sched_blocked_reason names the thread's
+ * last blocked state's io_wait and function (the caller, an interned
+ * kernel symbol). Rows are kept here
  * with the raw prev_state and written at the end, when the kernel version
  * that decodes it is known (SystemInfo; 4.4 without one, as trace
  * processor assumes).
@@ -21,12 +26,30 @@
 #define ST_NONE (INT64_MIN + 1)   /* sched_slice: still open, no end state */
 #define ST_WOKEN (INT64_MIN + 2)  /* thread_state: runnable after a waking or a new task ("R") */
 
-typedef struct srow {
-	int64_t ts, dur, state;       /* state: raw prev_state, ST_RUNNING or ST_NONE */
+typedef struct srow {              /* a sched_slice row */
+	int64_t ts, dur, state;       /* state: raw prev_state or ST_NONE */
+	uint32_t utid;
+	int32_t cpu;
+	int32_t prio;
+} srow;
+
+typedef struct strow {             /* a thread_state row */
+	int64_t ts, dur, state;       /* state: raw prev_state, ST_RUNNING or ST_WOKEN */
 	uint32_t utid;
 	int32_t cpu;                  /* -1: none */
-	int32_t prio;                 /* sched rows; thread states: io_wait, -1 unknown */
-} srow;
+	uint32_t waker_utid;          /* TT_NONE: none */
+	uint32_t waker_id;            /* the waker's running row here, NO_ROW: none */
+	tt_str blocked;               /* blocked_function, 0: none */
+	int8_t io_wait;               /* -1: unknown */
+	int8_t irq;                   /* irq_context, -1: unknown */
+} strow;
+
+typedef struct spurious {          /* a spurious_sched_wakeup row */
+	int64_t ts;
+	uint32_t state;               /* the wakee's thread_state row here */
+	uint32_t utid, waker_utid;
+	int8_t irq;
+} spurious;
 
 typedef struct scpu {
 	uint32_t slice;               /* its open sched row, NO_ROW */
@@ -36,7 +59,9 @@ typedef struct scpu {
 } scpu;
 
 struct tt_proto_sched {
-	TT_VEC(srow) slices, states;
+	TT_VEC(srow) slices;
+	TT_VEC(strow) states;
+	TT_VEC(spurious) spurious;
 	TT_VEC(scpu) cpus;
 	TT_VEC(uint32_t) last_state;  /* utid -> its newest thread_state row + 1 (0: none) */
 	TT_VEC(uint32_t) last_blocked; /* utid -> its blocked state row + 1 while it has not run since */
@@ -97,7 +122,7 @@ static scpu *cpu_of(pctx *c, struct tt_proto_sched *s, uint32_t cpu)
 	return &s->cpus.v[cpu];
 }
 
-static srow *last_state(struct tt_proto_sched *s, uint32_t utid)
+static strow *last_state(struct tt_proto_sched *s, uint32_t utid)
 {
 	if (utid >= s->last_state.n || !s->last_state.v[utid])
 		return NULL;
@@ -108,13 +133,19 @@ static int is_blocked(const struct tt_proto_sched *s, int64_t state);
 static int64_t task_flags(const struct tt_proto_sched *s, int64_t raw);
 
 /* A thread's state from ts on, open (the swapper has none); a blocked
- * one is the thread's last blocked state until it runs again. */
-static void open_state(pctx *c, struct tt_proto_sched *s, int64_t ts, uint32_t utid, int64_t state, int32_t cpu)
+ * one is the thread's last blocked state until it runs again. A woken
+ * one names its waker (TT_NONE: none), and the waker's state when it is
+ * running (at a trace's start or after lost data it may not be). */
+static void open_state(pctx *c, struct tt_proto_sched *s, int64_t ts, uint32_t utid, int64_t state, int32_t cpu,
+		       uint32_t waker, int irq)
 {
-	srow r = { ts, -1, state, utid, cpu, -1 };
+	strow r = { ts, -1, state, utid, cpu, waker, NO_ROW, 0, -1, (int8_t)irq };
+	const strow *w;
 
 	if (utid == 0 || utid == TT_NONE)
 		return;
+	if (waker != TT_NONE && (w = last_state(s, waker)) && w->state == ST_RUNNING)
+		r.waker_id = s->last_state.v[waker] - 1;
 	if (TT_VEC_PUSH(s->states, r)) {
 		c->oom = 1;
 		return;
@@ -131,20 +162,25 @@ static void open_state(pctx *c, struct tt_proto_sched *s, int64_t ts, uint32_t u
 		s->last_blocked.v[utid] = (uint32_t)s->states.n;
 }
 
-void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait)
+void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait, tt_str function)
 {
 	struct tt_proto_sched *s = sched_of(c);
 	uint32_t utid = tt_proto_thread(c, pid);
+	strow *r;
 
-	if (s && utid < s->last_blocked.n && s->last_blocked.v[utid])
-		s->states.v[s->last_blocked.v[utid] - 1].prio = (int32_t)io_wait;
+	if (!s || utid >= s->last_blocked.n || !s->last_blocked.v[utid])
+		return;
+	r = &s->states.v[s->last_blocked.v[utid] - 1];
+	r->io_wait = (int8_t)(io_wait != 0);
+	if (function)
+		r->blocked = function;
 }
 
 /* Ends the thread's newest state at ts, unless data was lost (its end is
  * not known then: it stays open). */
 static void close_state(struct tt_proto_sched *s, int64_t ts, uint32_t utid, int lost)
 {
-	srow *r = last_state(s, utid);
+	strow *r = last_state(s, utid);
 
 	if (r && !lost)
 		r->dur = ts - r->ts;
@@ -155,14 +191,14 @@ static void close_state(struct tt_proto_sched *s, int64_t ts, uint32_t utid, int
  * open. */
 static void switch_states(pctx *c, struct tt_proto_sched *s, const sched_rec *r, uint32_t prev, uint32_t next)
 {
-	srow *p = last_state(s, prev);
+	strow *p = last_state(s, prev);
 
 	close_state(s, r->ts, prev, p && p->state != ST_RUNNING);
-	open_state(c, s, r->ts, prev, r->prev_state, -1);
+	open_state(c, s, r->ts, prev, r->prev_state, -1, TT_NONE, -1);
 	/* (a forced migration can run a thread on two cpus at once: its
 	 * state before is cut here, whatever it was) */
 	close_state(s, r->ts, next, 0);
-	open_state(c, s, r->ts, next, ST_RUNNING, (int32_t)r->cpu);
+	open_state(c, s, r->ts, next, ST_RUNNING, (int32_t)r->cpu, TT_NONE, -1);
 }
 
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm)
@@ -279,22 +315,30 @@ static tt_str state_str(pctx *c, const struct tt_proto_sched *s, int64_t raw)
 	return intern(c, b, n);
 }
 
-void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid)
+void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid, uint32_t parent)
 {
 	struct tt_proto_sched *s = sched_of(c);
 
 	/* runnable from its creation (trace processor's PushNewTaskEvent:
-	 * nothing closed) */
+	 * nothing closed), woken by its parent, not from an interrupt */
 	if (s)
-		open_state(c, s, ts, utid, ST_WOKEN, -1);
+		open_state(c, s, ts, utid, ST_WOKEN, -1, parent, 0);
+}
+
+/* trace processor's CommonFlagsToIrqContext: TRACE_FLAG_HARDIRQ (0x08)
+ * or TRACE_FLAG_SOFTIRQ (0x10) set. */
+static int irq_context(uint32_t common_flags)
+{
+	return (common_flags & (0x08 | 0x10)) != 0;
 }
 
 void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee)
 {
 	struct tt_proto_sched *s = sched_of(c);
 	int64_t ts = r->ts;
-	uint32_t utid;
-	srow *last;
+	uint32_t utid, waker_utid;
+	int irq = -1;
+	strow *last;
 
 	if (!s)
 		return;
@@ -318,23 +362,32 @@ void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, i
 		tt_storage_raw(c->st, r->ts, intern_c(c, "sched_waking"), waker, cpu->last_utid,
 			       tt_args_tracker_end(c->im->args));
 		utid = tt_proto_thread(c, wakee);
+		waker_utid = cpu->last_utid;
+		irq = irq_context(r->args); /* (args: its common_flags) */
 	} else {
 		/* the waker first (the event's raw table row), then the wakee */
-		tt_proto_thread(c, waker);
+		waker_utid = tt_proto_thread(c, waker);
 		utid = tt_proto_thread(c, wakee);
 		tt_proto_thread_name(c, utid, r->name, TN_FTRACE);
 	}
 	last = last_state(s, utid);
-	if (last && !is_blocked(s, last->state))
-		return; /* already running or runnable: a spurious waking */
+	if (last && !is_blocked(s, last->state)) {
+		/* already running or runnable: a spurious waking */
+		spurious w = { ts, s->last_state.v[utid] - 1, utid, waker_utid, (int8_t)irq };
+
+		if (TT_VEC_PUSH(s->spurious, w))
+			c->oom = 1;
+		return;
+	}
 	close_state(s, ts, utid, 0);
-	open_state(c, s, ts, utid, ST_WOKEN, -1);
+	open_state(c, s, ts, utid, ST_WOKEN, -1, waker_utid, irq);
 }
 
 void tt_proto_build_sched(pctx *c)
 {
 	struct tt_proto_sched *s = c->sst;
 	tt_str running, runnable;
+	int64_t base = 0;             /* the storage row of states.v[0] */
 
 	if (!s)
 		return;
@@ -347,14 +400,28 @@ void tt_proto_build_sched(pctx *c)
 	running = intern_c(c, "Running");
 	runnable = intern_c(c, "R");
 	for (size_t i = 0; i < s->states.n; i++) {
-		const srow *r = &s->states.v[i];
+		const strow *r = &s->states.v[i];
 
 		int64_t row = tt_storage_thread_state(c->st, r->ts, r->dur, r->cpu, r->utid,
 						      r->state == ST_RUNNING ? running :
 						      r->state == ST_WOKEN ? runnable : state_str(c, s, r->state));
 
-		if (row >= 0 && r->prio >= 0)
-			tt_storage_thread_state_blocked(c->st, row, r->prio, 0);
+		if (row < 0)
+			continue;
+		if (i == 0)
+			base = row;
+		if (r->io_wait >= 0 || r->blocked)
+			tt_storage_thread_state_blocked(c->st, row, r->io_wait >= 0 ? r->io_wait : TT_TS_NONE,
+							r->blocked);
+		if (r->waker_utid != TT_NONE || r->irq >= 0)
+			tt_storage_thread_state_waker(c->st, row, r->waker_utid,
+						      r->waker_id == NO_ROW ? TT_NONE : (uint32_t)(base + r->waker_id),
+						      r->irq);
+	}
+	for (size_t i = 0; i < s->spurious.n; i++) {
+		const spurious *w = &s->spurious.v[i];
+
+		tt_storage_spurious_wakeup(c->st, w->ts, (uint32_t)(base + w->state), w->irq, w->utid, w->waker_utid);
 	}
 }
 
@@ -364,6 +431,7 @@ void tt_proto_sched_free(pctx *c)
 		return;
 	TT_VEC_FREE(c->sst->slices);
 	TT_VEC_FREE(c->sst->states);
+	TT_VEC_FREE(c->sst->spurious);
 	TT_VEC_FREE(c->sst->cpus);
 	TT_VEC_FREE(c->sst->last_state);
 	TT_VEC_FREE(c->sst->last_blocked);

@@ -320,12 +320,14 @@ int tt_proto_feed_atrace(pctx *c, const prec *r, prec *out)
 			break;
 		}
 		/* per process on purpose: long-standing counters are written
-		 * from any of its threads (trace processor keeps the writing
-		 * thread as the value's utid arg; our counter rows have no
-		 * args) */
+		 * from any of its threads; the writing thread is the value's
+		 * arg utid (uint), as trace processor keeps it */
 		upid = tt_proto_process(c, tgid);
 		out->track = tt_proto_keyed_counter(c, "proto-atrace-counter", upid, 0, name, "atrace_counter", upid, -1,
 						    "name", nm);
+		utid = tt_proto_thread_or_none(c, tid);
+		if (utid != TT_NONE)
+			out->args = one_arg(c, "utid", 'u', utid);
 		break;
 	case 'S':
 	case 'F': {

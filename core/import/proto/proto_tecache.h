@@ -1,0 +1,58 @@
+/*
+ * proto_tecache.h - a cache of decoded TrackEvents by their bytes, kept by
+ * the thread that unpacks packets (proto_read.c).
+ *
+ * Why: in a Chrome trace about three TrackEvents in four are byte for byte
+ * one seen before (slice ends, events without args; the timestamp is in the
+ * packet, not the event), and protobuf-c's unpack costs about 2,000
+ * instructions an event whatever its size. Decoding is a pure function of
+ * the bytes, so an event seen before is the message decoded then, shared,
+ * read-only (nothing after the unpack writes a TrackEvent).
+ *
+ * Lifetime: the decoded messages live in generations (fixed arenas,
+ * GEN_BYTES in proto_tecache.c). A full generation is retired and a new one started;
+ * entries of the last two generations are found. A retired arena is reused
+ * only once every batch unpacked while it was found has been given back
+ * by the importer (its items may point into it): the caller says which
+ * batch it unpacks (tt_proto_tecache_batch) and how many batches the
+ * importer has released. If no arena can be reused yet, events are decoded
+ * into the batch's own arena and not kept: the cache never waits and
+ * never grows past GENS arenas.
+ *
+ * One cache per thread: it has no lock.
+ */
+#ifndef TT_PROTO_TECACHE_H
+#define TT_PROTO_TECACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfetto_trace.pb-c.h"
+
+typedef struct tt_proto_tecache tt_proto_tecache;
+
+tt_proto_tecache *tt_proto_tecache_new(void);
+void tt_proto_tecache_free(tt_proto_tecache *c);
+
+/* Starts the unpacking of batch seq; released: batches 0..released-1
+ * have been given back by the importer (their items are gone). */
+void tt_proto_tecache_batch(tt_proto_tecache *c, uint64_t seq, uint64_t released);
+
+/* The TrackEvent decoded from the same bytes before, or NULL. h: a hash
+ * of the bytes (tt_proto_bytes_hash). */
+const Perfetto__Protos__TrackEvent *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p,
+							   size_t n);
+
+/* The allocator a miss is decoded with, to be kept by tt_proto_tecache_put;
+ * NULL when nothing can be kept now (decode elsewhere, do not put). */
+ProtobufCAllocator *tt_proto_tecache_alloc(tt_proto_tecache *c);
+
+/* Keeps te (decoded with tt_proto_tecache_alloc's allocator, nothing
+ * allocated since) as the TrackEvent of bytes p[0..n). */
+void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n,
+			  const Perfetto__Protos__TrackEvent *te);
+
+/* Lookups and hits so far (bench and tests). */
+void tt_proto_tecache_counts(const tt_proto_tecache *c, uint64_t *lookups, uint64_t *hits);
+
+#endif
