@@ -254,7 +254,7 @@ static int keep_hot_event(const ProtobufCFieldDescriptor *f)
 	case 6:                             /* legacy_event */
 	case 9: case 11:                    /* type, track_uuid */
 	case 10: case 23:                   /* name_iid, name */
-	case 12: case 31:                   /* extra_counter_values, _track_uuids */
+	case 12: case 31: case 45: case 46: /* extra_counter_values, _track_uuids (and double) */
 	case 30: case 44:                   /* counter_value, double_counter_value */
 	case 47: case 48: case 36: case 42: /* flow_ids, terminating_flow_ids (and _old) */
 	case 34:                            /* source_location_iid */
