@@ -122,93 +122,117 @@ static void test_generations_wait_for_release(void **state)
 	tt_proto_tecache_free(c);
 }
 
+/* The decode in front of the cache: a schema, an arena and a cache for
+ * one test. */
+typedef struct dec {
+	const tt_proto_schema *sc;
+	tt_proto_arena ar;
+	tt_proto_tecache *c;
+} dec;
+
+static dec *dec_new(void)
+{
+	static dec d;
+
+	d.sc = tt_proto_schema_get();
+	assert_non_null(d.sc);
+	tt_proto_arena_init(&d.ar);
+	d.c = tt_proto_tecache_new();
+	assert_non_null(d.c);
+	tt_proto_tecache_batch(d.c, 0, 0);
+	return &d;
+}
+
+static void dec_free(dec *d)
+{
+	tt_proto_arena_destroy(&d->ar);
+	tt_proto_tecache_free(d->c);
+}
+
+/* Unpacks packet p[0..n) twice through the cache: both must decode. */
+static void twice(dec *d, const unsigned char *p, size_t n, const Perfetto__Protos__TracePacket **a,
+		  const Perfetto__Protos__TracePacket **b)
+{
+	*a = tt_proto_unpack(d->sc, &d->ar, d->c, p, n);
+	*b = tt_proto_unpack(d->sc, &d->ar, d->c, p, n);
+	assert_non_null(*a);
+	assert_non_null(*b);
+	assert_int_equal((*a)->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
+}
+
 /* A packet with two TrackEvents (kept as bytes by the hot schema; the
  * second holds a field hot does not list): protobuf-c frees the first
  * when the second comes, by the descriptor the packet names, which must
  * be the hot one (the real one read the bytes as a message pointer:
- * found by fuzz_proto_packet). */
-static void test_hot_packet_event_twice(void **state)
+ * found by fuzz_proto_packet). The event is the last one, alone, as
+ * trace processor's decoder reads a field given twice (protobuf-c's real
+ * schema would merge the two messages), with the cache or without. */
+static void test_event_twice_in_packet(void **state)
 {
 	static const unsigned char pkt[] = { 0x68, 0x02, 0x5a, 0x04, 0x2a, 0x02, 0x60, 0x02,
 					     0x5a, 0x04, 0x2a, 0x00, 0x50, 0x04 };
-	const tt_proto_schema *sc = tt_proto_schema_get();
-	tt_proto_arena ar;
-	tt_proto_tecache *c = tt_proto_tecache_new();
+	dec *d = dec_new();
+	const Perfetto__Protos__TracePacket *hot, *again, *nc;
 
 	(void)state;
-	assert_non_null(sc);
-	tt_proto_arena_init(&ar);
-	tt_proto_tecache_batch(c, 0, 0);
-	{
-		/* the last TrackEvent, alone, as trace processor's decoder
-		 * reads a field given twice (protobuf-c's real schema would
-		 * merge the two messages) */
-		const Perfetto__Protos__TracePacket *hot = tt_proto_unpack(sc, &ar, c, pkt, sizeof(pkt));
-		const Perfetto__Protos__TracePacket *nc = tt_proto_unpack(sc, &ar, NULL, pkt, sizeof(pkt));
+	twice(d, pkt, sizeof(pkt), &hot, &again);
+	nc = tt_proto_unpack(d->sc, &d->ar, NULL, pkt, sizeof(pkt));
+	assert_non_null(nc);
+	assert_int_equal(hot->sequence_flags, 2);
+	assert_int_equal(hot->track_event->name_iid, 4);
+	assert_non_null(hot->track_event->task_execution);
+	assert_int_equal(hot->track_event->task_execution->base.n_unknown_fields, 0);
+	assert_int_equal(nc->track_event->name_iid, 4);
+	dec_free(d);
+}
 
-		assert_non_null(hot);
-		assert_non_null(nc);
-		assert_int_equal(hot->sequence_flags, 2);
-		assert_int_equal(hot->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
-		assert_int_equal(hot->track_event->name_iid, 4);
-		assert_non_null(hot->track_event->task_execution);
-		assert_int_equal(hot->track_event->task_execution->base.n_unknown_fields, 0);
-		assert_int_equal(nc->track_event->name_iid, 4);
+/* An event seen before is the message decoded then; so is an empty one,
+ * whose bytes protobuf-c gives as NULL, 0 (found by fuzz_proto_packet:
+ * memcpy and memcmp of NULL). */
+static void test_found_second_time(void **state)
+{
+	static const unsigned char end[] = { 0x40, 0x05, 0x5a, 0x02, 0x48, 0x02 }; /* ts 5, TE type END */
+	static const unsigned char empty[] = { 0x40, 0x07, 0x5a, 0x00 };
+	dec *d = dec_new();
+	const Perfetto__Protos__TracePacket *a, *b;
+
+	(void)state;
+	twice(d, end, sizeof(end), &a, &b);
+	assert_int_equal(a->timestamp, 5);
+	assert_int_equal(a->track_event->type, 2);
+	assert_ptr_equal(a->track_event, b->track_event);
+	twice(d, empty, sizeof(empty), &a, &b);
+	assert_int_equal(a->track_event->type, 0);
+	assert_ptr_equal(a->track_event, b->track_event);
+	dec_free(d);
+}
+
+/* A TrackEvent of 3 KB is decoded each time, not kept (it would push out
+ * many); a packet of 100 KB goes to the full schema at once (hot would
+ * copy its event's bytes once more). */
+static void test_big_not_kept(void **state)
+{
+	static unsigned char big[100 << 10];
+	size_t names[2] = { 3000, sizeof(big) - 32 }, k;
+	dec *d = dec_new();
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		size_t n = big_event(big + 16, names[k], 'z'), h = 0, v = n;
+		unsigned char hdr[16];
+		const Perfetto__Protos__TracePacket *a, *b;
+
+		hdr[h++] = 0x5a; /* track_event, then its length */
+		do {
+			hdr[h++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+			v >>= 7;
+		} while (v);
+		memcpy(big + 16 - h, hdr, h);
+		twice(d, big + 16 - h, n + h, &a, &b);
+		assert_int_equal(strlen(a->track_event->name), names[k]);
+		assert_ptr_not_equal(a->track_event, b->track_event);
 	}
-	/* and a good one after it still decodes, found the second time */
-	{
-		static const unsigned char ok[] = { 0x40, 0x05, 0x5a, 0x02, 0x48, 0x02 }; /* ts 5, TE type END */
-		const Perfetto__Protos__TracePacket *a = tt_proto_unpack(sc, &ar, c, ok, sizeof(ok));
-		const Perfetto__Protos__TracePacket *b = tt_proto_unpack(sc, &ar, c, ok, sizeof(ok));
-
-		assert_non_null(a);
-		assert_non_null(b);
-		assert_int_equal(a->timestamp, 5);
-		assert_int_equal(a->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
-		assert_int_equal(a->track_event->type, 2);
-		assert_ptr_equal(a->track_event, b->track_event);
-	}
-	{
-		/* an empty TrackEvent: protobuf-c gives its bytes as NULL, 0
-		 * (found by fuzz_proto_packet: memcpy and memcmp of NULL) */
-		static const unsigned char empty[] = { 0x40, 0x07, 0x5a, 0x00 };
-		const Perfetto__Protos__TracePacket *a = tt_proto_unpack(sc, &ar, c, empty, sizeof(empty));
-		const Perfetto__Protos__TracePacket *b = tt_proto_unpack(sc, &ar, c, empty, sizeof(empty));
-
-		assert_non_null(a);
-		assert_non_null(b);
-		assert_int_equal(a->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT);
-		assert_int_equal(a->track_event->type, 0);
-		assert_ptr_equal(a->track_event, b->track_event);
-	}
-	{
-		/* a TrackEvent of 3 KB is decoded each time, not kept (it
-		 * would push out many); a packet of 100 KB goes to the full
-		 * schema at once (hot would copy its event's bytes once more) */
-		static unsigned char big[100 << 10];
-		size_t names[2] = { 3000, sizeof(big) - 32 }, k;
-
-		for (k = 0; k < 2; k++) {
-			size_t n = big_event(big + 16, names[k], 'z'), h = 0, v = n;
-			unsigned char hdr[16];
-			const Perfetto__Protos__TracePacket *a, *b;
-
-			hdr[h++] = 0x5a; /* track_event, then its length */
-			do {
-				hdr[h++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-				v >>= 7;
-			} while (v);
-			memcpy(big + 16 - h, hdr, h);
-			a = tt_proto_unpack(sc, &ar, c, big + 16 - h, n + h);
-			b = tt_proto_unpack(sc, &ar, c, big + 16 - h, n + h);
-			assert_non_null(a);
-			assert_non_null(b);
-			assert_int_equal(strlen(a->track_event->name), names[k]);
-			assert_ptr_not_equal(a->track_event, b->track_event);
-		}
-	}
-	tt_proto_arena_destroy(&ar);
-	tt_proto_tecache_free(c);
+	dec_free(d);
 }
 
 int main(void)
@@ -216,7 +240,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finds_what_it_kept),
 		cmocka_unit_test(test_generations_wait_for_release),
-		cmocka_unit_test(test_hot_packet_event_twice),
+		cmocka_unit_test(test_event_twice_in_packet),
+		cmocka_unit_test(test_found_second_time),
+		cmocka_unit_test(test_big_not_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -225,6 +225,17 @@ static unsigned rnd(unsigned *seed)
 	return *seed >> 8;
 }
 
+/* What came out is want[0..n) in the order of a stable sort by ts. */
+static void assert_stable_order(const out *o, ref *want, size_t n)
+{
+	qsort(want, n, sizeof(want[0]), ref_cmp);
+	assert_int_equal(o->n, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(o->ts[i], want[i].ts);
+		assert_int_equal(o->tag[i], want[i].tag);
+	}
+}
+
 /* Random input on many streams (sorted runs, disorder, ties, negative
  * and extreme timestamps): the order of a stable sort, through finish
  * alone and through flushes with a window wider than the disorder. */
@@ -261,12 +272,7 @@ static void test_random_vs_qsort(void **state)
 		}
 		assert_int_equal(tt_sorter_late(s), 0);
 		assert_int_equal(tt_sorter_finish(s, collect, o), 0);
-		qsort(want, n, sizeof(want[0]), ref_cmp);
-		assert_int_equal(o->n, n);
-		for (size_t i = 0; i < n; i++) {
-			assert_int_equal(o->ts[i], want[i].ts);
-			assert_int_equal(o->tag[i], want[i].tag);
-		}
+		assert_stable_order(o, want, n);
 		if (windowed)
 			assert_true(tt_sorter_max_held(s) < n);
 		free(o);
@@ -312,12 +318,7 @@ static void test_bursts_vs_qsort(void **state)
 				last[k] -= 100;
 		}
 		assert_int_equal(tt_sorter_finish(s, collect, o), 0);
-		qsort(want, n, sizeof(want[0]), ref_cmp);
-		assert_int_equal(o->n, n);
-		for (size_t i = 0; i < n; i++) {
-			assert_int_equal(o->ts[i], want[i].ts);
-			assert_int_equal(o->tag[i], want[i].tag);
-		}
+		assert_stable_order(o, want, n);
 		free(o);
 		tt_sorter_free(s);
 	}

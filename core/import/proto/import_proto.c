@@ -57,42 +57,41 @@
  *     metadata `proto_truncated_offset`. A first packet that cannot be
  *     framed or unpacked means "not a trace": TT_EINVAL.
  *
- * Cost (tests/bench/bench_proto.c, 1M Chrome-like events, 64 sequences,
- * 2 cores): protobuf-c's unpack is ~155 ns a packet (6.4M events/s on one
- * core, 11M/s on two); tokenizing ~75 ns an event, the merge ~25 and the
- * trackers and storage ~20. With the work shared the import runs at ~6M
- * events/s where one thread gives ~3.5M/s. Records are 48 bytes per event,
- * freed as the merge passes them; a Chrome event's thread-time counter
- * rides on its event's record (proto_int.h, REC_FOLDED), which halves
- * them on a Chromium trace. On the Chromium class (bench_proto -10: real
- * Chrome packets, debug annotations with dict entries) protobuf-c's unpack
- * is about half of the CPU time and the importing thread's share (arg sets,
- * interning, records, then the feed) the other half, so the import cannot
- * beat protobuf-c's own two-thread unpack of the file. A slim "hot" schema
- * as a generated type of its own was tried and dropped (converting its
- * structs cost what it saved); the hot schema now is a run-time
- * descriptor over the generated structs, so nothing is converted. With it
- * and the annotations left packed, the one-thread import of the Chromium
- * class runs 5.1G instructions where it ran 5.5G (callgrind), and the
- * unpack that was half of the time is about 40 % of it: its memory
- * (nested annotation messages) shrank more than its instructions.
+ * Cost (tests/bench/bench_proto.c; callgrind of the one-thread import of
+ * one copy of the Chromium class, TT_PROTO_THREADS=1): about 430M
+ * instructions for 3.7 MB, of which protobuf-c's unpack is about 45 %
+ * (a TracePacket costs ~1,600 instructions whatever its size, a new
+ * TrackEvent ~2,500, the annotations not seen before the rest) and the
+ * importing thread's share (arg sets, interning, records, the merge and
+ * the feed) the rest. On two threads the work splits about evenly (the
+ * worker unpacks, the importing thread helps when it would wait), so the
+ * import runs at about half the one-thread time; the decode alone is
+ * bench_proto's `decode` line. Records are 48 bytes per event, freed as
+ * the merge passes them; a Chrome event's thread-time counter rides on
+ * its event's record (proto_int.h, REC_FOLDED), which halves them on a
+ * Chromium trace. What protobuf-c is given to unpack (proto_read.h): run-
+ * time descriptors over the generated structs (annotations left packed, a
+ * "hot" schema first, TrackEvents decoded once per distinct bytes by the
+ * worker's cache, proto_tecache.c).
  *
  * Files: import_proto.c (framing, packets, entry point), proto_int.h
- * (records, context), proto_args.c, proto_typed_args.c (typed TrackEvent
- * args by reflection), proto_desc.c, proto_track_event.c, proto_state.c
+ * (records, context), proto_read.c (batched unpack, the schemas) and
+ * proto_tecache.c (decoded TrackEvents), proto_args.c, proto_typed_args.c
+ * (typed TrackEvent args by reflection), proto_ext.c (extensions and
+ * their descriptors), proto_desc.c, proto_track_event.c, proto_state.c
  * (state tracks), proto_callstack.c (callstacks, sampling profiler),
- * proto_ftrace.c (with sched), proto_feed.c (merge and trackers),
- * proto_read.c (batched unpack), proto_clock.c, proto_atrace.c.
+ * proto_ftrace.c, proto_sched.c (sched slices, thread states),
+ * proto_systrace.c and proto_atrace.c (atrace markers), proto_feed.c
+ * (merge and trackers), proto_clock.c.
  *
  * Known limits: zstd_compressed_packets are counted, not inflated; the
  * packets inside compressed_packets are unpacked on the importing thread
- * (one at a time, not by the worker); legacy v1 flow events (s/t/f) and
- * pid/tid overrides are not imported; open sched slices end at the last timestamp of the trace;
- * async S/F atrace slices get one track per (process, name, cookie);
- * TrackEvent extensions (fields >= 1000) are not imported; machine_id is
- * kept only for a trace from one machine; tracks have no dimension args;
- * an end's debug annotation arrays replace the begin's entries where
- * trace processor appends them.
+ * (one at a time, not by the worker); machine_id is kept only for a trace
+ * from one machine; a TrackEvent given twice in one small packet is the
+ * last one (as trace processor's decoder reads it) where protobuf-c's
+ * real schema, used for packets of 64 KiB and more, merges the two; an
+ * end's debug annotation arrays replace the begin's entries where trace
+ * processor appends them.
  */
 #include "proto_int.h"
 

@@ -612,8 +612,12 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 
 		add_annot(c, s, child_key(c, 0, part, 1, text), da[i], 0);
 	}
-	if (passthrough_utid != TT_NONE)
-		tt_storage_args_uint(c->st, "legacy_event.passthrough_utid", passthrough_utid);
+	if (passthrough_utid != TT_NONE) {
+		/* (one event in ten has it: its key is interned once) */
+		if (!c->k_passthrough)
+			c->k_passthrough = intern_c(c, "legacy_event.passthrough_utid");
+		tt_storage_args_keyed(c->st, c->k_passthrough, TT_ARG_UINT, passthrough_utid, 0, 0);
+	}
 	if (phase == 'R' || phase == 'S' || phase == 'T' || phase == 'p') {
 		char ph = (char)phase;
 		tt_storage_args_str(c->st, "legacy_event.phase", &ph, 1);

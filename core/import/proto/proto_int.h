@@ -285,7 +285,7 @@ typedef struct pctx {
 	int oom;
 	char key[512];
 	char catbuf[1024];
-	tt_str s_phase_key;
+	tt_str k_passthrough;        /* "legacy_event.passthrough_utid", interned at its first use */
 } pctx;
 
 
