@@ -27,7 +27,7 @@
 #define MAX_NESTING 64           /* message nesting accepted in a packet */
 #define HOT_MAX (64u << 10)      /* bigger packets go to the full schema at once: hot would copy their TrackEvent's bytes once more */
 #define CACHE_MAX 2048           /* bigger TrackEvents are not cached: they rarely repeat, and would push out many */
-#define READ_CHUNK (256u << 10)
+#define READ_CHUNK (256u << 10) /* the read window grows by this: it is all touched, so it is resident */
 #define READ_REQ (128u << 10)
 #define BATCH_PACKETS 256        /* small enough to stay in cache between the threads; the unpacked messages of the batches in flight stay a few MB (protobuf-c makes ~1.5 KB of a Chrome packet) */
 #define BATCH_BYTES (1u << 20)
