@@ -2,7 +2,8 @@
  * proto_tb.h - builds Perfetto traces in memory for the tests: packets
  * packed by protobuf-c behind the Trace field-1 framing (tbuf, tb_packet),
  * a packet on a sequence at a time (pkt), a payload set and packed in one
- * step (TB_PUT). Included by test_proto.c and test_sorter_proto.c.
+ * step (TB_PUT). Included by test_proto.c, test_sorter_proto.c and
+ * test_metrics_atrace.c.
  */
 #ifndef TT_TEST_PROTO_TB_H
 #define TT_TEST_PROTO_TB_H

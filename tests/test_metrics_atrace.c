@@ -20,55 +20,8 @@
 #include "metrics.h"
 #include "metrics.pb-c.h"
 #include "perfetto_trace.pb-c.h"
+#include "proto_tb.h"
 #include "testutil.h"
-
-typedef Perfetto__Protos__TracePacket Pkt;
-
-struct buf {
-	unsigned char *p;
-	size_t n, cap;
-};
-
-static void put_raw(struct buf *b, const void *d, size_t n)
-{
-	if (b->n + n > b->cap) {
-		b->cap = (b->n + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-		assert_non_null(b->p);
-	}
-	memcpy(b->p + b->n, d, n);
-	b->n += n;
-}
-
-/* One `Trace.packet` (field 1, length-delimited). */
-static void put_packet(struct buf *b, const Pkt *p)
-{
-	size_t n = perfetto__protos__trace_packet__get_packed_size(p);
-	unsigned char *tmp = malloc(n + 1), c;
-	uint64_t v = n;
-
-	assert_non_null(tmp);
-	perfetto__protos__trace_packet__pack(p, tmp);
-	put_raw(b, "\x0a", 1);
-	do {
-		c = v & 0x7f;
-		v >>= 7;
-		if (v)
-			c |= 0x80;
-		put_raw(b, &c, 1);
-	} while (v);
-	put_raw(b, tmp, n);
-	free(tmp);
-}
-
-static Pkt pkt(void)
-{
-	Pkt p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-
-	p.has_trusted_packet_sequence_id = 1;
-	p.trusted_packet_sequence_id = 1;
-	return p;
-}
 
 /* system_server (pid 100) launches com.example.app (pid 200, main thread
  * 200). Times in ns. */
@@ -110,8 +63,8 @@ static const struct {
 
 static char *write_trace(void)
 {
-	struct buf b = { 0 };
-	Pkt p = pkt();
+	tbuf b = { 0 };
+	Pkt p = pkt(1, 0);
 	Perfetto__Protos__ProcessTree pt = PERFETTO__PROTOS__PROCESS_TREE__INIT;
 	Perfetto__Protos__ProcessTree__Process pr[2], *prp[2];
 	Perfetto__Protos__ProcessTree__Thread th[2], *thp[2];
@@ -140,7 +93,7 @@ static char *write_trace(void)
 	/* A tiny first packet: core/import/import.c skips a leading 0x0a as JSON
 	 * whitespace, so a first packet of 91 or 123 bytes (length byte '['
 	 * or '{') would be taken for JSON (reported to the lead). */
-	put_packet(&b, &p);
+	tb_packet(&b, &p);
 	pt.n_processes = pt.n_threads = 2;
 	pt.processes = prp;
 	pt.threads = thp;
@@ -148,7 +101,7 @@ static char *write_trace(void)
 	p.timestamp = 100000;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
 	p.process_tree = &pt;
-	put_packet(&b, &p);
+	tb_packet(&b, &p);
 
 	/* one bundle, events in time order: prints and switches merged */
 	for (size_t a = 0, s = 0; a < np || s < ns;) {
@@ -187,10 +140,10 @@ static char *write_trace(void)
 	fb.cpu = 0;
 	fb.n_event = n;
 	fb.event = evp;
-	p = pkt();
+	p = pkt(1, 0);
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
 	p.ftrace_events = &fb;
-	put_packet(&b, &p);
+	tb_packet(&b, &p);
 	path = tt_test_write_tmp(b.p, b.n, ".pftrace");
 	free(b.p);
 	return path;
