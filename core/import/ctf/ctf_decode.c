@@ -322,12 +322,33 @@ bytes:
 	return NULL;
 }
 
+/* A decoded text of len bytes at b: the event's procname, or a value
+ * (when values are kept). */
+static int put_text(ctf_stream *s, const ctf_type *t, size_t klen, int dyn, const uint8_t *b, size_t len)
+{
+	ctf_val *out;
+	int rc;
+
+	if (t->role == CTF_R_PROCNAME) {
+		s->ev.procname = (const char *)b;
+		s->ev.procname_len = len;
+		return DEC_OK;
+	}
+	if (!s->emit)
+		return DEC_OK;
+	rc = push_val(s, t, klen, dyn, &out);
+	if (rc)
+		return rc;
+	out->kind = CTF_V_STR;
+	out->s = (const char *)b;
+	out->len = len;
+	return DEC_OK;
+}
+
 static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, int dyn)
 {
 	uint64_t pos = align_up(s->pos, t->elem->align < 8 ? 8 : t->elem->align);
 	const uint8_t *b, *nul;
-	ctf_val *out;
-	int rc;
 
 	if (pos > s->limit || n > (s->limit - pos) / 8)
 		return DEC_SHORT;
@@ -336,18 +357,7 @@ static int dec_text(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, i
 	if (t->role != CTF_R_PROCNAME && !s->emit)
 		return DEC_OK; /* the length is known: no need to find the NUL */
 	nul = find_nul(b, (size_t)n);
-	if (t->role == CTF_R_PROCNAME) {
-		s->ev.procname = (const char *)b;
-		s->ev.procname_len = nul ? (size_t)(nul - b) : (size_t)n;
-		return DEC_OK;
-	}
-	rc = push_val(s, t, klen, dyn, &out);
-	if (rc)
-		return rc;
-	out->kind = CTF_V_STR;
-	out->s = (const char *)b;
-	out->len = nul ? (size_t)(nul - b) : (size_t)n;
-	return DEC_OK;
+	return put_text(s, t, klen, dyn, b, nul ? (size_t)(nul - b) : (size_t)n);
 }
 
 static int dec_array(ctf_stream *s, const ctf_type *t, uint64_t n, size_t klen, int dyn)
@@ -428,8 +438,6 @@ static int dec_string(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 {
 	uint64_t pos = align_up(s->pos, 8);
 	const uint8_t *b, *nul;
-	ctf_val *out;
-	int rc;
 
 	if (pos >= s->limit)
 		return DEC_SHORT;
@@ -438,20 +446,7 @@ static int dec_string(ctf_stream *s, const ctf_type *t, size_t klen, int dyn)
 	if (!nul)
 		return DEC_SHORT;
 	s->pos = pos + ((uint64_t)(nul - b) + 1) * 8;
-	if (t->role == CTF_R_PROCNAME) {
-		s->ev.procname = (const char *)b;
-		s->ev.procname_len = (size_t)(nul - b);
-		return DEC_OK;
-	}
-	if (!s->emit)
-		return DEC_OK;
-	rc = push_val(s, t, klen, dyn, &out);
-	if (rc)
-		return rc;
-	out->kind = CTF_V_STR;
-	out->s = (const char *)b;
-	out->len = (size_t)(nul - b);
-	return DEC_OK;
+	return put_text(s, t, klen, dyn, b, (size_t)(nul - b));
 }
 
 static int dec_variant(ctf_stream *s, const ctf_type *t, size_t klen, int dyn);
