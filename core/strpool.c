@@ -4,6 +4,7 @@
  * Limits: a string is cut at its first NUL byte.
  */
 #include "strpool.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,25 +29,12 @@ struct tt_strpool {
 	int oom;
 };
 
+/* Only the table's probe order depends on the hash: ids are given in
+ * order of first intern. */
 static uint32_t hash_bytes(const char *s, size_t len)
 {
-	/* Eight bytes a step: an import interns every arg's string value
-	 * (Chrome: URLs, 50-100 bytes), where a byte-at-a-time hash was a
-	 * quarter of the cost of interning. Only the table's probe order
-	 * depends on it: ids are given in order of first intern. */
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, v;
-	size_t i = 0;
-	unsigned sh = 0;
+	uint64_t h = tt_hash_bytes(0, s, len);
 
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&v, s + i, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	for (v = 0; i < len; i++, sh += 8)
-		v |= (uint64_t)(unsigned char)s[i] << sh;
-	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
 	return (uint32_t)(h ^ h >> 32);
 }
 

@@ -20,7 +20,7 @@ static const Perfetto__Protos__TrackEvent *decode_put(tt_proto_tecache *c, const
 {
 	ProtobufCAllocator *al = tt_proto_tecache_alloc(c);
 	const Perfetto__Protos__TrackEvent *te;
-	uint64_t h = tt_proto_bytes_hash(0, p, n);
+	uint64_t h = tt_hash_bytes(0, p, n);
 
 	if (!al)
 		return NULL;
@@ -32,7 +32,7 @@ static const Perfetto__Protos__TrackEvent *decode_put(tt_proto_tecache *c, const
 
 static const Perfetto__Protos__TrackEvent *find(tt_proto_tecache *c, const unsigned char *p, size_t n)
 {
-	return tt_proto_tecache_find(c, tt_proto_bytes_hash(0, p, n), p, n);
+	return tt_proto_tecache_find(c, tt_hash_bytes(0, p, n), p, n);
 }
 
 /* type = SLICE_END (9: 2), name_iid = k (10: k) */
@@ -63,7 +63,7 @@ static void test_finds_what_it_kept(void **state)
 	assert_ptr_equal(find(c, a, na), te);
 	assert_null(find(c, b, nb));
 	/* the same hash with other bytes is not a hit */
-	assert_null(tt_proto_tecache_find(c, tt_proto_bytes_hash(0, a, na), b, nb));
+	assert_null(tt_proto_tecache_find(c, tt_hash_bytes(0, a, na), b, nb));
 	tt_proto_tecache_counts(c, &lookups, &hits);
 	assert_int_equal(lookups, 4);
 	assert_int_equal(hits, 1);

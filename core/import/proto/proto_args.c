@@ -347,25 +347,15 @@ struct tt_proto_annots {
 static tt_str name_text(pctx *c, const char *s)
 {
 	struct tt_proto_annots *a = c->annots;
-	size_t n = strlen(s), k;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
-	unsigned sh;
+	size_t n = strlen(s);
+	uint64_t h;
 	struct nslot *e;
 	const char *t;
 	tt_str r;
 
 	if (!a)
 		return intern(c, s, n);
-	for (k = 0; k + 8 <= n; k += 8) {
-		memcpy(&v, s + k, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	/* (the tail byte by byte: a memcpy of a variable length is a call) */
-	for (v = 0, sh = 0; k < n; k++, sh += 8)
-		v |= (uint64_t)(unsigned char)s[k] << sh;
-	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 29;
+	h = tt_hash_bytes(0, s, n);
 	e = &a->names[h & (NAME_SLOTS - 1)];
 	if (e->v && e->h == h && e->len == n && !memcmp(e->t, s, n))
 		return e->v;

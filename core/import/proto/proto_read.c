@@ -379,7 +379,7 @@ static const Perfetto__Protos__TrackEvent *decode_event(const tt_proto_schema *s
 	uint64_t h = 0;
 
 	if (tc && n <= CACHE_MAX) {
-		h = tt_proto_bytes_hash(0, p, n);
+		h = tt_hash_bytes(0, p, n);
 		if ((te = tt_proto_tecache_find(tc, h, p, n)))
 			return te;
 		al = tt_proto_tecache_alloc(tc);
@@ -663,29 +663,12 @@ ended:
 	return 1;
 }
 
-uint64_t tt_proto_bytes_hash(uint64_t h, const unsigned char *p, size_t k)
-{
-	uint64_t v;
-
-	h = (h ^ k) * 0xff51afd7ed558ccdULL;
-	for (; k >= 8; k -= 8, p += 8) {
-		memcpy(&v, p, 8);
-		h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-		h ^= h >> 29;
-	}
-	v = 0;
-	if (k)
-		memcpy(&v, p, k);
-	h = (h ^ v ^ (uint64_t)k << 59) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 32);
-}
-
 uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ seq;
 
 	for (size_t i = 0; i < n; i++)
-		h = tt_proto_bytes_hash(h, d[i].data, d[i].len);
+		h = tt_hash_bytes(h, d[i].data, d[i].len);
 	return h;
 }
 

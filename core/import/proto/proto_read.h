@@ -27,6 +27,7 @@
 #include "perfetto_trace.pb-c.h"
 
 #include "bytesrc.h"
+#include "hash.h"
 #include "proto_tecache.h"
 #include "err.h"
 
@@ -102,9 +103,6 @@ static inline const ProtobufCBinaryData *tt_proto_packed_annots(const Perfetto__
  * it. */
 Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
 					       const unsigned char *p, size_t len);
-
-/* A hash of bytes p[0..n), continuing h (0 to start). */
-uint64_t tt_proto_bytes_hash(uint64_t h, const unsigned char *p, size_t n);
 
 /* The hash of n packed annotations on sequence seq (the reader's and
  * proto_args.c's caches). */

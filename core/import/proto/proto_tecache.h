@@ -39,7 +39,7 @@ void tt_proto_tecache_free(tt_proto_tecache *c);
 void tt_proto_tecache_batch(tt_proto_tecache *c, uint64_t seq, uint64_t released);
 
 /* The TrackEvent decoded from the same bytes before, or NULL. h: a hash
- * of the bytes (tt_proto_bytes_hash). */
+ * of the bytes (tt_hash_bytes, hash.h). */
 const Perfetto__Protos__TrackEvent *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p,
 							   size_t n);
 

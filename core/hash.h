@@ -1,0 +1,34 @@
+/*
+ * hash.h - the one hash of byte strings for the in-memory tables of core/
+ * and core/import/ (string pool probes, caches keyed by bytes): eight
+ * bytes a step, the tail byte by byte (a memcpy of a variable length is
+ * a call). Not stable across versions: nothing stored depends on it.
+ */
+#ifndef TT_HASH_H
+#define TT_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A hash of p[0..n), continuing h (any seed to start). */
+static inline uint64_t tt_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t v;
+	unsigned sh;
+	size_t k;
+
+	h = (h ^ n) * 0x9e3779b97f4a7c15ULL;
+	for (k = 0; k + 8 <= n; k += 8) {
+		memcpy(&v, s + k, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	for (v = 0, sh = 0; k < n; k++, sh += 8)
+		v |= (uint64_t)s[k] << sh;
+	h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}
+
+#endif
