@@ -146,12 +146,15 @@ static int refused(const struct pev *e)
 void tt_json_tokerr_event_end(struct jparse *p)
 {
 	struct pev *e = &p->ev;
-	uint64_t end = p->base + yajl_get_bytes_consumed(p->yh);
-	uint64_t from = p->ev_at > p->base ? p->ev_at - p->base : 0;
-	size_t n = (size_t)(end - p->base - from);
+	uint64_t end, from;
+	size_t n;
 
+	/* (every event comes here: the refused ones are rare) */
 	if (!refused(e) || !p->text)
 		return;
+	end = p->base + yajl_get_bytes_consumed(p->yh);
+	from = p->ev_at > p->base ? p->ev_at - p->base : 0;
+	n = (size_t)(end - p->base - from);
 	e->at = p->file_base + end;
 	if (p->carry.n) {
 		if (tt_vec_reserve((void **)&p->carry.v, &p->carry.cap, p->carry.n + n, 1)) {
