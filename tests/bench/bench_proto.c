@@ -653,11 +653,87 @@ static long long count_of(tt_trace *tr, const char *sql)
 	return n;
 }
 
+/* Runs of a figure: this machine's speed swings between runs (a shared
+ * VM: the same import took 0.31 to 0.50 s in three runs of a minute), so
+ * the timings of traces under 64 MB are the median of REPS runs, printed
+ * with the fastest and slowest; bigger ones are run once. */
+#define REPS 5
+
+static int reps_for(double mb)
+{
+	return mb < 64.0 ? REPS : 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (sorts v). */
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* "" for one run, else " (median of N: min-max s)" into buf. */
+static const char *spread(char *buf, size_t cap, const double *sorted, int n)
+{
+	if (n < 2)
+		buf[0] = 0;
+	else
+		snprintf(buf, cap, "; median of %d: %.3f-%.3f s", n, sorted[0], sorted[n - 1]);
+	return buf;
+}
+
+/* One timed tt_trace_open in a child of its own (a fresh process each
+ * time, as the measured one): its seconds, or -1. */
+static double import_timed_fork(const char *path)
+{
+	int fd[2];
+	double t = -1;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		tt_err err = { 0 };
+		double t0;
+		tt_trace *tr;
+
+		close(fd[0]);
+#ifdef __GLIBC__
+		malloc_trim(0);
+#endif
+		t0 = now();
+		tr = tt_trace_open(path, NULL, &err);
+		t0 = tr ? now() - t0 : -1;
+		if (write(fd[1], &t0, sizeof(t0)) != (ssize_t)sizeof(t0))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &t, sizeof(t)) != (ssize_t)sizeof(t))
+		t = -1;
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	return t;
+}
+
 /* The import in a child process of its own, so its resident set is its
  * own: the growth across tt_trace_open and what stays after it, per slice,
  * per arg and against the file's size. */
 static int import_child(const char *path, long long events, double mb, double t_floor, double t_unpack,
-			double t_unpack2)
+			double t_unpack2, double *t_more, int nmore)
 {
 	pid_t pid = fork();
 	int status = 0;
@@ -700,8 +776,16 @@ static int import_child(const char *path, long long events, double mb, double t_
 			if (late)
 				printf("  late     %lld events dropped: older than what a flush point gave out\n", late);
 		}
-		printf("  import   %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld slices, %lld args)\n", t_imp,
-		       (double)events / t_imp / 1e6, mb / t_imp, slices, args);
+		{
+			/* this run and the others (import_timed_fork) */
+			char sp[96];
+
+			t_more[nmore] = t_imp;
+			t_imp = median_of(t_more, nmore + 1);
+			printf("  import   %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld slices, %lld args%s)\n", t_imp,
+			       (double)events / t_imp / 1e6, mb / t_imp, slices, args,
+			       spread(sp, sizeof(sp), t_more, nmore + 1));
+		}
 		printf("  ratio    %5.1f %% of the floor, %.2fx the time of protobuf-c's unpack alone, %.2fx its "
 		       "2-thread unpack\n", 100.0 * t_floor / t_imp, t_imp / t_unpack, t_imp / t_unpack2);
 		printf("  resident +%.1f MB after the import = %.2fx the file (target <= 1.5x); "
@@ -799,7 +883,8 @@ static int run(long long want, int svc)
 	char path[] = "/tmp/tt-bench-proto-XXXXXX";
 	int fd = mkstemp(path);
 	long long events, counted;
-	double t0, t_imp1, t_floor, t_unpack = 1, t_unpack2 = 1, mb;
+	double t0, t_imp1, t_floor, t_unpack = 1, t_unpack2 = 1, t_dec, mb, t_more[REPS];
+	int nmore = 0;
 	FILE *f;
 	int rc;
 
@@ -836,27 +921,40 @@ static int run(long long want, int svc)
 			fclose(la);
 		}
 	}
-	counted = floor_walk(path, &t_floor); /* also warms the page cache */
-	counted = floor_walk(path, &t_floor);
-	unpack_walk(path, 1, &t_unpack);
-	unpack_walk(path, 2, &t_unpack2);
-	printf("  floor    %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld TrackEvents counted)\n", t_floor,
-	       (double)counted / t_floor / 1e6, mb / t_floor, counted);
-	printf("  unpack   %7.3f s  %6.2f M events/s  %7.1f MB/s  (protobuf-c unpack of every packet, nothing else)\n",
-	       t_unpack, (double)events / t_unpack / 1e6, mb / t_unpack);
-	printf("  unpack2  %7.3f s  %6.2f M events/s  %7.1f MB/s  (the same on 2 threads: protobuf-c's ceiling here)\n",
-	       t_unpack2, (double)events / t_unpack2 / 1e6, mb / t_unpack2);
-	fflush(stdout);
 	{
-		double t_dec = decode_only(path);
+		int reps = reps_for(mb), k;
+		double tf[REPS], tu[REPS], tu2[REPS], td[REPS];
+		char sf[96], su[96], su2[96], sd[96];
 
+		counted = floor_walk(path, &t_floor); /* also warms the page cache */
+		for (k = 0; k < reps; k++) {
+			counted = floor_walk(path, &tf[k]);
+			unpack_walk(path, 1, &tu[k]);
+			unpack_walk(path, 2, &tu2[k]);
+			td[k] = decode_only(path);
+		}
+		t_floor = median_of(tf, reps);
+		t_unpack = median_of(tu, reps);
+		t_unpack2 = median_of(tu2, reps);
+		t_dec = median_of(td, reps);
+		printf("  floor    %7.3f s  %6.2f M events/s  %7.1f MB/s  (%lld TrackEvents counted%s)\n", t_floor,
+		       (double)counted / t_floor / 1e6, mb / t_floor, counted, spread(sf, sizeof(sf), tf, reps));
+		printf("  unpack   %7.3f s  %6.2f M events/s  %7.1f MB/s  (protobuf-c unpack of every packet, nothing "
+		       "else%s)\n", t_unpack, (double)events / t_unpack / 1e6, mb / t_unpack,
+		       spread(su, sizeof(su), tu, reps));
+		printf("  unpack2  %7.3f s  %6.2f M events/s  %7.1f MB/s  (the same on 2 threads: protobuf-c's ceiling "
+		       "here%s)\n", t_unpack2, (double)events / t_unpack2 / 1e6, mb / t_unpack2,
+		       spread(su2, sizeof(su2), tu2, reps));
 		if (t_dec > 0)
 			printf("  decode   %7.3f s  %6.2f M events/s  %7.1f MB/s  (the importer's reader alone on its 2 threads:"
-			       " framing, hot unpack, TrackEvent cache, new annotations)\n",
-			       t_dec, (double)events / t_dec / 1e6, mb / t_dec);
-		fflush(stdout); /* before import_child forks */
+			       " framing, hot unpack, TrackEvent cache, new annotations%s)\n",
+			       t_dec, (double)events / t_dec / 1e6, mb / t_dec, spread(sd, sizeof(sd), td, reps));
+		fflush(stdout); /* before the forks */
+		for (k = 0; k + 1 < reps; k++)
+			if ((t_more[nmore] = import_timed_fork(path)) > 0)
+				nmore++;
 	}
-	rc = import_child(path, events, mb, t_floor, t_unpack, t_unpack2);
+	rc = import_child(path, events, mb, t_floor, t_unpack, t_unpack2, t_more, nmore);
 	{
 		long kb = peak_rss_kb(path);
 
@@ -885,10 +983,24 @@ static int run(long long want, int svc)
 			unlink(peer);
 	}
 	if (want < 0)
-		printf("  target   >= 150 MB/s on this class (issue 16); the floor and unpack above are this run's\n");
-	t_imp1 = import_one_thread(path);
-	printf("  import1  %7.3f s  %6.2f M events/s  %7.1f MB/s  (one thread: the import without the worker and merge threads)\n",
-	       t_imp1, (double)events / t_imp1 / 1e6, mb / t_imp1);
+		/* where the target was set, the import's 90 MB/s was 10 % of
+		 * this floor: 150 MB/s was then about 17 % of it */
+		printf("  target   >= 150 MB/s on this class (issue 16), set where 90 MB/s was 10 %% of the floor: about "
+		       "%.0f MB/s at this run's floor; the floor and unpack above are this run's\n", mb / t_floor / 6.0);
+	{
+		int reps = reps_for(mb), k;
+		double t1[REPS];
+		char s1[96];
+
+		for (k = 0; k < reps; k++)
+			if ((t1[k] = import_one_thread(path)) < 0)
+				break;
+		reps = k ? k : 1;
+		t_imp1 = k ? median_of(t1, reps) : -1;
+		printf("  import1  %7.3f s  %6.2f M events/s  %7.1f MB/s  (one thread: the import without the worker and "
+		       "merge threads%s)\n", t_imp1, (double)events / t_imp1 / 1e6, mb / t_imp1,
+		       spread(s1, sizeof(s1), t1, reps));
+	}
 	if (getenv("TT_BENCH_KEEP")) /* for profiling the import alone */
 		printf("bench_proto: trace kept in %s\n", path);
 	else
