@@ -458,7 +458,7 @@ static long long unpack_walk(const char *path, int threads, double *secs)
  * threads, the batches taken and given back with nothing done with them:
  * the floor of this importer on two cores, what the rest of the import
  * adds to. */
-static double decode_only(const char *path)
+static double decode_only(const char *path, int threaded)
 {
 	tt_err err = { 0 };
 	tt_bytesrc *src = tt_bytesrc_open(path, &err);
@@ -468,7 +468,7 @@ static double decode_only(const char *path)
 
 	if (!src)
 		return -1;
-	if (!(r = tt_proto_reader_new(src, path, tt_proto_schema_get(), 1, 0))) {
+	if (!(r = tt_proto_reader_new(src, path, tt_proto_schema_get(), threaded, 0))) {
 		tt_bytesrc_close(src);
 		return -1;
 	}
@@ -931,7 +931,7 @@ static int run(long long want, int svc)
 			counted = floor_walk(path, &tf[k]);
 			unpack_walk(path, 1, &tu[k]);
 			unpack_walk(path, 2, &tu2[k]);
-			td[k] = decode_only(path);
+			td[k] = decode_only(path, 1);
 		}
 		t_floor = median_of(tf, reps);
 		t_unpack = median_of(tu, reps);
@@ -989,8 +989,16 @@ static int run(long long want, int svc)
 		       "%.0f MB/s at this run's floor; the floor and unpack above are this run's\n", mb / t_floor / 6.0);
 	{
 		int reps = reps_for(mb), k;
-		double t1[REPS];
+		double t1[REPS], td1[REPS], t_dec1;
 		char s1[96];
+
+		for (k = 0; k < reps; k++)
+			td1[k] = decode_only(path, 0);
+		t_dec1 = median_of(td1, reps);
+		if (t_dec1 > 0)
+			printf("  decode1  %7.3f s  %6.2f M events/s  %7.1f MB/s  (the reader alone on one thread: import1 "
+			       "less this is the rest of the import%s)\n", t_dec1, (double)events / t_dec1 / 1e6,
+			       mb / t_dec1, spread(s1, sizeof(s1), td1, reps));
 
 		for (k = 0; k < reps; k++)
 			if ((t1[k] = import_one_thread(path)) < 0)
