@@ -3,10 +3,15 @@
  *
  * Writes a synthetic trace (nested X slices on 64 threads, a counter every
  * 64 events), then for each size, in a fresh child process so peak RSS is
- * its own: the parsing floor (yajl over the same bytes with no callbacks,
- * best of two reads), termtrace's import (wall time, and CPU time: the
- * import parses on two cores, see docs/architecture.md), how much of the
- * text the parallel chunks parsed, resident bytes per slice, and queries.
+ * its own: the parsing floor (yajl over the same bytes with no callbacks),
+ * termtrace's import (wall time, and CPU time: the import parses on two
+ * cores, see docs/architecture.md), how much of the text the parallel
+ * chunks parsed, resident bytes per slice, and queries.
+ * Timings: this machine's speed swings from run to run (a shared VM), so
+ * for up to 2M events the floor and the import are each the median of
+ * REPS runs (each import in a process of its own), printed with the
+ * fastest and slowest; bigger traces are run once (the floor after a
+ * first read that may come from the disk).
  *   usage: bench_json [N ...]     (default 1000000 10000000)
  */
 #include <stdint.h>
@@ -110,6 +115,57 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+#define REPS 5
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (sorts v). */
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One import in a process of its own: wall seconds (-1: failed), *cpu its
+ * CPU seconds. */
+static double import_timed_fork(const char *path, double *cpu)
+{
+	double r[2] = { -1, 0 };
+	int fd[2];
+	pid_t pid;
+
+	*cpu = 0;
+	if (pipe(fd))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		tt_err err = { 0 };
+		double t0 = now(), c0 = cpu_now();
+		tt_trace *tr = tt_trace_open(path, NULL, &err);
+
+		close(fd[0]);
+		r[0] = tr ? now() - t0 : -1;
+		r[1] = cpu_now() - c0;
+		if (write(fd[1], r, sizeof(r)) != (ssize_t)sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], r, sizeof(r)) != (ssize_t)sizeof(r))
+		r[0] = -1;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	*cpu = r[1];
+	return r[0];
+}
+
 static double query_ms(tt_trace *tr, const char *sql)
 {
 	tt_result r;
@@ -140,35 +196,48 @@ static long long query_int(tt_trace *tr, const char *sql)
 
 static void run_child(const char *path, long n)
 {
-	/* best of two: the first read may still come from the disk */
-	double mb, fcpu, fcpu2, floor_s = yajl_floor(path, &mb, &fcpu), f2 = yajl_floor(path, &mb, &fcpu2);
-	double t0, imp_s, cpu0, cpu_s;
-	long base = rss_kb(), after;
+	int reps = n <= 2000000 ? REPS : 1, nt = 0, k;
+	double mb, fcpu, floor_s, t0, imp_s, cpu0, cpu_s;
+	double fw[REPS], fc[REPS], iw[REPS], ic[REPS];
+	long base, after;
 	tt_err err = { 0 };
 	tt_trace *tr;
 	struct rusage ru;
 	long long slices;
 	tt_slice_cols cols;
+	char spread[2][96] = { "", "" };
 
+	yajl_floor(path, &mb, &fcpu); /* the first read may still come from the disk */
+	for (k = 0; k < reps; k++)
+		fw[k] = yajl_floor(path, &mb, &fc[k]);
+	floor_s = median_of(fw, reps);
+	fcpu = median_of(fc, reps);
+	for (k = 0; k + 1 < reps; k++)
+		if ((iw[nt] = import_timed_fork(path, &ic[nt])) > 0)
+			nt++;
+	base = rss_kb();
 	t0 = now();
 	cpu0 = cpu_now();
 	tr = tt_trace_open(path, NULL, &err);
-	imp_s = now() - t0;
-	cpu_s = cpu_now() - cpu0;
+	iw[nt] = now() - t0;
+	ic[nt] = cpu_now() - cpu0;
 	if (!tr) {
 		fprintf(stderr, "import failed: %s\n", err.msg);
 		exit(1);
 	}
-	if (f2 < floor_s)
-		floor_s = f2;
-	if (fcpu2 < fcpu)
-		fcpu = fcpu2;
+	nt++;
+	imp_s = median_of(iw, nt);
+	cpu_s = median_of(ic, nt);
+	if (reps > 1) {
+		snprintf(spread[0], sizeof(spread[0]), " (median of %d: %.3f-%.3f s)", reps, fw[0], fw[reps - 1]);
+		snprintf(spread[1], sizeof(spread[1]), " (median of %d: %.2f-%.2f s)", nt, iw[0], iw[nt - 1]);
+	}
 	after = rss_kb();
 	tt_trace_slices(tr, &cols);
 	slices = (long long)cols.n;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("json %9ld events  %7.1f MB | floor (yajl, no callbacks) %6.1f MB/s | import %6.2f s  %9.0f events/s  %6.1f MB/s  = %3.0f%% of floor (target >= 65 %%)\n",
-	       n, mb, mb / floor_s, imp_s, (double)n / imp_s, mb / imp_s, 100.0 * floor_s / imp_s);
+	printf("json %9ld events  %7.1f MB | floor (yajl, no callbacks) %6.1f MB/s%s | import %6.2f s  %9.0f events/s  %6.1f MB/s%s  = %3.0f%% of floor (target >= 65 %%)\n",
+	       n, mb, mb / floor_s, spread[0], imp_s, (double)n / imp_s, mb / imp_s, spread[1], 100.0 * floor_s / imp_s);
 	/* (on a loaded machine the wall ratio drops: the import runs on two
 	 * cores, the floor on one; CPU time says what the work costs) */
 	printf("json %9ld events  import CPU %.2f s (%.2f cores busy) | floor CPU %.2f s | CPU %.2fx the floor's\n",
