@@ -48,7 +48,8 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/packcol.c core/storage.c core/storage_args.c core/storage_argsets.c core/storage_mem.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c core/import/sorter.c \
 	      core/import/async_tracker.c core/import/workq.c core/import/process_tracker.c \
-	      core/import/track_tracker.c core/import/args_tracker.c core/import/flow_tracker.c
+	      core/import/track_tracker.c core/import/args_tracker.c core/import/flow_tracker.c \
+	      core/import/atrace.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
 	      core/sql/perfetto_sql.c core/sql/psql_macro.c core/sql/psql_func.c core/sql/psql_tablefn.c \
 	      core/sql/modules.c core/sql/modules_docs.c
@@ -56,7 +57,7 @@ JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/
 	      core/import/json/json_feed.c core/import/json/json_chunks.c \
 	      core/import/json/json_lenient.c core/import/json/json_tokerr.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
-	      core/import/proto/proto_atrace.c core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
+	      core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
 	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c core/import/proto/proto_sched.c \
 	      core/import/proto/proto_systrace.c \

@@ -31,7 +31,7 @@
 
 #include "perfetto_trace.pb-c.h"
 #include "import_int.h"
-#include "proto_atrace.h"
+#include "atrace.h"
 #include "testutil.h"
 #include "proto_tb.h"
 #include "vtab.h"
@@ -3152,58 +3152,58 @@ static void test_atrace_parser(void **state)
 	tt_atrace m;
 
 	(void)state;
-	assert_int_equal(tt_proto_atrace_parse("B|12|a|b c\n", 11, &m), 0);
+	assert_int_equal(tt_atrace_parse("B|12|a|b c\n", 11, &m), 0);
 	assert_int_equal(m.phase, 'B');
 	assert_int_equal(m.tgid, 12);
 	assert_int_equal(m.name_len, 5);
 	assert_memory_equal(m.name, "a|b c", 5);
-	assert_int_equal(tt_proto_atrace_parse("E", 1, &m), 0);
+	assert_int_equal(tt_atrace_parse("E", 1, &m), 0);
 	assert_int_equal(m.has_tgid, 0);
-	assert_int_equal(tt_proto_atrace_parse("E|12", 4, &m), 0);
+	assert_int_equal(tt_atrace_parse("E|12", 4, &m), 0);
 	assert_int_equal(m.tgid, 12);
-	assert_int_equal(tt_proto_atrace_parse("C|3|mem|-42", 11, &m), 0);
+	assert_int_equal(tt_atrace_parse("C|3|mem|-42", 11, &m), 0);
 	assert_int_equal(m.value, -42);
 	assert_int_equal(m.name_len, 3);
-	assert_int_equal(tt_proto_atrace_parse("C|3|mem|42|cat", 14, &m), 0);
+	assert_int_equal(tt_atrace_parse("C|3|mem|42|cat", 14, &m), 0);
 	assert_int_equal(m.value, 42);
 	assert_int_equal(m.name_len, 3);
-	assert_int_equal(tt_proto_atrace_parse("S|3|req|99", 10, &m), 0);
+	assert_int_equal(tt_atrace_parse("S|3|req|99", 10, &m), 0);
 	assert_int_equal(m.value, 99);
-	assert_int_equal(tt_proto_atrace_parse("G|3|trk|nm|5", 12, &m), 0);
+	assert_int_equal(tt_atrace_parse("G|3|trk|nm|5", 12, &m), 0);
 	assert_memory_equal(m.track, "trk", 3);
 	assert_memory_equal(m.name, "nm", 2);
 	assert_int_equal(m.value, 5);
-	assert_int_equal(tt_proto_atrace_parse("H|3|trk|5", 9, &m), 0);
+	assert_int_equal(tt_atrace_parse("H|3|trk|5", 9, &m), 0);
 	assert_int_equal(m.value, 5);
-	assert_int_equal(tt_proto_atrace_parse("N|3|trk|inst", 12, &m), 0);
+	assert_int_equal(tt_atrace_parse("N|3|trk|inst", 12, &m), 0);
 	assert_memory_equal(m.name, "inst", 4);
-	assert_int_equal(tt_proto_atrace_parse("hello", 5, &m), -1);
-	assert_int_equal(tt_proto_atrace_parse("B|x|name", 8, &m), -1);
-	assert_int_equal(tt_proto_atrace_parse("S|3|req|notnum", 14, &m), -1);
-	assert_int_equal(tt_proto_atrace_parse("", 0, &m), -1);
+	assert_int_equal(tt_atrace_parse("hello", 5, &m), -1);
+	assert_int_equal(tt_atrace_parse("B|x|name", 8, &m), -1);
+	assert_int_equal(tt_atrace_parse("S|3|req|notnum", 14, &m), -1);
+	assert_int_equal(tt_atrace_parse("", 0, &m), -1);
 	/* field by field as trace processor reads them: a counter's name ends
 	 * at the first '|', an instant's too; an empty begin name is named */
-	assert_int_equal(tt_proto_atrace_parse("C|3|a|b|5", 9, &m), TT_ATRACE_BAD);
-	assert_int_equal(tt_proto_atrace_parse("I|3|in|st", 9, &m), TT_ATRACE_OK);
+	assert_int_equal(tt_atrace_parse("C|3|a|b|5", 9, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_atrace_parse("I|3|in|st", 9, &m), TT_ATRACE_OK);
 	assert_int_equal(m.name_len, 2);
-	assert_int_equal(tt_proto_atrace_parse("N|3|trk|a|b", 11, &m), TT_ATRACE_OK);
+	assert_int_equal(tt_atrace_parse("N|3|trk|a|b", 11, &m), TT_ATRACE_OK);
 	assert_int_equal(m.name_len, 1);
-	assert_int_equal(tt_proto_atrace_parse("B|3|", 4, &m), TT_ATRACE_OK);
+	assert_int_equal(tt_atrace_parse("B|3|", 4, &m), TT_ATRACE_OK);
 	assert_string_equal(m.name, "[empty slice name]");
-	assert_int_equal(tt_proto_atrace_parse("H|3|trk|nm|7", 12, &m), TT_ATRACE_OK);
+	assert_int_equal(tt_atrace_parse("H|3|trk|nm|7", 12, &m), TT_ATRACE_OK);
 	assert_int_equal(m.value, 7);
 	assert_null(m.name);
-	assert_int_equal(tt_proto_atrace_parse("E|notnum", 8, &m), TT_ATRACE_OK);
+	assert_int_equal(tt_atrace_parse("E|notnum", 8, &m), TT_ATRACE_OK);
 	assert_int_equal(m.has_tgid, 0);
-	assert_int_equal(tt_proto_atrace_parse("trace_event_clock_sync: parent_ts=1", 35, &m),
+	assert_int_equal(tt_atrace_parse("trace_event_clock_sync: parent_ts=1", 35, &m),
 			 TT_ATRACE_UNSUPPORTED);
-	assert_int_equal(tt_proto_atrace_parse("I|3|", 4, &m), TT_ATRACE_BAD);
-	assert_int_equal(tt_proto_atrace_parse("G|3|trk|nm|x", 12, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_atrace_parse("I|3|", 4, &m), TT_ATRACE_BAD);
+	assert_int_equal(tt_atrace_parse("G|3|trk|nm|x", 12, &m), TT_ATRACE_BAD);
 	{
 		char out[16];
 		/* a stray continuation byte and a truncated sequence go, a
 		 * two-byte character stays */
-		size_t n = tt_proto_atrace_utf8("a\x80" "b\xc3\xa9" "c\xe2", 7, out);
+		size_t n = tt_atrace_utf8("a\x80" "b\xc3\xa9" "c\xe2", 7, out);
 
 		assert_int_equal(n, 5);
 		assert_memory_equal(out, "ab\xc3\xa9" "c", 5);

@@ -81,7 +81,7 @@
  * their descriptors), proto_desc.c, proto_track_event.c, proto_state.c
  * (state tracks), proto_callstack.c (callstacks, sampling profiler),
  * proto_ftrace.c, proto_sched.c (sched slices, thread states),
- * proto_systrace.c and proto_atrace.c (atrace markers), proto_feed.c
+ * proto_systrace.c and atrace.c (atrace markers), proto_feed.c
  * (merge and trackers), proto_clock.c.
  *
  * Known limits: zstd_compressed_packets are counted, not inflated; the

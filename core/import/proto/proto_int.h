@@ -17,7 +17,7 @@
 #include "async_tracker.h"
 #include "import_int.h"
 #include "keymap.h"
-#include "proto_atrace.h"
+#include "atrace.h"
 #include "proto_clock.h"
 #include "proto_read.h"
 #include "proto_map.h"

@@ -103,8 +103,8 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 	if (!d1)
 		return;
 	d2 = strchr(d1 + 1, '.');
-	if (tt_proto_atrace_num(rel, (size_t)(d1 - rel), 1, &major) ||
-	    tt_proto_atrace_num(d1 + 1, d2 ? (size_t)(d2 - d1 - 1) : strlen(d1 + 1), 1, &minor))
+	if (tt_atrace_num(rel, (size_t)(d1 - rel), 1, &major) ||
+	    tt_atrace_num(d1 + 1, d2 ? (size_t)(d2 - d1 - 1) : strlen(d1 + 1), 1, &minor))
 		return;
 	s->kv_major = (int)major;
 	s->kv_minor = (int)minor;

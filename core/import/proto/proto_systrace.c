@@ -1,7 +1,7 @@
 /*
  * proto_systrace.c - atrace markers (ftrace print and the kernel drivers'
  * marks) as trace processor's systrace parser stores them: read when the
- * bundle is tokenized (proto_atrace.c parses the text), stored when the
+ * bundle is tokenized (atrace.c parses the text), stored when the
  * sorted record is fed, in trace order (the threads and processes they
  * name come and go).
  */
@@ -34,10 +34,10 @@ void tt_proto_on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *b
 			c->oom = 1;
 			return;
 		}
-		len = tt_proto_atrace_utf8(buf, len, clean);
+		len = tt_atrace_utf8(buf, len, clean);
 		text = clean;
 	}
-	rc = tt_proto_atrace_parse(text, len, &m);
+	rc = tt_atrace_parse(text, len, &m);
 	if (rc == TT_ATRACE_OK)
 		on_atrace(c, ps, ts, tid, m); /* (the strings are interned now) */
 	else if (rc == TT_ATRACE_BAD)
@@ -238,7 +238,7 @@ static void lmk_slice(pctx *c, int64_t ts, const char *name)
 		p += l + (e != NULL);
 	}
 	/* (the pid a u32, the score an int32, as trace processor reads them) */
-	if (n < 4 || tt_proto_atrace_num(tok[1], len[1], 1, &pid) || tt_proto_atrace_num(tok[3], len[3], 0, &adj))
+	if (n < 4 || tt_atrace_num(tok[1], len[1], 1, &pid) || tt_atrace_num(tok[3], len[3], 0, &adj))
 		return;
 	adj = (int32_t)adj;
 	{

@@ -1,5 +1,6 @@
 /*
- * proto_atrace.h - parses Android atrace markers as written to
+ * atrace.h - parses Android atrace markers (for every importer that meets
+ * them: Perfetto ftrace print, systrace text in JSON) as written to
  * trace_marker and seen in ftrace `print` events (formats.md 1.7), field
  * by field as trace processor's systrace parser reads them. Pure
  * function over the text: no storage, no allocation. The parsed strings
@@ -21,8 +22,8 @@
  * The tgid is an unsigned 32-bit number (0: none); values and cookies
  * are 64-bit integers (strtoll's syntax, as trace processor's).
  */
-#ifndef TT_PROTO_ATRACE_H
-#define TT_PROTO_ATRACE_H
+#ifndef TT_ATRACE_H
+#define TT_ATRACE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -44,16 +45,16 @@ enum { TT_ATRACE_OK = 0, TT_ATRACE_BAD = -1, TT_ATRACE_UNSUPPORTED = 1 };
  * TT_ATRACE_UNSUPPORTED for text trace processor ignores without a word
  * (trace_event_clock_sync:), TT_ATRACE_BAD otherwise (its
  * systrace_parse_failure). */
-int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out);
+int tt_atrace_parse(const char *buf, size_t len, tt_atrace *out);
 
 /* A decimal field as strtoul (is_u32: wrapped to 32 bits) or strtoll
  * read it: leading blanks and a sign allowed, the whole field used, not
  * empty; 0 on success. */
-int tt_proto_atrace_num(const char *s, size_t n, int is_u32, int64_t *out);
+int tt_atrace_num(const char *s, size_t n, int is_u32, int64_t *out);
 
 /* Copies buf to out (len bytes of room) without the bytes that are not
  * part of a valid UTF-8 sequence, as trace processor cleans a marker
  * before parsing it; returns the length written. */
-size_t tt_proto_atrace_utf8(const char *buf, size_t len, char *out);
+size_t tt_atrace_utf8(const char *buf, size_t len, char *out);
 
 #endif

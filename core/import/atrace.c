@@ -1,7 +1,7 @@
 /*
- * proto_atrace.c - the atrace marker grammar (see proto_atrace.h).
+ * atrace.c - the atrace marker grammar (see atrace.h).
  */
-#include "proto_atrace.h"
+#include "atrace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,7 +45,7 @@ static const char *next_field(fields *f, size_t *n)
 	return start < f->len ? f->s + start : f->s + f->len;
 }
 
-int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out)
+int tt_atrace_parse(const char *buf, size_t len, tt_atrace *out)
 {
 	fields f = { buf, len, 0 };
 	const char *ph, *tg, *a, *b, *d;
@@ -120,7 +120,7 @@ int tt_proto_atrace_parse(const char *buf, size_t len, tt_atrace *out)
 }
 
 /* A field of an atrace marker (or of a name made like one) as a number. */
-int tt_proto_atrace_num(const char *s, size_t n, int is_u32, int64_t *out)
+int tt_atrace_num(const char *s, size_t n, int is_u32, int64_t *out)
 {
 	return field_num(s, n, is_u32, out);
 }
@@ -152,7 +152,7 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 	return k;
 }
 
-size_t tt_proto_atrace_utf8(const char *buf, size_t len, char *out)
+size_t tt_atrace_utf8(const char *buf, size_t len, char *out)
 {
 	const unsigned char *p = (const unsigned char *)buf;
 	size_t i = 0, o = 0;
