@@ -455,52 +455,26 @@ void tt_proto_process_args_flush(pctx *c)
 	}
 }
 
-/* A new track's dimension args (the keys of trace processor's blueprint
- * for it, in its order) go between these: begin returns 0 when track has
- * its set already (a keyed track met again) or is none; end keeps the set
- * through the import's args tracker, so identical sets are kept once. */
+/* The import's (atrace_tracker.h), for this importer's context. */
 int tt_proto_dims_begin(pctx *c, uint32_t track)
 {
-	if (track == TT_NONE || tt_storage_track_dimension_args(c->st, track) != TT_NONE)
-		return 0;
-	tt_storage_args_begin(c->st);
-	return 1;
+	return tt_import_dims_begin(c->im, track);
 }
 
 void tt_proto_dims_end(pctx *c, uint32_t track)
 {
-	tt_storage_track_set_dimension_args(c->st, track, tt_args_tracker_end(c->im->args));
+	tt_import_dims_end(c->im, track);
 }
 
-/* A counter track of blueprint type keyed by (kind, a, b, name), with
- * the blueprint's dimensions: the cpu (cpu >= 0), the process (upid), then
- * the string dimension key = val (key not NULL). trace processor's
- * blueprints for these give no unit. */
 uint32_t tt_proto_keyed_counter(pctx *c, const char *kind, uint64_t a, uint64_t b, tt_str name,
 			      const char *type, uint32_t upid, int64_t cpu, const char *key, const char *val)
 {
-	tt_track_desc d = { .type = type, .name = name, .utid = TT_NONE,
-			    .upid = upid, .parent_id = TT_NONE, .is_counter = 1, .cpu = cpu };
-	uint32_t t = tt_track_tracker_keyed(c->im->tracks, kind, a, b, name, &d);
-
-	if (tt_proto_dims_begin(c, t)) {
-		if (cpu >= 0)
-			tt_storage_args_uint(c->st, "cpu", (uint64_t)cpu);
-		if (upid != TT_NONE)
-			tt_storage_args_uint(c->st, "upid", upid);
-		if (key)
-			tt_storage_args_str(c->st, key, val, val ? strlen(val) : 0);
-		tt_proto_dims_end(c, t);
-	}
-	return t;
+	return tt_import_keyed_counter(c->im, kind, a, b, name, type, upid, cpu, key, val);
 }
 
-/* A process's oom_score_adj counter (trace processor's one blueprint
- * for process stats and lmkd's kills alike). */
 uint32_t tt_proto_oom_score_track(pctx *c, uint32_t upid)
 {
-	return tt_proto_keyed_counter(c, "proto-proc-stat", upid, 8, intern_c(c, "oom_score_adj"), "oom_score_adj",
-				      upid, -1, NULL, NULL);
+	return tt_import_oom_score_track(c->im, upid);
 }
 
 void tt_proto_on_process_stats(pctx *c, pseq *s, const Perfetto__Protos__ProcessStats *ps, int64_t ts)

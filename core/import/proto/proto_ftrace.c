@@ -260,13 +260,15 @@ static void push_sched(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, int64_t prev
 		prev_comm, 0);
 }
 
-/* One R_FTRACE record, in trace order: the process tracker's part; an
- * atrace marker also makes the slice or counter record in *out (fed as
- * any). Returns 1 when *out is to be fed. */
+/* One R_FTRACE record, in trace order: the process tracker's part, and
+ * atrace markers (stored by the atrace tracker). Returns 1 when *out is
+ * a record to feed as any; none is today (markers made one before they
+ * moved to the shared tracker). */
 int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 {
 	int32_t pid = (int32_t)(uint32_t)r->id;
 
+	(void)out;
 	switch (r->scope) {
 	case FT_SWITCH:
 	case FT_SWITCH_NOPREV:
@@ -305,7 +307,8 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		return 0;
 	}
 	case FT_PRINT:
-		return tt_proto_feed_atrace(c, r, out);
+		tt_proto_feed_atrace(c, r);
+		return 0;
 	case FT_PTREE: {
 		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
 		Perfetto__Protos__ProcessTree *pt;
@@ -345,8 +348,8 @@ void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__Proce
 
 void tt_proto_free_ptrees(pctx *c)
 {
-	tt_pmap_free(&c->unnest_n);
-	tt_pmap_free(&c->unnest_ts);
+	tt_atrace_tracker_free(c->atrace);
+	c->atrace = NULL;
 	tt_proto_sched_free(c);
 	for (size_t i = 0; i < c->ptrees.n; i++)
 		free(c->ptrees.v[i].p);

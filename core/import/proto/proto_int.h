@@ -18,6 +18,7 @@
 #include "import_int.h"
 #include "keymap.h"
 #include "atrace.h"
+#include "atrace_tracker.h"
 #include "proto_clock.h"
 #include "proto_read.h"
 #include "proto_map.h"
@@ -237,7 +238,7 @@ typedef struct pctx {
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
-	tt_pmap unnest_n, unnest_ts; /* atrace S track -> begins seen, the last one's ts (proto_ftrace.c) */
+	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	struct tt_proto_sched *sst;  /* sched_slice / thread_state rows being built (proto_sched.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
 	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
@@ -425,14 +426,13 @@ void tt_proto_build_sched(pctx *c);
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
 /* proto_ftrace.c: an R_FTRACE record of scope what; the live thread of
  * a tid or TT_NONE. proto_systrace.c: markers at tokenizing (a print's
- * text, a kernel driver's mark event) and fed (the slice or counter
- * record made in *out, 1 when there is one). */
+ * text, a kernel driver's mark event) and fed (to the atrace tracker). */
 void tt_proto_push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
 		      uint32_t x);
 uint32_t tt_proto_thread_or_none(pctx *c, int64_t tid);
 void tt_proto_on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf);
 void tt_proto_on_kernel_marks(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
-int tt_proto_feed_atrace(pctx *c, const prec *r, prec *out);
+void tt_proto_feed_atrace(pctx *c, const prec *r);
 /* An ftrace_event (raw) row's arg set from the fields of an event's
  * message as trace processor stores them (proto_ftrace.c). */
 void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
