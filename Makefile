@@ -55,7 +55,9 @@ SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/q
 	      core/sql/modules.c core/sql/modules_docs.c
 JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/import/json/json_event.c \
 	      core/import/json/json_feed.c core/import/json/json_chunks.c \
-	      core/import/json/json_lenient.c core/import/json/json_tokerr.c
+	      core/import/json/json_lenient.c core/import/json/json_tokerr.c \
+	      core/import/json/json_systrace.c
+SYSTRACE_SRCS = core/import/systrace/systrace_line.c core/import/systrace/systrace.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
 	      core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
@@ -84,7 +86,7 @@ SQL_SRCS   += core/sql/vtab_state.c core/sql/vtab_profile.c
 PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.c \
 	      core/import/proto/proto_typed_args.c core/import/proto/proto_ext.c
 CORE_SRCS  += core/profile.c
-LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
+LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(SYSTRACE_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
 TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))
 MAIN_OBJ = $(patsubst %.c,$(B)/%.o,$(MAIN_SRC))
@@ -129,7 +131,10 @@ IMP_INC  = -Icore -Icore/import -I$(B)/gen
 ALL_INC  = $(CORE_INC) $(patsubst %,-I%,$(wildcard core/import/*/)) -Imetrics -Itui -Itests -I$(B)/gen
 $(B)/core/%.o:              INC = $(CORE_INC)
 $(B)/core/import/%.o:       INC = $(IMP_INC)
-$(B)/core/import/json/%.o:  INC = $(IMP_INC) -Icore/import/json
+# (a JSON trace's systemTraceEvents are systrace text: json/ uses systrace/,
+# as trace processor's JSON importer uses its systrace line parser)
+$(B)/core/import/json/%.o:  INC = $(IMP_INC) -Icore/import/json -Icore/import/systrace
+$(B)/core/import/systrace/%.o: INC = $(IMP_INC) -Icore/import/systrace
 $(B)/core/import/proto/%.o: INC = $(IMP_INC) -Icore/import/proto
 $(B)/core/import/ctf/%.o:   INC = $(IMP_INC) -Icore/import/ctf
 $(B)/metrics/%.o:           INC = -Imetrics -I$(B)/api -I$(B)/gen
@@ -235,7 +240,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
+FUZZ_TARGETS ?= json json_chunks systrace proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60

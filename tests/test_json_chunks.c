@@ -202,6 +202,30 @@ static void metadata_object_in_chunks(void **state)
 	free(o);
 }
 
+/* The systemTraceEvents string (systrace text), before and after the
+ * event array, is read once whatever the chunks: the same slices,
+ * threads and counters. */
+static void systrace_text_in_chunks(void **state)
+{
+	const char *sys = "\"systemTraceEvents\":\"# tracer: nop\\n"
+			  "  RenderThread-2 ( 1) [000] ...1 0.000101: tracing_mark_write: B|1|draw\\n"
+			  "  RenderThread-2 ( 1) [000] ...1 0.000409: tracing_mark_write: E|1\\n"
+			  "  <...>-3 (-----) [001] d..2 0.000200: cpu_frequency: state=900 cpu_id=1\\n"
+			  "  RenderThread-2 ( 1) [000] ...1 0.000300: tracing_mark_write: C|1|q|4\\n\"";
+	char before[512], after[512];
+	char *a, *b;
+
+	(void)state;
+	snprintf(before, sizeof(before), "{%s,\"traceEvents\":[\n", sys);
+	snprintf(after, sizeof(after), "\n],%s}", sys);
+	a = events_text(before, 60, ",\n", "\n]}");
+	b = events_text("{\"traceEvents\":[\n", 60, ",\n", after);
+	assert_true(same_in_chunks(a, strlen(a)) > 0);
+	assert_true(same_in_chunks(b, strlen(b)) > (int64_t)strlen(b) / 2);
+	free(a);
+	free(b);
+}
+
 /* Minified text whose events end in long arrays of objects that start
  * with an event's key: most cuts land inside an array. Each such chunk is
  * used up to its last whole event and cutting starts again there. */
@@ -458,6 +482,7 @@ int main(void)
 		cmocka_unit_test(array_and_object_forms),
 		cmocka_unit_test(wrong_cuts_recovered),
 		cmocka_unit_test(metadata_object_in_chunks),
+		cmocka_unit_test(systrace_text_in_chunks),
 		cmocka_unit_test(truncated_anywhere),
 		cmocka_unit_test(syntax_error_later),
 		cmocka_unit_test(trailing_commas_in_chunks),

@@ -432,6 +432,7 @@ static void json_free(struct json *j)
 	tt_workq_free(j->pipe.q);
 	free(j->pipe.readbuf);
 	tt_sorter_free(j->sorter);
+	tt_json_systrace_free(j);
 	TT_VEC_FREE(j->last_x);
 	TT_VEC_FREE(j->ttimes);
 	for (size_t i = 0; i < j->meta.n; i++) {
@@ -532,6 +533,10 @@ parsed:
 		rc = tt_err_set(im->err, TT_ECANCEL, "%s: import cancelled", im->path);
 		goto done;
 	}
+	if (j->bad[0]) {
+		rc = tt_err_set(im->err, TT_EINVAL, "%s: %s", im->path, j->bad);
+		goto done;
+	}
 	if (p->oom || j->oom) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory at byte %llu", im->path,
 				(unsigned long long)p->offset);
@@ -587,7 +592,7 @@ parsed:
 			tt_storage_meta_str(im->st, "import_warning", msg);
 		}
 	}
-	if (p->ev_array_depth == 0 && p->events == 0) {
+	if (p->ev_array_depth == 0 && p->events == 0 && !j->has_systrace) {
 		rc = tt_err_set(im->err, TT_EINVAL,
 				"%s: JSON but not a trace (no traceEvents array or event list)", im->path);
 		goto done;

@@ -389,7 +389,7 @@ int64_t tt_json_parse_chunks(struct json *j, struct jparse *top, tt_bytesrc *src
 			continue;
 		}
 		if (s->b.ev.n) {
-			*events += s->b.ev.n;
+			*events += s->b.ev.n - tt_json_systrace_count(&s->b);
 			resume = ok ? s->end : s->part_end;
 			s->b.offset = resume;
 			s->b.events = *events;

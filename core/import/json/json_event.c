@@ -294,6 +294,9 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	tt_event r = { 0 };
 
+	if (ph == PH_SYSTRACE)
+		return tt_json_systrace_lines(j, btext(b, e->name), e->name_len, e->at);
+
 	/* the tokenizer's refusals (json_tokerr.c logs them): a bad time
 	 * field as soon as it is read, then no ph (an empty {} is
 	 * tolerated: some writers end with one), then no ts (before the
@@ -432,7 +435,8 @@ int tt_json_consume_batch(struct json *j, const struct batch *b)
 {
 	for (size_t i = 0; i < b->ev.n; i++) {
 		if (event_done(j, b, &b->ev.v[i])) {
-			j->oom = 1;
+			if (!j->bad[0])
+				j->oom = 1;
 			return -1;
 		}
 	}

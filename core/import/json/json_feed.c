@@ -260,6 +260,11 @@ static void feed_one(struct feed *f, const tt_event *rec)
 	uint32_t track;
 	int64_t id;
 
+	if (rec->kind == REC_SYSTRACE) {
+		if (tt_json_systrace_feed(j, rec))
+			j->oom = 1;
+		return;
+	}
 	ev.track = thread_of(f, rec->track);
 	if (ev.track == TT_NONE) {
 		j->oom = 1;

@@ -120,6 +120,12 @@ struct tkey {
  * thread's track (a v1 flow event without a usable id). */
 #define REC_THREAD_ONLY 0
 #define REC_THREAD_TRACK 1
+/* A line of the systemTraceEvents text (json_systrace.c): id its number
+ * in the systrace reader. */
+#define REC_SYSTRACE 2
+/* The parsed "event" that hands the systemTraceEvents string (its name)
+ * from the parser thread to the import thread, in file order. */
+#define PH_SYSTRACE '\001'
 
 /* One flattened arg of a parsed event; strings are offsets into its
  * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */
@@ -173,6 +179,7 @@ struct jparse {
 	int top_key_events; /* last top-level key was traceEvents */
 	int top_key_unit;
 	int top_key_meta;   /* last top-level key was metadata */
+	int top_key_systrace; /* last top-level key was systemTraceEvents */
 	int in_meta;        /* inside the top-level metadata object */
 	char meta_key[128];
 	char unit[17];      /* displayTimeUnit, "" = none */
@@ -266,6 +273,11 @@ struct json {
 	TT_VEC(struct json_meta) meta;
 	TT_VEC(char) cname;  /* a counter track's name being made */
 	tt_str s_no_name;    /* "[No name]", once needed */
+	/* the systemTraceEvents lines (json_systrace.c), made at the first */
+	struct tt_systrace *sys;
+	uint32_t sys_stream;
+	int has_systrace;
+	char bad[200];       /* why the trace is refused (a bad systrace line), "" */
 	int oom, cancelled;
 };
 
@@ -297,6 +309,16 @@ int tt_json_top_between_events(struct jparse *p, struct json *j, tt_bytesrc *src
 			      uint64_t at, uint64_t events, const char *unit, uint64_t unit_at);
 int tt_json_chunk_depth(tt_bytesrc *src, size_t size, int *nl);
 size_t tt_json_chunk_size(const tt_import *im);
+
+/* json_systrace.c: the systemTraceEvents string handed over by the
+ * parser (its callback's return); its lines cut and sorted (0, -1 out of
+ * memory, -2 a line that is not ftrace text: j->bad says which); one
+ * sorted line parsed (-1 out of memory) */
+int tt_json_systrace_put(struct jparse *p, const char *s, size_t len);
+size_t tt_json_systrace_count(const struct batch *b); /* such hand-overs in b (not events) */
+int tt_json_systrace_lines(struct json *j, const char *s, size_t len, uint64_t at);
+int tt_json_systrace_feed(struct json *j, const tt_event *r);
+void tt_json_systrace_free(struct json *j);
 
 extern const yajl_callbacks tt_json_callbacks;
 

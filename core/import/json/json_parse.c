@@ -378,6 +378,8 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 	if (meta_here(p))
 		return meta_add(p, t, len, 0);
 	if (!p->in_event) {
+		if (p->top_key_systrace && p->depth == 1 && p->top_is_map)
+			return tt_json_systrace_put(p, t, len);
 		if (p->top_key_unit && p->depth == 1 && p->top_is_map) {
 			snprintf(p->unit, sizeof(p->unit), "%.*s", (int)(len < 16 ? len : 16), t);
 			p->unit_at = p->base + yajl_get_bytes_consumed(p->yh);
@@ -442,6 +444,7 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 			p->top_key_events = len == 11 && memcmp(k, "traceEvents", 11) == 0;
 			p->top_key_unit = len == 15 && memcmp(k, "displayTimeUnit", 15) == 0;
 			p->top_key_meta = len == 8 && memcmp(k, "metadata", 8) == 0;
+			p->top_key_systrace = len == 17 && memcmp(k, "systemTraceEvents", 17) == 0;
 		} else if (p->in_meta && p->depth == 2) {
 			size_t n = len < sizeof(p->meta_key) - 1 ? len : sizeof(p->meta_key) - 1;
 

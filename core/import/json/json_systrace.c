@@ -1,0 +1,93 @@
+/* json_systrace.c - the top-level systemTraceEvents string (see
+ * import_json.c for the importer as a whole).
+ *
+ * trace processor's JSON tokenizer reads the string as ftrace text, line
+ * by line (a line ends at each "\n"; text after the last one is not a
+ * line), skips empty and '#' lines, refuses the whole trace at a line
+ * that is not ftrace text, and pushes each line to its sorter as a
+ * stream of its own; the lines reach its systrace line parser in trace
+ * order among the JSON events. Here: the parser thread hands the string
+ * over in its batch, in file order (a record of kind PH_SYSTRACE); the
+ * import thread cuts the lines (core/import/systrace/) and pushes them
+ * on a sorter stream of their own; the feed parses each in its place. */
+#include "json_int.h"
+
+#include "systrace.h"
+
+int tt_json_systrace_put(struct jparse *p, const char *s, size_t len)
+{
+	struct batch *b = p->b;
+	struct pev e = { 0 };
+
+	e.ph = PH_SYSTRACE;
+	if (tt_json_text_put(b, s, len, &e.name))
+		return tt_json_parse_oom(p);
+	e.name_len = (uint32_t)len;
+	e.at = p->file_base + p->base + yajl_get_bytes_consumed(p->yh);
+	if (TT_VEC_PUSH(b->ev, e))
+		return tt_json_parse_oom(p);
+	if (!p->chunk_mode && (b->ev.n >= BATCH_EVENTS || b->text.n >= BATCH_TEXT))
+		return tt_json_batch_publish(p) == 0;
+	return 1;
+}
+
+size_t tt_json_systrace_count(const struct batch *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->ev.n; i++)
+		n += b->ev.v[i].ph == PH_SYSTRACE;
+	return n;
+}
+
+int tt_json_systrace_lines(struct json *j, const char *s, size_t len, uint64_t at)
+{
+	size_t i = 0, nline = 0;
+
+	j->has_systrace = 1;
+	if (!j->sys) {
+		j->sys = tt_systrace_new(j->im);
+		j->sys_stream = tt_sorter_stream(j->sorter);
+		if (!j->sys || j->sys_stream == UINT32_MAX)
+			return -1;
+	}
+	while (i < len) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (s + i)) : len - i;
+		tt_event r = { .kind = REC_SYSTRACE, .args = TT_NONE };
+		uint32_t idx;
+
+		if (!nl)
+			break; /* (not a line: the string ended first) */
+		nline++;
+		switch (tt_systrace_add(j->sys, s + i, n, &r.ts, &idx)) {
+		case TT_SYSTRACE_KEPT:
+			r.id = idx;
+			if (tt_sorter_push(j->sorter, j->sys_stream, &r) < 0)
+				return -1;
+			break;
+		case TT_SYSTRACE_SKIPPED:
+			break;
+		case TT_SYSTRACE_BAD:
+			snprintf(j->bad, sizeof(j->bad),
+				 "systemTraceEvents line %zu (string ending at byte %llu) is not ftrace text: %.*s", nline,
+				 (unsigned long long)at, (int)(n < 80 ? n : 80), s + i);
+			return -2;
+		default:
+			return -1;
+		}
+		i += n + 1;
+	}
+	return 0;
+}
+
+int tt_json_systrace_feed(struct json *j, const tt_event *r)
+{
+	return tt_systrace_parse(j->sys, (uint32_t)r->id);
+}
+
+void tt_json_systrace_free(struct json *j)
+{
+	tt_systrace_free(j->sys);
+	j->sys = NULL;
+}

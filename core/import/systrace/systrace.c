@@ -1,0 +1,443 @@
+/*
+ * systrace.c - ftrace text lines into the trackers (see systrace.h).
+ */
+#include "systrace.h"
+
+#include "atrace.h"
+#include "atrace_tracker.h"
+#include "systrace_line.h"
+#include "vec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A line kept between reading and parsing: its columns as offsets into
+ * the text. */
+struct sline {
+	int64_t ts;
+	uint64_t text;          /* the line's first byte in s->text */
+	uint32_t pid, cpu;
+	uint32_t task, task_len, tgid, tgid_len, event, event_len, args, args_len; /* from text */
+};
+
+struct tt_systrace {
+	tt_import *im;
+	tt_storage *st;
+	tt_atrace_tracker *atrace;
+	TT_VEC(struct sline) lines;
+	TT_VEC(char) text;
+	tt_str s_workqueue, s_unknown_task;
+};
+
+/* ---- threads as ftrace names them, on the import's process tracker -------- */
+
+static uint32_t task_thread(void *ctx, int64_t tid)
+{
+	tt_systrace *s = ctx;
+	uint32_t utid = tt_process_tracker_thread_by_tid(s->im->procs, tid);
+
+	return utid != TT_NONE ? utid : tt_process_tracker_thread_new(s->im->procs, -1, tid);
+}
+
+static uint32_t task_thread_or_none(void *ctx, int64_t tid)
+{
+	tt_systrace *s = ctx;
+
+	return tt_process_tracker_thread_by_tid(s->im->procs, tid);
+}
+
+static uint32_t task_process(void *ctx, int64_t pid)
+{
+	tt_systrace *s = ctx;
+
+	return tt_process_tracker_process(s->im->procs, pid);
+}
+
+/* trace processor's UpdateThread(tid, pid): the tid's thread when it has
+ * no process yet (now bound to pid's) or pid's, else the thread (pid,
+ * tid). */
+static uint32_t task_thread_in(void *ctx, int64_t pid, int64_t tid)
+{
+	tt_systrace *s = ctx;
+	uint32_t upid = tt_process_tracker_process(s->im->procs, pid);
+	uint32_t utid = tt_process_tracker_thread_by_tid(s->im->procs, tid);
+
+	if (utid != TT_NONE) {
+		uint32_t cur = tt_storage_thread_upid(s->st, utid);
+
+		if (cur == upid)
+			return utid;
+		if (cur == TT_NONE) {
+			tt_process_tracker_thread_set_pid(s->im->procs, utid, pid);
+			return utid;
+		}
+	}
+	return tt_process_tracker_thread(s->im->procs, pid, tid);
+}
+
+tt_systrace *tt_systrace_new(tt_import *im)
+{
+	tt_systrace *s = calloc(1, sizeof(*s));
+	tt_task_lookup k = { NULL, task_thread, task_thread_in, task_thread_or_none, task_process };
+
+	if (!s)
+		return NULL;
+	s->im = im;
+	s->st = im->st;
+	k.ctx = s;
+	if (!(s->atrace = tt_atrace_tracker_new(im, &k))) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void tt_systrace_free(tt_systrace *s)
+{
+	if (!s)
+		return;
+	tt_atrace_tracker_free(s->atrace);
+	TT_VEC_FREE(s->lines);
+	TT_VEC_FREE(s->text);
+	free(s);
+}
+
+size_t tt_systrace_lines(const tt_systrace *s)
+{
+	return s->lines.n;
+}
+
+/* ---- reading ------------------------------------------------------------------ */
+
+int tt_systrace_add(tt_systrace *s, const char *line, size_t len, int64_t *ts, uint32_t *idx)
+{
+	tt_systrace_line l;
+	struct sline k;
+
+	if (len == 0 || line[0] == '#')
+		return TT_SYSTRACE_SKIPPED;
+	if (tt_systrace_line_read(line, len, &l))
+		return TT_SYSTRACE_BAD;
+	if (len > UINT32_MAX || s->lines.n >= UINT32_MAX)
+		return TT_SYSTRACE_OOM;
+	k = (struct sline){ .ts = l.ts, .text = s->text.n, .pid = l.pid, .cpu = l.cpu,
+			    .task = (uint32_t)(l.task - line), .task_len = (uint32_t)l.task_len,
+			    .tgid = (uint32_t)(l.tgid - line), .tgid_len = (uint32_t)l.tgid_len,
+			    .event = (uint32_t)(l.event - line), .event_len = (uint32_t)l.event_len,
+			    .args = (uint32_t)(l.args - line), .args_len = (uint32_t)l.args_len };
+	if (tt_vec_reserve((void **)&s->text.v, &s->text.cap, s->text.n + len + 1, 1) || TT_VEC_PUSH(s->lines, k))
+		return TT_SYSTRACE_OOM;
+	memcpy(s->text.v + s->text.n, line, len);
+	s->text.v[s->text.n + len] = '\0';
+	s->text.n += len + 1;
+	*ts = l.ts;
+	*idx = (uint32_t)(s->lines.n - 1);
+	return TT_SYSTRACE_KEPT;
+}
+
+/* ---- the event's fields ----------------------------------------------------- */
+
+/* The args column as trace processor's parser reads it: words split at
+ * single spaces (empty words dropped), a word "key=value" (its first and
+ * last '='-separated pieces; "key" alone when it has one) or, without
+ * '=', the value of "name"; a key's first word wins. */
+typedef struct field {
+	const char *v;
+	size_t n;
+} field;
+
+static int arg_of(const char *args, size_t len, const char *key, field *out)
+{
+	size_t klen = strlen(key), i = 0;
+
+	while (i < len) {
+		size_t w = i, e, k0, k1, v0, v1;
+		const char *eq;
+
+		while (w < len && args[w] != ' ')
+			w++;
+		if (w == i) {
+			i++;
+			continue;
+		}
+		eq = memchr(args + i, '=', w - i);
+		if (!eq) {
+			k0 = 0, k1 = 0, v0 = i, v1 = w;
+			if (klen == 4 && memcmp(key, "name", 4) == 0) {
+				out->v = args + v0;
+				out->n = v1 - v0;
+				return 0;
+			}
+		} else {
+			/* the pieces between '='s, empty ones dropped */
+			for (k0 = i; k0 < w && args[k0] == '='; k0++)
+				;
+			for (k1 = k0; k1 < w && args[k1] != '='; k1++)
+				;
+			for (e = w; e > k1 && args[e - 1] == '='; e--)
+				;
+			for (v0 = e; v0 > k1 && args[v0 - 1] != '='; v0--)
+				;
+			v1 = e;
+			if (v0 <= k1)
+				v0 = v1 = k1; /* one piece: a key, no value */
+			if (k1 > k0 && k1 - k0 == klen && memcmp(args + k0, key, klen) == 0) {
+				out->v = args + v0;
+				out->n = v1 - v0;
+				return 0;
+			}
+		}
+		i = w + 1;
+	}
+	out->v = "";
+	out->n = 0;
+	return -1;
+}
+
+/* A field's text NUL-ended in b (cut at its size). */
+static const char *cstr(const field *f, char *b, size_t size)
+{
+	size_t n = f->n < size - 1 ? f->n : size - 1;
+
+	memcpy(b, f->v, n);
+	b[n] = '\0';
+	return b;
+}
+
+/* As trace processor's StringToUInt32 / StringToInt32 / StringToDouble:
+ * the whole text, not empty (strtoul and strtol cut to 32 bits). */
+static int u32_of(const field *f, uint32_t *out)
+{
+	char b[64], *end;
+	const char *t = cstr(f, b, sizeof(b));
+
+	*out = (uint32_t)strtoul(t, &end, 10);
+	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+}
+
+static int i32_of(const field *f, int32_t *out)
+{
+	char b[64], *end;
+	const char *t = cstr(f, b, sizeof(b));
+
+	*out = (int32_t)strtol(t, &end, 10);
+	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+}
+
+static int dbl_of(const field *f, double *out)
+{
+	char b[64], *end;
+	const char *t = cstr(f, b, sizeof(b));
+
+	*out = strtod(t, &end);
+	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+}
+
+/* ---- parsing ------------------------------------------------------------------ */
+
+/* A counter track of trace processor's cpu blueprints (dimension cpu). */
+static void cpu_counter(tt_systrace *s, int64_t ts, const char *type, uint64_t key, const char *name, uint32_t cpu,
+			double v)
+{
+	uint32_t t = tt_import_keyed_counter(s->im, "proto-cpu-counter", cpu, key, tt_storage_intern_cstr(s->st, name),
+					     type, TT_NONE, cpu, NULL, NULL);
+
+	if (t != TT_NONE)
+		tt_storage_counter(s->st, t, ts, v);
+}
+
+/* A counter track of a blueprint with one string dimension, named
+ * "<value><suffix>" (clocks, thermal zones, cooling devices). */
+static uint32_t named_counter(tt_systrace *s, const char *type, const char *dim, const field *val,
+			      const char *suffix)
+{
+	char name[300];
+	tt_str n, v;
+
+	snprintf(name, sizeof(name), "%.*s%s", (int)(val->n < 255 ? val->n : 255), val->v, suffix);
+	n = tt_storage_intern_cstr(s->st, name);
+	v = tt_storage_intern(s->st, val->v, val->n);
+	{
+		char vb[256];
+
+		return tt_import_keyed_counter(s->im, type, v, 0, n, type, TT_NONE, -1, dim, cstr(val, vb, sizeof(vb)));
+	}
+}
+
+static void cpu_event(tt_systrace *s, const struct sline *l, const char *ev, const char *args)
+{
+	field f;
+	uint32_t cpu;
+	double v, lo, hi;
+	int has_lo, has_hi;
+
+	arg_of(args, l->args_len, "cpu_id", &f);
+	if (u32_of(&f, &cpu))
+		return;
+	if (strcmp(ev, "cpu_frequency_limits") != 0) {
+		arg_of(args, l->args_len, "state", &f);
+		if (dbl_of(&f, &v))
+			return;
+		if (strcmp(ev, "cpu_frequency") == 0)
+			cpu_counter(s, l->ts, "cpu_frequency", 0, "cpufreq", cpu, v);
+		else
+			cpu_counter(s, l->ts, "cpu_idle", 1, "cpuidle", cpu, v);
+		return;
+	}
+	/* max / min, or max_freq / min_freq when those are not given */
+	if (arg_of(args, l->args_len, "max", &f))
+		arg_of(args, l->args_len, "max_freq", &f);
+	has_hi = dbl_of(&f, &hi) == 0;
+	if (arg_of(args, l->args_len, "min", &f))
+		arg_of(args, l->args_len, "min_freq", &f);
+	has_lo = dbl_of(&f, &lo) == 0;
+	if (has_hi) {
+		char n[64];
+
+		snprintf(n, sizeof(n), "Cpu %u Max Freq Limit", cpu);
+		cpu_counter(s, l->ts, "cpu_max_frequency_limit", 2, n, cpu, hi);
+	}
+	if (has_lo) {
+		char n[64];
+
+		snprintf(n, sizeof(n), "Cpu %u Min Freq Limit", cpu);
+		cpu_counter(s, l->ts, "cpu_min_frequency_limit", 3, n, cpu, lo);
+	}
+}
+
+/* clock_set_rate / clock_enable / clock_disable, thermal_temperature,
+ * cdev_update: one value on a track named by a field. */
+static void device_counter(tt_systrace *s, const struct sline *l, const char *ev, const char *args)
+{
+	field name, f;
+	uint32_t rate;
+	int32_t temp;
+	double v;
+	uint32_t t;
+
+	if (strcmp(ev, "thermal_temperature") == 0) {
+		/* (the track comes before the value is read, as there) */
+		arg_of(args, l->args_len, "thermal_zone", &name);
+		t = named_counter(s, "thermal_temperature", "thermal_zone", &name, " Temperature");
+		arg_of(args, l->args_len, "temp", &f);
+		if (i32_of(&f, &temp) == 0 && t != TT_NONE)
+			tt_storage_counter(s->st, t, l->ts, temp);
+		return;
+	}
+	if (strcmp(ev, "cdev_update") == 0) {
+		arg_of(args, l->args_len, "type", &name);
+		t = named_counter(s, "cooling_device_counter", "linux_device", &name, " Cooling Device");
+		arg_of(args, l->args_len, "target", &f);
+		if (dbl_of(&f, &v) == 0 && t != TT_NONE)
+			tt_storage_counter(s->st, t, l->ts, v);
+		return;
+	}
+	arg_of(args, l->args_len, "state", &f);
+	if (u32_of(&f, &rate))
+		return;
+	arg_of(args, l->args_len, "name", &name);
+	if (strcmp(ev, "clock_set_rate") == 0)
+		t = named_counter(s, "clock_frequency", "linux_device", &name, " Frequency");
+	else
+		t = named_counter(s, "clock_state", "linux_device", &name, " State");
+	if (t != TT_NONE)
+		tt_storage_counter(s->st, t, l->ts, rate);
+}
+
+/* workqueue_execute_start: a "workqueue" slice named by what follows
+ * "function " (the args' second piece split at it; none: nothing). */
+static void workqueue_start(tt_systrace *s, const struct sline *l, uint32_t utid, const char *args)
+{
+	const char *key = "function ";
+	size_t kl = strlen(key), i = 0, n = l->args_len, pieces = 0;
+
+	while (i < n) {
+		const char *hit = NULL;
+		size_t j, end;
+
+		for (j = i; j + kl <= n; j++)
+			if (memcmp(args + j, key, kl) == 0) {
+				hit = args + j;
+				break;
+			}
+		end = hit ? (size_t)(hit - args) : n;
+		if (end > i && ++pieces == 2) {
+			uint32_t track = tt_track_tracker_thread(s->im->tracks, utid);
+			tt_str name = tt_storage_intern(s->st, args + i, end - i);
+
+			if (track != TT_NONE)
+				tt_slice_tracker_begin(s->im->slices, track, l->ts, s->s_workqueue, name, TT_NONE);
+			return;
+		}
+		i = end + kl;
+	}
+}
+
+int tt_systrace_parse(tt_systrace *s, uint32_t idx)
+{
+	const struct sline *l = &s->lines.v[idx];
+	const char *base = s->text.v + l->text;
+	const char *args = base + l->args;
+	char ev[64];
+	uint32_t utid;
+	tt_str task;
+
+	if (!s->s_workqueue) {
+		s->s_workqueue = tt_storage_intern_cstr(s->st, "workqueue");
+		s->s_unknown_task = tt_storage_intern_cstr(s->st, "<...>");
+	}
+	/* the line's thread, named by its task (ftrace does not always know
+	 * the name: "<...>" would overwrite a real one) */
+	utid = task_thread(s, l->pid);
+	task = tt_storage_intern(s->st, base + l->task, l->task_len);
+	if (utid != TT_NONE && task && task != s->s_unknown_task)
+		tt_storage_thread_set_name(s->st, utid, task);
+	if (l->tgid_len && base[l->tgid] != '-') {
+		field f = { base + l->tgid, l->tgid_len };
+		uint32_t tgid;
+
+		if (u32_of(&f, &tgid) == 0)
+			task_thread_in(s, tgid, l->pid);
+	}
+	if (l->event_len >= sizeof(ev))
+		return 0;
+	memcpy(ev, base + l->event, l->event_len);
+	ev[l->event_len] = '\0';
+	if (strcmp(ev, "tracing_mark_write") == 0 || strcmp(ev, "print") == 0 || strcmp(ev, "0") == 0) {
+		tt_atrace_mark m = { .ts = l->ts, .tid = l->pid };
+		int rc = tt_atrace_tracker_read(s->st, args, l->args_len, &m);
+
+		if (rc == -2)
+			return -1;
+		if (rc == TT_ATRACE_OK && tt_atrace_tracker_mark(s->atrace, &m))
+			return -1;
+	} else if (strcmp(ev, "sched_waking") == 0) {
+		field f, comm;
+		uint32_t pid, wakee;
+
+		arg_of(args, l->args_len, "comm", &comm);
+		arg_of(args, l->args_len, "pid", &f);
+		if (u32_of(&f, &pid))
+			return 0;
+		wakee = task_thread(s, pid);
+		if (wakee != TT_NONE && comm.n)
+			tt_storage_thread_set_name(s->st, wakee, tt_storage_intern(s->st, comm.v, comm.n));
+	} else if (strncmp(ev, "cpu_", 4) == 0 &&
+		   (strcmp(ev, "cpu_frequency") == 0 || strcmp(ev, "cpu_idle") == 0 ||
+		    strcmp(ev, "cpu_frequency_limits") == 0)) {
+		cpu_event(s, l, ev, args);
+	} else if (strcmp(ev, "clock_set_rate") == 0 || strcmp(ev, "clock_enable") == 0 ||
+		   strcmp(ev, "clock_disable") == 0 || strcmp(ev, "thermal_temperature") == 0 ||
+		   strcmp(ev, "cdev_update") == 0) {
+		device_counter(s, l, ev, args);
+	} else if (strcmp(ev, "workqueue_execute_start") == 0) {
+		workqueue_start(s, l, utid, args);
+	} else if (strcmp(ev, "workqueue_execute_end") == 0) {
+		uint32_t track = tt_track_tracker_thread(s->im->tracks, utid);
+
+		if (track != TT_NONE)
+			tt_slice_tracker_end_match(s->im->slices, track, l->ts, s->s_workqueue, 0, TT_NONE);
+	}
+	return tt_storage_oom(s->st) ? -1 : 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * systrace.h - ftrace text lines (systrace / atrace output, the
+ * systemTraceEvents string of a Chrome JSON trace) into the import's
+ * trackers, as trace processor's SystraceLineParser reads them.
+ *
+ * Two steps, as there: a line is read when the importer meets it (its
+ * columns cut, systrace_line.h; kept here with its text), and parsed
+ * when the importer's sorter gives it back in trace order among the
+ * format's other events:
+ *   - every line: its thread (the pid column, a tid's live thread) named
+ *     by the task column (ftrace's priority; "<...>" names nothing),
+ *     bound to the tgid column's process when there is one;
+ *   - tracing_mark_write, print, 0: atrace markers (atrace_tracker.h);
+ *   - cpu_frequency, cpu_idle, cpu_frequency_limits: cpu counters
+ *     (cpufreq, cpuidle, "Cpu N Max/Min Freq Limit");
+ *     clock_set_rate, clock_enable / clock_disable: "<clock> Frequency" /
+ *     "<clock> State"; thermal_temperature: "<zone> Temperature";
+ *     cdev_update: "<device> Cooling Device";
+ *   - workqueue_execute_start / _end: "workqueue" slices on the thread;
+ *   - sched_waking: the wakee's thread, named by its comm.
+ * A line whose event's fields do not convert does nothing (trace
+ * processor's parser returns an error nobody reads), except a marker
+ * that is not one: systrace_parse_failure.
+ */
+#ifndef TT_SYSTRACE_H
+#define TT_SYSTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "import_int.h"
+
+typedef struct tt_systrace tt_systrace;
+
+/* Threads are found through im's process tracker. NULL when out of
+ * memory. */
+tt_systrace *tt_systrace_new(tt_import *im);
+void tt_systrace_free(tt_systrace *s);
+
+enum { TT_SYSTRACE_KEPT = 0, TT_SYSTRACE_SKIPPED = 1, TT_SYSTRACE_BAD = -1, TT_SYSTRACE_OOM = -2 };
+
+/* One line (without its '\n'): TT_SYSTRACE_KEPT with its ts and the
+ * number to parse it by, TT_SYSTRACE_SKIPPED for an empty or '#' line,
+ * TT_SYSTRACE_BAD when it is not an ftrace line, TT_SYSTRACE_OOM. */
+int tt_systrace_add(tt_systrace *s, const char *line, size_t len, int64_t *ts, uint32_t *idx);
+/* Line idx (from tt_systrace_add) into the trackers, in trace order;
+ * -1 when out of memory. */
+int tt_systrace_parse(tt_systrace *s, uint32_t idx);
+/* Lines kept so far. */
+size_t tt_systrace_lines(const tt_systrace *s);
+
+#endif

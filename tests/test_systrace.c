@@ -1,0 +1,298 @@
+/*
+ * test_systrace.c - ftrace text (systrace / atrace output) as trace
+ * processor reads it: the columns of a line (every variant of the task,
+ * pid, tgid, flags and timestamp columns, and lines that are not
+ * ftrace), and the systemTraceEvents string of a Chrome JSON trace
+ * imported among its JSON events (markers, counters, workqueues, thread
+ * and process names, stats, the refusal of a bad line). The traces are
+ * written by the tests.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "systrace_line.h"
+#include "testutil.h"
+
+/* ---- the columns of a line ----------------------------------------------------- */
+
+/* The columns of line, or "bad", as "task|pid|tgid|cpu|ts|event|args". */
+static char *cols(const char *line)
+{
+	static char out[512];
+	tt_systrace_line l;
+
+	if (tt_systrace_line_read(line, strlen(line), &l))
+		return strcpy(out, "bad");
+	snprintf(out, sizeof(out), "%.*s|%u|%.*s|%u|%lld|%.*s|%.*s", (int)l.task_len, l.task, l.pid, (int)l.tgid_len,
+		 l.tgid, l.cpu, (long long)l.ts, (int)l.event_len, l.event, (int)l.args_len, l.args);
+	return out;
+}
+
+static void line_with_tgid(void **state)
+{
+	(void)state;
+	assert_string_equal(cols("  kworker/u16:1-77    (   77) [004] ....   316.196720: 0: B|77|__scm_call_armv8_64|0"),
+			    "kworker/u16:1|77|77|4|316196720000|0|B|77|__scm_call_armv8_64|0");
+	assert_string_equal(cols("RenderThread-1300 (1200) [001] d..2 5.5: tracing_mark_write: E|1200"),
+			    "RenderThread|1300|1200|1|5500000000|tracing_mark_write|E|1200");
+	/* no tgid known */
+	assert_string_equal(cols("           <...>-13    (-----) [001] d..2   100.000800: cpu_frequency: state=1 cpu_id=1"),
+			    "<...>|13|-----|1|100000800000|cpu_frequency|state=1 cpu_id=1");
+}
+
+static void line_without_tgid_or_flags(void **state)
+{
+	(void)state;
+	assert_string_equal(cols("          <idle>-0     [000] ...2     0.002188: task_newtask: pid=1 comm=swapper/0"),
+			    "<idle>|0||0|2188000|task_newtask|pid=1 comm=swapper/0");
+	/* no flags column either */
+	assert_string_equal(cols("<idle>-0     [000]  0.002188: task_newtask: pid=1"),
+			    "<idle>|0||0|2188000|task_newtask|pid=1");
+	/* one hex digit of flags, and two (the second one given back when
+	 * the timestamp needs it) */
+	assert_string_equal(cols("a-1 [2] d.h1 3.25: e: x"), "a|1||2|3250000000|e|x");
+	assert_string_equal(cols("a-1 [2] d.h1f 3.25: e: x"), "a|1||2|3250000000|e|x");
+	assert_string_equal(cols("a-1 [2] ...12.5: e: x"), "a|1||2|2500000000|e|x");
+}
+
+/* Task names hold anything: the columns start at the first '-' after
+ * which the rest fits. */
+static void task_names_with_dashes_and_spaces(void **state)
+{
+	(void)state;
+	assert_string_equal(cols("Binder:1234_2-1300 ( 1234) [003] .... 1.0: binder_lock: x"),
+			    "Binder:1234_2|1300|1234|3|1000000000|binder_lock|x");
+	assert_string_equal(cols("my-app-v2-42 [000] .... 1.5: print: I|42|hi"),
+			    "my-app-v2|42||0|1500000000|print|I|42|hi");
+	assert_string_equal(cols("Chrome_IO Thread-7 (6) [0] .... 2.0: sched_waking: comm=a pid=9"),
+			    "Chrome_IO Thread|7|6|0|2000000000|sched_waking|comm=a pid=9");
+	assert_string_equal(cols("-12 [0] 1.0: e: a"), "|12||0|1000000000|e|a");
+}
+
+/* The timestamp as trace processor makes it: the double times 1e9, cut
+ * (not rounded); the event name up to the last ':' of its word. */
+static void timestamps_and_event_names(void **state)
+{
+	(void)state;
+	assert_string_equal(cols("t-1 [0] 1.000001: e: a"), "t|1||0|1000000999|e|a");
+	assert_string_equal(cols("t-1 [0] 2.0: a:b: rest"), "t|1||0|2000000000|a:b|rest");
+	assert_string_equal(cols("t-1 [0] 2.0: a:b:"), "t|1||0|2000000000|a:b|");
+	/* the args trimmed, inner blanks kept */
+	assert_string_equal(cols("t-1 [0] 2.0: ev:   x  y  "), "t|1||0|2000000000|ev|x  y");
+	/* a pid beyond 32 bits is cut as strtoul's result is */
+	assert_string_equal(cols("t-4294967297 [0] 2.0: ev: x"), "t|1||0|2000000000|ev|x");
+}
+
+static void lines_that_are_not_ftrace(void **state)
+{
+	(void)state;
+	assert_string_equal(cols(""), "bad");
+	assert_string_equal(cols("hello world"), "bad");
+	assert_string_equal(cols("task-12 [000] 1.0 e: x"), "bad");     /* no ':' after the ts */
+	assert_string_equal(cols("task-12 [000] 1: e: x"), "bad");       /* no fraction */
+	assert_string_equal(cols("task-12 [x] 1.0: e: x"), "bad");       /* cpu not a number */
+	assert_string_equal(cols("task-12 [000] 1.0: e x"), "bad");      /* no ':' after the event */
+	assert_string_equal(cols("task-12 [000] 1.0:e: x"), "bad");      /* no blank before it */
+	assert_string_equal(cols("task-12 (  12 ) [0] 1.0: e: x"), "bad"); /* blank before ')' */
+	assert_string_equal(cols("task-ab [000] 1.0: e: x"), "bad");
+	/* the line is matched as a C string: nothing after a NUL */
+	assert_string_equal(cols("t-1 [0]\0 1.0: e: x"), "bad");
+}
+
+/* ---- systemTraceEvents in a JSON trace --------------------------------------- */
+
+/* A JSON trace of events (may be "") and systrace lines (each ended by
+ * "\n"), the lines in the systemTraceEvents string. */
+static tt_trace *open_sys(const char *events, const char *lines, char **path)
+{
+	static char json[16384];
+	size_t o = 0;
+
+	o += (size_t)snprintf(json + o, sizeof(json) - o, "{\"traceEvents\":[%s],\"systemTraceEvents\":\"", events);
+	for (const char *p = lines; *p && o + 8 < sizeof(json); p++) {
+		if (*p == '\n')
+			o += (size_t)snprintf(json + o, sizeof(json) - o, "\\n");
+		else if (*p == '"' || *p == '\\')
+			o += (size_t)snprintf(json + o, sizeof(json) - o, "\\%c", *p);
+		else
+			json[o++] = *p;
+	}
+	snprintf(json + o, sizeof(json) - o, "\"}");
+	return tt_test_open_json(json, path);
+}
+
+static const char *const markers =
+	"# tracer: nop\n"
+	"#\n"
+	"    RenderThread-11    (   10) [000] ...1   100.000100: tracing_mark_write: B|10|DrawFrame\n"
+	"    RenderThread-11    (   10) [000] ...1   100.000200: tracing_mark_write: B|10|flush commands\n"
+	"    RenderThread-11    (   10) [000] ...1   100.000300: tracing_mark_write: E|10\n"
+	"    RenderThread-11    (   10) [000] ...1   100.000400: tracing_mark_write: E|10\n"
+	"    RenderThread-11    (   10) [000] ...1   100.000500: tracing_mark_write: C|10|queued|3\n"
+	"    RenderThread-11    (   10) [000] ...1   100.000600: tracing_mark_write: S|10|launch|7\n"
+	"     Binder:10_2-12    (   10) [001] ...1   100.000700: tracing_mark_write: F|10|launch|7\n"
+	"     Binder:10_2-12    (   10) [001] ...1   100.000800: tracing_mark_write: I|10|tick\n"
+	"  kworker/u16:1-77    [002] ...1   100.000900: print: B|77|__scm_call\n"
+	"  kworker/u16:1-77    [002] ...1   100.000950: print: E|77\n"
+	"    RenderThread-11    (   10) [000] ...1   100.001000: tracing_mark_write: garbage\n"
+	"    RenderThread-11    (   10) [000] ...1   100.001100: tracing_mark_write: trace_event_clock_sync: parent_ts=1\n"
+	"    last-99 ( 99) [000] ...1   100.001300: tracing_mark_write: B|99|no line end";
+
+/* atrace markers: slices on the writing thread, a process counter with
+ * the writer as its value's utid arg, an async slice begun and ended by
+ * two threads of the process; a bad marker counted, a clock sync
+ * ignored; the text after the last "\n" is no line (as trace processor
+ * reads the string). */
+static void json_atrace_markers(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("{\"name\":\"x\",\"ph\":\"X\",\"ts\":100000050,\"dur\":10,\"pid\":10,\"tid\":11}",
+				markers, &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr,
+			   "select s.ts, s.dur, s.name, s.depth, t.tid, t.name, p.pid from slice s"
+			   " join thread_track tt on s.track_id = tt.id join thread t using(utid)"
+			   " left join process p using(upid) order by s.ts",
+			   "100000050000\t10000\tx\t0\t11\tRenderThread\t10\n"
+			   "100000100000\t300000\tDrawFrame\t0\t11\tRenderThread\t10\n"
+			   "100000200000\t100000\tflush commands\t1\t11\tRenderThread\t10\n"
+			   "100000800000\t0\ttick\t0\t12\tBinder:10_2\t10\n"
+			   "100000900000\t50000\t__scm_call\t0\t77\tkworker/u16:1\t77\n");
+	tt_test_assert_tsv(tr,
+			   "select t.name, t.type, c.ts, c.value, a.key, a.int_value = th.utid from counter c"
+			   " join track t on c.track_id = t.id join args a on a.arg_set_id = c.arg_set_id"
+			   " join thread th on th.tid = 11",
+			   "queued\tatrace_counter\t100000500000\t3.0\tutid\t1\n");
+	tt_test_assert_tsv(tr,
+			   "select s.ts, s.dur, s.name, t.type, p.pid, a.key, a.int_value from slice s"
+			   " join process_track t on s.track_id = t.id join process p using(upid)"
+			   " join args a on a.arg_set_id = s.arg_set_id",
+			   "100000600000\t100000\tlaunch\tatrace_async_slice\t10\tcookie\t7\n"
+			   "100000600000\t100000\tlaunch\tatrace_async_slice\t10\tlegacy_unnestable_begin_count\t1\n"
+			   "100000600000\t100000\tlaunch\tatrace_async_slice\t10\tlegacy_unnestable_last_begin_ts"
+			   "\t100000600000\n");
+	assert_int_equal(tt_test_stat(tr, "systrace_parse_failure"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where tid = 99"), 0);
+	tt_test_close_text(tr, p);
+}
+
+/* Every line names its thread by the task column (not "<...>") and binds
+ * it to the tgid column's process; the thread of a JSON event with the
+ * same pid and tid is that thread. */
+static void json_task_names(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("{\"name\":\"x\",\"ph\":\"X\",\"ts\":0,\"dur\":1,\"pid\":20,\"tid\":21}",
+				"  first name-21 ( 20) [000] .... 1.0: tracing_mark_write: I|20|a\n"
+				"       <...>-21 ( 20) [000] .... 2.0: tracing_mark_write: I|20|b\n"
+				"      second-22 (-----) [001] .... 3.0: cpu_idle: state=1 cpu_id=1\n"
+				"       <...>-23 [001] .... 4.0: cpu_idle: state=2 cpu_id=1\n"
+				"      worker-24 ( 30) [001] .... 5.0: cpu_idle: state=3 cpu_id=1\n",
+				&p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select tid, thread.name, pid from thread left join process using(upid)"
+			       " where tid > 0 order by tid",
+			   "20\tNULL\t20\n"
+			   "21\tfirst name\t20\n"
+			   "22\tsecond\tNULL\n"
+			   "23\tNULL\tNULL\n"
+			   "24\tworker\t30\n"
+			   "30\tNULL\t30\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread where tid = 21"), 1);
+	tt_test_close_text(tr, p);
+}
+
+/* cpu_frequency, cpu_idle, cpu_frequency_limits, clocks, thermal zones
+ * and cooling devices: counters on trace processor's tracks (type, name,
+ * dimension args); workqueue_execute_start / _end: a "workqueue" slice
+ * on the thread named by its function. A field that does not convert
+ * makes no value. */
+static void json_counters_and_workqueues(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("",
+				"k-5 [001] d..2 1.0: cpu_frequency: state=1500000 cpu_id=1\n"
+				"k-5 [001] d..2 2.0: cpu_frequency: state=300000 cpu_id=1\n"
+				"k-5 [001] d..2 2.0: cpu_frequency: state=x cpu_id=1\n"
+				"k-5 [002] d..2 3.0: cpu_idle: state=4294967295 cpu_id=2\n"
+				"k-5 [002] d..2 4.0: cpu_frequency_limits: min_freq=100 max_freq=900 cpu_id=2\n"
+				"k-5 [002] d..2 5.0: clock_set_rate: name=gpu_clk state=800 cpu_id=2\n"
+				"k-5 [002] d..2 6.0: clock_enable: name=gpu_clk state=1 cpu_id=2\n"
+				"k-5 [002] d..2 7.0: thermal_temperature: thermal_zone=cpu0 id=0 temp_prev=1 temp=45000\n"
+				"k-5 [002] d..2 8.0: cdev_update: type=fan target=2\n"
+				"k-5 [002] .... 9.0: workqueue_execute_start: work struct 0xffff: function do_work\n"
+				"k-5 [002] .... 9.5: workqueue_execute_end: work struct 0xffff\n",
+				&p);
+
+	(void)state;
+	tt_test_assert_tsv(tr,
+			   "select t.name, t.type, c.ts, c.value from counter c join track t on c.track_id = t.id"
+			   " order by c.ts, t.name",
+			   "cpufreq\tcpu_frequency\t1000000000\t1500000.0\n"
+			   "cpufreq\tcpu_frequency\t2000000000\t300000.0\n"
+			   "cpuidle\tcpu_idle\t3000000000\t4294967295.0\n"
+			   "Cpu 2 Max Freq Limit\tcpu_max_frequency_limit\t4000000000\t900.0\n"
+			   "Cpu 2 Min Freq Limit\tcpu_min_frequency_limit\t4000000000\t100.0\n"
+			   "gpu_clk Frequency\tclock_frequency\t5000000000\t800.0\n"
+			   "gpu_clk State\tclock_state\t6000000000\t1.0\n"
+			   "cpu0 Temperature\tthermal_temperature\t7000000000\t45000.0\n"
+			   "fan Cooling Device\tcooling_device_counter\t8000000000\t2.0\n");
+	tt_test_assert_tsv(tr,
+			   "select t.name, a.key, a.display_value from track t join args a"
+			   " on a.arg_set_id = t.dimension_arg_set_id where t.name in ('cpufreq', 'gpu_clk State',"
+			   " 'cpu0 Temperature') order by t.name",
+			   "cpu0 Temperature\tthermal_zone\tcpu0\n"
+			   "cpufreq\tcpu\t1\n"
+			   "gpu_clk State\tlinux_device\tgpu_clk\n");
+	tt_test_assert_tsv(tr, "select ts, dur, category, name from slice", "9000000000\t500000000\tworkqueue\tdo_work\n");
+	tt_test_close_text(tr, p);
+}
+
+/* trace processor refuses the whole trace at a line that is not ftrace
+ * text; a trace of systrace lines alone (no traceEvents) is a trace. */
+static void json_bad_line_refused(void **state)
+{
+	const char *bad = "{\"systemTraceEvents\":\"t-1 [0] 1.0: print: I|1|a\\nnot a line\\n\"}";
+	const char *alone = "{\"systemTraceEvents\":\"t-1 [0] 1.0: print: I|1|a\\n\"}";
+	char *path = tt_test_write_tmp(bad, strlen(bad), ".json");
+	tt_err err = { 0 };
+	tt_trace *tr = tt_trace_open(path, NULL, &err);
+	char *p;
+
+	(void)state;
+	assert_null(tr);
+	assert_non_null(strstr(err.msg, "systemTraceEvents line 2"));
+	assert_non_null(strstr(err.msg, "not a line"));
+	remove(path);
+	free(path);
+	tr = tt_test_open_json(alone, &p);
+	assert_non_null(tr);
+	tt_test_assert_tsv(tr, "select ts, name from slice", "1000000000\ta\n");
+	tt_test_close_text(tr, p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(line_with_tgid),
+		cmocka_unit_test(line_without_tgid_or_flags),
+		cmocka_unit_test(task_names_with_dashes_and_spaces),
+		cmocka_unit_test(timestamps_and_event_names),
+		cmocka_unit_test(lines_that_are_not_ftrace),
+		cmocka_unit_test(json_atrace_markers),
+		cmocka_unit_test(json_task_names),
+		cmocka_unit_test(json_counters_and_workqueues),
+		cmocka_unit_test(json_bad_line_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
