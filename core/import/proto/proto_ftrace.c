@@ -467,17 +467,8 @@ static void push_raw(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto
 void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
 			 tt_str prev_comm)
 {
-	const char *pc = tt_storage_str(c->st, prev_comm), *nc = tt_storage_str(c->st, r->next_comm);
-
-	tt_storage_args_begin(c->st);
-	tt_storage_args_str(c->st, "prev_comm", pc ? pc : "", pc ? strlen(pc) : 0);
-	tt_storage_args_int(c->st, "prev_pid", prev_pid);
-	tt_storage_args_int(c->st, "prev_prio", prev_prio);
-	tt_storage_args_int(c->st, "prev_state", r->prev_state);
-	tt_storage_args_str(c->st, "next_comm", nc ? nc : "", nc ? strlen(nc) : 0);
-	tt_storage_args_int(c->st, "next_pid", r->next_pid);
-	tt_storage_args_int(c->st, "next_prio", r->next_prio);
-	tt_storage_raw(c->st, r->ts, intern_c(c, "sched_switch"), r->cpu, prev_utid, tt_args_tracker_end(c->im->args));
+	tt_sched_tracker_raw_switch(c->sst, r->ts, r->cpu, prev_utid, prev_comm, prev_pid, prev_prio, r->prev_state,
+				    r->next_comm, r->next_pid, r->next_prio);
 }
 
 /* A bundle's compact_sched, as trace processor's tokenizer walks it: the

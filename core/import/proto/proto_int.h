@@ -19,6 +19,7 @@
 #include "keymap.h"
 #include "atrace.h"
 #include "atrace_tracker.h"
+#include "sched_tracker.h"
 #include "proto_clock.h"
 #include "proto_read.h"
 #include "proto_map.h"
@@ -239,7 +240,7 @@ typedef struct pctx {
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
-	struct tt_proto_sched *sst;  /* sched_slice / thread_state rows being built (proto_sched.c) */
+	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
 	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
