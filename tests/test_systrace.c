@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched_tracker.h"
 #include "systrace_line.h"
 #include "testutil.h"
 
@@ -257,6 +258,83 @@ static void json_counters_and_workqueues(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* sched_switch pairs make sched slices (end state from the next switch's
+ * prev_state letters) and thread states; a waking makes the blocked
+ * thread runnable with its waker (a spurious one when it runs already);
+ * sched_blocked_reason names the blocked state's io_wait and caller; each
+ * switch has its ftrace_event row. */
+static void json_sched(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("",
+				"  <idle>-0 (-----) [000] d..3 100.000000: sched_switch: prev_comm=swapper/0 prev_pid=0"
+				" prev_prio=120 prev_state=R ==> next_comm=RenderThread next_pid=11 next_prio=110\n"
+				"  RenderThread-11 ( 10) [000] d..3 100.000200: sched_switch: prev_comm=RenderThread"
+				" prev_pid=11 prev_prio=110 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+				"  <...>-15 (-----) [001] d..2 100.000250: sched_blocked_reason: pid=11 iowait=1"
+				" caller=do_io+0x10\n"
+				"  worker-15 ( 14) [001] d..2 100.000300: sched_waking: comm=RenderThread pid=11 prio=110"
+				" target_cpu=000\n"
+				"  <idle>-0 (-----) [000] d..3 100.000400: sched_switch: prev_comm=swapper/0 prev_pid=0"
+				" prev_prio=120 prev_state=R+ ==> next_comm=RenderThread next_pid=11 next_prio=110\n"
+				"  <idle>-0 (-----) [000] d..3 100.000500: sched_waking: comm=RenderThread pid=11 prio=110"
+				" target_cpu=000\n"
+				"  <idle>-0 (-----) [001] d..3 100.000600: sched_switch: prev_comm=a prev_pid=0"
+				" prev_prio=x prev_state=S ==> next_comm=b next_pid=12 next_prio=120\n",
+				&p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, s.end_state, s.priority from sched s"
+			       " join thread t using(utid) order by s.ts",
+			   "100000000000\t200000\t0\t11\tD\t110\n"
+			   "100000200000\t200000\t0\t0\tR+\t120\n"
+			   "100000400000\t-1\t0\t11\tNULL\t110\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.cpu, t.tid, s.state, s.io_wait, s.blocked_function, w.tid,"
+			       " s.waker_id from thread_state s join thread t using(utid)"
+			       " left join thread w on w.utid = s.waker_utid order by s.id",
+			   "100000000000\t200000\tNULL\t0\tR\tNULL\tNULL\tNULL\tNULL\n"
+			   "100000000000\t200000\t0\t11\tRunning\tNULL\tNULL\tNULL\tNULL\n"
+			   "100000200000\t100000\tNULL\t11\tD\t1\tdo_io+0x10\tNULL\tNULL\n"
+			   "100000200000\t200000\t0\t0\tRunning\tNULL\tNULL\tNULL\tNULL\n"
+			   "100000300000\t100000\tNULL\t11\tR\tNULL\tNULL\t15\tNULL\n"
+			   "100000400000\t-1\tNULL\t0\tR+\tNULL\tNULL\tNULL\tNULL\n"
+			   "100000400000\t-1\t0\t11\tRunning\tNULL\tNULL\tNULL\tNULL\n");
+	tt_test_assert_tsv(tr, "select w.ts, t.tid, k.tid from spurious_sched_wakeup w join thread t using(utid)"
+			       " join thread k on k.utid = w.waker_utid",
+			   "100000500000\t11\t0\n");
+	tt_test_assert_tsv(tr, "select e.ts, e.cpu, t.tid, a.key, a.display_value from ftrace_event e"
+			       " join thread t using(utid) join args a using(arg_set_id)"
+			       " where e.ts = 100000200000 order by a.id",
+			   "100000200000\t0\t11\tprev_comm\tRenderThread\n"
+			   "100000200000\t0\t11\tprev_pid\t11\n"
+			   "100000200000\t0\t11\tprev_prio\t110\n"
+			   "100000200000\t0\t11\tprev_state\t2\n"
+			   "100000200000\t0\t11\tnext_comm\tswapper/0\n"
+			   "100000200000\t0\t11\tnext_pid\t0\n"
+			   "100000200000\t0\t11\tnext_prio\t120\n");
+	/* names: the comms of the switches and the waking, the tasks */
+	tt_test_assert_tsv(tr, "select tid, name from thread where utid > 0 order by utid",
+			   "0\t<idle>\n11\tRenderThread\n10\tNULL\n15\tworker\n14\tNULL\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from ftrace_event"), 3);
+	tt_test_close_text(tr, p);
+}
+
+/* The prev_state letters as trace processor converts them (a 4.4
+ * kernel's bits; invalid text: 0xffff). */
+static void prev_state_text(void **state)
+{
+	(void)state;
+	assert_int_equal(tt_sched_state_from_text("R", 1), 0);
+	assert_int_equal(tt_sched_state_from_text("R+", 2), 0x800);
+	assert_int_equal(tt_sched_state_from_text("S", 1), 1);
+	assert_int_equal(tt_sched_state_from_text("D|K", 3), 0x82);
+	assert_int_equal(tt_sched_state_from_text("I", 1), 0x402);
+	assert_int_equal(tt_sched_state_from_text("xWPN", 4), 0x740);
+	assert_int_equal(tt_sched_state_from_text("", 0), 0xffff);
+	assert_int_equal(tt_sched_state_from_text("S+", 2), 0xffff);
+	assert_int_equal(tt_sched_state_from_text("Q", 1), 0xffff);
+}
+
 /* trace processor refuses the whole trace at a line that is not ftrace
  * text; a trace of systrace lines alone (no traceEvents) is a trace. */
 static void json_bad_line_refused(void **state)
@@ -292,6 +370,8 @@ int main(void)
 		cmocka_unit_test(json_task_names),
 		cmocka_unit_test(json_counters_and_workqueues),
 		cmocka_unit_test(json_bad_line_refused),
+		cmocka_unit_test(json_sched),
+		cmocka_unit_test(prev_state_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -599,7 +599,7 @@ parsed:
 	}
 	tt_storage_meta_str(im->st, "trace_type", "json");
 	tt_storage_meta_int(im->st, "json_events", (int64_t)p->events);
-	if (tt_json_feed_all(j))
+	if (tt_json_feed_all(j) || tt_json_systrace_finish(j))
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 	tt_import_progress(im, tt_bytesrc_file_offset(src), p->events);
 done:

@@ -318,6 +318,7 @@ int tt_json_systrace_put(struct jparse *p, const char *s, size_t len);
 size_t tt_json_systrace_count(const struct batch *b); /* such hand-overs in b (not events) */
 int tt_json_systrace_lines(struct json *j, const char *s, size_t len, uint64_t at);
 int tt_json_systrace_feed(struct json *j, const tt_event *r);
+int tt_json_systrace_finish(struct json *j); /* after the feed: the scheduling rows */
 void tt_json_systrace_free(struct json *j);
 
 extern const yajl_callbacks tt_json_callbacks;

@@ -86,6 +86,11 @@ int tt_json_systrace_feed(struct json *j, const tt_event *r)
 	return tt_systrace_parse(j->sys, (uint32_t)r->id);
 }
 
+int tt_json_systrace_finish(struct json *j)
+{
+	return j->sys ? tt_systrace_finish(j->sys) : 0;
+}
+
 void tt_json_systrace_free(struct json *j)
 {
 	tt_systrace_free(j->sys);

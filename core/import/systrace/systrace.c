@@ -5,6 +5,7 @@
 
 #include "atrace.h"
 #include "atrace_tracker.h"
+#include "sched_tracker.h"
 #include "systrace_line.h"
 #include "vec.h"
 
@@ -25,6 +26,7 @@ struct tt_systrace {
 	tt_import *im;
 	tt_storage *st;
 	tt_atrace_tracker *atrace;
+	tt_sched_tracker *sched;
 	TT_VEC(struct sline) lines;
 	TT_VEC(char) text;
 	tt_str s_workqueue, s_unknown_task;
@@ -86,8 +88,10 @@ tt_systrace *tt_systrace_new(tt_import *im)
 	s->im = im;
 	s->st = im->st;
 	k.ctx = s;
-	if (!(s->atrace = tt_atrace_tracker_new(im, &k))) {
-		free(s);
+	s->atrace = tt_atrace_tracker_new(im, &k);
+	s->sched = tt_sched_tracker_new(im);
+	if (!s->atrace || !s->sched) {
+		tt_systrace_free(s);
 		return NULL;
 	}
 	return s;
@@ -98,6 +102,7 @@ void tt_systrace_free(tt_systrace *s)
 	if (!s)
 		return;
 	tt_atrace_tracker_free(s->atrace);
+	tt_sched_tracker_free(s->sched);
 	TT_VEC_FREE(s->lines);
 	TT_VEC_FREE(s->text);
 	free(s);
@@ -374,6 +379,84 @@ static void workqueue_start(tt_systrace *s, const struct sline *l, uint32_t utid
 	}
 }
 
+/* A field as text interned (empty: 0, as trace processor's empty string
+ * is its null one). */
+static tt_str str_of(tt_systrace *s, const field *f)
+{
+	return f->n ? tt_storage_intern(s->st, f->v, f->n) : 0;
+}
+
+/* sched_switch: trace processor's PushSchedSwitch (prev_state given as
+ * letters); every number must convert. */
+static int sched_switch(tt_systrace *s, const struct sline *l, const char *args)
+{
+	field ps, pc, pp, ppr, np, nc, npr;
+	uint32_t prev_pid, next_pid, prev, next;
+	int32_t prev_prio, next_prio;
+	int64_t state;
+	tt_str prev_comm, next_comm;
+
+	arg_of(args, l->args_len, "prev_state", &ps);
+	arg_of(args, l->args_len, "prev_pid", &pp);
+	arg_of(args, l->args_len, "prev_comm", &pc);
+	arg_of(args, l->args_len, "prev_prio", &ppr);
+	arg_of(args, l->args_len, "next_pid", &np);
+	arg_of(args, l->args_len, "next_comm", &nc);
+	arg_of(args, l->args_len, "next_prio", &npr);
+	if (u32_of(&pp, &prev_pid) || i32_of(&ppr, &prev_prio) || u32_of(&np, &next_pid) || i32_of(&npr, &next_prio))
+		return 0;
+	state = tt_sched_state_from_text(ps.v, ps.n);
+	next_comm = str_of(s, &nc);
+	next = task_thread(s, next_pid);
+	if (next != TT_NONE && next_comm)
+		tt_storage_thread_set_name(s->st, next, next_comm);
+	/* (named again: a thread may rename itself while it runs) */
+	prev_comm = str_of(s, &pc);
+	prev = task_thread(s, prev_pid);
+	if (prev != TT_NONE && prev_comm)
+		tt_storage_thread_set_name(s->st, prev, prev_comm);
+	tt_sched_tracker_raw_switch(s->sched, l->ts, l->cpu, prev, prev_comm, prev_pid, prev_prio, state, next_comm,
+				    next_pid, next_prio);
+	return tt_sched_tracker_switch(s->sched, l->ts, l->cpu, 1, prev_pid, prev, state, next_pid, next, next_prio) < 0
+		       ? -1 : 0;
+}
+
+/* sched_waking: the wakee (named by its comm) made runnable, woken by
+ * the line's thread. sched_blocked_reason: the thread's last blocked
+ * state waited on io or not, in caller. */
+static void sched_wake(tt_systrace *s, const struct sline *l, const char *ev, uint32_t utid, const char *args)
+{
+	field f, g;
+	uint32_t pid, wakee;
+	int32_t io_wait;
+
+	arg_of(args, l->args_len, "pid", &f);
+	if (strcmp(ev, "sched_waking") == 0) {
+		arg_of(args, l->args_len, "comm", &g);
+		if (u32_of(&f, &pid))
+			return;
+		wakee = task_thread(s, pid);
+		if (wakee != TT_NONE && g.n)
+			tt_storage_thread_set_name(s->st, wakee, str_of(s, &g));
+		tt_sched_tracker_waking(s->sched, l->ts, wakee, utid, -1);
+		return;
+	}
+	if (u32_of(&f, &pid))
+		return;
+	wakee = task_thread(s, pid);
+	arg_of(args, l->args_len, "iowait", &g);
+	if (i32_of(&g, &io_wait))
+		return;
+	arg_of(args, l->args_len, "caller", &f);
+	tt_sched_tracker_blocked(s->sched, wakee, io_wait != 0, str_of(s, &f));
+}
+
+int tt_systrace_finish(tt_systrace *s)
+{
+	tt_sched_tracker_build(s->sched);
+	return tt_sched_tracker_oom(s->sched) || tt_storage_oom(s->st) ? -1 : 0;
+}
+
 int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 {
 	const struct sline *l = &s->lines.v[idx];
@@ -412,17 +495,11 @@ int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 			return -1;
 		if (rc == TT_ATRACE_OK && tt_atrace_tracker_mark(s->atrace, &m))
 			return -1;
-	} else if (strcmp(ev, "sched_waking") == 0) {
-		field f, comm;
-		uint32_t pid, wakee;
-
-		arg_of(args, l->args_len, "comm", &comm);
-		arg_of(args, l->args_len, "pid", &f);
-		if (u32_of(&f, &pid))
-			return 0;
-		wakee = task_thread(s, pid);
-		if (wakee != TT_NONE && comm.n)
-			tt_storage_thread_set_name(s->st, wakee, tt_storage_intern(s->st, comm.v, comm.n));
+	} else if (strcmp(ev, "sched_switch") == 0) {
+		if (sched_switch(s, l, args))
+			return -1;
+	} else if (strcmp(ev, "sched_waking") == 0 || strcmp(ev, "sched_blocked_reason") == 0) {
+		sched_wake(s, l, ev, utid, args);
 	} else if (strncmp(ev, "cpu_", 4) == 0 &&
 		   (strcmp(ev, "cpu_frequency") == 0 || strcmp(ev, "cpu_idle") == 0 ||
 		    strcmp(ev, "cpu_frequency_limits") == 0)) {
@@ -439,5 +516,5 @@ int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 		if (track != TT_NONE)
 			tt_slice_tracker_end_match(s->im->slices, track, l->ts, s->s_workqueue, 0, TT_NONE);
 	}
-	return tt_storage_oom(s->st) ? -1 : 0;
+	return tt_storage_oom(s->st) || tt_sched_tracker_oom(s->sched) ? -1 : 0;
 }

@@ -17,7 +17,11 @@
  *     "<clock> State"; thermal_temperature: "<zone> Temperature";
  *     cdev_update: "<device> Cooling Device";
  *   - workqueue_execute_start / _end: "workqueue" slices on the thread;
- *   - sched_waking: the wakee's thread, named by its comm.
+ *   - sched_switch: sched_slice and thread_state rows (sched_tracker.h)
+ *     and the switch's ftrace_event row; prev_state given as letters;
+ *     sched_waking: the wakee (named by its comm) runnable, woken by the
+ *     line's thread; sched_blocked_reason: io_wait and the caller on the
+ *     thread's last blocked state.
  * A line whose event's fields do not convert does nothing (trace
  * processor's parser returns an error nobody reads), except a marker
  * that is not one: systrace_parse_failure.
@@ -46,6 +50,9 @@ int tt_systrace_add(tt_systrace *s, const char *line, size_t len, int64_t *ts, u
 /* Line idx (from tt_systrace_add) into the trackers, in trace order;
  * -1 when out of memory. */
 int tt_systrace_parse(tt_systrace *s, uint32_t idx);
+/* After the last line: writes the scheduling rows; -1 when out of
+ * memory. */
+int tt_systrace_finish(tt_systrace *s);
 /* Lines kept so far. */
 size_t tt_systrace_lines(const tt_systrace *s);
 
