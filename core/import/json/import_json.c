@@ -21,7 +21,9 @@
  * record; the sort), json_feed.c (records -> trackers), json_chunks.c
  * (two parsers on two halves of a plain file), json_tokerr.c (the
  * tokenizer's refusals, logged), json_lenient.c (trailing commas and
- * control characters).
+ * control characters), json_systrace.c (the systemTraceEvents string:
+ * its ftrace lines on a sorter stream of their own, parsed by
+ * core/import/systrace/).
  *
  * Choices, where Chrome's and Perfetto's importers differ:
  *   - ts/dur are µs in the text; they are parsed from the number's text
@@ -44,9 +46,16 @@
  *     range: 0), tid missing or 0: tid = pid; any string gets a stable
  *     synthetic number and names the process/thread. Threads are made in
  *     the order the sorted records are fed (Perfetto's parser order).
- * Limits: `stackFrames`, `samples`, `systemTraceEvents` and object events
- * (N/O/D), memory dumps (v) and clock syncs (c) are ignored (counted as
- * json_phase_unknown for events).
+ *   - systemTraceEvents (a string of ftrace text): read as trace
+ *     processor reads it (sched_switch, sched_waking,
+ *     sched_blocked_reason, atrace markers, cpu frequency / idle /
+ *     limits, clocks, thermal, cooling devices, workqueues; see
+ *     systrace.h); a line that is not ftrace text refuses the trace, as
+ *     there. Its binder and rss_stat events are not imported yet.
+ * Limits: `stackFrames`, `samples` and object events (N/O/D), memory
+ * dumps (v) and clock syncs (c) are ignored (counted as
+ * json_phase_unknown for events); a systemTraceEvents string longer than
+ * 32 MiB (MAX_TOKEN) is refused.
  */
 #include "json_int.h"
 
