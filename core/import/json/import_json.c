@@ -202,8 +202,18 @@ int tt_json_batch_reserve(struct batch *b, size_t events, size_t text)
 	       tt_vec_reserve((void **)&b->text.v, &b->text.cap, text, 1) ? -1 : 0;
 }
 
+void tt_json_batch_clear(struct batch *b)
+{
+	b->ev.n = b->args.n = b->text.n = 0;
+	for (size_t i = 0; i < b->sys.n; i++)
+		free(b->sys.v[i]);
+	b->sys.n = 0;
+}
+
 void tt_json_batch_free(struct batch *b)
 {
+	tt_json_batch_clear(b);
+	TT_VEC_FREE(b->sys);
 	TT_VEC_FREE(b->ev);
 	TT_VEC_FREE(b->args);
 	TT_VEC_FREE(b->text);
@@ -218,7 +228,7 @@ static struct batch *batch_acquire(struct pipe *q)
 	if (tt_workq_work(q->q, TT_WQ_WAIT, -1, &q->seq) != TT_WQ_CLAIMED)
 		return NULL;
 	b = &q->batches[q->seq % NBATCH];
-	b->ev.n = b->args.n = b->text.n = 0;
+	tt_json_batch_clear(b);
 	return b;
 }
 
@@ -608,6 +618,15 @@ parsed:
 	}
 	tt_storage_meta_str(im->st, "trace_type", "json");
 	tt_storage_meta_int(im->st, "json_events", (int64_t)p->events);
+	/* the parse's buffers are not the feed's: a long string (a
+	 * systemTraceEvents text) left megabytes in yajl's and the read
+	 * buffer */
+	if (p->yh)
+		yajl_free(p->yh);
+	p->yh = NULL;
+	free(j->pipe.readbuf);
+	j->pipe.readbuf = NULL;
+	j->pipe.readcap = 0;
 	if (tt_json_feed_all(j) || tt_json_systrace_finish(j))
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 	tt_import_progress(im, tt_bytesrc_file_offset(src), p->events);

@@ -236,7 +236,7 @@ static int parse_chunk(struct worker *w, struct slot *s, const unsigned char *bu
 	p->b = b;
 	p->depth = depth - 1;
 	p->top_is_map = p->top_key_events = depth == 2;
-	b->ev.n = b->args.n = b->text.n = 0;
+	tt_json_batch_clear(b);
 	p->file_base = s->start;
 	ok = yajl_parse(p->yh, (const unsigned char *)"[", 1) == yajl_status_ok;
 	p->text = buf; /* (base 0: offsets in buf) */
@@ -265,7 +265,7 @@ static int parse_first(struct chunks *c, struct slot *s, const unsigned char *bu
 
 	p->chunk_mode = 1;
 	p->b = &s->b;
-	p->b->ev.n = p->b->args.n = p->b->text.n = 0;
+	tt_json_batch_clear(p->b);
 	p->base = 0;
 	p->text = buf;
 	p->ys = yajl_parse(p->yh, buf, len);

@@ -295,7 +295,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	tt_event r = { 0 };
 
 	if (ph == PH_SYSTRACE)
-		return tt_json_systrace_lines(j, btext(b, e->name), e->name_len, e->at);
+		return tt_json_systrace_lines(j, b, e);
 
 	/* the tokenizer's refusals (json_tokerr.c logs them): a bad time
 	 * field as soon as it is read, then no ph (an empty {} is

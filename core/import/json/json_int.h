@@ -123,8 +123,9 @@ struct tkey {
 /* A line of the systemTraceEvents text (json_systrace.c): id its number
  * in the systrace reader. */
 #define REC_SYSTRACE 2
-/* The parsed "event" that hands the systemTraceEvents string (its name)
- * from the parser thread to the import thread, in file order. */
+/* The parsed "event" that hands the systemTraceEvents string (name: its
+ * index in the batch's sys, name_len its length) from the parser thread
+ * to the import thread, in file order. */
 #define PH_SYSTRACE '\001'
 
 /* One flattened arg of a parsed event; strings are offsets into its
@@ -163,6 +164,10 @@ struct batch {
 	TT_VEC(struct pev) ev;
 	TT_VEC(struct targ) args;
 	TT_VEC(char) text;
+	/* systemTraceEvents strings (json_systrace.c), each its own
+	 * allocation that the import thread takes over (NULL once taken):
+	 * megabytes that the batch's text would keep for the whole import */
+	TT_VEC(char *) sys;
 	uint64_t offset;  /* file offset when it was handed over (progress) */
 	uint64_t events;  /* events read by then */
 };
@@ -290,6 +295,8 @@ uint64_t tt_json_hash_text(const char *s, size_t len);
 int tt_json_text_put(struct batch *b, const char *s, size_t len, uint32_t *off);
 int tt_json_batch_reserve(struct batch *b, size_t events, size_t text);
 void tt_json_batch_free(struct batch *b);
+/* Empties b for the next events (frees strings nobody took). */
+void tt_json_batch_clear(struct batch *b);
 int tt_json_batch_publish(struct jparse *p);
 int tt_json_consume_batch(struct json *j, const struct batch *b);
 /* json_tokerr.c: the tokenizer's refusals, logged as trace processor's */
@@ -316,7 +323,7 @@ size_t tt_json_chunk_size(const tt_import *im);
  * sorted line parsed (-1 out of memory) */
 int tt_json_systrace_put(struct jparse *p, const char *s, size_t len);
 size_t tt_json_systrace_count(const struct batch *b); /* such hand-overs in b (not events) */
-int tt_json_systrace_lines(struct json *j, const char *s, size_t len, uint64_t at);
+int tt_json_systrace_lines(struct json *j, const struct batch *b, const struct pev *e);
 int tt_json_systrace_feed(struct json *j, const tt_event *r);
 int tt_json_systrace_finish(struct json *j); /* after the feed: the scheduling rows */
 void tt_json_systrace_free(struct json *j);

@@ -18,10 +18,16 @@ int tt_json_systrace_put(struct jparse *p, const char *s, size_t len)
 {
 	struct batch *b = p->b;
 	struct pev e = { 0 };
+	char *copy = len < UINT32_MAX ? malloc(len + 1) : NULL;
 
-	e.ph = PH_SYSTRACE;
-	if (tt_json_text_put(b, s, len, &e.name))
+	if (!copy || TT_VEC_PUSH(b->sys, copy)) {
+		free(copy);
 		return tt_json_parse_oom(p);
+	}
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	e.ph = PH_SYSTRACE;
+	e.name = (uint32_t)(b->sys.n - 1);
 	e.name_len = (uint32_t)len;
 	e.at = p->file_base + p->base + yajl_get_bytes_consumed(p->yh);
 	if (TT_VEC_PUSH(b->ev, e))
@@ -40,9 +46,11 @@ size_t tt_json_systrace_count(const struct batch *b)
 	return n;
 }
 
-int tt_json_systrace_lines(struct json *j, const char *s, size_t len, uint64_t at)
+int tt_json_systrace_lines(struct json *j, const struct batch *b, const struct pev *e)
 {
-	size_t i = 0, nline = 0;
+	char *s = b->sys.v[e->name];
+	size_t i = 0, nline = 0, len = e->name_len;
+	uint64_t at = e->at;
 
 	j->has_systrace = 1;
 	if (!j->sys) {
@@ -51,6 +59,10 @@ int tt_json_systrace_lines(struct json *j, const char *s, size_t len, uint64_t a
 		if (!j->sys || j->sys_stream == UINT32_MAX)
 			return -1;
 	}
+	/* the lines are kept where they are: the text is the reader's now */
+	if (tt_systrace_own(j->sys, s, len))
+		return -1;
+	b->sys.v[e->name] = NULL;
 	while (i < len) {
 		const char *nl = memchr(s + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (s + i)) : len - i;

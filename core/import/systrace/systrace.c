@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A line kept between reading and parsing: its columns as offsets into
- * the text. */
+/* A line kept between reading and parsing: its columns as offsets from
+ * its first byte (in a text the reader owns). */
 struct sline {
 	int64_t ts;
-	uint64_t text;          /* the line's first byte in s->text */
+	const char *text;
 	uint32_t pid, cpu;
 	uint32_t task, task_len, tgid, tgid_len, event, event_len, args, args_len; /* from text */
 };
@@ -28,7 +28,9 @@ struct tt_systrace {
 	tt_atrace_tracker *atrace;
 	tt_sched_tracker *sched;
 	TT_VEC(struct sline) lines;
-	TT_VEC(char) text;
+	TT_VEC(char *) texts;    /* what the lines point into, freed at the end */
+	const char *own;         /* the text given last (tt_systrace_own) */
+	size_t own_len;
 	tt_str s_workqueue, s_unknown_task;
 };
 
@@ -103,8 +105,10 @@ void tt_systrace_free(tt_systrace *s)
 		return;
 	tt_atrace_tracker_free(s->atrace);
 	tt_sched_tracker_free(s->sched);
+	for (size_t i = 0; i < s->texts.n; i++)
+		free(s->texts.v[i]);
+	TT_VEC_FREE(s->texts);
 	TT_VEC_FREE(s->lines);
-	TT_VEC_FREE(s->text);
 	free(s);
 }
 
@@ -115,10 +119,20 @@ size_t tt_systrace_lines(const tt_systrace *s)
 
 /* ---- reading ------------------------------------------------------------------ */
 
+int tt_systrace_own(tt_systrace *s, char *text, size_t len)
+{
+	if (TT_VEC_PUSH(s->texts, text))
+		return -1;
+	s->own = text;
+	s->own_len = len;
+	return 0;
+}
+
 int tt_systrace_add(tt_systrace *s, const char *line, size_t len, int64_t *ts, uint32_t *idx)
 {
 	tt_systrace_line l;
 	struct sline k;
+	const char *text = line;
 
 	if (len == 0 || line[0] == '#')
 		return TT_SYSTRACE_SKIPPED;
@@ -126,16 +140,25 @@ int tt_systrace_add(tt_systrace *s, const char *line, size_t len, int64_t *ts, u
 		return TT_SYSTRACE_BAD;
 	if (len > UINT32_MAX || s->lines.n >= UINT32_MAX)
 		return TT_SYSTRACE_OOM;
-	k = (struct sline){ .ts = l.ts, .text = s->text.n, .pid = l.pid, .cpu = l.cpu,
+	if (!s->own || line < s->own || line + len > s->own + s->own_len) {
+		/* (a line of no text given: a copy of its own) */
+		char *copy = malloc(len + 1);
+
+		if (!copy || TT_VEC_PUSH(s->texts, copy)) {
+			free(copy);
+			return TT_SYSTRACE_OOM;
+		}
+		memcpy(copy, line, len);
+		copy[len] = '\0';
+		text = copy;
+	}
+	k = (struct sline){ .ts = l.ts, .text = text, .pid = l.pid, .cpu = l.cpu,
 			    .task = (uint32_t)(l.task - line), .task_len = (uint32_t)l.task_len,
 			    .tgid = (uint32_t)(l.tgid - line), .tgid_len = (uint32_t)l.tgid_len,
 			    .event = (uint32_t)(l.event - line), .event_len = (uint32_t)l.event_len,
 			    .args = (uint32_t)(l.args - line), .args_len = (uint32_t)l.args_len };
-	if (tt_vec_reserve((void **)&s->text.v, &s->text.cap, s->text.n + len + 1, 1) || TT_VEC_PUSH(s->lines, k))
+	if (TT_VEC_PUSH(s->lines, k))
 		return TT_SYSTRACE_OOM;
-	memcpy(s->text.v + s->text.n, line, len);
-	s->text.v[s->text.n + len] = '\0';
-	s->text.n += len + 1;
 	*ts = l.ts;
 	*idx = (uint32_t)(s->lines.n - 1);
 	return TT_SYSTRACE_KEPT;
@@ -460,7 +483,7 @@ int tt_systrace_finish(tt_systrace *s)
 int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 {
 	const struct sline *l = &s->lines.v[idx];
-	const char *base = s->text.v + l->text;
+	const char *base = l->text;
 	const char *args = base + l->args;
 	char ev[64];
 	uint32_t utid;

@@ -43,6 +43,10 @@ void tt_systrace_free(tt_systrace *s);
 
 enum { TT_SYSTRACE_KEPT = 0, TT_SYSTRACE_SKIPPED = 1, TT_SYSTRACE_BAD = -1, TT_SYSTRACE_OOM = -2 };
 
+/* Takes text (malloc'ed, len bytes) over: the lines then read from it
+ * (tt_systrace_add) are kept where they are, not copied. 0, or -1 when
+ * out of memory (text is still the caller's then). */
+int tt_systrace_own(tt_systrace *s, char *text, size_t len);
 /* One line (without its '\n'): TT_SYSTRACE_KEPT with its ts and the
  * number to parse it by, TT_SYSTRACE_SKIPPED for an empty or '#' line,
  * TT_SYSTRACE_BAD when it is not an ftrace line, TT_SYSTRACE_OOM. */
