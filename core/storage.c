@@ -116,6 +116,8 @@ void tt_storage_free(tt_storage *st)
 	  st->import_logs.arg_set_id);
 	F(proto_path, st->proto_path.parent_id, st->proto_path.arg_set_id, st->proto_path.field_type,
 	  st->proto_path.field_name);
+	F(clock_snap, st->clock_snap.ts, st->clock_snap.clock_id, st->clock_snap.clock_value,
+	  st->clock_snap.clock_name, st->clock_snap.snapshot_id);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
 	  st->state.value);
 	F(cpus, st->cpus.cpu);
@@ -625,6 +627,23 @@ int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_t
 	st->proto_path.field_type[n] = field_type;
 	st->proto_path.field_name[n] = field_name;
 	st->proto_path.n++;
+	return (int64_t)n;
+}
+
+int64_t tt_storage_clock_snapshot(tt_storage *st, int64_t ts, int64_t clock_id, int64_t clock_value, tt_str name,
+				  uint32_t snapshot_id)
+{
+	size_t n = st->clock_snap.n;
+
+	if (GROW(st, st->clock_snap, COL(st->clock_snap.ts), COL(st->clock_snap.clock_id),
+		 COL(st->clock_snap.clock_value), COL(st->clock_snap.clock_name), COL(st->clock_snap.snapshot_id)))
+		return -1;
+	st->clock_snap.ts[n] = ts;
+	st->clock_snap.clock_id[n] = clock_id;
+	st->clock_snap.clock_value[n] = clock_value;
+	st->clock_snap.clock_name[n] = name;
+	st->clock_snap.snapshot_id[n] = snapshot_id;
+	st->clock_snap.n++;
 	return (int64_t)n;
 }
 

@@ -232,6 +232,11 @@ int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uin
  * field's type and name (0: none), and args (the root's annotations). */
 int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_type, tt_str field_name,
 			      uint32_t arg_set_id);
+/* A row of clock_snapshot: clock clock_id read clock_value (ns) at trace
+ * time ts, in the snapshot_id-th ClockSnapshot; name: the builtin clock's
+ * name, 0 for others. */
+int64_t tt_storage_clock_snapshot(tt_storage *st, int64_t ts, int64_t clock_id, int64_t clock_value, tt_str name,
+				  uint32_t snapshot_id);
 /* A raw event (CTF/ftrace): cpu -1 when unknown, utid TT_NONE when unknown. */
 int64_t tt_storage_raw(tt_storage *st, int64_t ts, tt_str name, int64_t cpu,
 		       uint32_t utid, uint32_t arg_set_id);

@@ -918,6 +918,59 @@ static void test_clocks(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* clock_snapshot keeps each snapshot that reaches the trace clock, each of
+ * its clocks at the snapshot's instant; to_realtime, to_monotonic and
+ * abs_time_str convert with it (trace processor's ClockConverter). */
+static void test_clock_snapshot_table(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 500, "clocks");
+	/* REALTIME: +1000 over the first 1000 ns of boot time, +500 over the next */
+	put_snapshot(&b, 1, 0, 6, 1000, 1, 1700000000000000000ull, 0, 0);
+	put_snapshot(&b, 1, 0, 6, 2000, 1, 1700000000000001000ull, 0, 0);
+	put_snapshot(&b, 1, 0, 6, 3000, 1, 1700000000000001500ull, 0, 0);
+	put_snapshot(&b, 1, 0, 6, 1500, 3, 50, 0, 0);
+	put_snapshot(&b, 1, 0, 6, 2500, 3, 700, 0, 0);
+	put_snapshot(&b, 1, 0, 6, 4000, 64, 7, 1, 1000); /* incremental, us: its value in ns */
+	put_snapshot(&b, 1, 0, 100, 1, 101, 2, 0, 0);     /* reaches no trace clock: no rows, a number */
+	put_snapshot(&b, 1, 0, 6, 5000, 3, 900, 0, 0);
+	put_clocked(&b, 1, 1200, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts, clock_id, coalesce(clock_name, '-'), clock_value, snapshot_id"
+			       " from clock_snapshot order by id",
+			   "1000\t6\tBOOTTIME\t1000\t0\n1000\t1\tREALTIME\t1700000000000000000\t0\n"
+			   "2000\t6\tBOOTTIME\t2000\t1\n2000\t1\tREALTIME\t1700000000000001000\t1\n"
+			   "3000\t6\tBOOTTIME\t3000\t2\n3000\t1\tREALTIME\t1700000000000001500\t2\n"
+			   "1500\t6\tBOOTTIME\t1500\t3\n1500\t3\tMONOTONIC\t50\t3\n"
+			   "2500\t6\tBOOTTIME\t2500\t4\n2500\t3\tMONOTONIC\t700\t4\n"
+			   "4000\t6\tBOOTTIME\t4000\t5\n4000\t64\t-\t7000\t5\n"
+			   "5000\t6\tBOOTTIME\t5000\t7\n5000\t3\tMONOTONIC\t900\t7\n");
+	/* before the first snapshot: its value; at one: its value; between
+	 * two: the earlier plus the distance, capped at the later; after
+	 * the last: the last plus the distance */
+	tt_test_assert_tsv(tr, "select to_realtime(500), to_realtime(2000), to_realtime(2800), to_realtime(4000)",
+			   "1700000000000000000\t1700000000000001000\t1700000000000001500\t1700000000000002500\n");
+	tt_test_assert_tsv(tr, "select to_monotonic(1000), to_monotonic(2000), to_monotonic(4000), to_monotonic(6000)",
+			   "50\t550\t900\t1900\n");
+	tt_test_assert_tsv(tr, "select abs_time_str(2000), abs_time_str(1500), coalesce(abs_time_str(null), '-')",
+			   "2023-11-14T22:13:20.000001000\t2023-11-14T22:13:20.000000500\t-\n");
+	tb_close(tr, path, &b);
+
+	/* no REALTIME snapshot: NULL, as in Perfetto; the trace clock is
+	 * MONOTONIC (as Chrome's), so past its snapshot to_monotonic is ts */
+	put_track(&b, 500, "clocks");
+	put_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
+	put_clocked(&b, 1, 500, 0, "plain");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select coalesce(to_realtime(500), '-'), coalesce(abs_time_str(500), '-'),"
+			       " to_monotonic(500), to_monotonic(40)", "-\t-\t500\t100\n");
+	tb_close(tr, path, &b);
+}
+
 /* An ftrace bundle with print events (pid = writing tid) and sched_switch. */
 static void test_ftrace_atrace_and_sched(void **state)
 {
@@ -3376,6 +3429,7 @@ int main(void)
 		cmocka_unit_test(test_flows_v2_rules),
 		cmocka_unit_test(test_flows_legacy_rules),
 		cmocka_unit_test(test_clocks),
+		cmocka_unit_test(test_clock_snapshot_table),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_ftrace_trace_order),

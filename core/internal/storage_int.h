@@ -188,6 +188,16 @@ struct tt_storage {
 		tt_str *field_type, *field_name;
 	} proto_path;
 
+	/* clock_snapshot: each clock of each ClockSnapshot the trace
+	 * converts, at the snapshot's instant on the trace clock
+	 * (tt_storage_clock_snapshot) */
+	struct {
+		size_t n, cap;
+		int64_t *ts, *clock_id, *clock_value;
+		tt_str *clock_name;   /* 0: not a builtin clock */
+		uint32_t *snapshot_id;
+	} clock_snap;
+
 	int64_t stats[TT_STAT_COUNT];
 	struct {
 		size_t n, cap;

@@ -25,6 +25,9 @@ int tt_sql_register_builtins(sqlite3 *db, tt_storage *st);
 
 int tt_sql_register_functions(sqlite3 *db, tt_storage *st);
 int tt_sql_register_window_functions(sqlite3 *db);
+/* abs_time_str, to_realtime, to_monotonic over st's clock snapshots
+ * (functions_clock.c). */
+int tt_sql_register_clock_functions(sqlite3 *db, tt_storage *st);
 int tt_sql_register_ancestor(sqlite3 *db, tt_storage *st);
 int tt_sql_register_flow(sqlite3 *db, tt_storage *st);
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st);

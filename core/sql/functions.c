@@ -12,15 +12,12 @@
  *   select slice_is_ancestor(1, 5);      -- is slice 1 an ancestor of slice 5
  *   select to_timecode(3600123456789);   -- '01:00:00 123 456 789'
  *
- * The window functions (last_non_null, internal_layout) are in
- * functions_window.c.
- *
  * time_from_* / time_to_* are not here: in Perfetto they come with the
  * time.conversion module (INCLUDE PERFETTO MODULE time.conversion).
  *
- * abs_time_str, to_realtime and to_monotonic need the trace's clock
- * snapshots, which the importers do not keep yet: they return NULL (as
- * Perfetto does for a trace without snapshots).
+ * The window functions (functions_window.c) and the clock conversions
+ * (abs_time_str, to_realtime, to_monotonic: functions_clock.c) are
+ * registered from here too.
  */
 #include "builtins.h"
 
@@ -586,14 +583,6 @@ static void fn_to_timecode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
-/* abs_time_str, to_realtime, to_monotonic: NULL without clock snapshots. */
-static void fn_null1(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	(void)ctx;
-	(void)argc;
-	(void)argv;
-}
-
 /* ---- registration ------------------------------------------------------------------ */
 
 #define DET (SQLITE_UTF8 | SQLITE_DETERMINISTIC)
@@ -621,15 +610,14 @@ int tt_sql_register_functions(sqlite3 *db, tt_storage *st)
 		{ "__intrinsic_regexp_replace_simple", 3, DET, 0, fn_regexp_replace },
 		{ "slice_is_ancestor", 2, SQLITE_UTF8, 1, fn_slice_is_ancestor },
 		{ "to_timecode", 1, DET, 0, fn_to_timecode },
-		{ "abs_time_str", 1, SQLITE_UTF8, 0, fn_null1 },
-		{ "to_realtime", 1, SQLITE_UTF8, 0, fn_null1 },
-		{ "to_monotonic", 1, SQLITE_UTF8, 0, fn_null1 },
 	};
 	int rc = SQLITE_OK;
 
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]) && rc == SQLITE_OK; i++)
 		rc = sqlite3_create_function(db, fns[i].name, fns[i].nargs, fns[i].flags,
 					     fns[i].needs_st ? st : NULL, fns[i].fn, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_clock_functions(db, st);
 	if (rc == SQLITE_OK)
 		rc = tt_sql_register_window_functions(db);
 	return rc;

@@ -312,6 +312,29 @@ static const tt_vtab_def ppath_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* clock_snapshot (trace processor's __intrinsic_clock_snapshot): what
+ * to_realtime, to_monotonic and abs_time_str convert with (functions.c) */
+static size_t csnap_n(const tt_storage *st) { return st->clock_snap.n; }
+static void csnap_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->clock_snap.ts[r]); break;
+	case 2: r_int(ctx, st->clock_snap.clock_id[r]); break;
+	case 3: tt_vtab_result_str(ctx, st, st->clock_snap.clock_name[r]); break;
+	case 4: r_int(ctx, st->clock_snap.clock_value[r]); break;
+	case 5: r_int(ctx, st->clock_snap.snapshot_id[r]); break;
+	case 6: tt_vtab_result_id(ctx, st->machine.set ? 0 : TT_NONE); break;
+	}
+}
+static const tt_vtab_def csnap_def = {
+	.name = "__intrinsic_clock_snapshot",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, clock_id INTEGER, clock_name TEXT, clock_value INTEGER,"
+		  " snapshot_id INTEGER, machine_id INTEGER)",
+	.nrows = csnap_n, .column = csnap_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 static size_t raw_n(const tt_storage *st) { return st->raw.n; }
 static const int64_t *raw_ts(const tt_storage *st) { return st->raw.ts; }
 static int raw_sorted(const tt_storage *st) { return st->raw.sorted; }
@@ -559,7 +582,7 @@ static const tt_vtab_def bounds_def = {
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
 	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &cpu_def, &stats_def, &ilog_def, &detail_def,
-	&meta_def, &bounds_def, &ppath_def,
+	&meta_def, &bounds_def, &ppath_def, &csnap_def,
 };
 
 /* Perfetto's track views, over `track`. */
@@ -581,6 +604,7 @@ static const char core_views[] =
 	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
 	"  WHERE cpu IS NOT NULL;"
 	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"
+	"CREATE TEMP VIEW clock_snapshot AS SELECT * FROM __intrinsic_clock_snapshot;"
 	"CREATE TEMP VIEW ftrace_event AS SELECT id, ts, name, cpu, utid, arg_set_id, common_flags, ucpu FROM raw;"
 	"CREATE TEMP VIEW instant AS SELECT id, ts, track_id, category, name, arg_set_id"
 	"  FROM slice WHERE dur = 0;"

@@ -394,6 +394,25 @@ static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int depth)
 		stat(c, TT_STAT_proto_compressed_bad);
 }
 
+/* The clock_snapshot rows of a snapshot that links to the trace clock:
+ * each clock at the snapshot's instant, its value in ns (trace
+ * processor's ClockTracker::AddSnapshotToTable; an incremental clock's
+ * value is the snapshot's, its base). */
+static void store_snapshot(pctx *c, const tt_proto_clock_value *v, size_t n, uint32_t snap, int64_t at)
+{
+	static const char *const builtin[] = { NULL, "REALTIME", "REALTIME_COARSE", "MONOTONIC",
+					       "MONOTONIC_COARSE", "MONOTONIC_RAW", "BOOTTIME" };
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = v[i].id < sizeof(builtin) / sizeof(builtin[0]) ? builtin[v[i].id] : NULL;
+		uint64_t mult = v[i].mult ? v[i].mult : 1;
+
+		if (tt_storage_clock_snapshot(c->st, at, v[i].id, (int64_t)(v[i].ts * mult),
+					      name ? intern(c, name, strlen(name)) : 0, snap) < 0)
+			c->oom = 1;
+	}
+}
+
 /* Handles one unpacked packet (NULL: protobuf-c rejected it). depth is 1
  * inside compressed_packets. Returns 0, or -1 for a rejected packet. */
 static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
@@ -532,15 +551,23 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		const Perfetto__Protos__ClockSnapshot *cs = p->clock_snapshot;
 		tt_proto_clock_value v[32];
 		size_t i, n = cs->n_clocks < 32 ? cs->n_clocks : 32;
+		uint32_t snap;
+		int64_t at;
 		for (i = 0; i < n; i++) {
 			v[i].id = cs->clocks[i]->clock_id;
 			v[i].ts = cs->clocks[i]->timestamp;
 			v[i].is_incremental = cs->clocks[i]->is_incremental;
 			v[i].mult = cs->clocks[i]->unit_multiplier_ns;
 		}
-		if (tt_proto_clock_snapshot(c->clock, s->id, v, n, cs->has_primary_trace_clock,
-					    (uint32_t)cs->primary_trace_clock))
+		switch (tt_proto_clock_snapshot(c->clock, s->id, v, n, cs->has_primary_trace_clock,
+						(uint32_t)cs->primary_trace_clock, &snap, &at)) {
+		case 1:
+			store_snapshot(c, v, n, snap, at);
+			break;
+		case -1:
 			c->oom = 1;
+			break;
+		}
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR:

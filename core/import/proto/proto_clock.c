@@ -30,6 +30,7 @@ struct tt_proto_clock {
 	uint64_t last_key; /* get_clk cache */
 	size_t last_idx;
 	TT_VEC(clk) clocks;
+	uint32_t nsnap;    /* snapshots added */
 };
 
 static uint64_t clock_key(uint32_t seq, uint32_t id)
@@ -122,12 +123,14 @@ static int add_edge(clk *k, int64_t a, int64_t trace)
 }
 
 int tt_proto_clock_snapshot(tt_proto_clock *c, uint32_t seq, const tt_proto_clock_value *v,
-			    size_t n, int has_primary, uint32_t primary)
+			    size_t n, int has_primary, uint32_t primary, uint32_t *id, int64_t *at)
 {
 	int64_t ns[32], trace_ns = 0;
 	uint64_t pkey;
 	size_t i;
 	int have_trace = 0;
+
+	*id = c->nsnap++;
 
 	if (!c->primary_fixed) {
 		c->primary = has_primary && primary ? primary : TT_CLOCK_BOOTTIME;
@@ -173,7 +176,8 @@ int tt_proto_clock_snapshot(tt_proto_clock *c, uint32_t seq, const tt_proto_cloc
 		if (k && add_edge(k, ns[i], trace_ns))
 			return -1;
 	}
-	return 0;
+	*at = trace_ns;
+	return 1;
 }
 
 int tt_proto_clock_to_trace(tt_proto_clock *c, uint32_t seq, uint32_t clock_id,

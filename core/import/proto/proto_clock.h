@@ -47,9 +47,12 @@ void tt_proto_clock_free(tt_proto_clock *c);
 uint32_t tt_proto_clock_primary(const tt_proto_clock *c);
 
 /* Adds a snapshot emitted on sequence seq. has_primary/primary: the
- * snapshot's primary_trace_clock. Returns 0, or -1 when memory ran out. */
+ * snapshot's primary_trace_clock. *id: the snapshot's number (0 for the
+ * first of the trace, as trace processor's snapshot_id); *at: its instant
+ * on the trace clock, when it links to it. Returns 1 when it links (*at
+ * set), 0 when it does not, -1 when memory ran out. */
 int tt_proto_clock_snapshot(tt_proto_clock *c, uint32_t seq, const tt_proto_clock_value *v,
-			    size_t n, int has_primary, uint32_t primary);
+			    size_t n, int has_primary, uint32_t primary, uint32_t *id, int64_t *at);
 
 /* Converts raw (clock clock_id as seen on sequence seq) to trace-clock ns
  * in *out. Returns 0, or -1 when no snapshot links the clock to the trace
