@@ -226,6 +226,45 @@ static void systrace_text_in_chunks(void **state)
 	free(b);
 }
 
+/* A first chunk that holds the systemTraceEvents string and ends inside
+ * the first event (a cut that looks right in its args) is not used: the
+ * parser that starts over reads the string once. Chunk sizes around the
+ * first event's place, each against one parser. */
+static void systrace_text_before_a_wrong_cut(void **state)
+{
+	size_t cap = 64 * 1024, len = 0;
+	char *t = malloc(cap), *path, *ref;
+
+	(void)state;
+	len += (size_t)sprintf(t + len, "{\"systemTraceEvents\":\"  R-2 ( 1) [000] ...1 0.000101: "
+			       "tracing_mark_write: B|1|draw\\n  R-2 ( 1) [000] ...1 0.000409: "
+			       "tracing_mark_write: E|1\\n\",\"traceEvents\":[\n");
+	for (int i = 0; i < 150; i++)
+		len += (size_t)sprintf(t + len, "%s{\"ph\":\"X\",\"name\":\"f\",\"pid\":1,\"tid\":%d,\"ts\":%d,"
+				       "\"dur\":3,\"args\":{\"h\":[{\"name\":\"a\",\"ph\":\"X\"},\n"
+				       "{\"name\":\"b\",\"ph\":\"X\"},\n{\"name\":\"c\",\"ph\":\"X\"}]}}",
+				       i ? ",\n" : "", 1 + i % 3, 100 + i * 10);
+	len += (size_t)sprintf(t + len, "\n]}");
+	assert_true(len < cap);
+	path = tt_test_write_tmp(t, len, ".json");
+	unsetenv("TT_JSON_CHUNK");
+	ref = dump(path);
+	for (int size = 150; size <= 450; size += 10) {
+		char sz[16], *got;
+
+		snprintf(sz, sizeof(sz), "%d", size);
+		setenv("TT_JSON_CHUNK", sz, 1);
+		got = dump(path);
+		if (strcmp(ref, got) != 0)
+			fail_msg("chunks of %d bytes differ from one parser", size);
+		free(got);
+	}
+	unsetenv("TT_JSON_CHUNK");
+	free(ref);
+	tt_test_rm(path);
+	free(t);
+}
+
 /* Minified text whose events end in long arrays of objects that start
  * with an event's key: most cuts land inside an array. Each such chunk is
  * used up to its last whole event and cutting starts again there. */
@@ -483,6 +522,7 @@ int main(void)
 		cmocka_unit_test(wrong_cuts_recovered),
 		cmocka_unit_test(metadata_object_in_chunks),
 		cmocka_unit_test(systrace_text_in_chunks),
+		cmocka_unit_test(systrace_text_before_a_wrong_cut),
 		cmocka_unit_test(truncated_anywhere),
 		cmocka_unit_test(syntax_error_later),
 		cmocka_unit_test(trailing_commas_in_chunks),

@@ -273,8 +273,10 @@ static int parse_first(struct chunks *c, struct slot *s, const unsigned char *bu
 	p->chunk_mode = 0;
 	p->b = NULL;
 	/* events of an array at another depth than the chunks were cut for:
-	 * none of it is used (the parser reading on alone starts over) */
-	if (p->ev_array_depth != c->depth)
+	 * none of it is used (the parser reading on alone starts over); nor
+	 * is a systemTraceEvents string without an event after it (the
+	 * parser starting over would read it again) */
+	if (p->ev_array_depth != c->depth || s->b.ev.n == tt_json_systrace_count(&s->b))
 		s->b.ev.n = 0;
 	slot_part(s, p, buf, avail);
 	return p->ys == yajl_status_ok && !p->oom && !p->in_event && !p->skip_depth &&
