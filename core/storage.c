@@ -540,6 +540,12 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
 	return (int64_t)n;
 }
 
+void tt_storage_counter_set_track(tt_storage *st, int64_t row, uint32_t track)
+{
+	if (row >= 0 && (size_t)row < st->counter.n)
+		st->counter.track[row] = track;
+}
+
 /* row's value in v (set again: replaced). */
 static void rowvals_set(tt_storage *st, struct tt_rowvals *v, uint32_t row, uint32_t val)
 {

@@ -219,6 +219,9 @@ uint32_t tt_storage_args_lazy(tt_storage *st, uint64_t loc, uint32_t shape, size
 
 /* ---- counters, flows, raw events, scheduling -------------------------- */
 int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double value);
+/* A counter row's track, when it is known only later (a thread's process
+ * counter: trace processor's pending upid resolution); before finalize. */
+void tt_storage_counter_set_track(tt_storage *st, int64_t row, uint32_t track);
 /* A counter row's arg set (most have none: TT_NONE), set once the row
  * exists; kept apart from the row, since few counters have args. */
 void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id);

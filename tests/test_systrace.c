@@ -335,6 +335,38 @@ static void prev_state_text(void **state)
 	assert_int_equal(tt_sched_state_from_text("Q", 1), 0xffff);
 }
 
+/* rss_stat: process_memory counters of the thread's process, named by
+ * the member, the thread a utid arg of each value; a thread that never
+ * gets a process keeps its own fallback track; a negative size is
+ * counted, a size that is not a number skipped. */
+static void json_rss_stat(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("",
+				" app-21 ( 20) [000] .... 1.0: rss_stat: size=8437760 member=1 curr=1 mm_id=28\n"
+				" app-21 ( 20) [000] .... 2.0: rss_stat: size=9437760 member=1 curr=1 mm_id=28\n"
+				" app-21 ( 20) [000] .... 3.0: rss_stat: size=100 member=0 curr=1 mm_id=28\n"
+				" lone-30 [001] .... 4.0: rss_stat: size=5 member=2 curr=1 mm_id=7\n"
+				" lone-30 [001] .... 5.0: rss_stat: size=-5 member=2 curr=1 mm_id=7\n"
+				" lone-30 [001] .... 6.0: rss_stat: size=5B member=9 curr=1 mm_id=7\n",
+				&p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, p.pid, th.tid, a.int_value = th2.utid"
+			       " from counter c join track t on c.track_id = t.id left join process p using(upid)"
+			       " left join thread th on th.utid = t.utid join args a on a.arg_set_id = c.arg_set_id"
+			       " join thread th2 on th2.tid = (case when p.pid = 20 then 21 else 30 end) order by c.ts",
+			   "1000000000\t8437760.0\tmem.rss.anon\tprocess_memory\t20\tNULL\t1\n"
+			   "2000000000\t9437760.0\tmem.rss.anon\tprocess_memory\t20\tNULL\t1\n"
+			   "3000000000\t100.0\tmem.rss.file\tprocess_memory\t20\tNULL\t1\n"
+			   "4000000000\t5.0\tmem.swap\tprocess_memory_thread_fallback\tNULL\t30\t1\n");
+	tt_test_assert_tsv(tr, "select t.name, a.key, a.display_value from track t join args a"
+			       " on a.arg_set_id = t.dimension_arg_set_id where t.name = 'mem.rss.anon' order by a.id",
+			   "mem.rss.anon\tupid\t1\nmem.rss.anon\tprocess_memory_key\trss.anon\n");
+	assert_int_equal(tt_test_stat(tr, "rss_stat_negative_size"), 1);
+	tt_test_close_text(tr, p);
+}
+
 /* trace processor refuses the whole trace at a line that is not ftrace
  * text; a trace of systrace lines alone (no traceEvents) is a trace. */
 static void json_bad_line_refused(void **state)
@@ -371,6 +403,7 @@ int main(void)
 		cmocka_unit_test(json_counters_and_workqueues),
 		cmocka_unit_test(json_bad_line_refused),
 		cmocka_unit_test(json_sched),
+		cmocka_unit_test(json_rss_stat),
 		cmocka_unit_test(prev_state_text),
 	};
 

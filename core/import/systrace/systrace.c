@@ -22,6 +22,12 @@ struct sline {
 	uint32_t task, task_len, tgid, tgid_len, event, event_len, args, args_len; /* from text */
 };
 
+struct pend_counter {
+	int64_t row;
+	uint32_t utid;
+	uint32_t key;   /* index in mem_keys */
+};
+
 struct tt_systrace {
 	tt_import *im;
 	tt_storage *st;
@@ -30,6 +36,9 @@ struct tt_systrace {
 	TT_VEC(struct sline) lines;
 	TT_VEC(char *) texts;    /* what the lines point into, freed at the end */
 	const char *own;         /* the text given last (tt_systrace_own) */
+	/* rss_stat values whose track waits for the thread's process (the
+	 * end of the import: trace processor's pending upid resolution) */
+	TT_VEC(struct pend_counter) pend;
 	size_t own_len;
 	tt_str s_workqueue, s_unknown_task;
 };
@@ -109,6 +118,7 @@ void tt_systrace_free(tt_systrace *s)
 		free(s->texts.v[i]);
 	TT_VEC_FREE(s->texts);
 	TT_VEC_FREE(s->lines);
+	TT_VEC_FREE(s->pend);
 	free(s);
 }
 
@@ -250,6 +260,15 @@ static int i32_of(const field *f, int32_t *out)
 	const char *t = cstr(f, b, sizeof(b));
 
 	*out = (int32_t)strtol(t, &end, 10);
+	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+}
+
+static int i64_of(const field *f, int64_t *out)
+{
+	char b[64], *end;
+	const char *t = cstr(f, b, sizeof(b));
+
+	*out = (int64_t)strtoll(t, &end, 10);
 	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
 }
 
@@ -474,8 +493,80 @@ static void sched_wake(tt_systrace *s, const struct sline *l, const char *ev, ui
 	tt_sched_tracker_blocked(s->sched, wakee, io_wait != 0, str_of(s, &f));
 }
 
+/* rss_stat's members as trace processor names them (mem.<key>), and the
+ * second key of the process_memory tracks the Perfetto importer shares
+ * (its ProcessStats: 2 rss.anon, 3 rss.file, 4 rss.shmem, 5 swap). */
+static const struct { const char *key; uint32_t k; } mem_keys[] = {
+	{ "rss.file", 3 }, { "rss.anon", 2 }, { "swap", 5 }, { "rss.shmem", 4 }, { "unreclaimable", 11 },
+	{ "unknown", 12 },
+};
+
+/* rss_stat: a process memory counter of the writing thread's process
+ * (its size in bytes; the thread the value's utid arg). trace processor
+ * reads this text's curr field so that the mm_id never decides (a curr
+ * given is dropped, one missing read as unknown): the line's thread it
+ * is, as here. */
+static int rss_stat(tt_systrace *s, const struct sline *l, const char *args)
+{
+	field f;
+	int64_t size, row;
+	uint32_t member, utid;
+	struct pend_counter p;
+
+	arg_of(args, l->args_len, "size", &f);
+	if (i64_of(&f, &size))
+		return 0;
+	arg_of(args, l->args_len, "member", &f);
+	if (u32_of(&f, &member))
+		return 0;
+	if (size < 0) {
+		tt_storage_stat_add(s->st, TT_STAT_rss_stat_negative_size, 1);
+		return 0;
+	}
+	utid = task_thread(s, l->pid);
+	row = tt_storage_counter(s->st, TT_NONE, l->ts, (double)size);
+	if (row < 0 || utid == TT_NONE)
+		return row < 0 ? -1 : 0;
+	tt_storage_args_begin(s->st);
+	tt_storage_args_uint(s->st, "utid", utid);
+	tt_storage_counter_set_args(s->st, row, tt_args_tracker_end(s->im->args));
+	p = (struct pend_counter){ row, utid, member < 5 ? member : 5 };
+	return TT_VEC_PUSH(s->pend, p) ? -1 : 0;
+}
+
+/* The process_memory track of a pending value: its thread's process's,
+ * or the thread's own (process_memory_thread_fallback) when the thread
+ * never got one. */
+static uint32_t pend_track(tt_systrace *s, const struct pend_counter *p)
+{
+	uint32_t upid = tt_storage_thread_upid(s->st, p->utid), t;
+	const char *key = mem_keys[p->key].key;
+	char name[32];
+	tt_str n;
+
+	snprintf(name, sizeof(name), "mem.%s", key);
+	n = tt_storage_intern_cstr(s->st, name);
+	if (upid != TT_NONE)
+		return tt_import_keyed_counter(s->im, "proto-proc-stat", upid, mem_keys[p->key].k, n, "process_memory",
+					       upid, -1, "process_memory_key", key);
+	{
+		tt_track_desc d = { .type = "process_memory_thread_fallback", .name = n, .utid = p->utid,
+				    .upid = TT_NONE, .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+
+		t = tt_track_tracker_keyed(s->im->tracks, "process_memory_thread_fallback", p->utid, p->key, n, &d);
+		if (tt_import_dims_begin(s->im, t)) {
+			tt_storage_args_uint(s->st, "utid", p->utid);
+			tt_storage_args_str(s->st, "process_memory_key", key, strlen(key));
+			tt_import_dims_end(s->im, t);
+		}
+	}
+	return t;
+}
+
 int tt_systrace_finish(tt_systrace *s)
 {
+	for (size_t i = 0; i < s->pend.n; i++)
+		tt_storage_counter_set_track(s->st, s->pend.v[i].row, pend_track(s, &s->pend.v[i]));
 	tt_sched_tracker_build(s->sched);
 	return tt_sched_tracker_oom(s->sched) || tt_storage_oom(s->st) ? -1 : 0;
 }
@@ -531,6 +622,9 @@ int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 		   strcmp(ev, "clock_disable") == 0 || strcmp(ev, "thermal_temperature") == 0 ||
 		   strcmp(ev, "cdev_update") == 0) {
 		device_counter(s, l, ev, args);
+	} else if (strcmp(ev, "rss_stat") == 0) {
+		if (rss_stat(s, l, args))
+			return -1;
 	} else if (strcmp(ev, "workqueue_execute_start") == 0) {
 		workqueue_start(s, l, utid, args);
 	} else if (strcmp(ev, "workqueue_execute_end") == 0) {

@@ -17,6 +17,8 @@
  *     "<clock> State"; thermal_temperature: "<zone> Temperature";
  *     cdev_update: "<device> Cooling Device";
  *   - workqueue_execute_start / _end: "workqueue" slices on the thread;
+ *   - rss_stat: mem.rss.file / .rss.anon / .swap / .rss.shmem ... of the
+ *     thread's process (known at the end), the thread as the value's arg;
  *   - sched_switch: sched_slice and thread_state rows (sched_tracker.h)
  *     and the switch's ftrace_event row; prev_state given as letters;
  *     sched_waking: the wakee (named by its comm) runnable, woken by the
