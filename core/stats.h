@@ -37,6 +37,7 @@
 	X(proto_zstd_unsupported, "proto_zstd_unsupported", "error", "trace", "zstd_compressed_packets, which termtrace cannot inflate") \
 	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
 	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
+	X(systrace_cpu_bad, "systrace_cpu_bad", "error", "trace", "sched_switch lines of ftrace text on a cpu >= 1024, skipped") \
 	X(rss_stat_negative_size, "rss_stat_negative_size", "info", "analysis", "rss_stat events (systrace text) with a negative size, skipped") \
 	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \
 	X(proto_unknown_field, "proto_unknown_field", "info", "trace", "trace packets whose payload termtrace does not import") \

@@ -280,7 +280,9 @@ static void json_sched(void **state)
 				"  <idle>-0 (-----) [000] d..3 100.000500: sched_waking: comm=RenderThread pid=11 prio=110"
 				" target_cpu=000\n"
 				"  <idle>-0 (-----) [001] d..3 100.000600: sched_switch: prev_comm=a prev_pid=0"
-				" prev_prio=x prev_state=S ==> next_comm=b next_pid=12 next_prio=120\n",
+				" prev_prio=x prev_state=S ==> next_comm=b next_pid=12 next_prio=120\n"
+				"  <idle>-0 (-----) [5555555555] d..3 100.000700: sched_switch: prev_comm=a prev_pid=0"
+				" prev_prio=1 prev_state=S ==> next_comm=b next_pid=12 next_prio=120\n",
 				&p);
 
 	(void)state;
@@ -316,6 +318,7 @@ static void json_sched(void **state)
 	tt_test_assert_tsv(tr, "select tid, name from thread where utid > 0 order by utid",
 			   "0\t<idle>\n11\tRenderThread\n10\tNULL\n15\tworker\n14\tNULL\n");
 	assert_int_equal(tt_test_int(tr, "select count(*) from ftrace_event"), 3);
+	assert_int_equal(tt_test_stat(tr, "systrace_cpu_bad"), 1); /* (no 4G cpus kept) */
 	tt_test_close_text(tr, p);
 }
 

@@ -447,6 +447,12 @@ static int sched_switch(tt_systrace *s, const struct sline *l, const char *args)
 	arg_of(args, l->args_len, "next_prio", &npr);
 	if (u32_of(&pp, &prev_pid) || i32_of(&ppr, &prev_prio) || u32_of(&np, &next_pid) || i32_of(&npr, &next_prio))
 		return 0;
+	if (l->cpu >= 1024) {
+		/* (a cpu's state is kept by its number: the Perfetto importer
+		 * refuses such cpus too) */
+		tt_storage_stat_add(s->st, TT_STAT_systrace_cpu_bad, 1);
+		return 0;
+	}
 	state = tt_sched_state_from_text(ps.v, ps.n);
 	next_comm = str_of(s, &nc);
 	next = task_thread(s, next_pid);
