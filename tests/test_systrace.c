@@ -87,8 +87,16 @@ static void timestamps_and_event_names(void **state)
 	assert_string_equal(cols("t-1 [0] 2.0: a:b:"), "t|1||0|2000000000|a:b|");
 	/* the args trimmed, inner blanks kept */
 	assert_string_equal(cols("t-1 [0] 2.0: ev:   x  y  "), "t|1||0|2000000000|ev|x  y");
-	/* a pid beyond 32 bits is cut as strtoul's result is */
+	/* a pid beyond 32 bits is cut as strtoul's result is (beyond 64:
+	 * saturated, then cut); leading zeros are no digits */
 	assert_string_equal(cols("t-4294967297 [0] 2.0: ev: x"), "t|1||0|2000000000|ev|x");
+	assert_string_equal(cols("t-99999999999999999999999 [0] 2.0: ev: x"), "t|4294967295||0|2000000000|ev|x");
+	assert_string_equal(cols("t-0000000000000000000000000000000000000000001 [000000000000000000000000000000000003]"
+				 " 2.0: ev: x"),
+			    "t|1||3|2000000000|ev|x");
+	/* a timestamp of many digits is read whole */
+	assert_string_equal(cols("t-1 [0] 1.0000000000000000000000000000000000000000000000000000000000000000000009: ev: x"),
+			    "t|1||0|1000000000|ev|x");
 }
 
 static void lines_that_are_not_ftrace(void **state)

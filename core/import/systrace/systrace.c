@@ -243,42 +243,56 @@ static const char *cstr(const field *f, char *b, size_t size)
 	return b;
 }
 
-/* As trace processor's StringToUInt32 / StringToInt32 / StringToDouble:
- * the whole text, not empty (strtoul and strtol cut to 32 bits). */
+/* As trace processor's StringToUInt32 / StringToInt32 / StringToInt64 /
+ * StringToDouble: the whole text, not empty (strtoul and strtol cut to
+ * 32 bits). kind: 'u' 'i' 'l' 'd'. */
+static int num_of(const field *f, int kind, void *out)
+{
+	char b[64], *heap = NULL, *end;
+	char *t = b;
+	int ok;
+
+	if (f->n >= sizeof(b) && !(t = heap = malloc(f->n + 1)))
+		return -1; /* (a number of that many digits: memory to read it) */
+	memcpy(t, f->v, f->n);
+	t[f->n] = '\0';
+	switch (kind) {
+	case 'u':
+		*(uint32_t *)out = (uint32_t)strtoul(t, &end, 10);
+		break;
+	case 'i':
+		*(int32_t *)out = (int32_t)strtol(t, &end, 10);
+		break;
+	case 'l':
+		*(int64_t *)out = (int64_t)strtoll(t, &end, 10);
+		break;
+	default:
+		*(double *)out = strtod(t, &end);
+		break;
+	}
+	ok = *t && !*end;
+	free(heap);
+	return ok ? 0 : -1;
+}
+
 static int u32_of(const field *f, uint32_t *out)
 {
-	char b[64], *end;
-	const char *t = cstr(f, b, sizeof(b));
-
-	*out = (uint32_t)strtoul(t, &end, 10);
-	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+	return num_of(f, 'u', out);
 }
 
 static int i32_of(const field *f, int32_t *out)
 {
-	char b[64], *end;
-	const char *t = cstr(f, b, sizeof(b));
-
-	*out = (int32_t)strtol(t, &end, 10);
-	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+	return num_of(f, 'i', out);
 }
 
 static int i64_of(const field *f, int64_t *out)
 {
-	char b[64], *end;
-	const char *t = cstr(f, b, sizeof(b));
-
-	*out = (int64_t)strtoll(t, &end, 10);
-	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+	return num_of(f, 'l', out);
 }
 
 static int dbl_of(const field *f, double *out)
 {
-	char b[64], *end;
-	const char *t = cstr(f, b, sizeof(b));
-
-	*out = strtod(t, &end);
-	return *t && !*end && f->n < sizeof(b) ? 0 : -1;
+	return num_of(f, 'd', out);
 }
 
 /* ---- parsing ------------------------------------------------------------------ */

@@ -153,6 +153,8 @@ static uint32_t u32_of(const char *s, size_t n)
 {
 	char b[32];
 
+	while (n > 1 && *s == '0')
+		s++, n--;
 	if (n >= sizeof(b))
 		return UINT32_MAX; /* (strtoul saturates, the cut keeps the ones) */
 	memcpy(b, s, n);
@@ -172,17 +174,19 @@ int tt_systrace_line_read(const char *line, size_t len, tt_systrace_line *out)
 		if (line[i] != '-' || match_at(line, i, n, &m) != 0)
 			continue;
 		{
-			char b[64];
+			char small[64], *b = small;
 			size_t tl = m.ts_end - m.ts;
 			double d;
 
-			if (tl >= sizeof(b))
-				return -1; /* (no clock has that many digits) */
+			if (tl >= sizeof(small) && !(b = malloc(tl + 1)))
+				return -1; /* (digits by the thousand: out of memory) */
 			memcpy(b, line + m.ts, tl);
 			b[tl] = '\0';
 			d = strtod(b, NULL) * 1e9;
+			if (b != small)
+				free(b);
 			if (!(fabs(d) < 9.2e18))
-				return -1;
+				return -1; /* (beyond int64: the cast has no value) */
 			out->ts = (int64_t)d;
 		}
 		out->pid = u32_of(line + m.pid, m.pid_end - m.pid);
