@@ -379,7 +379,8 @@ static void json_rss_stat(void **state)
 }
 
 /* trace processor refuses the whole trace at a line that is not ftrace
- * text; a trace of systrace lines alone (no traceEvents) is a trace. */
+ * text, and at a systemTraceEvents that is not a string; a trace of
+ * systrace lines alone (no traceEvents) is a trace. */
 static void json_bad_line_refused(void **state)
 {
 	const char *bad = "{\"systemTraceEvents\":\"t-1 [0] 1.0: print: I|1|a\\nnot a line\\n\"}";
@@ -398,6 +399,19 @@ static void json_bad_line_refused(void **state)
 	tr = tt_test_open_json(alone, &p);
 	assert_non_null(tr);
 	tt_test_assert_tsv(tr, "select ts, name from slice", "1000000000\ta\n");
+	tt_test_close_text(tr, p);
+	/* not a string: refused there (an error before any event, else a
+	 * warning with the events before) */
+	path = tt_test_write_tmp("{\"systemTraceEvents\":{\"a\":1}}", 29, ".json");
+	memset(&err, 0, sizeof(err));
+	assert_null(tt_trace_open(path, NULL, &err));
+	assert_non_null(strstr(err.msg, "systemTraceEvents is not a string"));
+	remove(path);
+	free(path);
+	tr = tt_test_open_json("{\"traceEvents\":[{\"ph\":\"i\",\"name\":\"a\",\"ts\":1,\"pid\":1,\"tid\":1}],"
+			       "\"systemTraceEvents\":[1]}", &p);
+	assert_int_equal(tt_test_stat(tr, "json_parse_error"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
 	tt_test_close_text(tr, p);
 }
 

@@ -390,6 +390,8 @@ static void parse_all(struct jparse *p)
 		else if (p->too_deep)
 			snprintf(p->msg, sizeof(p->msg), "containers nested deeper than %d levels",
 				 MAX_JSON_DEPTH);
+		else if (p->systrace_not_string)
+			snprintf(p->msg, sizeof(p->msg), "systemTraceEvents is not a string");
 		else
 			yajl_message(p->yh, p->msg, sizeof(p->msg));
 	}

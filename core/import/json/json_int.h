@@ -185,6 +185,7 @@ struct jparse {
 	int top_key_unit;
 	int top_key_meta;   /* last top-level key was metadata */
 	int top_key_systrace; /* last top-level key was systemTraceEvents */
+	int systrace_not_string; /* stopped at a systemTraceEvents value that is not a string */
 	int in_meta;        /* inside the top-level metadata object */
 	char meta_key[128];
 	char unit[17];      /* displayTimeUnit, "" = none */

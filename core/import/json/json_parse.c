@@ -129,11 +129,24 @@ static void time_bad(struct jparse *p, int t)
 		p->ev.flags |= EV_BAD_TIME;
 }
 
+/* A top-level systemTraceEvents value that is not a string: trace
+ * processor refuses the trace there; yajl stops (the events before are
+ * kept, as at any JSON error). */
+static int systrace_value(struct jparse *p)
+{
+	if (p->in_event || !p->top_key_systrace || p->depth != 1 || !p->top_is_map)
+		return 1;
+	p->systrace_not_string = 1;
+	return 0;
+}
+
 static int cb_null(void *ctx)
 {
 	struct jparse *p = ctx;
 
 	p->ncb++;
+	if (!systrace_value(p))
+		return 0;
 
 	if (p->skip_depth || !p->in_event)
 		return 1;
@@ -149,6 +162,8 @@ static int cb_bool(void *ctx, int b)
 	struct jparse *p = ctx;
 
 	p->ncb++;
+	if (!systrace_value(p))
+		return 0;
 
 	if (meta_here(p))
 		return meta_add(p, NULL, 0, b ? 1 : 0);
@@ -318,6 +333,8 @@ static int cb_number(void *ctx, const char *s, size_t len)
 	struct jparse *p = ctx;
 
 	p->ncb++;
+	if (!systrace_value(p))
+		return 0;
 
 	if (meta_here(p)) {
 		int64_t i;
@@ -480,6 +497,8 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t len)
 static int open_container(struct jparse *p, int is_array)
 {
 	p->ncb++;
+	if (!systrace_value(p))
+		return 0;
 	p->depth++;
 	if (p->depth > MAX_JSON_DEPTH) {
 		p->too_deep = 1;
