@@ -49,9 +49,9 @@
  *   - systemTraceEvents (a string of ftrace text): read as trace
  *     processor reads it (sched_switch, sched_waking,
  *     sched_blocked_reason, atrace markers, cpu frequency / idle /
- *     limits, clocks, thermal, cooling devices, workqueues; see
- *     systrace.h); a line that is not ftrace text refuses the trace, as
- *     there. Its binder and rss_stat events are not imported yet.
+ *     limits, clocks, thermal, cooling devices, workqueues, rss_stat;
+ *     see systrace.h); a line that is not ftrace text refuses the trace,
+ *     as there. Its binder events are not imported yet.
  * Limits: `stackFrames`, `samples` and object events (N/O/D), memory
  * dumps (v) and clock syncs (c) are ignored (counted as
  * json_phase_unknown for events); a systemTraceEvents string longer than
