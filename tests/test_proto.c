@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "perfetto_trace.pb-c.h"
 #include "import_int.h"
@@ -1450,6 +1451,58 @@ static void test_compressed_packets(void **state)
 	assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
 	tb_close(tr, path, &b);
+	free(z);
+	free(inner.p);
+}
+
+/* zstd_compressed_packets: one zstd frame of packets, as the tracing
+ * service writes them with compression_type ZSTD. */
+static void test_zstd_compressed_packets(void **state)
+{
+	tbuf inner = {0}, b = {0};
+	char *path;
+	tt_trace *tr;
+	size_t zn, cut;
+	unsigned char *z, *two;
+	Pkt p = pkt(1, 0);
+
+	(void)state;
+	three_events(&inner);
+	zn = ZSTD_compressBound(inner.n);
+	z = malloc(zn);
+	two = malloc(2 * zn);
+	assert_non_null(z);
+	assert_non_null(two);
+	zn = ZSTD_compress(z, zn, inner.p, inner.n, 3);
+	assert_false(ZSTD_isError(zn));
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS;
+	p.zstd_compressed_packets.data = z;
+	p.zstd_compressed_packets.len = zn;
+	tb_packet(&b, &p);
+	put_event(&b, 1, 300, 3, 600, "after");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts, dur, name, depth from slice order by ts",
+		   "100\t100\tx\t0\n150\t0\ty\t1\n300\t0\tafter\t0\n");
+	assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 0);
+	tb_close(tr, path, &b);
+
+	/* a frame cut short, a frame followed by another, bytes that are
+	 * not zstd: each counted once, the rest imports */
+	for (cut = 0; cut < 3; cut++) {
+		memcpy(two, z, zn);
+		memcpy(two + zn, z, zn);
+		if (cut == 2)
+			memset(two, 0x55, zn);
+		p.zstd_compressed_packets.data = two;
+		p.zstd_compressed_packets.len = cut == 0 ? zn - 3 : cut == 1 ? 2 * zn : zn;
+		tb_packet(&b, &p);
+		put_event(&b, 1, 300, 3, 600, "after");
+		tr = tb_open(&b, &path);
+		assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 1);
+		assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
+		tb_close(tr, path, &b);
+	}
+	free(two);
 	free(z);
 	free(inner.p);
 }
@@ -3435,6 +3488,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),
+		cmocka_unit_test(test_zstd_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),
 		cmocka_unit_test(test_length_beyond_file),
 		cmocka_unit_test(test_not_a_trace),

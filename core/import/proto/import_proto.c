@@ -11,7 +11,8 @@
  *             annotations are unpacked only when their arg set is not
  *             known from the same bytes before (proto_args.c). Memory follows
  *             the batches in flight, never the file size. compressed_packets
- *             are inflated (zlib/gzip auto-detect) and framed the same way
+ *             (zlib/gzip auto-detect) and zstd_compressed_packets (one zstd
+ *             frame) are inflated (proto_inflate.c) and framed the same way
  *             here, one inner packet at a time in a bump arena.
  *   tokenize  in file order, per trusted_packet_sequence_id: incremental
  *             state (interning, defaults, clears, skipped packets), clocks
@@ -84,8 +85,8 @@
  * proto_systrace.c and proto_atrace.c (atrace markers), proto_feed.c
  * (merge and trackers), proto_clock.c.
  *
- * Known limits: zstd_compressed_packets are counted, not inflated; the
- * packets inside compressed_packets are unpacked on the importing thread
+ * Known limits: the packets inside compressed_packets (and zstd's) are
+ * unpacked on the importing thread
  * (one at a time, not by the worker); machine_id is kept only for a trace
  * from one machine; a TrackEvent given twice in one small packet is the
  * last one (as trace processor's decoder reads it) where protobuf-c's
@@ -94,6 +95,7 @@
  * processor appends them.
  */
 #include "proto_int.h"
+#include "proto_inflate.h"
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -344,53 +346,18 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 
 static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth);
 
-static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int depth)
+/* compressed_packets (zstd: zstd_compressed_packets): the packets in it,
+ * framed and handled as the file's own; not inside another one. */
+static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int zstd, int depth)
 {
-	z_stream z;
-	int rc;
+	long n;
 
 	if (depth > 0) {
 		stat(c, TT_STAT_proto_compressed_bad);
 		return;
 	}
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 15 + 32) != Z_OK) {
-		stat(c, TT_STAT_proto_compressed_bad);
-		return;
-	}
-	z.next_in = d->data;
-	z.avail_in = (uInt)d->len;
-	z.total_out = 0;
-	for (;;) {
-		if (c->zcap - z.total_out < 64 * 1024) {
-			size_t ncap = c->zcap ? c->zcap * 2 : 1u << 20;
-			unsigned char *nb;
-			if (ncap > MAX_INFLATED) {
-				rc = Z_MEM_ERROR;
-				break;
-			}
-			nb = realloc(c->zbuf, ncap);
-			if (!nb) {
-				rc = Z_MEM_ERROR;
-				break;
-			}
-			c->zbuf = nb;
-			c->zcap = ncap;
-		}
-		z.next_out = c->zbuf + z.total_out;
-		z.avail_out = (uInt)(c->zcap - z.total_out);
-		rc = inflate(&z, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END || (rc != Z_OK && rc != Z_BUF_ERROR))
-			break;
-		if (rc == Z_BUF_ERROR && z.avail_in == 0)
-			break;
-	}
-	inflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		stat(c, TT_STAT_proto_compressed_bad);
-		return;
-	}
-	if (frame_mem(c, c->zbuf, z.total_out, depth + 1))
+	n = tt_proto_inflate(zstd, d->data, d->len, &c->zbuf, &c->zcap, MAX_INFLATED);
+	if (n < 0 || frame_mem(c, c->zbuf, (size_t)n, depth + 1))
 		stat(c, TT_STAT_proto_compressed_bad);
 }
 
@@ -429,10 +396,13 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		return -1;
 	}
 	c->packets_ok++;
-	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS) {
+	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS ||
+	    p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS) {
 		/* zbuf is reused by the inner packets: inflate from where the
 		 * outer packet was unpacked */
-		on_compressed(c, &p->compressed_packets, depth);
+		on_compressed(c, p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS ?
+				 &p->zstd_compressed_packets : &p->compressed_packets,
+			      p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS, depth);
 		return 0;
 	}
 	if (p->has_machine_id && p->machine_id) {
@@ -622,9 +592,6 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 			c->oom = 1;
 		return 0;
 	}
-	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
-		stat(c, TT_STAT_proto_zstd_unsupported);
-		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
