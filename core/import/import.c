@@ -42,6 +42,11 @@ static int sniff_and_import(tt_import *im, const char **format)
 		return im->err->code;
 	tt_import_total(im, tt_bytesrc_size(src));
 	n = tt_bytesrc_peek(src, head, sizeof(head));
+	if (n == 0 && tt_bytesrc_read(src, head, 1, im->err) < 0) {
+		/* nothing decoded: corrupt or cut gzip/zstd data, said as such */
+		tt_bytesrc_close(src);
+		return im->err->code ? im->err->code : TT_EIO;
+	}
 	if (n == 0) {
 		/* Perfetto opens a 0-byte file as a trace with no data; so do we
 		 * (SQL-only scripts use one), but the user hears of it. */

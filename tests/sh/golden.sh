@@ -34,8 +34,8 @@ done
 # The same trace in another form must give the same dump: FILE:GOLDEN.
 # chromium-tiny-zstd-packets.pftrace holds chromium-tiny.pftrace's packets
 # in two zstd_compressed_packets (as the tracing service writes them with
-# compression_type ZSTD).
-RUNS="$RUNS chromium-tiny-zstd-packets.pftrace:chromium-tiny.pftrace"
+# compression_type ZSTD); chromium-tiny.pftrace.zst is the file zstd'ed.
+RUNS="$RUNS chromium-tiny-zstd-packets.pftrace:chromium-tiny.pftrace chromium-tiny.pftrace.zst:chromium-tiny.pftrace"
 for run in $RUNS; do
 	t=${run%@*}
 	chunk=; [ "$run" != "$t" ] && chunk=${run#*@}
