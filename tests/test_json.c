@@ -919,6 +919,10 @@ static void zstd_same_as_plain(void **state)
 	path = tt_test_write_tmp(z, zn, ".json.zst");
 	tr = tt_test_open(path);
 	assert_string_equal(tt_test_str(tr, "select name || ':' || ts || ':' || dur from slice"), "z:1000:2000");
+	/* trace processor's trace_type and trace_size_bytes: the text's */
+	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'trace_type'"), "json");
+	assert_int_equal(tt_test_int(tr, "select int_value from metadata where name = 'trace_size_bytes'"),
+			 (int64_t)strlen(text));
 	tt_test_close_text(tr, path);
 
 	path = tt_test_write_tmp(z, zn - 4, ".json.zst"); /* the frame cut short */

@@ -972,6 +972,66 @@ static void test_clock_snapshot_table(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void put_uuid_packet(tbuf *b, int64_t msb, int64_t lsb)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__TraceUuid u = PERFETTO__PROTOS__TRACE_UUID__INIT;
+
+	u.has_msb = u.has_lsb = 1;
+	u.msb = msb;
+	u.lsb = lsb;
+	TB_PUT(b, p, TRACE_UUID, trace_uuid, &u);
+}
+
+static void put_config_packet(tbuf *b, int64_t msb, int64_t lsb, char *session)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__TraceConfig tc = PERFETTO__PROTOS__TRACE_CONFIG__INIT;
+
+	tc.has_trace_uuid_msb = tc.has_trace_uuid_lsb = 1;
+	tc.trace_uuid_msb = msb;
+	tc.trace_uuid_lsb = lsb;
+	tc.unique_session_name = session;
+	TB_PUT(b, p, TRACE_CONFIG, trace_config, &tc);
+}
+
+/* metadata as trace processor writes it for a Perfetto trace: the type,
+ * the size, the trace clock, the uuid (a TraceUuid packet wins over the
+ * TraceConfig's, whichever comes first), the session name. */
+static void test_trace_metadata(void **state)
+{
+	tbuf b = {0};
+	char *path, want[64];
+	tt_trace *tr;
+	size_t size;
+
+	(void)state;
+	put_config_packet(&b, 0x0123456789abcdefll, (int64_t)0xfedcba9876543210ull, "my_session");
+	put_uuid_packet(&b, 0x1111222233334444ll, 0x5555666677778888ll);
+	put_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
+	put_clocked(&b, 1, 500, 0, "e");
+	size = b.n;
+	tr = tb_open(&b, &path);
+	snprintf(want, sizeof(want), "proto\n11112222-3333-4444-5555-666677778888\nmy_session\n3\n%zu\n", size);
+	tt_test_assert_tsv(tr, "select coalesce(str_value, int_value) from metadata where name in ('trace_type',"
+			       " 'trace_uuid', 'unique_session_name', 'trace_time_clock_id', 'trace_size_bytes')"
+			       " order by case name when 'trace_type' then 0 when 'trace_uuid' then 1"
+			       " when 'unique_session_name' then 2 when 'trace_time_clock_id' then 3 else 4 end", want);
+	tt_test_assert_tsv(tr, "select count(*), min(key_type), max(key_type), min(id), max(id) = count(*) - 1"
+			       " from metadata", "5\tsingle\tsingle\t0\t1\n");
+	tb_close(tr, path, &b);
+
+	/* the config's alone (no TraceUuid packet); the trace clock BOOTTIME
+	 * when no snapshot names one */
+	put_config_packet(&b, -1, 1, NULL);
+	put_clocked(&b, 1, 500, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select str_value from metadata where name = 'trace_uuid'",
+			   "ffffffff-ffff-ffff-0000-000000000001\n");
+	tt_test_assert_tsv(tr, "select int_value from metadata where name = 'trace_time_clock_id'", "6\n");
+	tb_close(tr, path, &b);
+}
+
 /* An ftrace bundle with print events (pid = writing tid) and sched_switch. */
 static void test_ftrace_atrace_and_sched(void **state)
 {
@@ -3483,6 +3543,7 @@ int main(void)
 		cmocka_unit_test(test_flows_legacy_rules),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_clock_snapshot_table),
+		cmocka_unit_test(test_trace_metadata),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_ftrace_trace_order),

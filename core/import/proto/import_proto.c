@@ -361,6 +361,23 @@ static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int zstd, int d
 		stat(c, TT_STAT_proto_compressed_bad);
 }
 
+/* metadata trace_uuid as trace processor writes it: the 128 bits, msb
+ * first, 8-4-4-4-12 hex digits. A TraceUuid packet wins over the
+ * TraceConfig's (deprecated) fields, whichever comes first. */
+static void set_uuid(pctx *c, int64_t msb, int64_t lsb, int from_packet)
+{
+	uint64_t m = (uint64_t)msb, l = (uint64_t)lsb;
+	char buf[40];
+
+	if ((!msb && !lsb) || (c->uuid_found && !from_packet))
+		return;
+	snprintf(buf, sizeof(buf), "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(m >> 32),
+		 (unsigned long long)(m >> 16 & 0xffff), (unsigned long long)(m & 0xffff),
+		 (unsigned long long)(l >> 48), (unsigned long long)(l & 0xffffffffffffull));
+	tt_storage_meta_str(c->st, "trace_uuid", buf);
+	c->uuid_found = 1;
+}
+
 /* The clock_snapshot rows of a snapshot that links to the trace clock:
  * each clock at the snapshot's instant, its value in ns (trace
  * processor's ClockTracker::AddSnapshotToTable; an incremental clock's
@@ -562,6 +579,14 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
 		tt_proto_on_system_info(c, p->system_info);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_UUID:
+		set_uuid(c, p->trace_uuid->msb, p->trace_uuid->lsb, 1);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_CONFIG:
+		set_uuid(c, p->trace_config->trace_uuid_msb, p->trace_config->trace_uuid_lsb, 0);
+		if (p->trace_config->unique_session_name)
+			tt_storage_meta_str(c->st, "unique_session_name", p->trace_config->unique_session_name);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
@@ -813,6 +838,8 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	 * (traces mixing machines keep machine_id NULL: not supported) */
 	if (c->remote_packets && !c->host_packets && !c->machines_mixed)
 		tt_storage_machine(c->st, c->machine_raw);
+	/* the clock every ts is on (trace processor's trace_time_clock_id) */
+	tt_storage_meta_int(c->st, "trace_time_clock_id", tt_proto_clock_primary(c->clock));
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))
