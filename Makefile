@@ -36,12 +36,12 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_XOPEN_SOURCE_EXTENDED 
 	   -DTT_DATADIR='"$(PREFIX)/share/termtrace"' -DTT_SRCDIR='"$(CURDIR)"'
 CFLAGS  ?=
 ALLCFLAGS = $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
-LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -ldw -lelf -lz -lpthread -lm
+LDLIBS  = -lsqlite3 -lprotobuf-c -lyajl -ldw -lelf -lz -lzstd -lpthread -lm
 TUI_LDLIBS = -lncursesw
 
 # Debian packages that `make deps` installs when missing.
 DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
-	   protobuf-c-compiler libcmocka-dev zlib1g-dev libyajl-dev tmux \
+	   protobuf-c-compiler libcmocka-dev zlib1g-dev libzstd-dev libyajl-dev tmux \
 	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
@@ -58,7 +58,7 @@ JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/
 	      core/import/json/json_lenient.c core/import/json/json_tokerr.c \
 	      core/import/json/json_systrace.c
 SYSTRACE_SRCS = core/import/systrace/systrace_line.c core/import/systrace/systrace.c
-PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c \
+PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c core/import/proto/proto_inflate.c \
 	      core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
 	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c core/import/proto/proto_sched.c \

@@ -33,8 +33,7 @@
 	X(proto_interned_missing, "proto_interned_missing", "error", "trace", "interned ids that were never defined on their sequence") \
 	X(proto_packet_dropped, "proto_packet_dropped", "data_loss", "trace", "sequences that reported lost packets (previous_packet_dropped)") \
 	X(proto_clock_unknown, "proto_clock_unknown", "error", "trace", "timestamps on a clock with no snapshot to convert them, kept unconverted") \
-	X(proto_compressed_bad, "proto_compressed_bad", "error", "trace", "compressed_packets that failed to inflate") \
-	X(proto_zstd_unsupported, "proto_zstd_unsupported", "error", "trace", "zstd_compressed_packets, which termtrace cannot inflate") \
+	X(proto_compressed_bad, "proto_compressed_bad", "error", "trace", "compressed_packets or zstd_compressed_packets that failed to inflate") \
 	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
 	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
 	X(systrace_cpu_bad, "systrace_cpu_bad", "error", "trace", "sched_switch lines of ftrace text on a cpu >= 1024, skipped") \

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "testutil.h"
 
@@ -902,6 +903,43 @@ static void gzip_same_as_plain(void **state)
 	tt_test_close_text(tr, path);
 }
 
+/* A zstd file is read as its text; corrupt or cut zstd data is an error
+ * that says so. */
+static void zstd_same_as_plain(void **state)
+{
+	const char *text = "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]}";
+	unsigned char z[256];
+	size_t zn = ZSTD_compress(z, sizeof(z), text, strlen(text), 19);
+	char *path;
+	tt_trace *tr;
+	tt_err err = { 0 };
+
+	(void)state;
+	assert_false(ZSTD_isError(zn));
+	path = tt_test_write_tmp(z, zn, ".json.zst");
+	tr = tt_test_open(path);
+	assert_string_equal(tt_test_str(tr, "select name || ':' || ts || ':' || dur from slice"), "z:1000:2000");
+	/* trace processor's trace_type and trace_size_bytes: the text's */
+	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'trace_type'"), "json");
+	assert_int_equal(tt_test_int(tr, "select int_value from metadata where name = 'trace_size_bytes'"),
+			 (int64_t)strlen(text));
+	tt_test_close_text(tr, path);
+
+	path = tt_test_write_tmp(z, zn - 4, ".json.zst"); /* the frame cut short */
+	assert_null(tt_trace_open(path, NULL, &err));
+	assert_non_null(strstr(err.msg, "zstd data is truncated"));
+	unlink(path);
+	free(path);
+
+	memset(z + 8, 0xa5, zn - 12); /* the blocks garbled, the header kept */
+	path = tt_test_write_tmp(z, zn, ".json.zst");
+	memset(&err, 0, sizeof(err));
+	assert_null(tt_trace_open(path, NULL, &err));
+	assert_non_null(strstr(err.msg, "corrupt zstd data"));
+	unlink(path);
+	free(path);
+}
+
 static void truncated_keeps_prefix(void **state)
 {
 	/* cut inside the 3rd event: the first two are kept */
@@ -1028,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(top_level_metadata),
 		cmocka_unit_test(async_id2_keys),
 		cmocka_unit_test(gzip_same_as_plain),
+		cmocka_unit_test(zstd_same_as_plain),
 		cmocka_unit_test(truncated_keeps_prefix),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(empty_trace_events),

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "perfetto_trace.pb-c.h"
 #include "import_int.h"
@@ -971,6 +972,66 @@ static void test_clock_snapshot_table(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void put_uuid_packet(tbuf *b, int64_t msb, int64_t lsb)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__TraceUuid u = PERFETTO__PROTOS__TRACE_UUID__INIT;
+
+	u.has_msb = u.has_lsb = 1;
+	u.msb = msb;
+	u.lsb = lsb;
+	TB_PUT(b, p, TRACE_UUID, trace_uuid, &u);
+}
+
+static void put_config_packet(tbuf *b, int64_t msb, int64_t lsb, char *session)
+{
+	Pkt p = pkt(1, 0);
+	Perfetto__Protos__TraceConfig tc = PERFETTO__PROTOS__TRACE_CONFIG__INIT;
+
+	tc.has_trace_uuid_msb = tc.has_trace_uuid_lsb = 1;
+	tc.trace_uuid_msb = msb;
+	tc.trace_uuid_lsb = lsb;
+	tc.unique_session_name = session;
+	TB_PUT(b, p, TRACE_CONFIG, trace_config, &tc);
+}
+
+/* metadata as trace processor writes it for a Perfetto trace: the type,
+ * the size, the trace clock, the uuid (a TraceUuid packet wins over the
+ * TraceConfig's, whichever comes first), the session name. */
+static void test_trace_metadata(void **state)
+{
+	tbuf b = {0};
+	char *path, want[64];
+	tt_trace *tr;
+	size_t size;
+
+	(void)state;
+	put_config_packet(&b, 0x0123456789abcdefll, (int64_t)0xfedcba9876543210ull, "my_session");
+	put_uuid_packet(&b, 0x1111222233334444ll, 0x5555666677778888ll);
+	put_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
+	put_clocked(&b, 1, 500, 0, "e");
+	size = b.n;
+	tr = tb_open(&b, &path);
+	snprintf(want, sizeof(want), "proto\n11112222-3333-4444-5555-666677778888\nmy_session\n3\n%zu\n", size);
+	tt_test_assert_tsv(tr, "select coalesce(str_value, int_value) from metadata where name in ('trace_type',"
+			       " 'trace_uuid', 'unique_session_name', 'trace_time_clock_id', 'trace_size_bytes')"
+			       " order by case name when 'trace_type' then 0 when 'trace_uuid' then 1"
+			       " when 'unique_session_name' then 2 when 'trace_time_clock_id' then 3 else 4 end", want);
+	tt_test_assert_tsv(tr, "select count(*), min(key_type), max(key_type), min(id), max(id) = count(*) - 1"
+			       " from metadata", "5\tsingle\tsingle\t0\t1\n");
+	tb_close(tr, path, &b);
+
+	/* the config's alone (no TraceUuid packet); the trace clock BOOTTIME
+	 * when no snapshot names one */
+	put_config_packet(&b, -1, 1, NULL);
+	put_clocked(&b, 1, 500, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select str_value from metadata where name = 'trace_uuid'",
+			   "ffffffff-ffff-ffff-0000-000000000001\n");
+	tt_test_assert_tsv(tr, "select int_value from metadata where name = 'trace_time_clock_id'", "6\n");
+	tb_close(tr, path, &b);
+}
+
 /* An ftrace bundle with print events (pid = writing tid) and sched_switch. */
 static void test_ftrace_atrace_and_sched(void **state)
 {
@@ -1450,6 +1511,58 @@ static void test_compressed_packets(void **state)
 	assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
 	tb_close(tr, path, &b);
+	free(z);
+	free(inner.p);
+}
+
+/* zstd_compressed_packets: one zstd frame of packets, as the tracing
+ * service writes them with compression_type ZSTD. */
+static void test_zstd_compressed_packets(void **state)
+{
+	tbuf inner = {0}, b = {0};
+	char *path;
+	tt_trace *tr;
+	size_t zn, cut;
+	unsigned char *z, *two;
+	Pkt p = pkt(1, 0);
+
+	(void)state;
+	three_events(&inner);
+	zn = ZSTD_compressBound(inner.n);
+	z = malloc(zn);
+	two = malloc(2 * zn);
+	assert_non_null(z);
+	assert_non_null(two);
+	zn = ZSTD_compress(z, zn, inner.p, inner.n, 3);
+	assert_false(ZSTD_isError(zn));
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS;
+	p.zstd_compressed_packets.data = z;
+	p.zstd_compressed_packets.len = zn;
+	tb_packet(&b, &p);
+	put_event(&b, 1, 300, 3, 600, "after");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts, dur, name, depth from slice order by ts",
+		   "100\t100\tx\t0\n150\t0\ty\t1\n300\t0\tafter\t0\n");
+	assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 0);
+	tb_close(tr, path, &b);
+
+	/* a frame cut short, a frame followed by another, bytes that are
+	 * not zstd: each counted once, the rest imports */
+	for (cut = 0; cut < 3; cut++) {
+		memcpy(two, z, zn);
+		memcpy(two + zn, z, zn);
+		if (cut == 2)
+			memset(two, 0x55, zn);
+		p.zstd_compressed_packets.data = two;
+		p.zstd_compressed_packets.len = cut == 0 ? zn - 3 : cut == 1 ? 2 * zn : zn;
+		tb_packet(&b, &p);
+		put_event(&b, 1, 300, 3, 600, "after");
+		tr = tb_open(&b, &path);
+		assert_int_equal(tt_test_stat(tr, "proto_compressed_bad"), 1);
+		assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
+		tb_close(tr, path, &b);
+	}
+	free(two);
 	free(z);
 	free(inner.p);
 }
@@ -3430,11 +3543,13 @@ int main(void)
 		cmocka_unit_test(test_flows_legacy_rules),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_clock_snapshot_table),
+		cmocka_unit_test(test_trace_metadata),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),
+		cmocka_unit_test(test_zstd_compressed_packets),
 		cmocka_unit_test(test_truncated_last_packet),
 		cmocka_unit_test(test_length_beyond_file),
 		cmocka_unit_test(test_not_a_trace),

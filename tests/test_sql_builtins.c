@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "testutil.h"
 
@@ -225,6 +226,25 @@ static void string_functions(void **state)
 	expect_error(tr, "select regexp_extract('ab', '(a)(b)')", "more than one group");
 	expect(tr, "select regexp_replace_simple('a1b22c', '[0-9]+', '#'),"
 		   " regexp_replace_simple('ab', 'x*', '-')", "a#b#c\t-a-b-\n");
+	{
+		/* __intrinsic_zstd_compress: the frame libzstd makes at level 9,
+		 * byte for byte, for text and blobs alike */
+		static const char text[] = "termtrace termtrace termtrace trace";
+		unsigned char z[128];
+		char want[2 * sizeof(z) + 2], *w = want;
+		size_t zn = ZSTD_compress(z, sizeof(z), text, sizeof(text) - 1, 9);
+
+		assert_false(ZSTD_isError(zn));
+		for (size_t i = 0; i < zn; i++)
+			w += sprintf(w, "%02X", z[i]);
+		strcpy(w, "\n");
+		expect(tr, "select hex(__intrinsic_zstd_compress('termtrace termtrace termtrace trace'))", want);
+		expect(tr, "select hex(__intrinsic_zstd_compress(cast('termtrace termtrace termtrace trace' as blob)))",
+		       want);
+		expect(tr, "select __intrinsic_zstd_compress(null) is null, hex(substr(__intrinsic_zstd_compress(''), 1, 4))",
+		       "1\t28B52FFD\n");
+		expect_error(tr, "select __intrinsic_zstd_compress(7)", "ZSTD: argument must be a string or blob");
+	}
 }
 
 static void time_and_slice_functions(void **state)

@@ -1,8 +1,8 @@
 /*
  * bytesrc.c - buffered reads of plain files (read(2)), gzip files (zlib's
- * gz* API, inflated ahead by a thread of their own) or a memory buffer.
- * The buffer also serves peek() for format sniffing. Files are opened
- * O_RDONLY.
+ * gz* API) and zstd files (libzstd's streaming decoder), both decoded
+ * ahead by a thread of their own, or a memory buffer. The buffer also
+ * serves peek() for format sniffing. Files are opened O_RDONLY.
  */
 #include "bytesrc.h"
 #include "workq.h"
@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #define BUF_SIZE (256 * 1024)
 
@@ -42,8 +43,23 @@ struct prefetch {
 	uint64_t file_off;    /* of the block being read */
 };
 
+/* zstd files: the compressed bytes, read through fd, and the decoder
+ * (frames one after another, as zstd's own tool reads them). */
+#define ZIN_SIZE (128 * 1024)
+
+struct zdec {
+	int fd;
+	ZSTD_DStream *ds;
+	unsigned char *in;
+	ZSTD_inBuffer ib;
+	size_t last;          /* the decoder's last return: 0 at a frame's end */
+	uint64_t file_off;    /* compressed bytes read */
+	int eof;
+};
+
 struct tt_bytesrc {
 	gzFile gz;            /* gzip files; NULL otherwise */
+	struct zdec *zd;      /* zstd files; NULL otherwise */
 	struct prefetch *pf;  /* gzip files, once read: the inflater */
 	int fd;               /* plain files: read() directly, no zlib copy; -1 otherwise */
 	const unsigned char *mem;
@@ -53,11 +69,129 @@ struct tt_bytesrc {
 	uint64_t delivered;
 	uint64_t file_pos;    /* plain files: bytes read from the file */
 	uint64_t size;
-	int is_gzip;
+	int is_gzip;          /* compressed (gzip or zstd): not seekable */
+	int is_zstd;
 	int eof;
-	int pf_failed;        /* no inflater thread: gzread directly */
+	int pf_failed;        /* no inflater thread: decode directly */
+	tt_err perr;          /* an error peek() met: given by the read that reaches it */
+	char dmsg[128];       /* decoding directly: the last error */
+	int dtrunc;           /* decoding directly: the data ended mid-stream */
 	char *path;
 };
+
+static int zstd_magic(const unsigned char *m)
+{
+	return m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd;
+}
+
+static void zdec_free(struct zdec *z)
+{
+	if (!z)
+		return;
+	if (z->fd >= 0)
+		close(z->fd);
+	ZSTD_freeDStream(z->ds);
+	free(z->in);
+	free(z);
+}
+
+/* Takes fd over (closed on failure too). */
+static struct zdec *zdec_new(int fd)
+{
+	struct zdec *z = calloc(1, sizeof(*z));
+
+	if (!z) {
+		close(fd);
+		return NULL;
+	}
+	z->fd = fd;
+	z->ds = ZSTD_createDStream();
+	z->in = malloc(ZIN_SIZE);
+	if (!z->ds || !z->in) {
+		zdec_free(z);
+		return NULL;
+	}
+	z->ib.src = z->in;
+	return z;
+}
+
+/* Up to n decoded bytes: the count, 0 at the end, -1 on an error (msg).
+ * *trunc: the file ended inside a frame. */
+static long zdec_read(struct zdec *z, void *buf, size_t n, char *msg, size_t cap, int *trunc)
+{
+	ZSTD_outBuffer ob = { buf, n, 0 };
+
+	while (ob.pos == 0 && n) {
+		size_t rc;
+
+		if (z->ib.pos == z->ib.size && !z->eof) {
+			ssize_t r;
+
+			do
+				r = read(z->fd, z->in, ZIN_SIZE);
+			while (r < 0 && errno == EINTR);
+			if (r < 0) {
+				snprintf(msg, cap, "%s", strerror(errno));
+				return -1;
+			}
+			if (r == 0)
+				z->eof = 1;
+			z->ib.size = (size_t)r;
+			z->ib.pos = 0;
+			z->file_off += (uint64_t)r;
+		}
+		if (z->ib.pos == z->ib.size && z->eof) {
+			*trunc = z->last != 0;
+			return 0;
+		}
+		rc = ZSTD_decompressStream(z->ds, &ob, &z->ib);
+		if (ZSTD_isError(rc)) {
+			snprintf(msg, cap, "%s", ZSTD_getErrorName(rc));
+			return -1;
+		}
+		z->last = rc;
+	}
+	return (long)ob.pos;
+}
+
+/* One read of decoded bytes from a gzip or zstd file: the count, 0 at the
+ * end (*trunc: cut short), -1 on an error (msg). */
+static long dec_read(tt_bytesrc *src, void *buf, size_t n, char *msg, size_t cap, int *trunc)
+{
+	int n2, code = Z_OK;
+
+	*trunc = 0;
+	if (src->zd)
+		return zdec_read(src->zd, buf, n, msg, cap, trunc);
+	n2 = gzread(src->gz, buf, (unsigned)(n > INT32_MAX ? INT32_MAX : n));
+	if (n2 < 0) {
+		const char *m = gzerror(src->gz, &code);
+
+		snprintf(msg, cap, "%s", m ? m : "error");
+	} else if (n2 == 0) {
+		/* a truncated gzip member ends without an error from gzread;
+		 * gzerror tells */
+		gzerror(src->gz, &code);
+		*trunc = code == Z_BUF_ERROR;
+	}
+	return n2;
+}
+
+/* Compressed bytes read so far (progress). */
+static uint64_t dec_file_off(const tt_bytesrc *src)
+{
+	long o;
+
+	if (src->zd)
+		return src->zd->file_off;
+	o = gzoffset(src->gz);
+	return o > 0 ? (uint64_t)o : 0;
+}
+
+static const char *codec(const tt_bytesrc *src)
+{
+	return src->is_zstd ? "zstd" : "gzip";
+}
 
 static void prefetch_stop(tt_bytesrc *src);
 
@@ -65,7 +199,7 @@ tt_bytesrc *tt_bytesrc_open(const char *path, tt_err *err)
 {
 	tt_bytesrc *src;
 	struct stat sb;
-	unsigned char magic[2];
+	unsigned char magic[4] = { 0 };
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
@@ -84,7 +218,16 @@ tt_bytesrc *tt_bytesrc_open(const char *path, tt_err *err)
 	}
 	src->size = (uint64_t)sb.st_size;
 	src->fd = -1;
-	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+	if (pread(fd, magic, 4, 0) == 4 && zstd_magic(magic)) {
+		src->is_gzip = src->is_zstd = 1;
+		if (!(src->zd = zdec_new(fd))) {
+			tt_bytesrc_close(src);
+			tt_err_set(err, TT_ENOMEM, "%s: out of memory", path);
+			return NULL;
+		}
+		return src;
+	}
+	if (magic[0] == 0x1f && magic[1] == 0x8b)
 		src->is_gzip = 1;
 	if (!src->is_gzip) {
 		src->fd = fd;
@@ -116,9 +259,11 @@ tt_bytesrc *tt_bytesrc_mem(const void *data, size_t len)
 		free(src);
 		return NULL;
 	}
-	/* A gzip'ed buffer is inflated like a file would be. */
+	/* A gzip'ed or zstd buffer is decoded like a file would be. */
 	if (len >= 2 && src->mem[0] == 0x1f && src->mem[1] == 0x8b)
 		src->is_gzip = 1;
+	if (len >= 4 && zstd_magic(src->mem))
+		src->is_gzip = src->is_zstd = 1;
 	return src;
 }
 
@@ -130,6 +275,7 @@ void tt_bytesrc_close(tt_bytesrc *src)
 		prefetch_stop(src);
 	if (src->gz)
 		gzclose(src->gz);
+	zdec_free(src->zd);
 	if (src->fd >= 0)
 		close(src->fd);
 	free(src->buf);
@@ -145,24 +291,15 @@ static void *inflater(void *arg)
 
 	while (tt_workq_work(pf->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
 		struct pf_block *b = &pf->blocks[seq % PF_BLOCKS];
-		int n, code = Z_OK;
+		int trunc = 0;
+		long n = dec_read(src, b->data, PF_SIZE, pf->msg, sizeof(pf->msg), &trunc);
 
-		n = gzread(src->gz, b->data, PF_SIZE);
-		if (n < 0) {
-			const char *m = gzerror(src->gz, &code);
-
-			snprintf(pf->msg, sizeof(pf->msg), "%s", m ? m : "error");
-		} else if (n == 0) {
-			/* a truncated gzip member ends without an error from
-			 * gzread; gzerror tells */
-			gzerror(src->gz, &code);
-		}
 		b->len = n > 0 ? (size_t)n : 0;
-		b->file_off = (uint64_t)(gzoffset(src->gz) > 0 ? gzoffset(src->gz) : 0);
+		b->file_off = dec_file_off(src);
 		if (n <= 0) {
 			/* the last block is empty: the reader stops at it */
 			pf->error = n < 0;
-			pf->truncated = n == 0 && code == Z_BUF_ERROR;
+			pf->truncated = n == 0 && trunc;
 		}
 		tt_workq_done(pf->q, seq, 0);
 		if (n <= 0) {
@@ -257,9 +394,7 @@ static long raw_read(tt_bytesrc *src, void *buf, size_t n)
 		src->pf_failed = 1;
 	if (src->pf)
 		return prefetch_read(src, buf, n);
-	if (n > INT32_MAX)
-		n = INT32_MAX;
-	return gzread(src->gz, buf, (unsigned)n);
+	return dec_read(src, buf, n, src->dmsg, sizeof(src->dmsg), &src->dtrunc);
 }
 
 /* Memory sources that hold gzip data inflate through a zlib stream kept in
@@ -286,25 +421,16 @@ static long fill(tt_bytesrc *src, tt_err *err)
 		return -1;
 	}
 	if (n < 0) {
-		int code;
-		const char *m = src->pf ? src->pf->msg : gzerror(src->gz, &code);
-
-		tt_err_set(err, TT_EINVAL, "%s: corrupt gzip data near byte %llu: %s", src->path,
-			   (unsigned long long)(src->delivered + src->len), m ? m : "error");
+		tt_err_set(err, TT_EINVAL, "%s: corrupt %s data near byte %llu: %s", src->path, codec(src),
+			   (unsigned long long)(src->delivered + src->len), src->pf ? src->pf->msg : src->dmsg);
 		return -1;
 	}
 	if (n == 0) {
-		/* A truncated gzip member ends without an error from gzread;
-		 * gzerror tells. */
-		int code = Z_OK;
-
-		if (src->pf)
-			code = src->pf->truncated ? Z_BUF_ERROR : Z_OK;
-		else if (src->gz)
-			gzerror(src->gz, &code);
-		if (code == Z_BUF_ERROR) {
-			tt_err_set(err, TT_EINVAL, "%s: gzip data is truncated after %llu bytes",
-				   src->path, (unsigned long long)(src->delivered + src->len));
+		/* compressed data cut short ends without an error from the
+		 * decoder: it says so once the data is used up */
+		if (src->pf ? src->pf->truncated : src->dtrunc) {
+			tt_err_set(err, TT_EINVAL, "%s: %s data is truncated after %llu bytes", src->path, codec(src),
+				   (unsigned long long)(src->delivered + src->len));
 			src->eof = 1;
 			return -1;
 		}
@@ -317,7 +443,7 @@ static long fill(tt_bytesrc *src, tt_err *err)
 static int mem_gzip_to_gz(tt_bytesrc *src)
 {
 	/* Rare (tests, fuzzers): spill the buffer to an anonymous file and
-	 * read it through gz like a real file. */
+	 * decode it like a real file. */
 	FILE *f = tmpfile();
 	int fd;
 
@@ -332,11 +458,14 @@ static int mem_gzip_to_gz(tt_bytesrc *src)
 	fclose(f);
 	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0)
 		return -1;
-	src->gz = gzdopen(fd, "rb");
+	if (src->is_zstd)
+		src->zd = zdec_new(fd);
+	else
+		src->gz = gzdopen(fd, "rb");
 	src->buf = malloc(BUF_SIZE);
 	src->mem = NULL;
 	src->pos = 0;
-	return src->gz && src->buf ? 0 : -1;
+	return (src->gz || src->zd) && src->buf ? 0 : -1;
 }
 
 long tt_bytesrc_read(tt_bytesrc *src, void *buf, size_t n, tt_err *err)
@@ -358,14 +487,21 @@ long tt_bytesrc_read(tt_bytesrc *src, void *buf, size_t n, tt_err *err)
 	while (got < n) {
 		size_t avail = src->len - src->pos;
 
+		if (avail == 0 && src->perr.code) {
+			/* corrupt or cut compressed data seen while sniffing */
+			if (!got && err)
+				*err = src->perr;
+			return got ? (long)got : -1;
+		}
 		if (avail == 0) {
 			/* Large reads bypass the buffer. */
 			if (n - got >= BUF_SIZE && !src->eof) {
 				long r = raw_read(src, (char *)buf + got, n - got);
 
 				if (r < 0)
-					return tt_err_set(err, src->fd >= 0 ? TT_EIO : TT_EINVAL, "%s: %s at byte %llu",
-							  src->path, src->fd >= 0 ? "read error" : "corrupt gzip data",
+					return tt_err_set(err, src->fd >= 0 ? TT_EIO : TT_EINVAL, "%s: %s%s at byte %llu",
+							  src->path, src->fd >= 0 ? "read error" : "corrupt ",
+							  src->fd >= 0 ? "" : src->is_zstd ? "zstd data" : "gzip data",
 							  (unsigned long long)src->delivered), -1;
 				if (r == 0)
 					src->eof = 1;
@@ -407,8 +543,8 @@ size_t tt_bytesrc_peek(tt_bytesrc *src, void *buf, size_t n)
 	}
 	if (n > BUF_SIZE / 2)
 		n = BUF_SIZE / 2;
-	while (src->len - src->pos < n && !src->eof) {
-		if (fill(src, NULL) <= 0)
+	while (src->len - src->pos < n && !src->eof && !src->perr.code) {
+		if (fill(src, &src->perr) <= 0)
 			break;
 	}
 	if (n > src->len - src->pos)
@@ -426,11 +562,8 @@ uint64_t tt_bytesrc_file_offset(const tt_bytesrc *src)
 {
 	if (src->pf)
 		return src->pf->file_off;
-	if (src->gz) {
-		long o = gzoffset(src->gz);
-
-		return o > 0 ? (uint64_t)o : 0;
-	}
+	if (src->gz || src->zd)
+		return dec_file_off(src);
 	if (src->fd >= 0)
 		return src->file_pos;
 	return src->pos;

@@ -1,7 +1,8 @@
 /*
  * bytesrc.h - the one byte-source interface every streaming importer reads
- * through: plain files and gzip files look the same (zlib's gzread passes
- * plain files through). The file is opened read-only and never written.
+ * through: plain, gzip and zstd files look the same (the compressed ones
+ * are decoded as they are read, told by their magic bytes). The file is
+ * opened read-only and never written.
  */
 #ifndef TT_BYTESRC_H
 #define TT_BYTESRC_H
@@ -19,7 +20,8 @@ tt_bytesrc *tt_bytesrc_mem(const void *data, size_t len);
 void tt_bytesrc_close(tt_bytesrc *src);
 
 /* Reads up to n bytes; returns the count (0 at end of data) or -1 on error
- * (corrupt gzip, I/O error: err filled). */
+ * (corrupt or cut gzip/zstd data, I/O error: err filled; an error that
+ * peek met comes with the read that reaches it). */
 long tt_bytesrc_read(tt_bytesrc *src, void *buf, size_t n, tt_err *err);
 /* Copies the first n bytes without consuming them (sniffing); returns the
  * count available (may be < n for short files). */
@@ -37,6 +39,7 @@ uint64_t tt_bytesrc_size(const tt_bytesrc *src);
 int tt_bytesrc_seekable(const tt_bytesrc *src);
 long tt_bytesrc_pread(const tt_bytesrc *src, void *buf, size_t n, uint64_t off);
 int tt_bytesrc_seek(tt_bytesrc *src, uint64_t off);
+/* Compressed (gzip or zstd): decoded as read, not seekable. */
 int tt_bytesrc_is_gzip(const tt_bytesrc *src);
 const char *tt_bytesrc_path(const tt_bytesrc *src);
 

@@ -42,6 +42,11 @@ static int sniff_and_import(tt_import *im, const char **format)
 		return im->err->code;
 	tt_import_total(im, tt_bytesrc_size(src));
 	n = tt_bytesrc_peek(src, head, sizeof(head));
+	if (n == 0 && tt_bytesrc_read(src, head, 1, im->err) < 0) {
+		/* nothing decoded: corrupt or cut gzip/zstd data, said as such */
+		tt_bytesrc_close(src);
+		return im->err->code ? im->err->code : TT_EIO;
+	}
 	if (n == 0) {
 		/* Perfetto opens a 0-byte file as a trace with no data; so do we
 		 * (SQL-only scripts use one), but the user hears of it. */
@@ -56,13 +61,16 @@ static int sniff_and_import(tt_import *im, const char **format)
 		/* 0x0A is both Trace.packet's tag and a newline: JSON text never
 		 * holds raw control bytes, a packet's tags and varints do. */
 		*format = "perfetto-proto";
+		tt_storage_meta_str(im->st, "trace_type", "proto");
 		rc = tt_import_proto(im, src);
 	} else if (i < n && (head[i] == '{' || head[i] == '[')) {
 		*format = "chrome-json";
+		tt_storage_meta_str(im->st, "trace_type", "json");
 		rc = tt_import_json(im, src);
 	} else if (head[0] == 0x0a) {
 		/* a packet of printable bytes only: rare, but still a packet */
 		*format = "perfetto-proto";
+		tt_storage_meta_str(im->st, "trace_type", "proto");
 		rc = tt_import_proto(im, src);
 	} else if ((n >= 4 && memcmp(head, "\xc1\x1f\xfc\xc1", 4) == 0) ||
 		   (n >= 4 && memcmp(head, "\x57\x1d\xd1\x75", 4) == 0) ||
@@ -76,6 +84,11 @@ static int sniff_and_import(tt_import *im, const char **format)
 				"%s: unknown format (not Chrome JSON, Perfetto protobuf or CTF); first byte 0x%02x",
 				im->path, head[0]);
 	}
+	/* trace processor's trace_type (above) and trace_size_bytes: the
+	 * trace's own bytes (a gzip or zstd file's, inflated) */
+	if (rc == TT_OK)
+		tt_storage_meta_int(im->st, "trace_size_bytes",
+				    (int64_t)(tt_bytesrc_is_gzip(src) ? tt_bytesrc_offset(src) : tt_bytesrc_size(src)));
 	tt_bytesrc_close(src);
 	return rc;
 }

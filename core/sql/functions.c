@@ -11,6 +11,7 @@
  *   select regexp_replace_simple('a1b2', '[0-9]', '#');    -- 'a#b#'
  *   select slice_is_ancestor(1, 5);      -- is slice 1 an ancestor of slice 5
  *   select to_timecode(3600123456789);   -- '01:00:00 123 456 789'
+ *   select __intrinsic_zstd_compress('text');  -- a zstd frame (blob)
  *
  * time_from_* / time_to_* are not here: in Perfetto they come with the
  * time.conversion module (INCLUDE PERFETTO MODULE time.conversion).
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
+#include <zstd.h>
 
 /* ---- args ------------------------------------------------------------------ */
 
@@ -583,6 +585,45 @@ static void fn_to_timecode(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
+/* ---- zstd ------------------------------------------------------------------------ */
+
+/* __intrinsic_zstd_compress(x): x (text or blob) as one zstd frame, a
+ * blob, at Perfetto's level (9); NULL for NULL; numbers are an error. */
+static void fn_zstd_compress(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const void *src;
+	size_t n, bound, out_n;
+	void *out;
+
+	(void)argc;
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_NULL:
+		return;
+	case SQLITE_TEXT:
+		src = sqlite3_value_text(argv[0]);
+		break;
+	case SQLITE_BLOB:
+		src = sqlite3_value_blob(argv[0]);
+		break;
+	default:
+		sqlite3_result_error(ctx, "ZSTD: argument must be a string or blob", -1);
+		return;
+	}
+	n = (size_t)sqlite3_value_bytes(argv[0]);
+	bound = ZSTD_compressBound(n);
+	if (!(out = sqlite3_malloc64(bound))) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	out_n = ZSTD_compress(out, bound, src ? src : "", n, 9);
+	if (ZSTD_isError(out_n)) {
+		sqlite3_free(out);
+		sqlite3_result_error(ctx, "ZSTD: compression failed", -1);
+		return;
+	}
+	sqlite3_result_blob64(ctx, out, out_n, sqlite3_free);
+}
+
 /* ---- registration ------------------------------------------------------------------ */
 
 #define DET (SQLITE_UTF8 | SQLITE_DETERMINISTIC)
@@ -610,6 +651,7 @@ int tt_sql_register_functions(sqlite3 *db, tt_storage *st)
 		{ "__intrinsic_regexp_replace_simple", 3, DET, 0, fn_regexp_replace },
 		{ "slice_is_ancestor", 2, SQLITE_UTF8, 1, fn_slice_is_ancestor },
 		{ "to_timecode", 1, DET, 0, fn_to_timecode },
+		{ "__intrinsic_zstd_compress", 1, DET, 0, fn_zstd_compress },
 	};
 	int rc = SQLITE_OK;
 

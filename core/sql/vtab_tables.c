@@ -553,15 +553,22 @@ static void meta_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	int is_str = st->meta.sval[r] != 0;
 
 	switch (c) {
-	case 0: tt_vtab_result_str(ctx, st, st->meta.name[r]); break;
-	case 1: r_text(ctx, is_str ? "string" : "int"); break;
-	case 2: if (is_str) sqlite3_result_null(ctx); else r_int(ctx, st->meta.ival[r]); break;
-	case 3: if (is_str) tt_vtab_result_str(ctx, st, st->meta.sval[r]); else sqlite3_result_null(ctx); break;
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: tt_vtab_result_str(ctx, st, st->meta.name[r]); break;
+	case 2: r_text(ctx, "single"); break; /* key_type: no key holds several values here */
+	case 3: if (is_str) sqlite3_result_null(ctx); else r_int(ctx, st->meta.ival[r]); break;
+	case 4: if (is_str) tt_vtab_result_str(ctx, st, st->meta.sval[r]); else sqlite3_result_null(ctx); break;
+	case 5: tt_vtab_result_id(ctx, st->machine.set ? 0 : TT_NONE); break;
+	case 6: r_int(ctx, 0); break; /* trace_id: the one trace file */
+	case 7: r_text(ctx, is_str ? "string" : "int"); break;
 	}
 }
+/* Perfetto's metadata (__intrinsic_metadata and its view); value_type,
+ * hidden, is what the table had before key_type */
 static const tt_vtab_def meta_def = {
 	.name = "metadata",
-	.schema = "CREATE TABLE x(name TEXT, value_type TEXT, int_value INTEGER, str_value TEXT)",
+	.schema = "CREATE TABLE x(id INTEGER, name TEXT, key_type TEXT, int_value INTEGER, str_value TEXT,"
+		  " machine_id INTEGER, trace_id INTEGER, value_type TEXT HIDDEN)",
 	.nrows = meta_n, .column = meta_col,
 	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };

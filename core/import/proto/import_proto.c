@@ -11,7 +11,8 @@
  *             annotations are unpacked only when their arg set is not
  *             known from the same bytes before (proto_args.c). Memory follows
  *             the batches in flight, never the file size. compressed_packets
- *             are inflated (zlib/gzip auto-detect) and framed the same way
+ *             (zlib/gzip auto-detect) and zstd_compressed_packets (one zstd
+ *             frame) are inflated (proto_inflate.c) and framed the same way
  *             here, one inner packet at a time in a bump arena.
  *   tokenize  in file order, per trusted_packet_sequence_id: incremental
  *             state (interning, defaults, clears, skipped packets), clocks
@@ -84,8 +85,8 @@
  * proto_systrace.c and atrace.c (atrace markers), proto_feed.c
  * (merge and trackers), proto_clock.c.
  *
- * Known limits: zstd_compressed_packets are counted, not inflated; the
- * packets inside compressed_packets are unpacked on the importing thread
+ * Known limits: the packets inside compressed_packets (and zstd's) are
+ * unpacked on the importing thread
  * (one at a time, not by the worker); machine_id is kept only for a trace
  * from one machine; a TrackEvent given twice in one small packet is the
  * last one (as trace processor's decoder reads it) where protobuf-c's
@@ -94,6 +95,7 @@
  * processor appends them.
  */
 #include "proto_int.h"
+#include "proto_inflate.h"
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -344,54 +346,36 @@ int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_
 
 static int frame_mem(pctx *c, const unsigned char *p, size_t len, int depth);
 
-static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int depth)
+/* compressed_packets (zstd: zstd_compressed_packets): the packets in it,
+ * framed and handled as the file's own; not inside another one. */
+static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int zstd, int depth)
 {
-	z_stream z;
-	int rc;
+	long n;
 
 	if (depth > 0) {
 		stat(c, TT_STAT_proto_compressed_bad);
 		return;
 	}
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 15 + 32) != Z_OK) {
+	n = tt_proto_inflate(zstd, d->data, d->len, &c->zbuf, &c->zcap, MAX_INFLATED);
+	if (n < 0 || frame_mem(c, c->zbuf, (size_t)n, depth + 1))
 		stat(c, TT_STAT_proto_compressed_bad);
+}
+
+/* metadata trace_uuid as trace processor writes it: the 128 bits, msb
+ * first, 8-4-4-4-12 hex digits. A TraceUuid packet wins over the
+ * TraceConfig's (deprecated) fields, whichever comes first. */
+static void set_uuid(pctx *c, int64_t msb, int64_t lsb, int from_packet)
+{
+	uint64_t m = (uint64_t)msb, l = (uint64_t)lsb;
+	char buf[40];
+
+	if ((!msb && !lsb) || (c->uuid_found && !from_packet))
 		return;
-	}
-	z.next_in = d->data;
-	z.avail_in = (uInt)d->len;
-	z.total_out = 0;
-	for (;;) {
-		if (c->zcap - z.total_out < 64 * 1024) {
-			size_t ncap = c->zcap ? c->zcap * 2 : 1u << 20;
-			unsigned char *nb;
-			if (ncap > MAX_INFLATED) {
-				rc = Z_MEM_ERROR;
-				break;
-			}
-			nb = realloc(c->zbuf, ncap);
-			if (!nb) {
-				rc = Z_MEM_ERROR;
-				break;
-			}
-			c->zbuf = nb;
-			c->zcap = ncap;
-		}
-		z.next_out = c->zbuf + z.total_out;
-		z.avail_out = (uInt)(c->zcap - z.total_out);
-		rc = inflate(&z, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END || (rc != Z_OK && rc != Z_BUF_ERROR))
-			break;
-		if (rc == Z_BUF_ERROR && z.avail_in == 0)
-			break;
-	}
-	inflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		stat(c, TT_STAT_proto_compressed_bad);
-		return;
-	}
-	if (frame_mem(c, c->zbuf, z.total_out, depth + 1))
-		stat(c, TT_STAT_proto_compressed_bad);
+	snprintf(buf, sizeof(buf), "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(m >> 32),
+		 (unsigned long long)(m >> 16 & 0xffff), (unsigned long long)(m & 0xffff),
+		 (unsigned long long)(l >> 48), (unsigned long long)(l & 0xffffffffffffull));
+	tt_storage_meta_str(c->st, "trace_uuid", buf);
+	c->uuid_found = 1;
 }
 
 /* The clock_snapshot rows of a snapshot that links to the trace clock:
@@ -429,10 +413,13 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		return -1;
 	}
 	c->packets_ok++;
-	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS) {
+	if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS ||
+	    p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS) {
 		/* zbuf is reused by the inner packets: inflate from where the
 		 * outer packet was unpacked */
-		on_compressed(c, &p->compressed_packets, depth);
+		on_compressed(c, p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS ?
+				 &p->zstd_compressed_packets : &p->compressed_packets,
+			      p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS, depth);
 		return 0;
 	}
 	if (p->has_machine_id && p->machine_id) {
@@ -593,6 +580,14 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
 		tt_proto_on_system_info(c, p->system_info);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_UUID:
+		set_uuid(c, p->trace_uuid->msb, p->trace_uuid->lsb, 1);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_CONFIG:
+		set_uuid(c, p->trace_config->trace_uuid_msb, p->trace_config->trace_uuid_lsb, 0);
+		if (p->trace_config->unique_session_name)
+			tt_storage_meta_str(c->st, "unique_session_name", p->trace_config->unique_session_name);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
 		return 0;
@@ -622,9 +617,6 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 			c->oom = 1;
 		return 0;
 	}
-	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ZSTD_COMPRESSED_PACKETS:
-		stat(c, TT_STAT_proto_zstd_unsupported);
-		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
@@ -846,6 +838,8 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	 * (traces mixing machines keep machine_id NULL: not supported) */
 	if (c->remote_packets && !c->host_packets && !c->machines_mixed)
 		tt_storage_machine(c->st, c->machine_raw);
+	/* the clock every ts is on (trace processor's trace_time_clock_id) */
+	tt_storage_meta_int(c->st, "trace_time_clock_id", tt_proto_clock_primary(c->clock));
 	/* import.c flushes the slice tracker after we return */
 	tt_import_progress(im, end.file_off, c->events);
 	if (c->oom || tt_storage_oom(c->st))

@@ -284,6 +284,7 @@ typedef struct pctx {
 	uint64_t packets_ok, events;
 	unsigned char *zbuf;
 	size_t zcap;
+	int uuid_found;              /* trace_uuid came from the trace (metadata) */
 	int oom;
 	char key[512];
 	char catbuf[1024];
