@@ -413,6 +413,13 @@ static void json_bad_line_refused(void **state)
 	assert_int_equal(tt_test_stat(tr, "json_parse_error"), 1);
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 1);
 	tt_test_close_text(tr, p);
+	/* an event whose phase is any byte is an event (found by fuzz_json:
+	 * phase 0x01 was read as the systemTraceEvents hand-over) */
+	tr = tt_test_open_json("{\"traceEvents\":[{\"ph\":\"\\u0001\",\"name\":\"a\",\"ts\":1,\"pid\":1,"
+			       "\"tid\":1},{\"ph\":\"i\",\"name\":\"b\",\"ts\":2,\"pid\":1,\"tid\":1}]}", &p);
+	assert_int_equal(tt_test_stat(tr, "json_phase_unknown"), 1);
+	tt_test_assert_tsv(tr, "select name from slice", "b\n");
+	tt_test_close_text(tr, p);
 }
 
 int main(void)

@@ -294,7 +294,7 @@ static int event_done(struct json *j, const struct batch *b, const struct pev *e
 	const char *name = e->flags & EV_HAS_NAME ? btext(b, e->name) : "";
 	tt_event r = { 0 };
 
-	if (ph == PH_SYSTRACE)
+	if (e->flags & EV_SYSTRACE)
 		return tt_json_systrace_lines(j, b, e);
 
 	/* the tokenizer's refusals (json_tokerr.c logs them): a bad time

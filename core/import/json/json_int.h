@@ -88,7 +88,12 @@ enum { EV_HAS_TS = 1, EV_HAS_DUR = 2, EV_HAS_PID = 4, EV_HAS_TID = 8, EV_HAS_ID 
        EV_HAS_ARGS = 1 << 18, EV_PLAIN_ID = 1 << 19,
        EV_BAD_TIME = 1 << 20, /* a dur, tts or tdur that is not a number */
        EV_SAW_FIELD = 1 << 21, /* a field of any name (not "{}") */
-       EV_HAS_RAW = 1 << 22 /* refused by the tokenizer: raw, at (json_tokerr.c) */ };
+       EV_HAS_RAW = 1 << 22, /* refused by the tokenizer: raw, at (json_tokerr.c) */
+       /* not an event: the parsed "event" that hands the systemTraceEvents
+        * string (name: its index in the batch's sys, name_len its length)
+        * from the parser thread to the import thread, in file order (a
+        * flag, not a phase: any phase may come from the text) */
+       EV_SYSTRACE = 1 << 23 };
 #define EV_REC_FLAGS 0xfff
 
 /* One event between parsing and the trackers: the importers' record
@@ -123,10 +128,6 @@ struct tkey {
 /* A line of the systemTraceEvents text (json_systrace.c): id its number
  * in the systrace reader. */
 #define REC_SYSTRACE 2
-/* The parsed "event" that hands the systemTraceEvents string (name: its
- * index in the batch's sys, name_len its length) from the parser thread
- * to the import thread, in file order. */
-#define PH_SYSTRACE '\001'
 
 /* One flattened arg of a parsed event; strings are offsets into its
  * batch's text, the key's beginning with "args." (ARGS_PREFIX_LEN). */

@@ -7,7 +7,7 @@
  * that is not ftrace text, and pushes each line to its sorter as a
  * stream of its own; the lines reach its systrace line parser in trace
  * order among the JSON events. Here: the parser thread hands the string
- * over in its batch, in file order (a record of kind PH_SYSTRACE); the
+ * over in its batch, in file order (a parsed event flagged EV_SYSTRACE); the
  * import thread cuts the lines (core/import/systrace/) and pushes them
  * on a sorter stream of their own; the feed parses each in its place. */
 #include "json_int.h"
@@ -26,7 +26,7 @@ int tt_json_systrace_put(struct jparse *p, const char *s, size_t len)
 	}
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	e.ph = PH_SYSTRACE;
+	e.flags = EV_SYSTRACE;
 	e.name = (uint32_t)(b->sys.n - 1);
 	e.name_len = (uint32_t)len;
 	e.at = p->file_base + p->base + yajl_get_bytes_consumed(p->yh);
@@ -42,7 +42,7 @@ size_t tt_json_systrace_count(const struct batch *b)
 	size_t n = 0;
 
 	for (size_t i = 0; i < b->ev.n; i++)
-		n += b->ev.v[i].ph == PH_SYSTRACE;
+		n += (b->ev.v[i].flags & EV_SYSTRACE) != 0;
 	return n;
 }
 
