@@ -923,6 +923,18 @@ static void zstd_same_as_plain(void **state)
 	assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'trace_type'"), "json");
 	assert_int_equal(tt_test_int(tr, "select int_value from metadata where name = 'trace_size_bytes'"),
 			 (int64_t)strlen(text));
+	{
+		/* no uuid in a JSON trace: trace processor's, FNV-1a 64 of the
+		 * file's first 4 KiB as read (here the zstd bytes) */
+		uint64_t h = 0xcbf29ce484222325ull;
+		char want[40];
+
+		for (size_t i = 0; i < zn; i++)
+			h = (h ^ z[i]) * 0x100000001b3ull;
+		snprintf(want, sizeof(want), "00000000-0000-0000-%04llx-%012llx", (unsigned long long)(h >> 48),
+			 (unsigned long long)(h & 0xffffffffffffull));
+		assert_string_equal(tt_test_str(tr, "select str_value from metadata where name = 'trace_uuid'"), want);
+	}
 	tt_test_close_text(tr, path);
 
 	path = tt_test_write_tmp(z, zn - 4, ".json.zst"); /* the frame cut short */

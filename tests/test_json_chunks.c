@@ -32,7 +32,7 @@ static const char *const dump_sql[] = {
 	"select 'flow', slice_out, slice_in from flow order by id",
 	"select 'stat', name, idx, value from stats where value != 0 order by name, idx",
 	"select 'meta', name, str_value, int_value from metadata"
-	" where name not in ('json_parallel_bytes', 'import_time_ns', 'trace_size_bytes') order by name",
+	" where name not in ('json_parallel_bytes', 'import_time_ns', 'trace_size_bytes', 'trace_uuid') order by name",
 };
 
 /* Bytes parsed in parallel on the last dump (0: none). */

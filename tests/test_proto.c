@@ -1019,6 +1019,8 @@ static void test_trace_metadata(void **state)
 			       " when 'unique_session_name' then 2 when 'trace_time_clock_id' then 3 else 4 end", want);
 	tt_test_assert_tsv(tr, "select count(*), min(key_type), max(key_type), min(id), max(id) = count(*) - 1"
 			       " from metadata", "5\tsingle\tsingle\t0\t1\n");
+	/* the uuid the trace holds took the place of the file's hash */
+	tt_test_assert_tsv(tr, "select id from metadata where name = 'trace_uuid'", "1\n");
 	tb_close(tr, path, &b);
 
 	/* the config's alone (no TraceUuid packet); the trace clock BOOTTIME

@@ -7,6 +7,7 @@
  */
 #include "import_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,30 @@ static int has_control_bytes(const unsigned char *p, size_t n)
 		if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
 			return 1;
 	return 0;
+}
+
+/* trace processor's trace_uuid for a trace that names none: FNV-1a 64 of
+ * the file's first 4 KiB (as read, compressed or not) as the uuid's low
+ * half. A uuid the trace holds replaces it (import_proto.c). */
+static void uuid_from_head(tt_import *im)
+{
+	unsigned char head[4096];
+	FILE *f = fopen(im->path, "rb");
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t n;
+	char buf[40];
+
+	if (!f)
+		return;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	for (size_t i = 0; i < n; i++) {
+		h ^= head[i];
+		h *= 0x100000001b3ull;
+	}
+	snprintf(buf, sizeof(buf), "00000000-0000-0000-%04llx-%012llx", (unsigned long long)(h >> 48),
+		 (unsigned long long)(h & 0xffffffffffffull));
+	tt_storage_meta_str(im->st, "trace_uuid", buf);
 }
 
 static int sniff_and_import(tt_import *im, const char **format)
@@ -62,15 +87,18 @@ static int sniff_and_import(tt_import *im, const char **format)
 		 * holds raw control bytes, a packet's tags and varints do. */
 		*format = "perfetto-proto";
 		tt_storage_meta_str(im->st, "trace_type", "proto");
+		uuid_from_head(im);
 		rc = tt_import_proto(im, src);
 	} else if (i < n && (head[i] == '{' || head[i] == '[')) {
 		*format = "chrome-json";
 		tt_storage_meta_str(im->st, "trace_type", "json");
+		uuid_from_head(im);
 		rc = tt_import_json(im, src);
 	} else if (head[0] == 0x0a) {
 		/* a packet of printable bytes only: rare, but still a packet */
 		*format = "perfetto-proto";
 		tt_storage_meta_str(im->st, "trace_type", "proto");
+		uuid_from_head(im);
 		rc = tt_import_proto(im, src);
 	} else if ((n >= 4 && memcmp(head, "\xc1\x1f\xfc\xc1", 4) == 0) ||
 		   (n >= 4 && memcmp(head, "\x57\x1d\xd1\x75", 4) == 0) ||
