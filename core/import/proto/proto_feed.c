@@ -389,10 +389,10 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 	uint32_t folded = REC_FOLDED(r);
 
 	if (r->kind == R_FTRACE) {
-		if (!tt_proto_feed_ftrace(c, r, &ft))
-			return;
-		r = &ft;
-	} else if (r->flags & F_EXT) {
+		tt_proto_feed_ftrace(c, r);
+		return;
+	}
+	if (r->flags & F_EXT) {
 		ft = *r;
 		ft.args = tt_proto_ext_args(c, r);
 		r = &ft;

@@ -261,37 +261,34 @@ static void push_sched(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, int64_t prev
 }
 
 /* One R_FTRACE record, in trace order: the process tracker's part, and
- * atrace markers (stored by the atrace tracker). Returns 1 when *out is
- * a record to feed as any; none is today (markers made one before they
- * moved to the shared tracker). */
-int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
+ * atrace markers (stored by the atrace tracker). */
+void tt_proto_feed_ftrace(pctx *c, const prec *r)
 {
 	int32_t pid = (int32_t)(uint32_t)r->id;
 
-	(void)out;
 	switch (r->scope) {
 	case FT_SWITCH:
 	case FT_SWITCH_NOPREV:
 		if (r->u.i >= 0 && (size_t)r->u.i < c->sched.n)
 			tt_proto_sched_switch(c, &c->sched.v[r->u.i], r->scope == FT_SWITCH, pid, r->cat);
-		return 0;
+		return;
 	case FT_NEWTASK:
 		on_newtask(c, r->ts, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
-		return 0;
+		return;
 	case FT_FREE:
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
 		on_process_free(c, pid);
-		return 0;
+		return;
 	case FT_BLOCKED:
 		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
-		return 0;
+		return;
 	case FT_RAW:
 		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
-		return 0;
+		return;
 	case FT_WAKING:
 	case FT_WAKING_COMPACT:
 		tt_proto_sched_waking(c, r, r->scope == FT_WAKING_COMPACT, (int32_t)(uint32_t)(r->id >> 32), pid);
-		return 0;
+		return;
 	case FT_RENAME: {
 		/* a main thread's new name is its process's too */
 		uint32_t u, up;
@@ -300,21 +297,21 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		u = tt_proto_thread(c, pid);
 		up = tt_storage_thread_upid(c->st, u);
 		if (!r->name)
-			return 0;
+			return;
 		tt_proto_thread_name(c, u, r->name, TN_FTRACE);
 		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
 			tt_proto_set_process_name(c, up, r->name, PN_SYSTEM);
-		return 0;
+		return;
 	}
 	case FT_PRINT:
 		tt_proto_feed_atrace(c, r);
-		return 0;
+		return;
 	case FT_PTREE: {
 		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
 		Perfetto__Protos__ProcessTree *pt;
 
 		if (!b || !b->p)
-			return 0;
+			return;
 		pt = perfetto__protos__process_tree__unpack(NULL, b->n, b->p);
 		if (pt) {
 			tt_proto_on_process_tree(c, b->seq, pt);
@@ -324,10 +321,9 @@ int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out)
 		}
 		free(b->p);
 		b->p = NULL;
-		return 0;
+		return;
 	}
 	}
-	return 0;
 }
 
 /* A ProcessTree is parsed in trace order too (its packet's timestamp),

@@ -405,7 +405,7 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a);
  * symbols); tt_proto_on_interned_ksyms keeps them. */
 void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b);
 void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
-int tt_proto_feed_ftrace(pctx *c, const prec *r, prec *out);
+void tt_proto_feed_ftrace(pctx *c, const prec *r);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), names by priority,
  * threads and forked processes bound to a process once one of them is. */
