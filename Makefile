@@ -78,7 +78,7 @@ MAIN_SRC    = tui/main.c
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
 GEN_HDRS = $(GEN_SRCS:.c=.h)
 # Perfetto's built-in functions and tables (core/sql/builtins.h)
-SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/functions_window.c core/sql/functions_clock.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
+SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/functions_window.c core/sql/functions_clock.c core/sql/vtab_table_info.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
 	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c \
 	      core/sql/flamegraph.c core/sql/flamegraph_build.c
 # Perfetto's state tracks (issue 16)

@@ -149,6 +149,35 @@ static void perfetto_table(void **state)
 		   "3.5\t5\n");
 }
 
+/* perfetto_table_info: a PERFETTO TABLE's columns typed as trace
+ * processor's dataframe builder types them, from their values. */
+static void perfetto_table_info(void **state)
+{
+	tt_trace *tr = ((struct fx *)*state)->tr;
+
+	tt_test_assert_tsv(tr,
+		   "CREATE PERFETTO TABLE ti AS"
+		   " SELECT 0 AS k, 5 AS g, -3 AS neg, 5000000000 AS big, 0.5 AS r, 'a' AS s, NULL AS n, 7 AS o"
+		   " UNION ALL SELECT 1, 5, 4, 1, 1.5, 'b', NULL, NULL"
+		   " UNION ALL SELECT 2, 6, 9, 2, 2.5, 'c', NULL, 3;"
+		   "SELECT id, name, col_type, nullable, sorted FROM perfetto_table_info('ti')",
+		   "0\tk\tid\t0\t0\n"          /* 0, 1, 2: the row ids */
+		   "1\tg\tuint32\t0\t2\n"      /* sorted with repeats, not from 0 */
+		   "2\tneg\tint32\t0\t2\n"
+		   "3\tbig\tint64\t0\t3\n"
+		   "4\tr\tdouble\t0\t2\n"
+		   "5\ts\tstring\t0\t2\n"
+		   "6\tn\tuint32\t1\t3\n"      /* no value at all */
+		   "7\to\tuint32\t1\t3\n"      /* a NULL: sparse, unsorted */
+		   "8\t_auto_id\tid\t0\t0\n");
+	/* 0, 0, 2, 2: a set id (each value the index of its first row) */
+	tt_test_assert_tsv(tr,
+		   "CREATE PERFETTO TABLE ts AS SELECT 0 AS x UNION ALL SELECT 0 UNION ALL SELECT 2 UNION ALL SELECT 2;"
+		   "SELECT col_type, sorted FROM perfetto_table_info('ts') WHERE name = 'x'", "uint32\t1\n");
+	assert_err(tr, "SELECT * FROM perfetto_table_info('nope')", "Perfetto table 'nope' not found.");
+	assert_err(tr, "SELECT * FROM perfetto_table_info(3)", "takes table name as a string");
+}
+
 static void perfetto_view_and_index(void **state)
 {
 	tt_trace *tr = ((struct fx *)*state)->tr;
@@ -684,6 +713,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(perfetto_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(perfetto_table_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(perfetto_view_and_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(perfetto_functions, setup, teardown),
 		cmocka_unit_test_setup_teardown(perfetto_table_functions, setup, teardown),

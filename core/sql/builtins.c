@@ -44,6 +44,8 @@ int tt_sql_register_builtins(sqlite3 *db, tt_storage *st)
 	if (rc == SQLITE_OK)
 		rc = tt_sql_register_flamegraph(db);
 	if (rc == SQLITE_OK)
+		rc = tt_sql_register_table_info(db);
+	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, builtin_views, NULL, NULL, NULL);
 	return rc;
 }

@@ -33,6 +33,8 @@ int tt_sql_register_flow(sqlite3 *db, tt_storage *st);
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st);
 int tt_sql_register_intervals(sqlite3 *db);
 int tt_sql_register_flamegraph(sqlite3 *db);
+/* perfetto_table_info (vtab_table_info.c). */
+int tt_sql_register_table_info(sqlite3 *db);
 int tt_sql_register_span_join(sqlite3 *db);
 
 /* Reads slice row `row` column `col` in the order of the slice table's
