@@ -1034,6 +1034,64 @@ static void test_trace_metadata(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void put_android_info(tbuf *b, char *fingerprint, int64_t sdk, uint64_t ram)
+{
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Pkt p = pkt(1, 0);
+
+	si.android_build_fingerprint = fingerprint;
+	si.has_android_sdk_version = sdk >= 0;
+	si.android_sdk_version = (uint64_t)(sdk >= 0 ? sdk : 0);
+	si.has_timezone_off_mins = 1;
+	si.timezone_off_mins = -300;
+	si.android_soc_model = "soc9";
+	si.has_system_ram_bytes = ram != 0;
+	si.system_ram_bytes = ram;
+	TB_PUT(b, p, SYSTEM_INFO, system_info, &si);
+}
+
+/* SystemInfo's metadata as trace processor's SystemProbesParser writes
+ * it: the fingerprint's incremental build, the SDK level from the
+ * release when the packet does not give it, the RAM in bytes and GB. */
+static void test_system_info_metadata(void **state)
+{
+	static const char sql[] = "select name || '=' || coalesce(str_value, int_value) from metadata"
+				   " where name not glob 'trace_*' order by id";
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_android_info(&b, "acme/rocket/rocket:8.1/OPM1.171019/4417070:user/release-keys", -1, 7600000000ull);
+	put_clocked(&b, 1, 500, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, sql,
+			   "timezone_off_mins=-300\n"
+			   "android_build_fingerprint=acme/rocket/rocket:8.1/OPM1.171019/4417070:user/release-keys\n"
+			   "android_incremental_build=4417070\nandroid_sdk_version=27\nandroid_soc_model=soc9\n"
+			   "system_ram_bytes=7600000000\nsystem_ram_gb=8\n");
+	tb_close(tr, path, &b);
+
+	/* the packet's SDK level wins; an S build is 31; a fingerprint
+	 * without the layout names only itself */
+	put_android_info(&b, "a/b/c:S/X/77:user/k", 33, 0);
+	put_clocked(&b, 1, 500, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select int_value from metadata where name = 'android_sdk_version'", "33\n");
+	tb_close(tr, path, &b);
+	put_android_info(&b, "a/b/c:S/X/77:user/k", -1, 0);
+	put_clocked(&b, 1, 500, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select int_value from metadata where name = 'android_sdk_version'", "31\n");
+	tb_close(tr, path, &b);
+	put_android_info(&b, "no layout here", -1, 0);
+	put_clocked(&b, 1, 500, 0, "e");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select count(*) from metadata where name in ('android_sdk_version',"
+			       " 'android_incremental_build')", "0\n");
+	tb_close(tr, path, &b);
+}
+
 /* An ftrace bundle with print events (pid = writing tid) and sched_switch. */
 static void test_ftrace_atrace_and_sched(void **state)
 {
@@ -3546,6 +3604,7 @@ int main(void)
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_clock_snapshot_table),
 		cmocka_unit_test(test_trace_metadata),
+		cmocka_unit_test(test_system_info_metadata),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_ftrace_trace_order),

@@ -95,6 +95,8 @@
  * processor appends them.
  */
 #include "proto_int.h"
+#include <math.h>
+#include <stddef.h>
 #include "proto_inflate.h"
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -378,6 +380,85 @@ static void set_uuid(pctx *c, int64_t msb, int64_t lsb, int from_packet)
 	c->uuid_found = 1;
 }
 
+/* Android's SDK level of a release ("12", "8.1", "S..."), as trace
+ * processor maps it; -1 when unknown. */
+static int64_t sdk_of_release(const char *v, size_t n)
+{
+	static const struct { const char *rel; int sdk; } map[] = {
+		{ "12", 31 }, { "11", 30 }, { "10", 29 }, { "9", 28 }, { "8.1", 27 }, { "8.0", 26 },
+		{ "7.1", 25 }, { "7.0", 24 }, { "6.0", 23 }, { "5.1", 22 }, { "5.1.1", 22 },
+		{ "5.0", 21 }, { "5.0.1", 21 }, { "5.0.2", 21 },
+	};
+
+	if (n && (v[0] == 'T' || v[0] == 'S'))
+		return 31;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strlen(map[i].rel) == n && memcmp(map[i].rel, v, n) == 0)
+			return map[i].sdk;
+	return -1;
+}
+
+/* A SystemInfo string field and its metadata key. */
+struct si_key {
+	const char *key;
+	size_t off;
+};
+
+#define SI_KEY(f) { #f, offsetof(Perfetto__Protos__SystemInfo, f) }
+
+static void si_strs(pctx *c, const Perfetto__Protos__SystemInfo *si, const struct si_key *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = *(char *const *)(const void *)((const char *)si + k[i].off);
+
+		if (v)
+			tt_storage_meta_str(c->st, k[i].key, v);
+	}
+}
+
+/* SystemInfo's metadata rows, in the order trace processor's
+ * SystemProbesParser writes them (the utsname's: tt_proto_on_system_info).
+ * A build fingerprint BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS
+ * gives the incremental build and, without android_sdk_version, the SDK
+ * level. */
+static void system_info_meta(pctx *c, const Perfetto__Protos__SystemInfo *si)
+{
+	static const struct si_key first[] = { SI_KEY(android_device_manufacturer) };
+	static const struct si_key then[] = {
+		SI_KEY(tracing_service_version), SI_KEY(android_soc_model), SI_KEY(android_guest_soc_model),
+		SI_KEY(android_hardware_revision), SI_KEY(android_storage_model), SI_KEY(android_ram_model),
+		SI_KEY(android_serial_console),
+	};
+	int64_t sdk = si->has_android_sdk_version ? (int64_t)si->android_sdk_version : -1;
+	const char *fp = si->android_build_fingerprint;
+
+	if (si->has_timezone_off_mins)
+		tt_storage_meta_int(c->st, "timezone_off_mins", si->timezone_off_mins);
+	if (fp) {
+		const char *colon = strchr(fp, ':'), *rel_slash, *id_slash, *inc_colon;
+
+		tt_storage_meta_str(c->st, "android_build_fingerprint", fp);
+		if (colon && (rel_slash = strchr(colon, '/')) && (id_slash = strchr(rel_slash + 1, '/')) &&
+		    (inc_colon = strchr(id_slash, ':'))) {
+			char inc[256];
+
+			snprintf(inc, sizeof(inc), "%.*s", (int)(inc_colon - id_slash - 1), id_slash + 1);
+			tt_storage_meta_str(c->st, "android_incremental_build", inc);
+			if (sdk < 0)
+				sdk = sdk_of_release(colon + 1, (size_t)(rel_slash - colon - 1));
+		}
+	}
+	si_strs(c, si, first, sizeof(first) / sizeof(first[0]));
+	if (sdk >= 0)
+		tt_storage_meta_int(c->st, "android_sdk_version", sdk);
+	si_strs(c, si, then, sizeof(then) / sizeof(then[0]));
+	if (si->has_system_ram_bytes) {
+		tt_storage_meta_int(c->st, "system_ram_bytes", (int64_t)si->system_ram_bytes);
+		/* in GB, rounded (trace processor's MachineTracker::BytesToGB) */
+		tt_storage_meta_int(c->st, "system_ram_gb", (int64_t)llround((double)si->system_ram_bytes / 1e9));
+	}
+}
+
 /* The clock_snapshot rows of a snapshot that links to the trace clock:
  * each clock at the snapshot's instant, its value in ns (trace
  * processor's ClockTracker::AddSnapshotToTable; an incremental clock's
@@ -579,6 +660,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
 		tt_proto_on_system_info(c, p->system_info);
+		system_info_meta(c, p->system_info);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_UUID:
 		set_uuid(c, p->trace_uuid->msb, p->trace_uuid->lsb, 1);
