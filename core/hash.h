@@ -11,6 +11,20 @@
 #include <stdint.h>
 #include <string.h>
 
+/* FNV-1a 64, as Perfetto's base::FnvHasher: stable, for the values
+ * termtrace must compute as trace processor does (SQL hash(), stack ids,
+ * the stand-in trace_uuid). Start with TT_FNV1A64_SEED. */
+#define TT_FNV1A64_SEED 0xcbf29ce484222325ull
+
+static inline uint64_t tt_fnv1a64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	return h;
+}
+
 /* A hash of p[0..n), continuing h (any seed to start). */
 static inline uint64_t tt_hash_bytes(uint64_t h, const void *p, size_t n)
 {

@@ -6,6 +6,7 @@
  * stream magics (a CTF file opened alone: point at its folder instead).
  */
 #include "import_int.h"
+#include "hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,16 @@ static int has_control_bytes(const unsigned char *p, size_t n)
 	return 0;
 }
 
+void tt_import_set_uuid(tt_import *im, uint64_t msb, uint64_t lsb)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(msb >> 32),
+		 (unsigned long long)(msb >> 16 & 0xffff), (unsigned long long)(msb & 0xffff),
+		 (unsigned long long)(lsb >> 48), (unsigned long long)(lsb & 0xffffffffffffull));
+	tt_storage_meta_str(im->st, "trace_uuid", buf);
+}
+
 /* trace processor's trace_uuid for a trace that names none: FNV-1a 64 of
  * the file's first 4 KiB (as read, compressed or not) as the uuid's low
  * half. A uuid the trace holds replaces it (import_proto.c). */
@@ -28,21 +39,13 @@ static void uuid_from_head(tt_import *im)
 {
 	unsigned char head[4096];
 	FILE *f = fopen(im->path, "rb");
-	uint64_t h = 0xcbf29ce484222325ull;
 	size_t n;
-	char buf[40];
 
 	if (!f)
 		return;
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
-	for (size_t i = 0; i < n; i++) {
-		h ^= head[i];
-		h *= 0x100000001b3ull;
-	}
-	snprintf(buf, sizeof(buf), "00000000-0000-0000-%04llx-%012llx", (unsigned long long)(h >> 48),
-		 (unsigned long long)(h & 0xffffffffffffull));
-	tt_storage_meta_str(im->st, "trace_uuid", buf);
+	tt_import_set_uuid(im, 0, tt_fnv1a64(TT_FNV1A64_SEED, head, n));
 }
 
 static int sniff_and_import(tt_import *im, const char **format)

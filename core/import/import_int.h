@@ -79,6 +79,9 @@ static inline int tt_import_cancelled(const tt_import *im)
 	return im->opts.cancelled && im->opts.cancelled(im->opts.ctx);
 }
 
+/* metadata trace_uuid from its 128 bits, as trace processor prints a
+ * uuid: msb then lsb, 8-4-4-4-12 hex digits. */
+void tt_import_set_uuid(tt_import *im, uint64_t msb, uint64_t lsb);
 /* Makes the trackers of im (on im->st); -1 when out of memory (then
  * none is left). */
 int tt_import_begin(tt_import *im);

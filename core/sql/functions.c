@@ -21,6 +21,7 @@
  * registered from here too.
  */
 #include "builtins.h"
+#include "hash.h"
 
 #include <ctype.h>
 #include <regex.h>
@@ -296,7 +297,7 @@ oom:
 
 static void fn_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = TT_FNV1A64_SEED;
 
 	for (int i = 0; i < argc; i++) {
 		const unsigned char *p;
@@ -321,10 +322,7 @@ static void fn_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			return;
 		}
 		}
-		for (size_t k = 0; k < n; k++) {
-			h ^= p[k];
-			h *= 0x100000001b3ull;
-		}
+		h = tt_fnv1a64(h, p, n);
 	}
 	sqlite3_result_int64(ctx, (sqlite3_int64)h);
 }

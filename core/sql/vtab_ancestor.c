@@ -20,6 +20,7 @@
  * subtree.
  */
 #include "builtins.h"
+#include "hash.h"
 #include "vtab_func.h"
 
 #include <inttypes.h>
@@ -27,17 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
 
 static int start_slice(const tt_storage *st, sqlite3_value *v, size_t *out, char **msg)
 {
@@ -164,16 +154,16 @@ static int64_t *stack_hashes(const tt_storage *st)
 	for (size_t i = 0; i < n; i++) {
 		const char *cat = tt_storage_str(st, st->slice.cat[i]);
 		const char *name = tt_storage_str(st, st->slice.name[i]);
-		uint64_t h = FNV_OFFSET;
+		uint64_t h = TT_FNV1A64_SEED;
 
-		h = fnv(h, cat ? cat : "", cat ? strlen(cat) : 0);
-		h = fnv(h, "|", 1);
-		h = fnv(h, name ? name : "", name ? strlen(name) : 0);
+		h = tt_fnv1a64(h, cat ? cat : "", cat ? strlen(cat) : 0);
+		h = tt_fnv1a64(h, "|", 1);
+		h = tt_fnv1a64(h, name ? name : "", name ? strlen(name) : 0);
 		self[i] = h;
 	}
 	for (size_t i = 0; i < n; i++) {
 		size_t len = 0;
-		uint64_t h = FNV_OFFSET;
+		uint64_t h = TT_FNV1A64_SEED;
 		char buf[32];
 		int m;
 
@@ -181,10 +171,10 @@ static int64_t *stack_hashes(const tt_storage *st)
 			chain[len++] = (uint32_t)p;
 		/* the slice itself, then its ancestors root first */
 		m = snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)self[i]);
-		h = fnv(h, buf, (size_t)m);
+		h = tt_fnv1a64(h, buf, (size_t)m);
 		for (size_t k = len; k-- > 0;) {
 			m = snprintf(buf, sizeof(buf), "|%" PRId64, (int64_t)self[chain[k]]);
-			h = fnv(h, buf, (size_t)m);
+			h = tt_fnv1a64(h, buf, (size_t)m);
 		}
 		out[i] = (int64_t)h;
 	}

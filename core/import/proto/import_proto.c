@@ -368,15 +368,9 @@ static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int zstd, int d
  * TraceConfig's (deprecated) fields, whichever comes first. */
 static void set_uuid(pctx *c, int64_t msb, int64_t lsb, int from_packet)
 {
-	uint64_t m = (uint64_t)msb, l = (uint64_t)lsb;
-	char buf[40];
-
 	if ((!msb && !lsb) || (c->uuid_found && !from_packet))
 		return;
-	snprintf(buf, sizeof(buf), "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(m >> 32),
-		 (unsigned long long)(m >> 16 & 0xffff), (unsigned long long)(m & 0xffff),
-		 (unsigned long long)(l >> 48), (unsigned long long)(l & 0xffffffffffffull));
-	tt_storage_meta_str(c->st, "trace_uuid", buf);
+	tt_import_set_uuid(c->im, (uint64_t)msb, (uint64_t)lsb);
 	c->uuid_found = 1;
 }
 
