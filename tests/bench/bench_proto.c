@@ -77,6 +77,7 @@
 #include "import_int.h"
 #include "proto_read.h"
 #include "termtrace.h"
+#include "bench_median.h"
 #include "trace_int.h"
 
 #define THREADS 64
@@ -633,25 +634,9 @@ static long long count_of(tt_trace *tr, const char *sql)
  * VM: the same import took 0.31 to 0.50 s in three runs of a minute), so
  * the timings of traces under 64 MB are the median of REPS runs, printed
  * with the fastest and slowest; bigger ones are run once. */
-#define REPS 5
-
 static int reps_for(double mb)
 {
 	return mb < 64.0 ? REPS : 1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (sorts v). */
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* "" for one run, else " (median of N: min-max s)" into buf. */
