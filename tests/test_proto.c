@@ -1073,23 +1073,25 @@ static void test_system_info_metadata(void **state)
 	tb_close(tr, path, &b);
 
 	/* the packet's SDK level wins; an S build is 31; a fingerprint
-	 * without the layout names only itself */
-	put_android_info(&b, "a/b/c:S/X/77:user/k", 33, 0);
-	put_clocked(&b, 1, 500, 0, "e");
-	tr = tb_open(&b, &path);
-	tt_test_assert_tsv(tr, "select int_value from metadata where name = 'android_sdk_version'", "33\n");
-	tb_close(tr, path, &b);
-	put_android_info(&b, "a/b/c:S/X/77:user/k", -1, 0);
-	put_clocked(&b, 1, 500, 0, "e");
-	tr = tb_open(&b, &path);
-	tt_test_assert_tsv(tr, "select int_value from metadata where name = 'android_sdk_version'", "31\n");
-	tb_close(tr, path, &b);
-	put_android_info(&b, "no layout here", -1, 0);
-	put_clocked(&b, 1, 500, 0, "e");
-	tr = tb_open(&b, &path);
-	tt_test_assert_tsv(tr, "select count(*) from metadata where name in ('android_sdk_version',"
-			       " 'android_incremental_build')", "0\n");
-	tb_close(tr, path, &b);
+	 * without the layout names only itself (same assertions, one table) */
+	{
+		static const struct { char *fp; int64_t sdk; const char *sql, *want; } cases[] = {
+			{ "a/b/c:S/X/77:user/k", 33, "select int_value from metadata where name = 'android_sdk_version'",
+			  "33\n" },
+			{ "a/b/c:S/X/77:user/k", -1, "select int_value from metadata where name = 'android_sdk_version'",
+			  "31\n" },
+			{ "no layout here", -1, "select count(*) from metadata where name in ('android_sdk_version',"
+						 " 'android_incremental_build')", "0\n" },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			put_android_info(&b, cases[i].fp, cases[i].sdk, 0);
+			put_clocked(&b, 1, 500, 0, "e");
+			tr = tb_open(&b, &path);
+			tt_test_assert_tsv(tr, cases[i].sql, cases[i].want);
+			tb_close(tr, path, &b);
+		}
+	}
 }
 
 /* An ftrace bundle with print events (pid = writing tid) and sched_switch. */
