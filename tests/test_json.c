@@ -388,6 +388,60 @@ static void trailing_comma_across_reads(void **state)
 	free(t);
 }
 
+/* Where the first read (256 KiB) ends is swept over every byte of an
+ * event's keys and string values, escapes included: a string cut by a
+ * read is held back with the token before it and given to yajl whole
+ * (import_json.c); the event reads the same wherever the cut falls. Then
+ * a string of three reads with escapes. */
+static void strings_across_reads(void **state)
+{
+	const size_t read_size = 256 * 1024, big = 600 * 1024;
+	const char *ev = ",{\"ph\":\"X\",\"name\":\"A\\tB\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1,"
+			 "\"args\":{\"key\":\"v\\u00e9\\n\",\"k2\":\"w\"}}]";
+	const char *head = "[{\"ph\":\"X\",\"name\":\"pad\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"args\":{\"pad\":\"";
+	char *t = malloc(read_size + big + 256), *path;
+	tt_trace *tr;
+	size_t n;
+
+	(void)state;
+	assert_non_null(t);
+	for (size_t cut = 1; cut < strlen(ev); cut++) {
+		/* the pad string ends so that the read ends after ev's first cut bytes */
+		n = (size_t)sprintf(t, "%s", head);
+		while (n < read_size - cut - 3)
+			t[n++] = 'x';
+		n += (size_t)sprintf(t + n, "\"}}%s", ev);
+		assert_int_equal(strlen(head) + (read_size - cut - 3 - strlen(head)) + 3 + cut, read_size);
+		path = tt_test_write_tmp(t, n, ".json");
+		tr = tt_test_open(path);
+		tt_test_assert_tsv(tr, "select ts, hex(name) from slice order by ts", "1000\t706164\n5000\t410942\n");
+		tt_test_assert_tsv(tr, "select key, hex(string_value) from args where key in ('args.key', 'args.k2')"
+				   " order by key", "args.k2\t77\nargs.key\t76C3A90A\n");
+		tt_trace_close(tr);
+		unlink(path);
+		free(path);
+	}
+	/* one string over three reads, with escapes all along */
+	n = (size_t)sprintf(t, "%s\"}},{\"ph\":\"X\",\"name\":\"long\",\"pid\":1,\"tid\":1,\"ts\":7,\"dur\":1,"
+				"\"args\":{\"s\":\"", head);
+	for (size_t i = 0; i < big / 4; i++) {
+		memcpy(t + n, "ab\\n", 4);
+		n += 4;
+	}
+	n += (size_t)sprintf(t + n, "\"}}]");
+	path = tt_test_write_tmp(t, n, ".json");
+	tr = tt_test_open(path);
+	tt_test_assert_tsv(tr, "select ts, name from slice order by ts", "1000\tpad\n7000\tlong\n");
+	assert_int_equal(tt_test_int(tr, "select length(string_value) from args where key = 'args.s'"),
+			 (int64_t)(big / 4 * 3));
+	assert_int_equal(tt_test_int(tr, "select instr(string_value, 'ab' || char(10) || 'ab') from args"
+				     " where key = 'args.s'"), 1);
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+	free(t);
+}
+
 /* Thread state events (ph T, as trace processor reads them): the name is
  * the state, cpu / io_wait / blocked_function are columns; Running with a
  * cpu is also a sched slice; one without dur is a parser failure, a
@@ -1062,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(trailing_commas),
 		cmocka_unit_test(raw_control_characters),
 		cmocka_unit_test(trailing_comma_across_reads),
+		cmocka_unit_test(strings_across_reads),
 		cmocka_unit_test(overlapping_complete_spilled),
 		cmocka_unit_test(sort_index_hints),
 		cmocka_unit_test(flows_v1_and_v2),

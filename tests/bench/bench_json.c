@@ -12,7 +12,13 @@
  * REPS runs (each import in a process of its own), printed with the
  * fastest and slowest; bigger traces are run once (the floor after a
  * first read that may come from the disk).
- *   usage: bench_json [N ...]     (default 1000000 10000000)
+ * Then a trace whose events are mostly ftrace text: a systemTraceEvents
+ * string of S lines (sched_switch and atrace markers, as Chrome's
+ * about:tracing writes with systrace on), its peak RSS against the file.
+ * yajl hands a string to its callback only whole, so such a string is
+ * held while it is read (our read buffer, yajl's decoded copy, ours):
+ * the 1x target is the event arrays'; this line says what it costs.
+ *   usage: bench_json [N ...] [sS]   (default 1000000 10000000 s200000)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +86,38 @@ static void generate(const char *path, long n)
 		t += 500000;
 	}
 	fputs("\n]}\n", f);
+	fclose(f);
+}
+
+/* A systemTraceEvents string of `lines` lines (a third sched_switch, the
+ * rest atrace B/E markers of 50 tasks) beside one JSON event. */
+static void generate_systrace(const char *path, long lines)
+{
+	FILE *f = fopen(path, "w");
+	double t = 1000.0;
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs("{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}],"
+	      "\"systemTraceEvents\":\"# tracer: nop\\n", f);
+	for (long i = 0; i < lines; i++) {
+		int pid = 1000 + (int)(i % 50), cpu = (int)(i % 4);
+
+		t += 0.00001;
+		if (i % 3 == 0)
+			fprintf(f, "          task-%d  ( %d) [00%d] d..3 %.6f: sched_switch: prev_comm=task prev_pid=%d "
+				"prev_prio=120 prev_state=S ==> next_comm=other next_pid=%d next_prio=120\\n",
+				pid, pid, cpu, t, pid, pid + 1);
+		else if (i % 3 == 1)
+			fprintf(f, "          task-%d  ( %d) [00%d] ...1 %.6f: tracing_mark_write: B|%d|slice_%ld\\n", pid,
+				pid, cpu, t, pid, i % 40);
+		else
+			fprintf(f, "          task-%d  ( %d) [00%d] ...1 %.6f: tracing_mark_write: E|%d\\n", pid, pid, cpu,
+				t, pid);
+	}
+	fputs("\"}\n", f);
 	fclose(f);
 }
 
@@ -242,16 +280,43 @@ static void run_child(const char *path, long n)
 	tt_trace_close(tr);
 }
 
+static void run_systrace_child(const char *path, long lines)
+{
+	double mb, fcpu, floor_s = yajl_floor(path, &mb, &fcpu), t0 = now(), imp_s;
+	tt_err err = { 0 };
+	tt_trace *tr = tt_trace_open(path, NULL, &err);
+	struct rusage ru;
+
+	imp_s = now() - t0;
+	if (!tr) {
+		fprintf(stderr, "import failed: %s\n", err.msg);
+		exit(1);
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("json systrace %ld lines  %.1f MB | floor (yajl, no callbacks) %.3f s | import %.3f s  %.1f MB/s"
+	       " | slices %lld  sched %lld | peak RSS %.0f MB = %.2fx the file (a string is held whole: read, decoded, kept)\n",
+	       lines, mb, floor_s, imp_s, mb / imp_s, query_int(tr, "select count(*) from slice"),
+	       query_int(tr, "select count(*) from sched_slice"), ru.ru_maxrss / 1024.0,
+	       (double)ru.ru_maxrss * 1024.0 / (mb * 1e6));
+	fflush(stdout);
+	tt_trace_close(tr);
+}
+
 int main(int argc, char **argv)
 {
 	long sizes[8] = { 1000000, 10000000 };
 	int nsizes = 2;
+	long systrace_lines = 200000;
 	const char *dir = getenv("TT_BENCH_DIR") ? getenv("TT_BENCH_DIR") : "/tmp";
 
 	if (argc > 1) {
 		nsizes = 0;
-		for (int i = 1; i < argc && nsizes < 8; i++)
-			sizes[nsizes++] = atol(argv[i]);
+		systrace_lines = 0;
+		for (int i = 1; i < argc; i++)
+			if (argv[i][0] == 's')
+				systrace_lines = atol(argv[i] + 1);
+			else if (nsizes < 8)
+				sizes[nsizes++] = atol(argv[i]);
 	}
 	for (int i = 0; i < nsizes; i++) {
 		char path[512];
@@ -265,6 +330,22 @@ int main(int argc, char **argv)
 		pid = fork();
 		if (pid == 0) {
 			run_child(path, sizes[i]);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+	}
+	if (systrace_lines > 0) {
+		char path[512];
+		struct stat sb;
+		pid_t pid;
+		int status;
+
+		snprintf(path, sizeof(path), "%s/tt-bench-systrace-%ld.json", dir, systrace_lines);
+		if (stat(path, &sb) != 0)
+			generate_systrace(path, systrace_lines);
+		pid = fork();
+		if (pid == 0) {
+			run_systrace_child(path, systrace_lines);
 			_exit(0);
 		}
 		waitpid(pid, &status, 0);

@@ -32,6 +32,11 @@
 struct tt_json_lenient {
 	int in_str, esc;
 	uint64_t str_at; /* file offset of the '"' that opened the string */
+	/* the '"' or ',' read last outside strings, and the one before the
+	 * string being read (has_: there was one): a string held back from
+	 * there reaches yajl behind a whole token of its own (import_json.c) */
+	uint64_t last_stop, prev_at;
+	int has_last, has_prev;
 	int str_ctl, str_marker; /* the string being read: rewritten, holds a rewriting byte */
 	int conflict;    /* one string with both: it cannot be read exactly */
 	int oom;

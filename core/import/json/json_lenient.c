@@ -120,6 +120,8 @@ size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, 
 			f->in_str = 1;
 			f->str_at = base + i;
 			f->str_ctl = f->str_marker = 0;
+			f->prev_at = f->last_stop;
+			f->has_prev = f->has_last;
 		} else { /* a comma */
 			size_t k = i + 1;
 
@@ -130,6 +132,8 @@ size_t tt_json_lenient(struct tt_json_lenient *f, unsigned char *buf, size_t n, 
 			if (k < n && (buf[k] == '}' || buf[k] == ']'))
 				buf[i] = ' ';
 		}
+		f->last_stop = base + i;
+		f->has_last = 1;
 		i++;
 	}
 	return n;
