@@ -33,6 +33,8 @@ static void import_opts_from_env(tt_import_opts *opts)
 		opts->ctf_batch = (size_t)atoll(e);
 	opts->ctf_one_thread = (e = getenv("TT_CTF_THREADS")) && atoi(e) == 1;
 	opts->proto_one_thread = (e = getenv("TT_PROTO_THREADS")) && atoi(e) == 1;
+	if ((e = getenv("TT_JSON_MAX_STRING_MIB")) && atol(e) > 0)
+		opts->json_max_string_mib = (size_t)atol(e);
 }
 
 /* The importers' progress and cancel, into the caller's tt_progress. */

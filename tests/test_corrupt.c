@@ -104,11 +104,14 @@ static void case_end(void) { alarm(0); }
  * Returns the storage (caller frees) and the status in *rc. */
 typedef int (*import_body)(tt_import *im, const void *arg, size_t len);
 
+/* the JSON string cap of the imports that follow, in MiB (0: the importer's) */
+static size_t json_max_string_mib;
+
 static tt_storage *import_with(import_body body, const void *arg, size_t len, const char *path,
 			       int *rc, tt_err *err)
 {
 	tt_storage *st = tt_storage_new();
-	tt_import im = { .st = st, .path = path, .err = err };
+	tt_import im = { .st = st, .path = path, .err = err, .opts.json_max_string_mib = json_max_string_mib };
 
 	assert_non_null(st);
 	tt_err_clear(err);
@@ -533,8 +536,7 @@ static void json_huge_values(void **state)
 		/* and cut in the middle of the string */
 		survive(tt_import_json, b.p, b.n / 2, "json 16 MB string cut");
 	}
-	/* past the 32 MiB token limit: the event before it is kept, the loss
-	 * is counted, and the import stops without buffering the rest */
+	/* a 40 MiB name: read whole (strings are capped at 1 GiB) */
 	b.n = 0;
 	sb_str(&b, "{\"traceEvents\":[{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"name\":\"kept\"},"
 		   "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1,\"name\":\"");
@@ -547,11 +549,27 @@ static void json_huge_values(void **state)
 		tt_storage *st = import_mem(tt_import_json, b.p, b.n, &rc, &err);
 
 		assert_int_equal(rc, TT_OK);
+		assert_int_equal(st->slice.n, 2);
+		assert_int_equal(strlen(tt_storage_str(st, st->slice.name[1])), 40u << 20);
+		assert_int_equal(tt_storage_stat_get(st, TT_STAT_json_parse_error), 0);
+		tt_storage_free(st);
+	}
+	/* past the cap (lowered to 32 MiB here): the event before it is
+	 * kept, the loss is counted, and the import stops without buffering
+	 * the rest */
+	json_max_string_mib = 32;
+	{
+		tt_err err;
+		int rc;
+		tt_storage *st = import_mem(tt_import_json, b.p, b.n, &rc, &err);
+
+		assert_int_equal(rc, TT_OK);
 		assert_int_equal(st->slice.n, 1);
 		assert_string_equal(tt_storage_str(st, st->slice.name[0]), "kept");
 		assert_int_equal(tt_storage_stat_get(st, TT_STAT_json_parse_error), 1);
 		tt_storage_free(st);
 	}
+	json_max_string_mib = 0;
 	free(blk);
 	free(b.p);
 }

@@ -36,6 +36,7 @@ typedef struct tt_import_opts {
 	int ctf_one_thread;   /* CTF: read and store on the import thread */
 	int proto_one_thread; /* Perfetto: read, unpack and merge on the import thread */
 	size_t proto_batch;   /* Perfetto: packets per batch */
+	size_t json_max_string_mib; /* longest JSON string accepted, in MiB (0: JSON_MAX_STRING_MIB) */
 	/* Progress: bytes_total once known (0 = unchanged), then bytes done
 	 * and events so far. Cancel: non-zero makes the import stop with
 	 * TT_ECANCEL. Both are called on the import thread; either may be

@@ -54,8 +54,9 @@
  *     as there. Its binder events are not imported yet.
  * Limits: `stackFrames`, `samples` and object events (N/O/D), memory
  * dumps (v) and clock syncs (c) are ignored (counted as
- * json_phase_unknown for events); a systemTraceEvents string longer than
- * 32 MiB (MAX_TOKEN) is refused.
+ * json_phase_unknown for events); a string longer than 1 GiB
+ * (JSON_MAX_STRING_MIB) or a number longer than 32 MiB (MAX_TOKEN) stops
+ * the parse there, the events before it kept.
  */
 #include "json_int.h"
 
@@ -338,7 +339,7 @@ static void parse_all(struct jparse *p)
 				hold = p->lenient.prev_at;
 			feed = hold > p->offset ? (size_t)(hold - p->offset) : 0;
 			scanned = 1;
-			if (p->offset + total - at > (uint64_t)MAX_TOKEN + 1)
+			if (p->offset + total - at > p->max_string + 1)
 				p->long_string_at = at + 1;
 		}
 		p->base = p->offset;
@@ -358,7 +359,7 @@ static void parse_all(struct jparse *p)
 		}
 		if (p->long_string_at) { /* (the events before it are read) */
 			p->too_long = 1;
-			p->offset = p->long_string_at + MAX_TOKEN;
+			p->offset = p->long_string_at + p->max_string;
 			p->ys = yajl_status_error;
 			break;
 		}
@@ -390,8 +391,8 @@ static void parse_all(struct jparse *p)
 			p->truncated = 1;
 	} else if (p->ys != yajl_status_ok && !p->oom && p->b) {
 		if (p->too_long && p->long_string_at)
-			snprintf(p->msg, sizeof(p->msg), "a string longer than %u MiB (from byte %llu)",
-				 MAX_TOKEN >> 20, (unsigned long long)p->long_string_at);
+			snprintf(p->msg, sizeof(p->msg), "a string longer than %llu MiB (from byte %llu)",
+				 (unsigned long long)(p->max_string >> 20), (unsigned long long)p->long_string_at);
 		else if (p->too_long)
 			snprintf(p->msg, sizeof(p->msg), "a string or number longer than %u MiB",
 				 MAX_TOKEN >> 20);
@@ -449,6 +450,8 @@ int tt_json_top_init(struct jparse *p, struct json *j, tt_bytesrc *src)
 	memset(p, 0, sizeof(*p));
 	p->j = j;
 	p->src = src;
+	p->max_string = (uint64_t)(j->im->opts.json_max_string_mib ? j->im->opts.json_max_string_mib
+								   : JSON_MAX_STRING_MIB) << 20;
 	p->yh = yajl_alloc(&tt_json_callbacks, NULL, p);
 	if (!p->yh)
 		return -1;

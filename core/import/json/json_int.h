@@ -62,13 +62,20 @@ void tt_json_lenient_free(struct tt_json_lenient *f);
  * parser writes the prefix, so the import thread stores keys as they are. */
 #define ARGS_PREFIX "args"
 #define ARGS_PREFIX_LEN 5 /* with its '.' */
-/* Longest string or number token: yajl buffers a token that spans chunks
- * and re-lexes it as it grows (time quadratic in its length), so a file of
- * one 2 GB string would take hours; no real trace has a token this long.
- * The serial parser holds a string longer than one read back from yajl
- * until it ends (one re-lexing, not one per read) and refuses it once it
- * passes MAX_TOKEN, without yajl reading it at all. */
+/* Longest number (or other token but a string): yajl buffers a token
+ * that spans chunks and re-lexes it as it grows (time quadratic in its
+ * length), so a file of one 2 GB number would take hours; no real trace
+ * has a token this long. */
 #define MAX_TOKEN (32u << 20)
+/* Longest string: the serial parser holds a string cut by a read back
+ * from yajl until it ends, so yajl reads it once, whole, where it is
+ * (import_json.c); its cost is linear. Strings that long are real: a
+ * systemTraceEvents string holds a whole ftrace capture (trace processor
+ * reads any length). It is held three times while read (the read, yajl's
+ * decoded copy, the importer's), so the limit bounds memory: past it the
+ * parse stops there, without yajl reading the string. Test settings may
+ * lower it (tt_import_opts.json_max_string_mib). */
+#define JSON_MAX_STRING_MIB 1024
 /* Deepest container nesting accepted: yajl's own stack has no limit; args
  * are flattened at MAX_ARG_DEPTH anyway and no trace nests this deep. */
 #define MAX_JSON_DEPTH 1000
@@ -233,6 +240,7 @@ struct jparse {
 	yajl_status ys;
 	uint64_t offset;     /* bytes parsed (yajl's error offset on error) */
 	int truncated, too_long, read_failed;
+	uint64_t max_string;     /* longest string accepted, in bytes */
 	uint64_t long_string_at; /* too_long: the first byte of the string, else 0 */
 	char msg[160];
 	tt_err err;          /* a read error */
