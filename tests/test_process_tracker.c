@@ -61,6 +61,39 @@ static void plain_thread(void **state)
 	assert_int_equal(tt_process_tracker_thread_by_tid(f->p, 1), 1);
 }
 
+/* Thread names by rank: equal or higher replaces, lower does not, no
+ * name changes nothing; a thread made anew for a reused tid starts at
+ * the lowest rank; the idle thread's "swapper" outranks every source. */
+static void thread_name_ranks(void **state)
+{
+	struct fx *f = *state;
+	tt_str a = tt_storage_intern_cstr(f->st, "a"), b = tt_storage_intern_cstr(f->st, "b"),
+	       c = tt_storage_intern_cstr(f->st, "c");
+	uint32_t t = tt_process_tracker_thread(f->p, 5, 6), t2;
+
+	tt_process_tracker_thread_name(f->p, t, a, TT_TN_OTHER);
+	assert_int_equal(tt_storage_thread_name(f->st, t), a);
+	tt_process_tracker_thread_name(f->p, t, b, TT_TN_OTHER);
+	assert_int_equal(tt_storage_thread_name(f->st, t), b);
+	tt_process_tracker_thread_name(f->p, t, c, TT_TN_DESCRIPTOR);
+	tt_process_tracker_thread_name(f->p, t, a, TT_TN_FTRACE);
+	tt_process_tracker_thread_name(f->p, t, a, TT_TN_THREAD_TYPE);
+	tt_process_tracker_thread_name(f->p, t, 0, TT_TN_CONSTANT);
+	assert_int_equal(tt_storage_thread_name(f->st, t), c);
+	tt_process_tracker_thread_name(f->p, TT_NONE, a, TT_TN_CONSTANT); /* (nothing to name) */
+	t2 = tt_process_tracker_thread_new(f->p, 5, 6);
+	assert_int_not_equal(t2, t);
+	tt_process_tracker_thread_name(f->p, t2, a, TT_TN_OTHER);
+	assert_int_equal(tt_storage_thread_name(f->st, t2), a);
+	assert_int_equal(tt_storage_thread_name(f->st, t), c);
+	/* a utid far past the ones named so far */
+	for (int i = 0; i < 600; i++)
+		t2 = tt_process_tracker_thread(f->p, 5, 100 + i);
+	tt_process_tracker_thread_name(f->p, t2, b, TT_TN_FTRACE);
+	tt_process_tracker_thread_name(f->p, t2, a, TT_TN_OTHER);
+	assert_int_equal(tt_storage_thread_name(f->st, t2), b);
+}
+
 /* With main threads, a new process comes with its thread tid = pid (made
  * first), and asking for that thread gives it, not a second one. */
 static void main_thread_rule(void **state)
@@ -161,6 +194,9 @@ static void idle_rows(void **state)
 	assert_int_equal(tt_storage_process_count(f->st), 1);
 	assert_int_equal(tt_storage_thread_count(f->st), 1);
 	assert_string_equal(tt_storage_str(f->st, tt_storage_thread_name(f->st, 0)), "swapper");
+	/* (ftrace's "swapper/0" does not rename it) */
+	tt_process_tracker_thread_name(f->p, 0, tt_storage_intern_cstr(f->st, "swapper/0"), TT_TN_FTRACE);
+	assert_string_equal(tt_storage_str(f->st, tt_storage_thread_name(f->st, 0)), "swapper");
 	assert_int_equal(tt_process_tracker_process(f->p, 0), 0);
 	assert_int_equal(tt_process_tracker_thread(f->p, 0, 0), 0);
 	assert_int_equal(tt_process_tracker_thread_by_tid(f->p, 0), 0);
@@ -186,6 +222,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(plain_thread, setup, teardown),
+		cmocka_unit_test_setup_teardown(thread_name_ranks, setup, teardown),
 		cmocka_unit_test_setup_teardown(main_thread_rule, setup, teardown),
 		cmocka_unit_test_setup_teardown(pid_reuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(thread_moved, setup, teardown),

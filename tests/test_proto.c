@@ -1354,6 +1354,29 @@ static void test_ftrace_process_tracking(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A thread descriptor's name outranks ftrace's comm (trace processor's
+ * ThreadNamePriority): sched_switch's 15-byte comm does not shorten it,
+ * before or after; a thread ftrace alone names keeps the comm, and the
+ * idle thread stays "swapper" (the importer's own name). */
+static void test_descriptor_name_beats_ftrace(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_switch(&b, 10, 0, "swapper/0", 21, "ThreadPoolForeg");
+	put_thread_track(&b, 1, 100, 20, 21, "ThreadPoolForegroundWorker");
+	ft_switch(&b, 20, 21, "ThreadPoolForeg", 22, "only-ftrace");
+	ft_switch(&b, 30, 22, "only-ftrace", 0, "swapper/1");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select tid, name from thread where tid in (0, 21, 22) order by tid",
+			   "0\tswapper\n"
+			   "21\tThreadPoolForegroundWorker\n"
+			   "22\tonly-ftrace\n");
+	tb_close(tr, path, &b);
+}
+
 /* The process tracker acts in trace order, as trace processor parses the
  * sorted events, not in the order of the file (where one cpu's bundle of
  * later events may come before another's earlier ones): here the free of
@@ -3609,6 +3632,7 @@ int main(void)
 		cmocka_unit_test(test_system_info_metadata),
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
+		cmocka_unit_test(test_descriptor_name_beats_ftrace),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),

@@ -220,6 +220,33 @@ static void json_task_names(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* A thread's name ranks by its source (trace processor's
+ * ThreadNamePriority): a JSON thread_name after a systrace task name
+ * leaves the ftrace name, before it is replaced by it; a thread only
+ * JSON names keeps the JSON name, and a later one replaces it. */
+static void json_thread_name_ranks(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("{\"ph\":\"M\",\"name\":\"thread_name\",\"ts\":2000000,\"pid\":20,\"tid\":21,"
+				"\"args\":{\"name\":\"json late\"}},"
+				"{\"ph\":\"M\",\"name\":\"thread_name\",\"ts\":0,\"pid\":20,\"tid\":22,"
+				"\"args\":{\"name\":\"json early\"}},"
+				"{\"ph\":\"M\",\"name\":\"thread_name\",\"ts\":0,\"pid\":20,\"tid\":23,"
+				"\"args\":{\"name\":\"json first\"}},"
+				"{\"ph\":\"M\",\"name\":\"thread_name\",\"ts\":5,\"pid\":20,\"tid\":23,"
+				"\"args\":{\"name\":\"json second\"}}",
+				"  ftrace-21 ( 20) [000] .... 1.0: tracing_mark_write: I|20|a\n"
+				"  ftrace-22 ( 20) [000] .... 1.5: tracing_mark_write: I|20|b\n",
+				&p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select tid, name from thread where tid in (21, 22, 23) order by tid",
+			   "21\tftrace\n"
+			   "22\tftrace\n"
+			   "23\tjson second\n");
+	tt_test_close_text(tr, p);
+}
+
 /* cpu_frequency, cpu_idle, cpu_frequency_limits, clocks, thermal zones
  * and cooling devices: counters on trace processor's tracks (type, name,
  * dimension args); workqueue_execute_start / _end: a "workqueue" slice
@@ -432,6 +459,7 @@ int main(void)
 		cmocka_unit_test(lines_that_are_not_ftrace),
 		cmocka_unit_test(json_atrace_markers),
 		cmocka_unit_test(json_task_names),
+		cmocka_unit_test(json_thread_name_ranks),
 		cmocka_unit_test(json_counters_and_workqueues),
 		cmocka_unit_test(json_bad_line_refused),
 		cmocka_unit_test(json_sched),

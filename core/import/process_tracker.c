@@ -7,6 +7,7 @@
 #include "keymap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct tt_process_tracker {
 	tt_storage *st;
@@ -14,6 +15,8 @@ struct tt_process_tracker {
 	tt_keymap by_pid;   /* pid -> upid (the newest) */
 	tt_keymap by_key;   /* (pid, tid) -> utid (the newest) */
 	tt_keymap by_tid;   /* tid -> utid (the newest) */
+	uint8_t *name_prio; /* per utid: the rank of its name (tt_thread_name_prio) */
+	size_t name_prio_cap;
 };
 
 tt_process_tracker *tt_process_tracker_new(tt_storage *st)
@@ -32,6 +35,7 @@ void tt_process_tracker_free(tt_process_tracker *p)
 	tt_keymap_free(&p->by_pid);
 	tt_keymap_free(&p->by_key);
 	tt_keymap_free(&p->by_tid);
+	free(p->name_prio);
 	free(p);
 }
 
@@ -103,7 +107,7 @@ int tt_process_tracker_idle_rows(tt_process_tracker *p, int pid_zero_is_idle)
 		return -1;
 	if (!pid_zero_is_idle)
 		return 0;
-	tt_storage_thread_set_name(st, 0, tt_storage_intern_cstr(st, "swapper"));
+	tt_process_tracker_thread_name(p, 0, tt_storage_intern_cstr(st, "swapper"), TT_TN_CONSTANT);
 	if (put(p, &p->by_pid, 0, 0, 0) || put(p, &p->by_key, 0, 0, 0) || put(p, &p->by_tid, 0, 0, 0))
 		return -1;
 	return 0;
@@ -157,4 +161,29 @@ void tt_process_tracker_thread_set_pid(tt_process_tracker *p, uint32_t utid, int
 	tt_storage_thread_set_upid(p->st, utid, tt_process_tracker_process(p, pid));
 	/* Later lookups by (pid, tid) must find this thread. */
 	put(p, &p->by_key, pid, tt_storage_thread_tid(p->st, utid), utid);
+}
+
+void tt_process_tracker_thread_name(tt_process_tracker *p, uint32_t utid, tt_str name, enum tt_thread_name_prio prio)
+{
+	if (!name || utid == TT_NONE)
+		return;
+	if (utid >= p->name_prio_cap) {
+		size_t ncap = p->name_prio_cap ? p->name_prio_cap : 256;
+		uint8_t *n;
+
+		while (ncap <= utid)
+			ncap *= 2;
+		n = realloc(p->name_prio, ncap);
+		if (!n) {
+			tt_storage_set_oom(p->st);
+			return;
+		}
+		memset(n + p->name_prio_cap, 0, ncap - p->name_prio_cap);
+		p->name_prio = n;
+		p->name_prio_cap = ncap;
+	}
+	if (p->name_prio[utid] > prio)
+		return;
+	tt_storage_thread_set_name(p->st, utid, name);
+	p->name_prio[utid] = (uint8_t)prio;
 }

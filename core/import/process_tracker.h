@@ -43,4 +43,22 @@ uint32_t tt_process_tracker_thread_by_tid(const tt_process_tracker *p, int64_t t
  * of (pid, tid) find it. */
 void tt_process_tracker_thread_set_pid(tt_process_tracker *p, uint32_t utid, int64_t pid);
 
+/* Where a thread's name comes from, as trace processor ranks the sources
+ * (its ThreadNamePriority): a name replaces one of lower or equal rank,
+ * never a higher one. A JSON thread_name (OTHER) does not rename a
+ * thread ftrace named; ftrace's 15-byte comm does not shorten a track
+ * descriptor's name. */
+enum tt_thread_name_prio {
+	TT_TN_OTHER = 0,        /* JSON metadata, a string tid */
+	TT_TN_FTRACE,           /* ftrace comms, systrace task names */
+	TT_TN_PROCESS_TREE,     /* the process tree's threads */
+	TT_TN_THREAD_TYPE,      /* a track event's thread_name metadata */
+	TT_TN_DESCRIPTOR,       /* a thread descriptor */
+	TT_TN_CONSTANT          /* the importer's own ("swapper") */
+};
+/* Names the thread unless its name came from a higher rank; name 0 or
+ * utid TT_NONE: nothing. A thread made anew (a reused tid) starts at
+ * OTHER. */
+void tt_process_tracker_thread_name(tt_process_tracker *p, uint32_t utid, tt_str name, enum tt_thread_name_prio prio);
+
 #endif

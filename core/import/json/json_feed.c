@@ -181,7 +181,7 @@ static uint32_t thread_of(struct feed *f, uint32_t key)
 		if (k->pidname && upid != TT_NONE && tt_storage_process_name(st, upid) != k->pidname)
 			tt_storage_process_set_name(st, upid, k->pidname);
 		if (k->tidname && tt_storage_thread_name(st, utid) != k->tidname)
-			tt_storage_thread_set_name(st, utid, k->tidname);
+			tt_process_tracker_thread_name(j->im->procs, utid, k->tidname, TT_TN_OTHER);
 	}
 	return utid;
 }
@@ -204,8 +204,8 @@ static void metadata(struct feed *f, const tt_event *r, uint32_t utid)
 		else
 			tt_storage_process_set_sort_index(st, upid, r->u.i);
 		break;
-	case 't':
-		tt_storage_thread_set_name(st, utid, r->name);
+	case 't': /* (a thread ftrace named keeps that name: systemTraceEvents) */
+		tt_process_tracker_thread_name(f->j->im->procs, utid, r->name, TT_TN_OTHER);
 		break;
 	case 'T':
 		tt_storage_thread_set_sort_index(st, utid, r->u.i);

@@ -757,7 +757,6 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->ended_pids);
-	tt_pmap_free(&c->thread_name_prio);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);
 	tt_pmap_free(&c->named_procs);
@@ -812,7 +811,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	 * beginning's; an end from another thread adds none */
 	tt_storage_args_keep_first(c->st, "legacy_event.passthrough_utid");
 	/* a Perfetto trace is a Linux system trace: pid 0 is the idle task */
-	if (tt_process_tracker_idle_rows(c->im->procs, 1) || tt_pmap_put(&c->thread_name_prio, 0, TN_CONSTANT))
+	if (tt_process_tracker_idle_rows(c->im->procs, 1))
 		c->oom = 1;
 	c->clock = tt_proto_clock_new();
 	c->sorter = tt_sorter_new(TT_SORT_FULL);

@@ -67,7 +67,7 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 
 			stat(c, TT_STAT_track_descriptor_conflicting_reservation);
 			if (t->thread_name)
-				tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
+				tt_process_tracker_thread_name(c->im->procs, utid, intern_c(c, t->thread_name), TT_TN_DESCRIPTOR);
 			if (s && s->fallback_track == TT_NONE) {
 				s->fallback_track = tt_track_tracker_thread(c->im->tracks, utid);
 				s->thr_pid = pid;
@@ -92,7 +92,7 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		}
 		u->kind = UT_THREAD;
 		if (t->thread_name)
-			tt_storage_thread_set_name(c->st, u->utid, intern_c(c, t->thread_name));
+			tt_process_tracker_thread_name(c->im->procs, u->utid, intern_c(c, t->thread_name), TT_TN_DESCRIPTOR);
 		u->upid = tt_storage_thread_upid(c->st, u->utid);
 		if (s && s->fallback_track == TT_NONE) {
 			s->fallback_track = TRACK_UUID | i;
@@ -204,7 +204,7 @@ void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__Thr
 	uint32_t utid = tt_process_tracker_thread(c->im->procs, t->has_pid ? t->pid : -1, t->tid);
 
 	if (t->thread_name)
-		tt_storage_thread_set_name(c->st, utid, intern_c(c, t->thread_name));
+		tt_process_tracker_thread_name(c->im->procs, utid, intern_c(c, t->thread_name), TT_TN_DESCRIPTOR);
 	s->fallback_track = tt_track_tracker_thread(c->im->tracks, utid);
 	s->thr_pid = t->has_pid ? t->pid : -1;
 	s->thr_tid = t->tid;
@@ -266,7 +266,7 @@ void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__Pro
 		set_process_name(c, upid, intern(c, argv0, n0), PN_SYSTEM);
 		tt_storage_process_set_cmdline(c->st, upid, cmdline);
 		if (p->cmdline_is_comm)
-			tt_proto_thread_name(c, tt_proto_thread(c, p->pid), cmdline, TN_PROCESS_TREE);
+			tt_process_tracker_thread_name(c->im->procs, tt_proto_thread(c, p->pid), cmdline, TT_TN_PROCESS_TREE);
 		if (p->has_uid)
 			tt_storage_process_set_uid(c->st, upid, p->uid);
 		if (p->has_process_start_from_boot && !tt_storage_process_start(c->st, upid)) {
@@ -295,7 +295,7 @@ void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__Pro
 			kthread |= kthreads.v[k] == t->tid;
 		if (kthread)
 			n = kworker_len(t->name, n);
-		tt_proto_thread_name(c, utid, intern(c, t->name, n), TN_PROCESS_TREE);
+		tt_process_tracker_thread_name(c->im->procs, utid, intern(c, t->name, n), TT_TN_PROCESS_TREE);
 	}
 	TT_VEC_FREE(kthreads);
 }

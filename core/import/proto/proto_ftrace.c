@@ -130,18 +130,6 @@ uint32_t tt_proto_thread_in(pctx *c, int64_t pid, int64_t tid)
 	return utid;
 }
 
-/* A name replaces one of lower or equal priority (ThreadNamePriority). */
-void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio)
-{
-	uint64_t *cur = tt_pmap_find(&c->thread_name_prio, utid);
-
-	if (!name || utid == TT_NONE || (cur && (int)*cur > prio))
-		return;
-	tt_storage_thread_set_name(c->st, utid, name);
-	if (tt_pmap_put(&c->thread_name_prio, utid, (uint64_t)prio))
-		c->oom = 1;
-}
-
 /* task_newtask: a fork starts a process (its parent: the forking thread's
  * process, once known); a clone(CLONE_THREAD) a thread of the cloner's
  * process, bound to it now or when the cloner's process is known. */
@@ -168,7 +156,7 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 			return;
 		}
 		live_put(c, pid, (uint64_t)nu + 1);
-		tt_proto_thread_name(c, nu, comm, TN_FTRACE);
+		tt_process_tracker_thread_name(c->im->procs, nu, comm, TT_TN_FTRACE);
 		tt_proto_set_process_name(c, upid, comm, PN_SYSTEM);
 		if (src_upid != TT_NONE)
 			tt_storage_process_set_parent(c->st, upid, src_upid);
@@ -183,7 +171,7 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 		return;
 	}
 	live_put(c, pid, (uint64_t)nu + 1);
-	tt_proto_thread_name(c, nu, comm, TN_FTRACE);
+	tt_process_tracker_thread_name(c->im->procs, nu, comm, TT_TN_FTRACE);
 	if (src_upid == TT_NONE && c->pend_assoc.n < PENDING_MAX &&
 	    TT_VEC_PUSH(c->pend_assoc, (uint64_t)src << 32 | nu))
 		c->oom = 1;
@@ -298,7 +286,7 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 		up = tt_storage_thread_upid(c->st, u);
 		if (!r->name)
 			return;
-		tt_proto_thread_name(c, u, r->name, TN_FTRACE);
+		tt_process_tracker_thread_name(c->im->procs, u, r->name, TT_TN_FTRACE);
 		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
 			tt_proto_set_process_name(c, up, r->name, PN_SYSTEM);
 		return;

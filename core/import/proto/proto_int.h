@@ -238,7 +238,6 @@ typedef struct pctx {
 	TT_VEC(pblob) ptrees;         /* ProcessTree packets, packed again: parsed in trace order */
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
-	tt_pmap thread_name_prio;    /* utid -> priority of its name (TN_*) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
@@ -407,14 +406,12 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b);
 void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 void tt_proto_feed_ftrace(pctx *c, const prec *r);
 /* The process tracker of ftrace and the process tree, as trace
- * processor's: a tid's live thread (tt_proto_thread), names by priority,
+ * processor's: a tid's live thread (tt_proto_thread), process names by priority,
  * threads and forked processes bound to a process once one of them is. */
 enum { PN_OTHER = 1, PN_CHROME_LABEL, PN_TRACK_DESCRIPTOR, PN_CHROME_RENDERER, PN_SYSTEM };
-enum { TN_FTRACE = 1, TN_PROCESS_TREE, TN_DESCRIPTOR, TN_CONSTANT };
 uint32_t tt_proto_thread(pctx *c, int64_t tid);
 uint32_t tt_proto_thread_in(pctx *c, int64_t pid, int64_t tid);
 uint32_t tt_proto_process(pctx *c, int64_t pid);
-void tt_proto_thread_name(pctx *c, uint32_t utid, tt_str name, int prio);
 void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
 int tt_proto_merge_and_feed(pctx *c);
 int tt_proto_read_buffers(pctx *c);

@@ -71,11 +71,11 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 		return;
 	next = tt_proto_thread(c, r->next_pid);
 	r->next_utid = next;
-	tt_proto_thread_name(c, next, r->next_comm, TN_FTRACE);
+	tt_process_tracker_thread_name(c->im->procs, next, r->next_comm, TT_TN_FTRACE);
 	if (full) {
 		/* (named again: a thread may rename itself while it runs) */
 		prev = tt_proto_thread(c, prev_pid);
-		tt_proto_thread_name(c, prev, prev_comm, TN_FTRACE);
+		tt_process_tracker_thread_name(c->im->procs, prev, prev_comm, TT_TN_FTRACE);
 		tt_proto_raw_switch(c, r, prev, prev_pid, r->prev_prio, prev_comm);
 	} else if (tt_sched_tracker_running(s, r->cpu, &prev, &last_pid, &last_prio) == 0) {
 		/* (prev's comm: its name now, a rename while it ran included) */
@@ -138,7 +138,7 @@ void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, i
 		/* the waker first (the event's raw table row), then the wakee */
 		waker_utid = tt_proto_thread(c, waker);
 		utid = tt_proto_thread(c, wakee);
-		tt_proto_thread_name(c, utid, r->name, TN_FTRACE);
+		tt_process_tracker_thread_name(c->im->procs, utid, r->name, TT_TN_FTRACE);
 	}
 	tt_sched_tracker_waking(s, r->ts, utid, waker_utid, irq);
 	if (tt_sched_tracker_oom(s))

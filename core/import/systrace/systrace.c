@@ -471,12 +471,12 @@ static int sched_switch(tt_systrace *s, const struct sline *l, const char *args)
 	next_comm = str_of(s, &nc);
 	next = task_thread(s, next_pid);
 	if (next != TT_NONE && next_comm)
-		tt_storage_thread_set_name(s->st, next, next_comm);
+		tt_process_tracker_thread_name(s->im->procs, next, next_comm, TT_TN_FTRACE);
 	/* (named again: a thread may rename itself while it runs) */
 	prev_comm = str_of(s, &pc);
 	prev = task_thread(s, prev_pid);
 	if (prev != TT_NONE && prev_comm)
-		tt_storage_thread_set_name(s->st, prev, prev_comm);
+		tt_process_tracker_thread_name(s->im->procs, prev, prev_comm, TT_TN_FTRACE);
 	tt_sched_tracker_raw_switch(s->sched, l->ts, l->cpu, prev, prev_comm, prev_pid, prev_prio, state, next_comm,
 				    next_pid, next_prio);
 	return tt_sched_tracker_switch(s->sched, l->ts, l->cpu, 1, prev_pid, prev, state, next_pid, next, next_prio) < 0
@@ -499,7 +499,7 @@ static void sched_wake(tt_systrace *s, const struct sline *l, const char *ev, ui
 			return;
 		wakee = task_thread(s, pid);
 		if (wakee != TT_NONE && g.n)
-			tt_storage_thread_set_name(s->st, wakee, str_of(s, &g));
+			tt_process_tracker_thread_name(s->im->procs, wakee, str_of(s, &g), TT_TN_FTRACE);
 		tt_sched_tracker_waking(s->sched, l->ts, wakee, utid, -1);
 		return;
 	}
@@ -609,7 +609,7 @@ int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 	utid = task_thread(s, l->pid);
 	task = tt_storage_intern(s->st, base + l->task, l->task_len);
 	if (utid != TT_NONE && task && task != s->s_unknown_task)
-		tt_storage_thread_set_name(s->st, utid, task);
+		tt_process_tracker_thread_name(s->im->procs, utid, task, TT_TN_FTRACE);
 	if (l->tgid_len && base[l->tgid] != '-') {
 		field f = { base + l->tgid, l->tgid_len };
 		uint32_t tgid;
