@@ -1377,6 +1377,62 @@ static void test_descriptor_name_beats_ftrace(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A legacy metadata event (phase 'M') at ts on the thread track uuid:
+ * name (thread_name / process_name) with its first debug annotation
+ * "name" = value (NULL: no annotation). */
+static void put_meta(tbuf *b, uint64_t ts, uint64_t uuid, const char *name, const char *value)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *ap = &a;
+
+	le.has_phase = 1;
+	le.phase = 'M';
+	te.legacy_event = &le;
+	te_set(&te, -1, (int64_t)uuid, name);
+	a.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	a.name = "name";
+	a.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	a.string_value = (char *)value;
+	te.n_debug_annotations = value ? 1 : 0;
+	te.debug_annotations = &ap;
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+/* Legacy 'M' events as trace processor's ParseMetadataEvent: thread_name
+ * names the thread (above ftrace's comm, below a thread descriptor's
+ * name), process_name the process; in trace order (the later of two
+ * wins); one without annotations is a parser error; other metadata
+ * names are not kept, and make no slice. */
+static void test_legacy_metadata_events(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 100, 20, 21, NULL);
+	put_thread_track(&b, 1, 101, 20, 22, "descriptor-name");
+	put_meta(&b, 30, 100, "thread_name", "late");
+	put_meta(&b, 20, 100, "thread_name", "early");
+	put_meta(&b, 10, 101, "thread_name", "meta-name");
+	put_meta(&b, 10, 100, "process_name", "Browser");
+	put_meta(&b, 40, 100, "thread_name", NULL);
+	put_meta(&b, 40, 100, "trace_config", "x");
+	ft_switch(&b, 50, 0, "swapper/0", 21, "comm-21");
+	ft_switch(&b, 60, 21, "comm-21", 0, "swapper/0");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select tid, name from thread where tid in (21, 22) order by tid",
+			   "21\tlate\n"
+			   "22\tdescriptor-name\n");
+	tt_test_assert_tsv(tr, "select pid, name from process where pid = 20", "20\tBrowser\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
+	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'track_event_parser_errors'"), 1);
+	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'proto_legacy_unsupported'"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* The process tracker acts in trace order, as trace processor parses the
  * sorted events, not in the order of the file (where one cpu's bundle of
  * later events may come before another's earlier ones): here the free of
@@ -3633,6 +3689,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_atrace_and_sched),
 		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_descriptor_name_beats_ftrace),
+		cmocka_unit_test(test_legacy_metadata_events),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),

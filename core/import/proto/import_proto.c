@@ -48,7 +48,10 @@
  *     B/E, I/i with scope, R (mark) as a 0-length instant on the thread
  *     with arg legacy_event.phase = "R" (as trace_processor's
  *     ParseThreadInstantEvent does), async b/e/n and S/T/p/F on tracks
- *     keyed by (process, id, category or name, id_scope). An event with
+ *     keyed by (process, id, category or name, id_scope), M (metadata:
+ *     thread_name and process_name name the event's thread / process in
+ *     trace order; other names are counted in proto_legacy_unsupported,
+ *     where trace processor keeps them for its JSON export). An event with
  *     track uuid 0 and no type falls back to its sequence's thread track.
  *   - Thread time: values of a THREAD_TIME_NS counter track (Chrome's
  *     extra counter) go to the counter table and to slice thread_ts /

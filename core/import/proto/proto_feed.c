@@ -406,6 +406,13 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 		return;
 	}
 	c->feed_first_packet = (r->flags & F_FPOS) != 0;
+	if (r->kind == R_META) {
+		if (r->u.i == 't')
+			tt_process_tracker_thread_name(c->im->procs, r->track, r->name, TT_TN_THREAD_TYPE);
+		else
+			tt_proto_set_process_name(c, r->track, r->name, PN_TRACK_DESCRIPTOR);
+		return;
+	}
 	track = rec_track(c, r);
 
 	if (track == TT_NONE)

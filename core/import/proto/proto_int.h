@@ -39,7 +39,9 @@ typedef Perfetto__Protos__FtraceEventBundle FBundle;
 #define TRACK_ASYNC 0x40000000u     /* record track: legacy async key index */
 #define FTRACE_SEQ (1ULL << 32)     /* pseudo sequences: one per cpu */
 
-enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE };
+enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, R_META };
+/* R_META records (a legacy 'M' event): u.i 't': track is a utid to name,
+ * 'p': a upid; name the name */
 /* R_FTRACE records (proto_ftrace.c), by scope: FT_SWITCH(_NOPREV): u.i the
  * c->sched row, id the prev pid, cat its comm; FT_NEWTASK: id the forking
  * tid << 32 | the new pid, u.i clone flags, name comm; FT_FREE, FT_RENAME:

@@ -383,6 +383,50 @@ static void legacy_instant_source(pctx *c, uint32_t track)
 	tt_storage_track_set_source_args(c->st, track, tt_args_tracker_end(c->im->args));
 }
 
+/* A legacy metadata event ('M'), as trace processor's ParseMetadataEvent
+ * reads it: "thread_name" names the event's thread (rank THREAD_TYPE),
+ * "process_name" its process (as a track descriptor would), each by its
+ * first debug annotation's string value; the naming waits for the event's
+ * place in trace order (R_META). One without the thread or process, or
+ * without annotations, is a parser error; other names are not kept
+ * (trace processor keeps them for its JSON export only). */
+static void legacy_metadata(pctx *c, pseq *s, const TEv *te, uint32_t track, tt_str name, int64_t ts)
+{
+	const char *what = name ? tt_storage_str(c->st, name) : "";
+	int thread = strcmp(what, "thread_name") == 0, process = strcmp(what, "process_name") == 0;
+	uint32_t utid = TT_NONE, upid = TT_NONE;
+	tt_proto_arena ar;
+	DAnn *a;
+
+	if (!thread && !process) {
+		tt_storage_stat_named(c->st, TT_STAT_proto_legacy_unsupported, "legacy metadata event", 1);
+		return;
+	}
+	if (track != TT_NONE && (track & TRACK_UUID)) {
+		utid = c->utracks.v[track & ~TRACK_UUID].utid;
+		upid = c->utracks.v[track & ~TRACK_UUID].upid;
+	} else if (track != TT_NONE && !(track & TRACK_ASYNC)) {
+		utid = tt_storage_track_utid(c->st, track);
+		upid = tt_storage_track_upid(c->st, track);
+	}
+	if (upid == TT_NONE && utid != TT_NONE)
+		upid = tt_storage_thread_upid(c->st, utid);
+	if ((thread ? utid : upid) == TT_NONE || !te->n_debug_annotations) {
+		stat(c, TT_STAT_track_event_parser_errors);
+		return;
+	}
+	tt_proto_arena_init(&ar);
+	a = perfetto__protos__debug_annotation__unpack(&ar.alloc, tt_proto_packed_annots(te)[0].len,
+						       tt_proto_packed_annots(te)[0].data);
+	if (!a)
+		stat(c, TT_STAT_track_event_parser_errors);
+	else if (a->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE && a->string_value &&
+		 a->string_value[0])
+		tt_proto_push_rec(c, s, ts, R_META, 0, thread ? utid : upid, intern_c(c, a->string_value), 0, TT_NONE,
+				  thread ? 't' : 'p', 0);
+	tt_proto_arena_destroy(&ar);
+}
+
 void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int64_t ts)
 {
 	const LEv *le = te->legacy_event;
@@ -563,6 +607,9 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		case 'b': case 'S': type = 1; break;
 		case 'e': case 'F': type = 2; break;
 		case 'n': case 'T': case 'p': type = 3; break;
+		case 'M':
+			legacy_metadata(c, s, te, track, name, ts);
+			return;
 		default:
 			stat(c, TT_STAT_proto_legacy_unsupported);
 			return;
