@@ -72,7 +72,62 @@
 	X(compact_sched_waking_skipped, "compact_sched_waking_skipped", "info", "analysis", "compact sched_waking events on a cpu with no switch yet (their waker is unknown), skipped") \
 	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
 	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
-	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor")
+	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor") \
+	X(empty_chrome_metadata, "empty_chrome_metadata", "error", "trace", "Chrome metadata entries (ChromeEventBundle) without a value, skipped") \
+	X(traced_producers_connected, "traced_producers_connected", "info", "trace", "producers connected to the tracing service (its TraceStats, last written)") \
+	X(traced_producers_seen, "traced_producers_seen", "info", "trace", "producers the tracing service saw") \
+	X(traced_data_sources_registered, "traced_data_sources_registered", "info", "trace", "data sources registered with the tracing service") \
+	X(traced_data_sources_seen, "traced_data_sources_seen", "info", "trace", "data sources the tracing service saw") \
+	X(traced_tracing_sessions, "traced_tracing_sessions", "info", "trace", "tracing sessions of the tracing service") \
+	X(traced_total_buffers, "traced_total_buffers", "info", "trace", "buffers of the tracing service") \
+	X(traced_chunks_discarded, "traced_chunks_discarded", "info", "trace", "chunks the tracing service discarded") \
+	X(traced_patches_discarded, "traced_patches_discarded", "info", "trace", "patches the tracing service discarded") \
+	X(traced_flushes_requested, "traced_flushes_requested", "info", "trace", "flushes the tracing service requested") \
+	X(traced_flushes_succeeded, "traced_flushes_succeeded", "info", "trace", "flushes that succeeded") \
+	X(traced_flushes_failed, "traced_flushes_failed", "data_loss", "trace", "flushes that failed: data of some data source may be missing") \
+	X(traced_final_flush_succeeded, "traced_final_flush_succeeded", "info", "trace", "the final flush of the trace succeeded") \
+	X(traced_final_flush_failed, "traced_final_flush_failed", "data_loss", "trace", "the final flush of the trace failed: its end may be missing") \
+	X(filter_input_packets, "filter_input_packets", "info", "trace", "packets before the trace config's TraceFilter") \
+	X(filter_input_bytes, "filter_input_bytes", "info", "trace", "bytes before the trace config's TraceFilter") \
+	X(filter_output_bytes, "filter_output_bytes", "info", "trace", "bytes the TraceFilter let through") \
+	X(filter_errors, "filter_errors", "error", "trace", "errors of the TraceFilter") \
+	X(filter_time_taken_ns, "filter_time_taken_ns", "info", "trace", "time the TraceFilter took, in ns") \
+	X(traced_buf_buffer_size, "traced_buf_buffer_size", "info", "trace", "size of each buffer of the tracing service (idx: the buffer)") \
+	X(traced_buf_bytes_written, "traced_buf_bytes_written", "info", "trace", "bytes written into each buffer") \
+	X(traced_buf_bytes_overwritten, "traced_buf_bytes_overwritten", "info", "trace", "bytes overwritten in each buffer (ring buffers: the oldest data lost)") \
+	X(traced_buf_bytes_read, "traced_buf_bytes_read", "info", "trace", "bytes read from each buffer") \
+	X(traced_buf_bytes_filtered_out, "traced_buf_bytes_filtered_out", "info", "trace", "bytes of each buffer the TraceFilter discarded") \
+	X(traced_buf_padding_bytes_written, "traced_buf_padding_bytes_written", "info", "trace", "padding bytes written into each buffer") \
+	X(traced_buf_padding_bytes_cleared, "traced_buf_padding_bytes_cleared", "info", "trace", "padding bytes cleared in each buffer") \
+	X(traced_buf_chunks_written, "traced_buf_chunks_written", "info", "trace", "chunks written into each buffer") \
+	X(traced_buf_chunks_rewritten, "traced_buf_chunks_rewritten", "info", "trace", "chunks rewritten in each buffer") \
+	X(traced_buf_chunks_overwritten, "traced_buf_chunks_overwritten", "info", "trace", "chunks overwritten in each buffer") \
+	X(traced_buf_chunks_discarded, "traced_buf_chunks_discarded", "info", "trace", "chunks each buffer discarded (a full DISCARD buffer)") \
+	X(traced_buf_chunks_read, "traced_buf_chunks_read", "info", "trace", "chunks read from each buffer") \
+	X(traced_buf_chunks_relocated, "traced_buf_chunks_relocated", "info", "trace", "chunks each buffer moved to its write cursor") \
+	X(traced_buf_chunks_committed_out_of_order, "traced_buf_chunks_committed_out_of_order", "info", "trace", "chunks committed out of order in each buffer") \
+	X(traced_buf_write_wrap_count, "traced_buf_write_wrap_count", "info", "trace", "times each buffer's writing wrapped around") \
+	X(traced_buf_patches_succeeded, "traced_buf_patches_succeeded", "info", "trace", "patches applied in each buffer") \
+	X(traced_buf_patches_failed, "traced_buf_patches_failed", "data_loss", "trace", "patches that failed in each buffer: data of a data source may be lost (not with a full DISCARD buffer)") \
+	X(traced_buf_readaheads_succeeded, "traced_buf_readaheads_succeeded", "info", "trace", "readaheads that succeeded in each buffer") \
+	X(traced_buf_readaheads_failed, "traced_buf_readaheads_failed", "info", "trace", "readaheads that failed in each buffer") \
+	X(traced_buf_abi_violations, "traced_buf_abi_violations", "data_loss", "trace", "ABI violations of writers into each buffer") \
+	X(traced_buf_trace_writer_packet_loss, "traced_buf_trace_writer_packet_loss", "data_loss", "trace", "packet loss the tracing service saw in each buffer") \
+	X(traced_buf_sequence_packet_loss, "traced_buf_sequence_packet_loss", "data_loss", "analysis", "groups of consecutive packets lost in the sequences of each buffer (previous_packet_dropped)") \
+	X(traced_buf_incremental_sequences_dropped, "traced_buf_incremental_sequences_dropped", "data_loss", "analysis", "sequences of each buffer all of whose packets were skipped for lack of incremental state") \
+	X(traced_buf_data_loss_read_gap, "traced_buf_data_loss_read_gap", "data_loss", "trace", "sequence data losses from a read-time chunk id gap, per buffer") \
+	X(traced_buf_data_loss_chunk_corrupted, "traced_buf_data_loss_chunk_corrupted", "data_loss", "trace", "sequence data losses from a corrupted chunk, per buffer") \
+	X(traced_buf_data_loss_orphan_continuation, "traced_buf_data_loss_orphan_continuation", "data_loss", "trace", "sequence data losses from a continuation fragment without its beginning, per buffer") \
+	X(traced_buf_data_loss_reassembly_gap, "traced_buf_data_loss_reassembly_gap", "data_loss", "trace", "sequence data losses from a chunk id gap in a fragmented packet, per buffer") \
+	X(traced_buf_data_loss_reassembly_broken_chain, "traced_buf_data_loss_reassembly_broken_chain", "data_loss", "trace", "sequence data losses from a broken fragment chain, per buffer") \
+	X(traced_buf_data_loss_overwrite, "traced_buf_data_loss_overwrite", "data_loss", "trace", "sequence data losses from unread chunks overwritten, per buffer") \
+	X(traced_buf_data_loss_writer_abort, "traced_buf_data_loss_writer_abort", "data_loss", "trace", "sequence data losses from a writer aborting a fragmented packet, per buffer") \
+	X(traced_buf_data_loss_smb_full, "traced_buf_data_loss_smb_full", "data_loss", "trace", "sequence data losses from a full shared memory buffer, per buffer")
+
+/* The stats trace processor keeps per index (a buffer of the tracing
+ * service): a row per index set, none before (tt_storage_stat_set_indexed). */
+#define TT_STATS_INDEXED_FIRST TT_STAT_traced_buf_buffer_size
+#define TT_STATS_INDEXED_LAST TT_STAT_traced_buf_data_loss_smb_full
 
 typedef enum tt_stat {
 #define TT_STAT_ENUM(id, name, sev, src, desc) TT_STAT_##id,
@@ -80,5 +135,10 @@ typedef enum tt_stat {
 #undef TT_STAT_ENUM
 	TT_STAT_COUNT
 } tt_stat;
+
+static inline int tt_stat_indexed(tt_stat s)
+{
+	return s >= TT_STATS_INDEXED_FIRST && s <= TT_STATS_INDEXED_LAST;
+}
 
 #endif

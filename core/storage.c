@@ -121,8 +121,9 @@ void tt_storage_free(tt_storage *st)
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
 	  st->state.value);
 	F(cpus, st->cpus.cpu);
-	F(meta, st->meta.name, st->meta.ival, st->meta.sval);
+	F(meta, st->meta.name, st->meta.ival, st->meta.sval, st->meta.multi);
 	F(named, st->named.stat, st->named.name, st->named.count);
+	F(istats, st->istats.stat, st->istats.idx, st->istats.value);
 #undef F
 	tt_packcol_free(&st->args.set_first);
 	free(st->args.merged_in.v);
@@ -190,6 +191,50 @@ void tt_storage_stat_named(tt_storage *st, tt_stat s, const char *name, int64_t 
 		i = (uint32_t)r;
 	}
 	st->named.count[i] += n;
+}
+
+void tt_storage_stat_set(tt_storage *st, tt_stat s, int64_t v)
+{
+	if ((unsigned)s < TT_STAT_COUNT && !tt_stat_indexed(s))
+		st->stats[s] = v;
+}
+
+void tt_storage_stat_set_indexed(tt_storage *st, tt_stat s, int32_t idx, int64_t v)
+{
+	size_t r, n = st->istats.n;
+
+	if ((unsigned)s >= TT_STAT_COUNT || !tt_stat_indexed(s))
+		return;
+	/* a few rows (one per buffer of the tracing service): a scan */
+	for (r = 0; r < n; r++) {
+		if (st->istats.stat[r] == s && st->istats.idx[r] == idx) {
+			st->istats.value[r] = v;
+			return;
+		}
+		if (st->istats.stat[r] > s || (st->istats.stat[r] == s && st->istats.idx[r] > idx))
+			break;
+	}
+	if (GROW(st, st->istats, COL(st->istats.stat), COL(st->istats.idx), COL(st->istats.value)))
+		return;
+	memmove(st->istats.stat + r + 1, st->istats.stat + r, (n - r) * sizeof(*st->istats.stat));
+	memmove(st->istats.idx + r + 1, st->istats.idx + r, (n - r) * sizeof(*st->istats.idx));
+	memmove(st->istats.value + r + 1, st->istats.value + r, (n - r) * sizeof(*st->istats.value));
+	st->istats.stat[r] = (uint16_t)s;
+	st->istats.idx[r] = idx;
+	st->istats.value[r] = v;
+	st->istats.n++;
+}
+
+size_t tt_storage_stat_indexed_count(const tt_storage *st)
+{
+	return st->istats.n;
+}
+
+tt_stat tt_storage_stat_indexed_row(const tt_storage *st, size_t r, int32_t *idx, int64_t *value)
+{
+	*idx = st->istats.idx[r];
+	*value = st->istats.value[r];
+	return (tt_stat)st->istats.stat[r];
 }
 
 int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s)
@@ -935,34 +980,40 @@ int64_t tt_storage_slice_count(const tt_storage *st)
 
 /* ---- metadata ---------------------------------------------------------------- */
 
-static void meta_put(tt_storage *st, const char *key, int64_t ival, tt_str sval)
+static void meta_put(tt_storage *st, const char *key, int64_t ival, tt_str sval, int multi)
 {
 	tt_str k = tt_storage_intern_cstr(st, key);
 	size_t n = st->meta.n;
 
-	for (size_t i = 0; i < st->meta.n; i++) {
+	for (size_t i = 0; i < st->meta.n && !multi; i++) {
 		if (st->meta.name[i] == k) {
 			st->meta.ival[i] = ival;
 			st->meta.sval[i] = sval;
 			return;
 		}
 	}
-	if (GROW(st, st->meta, COL(st->meta.name), COL(st->meta.ival), COL(st->meta.sval)))
+	if (GROW(st, st->meta, COL(st->meta.name), COL(st->meta.ival), COL(st->meta.sval), COL(st->meta.multi)))
 		return;
 	st->meta.name[n] = k;
 	st->meta.ival[n] = ival;
 	st->meta.sval[n] = sval;
+	st->meta.multi[n] = (uint8_t)(multi != 0);
 	st->meta.n++;
 }
 
 void tt_storage_meta_str(tt_storage *st, const char *key, const char *value)
 {
-	meta_put(st, key, 0, tt_storage_intern_cstr(st, value ? value : ""));
+	meta_put(st, key, 0, tt_storage_intern_cstr(st, value ? value : ""), 0);
+}
+
+void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value)
+{
+	meta_put(st, key, 0, tt_storage_intern_cstr(st, value ? value : ""), 1);
 }
 
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value)
 {
-	meta_put(st, key, value, 0);
+	meta_put(st, key, value, 0, 0);
 }
 
 /* ---- finalize ------------------------------------------------------------------- */

@@ -43,6 +43,14 @@ const char *tt_storage_str(const tt_storage *st, tt_str id);
 /* ---- stats ------------------------------------------------------------ */
 void tt_storage_stat_add(tt_storage *st, tt_stat s, int64_t n);
 int64_t tt_storage_stat_get(const tt_storage *st, tt_stat s);
+/* A stat set to a value the trace gives (trace processor's SetStats);
+ * an indexed one (tt_stat_indexed) per index, a row each. */
+void tt_storage_stat_set(tt_storage *st, tt_stat s, int64_t v);
+void tt_storage_stat_set_indexed(tt_storage *st, tt_stat s, int32_t idx, int64_t v);
+/* The indexed rows set, in (stat, idx) order: row r's stat, index and
+ * value. */
+size_t tt_storage_stat_indexed_count(const tt_storage *st);
+tt_stat tt_storage_stat_indexed_row(const tt_storage *st, size_t r, int32_t *idx, int64_t *value);
 /* Adds n to s and to the count of what was skipped by name ("phase 'Z'",
  * "TracePacket field 99", "TSDL attribute foo"), so that `stats_detail`
  * and `termtrace info` say what was not imported, not only how often. */
@@ -311,6 +319,8 @@ uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row);
 /* ---- metadata (the `metadata` table: trace-wide key/values) ----------- */
 void tt_storage_meta_str(tt_storage *st, const char *key, const char *value);
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);
+/* One more value of a key that holds several (key_type 'multi'). */
+void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value);
 
 /* ---- end of import ------------------------------------------------------
  * Builds the indexes (per-track slice lists, sort flags, trace bounds).

@@ -318,6 +318,12 @@ static void fmt_ns(char *buf, size_t len, int64_t ns)
 	snprintf(buf, len, "%" PRId64 ".%09" PRId64 " s", ns / 1000000000, (ns < 0 ? -ns : ns) % 1000000000);
 }
 
+/* The stats the tracing service's TraceStats sets (traced_*, filter_*). */
+static int service_stat(int s)
+{
+	return (s >= TT_STAT_traced_producers_connected && s <= TT_STAT_filter_time_taken_ns) || tt_stat_indexed(s);
+}
+
 void tt_trace_print_info(tt_trace *tr, FILE *out)
 {
 	const tt_storage *st = tr->st;
@@ -327,7 +333,7 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 #undef TT_STAT_ROW
 	};
 	char a[64], b[64], c[64];
-	int any = 0, problems = 0, listed = 0;
+	int any = 0, problems = 0, listed = 0, service = 0;
 
 	fmt_ns(a, sizeof(a), st->start_ts);
 	fmt_ns(b, sizeof(b), st->end_ts);
@@ -378,6 +384,12 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 	for (int i = 0; i < TT_STAT_COUNT; i++) {
 		if (!st->stats[i])
 			continue;
+		/* the tracing service's own figures (TraceStats) are not
+		 * problems: one line for them below, unless one is a loss */
+		if (service_stat(i) && !strcmp(stat_info[i].severity, "info")) {
+			service++;
+			continue;
+		}
 		fprintf(out, "  %-28s %-9s %" PRId64, stat_info[i].name, stat_info[i].severity,
 			st->stats[i]);
 		/* what it was, when the importer named it */
@@ -400,6 +412,25 @@ void tt_trace_print_info(tt_trace *tr, FILE *out)
 		fputc('\n', out);
 		any = 1;
 	}
-	if (!any)
+	for (size_t r = 0; r < tt_storage_stat_indexed_count(st); r++) {
+		int32_t idx;
+		int64_t v;
+		tt_stat s = tt_storage_stat_indexed_row(st, r, &idx, &v);
+		char name[80];
+
+		if (!v)
+			continue;
+		if (!strcmp(stat_info[s].severity, "info")) {
+			service++;
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s[%d]", stat_info[s].name, (int)idx);
+		fprintf(out, "  %-28s %-9s %" PRId64 "\n", name, stat_info[s].severity, v);
+		any = 1;
+	}
+	if (service)
+		fprintf(out, "  (%s%d figures of the tracing service: select * from stats where name like 'traced%%')\n",
+			any ? "and " : "", service);
+	else if (!any)
 		fprintf(out, "  (none)\n");
 }

@@ -1433,6 +1433,211 @@ static void test_legacy_metadata_events(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* The tracing service's TraceStats as trace processor's stats: the last
+ * packet's values, per buffer (idx) for the buffers' ones, the filter's,
+ * the final flush counted; the losses the importer saw on a sequence,
+ * summed into the buffer writer_stats names (sequence 1: one packet saying
+ * previous_packet_dropped with a read gap and an overwrite; sequence 2:
+ * every packet needing incremental state it never had). */
+static void test_trace_stats(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__TraceStats t1 = PERFETTO__PROTOS__TRACE_STATS__INIT, t2 = PERFETTO__PROTOS__TRACE_STATS__INIT;
+	Perfetto__Protos__TraceStats__BufferStats b0 = PERFETTO__PROTOS__TRACE_STATS__BUFFER_STATS__INIT,
+						  b1 = PERFETTO__PROTOS__TRACE_STATS__BUFFER_STATS__INIT;
+	Perfetto__Protos__TraceStats__BufferStats *bufs[] = { &b0, &b1 };
+	Perfetto__Protos__TraceStats__WriterStats w1 = PERFETTO__PROTOS__TRACE_STATS__WRITER_STATS__INIT,
+						  w2 = PERFETTO__PROTOS__TRACE_STATS__WRITER_STATS__INIT,
+						  w9 = PERFETTO__PROTOS__TRACE_STATS__WRITER_STATS__INIT;
+	Perfetto__Protos__TraceStats__WriterStats *ws[] = { &w1, &w2, &w9 };
+	Perfetto__Protos__TraceStats__FilterStats fs = PERFETTO__PROTOS__TRACE_STATS__FILTER_STATS__INIT;
+	uint64_t discarded[] = { 5, 6 };
+	Pkt p;
+
+	(void)state;
+	t1.has_producers_connected = 1;
+	t1.producers_connected = 1;
+	p = pkt(1, 0);
+	TB_PUT(&b, p, TRACE_STATS, trace_stats, &t1);
+	put_track(&b, 100, "t");
+	put_event(&b, 1, 10, 3, 100, "a");
+	p = pkt(1, 20);
+	p.has_previous_packet_dropped = 1;
+	p.previous_packet_dropped = 1 | 2 | 64; /* present, read gap, overwrite */
+	set_flags(&p, 1);
+	TB_PUT(&b, p, TRACK_EVENT, track_event, &(TEv)PERFETTO__PROTOS__TRACK_EVENT__INIT);
+	for (int i = 0; i < 2; i++) {
+		p = pkt(2, 30);
+		set_flags(&p, 2);
+		TB_PUT(&b, p, TRACK_EVENT, track_event, &(TEv)PERFETTO__PROTOS__TRACK_EVENT__INIT);
+	}
+	t2.has_producers_connected = t2.has_total_buffers = t2.has_final_flush_outcome = 1;
+	t2.producers_connected = 3;
+	t2.total_buffers = 2;
+	t2.final_flush_outcome = 2;
+	b0.has_buffer_size = b0.has_bytes_written = b1.has_buffer_size = b1.has_chunks_discarded = 1;
+	b0.buffer_size = 1024;
+	b0.bytes_written = 700;
+	b1.buffer_size = 2048;
+	b1.chunks_discarded = 4;
+	t2.n_buffer_stats = 2;
+	t2.buffer_stats = bufs;
+	w1.has_sequence_id = w1.has_buffer = w2.has_sequence_id = w2.has_buffer = w9.has_sequence_id = 1;
+	w1.sequence_id = 1;
+	w1.buffer = 1;
+	w2.sequence_id = 2;
+	w2.buffer = 0;
+	w9.sequence_id = 9; /* never seen: nothing */
+	t2.n_writer_stats = 3;
+	t2.writer_stats = ws;
+	fs.has_input_bytes = fs.has_output_bytes = 1;
+	fs.input_bytes = 100;
+	fs.output_bytes = 89;
+	fs.n_bytes_discarded_per_buffer = 2;
+	fs.bytes_discarded_per_buffer = discarded;
+	t2.filter_stats = &fs;
+	p = pkt(3, 0);
+	TB_PUT(&b, p, TRACE_STATS, trace_stats, &t2);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select name, idx, severity, value from stats where name in ('traced_producers_connected',"
+			       " 'traced_total_buffers', 'traced_flushes_failed', 'traced_final_flush_succeeded',"
+			       " 'traced_final_flush_failed', 'filter_input_bytes', 'filter_output_bytes', 'filter_errors',"
+			       " 'traced_buf_buffer_size', 'traced_buf_bytes_written') order by rowid",
+			   "traced_producers_connected\t0\tinfo\t3\n"
+			   "traced_total_buffers\t0\tinfo\t2\n"
+			   "traced_flushes_failed\t0\tdata_loss\t0\n"
+			   "traced_final_flush_succeeded\t0\tinfo\t0\n"
+			   "traced_final_flush_failed\t0\tdata_loss\t1\n"
+			   "filter_input_bytes\t0\tinfo\t100\n"
+			   "filter_output_bytes\t0\tinfo\t89\n"
+			   "filter_errors\t0\terror\t0\n"
+			   "traced_buf_buffer_size\t0\tinfo\t1024\n"
+			   "traced_buf_buffer_size\t1\tinfo\t2048\n"
+			   "traced_buf_bytes_written\t0\tinfo\t700\n"
+			   "traced_buf_bytes_written\t1\tinfo\t0\n");
+	/* (every buffer row comes with the packet, zeros too) */
+	assert_int_equal(tt_test_int(tr, "select count(*) from stats where name like 'traced_buf%'"), 2 * 20 + 2 + 2 * 10);
+	tt_test_assert_tsv(tr, "select name, idx, value from stats where name in ('traced_buf_bytes_filtered_out',"
+			       " 'traced_buf_chunks_discarded', 'traced_buf_sequence_packet_loss',"
+			       " 'traced_buf_incremental_sequences_dropped', 'traced_buf_data_loss_read_gap',"
+			       " 'traced_buf_data_loss_overwrite', 'traced_buf_data_loss_smb_full') order by rowid",
+			   "traced_buf_bytes_filtered_out\t0\t5\n"
+			   "traced_buf_bytes_filtered_out\t1\t6\n"
+			   "traced_buf_chunks_discarded\t0\t0\n"
+			   "traced_buf_chunks_discarded\t1\t4\n"
+			   "traced_buf_sequence_packet_loss\t0\t0\n"
+			   "traced_buf_sequence_packet_loss\t1\t1\n"
+			   "traced_buf_incremental_sequences_dropped\t0\t1\n"
+			   "traced_buf_incremental_sequences_dropped\t1\t0\n"
+			   "traced_buf_data_loss_read_gap\t0\t0\n"
+			   "traced_buf_data_loss_read_gap\t1\t1\n"
+			   "traced_buf_data_loss_overwrite\t0\t0\n"
+			   "traced_buf_data_loss_overwrite\t1\t1\n"
+			   "traced_buf_data_loss_smb_full\t0\t0\n"
+			   "traced_buf_data_loss_smb_full\t1\t0\n");
+	tb_close(tr, path, &b);
+}
+
+/* Chrome's metadata as trace processor's metadata rows: the untyped
+ * bundle's as cr-<name> (a second bundle's cr-2-<name>; a value-less
+ * entry counted), the typed packet's as cr-a-<field> (the field trial
+ * hashes two a line; background tracing's as base64 and its scenario
+ * hash), the benchmark's as benchmark_* (story tags: several values). */
+static void test_chrome_metadata(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__ChromeMetadata m[5], m2 = PERFETTO__PROTOS__CHROME_METADATA__INIT;
+	Perfetto__Protos__ChromeMetadata *mp[] = { &m[0], &m[1], &m[2], &m[3], &m[4] }, *mp2[] = { &m2 };
+	Perfetto__Protos__ChromeEventBundle eb = PERFETTO__PROTOS__CHROME_EVENT_BUNDLE__INIT,
+					   eb2 = PERFETTO__PROTOS__CHROME_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__ChromeMetadataPacket cm = PERFETTO__PROTOS__CHROME_METADATA_PACKET__INIT;
+	Perfetto__Protos__ChromeMetadataPacket__FinchHash fh[3];
+	Perfetto__Protos__ChromeMetadataPacket__FinchHash *fhp[] = { &fh[0], &fh[1], &fh[2] };
+	Perfetto__Protos__BackgroundTracingMetadata bt = PERFETTO__PROTOS__BACKGROUND_TRACING_METADATA__INIT;
+	Perfetto__Protos__ChromeBenchmarkMetadata bm = PERFETTO__PROTOS__CHROME_BENCHMARK_METADATA__INIT;
+	char *tags[] = { "t1", "t2" };
+	uint8_t btbuf[16];
+	Pkt p;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		perfetto__protos__chrome_metadata__init(&m[i]);
+	m[0].name = "user-agent";
+	m[0].value_case = PERFETTO__PROTOS__CHROME_METADATA__VALUE_STRING_VALUE;
+	m[0].string_value = "UA";
+	m[1].name = "num-cpus";
+	m[1].value_case = PERFETTO__PROTOS__CHROME_METADATA__VALUE_INT_VALUE;
+	m[1].int_value = 8;
+	m[2].name = "in-vm";
+	m[2].value_case = PERFETTO__PROTOS__CHROME_METADATA__VALUE_BOOL_VALUE;
+	m[2].bool_value = 1;
+	m[3].name = "config";
+	m[3].value_case = PERFETTO__PROTOS__CHROME_METADATA__VALUE_JSON_VALUE;
+	m[3].json_value = "{\"a\":1}";
+	m[4].name = "nothing";
+	eb.n_metadata = 5;
+	eb.metadata = mp;
+	m2.name = "user-agent";
+	m2.value_case = PERFETTO__PROTOS__CHROME_METADATA__VALUE_STRING_VALUE;
+	m2.string_value = "UA2";
+	eb2.n_metadata = 1;
+	eb2.metadata = mp2;
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__chrome_metadata_packet__finch_hash__init(&fh[i]);
+		fh[i].has_name = fh[i].has_group = 1;
+		fh[i].name = (uint32_t)(2 * i + 1);
+		fh[i].group = (uint32_t)(2 * i + 2);
+	}
+	cm.n_field_trial_hashes = 3;
+	cm.field_trial_hashes = fhp;
+	cm.has_chrome_version_code = cm.has_channel = 1;
+	cm.chrome_version_code = 42;
+	cm.channel = 3;
+	cm.app_version = "1.2.3";
+	bt.has_scenario_name_hash = 1;
+	bt.scenario_name_hash = 0xabcdef;
+	cm.has_background_tracing_metadata = 1;
+	cm.background_tracing_metadata.len = perfetto__protos__background_tracing_metadata__pack(&bt, btbuf);
+	cm.background_tracing_metadata.data = btbuf;
+	bm.benchmark_name = "speedometer";
+	bm.n_story_tags = 2;
+	bm.story_tags = tags;
+	bm.has_story_run_index = 1;
+	bm.story_run_index = 7;
+	p = pkt(1, 0);
+	TB_PUT(&b, p, CHROME_EVENTS, chrome_events, &eb);
+	p = pkt(1, 0);
+	TB_PUT(&b, p, CHROME_EVENTS, chrome_events, &eb2);
+	p = pkt(1, 0);
+	TB_PUT(&b, p, CHROME_METADATA, chrome_metadata, &cm);
+	p = pkt(1, 0);
+	TB_PUT(&b, p, CHROME_BENCHMARK_METADATA, chrome_benchmark_metadata, &bm);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select name, key_type, coalesce(int_value, 'NULL'), coalesce(replace(str_value, char(10), '|'), 'NULL')"
+			       " from metadata where name like 'cr-%' or name like 'benchmark%' order by id",
+			   "cr-user-agent\tsingle\tNULL\tUA\n"
+			   "cr-num-cpus\tsingle\t8\tNULL\n"
+			   "cr-in-vm\tsingle\t1\tNULL\n"
+			   "cr-config\tsingle\tNULL\t{\"a\":1}\n"
+			   "cr-2-user-agent\tsingle\tNULL\tUA2\n"
+			   "cr-a-playstore_version_code\tsingle\t42\tNULL\n"
+			   "cr-a-product-version\tsingle\tNULL\t1.2.3\n"
+			   "cr-a-channel\tsingle\t3\tNULL\n"
+			   "cr-a-field_trial_hashes\tsingle\tNULL\t{ name: 1, group: 2 } { name: 3, group: 4 } |{ name: 5, group: 6 } \n"
+			   "cr-background_tracing_metadata\tsingle\tNULL\tHe/NqwA=\n"
+			   "cr-scenario_name_hash\tsingle\t11259375\tNULL\n"
+			   "benchmark_name\tsingle\tNULL\tspeedometer\n"
+			   "benchmark_story_tags\tmulti\tNULL\tt1\n"
+			   "benchmark_story_tags\tmulti\tNULL\tt2\n"
+			   "benchmark_story_run_index\tsingle\t7\tNULL\n");
+	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'empty_chrome_metadata'"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* The process tracker acts in trace order, as trace processor parses the
  * sorted events, not in the order of the file (where one cpu's bundle of
  * later events may come before another's earlier ones): here the free of
@@ -3690,6 +3895,8 @@ int main(void)
 		cmocka_unit_test(test_ftrace_process_tracking),
 		cmocka_unit_test(test_descriptor_name_beats_ftrace),
 		cmocka_unit_test(test_legacy_metadata_events),
+		cmocka_unit_test(test_trace_stats),
+		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),
 		cmocka_unit_test(test_compressed_packets),

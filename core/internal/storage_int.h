@@ -170,6 +170,7 @@ struct tt_storage {
 		tt_str *name;
 		int64_t *ival;
 		tt_str *sval; /* 0 when the value is an integer */
+		uint8_t *multi; /* key_type 'multi': one of a key's several values */
 	} meta;
 
 	struct {
@@ -205,6 +206,12 @@ struct tt_storage {
 		tt_str *name;
 		int64_t *count;
 	} named; /* tt_storage_stat_named */
+	struct {
+		size_t n, cap;
+		uint16_t *stat;
+		int32_t *idx;
+		int64_t *value;
+	} istats; /* tt_storage_stat_set_indexed: in (stat, idx) order */
 	int64_t start_ts, end_ts; /* finalize: trace bounds */
 
 	tt_keymap named_by_key;

@@ -483,16 +483,31 @@ static const struct { const char *name, *severity, *source, *description; } stat
 #undef TT_STAT_ROW
 };
 
-static size_t stats_n(const tt_storage *st) { (void)st; return TT_STAT_COUNT; }
+/* The single stats (every one, in stats.h's order), then the rows of the
+ * indexed ones that were set, by (stat, idx), as trace processor lists
+ * them. */
+#define N_INDEXED (TT_STATS_INDEXED_LAST - TT_STATS_INDEXED_FIRST + 1)
+#define N_SINGLE (TT_STAT_COUNT - N_INDEXED)
+static size_t stats_n(const tt_storage *st) { return N_SINGLE + tt_storage_stat_indexed_count(st); }
 static void stats_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
+	int32_t idx = 0;
+	int64_t v;
+	size_t k;
+
+	if (r < N_SINGLE) {
+		k = r < TT_STATS_INDEXED_FIRST ? r : r + N_INDEXED;
+		v = st->stats[k];
+	} else {
+		k = tt_storage_stat_indexed_row(st, r - N_SINGLE, &idx, &v);
+	}
 	switch (c) {
-	case 0: r_text(ctx, stat_info[r].name); break;
-	case 1: r_int(ctx, 0); break;
-	case 2: r_text(ctx, stat_info[r].severity); break;
-	case 3: r_text(ctx, stat_info[r].source); break;
-	case 4: r_int(ctx, st->stats[r]); break;
-	case 5: r_text(ctx, stat_info[r].description); break;
+	case 0: r_text(ctx, stat_info[k].name); break;
+	case 1: r_int(ctx, idx); break;
+	case 2: r_text(ctx, stat_info[k].severity); break;
+	case 3: r_text(ctx, stat_info[k].source); break;
+	case 4: r_int(ctx, v); break;
+	case 5: r_text(ctx, stat_info[k].description); break;
 	}
 }
 static const tt_vtab_def stats_def = {
@@ -555,7 +570,7 @@ static void meta_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	switch (c) {
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: tt_vtab_result_str(ctx, st, st->meta.name[r]); break;
-	case 2: r_text(ctx, "single"); break; /* key_type: no key holds several values here */
+	case 2: r_text(ctx, st->meta.multi[r] ? "multi" : "single"); break;
 	case 3: if (is_str) sqlite3_result_null(ctx); else r_int(ctx, st->meta.ival[r]); break;
 	case 4: if (is_str) tt_vtab_result_str(ctx, st, st->meta.sval[r]); else sqlite3_result_null(ctx); break;
 	case 5: tt_vtab_result_id(ctx, st->machine.set ? 0 : TT_NONE); break;

@@ -22,7 +22,7 @@ select 'args', arg_set_id, key, value_type, display_value from args order by id;
 select 'counter', id, ts, track_id, value from counter order by id;
 select 'flow', slice_out, slice_in from flow order by id;
 select 'raw', id, ts, name, cpu, utid from raw order by id;
-select 'stat', name, value from stats where value != 0 order by name;
+select 'stat', name, value from stats where value != 0 order by name, idx;
 "
 # JSON traces are dumped a second time parsed in parallel chunks of 97 and
 # 1000 bytes (TT_JSON_CHUNK): the dump must be the same golden dump.

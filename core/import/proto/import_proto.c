@@ -86,7 +86,8 @@
  * (state tracks), proto_callstack.c (callstacks, sampling profiler),
  * proto_ftrace.c, proto_sched.c (sched slices, thread states),
  * proto_systrace.c and atrace.c (atrace markers), proto_feed.c
- * (merge and trackers), proto_clock.c.
+ * (merge and trackers), proto_clock.c, proto_meta.c (TraceStats, Chrome's
+ * metadata).
  *
  * Known limits: the packets inside compressed_packets (and zstd's) are
  * unpacked on the importing thread
@@ -510,6 +511,10 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	s = tt_proto_get_seq(c, p->trusted_packet_sequence_id);
 	if (!s)
 		return 0;
+	/* (trace processor counts a sequence's losses from its second packet) */
+	if (s->seen && p->has_trusted_packet_sequence_id && p->previous_packet_dropped)
+		tt_proto_seq_losses(s, p->previous_packet_dropped);
+	s->seen = 1;
 	if (p->has_first_packet_on_sequence && p->first_packet_on_sequence)
 		s->first_packet = 1;
 	cleared = (p->has_sequence_flags && (p->sequence_flags & 1)) ||
@@ -522,9 +527,13 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		s->valid = 0;
 		stat(c, TT_STAT_proto_packet_dropped);
 	}
-	if (p->has_sequence_flags && (p->sequence_flags & 2) && !s->valid) {
-		stat(c, TT_STAT_proto_skipped_incremental);
-		return 0;
+	if (p->has_sequence_flags && (p->sequence_flags & 2)) {
+		s->incr_total++;
+		if (!s->valid) {
+			s->incr_skipped++;
+			stat(c, TT_STAT_proto_skipped_incremental);
+			return 0;
+		}
 	}
 	if (p->trace_packet_defaults) {
 		const Perfetto__Protos__TracePacketDefaults *d = p->trace_packet_defaults;
@@ -667,6 +676,21 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		if (p->trace_config->unique_session_name)
 			tt_storage_meta_str(c->st, "unique_session_name", p->trace_config->unique_session_name);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_STATS:
+		tt_proto_on_trace_stats(c, p->trace_stats);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS:
+		tt_proto_on_chrome_events(c, p->chrome_events);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_METADATA:
+		tt_proto_on_chrome_metadata(c, p->chrome_metadata);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_BENCHMARK_METADATA:
+		tt_proto_on_benchmark_metadata(c, p->chrome_benchmark_metadata);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYNCHRONIZATION_MARKER:
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_PROVENANCE:
+		return 0; /* (read, not kept: trace processor keeps neither) */
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_STREAMING_PROFILE_PACKET:
 		tt_proto_on_streaming_profile(c, s, p->streaming_profile_packet);
 		return 0;

@@ -162,6 +162,7 @@ typedef struct psrcloc {
 	uint32_t line;
 } psrcloc;
 
+#define TT_PROTO_LOSS_CAUSES 8       /* previous_packet_dropped's cause bits 1..8 */
 typedef struct pseq {
 	uint64_t key;
 	uint32_t id;                 /* trusted_packet_sequence_id (0 for ftrace) */
@@ -190,6 +191,11 @@ typedef struct pseq {
 	int first_packet;            /* a first_packet_on_sequence packet was seen */
 	uint32_t agen;               /* bumped when an interned debug annotation name or string may change meaning (proto_args.c's cache) */
 	uint32_t stream;             /* its stream in c->sorter */
+	/* its losses, for TraceStats' per-buffer sums (proto_meta.c) */
+	int seen;                    /* a packet came on it before */
+	uint32_t dropped;            /* packets saying previous_packet_dropped, but a first one */
+	uint32_t loss_cause[TT_PROTO_LOSS_CAUSES]; /* ... by the causes they give */
+	uint32_t incr_total, incr_skipped; /* packets needing incremental state; skipped for lack of it */
 } pseq;
 
 /* A process's args from its latest descriptor (Chrome labels, type). */
@@ -286,6 +292,8 @@ typedef struct pctx {
 	unsigned char *zbuf;
 	size_t zcap;
 	int uuid_found;              /* trace_uuid came from the trace (metadata) */
+	uint32_t chrome_bundles;     /* ChromeEventBundles with metadata so far (proto_meta.c) */
+	uint32_t chrome_metadata_packets; /* ChromeMetadataPackets so far */
 	int oom;
 	char key[512];
 	char catbuf[1024];
@@ -439,6 +447,13 @@ void tt_proto_feed_atrace(pctx *c, const prec *r);
 void tt_proto_raw_switch(pctx *c, const sched_rec *r, uint32_t prev_utid, int64_t prev_pid, int32_t prev_prio,
 			 tt_str prev_comm);
 void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si);
+/* proto_meta.c: TraceStats, Chrome's metadata, benchmark metadata; a
+ * sequence's packet losses (previous_packet_dropped's reasons). */
+void tt_proto_on_trace_stats(pctx *c, const Perfetto__Protos__TraceStats *t);
+void tt_proto_on_chrome_events(pctx *c, const Perfetto__Protos__ChromeEventBundle *b);
+void tt_proto_on_chrome_metadata(pctx *c, const Perfetto__Protos__ChromeMetadataPacket *m);
+void tt_proto_on_benchmark_metadata(pctx *c, const Perfetto__Protos__ChromeBenchmarkMetadata *b);
+void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 /* A new task's runnable state; a waking (its record r, name the comm;
  * compact: by whoever runs on cpu `waker`, else the waking tid) of wakee. */
 void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid, uint32_t parent);
