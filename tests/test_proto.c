@@ -1433,6 +1433,107 @@ static void test_legacy_metadata_events(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* One ftrace event e (its case set by the caller) on cpu at ts, written
+ * by pid; sym: a kernel symbol interned with iid 0x1234 first. */
+static void ft_event_cpu(tbuf *b, uint64_t ts, uint32_t cpu, uint32_t pid, Perfetto__Protos__FtraceEvent *e,
+			 const char *sym)
+{
+	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
+	Pkt p = pkt(1, 0);
+
+	e->has_timestamp = e->has_pid = 1;
+	e->timestamp = ts;
+	e->pid = pid;
+	fb.has_cpu = 1;
+	fb.cpu = cpu;
+	fb.n_event = 1;
+	fb.event = &e;
+	if (sym) {
+		is.has_iid = is.has_str = 1;
+		is.iid = 0x1234;
+		is.str.data = (uint8_t *)sym;
+		is.str.len = strlen(sym);
+		in.n_kernel_symbols = 1;
+		in.kernel_symbols = &isp;
+		p.interned_data = &in;
+	}
+	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
+}
+
+/* Interrupts and workqueues as trace processor's FtraceParser: irq and
+ * local timer slices on "Irq Cpu N" (cpu_irq), softirqs on "SoftIrq Cpu N"
+ * (cpu_softirq), category irq, the exits' ret / vec as args; workqueue
+ * slices on the writing thread named by the function's interned symbol
+ * or its address, with the cpu; every event an ftrace_event row. */
+static void test_ftrace_irqs_and_workqueues(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e;
+	Perfetto__Protos__IrqHandlerEntryFtraceEvent ie = PERFETTO__PROTOS__IRQ_HANDLER_ENTRY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__IrqHandlerExitFtraceEvent ix = PERFETTO__PROTOS__IRQ_HANDLER_EXIT_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SoftirqEntryFtraceEvent se = PERFETTO__PROTOS__SOFTIRQ_ENTRY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SoftirqExitFtraceEvent sx = PERFETTO__PROTOS__SOFTIRQ_EXIT_FTRACE_EVENT__INIT;
+	Perfetto__Protos__LocalTimerEntryFtraceEvent le = PERFETTO__PROTOS__LOCAL_TIMER_ENTRY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__LocalTimerExitFtraceEvent lx = PERFETTO__PROTOS__LOCAL_TIMER_EXIT_FTRACE_EVENT__INIT;
+	Perfetto__Protos__WorkqueueExecuteStartFtraceEvent ws = PERFETTO__PROTOS__WORKQUEUE_EXECUTE_START_FTRACE_EVENT__INIT;
+	Perfetto__Protos__WorkqueueExecuteEndFtraceEvent we = PERFETTO__PROTOS__WORKQUEUE_EXECUTE_END_FTRACE_EVENT__INIT;
+
+	(void)state;
+#define EV(CASE, member, msg) (perfetto__protos__ftrace_event__init(&e), \
+			       e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##CASE, e.member = (msg), &e)
+	ie.has_irq = 1;
+	ie.irq = 27;
+	ie.name = "eth0";
+	ft_event_cpu(&b, 100, 1, 0, EV(IRQ_HANDLER_ENTRY, irq_handler_entry, &ie), NULL);
+	ix.has_ret = 1;
+	ix.ret = 1;
+	ft_event_cpu(&b, 110, 1, 0, EV(IRQ_HANDLER_EXIT, irq_handler_exit, &ix), NULL);
+	ft_event_cpu(&b, 120, 1, 0, EV(LOCAL_TIMER_ENTRY, local_timer_entry, &le), NULL);
+	ft_event_cpu(&b, 125, 1, 0, EV(LOCAL_TIMER_EXIT, local_timer_exit, &lx), NULL);
+	ie.name = "mmc";
+	ft_event_cpu(&b, 130, 2, 0, EV(IRQ_HANDLER_ENTRY, irq_handler_entry, &ie), NULL);
+	ix.ret = 0;
+	ft_event_cpu(&b, 140, 2, 0, EV(IRQ_HANDLER_EXIT, irq_handler_exit, &ix), NULL);
+	se.has_vec = sx.has_vec = 1;
+	se.vec = sx.vec = 3;
+	ft_event_cpu(&b, 150, 1, 0, EV(SOFTIRQ_ENTRY, softirq_entry, &se), NULL);
+	ft_event_cpu(&b, 160, 1, 0, EV(SOFTIRQ_EXIT, softirq_exit, &sx), NULL);
+	se.vec = 10; /* no such vector: no slice */
+	ft_event_cpu(&b, 170, 1, 0, EV(SOFTIRQ_ENTRY, softirq_entry, &se), NULL);
+	ws.has_function = 1;
+	ws.function = 0x1234;
+	ft_event_cpu(&b, 200, 0, 42, EV(WORKQUEUE_EXECUTE_START, workqueue_execute_start, &ws), "do_work");
+	ft_event_cpu(&b, 210, 0, 42, EV(WORKQUEUE_EXECUTE_END, workqueue_execute_end, &we), NULL);
+	ws.function = 0xabc;
+	ft_event_cpu(&b, 220, 3, 42, EV(WORKQUEUE_EXECUTE_START, workqueue_execute_start, &ws), NULL);
+	ft_event_cpu(&b, 230, 3, 42, EV(WORKQUEUE_EXECUTE_END, workqueue_execute_end, &we), NULL);
+#undef EV
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.category, s.name, t.name, t.type,"
+			       " coalesce((select group_concat(key || '=' || display_value, ' ') from args a"
+			       " where a.arg_set_id = s.arg_set_id), '-') from slice s join track t on t.id = s.track_id"
+			       " order by s.ts",
+			   "100\t10\tirq\tIRQ (eth0)\tIrq Cpu 1\tcpu_irq\tret=handled\n"
+			   "120\t5\tirq\tIRQ (LocalTimer)\tIrq Cpu 1\tcpu_irq\t-\n"
+			   "130\t10\tirq\tIRQ (mmc)\tIrq Cpu 2\tcpu_irq\tret=unhandled\n"
+			   "150\t10\tirq\tNET_RX\tSoftIrq Cpu 1\tcpu_softirq\tvec=3\n"
+			   "200\t10\tworkqueue\tdo_work\tNULL\tthread\tcpu=0\n"
+			   "220\t10\tworkqueue\t0xabc\tNULL\tthread\tcpu=3\n");
+	tt_test_assert_tsv(tr, "select t.type, extract_arg(t.dimension_arg_set_id, 'cpu') from track t"
+			       " where t.type like 'cpu_%irq' order by t.id",
+			   "cpu_irq\t1\ncpu_irq\t2\ncpu_softirq\t1\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from ftrace_event where name in ('irq_handler_entry',"
+				     " 'irq_handler_exit', 'softirq_entry', 'softirq_exit', 'local_timer_entry',"
+				     " 'local_timer_exit', 'workqueue_execute_start', 'workqueue_execute_end')"), 13);
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread_track tt join thread using(utid)"
+				     " where tid = 42"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -3896,6 +3997,7 @@ int main(void)
 		cmocka_unit_test(test_descriptor_name_beats_ftrace),
 		cmocka_unit_test(test_legacy_metadata_events),
 		cmocka_unit_test(test_trace_stats),
+		cmocka_unit_test(test_ftrace_irqs_and_workqueues),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

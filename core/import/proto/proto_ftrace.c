@@ -270,6 +270,20 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_BLOCKED:
 		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
 		return;
+	case FT_WQ_START:
+	case FT_WQ_END: {
+		/* on the writing thread, as it is now */
+		uint32_t t = tt_track_tracker_thread(c->im->tracks, tt_proto_thread(c, pid));
+		tt_str wq = intern_c(c, "workqueue");
+
+		if (t == TT_NONE)
+			return;
+		if (r->scope == FT_WQ_START)
+			tt_slice_tracker_begin(c->im->slices, t, r->ts, wq, r->name, r->args);
+		else
+			tt_slice_tracker_end_match(c->im->slices, t, r->ts, wq, 0, TT_NONE);
+		return;
+	}
 	case FT_RAW:
 		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
 		return;
@@ -536,6 +550,110 @@ void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__Intern
 	}
 }
 
+/* ---- interrupts and workqueues -------------------------------------------- */
+
+/* A cpu's slice track of trace processor's blueprint type ("cpu_irq":
+ * "Irq Cpu N", "cpu_softirq": "SoftIrq Cpu N"), dimension cpu. */
+static uint32_t cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu)
+{
+	char name[64];
+	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = cpu };
+	uint32_t t;
+
+	snprintf(name, sizeof(name), fmt, cpu);
+	d.name = intern_c(c, name);
+	t = tt_track_tracker_keyed(c->im->tracks, type, cpu, 0, d.name, &d);
+	if (tt_proto_dims_begin(c, t)) {
+		tt_storage_args_uint(c->st, "cpu", cpu);
+		tt_proto_dims_end(c, t);
+	}
+	return t;
+}
+
+/* Softirq vectors by number, as the kernel (and trace processor) name
+ * them. */
+static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+					     "BLOCK_IOPOLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+/* One arg set {key: a string} or {key: an integer}. */
+static uint32_t one_arg(pctx *c, const char *key, const char *s, int64_t i)
+{
+	tt_storage_args_begin(c->st);
+	if (s)
+		tt_storage_args_str(c->st, key, s, strlen(s));
+	else
+		tt_storage_args_int(c->st, key, i);
+	return tt_args_tracker_end(c->im->args);
+}
+
+/* irq_handler_entry / _exit, local_timer_entry / _exit, softirq_entry /
+ * _exit as trace processor's FtraceParser: slices of category "irq" on
+ * the cpu's irq and softirq tracks; an exit ends the innermost open one
+ * and adds its ret ("handled" for 1, else "unhandled") or vec. A softirq
+ * vector past RCU is not read (as there). */
+static void on_irq(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+	tt_str irq = intern_c(c, "irq");
+	char name[300];
+	uint32_t t;
+
+	switch (e->event_case) {
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY:
+		t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+		snprintf(name, sizeof(name), "IRQ (%.254s)", e->irq_handler_entry->name ? e->irq_handler_entry->name : "");
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, name), irq, TT_NONE, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT:
+		t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq,
+				  one_arg(c, "ret", e->irq_handler_exit->ret == 1 ? "handled" : "unhandled", 0), 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
+		t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, "IRQ (LocalTimer)"), irq, TT_NONE, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_EXIT:
+		t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq, TT_NONE, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
+		if (e->softirq_entry->vec >= sizeof(softirq_names) / sizeof(softirq_names[0]))
+			break;
+		t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, softirq_names[e->softirq_entry->vec]), irq,
+				  TT_NONE, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT:
+		t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq, one_arg(c, "vec", NULL, e->softirq_exit->vec), 0, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/* workqueue_execute_start / _end: a "workqueue" slice on the writing
+ * thread named by the function run (its kernel symbol interned on the
+ * sequence, else its address as %#x), with the cpu as arg; the end ends
+ * the thread's innermost open workqueue slice. */
+static void on_workqueue(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+	if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START) {
+		uint64_t fn = e->workqueue_execute_start->function;
+		tt_str name = 0;
+
+		if (!tt_proto_itab_find(&seq->ksyms, fn, &name) || !name) {
+			char hex[32];
+
+			snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)fn);
+			name = intern_c(c, hex);
+		}
+		tt_proto_push_ft(c, ps, ts, FT_WQ_START, (uint32_t)e->pid, 0, name, 0, one_arg(c, "cpu", NULL, cpu));
+	} else {
+		tt_proto_push_ft(c, ps, ts, FT_WQ_END, (uint32_t)e->pid, 0, 0, 0, TT_NONE);
+	}
+}
+
 void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 {
 	pseq *ps;
@@ -626,6 +744,18 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 					 e->sched_blocked_reason->io_wait != 0, fn, 0, 0);
 			break;
 		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_EXIT:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT:
+			on_irq(c, ps, ts, b->cpu, e);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_END:
+			on_workqueue(c, seq, ps, ts, b->cpu, e);
+			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
 			tt_proto_push_ft(c, ps, ts, FT_FREE, (uint64_t)e->pid << 32 | (uint32_t)e->sched_process_free->pid, 0, 0, 0,
 				0);

@@ -53,7 +53,9 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
  * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee;
  * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED };
+       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END };
+/* FT_WQ_START / FT_WQ_END: a workqueue slice on the thread of pid id (name
+ * the function, args its cpu) */
 /* R_STATE records: name is the value (0 ends the state) */
 /* R_FLOW_V1 records: flags say which step, u.i the legacy unscoped_id
  * (the flow is (it, cat, name)) */
