@@ -1534,6 +1534,70 @@ static void test_ftrace_irqs_and_workqueues(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* The kernel's counters from ftrace, on the tracks systrace text makes
+ * for the same events (test_systrace json_counters_and_workqueues):
+ * cpu_frequency_limits (max and min), clock rate and states (enable and
+ * disable on one track), thermal zones, cooling devices; their
+ * dimensions. */
+static void test_ftrace_kernel_counters(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e;
+	Perfetto__Protos__CpuFrequencyLimitsFtraceEvent fl = PERFETTO__PROTOS__CPU_FREQUENCY_LIMITS_FTRACE_EVENT__INIT;
+	Perfetto__Protos__ClockSetRateFtraceEvent cr = PERFETTO__PROTOS__CLOCK_SET_RATE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__ClockEnableFtraceEvent ce = PERFETTO__PROTOS__CLOCK_ENABLE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__ClockDisableFtraceEvent cd = PERFETTO__PROTOS__CLOCK_DISABLE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__ThermalTemperatureFtraceEvent th = PERFETTO__PROTOS__THERMAL_TEMPERATURE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__CdevUpdateFtraceEvent cu = PERFETTO__PROTOS__CDEV_UPDATE_FTRACE_EVENT__INIT;
+
+	(void)state;
+#define EV(CASE, member, msg) (perfetto__protos__ftrace_event__init(&e), \
+			       e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##CASE, e.member = (msg), &e)
+	fl.has_cpu_id = fl.has_max_freq = fl.has_min_freq = 1;
+	fl.cpu_id = 2;
+	fl.max_freq = 900;
+	fl.min_freq = 100;
+	ft_event_cpu(&b, 4000, 2, 5, EV(CPU_FREQUENCY_LIMITS, cpu_frequency_limits, &fl), NULL);
+	cr.name = ce.name = cd.name = "gpu_clk";
+	cr.has_state = ce.has_state = 1;
+	cr.state = 800;
+	ce.state = 1;
+	ft_event_cpu(&b, 5000, 2, 5, EV(CLOCK_SET_RATE, clock_set_rate, &cr), NULL);
+	ft_event_cpu(&b, 6000, 2, 5, EV(CLOCK_ENABLE, clock_enable, &ce), NULL);
+	ft_event_cpu(&b, 6500, 2, 5, EV(CLOCK_DISABLE, clock_disable, &cd), NULL);
+	th.thermal_zone = "cpu0";
+	th.has_temp = 1;
+	th.temp = 45000;
+	ft_event_cpu(&b, 7000, 2, 5, EV(THERMAL_TEMPERATURE, thermal_temperature, &th), NULL);
+	cu.type = "fan";
+	cu.has_target = 1;
+	cu.target = 2;
+	ft_event_cpu(&b, 8000, 2, 5, EV(CDEV_UPDATE, cdev_update, &cu), NULL);
+#undef EV
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr,
+			   "select t.name, t.type, c.ts, c.value from counter c join track t on c.track_id = t.id"
+			   " order by c.ts, t.name",
+			   "Cpu 2 Max Freq Limit\tcpu_max_frequency_limit\t4000\t900.0\n"
+			   "Cpu 2 Min Freq Limit\tcpu_min_frequency_limit\t4000\t100.0\n"
+			   "gpu_clk Frequency\tclock_frequency\t5000\t800.0\n"
+			   "gpu_clk State\tclock_state\t6000\t1.0\n"
+			   "gpu_clk State\tclock_state\t6500\t0.0\n"
+			   "cpu0 Temperature\tthermal_temperature\t7000\t45000.0\n"
+			   "fan Cooling Device\tcooling_device_counter\t8000\t2.0\n");
+	tt_test_assert_tsv(tr,
+			   "select t.name, a.key, a.display_value from track t join args a"
+			   " on a.arg_set_id = t.dimension_arg_set_id where t.name in ('Cpu 2 Max Freq Limit', 'gpu_clk State',"
+			   " 'cpu0 Temperature', 'fan Cooling Device') order by t.name",
+			   "Cpu 2 Max Freq Limit\tcpu\t2\n"
+			   "cpu0 Temperature\tthermal_zone\tcpu0\n"
+			   "fan Cooling Device\tlinux_device\tfan\n"
+			   "gpu_clk State\tlinux_device\tgpu_clk\n");
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -3998,6 +4062,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_metadata_events),
 		cmocka_unit_test(test_trace_stats),
 		cmocka_unit_test(test_ftrace_irqs_and_workqueues),
+		cmocka_unit_test(test_ftrace_kernel_counters),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

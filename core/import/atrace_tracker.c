@@ -7,6 +7,7 @@
 #include "atrace.h"
 #include "vec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,25 @@ uint32_t tt_import_keyed_counter(tt_import *im, const char *kind, uint64_t a, ui
 		tt_import_dims_end(im, t);
 	}
 	return t;
+}
+
+uint32_t tt_import_cpu_counter_track(tt_import *im, const char *type, uint64_t key, const char *name, uint32_t cpu)
+{
+	return tt_import_keyed_counter(im, "proto-cpu-counter", cpu, key, tt_storage_intern_cstr(im->st, name), type,
+				       TT_NONE, cpu, NULL, NULL);
+}
+
+uint32_t tt_import_device_counter_track(tt_import *im, const char *type, const char *dim, const char *value,
+					size_t n, const char *suffix)
+{
+	char name[300], val[256];
+	size_t k = n < 255 ? n : 255;
+
+	snprintf(name, sizeof(name), "%.*s%s", (int)k, value, suffix);
+	memcpy(val, value, k);
+	val[k] = '\0';
+	return tt_import_keyed_counter(im, type, tt_storage_intern(im->st, value, n), 0, tt_storage_intern_cstr(im->st, name),
+				       type, TT_NONE, -1, dim, val);
 }
 
 uint32_t tt_import_oom_score_track(tt_import *im, uint32_t upid)

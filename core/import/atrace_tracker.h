@@ -87,4 +87,17 @@ uint32_t tt_import_keyed_counter(tt_import *im, const char *kind, uint64_t a, ui
  * process stats and lmkd's kills alike). */
 uint32_t tt_import_oom_score_track(tt_import *im, uint32_t upid);
 
+/* The kernel's counters, as ftrace gives them in a Perfetto trace and in
+ * systrace text alike (trace processor's blueprints):
+ * a cpu's counter of blueprint type (cpu_frequency "cpufreq", cpu_idle
+ * "cpuidle", cpu_max_frequency_limit "Cpu N Max Freq Limit", ...), key
+ * telling the blueprints apart, dimension cpu; */
+uint32_t tt_import_cpu_counter_track(tt_import *im, const char *type, uint64_t key, const char *name, uint32_t cpu);
+/* a device's counter named "<value><suffix>" with the string dimension
+ * dim = value (clock_frequency "<clk> Frequency", clock_state "<clk>
+ * State", thermal_temperature "<zone> Temperature",
+ * cooling_device_counter "<type> Cooling Device"). */
+uint32_t tt_import_device_counter_track(tt_import *im, const char *type, const char *dim, const char *value,
+					size_t n, const char *suffix);
+
 #endif

@@ -654,6 +654,70 @@ static void on_workqueue(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
 	}
 }
 
+/* ---- the kernel's counters ------------------------------------------------ */
+
+static void push_counter(pctx *c, pseq *ps, int64_t ts, uint32_t t, double v)
+{
+	if (t != TT_NONE)
+		tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, v);
+}
+
+static uint32_t device_track(pctx *c, const char *type, const char *dim, const char *value, const char *suffix)
+{
+	if (!value)
+		value = "";
+	return tt_import_device_counter_track(c->im, type, dim, value, strlen(value), suffix);
+}
+
+/* cpu_frequency_limits (a cpu's max and min limit, both always), clock
+ * rates and states, thermal zones and cooling devices: counters on the
+ * tracks trace processor's blueprints make, shared with systrace text
+ * (atrace_tracker.h). */
+static void on_kernel_counter(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e)
+{
+	char n[64];
+
+	switch (e->event_case) {
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS: {
+		const Perfetto__Protos__CpuFrequencyLimitsFtraceEvent *l = e->cpu_frequency_limits;
+
+		snprintf(n, sizeof(n), "Cpu %u Max Freq Limit", l->cpu_id);
+		push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_max_frequency_limit", 2, n, l->cpu_id),
+			     l->max_freq);
+		snprintf(n, sizeof(n), "Cpu %u Min Freq Limit", l->cpu_id);
+		push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_min_frequency_limit", 3, n, l->cpu_id),
+			     l->min_freq);
+		break;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
+		push_counter(c, ps, ts, device_track(c, "clock_frequency", "linux_device", e->clock_set_rate->name, " Frequency"),
+			     (double)e->clock_set_rate->state);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_ENABLE:
+		push_counter(c, ps, ts, device_track(c, "clock_state", "linux_device", e->clock_enable->name, " State"),
+			     (double)e->clock_enable->state);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_DISABLE:
+		push_counter(c, ps, ts, device_track(c, "clock_state", "linux_device", e->clock_disable->name, " State"),
+			     (double)e->clock_disable->state);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_THERMAL_TEMPERATURE:
+		push_counter(c, ps, ts,
+			     device_track(c, "thermal_temperature", "thermal_zone", e->thermal_temperature->thermal_zone,
+					  " Temperature"),
+			     e->thermal_temperature->temp);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CDEV_UPDATE:
+		push_counter(c, ps, ts,
+			     device_track(c, "cooling_device_counter", "linux_device", e->cdev_update->type,
+					  " Cooling Device"),
+			     (double)e->cdev_update->target);
+		break;
+	default:
+		break;
+	}
+}
+
 void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 {
 	pseq *ps;
@@ -692,20 +756,15 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 				   intern_c(c, sw->prev_comm && sw->prev_comm[0] ? sw->prev_comm : NULL));
 			break;
 		}
-		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY: {
-			tt_str n = intern_c(c, "cpufreq");
-			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_frequency->cpu_id, 0, n,
-						   "cpu_frequency", TT_NONE, e->cpu_frequency->cpu_id, NULL, NULL);
-			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_frequency->state);
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY:
+			push_counter(c, ps, ts,
+				     tt_import_cpu_counter_track(c->im, "cpu_frequency", 0, "cpufreq", e->cpu_frequency->cpu_id),
+				     (double)e->cpu_frequency->state);
 			break;
-		}
-		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE: {
-			tt_str n = intern_c(c, "cpuidle");
-			uint32_t t = tt_proto_keyed_counter(c, "proto-cpu-counter", e->cpu_idle->cpu_id, 1, n,
-						   "cpu_idle", TT_NONE, e->cpu_idle->cpu_id, NULL, NULL);
-			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)e->cpu_idle->state);
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE:
+			push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_idle", 1, "cpuidle", e->cpu_idle->cpu_id),
+				     (double)e->cpu_idle->state);
 			break;
-		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TASK_NEWTASK: {
 			const Perfetto__Protos__TaskNewtaskFtraceEvent *nt = e->task_newtask;
 
@@ -755,6 +814,14 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START:
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_END:
 			on_workqueue(c, seq, ps, ts, b->cpu, e);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_ENABLE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_DISABLE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_THERMAL_TEMPERATURE:
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CDEV_UPDATE:
+			on_kernel_counter(c, ps, ts, e);
 			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FREE:
 			tt_proto_push_ft(c, ps, ts, FT_FREE, (uint64_t)e->pid << 32 | (uint32_t)e->sched_process_free->pid, 0, 0, 0,

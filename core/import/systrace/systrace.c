@@ -233,16 +233,6 @@ static int arg_of(const char *args, size_t len, const char *key, field *out)
 	return -1;
 }
 
-/* A field's text NUL-ended in b (cut at its size). */
-static const char *cstr(const field *f, char *b, size_t size)
-{
-	size_t n = f->n < size - 1 ? f->n : size - 1;
-
-	memcpy(b, f->v, n);
-	b[n] = '\0';
-	return b;
-}
-
 /* As trace processor's StringToUInt32 / StringToInt32 / StringToInt64 /
  * StringToDouble: the whole text, not empty (strtoul and strtol cut to
  * 32 bits). kind: 'u' 'i' 'l' 'd'. */
@@ -301,8 +291,7 @@ static int dbl_of(const field *f, double *out)
 static void cpu_counter(tt_systrace *s, int64_t ts, const char *type, uint64_t key, const char *name, uint32_t cpu,
 			double v)
 {
-	uint32_t t = tt_import_keyed_counter(s->im, "proto-cpu-counter", cpu, key, tt_storage_intern_cstr(s->st, name),
-					     type, TT_NONE, cpu, NULL, NULL);
+	uint32_t t = tt_import_cpu_counter_track(s->im, type, key, name, cpu);
 
 	if (t != TT_NONE)
 		tt_storage_counter(s->st, t, ts, v);
@@ -313,17 +302,7 @@ static void cpu_counter(tt_systrace *s, int64_t ts, const char *type, uint64_t k
 static uint32_t named_counter(tt_systrace *s, const char *type, const char *dim, const field *val,
 			      const char *suffix)
 {
-	char name[300];
-	tt_str n, v;
-
-	snprintf(name, sizeof(name), "%.*s%s", (int)(val->n < 255 ? val->n : 255), val->v, suffix);
-	n = tt_storage_intern_cstr(s->st, name);
-	v = tt_storage_intern(s->st, val->v, val->n);
-	{
-		char vb[256];
-
-		return tt_import_keyed_counter(s->im, type, v, 0, n, type, TT_NONE, -1, dim, cstr(val, vb, sizeof(vb)));
-	}
+	return tt_import_device_counter_track(s->im, type, dim, val->v, val->n, suffix);
 }
 
 static void cpu_event(tt_systrace *s, const struct sline *l, const char *ev, const char *args)
