@@ -73,6 +73,9 @@
 	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
 	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor") \
+	X(android_log_num_total, "android_log_num_total", "info", "trace", "log lines the Android log data source read (its own count)") \
+	X(android_log_num_failed, "android_log_num_failed", "error", "trace", "log lines the Android log data source failed to read") \
+	X(android_log_num_skipped, "android_log_num_skipped", "info", "trace", "log lines the Android log data source skipped") \
 	X(empty_chrome_metadata, "empty_chrome_metadata", "error", "trace", "Chrome metadata entries (ChromeEventBundle) without a value, skipped") \
 	X(traced_producers_connected, "traced_producers_connected", "info", "trace", "producers connected to the tracing service (its TraceStats, last written)") \
 	X(traced_producers_seen, "traced_producers_seen", "info", "trace", "producers the tracing service saw") \

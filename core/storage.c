@@ -122,6 +122,7 @@ void tt_storage_free(tt_storage *st)
 	  st->state.value);
 	F(cpus, st->cpus.cpu);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval, st->meta.multi);
+	F(logs, st->logs.ts, st->logs.utid, st->logs.prio, st->logs.tag, st->logs.msg);
 	F(named, st->named.stat, st->named.name, st->named.count);
 	F(istats, st->istats.stat, st->istats.idx, st->istats.value);
 #undef F
@@ -1009,6 +1010,21 @@ void tt_storage_meta_str(tt_storage *st, const char *key, const char *value)
 void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value)
 {
 	meta_put(st, key, 0, tt_storage_intern_cstr(st, value ? value : ""), 1);
+}
+
+void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt_str tag, tt_str msg)
+{
+	size_t n = st->logs.n;
+
+	if (GROW(st, st->logs, COL(st->logs.ts), COL(st->logs.utid), COL(st->logs.prio), COL(st->logs.tag),
+		 COL(st->logs.msg)))
+		return;
+	st->logs.ts[n] = ts;
+	st->logs.utid[n] = utid;
+	st->logs.prio[n] = prio;
+	st->logs.tag[n] = tag;
+	st->logs.msg[n] = msg;
+	st->logs.n++;
 }
 
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value)

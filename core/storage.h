@@ -319,6 +319,9 @@ uint32_t tt_storage_machine_of(const tt_storage *st, int table, size_t row);
 /* ---- metadata (the `metadata` table: trace-wide key/values) ----------- */
 void tt_storage_meta_str(tt_storage *st, const char *key, const char *value);
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);
+/* An Android log line (logcat): its thread (TT_NONE: none), priority
+ * (3 debug .. 6 error), tag and message (0: NULL). */
+void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt_str tag, tt_str msg);
 /* One more value of a key that holds several (key_type 'multi'). */
 void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value);
 

@@ -1598,6 +1598,90 @@ static void test_ftrace_kernel_counters(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* logcat lines as trace processor's android_logs (and logs): CLOCK_REALTIME
+ * times converted to the trace clock (a line before any snapshot that
+ * links the clocks: dropped), in trace order; the thread (pid, tid);
+ * priority 0 as info (4); a binary log's args after its message, or in
+ * its place; an empty tag or message NULL; the data source's counts as
+ * stats. */
+static void test_android_logs(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__AndroidLogPacket lp = PERFETTO__PROTOS__ANDROID_LOG_PACKET__INIT;
+	Perfetto__Protos__AndroidLogPacket__LogEvent ev[4];
+	Perfetto__Protos__AndroidLogPacket__LogEvent *evp[] = { &ev[0], &ev[1], &ev[2], &ev[3] };
+	Perfetto__Protos__AndroidLogPacket__LogEvent__Arg ar[3];
+	Perfetto__Protos__AndroidLogPacket__LogEvent__Arg *arp[] = { &ar[0], &ar[1], &ar[2] };
+	Perfetto__Protos__AndroidLogPacket__Stats lst = PERFETTO__PROTOS__ANDROID_LOG_PACKET__STATS__INIT;
+	Pkt p;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		perfetto__protos__android_log_packet__log_event__init(&ev[i]);
+		ev[i].has_pid = ev[i].has_tid = ev[i].has_timestamp = 1;
+		ev[i].pid = 100;
+		ev[i].tid = 101 + i % 2;
+	}
+	for (int i = 0; i < 3; i++)
+		perfetto__protos__android_log_packet__log_event__arg__init(&ar[i]);
+	/* before any snapshot: no way to the trace clock, dropped */
+	ev[0].timestamp = 5000000100ull;
+	ev[0].message = "dropped";
+	lp.n_events = 1;
+	lp.events = evp;
+	p = pkt(1, 0);
+	TB_PUT(&b, p, ANDROID_LOG, android_log, &lp);
+	/* realtime 5,000,000,000 is boottime 1,000 */
+	put_snapshot(&b, 1, 0, 6, 1000, 1, 5000000000ull, 0, 0);
+	ev[0].timestamp = 5000000500ull;
+	ev[0].tag = "ActivityManager";
+	ev[0].message = "Start proc";
+	ev[0].has_prio = 1;
+	ev[0].prio = 6;
+	ev[1].timestamp = 5000000200ull; /* earlier: first in trace order */
+	ev[1].tag = "";
+	ev[1].message = "no tag";
+	ar[0].name = "a";
+	ar[0].value_case = PERFETTO__PROTOS__ANDROID_LOG_PACKET__LOG_EVENT__ARG__VALUE_INT_VALUE;
+	ar[0].int_value = 7;
+	ar[1].name = "s";
+	ar[1].value_case = PERFETTO__PROTOS__ANDROID_LOG_PACKET__LOG_EVENT__ARG__VALUE_STRING_VALUE;
+	ar[1].string_value = "x y";
+	ar[2].name = "f";
+	ar[2].value_case = PERFETTO__PROTOS__ANDROID_LOG_PACKET__LOG_EVENT__ARG__VALUE_FLOAT_VALUE;
+	ar[2].float_value = 1.5f;
+	ev[2].timestamp = 5000000800ull;
+	ev[2].tag = "am_proc";
+	ev[2].n_args = 3;
+	ev[2].args = arp;
+	ev[3].timestamp = 5000000900ull;
+	ev[3].tag = "t";
+	ev[3].message = "m";
+	ev[3].n_args = 1;
+	ev[3].args = arp;
+	lp.n_events = 4;
+	lp.events = evp;
+	lst.has_num_total = lst.has_num_failed = 1;
+	lst.num_total = 10;
+	lst.num_failed = 2;
+	lp.stats = &lst;
+	p = pkt(1, 0);
+	TB_PUT(&b, p, ANDROID_LOG, android_log, &lp);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select l.ts, t.tid, p.pid, l.prio, coalesce(l.tag, 'NULL'), coalesce(l.msg, 'NULL')"
+			       " from android_logs l join thread t using(utid) left join process p using(upid) order by l.id",
+			   "1200\t102\t100\t4\tNULL\tno tag\n"
+			   "1500\t101\t100\t6\tActivityManager\tStart proc\n"
+			   "1800\t101\t100\t4\tam_proc\ta=7 s=\"x y\" f=1.500000\n"
+			   "1900\t102\t100\t4\tt\tm a=7\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from logs where log_source = 'android_logcat'"), 4);
+	tt_test_assert_tsv(tr, "select name, value from stats where name like 'android_log%' order by name",
+			   "android_log_num_failed\t2\nandroid_log_num_skipped\t0\nandroid_log_num_total\t10\n");
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -4063,6 +4147,7 @@ int main(void)
 		cmocka_unit_test(test_trace_stats),
 		cmocka_unit_test(test_ftrace_irqs_and_workqueues),
 		cmocka_unit_test(test_ftrace_kernel_counters),
+		cmocka_unit_test(test_android_logs),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

@@ -175,6 +175,14 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
+		int64_t *ts;
+		uint32_t *utid;
+		uint32_t *prio;
+		tt_str *tag, *msg; /* 0: NULL */
+	} logs; /* Android logcat (trace processor's __intrinsic_logs) */
+
+	struct {
+		size_t n, cap;
 		int64_t *ts;           /* TT_TS_NONE: none (a tokenizer's log) */
 		int64_t *byte_offset;  /* TT_TS_NONE: none (a parser's log) */
 		uint16_t *stat;        /* tt_stat: the stats row it details */

@@ -454,6 +454,30 @@ static const tt_vtab_def spurious_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* Android logcat lines (trace processor's __intrinsic_logs; views logs and
+ * android_logs below). */
+static size_t logs_n(const tt_storage *st) { return st->logs.n; }
+static void logs_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_ts(ctx, st->logs.ts[r]); break;
+	case 2: tt_vtab_result_id(ctx, st->logs.utid[r]); break;
+	case 3: r_int(ctx, st->logs.prio[r]); break;
+	case 4: r_text(ctx, "android_logcat"); break;
+	case 5: tt_vtab_result_str(ctx, st, st->logs.tag[r]); break;
+	case 6: tt_vtab_result_str(ctx, st, st->logs.msg[r]); break;
+	default: sqlite3_result_null(ctx); break;
+	}
+}
+static const tt_vtab_def logs_def = {
+	.name = "__intrinsic_logs",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, utid INTEGER, prio INTEGER, log_source TEXT, tag TEXT,"
+		  " msg TEXT, arg_set_id INTEGER)",
+	.nrows = logs_n, .column = logs_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 /* The CPUs an importer recorded (CTF: packet context cpu_id); cluster,
  * processor and capacity are unknown. Read through the `cpu` view of
  * core/sql/builtins.c, which falls back to the CPUs other tables name. */
@@ -604,7 +628,7 @@ static const tt_vtab_def bounds_def = {
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
 	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &cpu_def, &stats_def, &ilog_def, &detail_def,
-	&meta_def, &bounds_def, &ppath_def, &csnap_def,
+	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def,
 };
 
 /* Perfetto's track views, over `track`. */
@@ -631,7 +655,10 @@ static const char core_views[] =
 	"CREATE TEMP VIEW instant AS SELECT id, ts, track_id, category, name, arg_set_id"
 	"  FROM slice WHERE dur = 0;"
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"
-	"  JOIN thread_track tt ON s.track_id = tt.id;";
+	"  JOIN thread_track tt ON s.track_id = tt.id;"
+	"CREATE TEMP VIEW logs AS SELECT id, ts, utid, prio, log_source, tag, msg, arg_set_id FROM __intrinsic_logs;"
+	"CREATE TEMP VIEW android_logs AS SELECT id, ts, utid, prio, tag, msg FROM __intrinsic_logs"
+	"  WHERE log_source = 'android_logcat';";
 
 static void fn_trace_start(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {

@@ -679,6 +679,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_STATS:
 		tt_proto_on_trace_stats(c, p->trace_stats);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_LOG:
+		tt_proto_on_android_log(c, s, p->android_log);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_EVENTS:
 		tt_proto_on_chrome_events(c, p->chrome_events);
 		return 0;

@@ -270,6 +270,9 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_BLOCKED:
 		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
 		return;
+	case FT_LOG:
+		tt_proto_feed_log(c, r);
+		return;
 	case FT_WQ_START:
 	case FT_WQ_END: {
 		/* on the writing thread, as it is now */

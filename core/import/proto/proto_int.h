@@ -53,7 +53,9 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
  * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee;
  * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END };
+       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG };
+/* FT_LOG: an Android log line (proto_meta.c): id pid << 32 | tid, u.i the
+ * priority, name the message, cat the tag (0: none) */
 /* FT_WQ_START / FT_WQ_END: a workqueue slice on the thread of pid id (name
  * the function, args its cpu) */
 /* R_STATE records: name is the value (0 ends the state) */
@@ -456,6 +458,9 @@ void tt_proto_on_chrome_events(pctx *c, const Perfetto__Protos__ChromeEventBundl
 void tt_proto_on_chrome_metadata(pctx *c, const Perfetto__Protos__ChromeMetadataPacket *m);
 void tt_proto_on_benchmark_metadata(pctx *c, const Perfetto__Protos__ChromeBenchmarkMetadata *b);
 void tt_proto_seq_losses(pseq *s, uint32_t reasons);
+/* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */
+void tt_proto_on_android_log(pctx *c, pseq *s, const Perfetto__Protos__AndroidLogPacket *p);
+void tt_proto_feed_log(pctx *c, const prec *r);
 /* A new task's runnable state; a waking (its record r, name the comm;
  * compact: by whoever runs on cpu `waker`, else the waking tid) of wakee. */
 void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid, uint32_t parent);

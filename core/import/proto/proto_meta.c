@@ -15,6 +15,9 @@
  *   - ChromeMetadataPacket, Chrome's typed metadata: rows "cr-a-<field>"
  *     (b, c... for later packets), background tracing's as base64.
  *   - ChromeBenchmarkMetadata (Telemetry): rows benchmark_*.
+ *   - AndroidLogPacket, logcat: rows of android_logs in trace order (their
+ *     CLOCK_REALTIME times converted; a line whose time cannot be is
+ *     dropped, as there), and the data source's own counts.
  */
 #include "proto_int.h"
 
@@ -310,4 +313,94 @@ void tt_proto_on_benchmark_metadata(pctx *c, const Perfetto__Protos__ChromeBench
 		tt_storage_meta_int(c->st, "benchmark_story_run_index", b->story_run_index);
 	if (b->has_had_failures)
 		tt_storage_meta_int(c->st, "benchmark_had_failures", b->had_failures);
+}
+
+/* ---- Android logs --------------------------------------------------------------- */
+
+/* A binary log's args as trace processor writes them after the message:
+ * " name=value" each (strings quoted, floats %f), in at most 4 KiB. */
+static size_t log_args(const Perfetto__Protos__AndroidLogPacket__LogEvent *e, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < e->n_args && o + 1 < size; i++) {
+		const Perfetto__Protos__AndroidLogPacket__LogEvent__Arg *a = e->args[i];
+		int k;
+
+		if (!a->name)
+			continue;
+		k = snprintf(out + o, size - o, " %s=", a->name);
+		o = k < 0 ? o : (size_t)k >= size - o ? size - 1 : o + (size_t)k;
+		switch (a->value_case) {
+		case PERFETTO__PROTOS__ANDROID_LOG_PACKET__LOG_EVENT__ARG__VALUE_STRING_VALUE:
+			k = snprintf(out + o, size - o, "\"%s\"", a->string_value ? a->string_value : "");
+			break;
+		case PERFETTO__PROTOS__ANDROID_LOG_PACKET__LOG_EVENT__ARG__VALUE_INT_VALUE:
+			k = snprintf(out + o, size - o, "%lld", (long long)a->int_value);
+			break;
+		case PERFETTO__PROTOS__ANDROID_LOG_PACKET__LOG_EVENT__ARG__VALUE_FLOAT_VALUE:
+			k = snprintf(out + o, size - o, "%f", (double)a->float_value);
+			break;
+		default:
+			k = 0;
+			break;
+		}
+		o = k < 0 ? o : (size_t)k >= size - o ? size - 1 : o + (size_t)k;
+	}
+	return o;
+}
+
+void tt_proto_on_android_log(pctx *c, pseq *s, const Perfetto__Protos__AndroidLogPacket *p)
+{
+	char args[4096];
+
+	for (size_t i = 0; i < p->n_events; i++) {
+		const Perfetto__Protos__AndroidLogPacket__LogEvent *e = p->events[i];
+		int64_t ts;
+		tt_str msg, tag;
+		size_t na;
+
+		if (tt_proto_clock_to_trace(c->clock, s->id, TT_CLOCK_REALTIME, e->timestamp, &ts))
+			continue;
+		/* an empty text is trace processor's null string: NULL */
+		msg = e->message && e->message[0] ? intern_c(c, e->message) : 0;
+		tag = e->tag && e->tag[0] ? intern_c(c, e->tag) : 0;
+		na = log_args(e, args, sizeof(args));
+		if (na) {
+			if (!msg) {
+				msg = intern_c(c, args + 1); /* (its first blank skipped) */
+			} else {
+				size_t nm = strlen(e->message);
+				char *both = malloc(nm + na + 1);
+
+				if (!both) {
+					c->oom = 1;
+					return;
+				}
+				memcpy(both, e->message, nm);
+				memcpy(both + nm, args, na + 1);
+				msg = intern_c(c, both);
+				free(both);
+			}
+		}
+		tt_proto_push_ft(c, s, ts, FT_LOG, (uint64_t)(uint32_t)e->pid << 32 | (uint32_t)e->tid,
+				 e->prio ? e->prio : 4, msg, tag, 0);
+	}
+	if (p->stats) {
+		if (p->stats->has_num_failed)
+			tt_storage_stat_set(c->st, TT_STAT_android_log_num_failed, (int64_t)p->stats->num_failed);
+		if (p->stats->has_num_skipped)
+			tt_storage_stat_set(c->st, TT_STAT_android_log_num_skipped, (int64_t)p->stats->num_skipped);
+		if (p->stats->has_num_total)
+			tt_storage_stat_set(c->st, TT_STAT_android_log_num_total, (int64_t)p->stats->num_total);
+	}
+}
+
+void tt_proto_feed_log(pctx *c, const prec *r)
+{
+	/* the thread (pid, tid) names now, as trace processor's UpdateThread */
+	uint32_t utid = tt_proto_thread_in(c, (int32_t)(uint32_t)(r->id >> 32), (int32_t)(uint32_t)r->id);
+
+	tt_storage_log(c->st, r->ts, utid, (uint32_t)r->u.i, r->cat, r->name);
 }
