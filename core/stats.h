@@ -73,6 +73,10 @@
 	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
 	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor") \
+	X(meminfo_unknown_keys, "meminfo_unknown_keys", "error", "analysis", "SysStats meminfo values of a key termtrace does not know, skipped") \
+	X(vmstat_unknown_keys, "vmstat_unknown_keys", "error", "analysis", "SysStats vmstat values of a key termtrace does not know, skipped") \
+	X(invalid_cpu_times, "invalid_cpu_times", "error", "analysis", "SysStats cpu times without a cpu, skipped") \
+	X(psi_unknown_resource, "psi_unknown_resource", "error", "analysis", "SysStats pressure samples of an unknown resource (the rest of the packet skipped)") \
 	X(android_log_num_total, "android_log_num_total", "info", "trace", "log lines the Android log data source read (its own count)") \
 	X(android_log_num_failed, "android_log_num_failed", "error", "trace", "log lines the Android log data source failed to read") \
 	X(android_log_num_skipped, "android_log_num_skipped", "info", "trace", "log lines the Android log data source skipped") \

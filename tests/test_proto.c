@@ -1682,6 +1682,104 @@ static void test_android_logs(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* SysStats as trace processor's SystemProbesParser: meminfo in bytes on
+ * tracks named by the /proc key (an unknown key counted), vmstat,
+ * cpu.times.* per cpu, interrupts per irq and their totals, forks,
+ * pressure, thermal zones (in C), device and cpu frequencies on the
+ * tracks ftrace's events use. */
+static void test_sys_stats(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__SysStats ss = PERFETTO__PROTOS__SYS_STATS__INIT;
+	Perfetto__Protos__SysStats__MeminfoValue mi[3];
+	Perfetto__Protos__SysStats__MeminfoValue *mip[] = { &mi[0], &mi[1], &mi[2] };
+	Perfetto__Protos__SysStats__VmstatValue vm = PERFETTO__PROTOS__SYS_STATS__VMSTAT_VALUE__INIT, *vmp = &vm;
+	Perfetto__Protos__SysStats__CpuTimes ct = PERFETTO__PROTOS__SYS_STATS__CPU_TIMES__INIT, *ctp = &ct;
+	Perfetto__Protos__SysStats__InterruptCount ic = PERFETTO__PROTOS__SYS_STATS__INTERRUPT_COUNT__INIT, *icp = &ic;
+	Perfetto__Protos__SysStats__PsiSample ps = PERFETTO__PROTOS__SYS_STATS__PSI_SAMPLE__INIT, *psp = &ps;
+	Perfetto__Protos__SysStats__ThermalZone tz = PERFETTO__PROTOS__SYS_STATS__THERMAL_ZONE__INIT, *tzp = &tz;
+	Perfetto__Protos__SysStats__DevfreqValue df = PERFETTO__PROTOS__SYS_STATS__DEVFREQ_VALUE__INIT, *dfp = &df;
+	uint32_t khz[] = { 1000, 2000 };
+	Pkt p;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__sys_stats__meminfo_value__init(&mi[i]);
+		mi[i].has_key = mi[i].has_value = 1;
+	}
+	mi[0].key = 1; /* MemTotal */
+	mi[0].value = 100;
+	mi[1].key = 3; /* MemAvailable */
+	mi[1].value = 50;
+	mi[2].key = 999;
+	ss.n_meminfo = 3;
+	ss.meminfo = mip;
+	vm.has_key = vm.has_value = 1;
+	vm.key = 1;
+	vm.value = 42;
+	ss.n_vmstat = 1;
+	ss.vmstat = &vmp;
+	ct.has_cpu_id = ct.has_user_ns = ct.has_idle_ns = 1;
+	ct.cpu_id = 1;
+	ct.user_ns = 11;
+	ct.idle_ns = 22;
+	ss.n_cpu_stat = 1;
+	ss.cpu_stat = &ctp;
+	ic.has_irq = ic.has_count = 1;
+	ic.irq = 5;
+	ic.count = 7;
+	ss.n_num_irq = 1;
+	ss.num_irq = &icp;
+	ss.has_num_forks = 1;
+	ss.num_forks = 3;
+	ps.has_resource = ps.has_total_ns = 1;
+	ps.resource = 1;
+	ps.total_ns = 123;
+	ss.n_psi = 1;
+	ss.psi = &psp;
+	tz.type = "cpu-thermal";
+	tz.has_temp = 1;
+	tz.temp = 45;
+	ss.n_thermal_zone = 1;
+	ss.thermal_zone = &tzp;
+	df.key = "ddr";
+	df.has_value = 1;
+	df.value = 800;
+	ss.n_devfreq = 1;
+	ss.devfreq = &dfp;
+	ss.n_cpufreq_khz = 2;
+	ss.cpufreq_khz = khz;
+	p = pkt(1, 1000);
+	TB_PUT(&b, p, SYS_STATS, sys_stats, &ss);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select t.name, t.type, coalesce(t.unit, '-'), c.value,"
+			       " (select group_concat(key || '=' || display_value, ' ') from args a"
+			       " where a.arg_set_id = t.dimension_arg_set_id)"
+			       " from counter c join counter_track t on c.track_id = t.id where c.ts = 1000 order by c.id",
+			   "MemTotal\tmeminfo\tbytes\t102400.0\tmeminfo_key=MemTotal\n"
+			   "MemAvailable\tmeminfo\tbytes\t51200.0\tmeminfo_key=MemAvailable\n"
+			   "ddr Frequency\tclock_frequency\t-\t800.0\tlinux_device=ddr\n"
+			   "cpufreq\tcpu_frequency\t-\t1000.0\tcpu=0\n"
+			   "cpufreq\tcpu_frequency\t-\t2000.0\tcpu=1\n"
+			   "nr_free_pages\tvmstat\t-\t42.0\tvmstat_key=nr_free_pages\n"
+			   "cpu.times.user_ns\tcpustat\t-\t11.0\tcpu=1 cpustat_key=user_ns\n"
+			   "cpu.times.user_nice_ns\tcpustat\t-\t0.0\tcpu=1 cpustat_key=user_nice_ns\n"
+			   "cpu.times.system_mode_ns\tcpustat\t-\t0.0\tcpu=1 cpustat_key=system_mode_ns\n"
+			   "cpu.times.idle_ns\tcpustat\t-\t22.0\tcpu=1 cpustat_key=idle_ns\n"
+			   "cpu.times.io_wait_ns\tcpustat\t-\t0.0\tcpu=1 cpustat_key=io_wait_ns\n"
+			   "cpu.times.irq_ns\tcpustat\t-\t0.0\tcpu=1 cpustat_key=irq_ns\n"
+			   "cpu.times.softirq_ns\tcpustat\t-\t0.0\tcpu=1 cpustat_key=softirq_ns\n"
+			   "cpu.times.steal_ns\tcpustat\t-\t0.0\tcpu=1 cpustat_key=steal_ns\n"
+			   "num_irq (id: 5)\tnum_irq\t-\t7.0\tirq=5\n"
+			   "num_forks\tnum_forks\t-\t3.0\tNULL\n"
+			   "psi.cpu.some\tpsi\t-\t123.0\tpsi_resource=cpu.some\n"
+			   "cpu-thermal\tthermal_temperature_sys\tC\t45.0\tthermal_zone=cpu-thermal\n");
+	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'meminfo_unknown_keys'"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -4148,6 +4246,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_irqs_and_workqueues),
 		cmocka_unit_test(test_ftrace_kernel_counters),
 		cmocka_unit_test(test_android_logs),
+		cmocka_unit_test(test_sys_stats),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

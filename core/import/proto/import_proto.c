@@ -87,7 +87,7 @@
  * proto_ftrace.c, proto_sched.c (sched slices, thread states),
  * proto_systrace.c and atrace.c (atrace markers), proto_feed.c
  * (merge and trackers), proto_clock.c, proto_meta.c (TraceStats, Chrome's
- * metadata).
+ * metadata, Android logs), proto_sysstats.c (SysStats counters).
  *
  * Known limits: the packets inside compressed_packets (and zstd's) are
  * unpacked on the importing thread
@@ -723,6 +723,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 			c->oom = 1;
 		return 0;
 	}
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
+		tt_proto_on_sys_stats(c, s, p->sys_stats, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
