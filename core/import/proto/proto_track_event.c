@@ -415,6 +415,12 @@ static void legacy_metadata(pctx *c, pseq *s, const TEv *te, uint32_t track, tt_
 		stat(c, TT_STAT_track_event_parser_errors);
 		return;
 	}
+	/* (protobuf-c recurses without a limit: a hostile annotation nested
+	 * too deep is an error, as for any event's annotations) */
+	if (tt_proto_annots_deep(tt_proto_packed_annots(te), 1)) {
+		stat(c, TT_STAT_track_event_parser_errors);
+		return;
+	}
 	tt_proto_arena_init(&ar);
 	a = perfetto__protos__debug_annotation__unpack(&ar.alloc, tt_proto_packed_annots(te)[0].len,
 						       tt_proto_packed_annots(te)[0].data);
