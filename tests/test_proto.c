@@ -1780,6 +1780,59 @@ static void test_sys_stats(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* One rss_stat from tid at ts (has: curr and mm_id given). */
+static void ft_rss(tbuf *b, uint64_t ts, int32_t tid, int32_t member, int64_t size, int has, uint32_t curr, uint32_t mm)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__RssStatFtraceEvent rs = PERFETTO__PROTOS__RSS_STAT_FTRACE_EVENT__INIT;
+
+	rs.has_member = rs.has_size = 1;
+	rs.member = member;
+	rs.size = size;
+	rs.has_curr = rs.has_mm_id = has;
+	rs.curr = curr;
+	rs.mm_id = mm;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT;
+	e.rss_stat = &rs;
+	ft_packet(b, ts, (uint32_t)tid, &e);
+}
+
+/* rss_stat as trace processor's RssStatTracker: a thread's own memory
+ * (curr 1) on its process's mem.<key> track, the one its process stats
+ * use; another process's (curr 0) on the thread last seen with that
+ * mm_id while it lives, else dropped and counted; without curr / mm_id
+ * the writer's; a thread of no process on its own fallback track; a
+ * negative size counted. */
+static void test_ftrace_rss_stat(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 5, 20, 1, "/bin/app", 21, "worker");
+	ft_rss(&b, 10, 21, 1, 4096, 1, 1, 7);    /* rss.anon of 21's process */
+	ft_rss(&b, 20, 30, 0, 8192, 1, 0, 7);    /* kswapd about mm 7: process 20's rss.file */
+	ft_rss(&b, 30, 30, 0, 1, 1, 0, 99);      /* mm 99 never seen: dropped */
+	ft_rss(&b, 40, 40, 2, 512, 0, 0, 0);     /* no curr / mm_id: the writer, of no process */
+	ft_rss(&b, 50, 21, 3, -1, 1, 1, 7);      /* negative: counted */
+	ft_free(&b, 60, 21);
+	ft_rss(&b, 70, 30, 0, 1, 1, 0, 7);       /* mm 7's thread ended: dropped */
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(p.pid, -1), coalesce(th.tid, -1),"
+			       " extract_arg(c.arg_set_id, 'utid') = coalesce(th.utid, (select utid from thread where tid = 21 limit 1))"
+			       " from counter c join track t on t.id = c.track_id"
+			       " left join process_counter_track pt on pt.id = t.id left join process p on p.upid = pt.upid"
+			       " left join thread_counter_track tt on tt.id = t.id left join thread th on th.utid = tt.utid"
+			       " order by c.ts",
+			   "10\t4096.0\tmem.rss.anon\tprocess_memory\t20\t-1\t1\n"
+			   "20\t8192.0\tmem.rss.file\tprocess_memory\t20\t-1\t1\n"
+			   "40\t512.0\tmem.swap\tprocess_memory_thread_fallback\t-1\t40\t1\n");
+	assert_int_equal(tt_test_stat(tr, "rss_stat_unknown_thread_for_mm_id"), 2);
+	assert_int_equal(tt_test_stat(tr, "rss_stat_negative_size"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -4247,6 +4300,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_kernel_counters),
 		cmocka_unit_test(test_android_logs),
 		cmocka_unit_test(test_sys_stats),
+		cmocka_unit_test(test_ftrace_rss_stat),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

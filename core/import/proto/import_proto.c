@@ -789,6 +789,8 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->seq_index);
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
+	tt_pmap_free(&c->mm_threads);
+	tt_memory_tracker_free(c->memory);
 	tt_pmap_free(&c->ended_pids);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);
@@ -848,8 +850,9 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 		c->oom = 1;
 	c->clock = tt_proto_clock_new();
 	c->sorter = tt_sorter_new(TT_SORT_FULL);
+	c->memory = tt_memory_tracker_new(im);
 	tt_proto_arena_init(&c->ar);
-	if (!c->clock || !c->sorter || !(c->schema = tt_proto_schema_get()) ||
+	if (!c->clock || !c->sorter || !c->memory || !(c->schema = tt_proto_schema_get()) ||
 	    !(rdr = tt_proto_reader_new(src, im->path, c->schema, threaded, im->opts.proto_batch))) {
 		rc = tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path);
 		goto out;

@@ -634,5 +634,6 @@ int tt_proto_merge_and_feed(pctx *c)
 	tt_sorter_free(c->sorter);
 	c->sorter = NULL;
 	tts_clear_unended(c, &c->open_tts);
+	tt_memory_tracker_finish(c->memory);
 	return rc < 0 ? -1 : 0;
 }

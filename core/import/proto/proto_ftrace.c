@@ -248,6 +248,53 @@ static void push_sched(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, int64_t prev
 		prev_comm, 0);
 }
 
+/* The thread an rss_stat is about, as trace processor's RssStatTracker
+ * decides it: with its mm_id and curr known, a curr event is the writing
+ * thread's own memory (and binds the mm_id to it), another one the memory
+ * of the thread last seen with that mm_id while that thread lives;
+ * without them, the writing thread. TT_NONE: none. */
+static uint32_t rss_thread(pctx *c, const prec *r)
+{
+	int32_t pid = (int32_t)(uint32_t)r->id;
+	uint64_t mm = r->id >> 32, *at, *live;
+	uint32_t utid;
+
+	if (!(r->args & RSS_HAS_MM) || !(r->args & RSS_HAS_CURR))
+		return tt_proto_thread(c, pid);
+	if (r->args & RSS_CURR) {
+		utid = tt_proto_thread(c, pid);
+		if (tt_pmap_put(&c->mm_threads, mm, (uint64_t)utid + 1))
+			c->oom = 1;
+		return utid;
+	}
+	at = tt_pmap_find(&c->mm_threads, mm);
+	if (!at || !*at) /* (0: forgotten) */
+		return TT_NONE;
+	utid = (uint32_t)(*at - 1);
+	/* alive: still its tid's live thread (not freed, not replaced) */
+	live = tt_pmap_find(&c->ftrace_threads, (uint64_t)tt_storage_thread_tid(c->st, utid));
+	if (live && *live != (uint64_t)utid + 1) {
+		*at = 0;
+		return TT_NONE;
+	}
+	return utid;
+}
+
+static void feed_rss(pctx *c, const prec *r)
+{
+	uint32_t utid;
+
+	if (r->u.i < 0) { /* (before any thread is made, as there) */
+		tt_storage_stat_add(c->st, TT_STAT_rss_stat_negative_size, 1);
+		return;
+	}
+	utid = rss_thread(c, r);
+	if (utid == TT_NONE)
+		stat(c, TT_STAT_rss_stat_unknown_thread_for_mm_id);
+	else if (tt_memory_tracker_rss(c->memory, r->ts, utid, (int32_t)r->name, r->u.i))
+		c->oom = 1;
+}
+
 /* One R_FTRACE record, in trace order: the process tracker's part, and
  * atrace markers (stored by the atrace tracker). */
 void tt_proto_feed_ftrace(pctx *c, const prec *r)
@@ -272,6 +319,9 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 		return;
 	case FT_LOG:
 		tt_proto_feed_log(c, r);
+		return;
+	case FT_RSS:
+		feed_rss(c, r);
 		return;
 	case FT_WQ_START:
 	case FT_WQ_END: {
@@ -818,6 +868,23 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_END:
 			on_workqueue(c, seq, ps, ts, b->cpu, e);
 			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT: {
+			const Perfetto__Protos__RssStatFtraceEvent *rs = e->rss_stat;
+
+			tt_proto_push_ft(c, ps, ts, FT_RSS, (uint64_t)rs->mm_id << 32 | (uint32_t)e->pid, rs->size,
+					 (tt_str)(uint32_t)rs->member, 0,
+					 (rs->has_curr ? RSS_HAS_CURR : 0) | (rs->curr ? RSS_CURR : 0) |
+						 (rs->has_mm_id ? RSS_HAS_MM : 0));
+			break;
+		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT_THROTTLED: {
+			const Perfetto__Protos__RssStatThrottledFtraceEvent *rs = e->rss_stat_throttled;
+
+			/* (curr and mm_id always read, as there) */
+			tt_proto_push_ft(c, ps, ts, FT_RSS, (uint64_t)rs->mm_id << 32 | (uint32_t)e->pid, rs->size,
+					 (tt_str)(uint32_t)rs->member, 0, RSS_HAS_CURR | RSS_HAS_MM | (rs->curr ? RSS_CURR : 0));
+			break;
+		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS:
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_ENABLE:

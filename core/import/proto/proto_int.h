@@ -18,6 +18,7 @@
 #include "import_int.h"
 #include "keymap.h"
 #include "atrace.h"
+#include "memory_tracker.h"
 #include "atrace_tracker.h"
 #include "sched_tracker.h"
 #include "proto_clock.h"
@@ -53,7 +54,12 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
  * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee;
  * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG };
+       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS };
+/* FT_RSS: an rss_stat: id mm_id << 32 | the writing tid, u.i the size,
+ * name the member, args RSS_* flags */
+#define RSS_CURR 1
+#define RSS_HAS_CURR 2
+#define RSS_HAS_MM 4
 /* FT_LOG: an Android log line (proto_meta.c): id pid << 32 | tid, u.i the
  * priority, name the message, cat the tag (0: none) */
 /* FT_WQ_START / FT_WQ_END: a workqueue slice on the thread of pid id (name
@@ -249,6 +255,8 @@ typedef struct pctx {
 	TT_VEC(sched_rec) sched;
 	TT_VEC(pblob) ptrees;         /* ProcessTree packets, packed again: parsed in trace order */
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
+	tt_pmap mm_threads;          /* rss_stat mm_id -> utid + 1 of the thread last seen with it */
+	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */

@@ -5,6 +5,7 @@
 
 #include "atrace.h"
 #include "atrace_tracker.h"
+#include "memory_tracker.h"
 #include "sched_tracker.h"
 #include "systrace_line.h"
 #include "vec.h"
@@ -22,12 +23,6 @@ struct sline {
 	uint32_t task, task_len, tgid, tgid_len, event, event_len, args, args_len; /* from text */
 };
 
-struct pend_counter {
-	int64_t row;
-	uint32_t utid;
-	uint32_t key;   /* index in mem_keys */
-};
-
 struct tt_systrace {
 	tt_import *im;
 	tt_storage *st;
@@ -36,9 +31,7 @@ struct tt_systrace {
 	TT_VEC(struct sline) lines;
 	TT_VEC(char *) texts;    /* what the lines point into, freed at the end */
 	const char *own;         /* the text given last (tt_systrace_own) */
-	/* rss_stat values whose track waits for the thread's process (the
-	 * end of the import: trace processor's pending upid resolution) */
-	TT_VEC(struct pend_counter) pend;
+	tt_memory_tracker *memory; /* rss_stat */
 	size_t own_len;
 	tt_str s_workqueue, s_unknown_task;
 };
@@ -101,7 +94,8 @@ tt_systrace *tt_systrace_new(tt_import *im)
 	k.ctx = s;
 	s->atrace = tt_atrace_tracker_new(im, &k);
 	s->sched = tt_sched_tracker_new(im);
-	if (!s->atrace || !s->sched) {
+	s->memory = tt_memory_tracker_new(im);
+	if (!s->atrace || !s->sched || !s->memory) {
 		tt_systrace_free(s);
 		return NULL;
 	}
@@ -118,7 +112,7 @@ void tt_systrace_free(tt_systrace *s)
 		free(s->texts.v[i]);
 	TT_VEC_FREE(s->texts);
 	TT_VEC_FREE(s->lines);
-	TT_VEC_FREE(s->pend);
+	tt_memory_tracker_free(s->memory);
 	free(s);
 }
 
@@ -492,25 +486,15 @@ static void sched_wake(tt_systrace *s, const struct sline *l, const char *ev, ui
 	tt_sched_tracker_blocked(s->sched, wakee, io_wait != 0, str_of(s, &f));
 }
 
-/* rss_stat's members as trace processor names them (mem.<key>), and the
- * second key of the process_memory tracks the Perfetto importer shares
- * (its ProcessStats: 2 rss.anon, 3 rss.file, 4 rss.shmem, 5 swap). */
-static const struct { const char *key; uint32_t k; } mem_keys[] = {
-	{ "rss.file", 3 }, { "rss.anon", 2 }, { "swap", 5 }, { "rss.shmem", 4 }, { "unreclaimable", 11 },
-	{ "unknown", 12 },
-};
-
 /* rss_stat: a process memory counter of the writing thread's process
- * (its size in bytes; the thread the value's utid arg). trace processor
- * reads this text's curr field so that the mm_id never decides (a curr
- * given is dropped, one missing read as unknown): the line's thread it
- * is, as here. */
+ * (memory_tracker.h). trace processor reads this text's curr field so
+ * that the mm_id never decides (a curr given is dropped, one missing read
+ * as unknown): the line's thread it is, as here. */
 static int rss_stat(tt_systrace *s, const struct sline *l, const char *args)
 {
 	field f;
-	int64_t size, row;
-	uint32_t member, utid;
-	struct pend_counter p;
+	int64_t size;
+	uint32_t member;
 
 	arg_of(args, l->args_len, "size", &f);
 	if (i64_of(&f, &size))
@@ -518,54 +502,12 @@ static int rss_stat(tt_systrace *s, const struct sline *l, const char *args)
 	arg_of(args, l->args_len, "member", &f);
 	if (u32_of(&f, &member))
 		return 0;
-	if (size < 0) {
-		tt_storage_stat_add(s->st, TT_STAT_rss_stat_negative_size, 1);
-		return 0;
-	}
-	utid = task_thread(s, l->pid);
-	row = tt_storage_counter(s->st, TT_NONE, l->ts, (double)size);
-	if (row < 0 || utid == TT_NONE)
-		return row < 0 ? -1 : 0;
-	tt_storage_args_begin(s->st);
-	tt_storage_args_uint(s->st, "utid", utid);
-	tt_storage_counter_set_args(s->st, row, tt_args_tracker_end(s->im->args));
-	p = (struct pend_counter){ row, utid, member < 5 ? member : 5 };
-	return TT_VEC_PUSH(s->pend, p) ? -1 : 0;
-}
-
-/* The process_memory track of a pending value: its thread's process's,
- * or the thread's own (process_memory_thread_fallback) when the thread
- * never got one. */
-static uint32_t pend_track(tt_systrace *s, const struct pend_counter *p)
-{
-	uint32_t upid = tt_storage_thread_upid(s->st, p->utid), t;
-	const char *key = mem_keys[p->key].key;
-	char name[32];
-	tt_str n;
-
-	snprintf(name, sizeof(name), "mem.%s", key);
-	n = tt_storage_intern_cstr(s->st, name);
-	if (upid != TT_NONE)
-		return tt_import_keyed_counter(s->im, "proto-proc-stat", upid, mem_keys[p->key].k, n, "process_memory",
-					       upid, -1, "process_memory_key", key);
-	{
-		tt_track_desc d = { .type = "process_memory_thread_fallback", .name = n, .utid = p->utid,
-				    .upid = TT_NONE, .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
-
-		t = tt_track_tracker_keyed(s->im->tracks, "process_memory_thread_fallback", p->utid, p->key, n, &d);
-		if (tt_import_dims_begin(s->im, t)) {
-			tt_storage_args_uint(s->st, "utid", p->utid);
-			tt_storage_args_str(s->st, "process_memory_key", key, strlen(key));
-			tt_import_dims_end(s->im, t);
-		}
-	}
-	return t;
+	return tt_memory_tracker_rss(s->memory, l->ts, size < 0 ? TT_NONE : task_thread(s, l->pid), member, size);
 }
 
 int tt_systrace_finish(tt_systrace *s)
 {
-	for (size_t i = 0; i < s->pend.n; i++)
-		tt_storage_counter_set_track(s->st, s->pend.v[i].row, pend_track(s, &s->pend.v[i]));
+	tt_memory_tracker_finish(s->memory);
 	tt_sched_tracker_build(s->sched);
 	return tt_sched_tracker_oom(s->sched) || tt_storage_oom(s->st) ? -1 : 0;
 }
