@@ -1833,6 +1833,61 @@ static void test_ftrace_rss_stat(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* oom_score_adj_update as the process's oom_score_adj counter (the one
+ * ProcessStats and lmkd use; a thread of no process: its own fallback
+ * track; 16-bit values), mark_victim as a zero-length mem.oom_kill slice
+ * on the victim, signal_generate / signal_deliver as zero-length slices
+ * on the thread signalled / delivered to, with signal.sig. */
+static void test_ftrace_oom_and_signals(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e;
+	Perfetto__Protos__OomScoreAdjUpdateFtraceEvent oa = PERFETTO__PROTOS__OOM_SCORE_ADJ_UPDATE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__MarkVictimFtraceEvent mv = PERFETTO__PROTOS__MARK_VICTIM_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SignalGenerateFtraceEvent sg = PERFETTO__PROTOS__SIGNAL_GENERATE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__SignalDeliverFtraceEvent sd = PERFETTO__PROTOS__SIGNAL_DELIVER_FTRACE_EVENT__INIT;
+
+	(void)state;
+#define EV(CASE, member, msg) (perfetto__protos__ftrace_event__init(&e), \
+			       e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##CASE, e.member = (msg), &e)
+	tree_packet(&b, 5, 20, 1, "/bin/app", 21, "worker");
+	oa.has_pid = oa.has_oom_score_adj = 1;
+	oa.pid = 21;
+	oa.oom_score_adj = -900;
+	ft_event_cpu(&b, 10, 0, 30, EV(OOM_SCORE_ADJ_UPDATE, oom_score_adj_update, &oa), NULL);
+	oa.pid = 50;
+	oa.oom_score_adj = 0x10000 + 100; /* 100 in 16 bits */
+	ft_event_cpu(&b, 11, 0, 30, EV(OOM_SCORE_ADJ_UPDATE, oom_score_adj_update, &oa), NULL);
+	sg.has_pid = sg.has_sig = 1;
+	sg.pid = 21;
+	sg.sig = 9;
+	ft_event_cpu(&b, 20, 0, 30, EV(SIGNAL_GENERATE, signal_generate, &sg), NULL);
+	sd.has_sig = 1;
+	sd.sig = 9;
+	ft_event_cpu(&b, 30, 0, 21, EV(SIGNAL_DELIVER, signal_deliver, &sd), NULL);
+	mv.has_pid = 1;
+	mv.pid = 21;
+	ft_event_cpu(&b, 40, 0, 30, EV(MARK_VICTIM, mark_victim, &mv), NULL);
+#undef EV
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(p.pid, -1), coalesce(th.tid, -1)"
+			       " from counter c join track t on t.id = c.track_id"
+			       " left join process_counter_track pt on pt.id = t.id left join process p on p.upid = pt.upid"
+			       " left join thread_counter_track tt on tt.id = t.id left join thread th on th.utid = tt.utid"
+			       " order by c.ts",
+			   "10\t-900.0\toom_score_adj\toom_score_adj\t20\t-1\n"
+			   "11\t100.0\toom_score_adj\toom_score_adj_thread_fallback\t-1\t50\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.category, 'NULL'), s.name, th.tid,"
+			       " coalesce(extract_arg(s.arg_set_id, 'signal.sig'), '-') from slice s"
+			       " join thread_track tt on tt.id = s.track_id join thread th using(utid) order by s.ts",
+			   "20\t0\tNULL\tsignal_generate\t21\t9\n"
+			   "30\t0\tNULL\tsignal_deliver\t21\t9\n"
+			   "40\t0\tNULL\tmem.oom_kill\t21\t-\n");
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -4301,6 +4356,7 @@ int main(void)
 		cmocka_unit_test(test_android_logs),
 		cmocka_unit_test(test_sys_stats),
 		cmocka_unit_test(test_ftrace_rss_stat),
+		cmocka_unit_test(test_ftrace_oom_and_signals),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

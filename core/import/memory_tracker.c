@@ -18,10 +18,12 @@ static const struct { const char *key; uint32_t k; } mem_keys[] = {
 	{ "unknown", 12 },
 };
 
+#define KEY_OOM_SCORE 100  /* pend_counter.key of an oom_score_adj value */
+
 struct pend_counter {
 	int64_t row;
 	uint32_t utid;
-	uint32_t key;   /* index in mem_keys */
+	uint32_t key;   /* index in mem_keys, or KEY_OOM_SCORE */
 };
 
 struct tt_memory_tracker {
@@ -66,6 +68,34 @@ int tt_memory_tracker_rss(tt_memory_tracker *m, int64_t ts, uint32_t utid, int64
 	return TT_VEC_PUSH(m->pend, p) ? -1 : 0;
 }
 
+int tt_memory_tracker_oom_score(tt_memory_tracker *m, int64_t ts, uint32_t utid, int64_t value)
+{
+	int64_t row = tt_storage_counter(m->im->st, TT_NONE, ts, (double)value);
+	struct pend_counter p = { row, utid, KEY_OOM_SCORE };
+
+	if (row < 0)
+		return -1;
+	return TT_VEC_PUSH(m->pend, p) ? -1 : 0;
+}
+
+/* An oom_score_adj value's track: its process's, else its thread's. */
+static uint32_t oom_track(tt_memory_tracker *m, const struct pend_counter *p, uint32_t upid)
+{
+	tt_str n = tt_storage_intern_cstr(m->im->st, "oom_score_adj");
+	tt_track_desc d = { .type = "oom_score_adj_thread_fallback", .name = n, .utid = p->utid,
+			    .upid = TT_NONE, .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+	uint32_t t;
+
+	if (upid != TT_NONE)
+		return tt_import_oom_score_track(m->im, upid);
+	t = tt_track_tracker_keyed(m->im->tracks, "oom_score_adj_thread_fallback", p->utid, 0, n, &d);
+	if (tt_import_dims_begin(m->im, t)) {
+		tt_storage_args_uint(m->im->st, "utid", p->utid);
+		tt_import_dims_end(m->im, t);
+	}
+	return t;
+}
+
 /* The process_memory track of a pending value: its thread's process's,
  * or the thread's own (process_memory_thread_fallback) when the thread
  * never got one. */
@@ -73,9 +103,13 @@ static uint32_t pend_track(tt_memory_tracker *m, const struct pend_counter *p)
 {
 	tt_storage *st = m->im->st;
 	uint32_t upid = tt_storage_thread_upid(st, p->utid), t;
-	const char *key = mem_keys[p->key].key;
+	const char *key;
 	char name[32];
 	tt_str n;
+
+	if (p->key == KEY_OOM_SCORE)
+		return oom_track(m, p, upid);
+	key = mem_keys[p->key].key;
 
 	snprintf(name, sizeof(name), "mem.%s", key);
 	n = tt_storage_intern_cstr(st, name);

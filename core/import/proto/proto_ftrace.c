@@ -323,6 +323,25 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_RSS:
 		feed_rss(c, r);
 		return;
+	case FT_OOM_SCORE:
+		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
+			c->oom = 1;
+		return;
+	case FT_MARK:
+	case FT_SIG_MARK: {
+		/* a zero-length slice with no category on the thread */
+		uint32_t t = tt_track_tracker_thread(c->im->tracks, tt_proto_thread(c, pid)), args = TT_NONE;
+
+		if (t == TT_NONE)
+			return;
+		if (r->scope == FT_SIG_MARK) {
+			tt_storage_args_begin(c->st);
+			tt_storage_args_int(c->st, "signal.sig", r->u.i);
+			args = tt_args_tracker_end(c->im->args);
+		}
+		tt_slice_tracker_complete(c->im->slices, t, r->ts, 0, 0, r->name, args);
+		return;
+	}
 	case FT_WQ_START:
 	case FT_WQ_END: {
 		/* on the writing thread, as it is now */
@@ -885,6 +904,25 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 					 (tt_str)(uint32_t)rs->member, 0, RSS_HAS_CURR | RSS_HAS_MM | (rs->curr ? RSS_CURR : 0));
 			break;
 		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
+			/* (16 bits: older tracers wrote negative values wrongly) */
+			tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
+					 (int16_t)e->oom_score_adj_update->oom_score_adj, 0, 0, 0);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MARK_VICTIM:
+			tt_proto_push_ft(c, ps, ts, FT_MARK, (uint32_t)e->mark_victim->pid, 0, intern_c(c, "mem.oom_kill"), 0,
+					 0);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SIGNAL_GENERATE:
+			/* on the thread signalled */
+			tt_proto_push_ft(c, ps, ts, FT_SIG_MARK, (uint32_t)e->signal_generate->pid, e->signal_generate->sig,
+					 intern_c(c, "signal_generate"), 0, 0);
+			break;
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SIGNAL_DELIVER:
+			/* on the thread it is delivered to: the writer */
+			tt_proto_push_ft(c, ps, ts, FT_SIG_MARK, (uint32_t)e->pid, e->signal_deliver->sig,
+					 intern_c(c, "signal_deliver"), 0, 0);
+			break;
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS:
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_ENABLE:

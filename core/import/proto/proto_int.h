@@ -54,7 +54,11 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
  * wakee, name its comm; FT_WAKING_COMPACT: id the cpu << 32 | the wakee;
  * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
-       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS };
+       FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
+       FT_MARK, FT_SIG_MARK };
+/* FT_OOM_SCORE: id the tid, u.i the oom_score_adj. FT_MARK: a zero-length
+ * slice named name on the thread of tid id; FT_SIG_MARK: the same with
+ * arg signal.sig = u.i */
 /* FT_RSS: an rss_stat: id mm_id << 32 | the writing tid, u.i the size,
  * name the member, args RSS_* flags */
 #define RSS_CURR 1
