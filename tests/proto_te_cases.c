@@ -352,10 +352,10 @@ static void test_track_dimension_args(void **state)
 		   "Default Track\tparent_track_uuid\t0\nDefault Track\tmerge_key_type\t0\n"
 		   "Default Track\tmerge_key_value\tDefault Track\nDefault Track\ttrack_compressor_idx\t0\n"
 		   "thread\tutid\t2\n"
-		   "async\tscope\t\nasync\tname\tasync\nasync\ttrack_compressor_idx\t0\n");
+		   "async\tscope\tNULL\nasync\tname\tasync\nasync\ttrack_compressor_idx\t0\n");
 	tt_test_assert_tsv(tr, "select a.key, a.display_value from track t join args a on a.arg_set_id = t.source_arg_set_id "
 		       "where t.name = 'async' order by a.id",
-		   "source\tchrome\ntrace_id_is_process_scoped\tfalse\nupid\t1\nsource_scope\t\n");
+		   "source\tchrome\ntrace_id_is_process_scoped\tfalse\nupid\t1\nsource_scope\tNULL\n");
 	tb_close(tr, path, &b);
 }
 

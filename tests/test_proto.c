@@ -1888,6 +1888,59 @@ static void test_ftrace_oom_and_signals(void **state)
 	tb_close(tr, path, &b);
 }
 
+static void ft_suspend(tbuf *b, uint64_t ts, const char *action, int32_t val, int start)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SuspendResumeFtraceEvent sr = PERFETTO__PROTOS__SUSPEND_RESUME_FTRACE_EVENT__INIT;
+
+	sr.action = (char *)action;
+	sr.has_val = sr.has_start = 1;
+	sr.val = val;
+	sr.start = (uint32_t)start;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SUSPEND_RESUME;
+	e.suspend_resume = &sr;
+	ft_event_cpu(b, ts, 1, 40, &e, NULL);
+}
+
+/* suspend_resume as trace processor's FtraceParser: "action(val)" slices
+ * on the lanes of "Suspend/Resume Latency" (a cookie per name), a start's
+ * args (the writer, the event type, the cpu; device, driver and phase
+ * null); timekeeping_freeze's val read as 0; a suspend_enter whose
+ * freeze_processes failed (thaw_processes inside it) ended with the
+ * thaw. */
+static void test_ftrace_suspend_resume(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_suspend(&b, 100, "suspend_enter", 3, 1);
+	ft_suspend(&b, 110, "freeze_processes", 0, 1);
+	ft_suspend(&b, 120, "thaw_processes", 0, 1);
+	ft_suspend(&b, 130, "thaw_processes", 0, 0);
+	ft_suspend(&b, 200, "timekeeping_freeze", 5, 1);
+	ft_suspend(&b, 210, "timekeeping_freeze", 5, 0);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, coalesce(s.category, 'NULL'), s.name, t.name, t.type,"
+			       " extract_arg(t.dimension_arg_set_id, 'track_compressor_idx')"
+			       " from slice s join track t on t.id = s.track_id order by s.ts",
+			   "100\t30\tNULL\tsuspend_enter(3)\tSuspend/Resume Latency\tsuspend_resume\t0\n"
+			   "110\t-1\tNULL\tfreeze_processes(0)\tSuspend/Resume Latency\tsuspend_resume\t1\n"
+			   "120\t10\tNULL\tthaw_processes(0)\tSuspend/Resume Latency\tsuspend_resume\t2\n"
+			   "200\t10\tNULL\ttimekeeping_freeze(0)\tSuspend/Resume Latency\tsuspend_resume\t0\n");
+	tt_test_assert_tsv(tr, "select a.key, a.value_type, coalesce(a.display_value, 'NULL') from slice s"
+			       " join args a using(arg_set_id) where s.ts = 100 order by a.id",
+			   "utid\tuint\t1\n"
+			   "event_type\tstring\tMain Kernel Suspend Event\n"
+			   "cpu\tuint\t1\n"
+			   "device_name\tstring\tNULL\n"
+			   "driver_name\tstring\tNULL\n"
+			   "callback_phase\tstring\tNULL\n");
+	assert_int_equal(tt_test_int(tr, "select tid from thread where utid = 1"), 40);
+	tb_close(tr, path, &b);
+}
+
 /* The tracing service's TraceStats as trace processor's stats: the last
  * packet's values, per buffer (idx) for the buffers' ones, the filter's,
  * the final flush counted; the losses the importer saw on a sequence,
@@ -4357,6 +4410,7 @@ int main(void)
 		cmocka_unit_test(test_sys_stats),
 		cmocka_unit_test(test_ftrace_rss_stat),
 		cmocka_unit_test(test_ftrace_oom_and_signals),
+		cmocka_unit_test(test_ftrace_suspend_resume),
 		cmocka_unit_test(test_chrome_metadata),
 		cmocka_unit_test(test_ftrace_trace_order),
 		cmocka_unit_test(test_ftrace_sde_marks),

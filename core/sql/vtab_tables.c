@@ -253,7 +253,8 @@ static void args_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 		break;
 	case AR_TYPE: r_text(ctx, tt_storage_arg_type_name(type)); break;
 	case AR_DISPLAY:
-		if (type == TT_ARG_NULL)
+		/* (a null string too: trace processor's string arg of no string) */
+		if (type == TT_ARG_NULL || ((type == TT_ARG_STRING || type == TT_ARG_JSON) && !st->args.val[r].s))
 			sqlite3_result_null(ctx);
 		else
 			sqlite3_result_text(ctx, tt_storage_arg_text(st, r, buf, sizeof(buf)), -1,

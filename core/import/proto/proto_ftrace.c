@@ -295,6 +295,65 @@ static void feed_rss(pctx *c, const prec *r)
 		c->oom = 1;
 }
 
+/* The lane of the "Suspend/Resume Latency" tracks (suspend_resume, no
+ * dimension) that slice name's cookie has, as trace processor's track
+ * compressor gives it. */
+static uint32_t suspend_track(pctx *c, tt_str cookie, enum tt_async_kind kind)
+{
+	tt_track_desc d = { .type = "suspend_resume", .name = intern_c(c, "Suspend/Resume Latency"), .utid = TT_NONE,
+			    .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	tt_async_args a = { .ndim = 0 };
+
+	return tt_async_track_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, "suspend_resume", 14), 0, 0, cookie, &d, &a,
+				  kind);
+}
+
+/* suspend_resume as trace processor's FtraceParser: a start begins a
+ * slice "action(val)" on its lane with the writer, the event type, the
+ * cpu and (null: this is no device callback) device, driver and phase; an
+ * end ends the lane's slice. A suspend_enter whose suspend_prepare
+ * failed never ends: a thaw_processes ending inside freeze_processes
+ * inside it ends it too, as there. */
+static void feed_suspend(pctx *c, const prec *r)
+{
+	const char *action = tt_storage_str(c->st, r->cat);
+	int enter = action && !strcmp(action, "suspend_enter");
+	uint32_t t, args;
+
+	if (!r->u.i) {
+		t = suspend_track(c, r->name, TT_ASYNC_END);
+		if (t != TT_NONE)
+			tt_slice_tracker_end_match(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+		if (enter) {
+			c->suspend_state = 0;
+		} else if (action && !strcmp(action, "thaw_processes") && c->suspend_state == 2) {
+			t = suspend_track(c, c->suspend_enter, TT_ASYNC_END);
+			if (t != TT_NONE)
+				tt_slice_tracker_end_match(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+			c->suspend_state = 0;
+		}
+		return;
+	}
+	if (enter) {
+		c->suspend_state = 1;
+		c->suspend_enter = r->name;
+	} else if (action && !strcmp(action, "freeze_processes") && c->suspend_state == 1) {
+		c->suspend_state = 2;
+	}
+	t = suspend_track(c, r->name, TT_ASYNC_BEGIN);
+	if (t == TT_NONE)
+		return;
+	tt_storage_args_begin(c->st);
+	tt_storage_args_uint(c->st, "utid", tt_proto_thread(c, (int32_t)(uint32_t)r->id));
+	tt_storage_args_str(c->st, "event_type", "Main Kernel Suspend Event", 25);
+	tt_storage_args_uint(c->st, "cpu", r->id >> 32);
+	tt_storage_args_str(c->st, "device_name", NULL, 0);
+	tt_storage_args_str(c->st, "driver_name", NULL, 0);
+	tt_storage_args_str(c->st, "callback_phase", NULL, 0);
+	args = tt_args_tracker_end(c->im->args);
+	tt_slice_tracker_begin(c->im->slices, t, r->ts, 0, r->name, args);
+}
+
 /* One R_FTRACE record, in trace order: the process tracker's part, and
  * atrace markers (stored by the atrace tracker). */
 void tt_proto_feed_ftrace(pctx *c, const prec *r)
@@ -322,6 +381,9 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 		return;
 	case FT_RSS:
 		feed_rss(c, r);
+		return;
+	case FT_SUSPEND:
+		feed_suspend(c, r);
 		return;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
@@ -902,6 +964,18 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 			/* (curr and mm_id always read, as there) */
 			tt_proto_push_ft(c, ps, ts, FT_RSS, (uint64_t)rs->mm_id << 32 | (uint32_t)e->pid, rs->size,
 					 (tt_str)(uint32_t)rs->member, 0, RSS_HAS_CURR | RSS_HAS_MM | (rs->curr ? RSS_CURR : 0));
+			break;
+		}
+		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SUSPEND_RESUME: {
+			const Perfetto__Protos__SuspendResumeFtraceEvent *sr = e->suspend_resume;
+			const char *action = sr->action ? sr->action : "";
+			char name[64];
+
+			/* (timekeeping_freeze's val is the cpu it ran on: 0) */
+			snprintf(name, sizeof(name), "%s(%d)", action,
+				 strcmp(action, "timekeeping_freeze") ? sr->val : 0);
+			tt_proto_push_ft(c, ps, ts, FT_SUSPEND, (uint64_t)b->cpu << 32 | (uint32_t)e->pid, sr->start != 0,
+					 intern_c(c, name), intern_c(c, action), 0);
 			break;
 		}
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:

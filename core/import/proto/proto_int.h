@@ -55,7 +55,9 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
  * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
-       FT_MARK, FT_SIG_MARK };
+       FT_MARK, FT_SIG_MARK, FT_SUSPEND };
+/* FT_SUSPEND: a suspend_resume: id the cpu << 32 | the writing tid, u.i 1
+ * a start (0 an end), name "action(val)", cat the action */
 /* FT_OOM_SCORE: id the tid, u.i the oom_score_adj. FT_MARK: a zero-length
  * slice named name on the thread of tid id; FT_SIG_MARK: the same with
  * arg signal.sig = u.i */
@@ -260,6 +262,8 @@ typedef struct pctx {
 	TT_VEC(pblob) ptrees;         /* ProcessTree packets, packed again: parsed in trace order */
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap mm_threads;          /* rss_stat mm_id -> utid + 1 of the thread last seen with it */
+	int suspend_state;           /* suspend_resume: 0, in suspend_enter (1), then in freeze_processes (2) */
+	tt_str suspend_enter;        /* the open suspend_enter slice's name (its cookie) */
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
