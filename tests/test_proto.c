@@ -1780,6 +1780,83 @@ static void test_sys_stats(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* SysStats' buddyinfo (chunk sizes from SystemInfo's page size), disk
+ * stats (from the second sample: what the device did since the one
+ * before), cpuidle states (us), slab info (bytes from the page size, its
+ * factors as args). */
+static void test_sys_stats_memory_and_disks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__SysStats ss = PERFETTO__PROTOS__SYS_STATS__INIT;
+	Perfetto__Protos__SysStats__BuddyInfo bi = PERFETTO__PROTOS__SYS_STATS__BUDDY_INFO__INIT, *bip = &bi;
+	Perfetto__Protos__SysStats__DiskStat ds = PERFETTO__PROTOS__SYS_STATS__DISK_STAT__INIT, *dsp = &ds;
+	Perfetto__Protos__SysStats__CpuIdleStateEntry ce = PERFETTO__PROTOS__SYS_STATS__CPU_IDLE_STATE_ENTRY__INIT, *cep = &ce;
+	Perfetto__Protos__SysStats__CpuIdleState cs = PERFETTO__PROTOS__SYS_STATS__CPU_IDLE_STATE__INIT, *csp = &cs;
+	Perfetto__Protos__SysStats__SlabInfo sl = PERFETTO__PROTOS__SYS_STATS__SLAB_INFO__INIT, *slp = &sl;
+	uint32_t pages[] = { 10, 5 };
+	Pkt p;
+
+	(void)state;
+	si.has_page_size = 1;
+	si.page_size = 16384;
+	p = pkt(1, 0);
+	TB_PUT(&b, p, SYSTEM_INFO, system_info, &si);
+	bi.node = "Node 0";
+	bi.zone = "Normal";
+	bi.n_order_pages = 2;
+	bi.order_pages = pages;
+	ss.n_buddy_info = 1;
+	ss.buddy_info = &bip;
+	ds.device_name = "sda";
+	ds.has_read_sectors = ds.has_read_time_ms = 1;
+	ds.read_sectors = 2048;
+	ds.read_time_ms = 100;
+	ss.n_disk_stat = 1;
+	ss.disk_stat = &dsp;
+	ce.state = "C1";
+	ce.has_duration_us = 1;
+	ce.duration_us = 123;
+	cs.has_cpu_id = 1;
+	cs.n_cpuidle_state_entry = 1;
+	cs.cpuidle_state_entry = &cep;
+	ss.n_cpuidle_state = 1;
+	ss.cpuidle_state = &csp;
+	sl.name = "kmalloc-64";
+	sl.has_pages_per_slab = sl.has_num_slabs = 1;
+	sl.pages_per_slab = 1;
+	sl.num_slabs = 10;
+	ss.n_slab_info = 1;
+	ss.slab_info = &slp;
+	p = pkt(1, 1000);
+	TB_PUT(&b, p, SYS_STATS, sys_stats, &ss);
+	ss.n_buddy_info = ss.n_cpuidle_state = ss.n_slab_info = 0;
+	ds.read_sectors = 6144;
+	ds.read_time_ms = 300;
+	p = pkt(1, 2000);
+	TB_PUT(&b, p, SYS_STATS, sys_stats, &ss);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, t.name, t.type, coalesce(t.unit, '-'), c.value from counter c"
+			       " join counter_track t on c.track_id = t.id where t.name not like 'diskstat%'"
+			       " or t.name in ('diskstat.[sda].read_amount', 'diskstat.[sda].read_throughput',"
+			       " 'diskstat.[sda].write_amount') order by c.id",
+			   "1000\tmem.buddyinfo[Node 0][Normal][16 kB]\tbuddyinfo\t-\t10.0\n"
+			   "1000\tmem.buddyinfo[Node 0][Normal][32 kB]\tbuddyinfo\t-\t5.0\n"
+			   "1000\tcpuidle0.C1\tcpu_idle_state\tus\t123.0\n"
+			   "1000\tmem.slab.kmalloc-64\tslabinfo\tbytes\t163840.0\n"
+			   "2000\tdiskstat.[sda].read_amount\tdiskstat\tMB\t2.0\n"
+			   "2000\tdiskstat.[sda].read_throughput\tdiskstat\tMB/s\t10.0\n"
+			   "2000\tdiskstat.[sda].write_amount\tdiskstat\tMB\t0.0\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from counter c join counter_track t on c.track_id = t.id"
+				     " where t.type = 'diskstat'"), 8);
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from counter c join counter_track t on c.track_id = t.id"
+			       " join args a on a.arg_set_id = c.arg_set_id where t.type = 'slabinfo' order by a.id",
+			   "pages_per_slab\t1\nnum_slabs\t10\n");
+	tb_close(tr, path, &b);
+}
+
 /* One rss_stat from tid at ts (has: curr and mm_id given). */
 static void ft_rss(tbuf *b, uint64_t ts, int32_t tid, int32_t member, int64_t size, int has, uint32_t curr, uint32_t mm)
 {
@@ -4408,6 +4485,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_kernel_counters),
 		cmocka_unit_test(test_android_logs),
 		cmocka_unit_test(test_sys_stats),
+		cmocka_unit_test(test_sys_stats_memory_and_disks),
 		cmocka_unit_test(test_ftrace_rss_stat),
 		cmocka_unit_test(test_ftrace_oom_and_signals),
 		cmocka_unit_test(test_ftrace_suspend_resume),

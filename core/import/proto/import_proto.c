@@ -790,6 +790,7 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->uuid_index);
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->mm_threads);
+	TT_VEC_FREE(c->disks);
 	tt_memory_tracker_free(c->memory);
 	tt_pmap_free(&c->ended_pids);
 	TT_VEC_FREE(c->pend_assoc);

@@ -236,6 +236,12 @@ typedef struct akey {
 
 typedef TT_VEC(uint64_t) tt_proto_bits;
 
+/* A disk's last SysStats values (its counters are deltas). */
+struct pdisk {
+	tt_str device;
+	int64_t v[8]; /* read, write, discard sectors, flush count; read, write, discard, flush ms */
+};
+
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
@@ -263,6 +269,8 @@ typedef struct pctx {
 	tt_pmap ftrace_threads;      /* tid -> utid + 1 of its live thread; TID_ENDED once it ended */
 	tt_pmap mm_threads;          /* rss_stat mm_id -> utid + 1 of the thread last seen with it */
 	int suspend_state;           /* suspend_resume: 0, in suspend_enter (1), then in freeze_processes (2) */
+	uint32_t page_size;          /* SystemInfo's (0: 4096), for SysStats' pages */
+	TT_VEC(struct pdisk) disks;  /* SysStats disk_stat: each device's last values (proto_sysstats.c) */
 	tt_str suspend_enter;        /* the open suspend_enter slice's name (its cookie) */
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */

@@ -24,6 +24,8 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 {
 	tt_sched_tracker *s = sched_of(c);
 	const Perfetto__Protos__Utsname *u = si->utsname;
+
+	c->page_size = si->page_size; /* (SysStats' pages; 0: 4096) */
 	const char *rel, *d1, *d2;
 	int64_t major, minor;
 

@@ -7,10 +7,11 @@
  * See import_proto.c for the importer as a whole.
  *
  * Read: meminfo (kB, stored as bytes), vmstat, cpu_stat (cpu.times.*),
- * num_irq / num_softirq per interrupt and their totals, num_forks, psi,
- * thermal_zone, devfreq and cpufreq_khz (the tracks ftrace's clock and
- * cpu frequency events use). Not read yet: buddy_info, disk_stat,
- * cpuidle_state, gpufreq_mhz, slab_info.
+ * num_irq / num_softirq per interrupt and their totals, num_forks,
+ * buddy_info, disk_stat (deltas from the device's previous values), psi,
+ * thermal_zone, cpuidle_state, slab_info, devfreq and cpufreq_khz (the
+ * tracks ftrace's clock and cpu frequency events use). Not read yet:
+ * gpufreq_mhz (its GPU's tracks).
  */
 #include "proto_int.h"
 
@@ -98,6 +99,91 @@ static void total(pctx *c, pseq *s, int64_t ts, const char *type, protobuf_c_boo
 		value(c, s, ts, track(c, type, 0, 0, type, NULL, -1, NULL, 0, NULL, NULL), (double)v);
 }
 
+/* /proc/buddyinfo: free chunks of each order, per node and zone. */
+static void buddy_info(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__SysStats__BuddyInfo *bi)
+{
+	const char *node = bi->node ? bi->node : "", *zone = bi->zone ? bi->zone : "";
+	uint64_t page = c->page_size ? c->page_size : 4096;
+
+	for (size_t o = 0; o < bi->n_order_pages && o < 32; o++) {
+		uint32_t kb = (uint32_t)(((1ull << o) * page) / 1024);
+		char name[1024];
+		tt_track_desc d = { .type = "buddyinfo", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+				    .is_counter = 1, .cpu = -1 };
+		uint32_t t;
+
+		snprintf(name, sizeof(name), "mem.buddyinfo[%s][%s][%u kB]", node, zone, kb);
+		d.name = intern_c(c, name);
+		t = tt_track_tracker_keyed(c->im->tracks, "buddyinfo", d.name, 0, d.name, &d);
+		if (tt_proto_dims_begin(c, t)) {
+			tt_storage_args_str(c->st, "buddyinfo_node", node, strlen(node));
+			tt_storage_args_str(c->st, "buddyinfo_zone", zone, strlen(zone));
+			tt_storage_args_uint(c->st, "buddyinfo_chunk_size_kb", kb);
+			tt_proto_dims_end(c, t);
+		}
+		value(c, s, ts, t, (double)bi->order_pages[o]);
+	}
+}
+
+/* /proc/diskstats: from a device's second sample on, what it did since the
+ * one before (MB and MB/s in 512-byte sectors, flushes and their ms). */
+static void disk_stat(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__SysStats__DiskStat *ds)
+{
+	static const char *const names[8] = { "read_amount", "read_throughput", "write_amount", "write_throughput",
+					       "discard_amount", "discard_throughput", "flush_amount", "flush_time" };
+	static const char *const units[8] = { "MB", "MB/s", "MB", "MB/s", "MB", "MB/s", "count", "ms" };
+	const char *dev = ds->device_name ? ds->device_name : "";
+	int64_t cur[8] = { (int64_t)ds->read_sectors, (int64_t)ds->write_sectors, (int64_t)ds->discard_sectors,
+			   (int64_t)ds->flush_count, (int64_t)ds->read_time_ms, (int64_t)ds->write_time_ms,
+			   (int64_t)ds->discard_time_ms, (int64_t)ds->flush_time_ms };
+	tt_str id = intern_c(c, dev);
+	struct pdisk *p = NULL;
+
+	for (size_t i = 0; i < c->disks.n && !p; i++)
+		if (c->disks.v[i].device == id)
+			p = &c->disks.v[i];
+	if (!p) {
+		struct pdisk z = { .device = id };
+
+		if (TT_VEC_PUSH(c->disks, z)) {
+			c->oom = 1;
+			return;
+		}
+		memcpy(c->disks.v[c->disks.n - 1].v, cur, sizeof(cur));
+		return; /* (the first sample only sets the base) */
+	}
+	{
+		double v[8];
+
+		for (int k = 0; k < 3; k++) {
+			double mb = (double)(cur[k] - p->v[k]) / 2048.0; /* (512-byte sectors) */
+			int64_t ms = cur[4 + k] - p->v[4 + k];
+
+			v[2 * k] = mb;
+			v[2 * k + 1] = ms == 0 ? 0 : mb * 1000.0 / (double)ms;
+		}
+		v[6] = (double)(cur[3] - p->v[3]);
+		v[7] = (double)(cur[7] - p->v[7]);
+		for (int k = 0; k < 8; k++) {
+			char name[1024];
+			tt_track_desc d = { .type = "diskstat", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+					    .is_counter = 1, .unit = intern_c(c, units[k]), .cpu = -1 };
+			uint32_t t;
+
+			snprintf(name, sizeof(name), "diskstat.[%s].%s", dev, names[k]);
+			d.name = intern_c(c, name);
+			t = tt_track_tracker_keyed(c->im->tracks, "diskstat", d.name, 0, d.name, &d);
+			if (tt_proto_dims_begin(c, t)) {
+				tt_storage_args_str(c->st, "device_name", dev, strlen(dev));
+				tt_storage_args_str(c->st, "counter_name", names[k], strlen(names[k]));
+				tt_proto_dims_end(c, t);
+			}
+			value(c, s, ts, t, v[k]);
+		}
+	}
+	memcpy(p->v, cur, sizeof(cur));
+}
+
 static const char *psi_key(int r)
 {
 	static const char *const k[] = { "resource.unspecified", "cpu.some", "cpu.full", "io.some",
@@ -147,6 +233,10 @@ void tt_proto_on_sys_stats(pctx *c, pseq *s, const SysStats *ss, int64_t ts)
 	total(c, s, ts, "num_forks", ss->has_num_forks, ss->num_forks);
 	total(c, s, ts, "num_irq_total", ss->has_num_irq_total, ss->num_irq_total);
 	total(c, s, ts, "num_softirq_total", ss->has_num_softirq_total, ss->num_softirq_total);
+	for (i = 0; i < ss->n_buddy_info; i++)
+		buddy_info(c, s, ts, ss->buddy_info[i]);
+	for (i = 0; i < ss->n_disk_stat; i++)
+		disk_stat(c, s, ts, ss->disk_stat[i]);
 	for (i = 0; i < ss->n_psi; i++) {
 		const char *k = psi_key(ss->psi[i]->resource);
 
@@ -162,5 +252,37 @@ void tt_proto_on_sys_stats(pctx *c, pseq *s, const SysStats *ss, int64_t ts)
 
 		value(c, s, ts, string_track(c, "thermal_temperature_sys", "", "C", "thermal_zone", t),
 		      (double)ss->thermal_zone[i]->temp);
+	}
+	for (i = 0; i < ss->n_cpuidle_state; i++) {
+		const Perfetto__Protos__SysStats__CpuIdleState *cs = ss->cpuidle_state[i];
+
+		for (size_t k = 0; k < cs->n_cpuidle_state_entry; k++) {
+			const char *st = cs->cpuidle_state_entry[k]->state ? cs->cpuidle_state_entry[k]->state : "";
+			char name[1024];
+
+			snprintf(name, sizeof(name), "cpuidle%u.%s", cs->cpu_id, st);
+			value(c, s, ts,
+			      track(c, "cpu_idle_state", cs->cpu_id, intern_c(c, st), name, "us", cs->cpu_id, NULL, 0, "state",
+				    st),
+			      (double)cs->cpuidle_state_entry[k]->duration_us);
+		}
+	}
+	for (i = 0; i < ss->n_slab_info; i++) {
+		const Perfetto__Protos__SysStats__SlabInfo *sl = ss->slab_info[i];
+		const char *n = sl->name ? sl->name : "";
+		uint32_t t = string_track(c, "slabinfo", "mem.slab.", "bytes", "slab_name", n);
+		int64_t row;
+
+		if (t == TT_NONE)
+			continue;
+		/* (a value with its two factors as args: stored now, in the
+		 * packet's order, as trace processor pushes it) */
+		tt_storage_args_begin(c->st);
+		tt_storage_args_uint(c->st, "pages_per_slab", sl->pages_per_slab);
+		tt_storage_args_uint(c->st, "num_slabs", sl->num_slabs);
+		row = (int64_t)tt_args_tracker_end(c->im->args);
+		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, t, 0, 0, (uint32_t)row, 0,
+				  (double)sl->pages_per_slab * (double)sl->num_slabs *
+					  (double)(c->page_size ? c->page_size : 4096));
 	}
 }
