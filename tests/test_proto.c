@@ -1857,6 +1857,46 @@ static void test_sys_stats_memory_and_disks(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* BatteryCounters as trace processor's: "batt.<name>.<counter>" tracks
+ * (no name: "batt.<counter>"), the charge from energy and voltage when
+ * not given, the power from current and voltage (positive). */
+static void test_battery_counters(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__BatteryCounters bc = PERFETTO__PROTOS__BATTERY_COUNTERS__INIT;
+	Pkt p;
+
+	(void)state;
+	bc.name = "bq27";
+	bc.has_charge_counter_uah = bc.has_capacity_percent = bc.has_current_ua = bc.has_voltage_uv = 1;
+	bc.charge_counter_uah = 3000000;
+	bc.capacity_percent = 85.5f;
+	bc.current_ua = -500000;
+	bc.voltage_uv = 4000000;
+	p = pkt(1, 1000);
+	TB_PUT(&b, p, BATTERY, battery, &bc);
+	perfetto__protos__battery_counters__init(&bc);
+	bc.has_energy_counter_uwh = bc.has_voltage_uv = 1;
+	bc.energy_counter_uwh = 40000000;
+	bc.voltage_uv = 4000000;
+	p = pkt(1, 2000);
+	TB_PUT(&b, p, BATTERY, battery, &bc);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, t.name, t.type, c.value,"
+			       " extract_arg(t.dimension_arg_set_id, 'counter_name') from counter c"
+			       " join counter_track t on c.track_id = t.id order by c.id",
+			   "1000\tbatt.bq27.charge_uah\tbattery_counter\t3000000.0\tcharge_uah\n"
+			   "1000\tbatt.bq27.capacity_pct\tbattery_counter\t85.5\tcapacity_pct\n"
+			   "1000\tbatt.bq27.current_ua\tbattery_counter\t-500000.0\tcurrent_ua\n"
+			   "1000\tbatt.bq27.voltage_uv\tbattery_counter\t4000000.0\tvoltage_uv\n"
+			   "1000\tbatt.bq27.power_mw\tbattery_counter\t2000.0\tpower_mw\n"
+			   "2000\tbatt.charge_uah\tbattery_counter\t10000000.0\tcharge_uah\n"
+			   "2000\tbatt.voltage_uv\tbattery_counter\t4000000.0\tvoltage_uv\n");
+	tb_close(tr, path, &b);
+}
+
 /* One rss_stat from tid at ts (has: curr and mm_id given). */
 static void ft_rss(tbuf *b, uint64_t ts, int32_t tid, int32_t member, int64_t size, int has, uint32_t curr, uint32_t mm)
 {
@@ -4486,6 +4526,7 @@ int main(void)
 		cmocka_unit_test(test_android_logs),
 		cmocka_unit_test(test_sys_stats),
 		cmocka_unit_test(test_sys_stats_memory_and_disks),
+		cmocka_unit_test(test_battery_counters),
 		cmocka_unit_test(test_ftrace_rss_stat),
 		cmocka_unit_test(test_ftrace_oom_and_signals),
 		cmocka_unit_test(test_ftrace_suspend_resume),

@@ -726,6 +726,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
 		tt_proto_on_sys_stats(c, s, p->sys_stats, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_BATTERY:
+		tt_proto_on_battery(c, s, p->battery, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;

@@ -484,6 +484,7 @@ void tt_proto_on_benchmark_metadata(pctx *c, const Perfetto__Protos__ChromeBench
 void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 /* proto_sysstats.c: a SysStats packet's counters at ts. */
 void tt_proto_on_sys_stats(pctx *c, pseq *s, const Perfetto__Protos__SysStats *ss, int64_t ts);
+void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts);
 /* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */
 void tt_proto_on_android_log(pctx *c, pseq *s, const Perfetto__Protos__AndroidLogPacket *p);
 void tt_proto_feed_log(pctx *c, const prec *r);

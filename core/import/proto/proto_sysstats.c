@@ -6,6 +6,11 @@
  * unit and dimensions, the values at the packet's time in trace order.
  * See import_proto.c for the importer as a whole.
  *
+ * Also BatteryCounters (android.power): the battery's charge (or the
+ * charge its energy and voltage give), capacity, current, average
+ * current, voltage and the power they give, on the battery_counter
+ * tracks "batt.<name>.<counter>".
+ *
  * Read: meminfo (kB, stored as bytes), vmstat, cpu_stat (cpu.times.*),
  * num_irq / num_softirq per interrupt and their totals, num_forks,
  * buddy_info, disk_stat (deltas from the device's previous values), psi,
@@ -15,6 +20,7 @@
  */
 #include "proto_int.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "proto_sysstats_keys.h"
@@ -285,4 +291,58 @@ void tt_proto_on_sys_stats(pctx *c, pseq *s, const SysStats *ss, int64_t ts)
 				  (double)sl->pages_per_slab * (double)sl->num_slabs *
 					  (double)(c->page_size ? c->page_size : 4096));
 	}
+}
+
+/* ---- battery ---------------------------------------------------------------------- */
+
+static int64_t wrap_mul(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
+static void battery_value(pctx *c, pseq *s, int64_t ts, const char *battery, const char *counter, double v)
+{
+	char name[1024], key[600];
+
+	if (battery[0])
+		snprintf(name, sizeof(name), "batt.%s.%s", battery, counter);
+	else
+		snprintf(name, sizeof(name), "batt.%s", counter);
+	snprintf(key, sizeof(key), "%s\n%s", battery, counter);
+	{
+		tt_track_desc d = { .type = "battery_counter", .name = intern_c(c, name), .utid = TT_NONE,
+				    .upid = TT_NONE, .parent_id = TT_NONE, .is_counter = 1, .cpu = -1 };
+		uint32_t t = tt_track_tracker_keyed(c->im->tracks, "battery_counter", intern_c(c, key), 0, d.name, &d);
+
+		if (tt_proto_dims_begin(c, t)) {
+			tt_storage_args_str(c->st, "battery_name", battery, strlen(battery));
+			tt_storage_args_str(c->st, "counter_name", counter, strlen(counter));
+			tt_proto_dims_end(c, t);
+		}
+		value(c, s, ts, t, v);
+	}
+}
+
+void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts)
+{
+	const char *n = b->name ? b->name : "";
+
+	/* (int64 arithmetic, as trace processor computes the derived ones;
+	 * products that overflow wrap instead of being undefined) */
+	if (b->has_charge_counter_uah)
+		battery_value(c, s, ts, n, "charge_uah", (double)b->charge_counter_uah);
+	else if (b->has_energy_counter_uwh && b->has_voltage_uv && b->voltage_uv > 0)
+		battery_value(c, s, ts, n, "charge_uah",
+			      (double)(wrap_mul(b->energy_counter_uwh, 1000000) / b->voltage_uv));
+	if (b->has_capacity_percent)
+		battery_value(c, s, ts, n, "capacity_pct", (double)b->capacity_percent);
+	if (b->has_current_ua)
+		battery_value(c, s, ts, n, "current_ua", (double)b->current_ua);
+	if (b->has_current_avg_ua)
+		battery_value(c, s, ts, n, "current.avg_ua", (double)b->current_avg_ua);
+	if (b->has_voltage_uv)
+		battery_value(c, s, ts, n, "voltage_uv", (double)b->voltage_uv);
+	/* (discharging, the current is negative: the power is not) */
+	if (b->has_current_ua && b->has_voltage_uv)
+		battery_value(c, s, ts, n, "power_mw", fabs((double)(wrap_mul(b->current_ua, b->voltage_uv) / 1000000000)));
 }
