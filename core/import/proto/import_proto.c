@@ -84,7 +84,8 @@
  * (typed TrackEvent args by reflection), proto_ext.c (extensions and
  * their descriptors), proto_desc.c, proto_track_event.c, proto_state.c
  * (state tracks), proto_callstack.c (callstacks, sampling profiler),
- * proto_ftrace.c, proto_sched.c (sched slices, thread states),
+ * proto_ftrace.c, proto_kernel.c (interrupts, workqueues, kernel counters,
+ * memory, signals, suspend), proto_sched.c (sched slices, thread states),
  * proto_systrace.c and atrace.c (atrace markers), proto_feed.c
  * (merge and trackers), proto_clock.c, proto_meta.c (TraceStats, Chrome's
  * metadata, Android logs), proto_sysstats.c (SysStats counters).

@@ -443,6 +443,12 @@ void tt_proto_annot_arg(pctx *c, pseq *s, size_t klen, const DAnn *a);
 void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b);
 void tt_proto_on_interned_ksyms(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 void tt_proto_feed_ftrace(pctx *c, const prec *r);
+/* proto_kernel.c: an ftrace event of interrupts, workqueues, counters,
+ * memory, signals or suspend (1: it was one), and its record when fed
+ * (1: it was one of its kinds). */
+int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
+			     const Perfetto__Protos__FtraceEvent *e);
+int tt_proto_feed_kernel(pctx *c, const prec *r);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), process names by priority,
  * threads and forked processes bound to a process once one of them is. */

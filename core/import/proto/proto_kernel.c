@@ -1,0 +1,426 @@
+/*
+ * proto_kernel.c - the kernel's ftrace events beyond scheduling and the
+ * process tracker (proto_ftrace.c): interrupts, workqueues, the kernel's
+ * counters, process memory and oom scores, oom kills and signals,
+ * suspend and resume, as trace processor's FtraceParser reads them. The
+ * events that depend on which thread a tid is go through the sorter as
+ * R_FTRACE records (FT_* in proto_int.h) and act when fed, in trace
+ * order. See import_proto.c for the importer as a whole.
+ */
+#include "proto_int.h"
+
+#include <stdio.h>
+
+/* ---- interrupts and workqueues -------------------------------------------- */
+
+/* A cpu's slice track of trace processor's blueprint type ("cpu_irq":
+ * "Irq Cpu N", "cpu_softirq": "SoftIrq Cpu N"), dimension cpu. */
+static uint32_t cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu)
+{
+	char name[64];
+	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = cpu };
+	uint32_t t;
+
+	snprintf(name, sizeof(name), fmt, cpu);
+	d.name = intern_c(c, name);
+	t = tt_track_tracker_keyed(c->im->tracks, type, cpu, 0, d.name, &d);
+	if (tt_proto_dims_begin(c, t)) {
+		tt_storage_args_uint(c->st, "cpu", cpu);
+		tt_proto_dims_end(c, t);
+	}
+	return t;
+}
+
+/* Softirq vectors by number, as the kernel (and trace processor) name
+ * them. */
+static const char *const softirq_names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+					     "BLOCK_IOPOLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+/* One arg set {key: a string} or {key: an integer}. */
+static uint32_t one_arg(pctx *c, const char *key, const char *s, int64_t i)
+{
+	tt_storage_args_begin(c->st);
+	if (s)
+		tt_storage_args_str(c->st, key, s, strlen(s));
+	else
+		tt_storage_args_int(c->st, key, i);
+	return tt_args_tracker_end(c->im->args);
+}
+
+/* irq_handler_entry / _exit, local_timer_entry / _exit, softirq_entry /
+ * _exit as trace processor's FtraceParser: slices of category "irq" on
+ * the cpu's irq and softirq tracks; an exit ends the innermost open one
+ * and adds its ret ("handled" for 1, else "unhandled") or vec. A softirq
+ * vector past RCU is not read (as there). */
+static void on_irq(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+	tt_str irq = intern_c(c, "irq");
+	char name[300];
+	uint32_t t;
+
+	switch (e->event_case) {
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY:
+	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	snprintf(name, sizeof(name), "IRQ (%.254s)", e->irq_handler_entry->name ? e->irq_handler_entry->name : "");
+	tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, name), irq, TT_NONE, 0, 0);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT:
+	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq,
+			  one_arg(c, "ret", e->irq_handler_exit->ret == 1 ? "handled" : "unhandled", 0), 0, 0);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
+	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, "IRQ (LocalTimer)"), irq, TT_NONE, 0, 0);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_EXIT:
+	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq, TT_NONE, 0, 0);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
+	if (e->softirq_entry->vec >= sizeof(softirq_names) / sizeof(softirq_names[0]))
+		break;
+	t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
+	tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, softirq_names[e->softirq_entry->vec]), irq,
+			  TT_NONE, 0, 0);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT:
+	t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
+	tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq, one_arg(c, "vec", NULL, e->softirq_exit->vec), 0, 0);
+	break;
+default:
+	break;
+}
+}
+
+/* workqueue_execute_start / _end: a "workqueue" slice on the writing
+ * thread named by the function run (its kernel symbol interned on the
+ * sequence, else its address as %#x), with the cpu as arg; the end ends
+ * the thread's innermost open workqueue slice. */
+static void on_workqueue(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START) {
+	uint64_t fn = e->workqueue_execute_start->function;
+	tt_str name = 0;
+
+	if (!tt_proto_itab_find(&seq->ksyms, fn, &name) || !name) {
+		char hex[32];
+
+		snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)fn);
+		name = intern_c(c, hex);
+	}
+	tt_proto_push_ft(c, ps, ts, FT_WQ_START, (uint32_t)e->pid, 0, name, 0, one_arg(c, "cpu", NULL, cpu));
+} else {
+	tt_proto_push_ft(c, ps, ts, FT_WQ_END, (uint32_t)e->pid, 0, 0, 0, TT_NONE);
+}
+}
+
+/* ---- the kernel's counters ------------------------------------------------ */
+
+static void push_counter(pctx *c, pseq *ps, int64_t ts, uint32_t t, double v)
+{
+if (t != TT_NONE)
+	tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, v);
+}
+
+static uint32_t device_track(pctx *c, const char *type, const char *dim, const char *value, const char *suffix)
+{
+if (!value)
+	value = "";
+return tt_import_device_counter_track(c->im, type, dim, value, strlen(value), suffix);
+}
+
+/* cpu_frequency_limits (a cpu's max and min limit, both always), clock
+ * rates and states, thermal zones and cooling devices: counters on the
+ * tracks trace processor's blueprints make, shared with systrace text
+ * (atrace_tracker.h). */
+static void on_kernel_counter(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e)
+{
+char n[64];
+
+switch (e->event_case) {
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS: {
+	const Perfetto__Protos__CpuFrequencyLimitsFtraceEvent *l = e->cpu_frequency_limits;
+
+	snprintf(n, sizeof(n), "Cpu %u Max Freq Limit", l->cpu_id);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_max_frequency_limit", 2, n, l->cpu_id),
+		     l->max_freq);
+	snprintf(n, sizeof(n), "Cpu %u Min Freq Limit", l->cpu_id);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_min_frequency_limit", 3, n, l->cpu_id),
+		     l->min_freq);
+	break;
+}
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
+	push_counter(c, ps, ts, device_track(c, "clock_frequency", "linux_device", e->clock_set_rate->name, " Frequency"),
+		     (double)e->clock_set_rate->state);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_ENABLE:
+	push_counter(c, ps, ts, device_track(c, "clock_state", "linux_device", e->clock_enable->name, " State"),
+		     (double)e->clock_enable->state);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_DISABLE:
+	push_counter(c, ps, ts, device_track(c, "clock_state", "linux_device", e->clock_disable->name, " State"),
+		     (double)e->clock_disable->state);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_THERMAL_TEMPERATURE:
+	push_counter(c, ps, ts,
+		     device_track(c, "thermal_temperature", "thermal_zone", e->thermal_temperature->thermal_zone,
+				  " Temperature"),
+		     e->thermal_temperature->temp);
+	break;
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CDEV_UPDATE:
+	push_counter(c, ps, ts,
+		     device_track(c, "cooling_device_counter", "linux_device", e->cdev_update->type,
+				  " Cooling Device"),
+		     (double)e->cdev_update->target);
+	break;
+default:
+	break;
+}
+}
+
+/* ---- events by kind ------------------------------------------------------- */
+
+int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
+			     const Perfetto__Protos__FtraceEvent *e)
+{
+	switch (e->event_case) {
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY:
+		push_counter(c, ps, ts,
+			     tt_import_cpu_counter_track(c->im, "cpu_frequency", 0, "cpufreq", e->cpu_frequency->cpu_id),
+			     (double)e->cpu_frequency->state);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE:
+		push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_idle", 1, "cpuidle", e->cpu_idle->cpu_id),
+			     (double)e->cpu_idle->state);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_EXIT:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT:
+		on_irq(c, ps, ts, cpu, e);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_END:
+		on_workqueue(c, seq, ps, ts, cpu, e);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT: {
+		const Perfetto__Protos__RssStatFtraceEvent *rs = e->rss_stat;
+
+		tt_proto_push_ft(c, ps, ts, FT_RSS, (uint64_t)rs->mm_id << 32 | (uint32_t)e->pid, rs->size,
+				 (tt_str)(uint32_t)rs->member, 0,
+				 (rs->has_curr ? RSS_HAS_CURR : 0) | (rs->curr ? RSS_CURR : 0) |
+					 (rs->has_mm_id ? RSS_HAS_MM : 0));
+		break;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT_THROTTLED: {
+		const Perfetto__Protos__RssStatThrottledFtraceEvent *rs = e->rss_stat_throttled;
+
+		/* (curr and mm_id always read, as there) */
+		tt_proto_push_ft(c, ps, ts, FT_RSS, (uint64_t)rs->mm_id << 32 | (uint32_t)e->pid, rs->size,
+				 (tt_str)(uint32_t)rs->member, 0, RSS_HAS_CURR | RSS_HAS_MM | (rs->curr ? RSS_CURR : 0));
+		break;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SUSPEND_RESUME: {
+		const Perfetto__Protos__SuspendResumeFtraceEvent *sr = e->suspend_resume;
+		const char *action = sr->action ? sr->action : "";
+		char name[64];
+
+		/* (timekeeping_freeze's val is the cpu it ran on: 0) */
+		snprintf(name, sizeof(name), "%s(%d)", action,
+			 strcmp(action, "timekeeping_freeze") ? sr->val : 0);
+		tt_proto_push_ft(c, ps, ts, FT_SUSPEND, (uint64_t)cpu << 32 | (uint32_t)e->pid, sr->start != 0,
+				 intern_c(c, name), intern_c(c, action), 0);
+		break;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
+		/* (16 bits: older tracers wrote negative values wrongly) */
+		tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
+				 (int16_t)e->oom_score_adj_update->oom_score_adj, 0, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MARK_VICTIM:
+		tt_proto_push_ft(c, ps, ts, FT_MARK, (uint32_t)e->mark_victim->pid, 0, intern_c(c, "mem.oom_kill"), 0,
+				 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SIGNAL_GENERATE:
+		/* on the thread signalled */
+		tt_proto_push_ft(c, ps, ts, FT_SIG_MARK, (uint32_t)e->signal_generate->pid, e->signal_generate->sig,
+				 intern_c(c, "signal_generate"), 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SIGNAL_DELIVER:
+		/* on the thread it is delivered to: the writer */
+		tt_proto_push_ft(c, ps, ts, FT_SIG_MARK, (uint32_t)e->pid, e->signal_deliver->sig,
+				 intern_c(c, "signal_deliver"), 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_ENABLE:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_DISABLE:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_THERMAL_TEMPERATURE:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CDEV_UPDATE:
+		on_kernel_counter(c, ps, ts, e);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- in trace order ---------------------------------------------------------- */
+
+/* The thread an rss_stat is about, as trace processor's RssStatTracker
+ * decides it: with its mm_id and curr known, a curr event is the writing
+ * thread's own memory (and binds the mm_id to it), another one the memory
+ * of the thread last seen with that mm_id while that thread lives;
+ * without them, the writing thread. TT_NONE: none. */
+static uint32_t rss_thread(pctx *c, const prec *r)
+{
+	int32_t pid = (int32_t)(uint32_t)r->id;
+	uint64_t mm = r->id >> 32, *at, *live;
+	uint32_t utid;
+
+	if (!(r->args & RSS_HAS_MM) || !(r->args & RSS_HAS_CURR))
+		return tt_proto_thread(c, pid);
+	if (r->args & RSS_CURR) {
+		utid = tt_proto_thread(c, pid);
+		if (tt_pmap_put(&c->mm_threads, mm, (uint64_t)utid + 1))
+			c->oom = 1;
+		return utid;
+	}
+	at = tt_pmap_find(&c->mm_threads, mm);
+	if (!at || !*at) /* (0: forgotten) */
+		return TT_NONE;
+	utid = (uint32_t)(*at - 1);
+	/* alive: still its tid's live thread (not freed, not replaced) */
+	live = tt_pmap_find(&c->ftrace_threads, (uint64_t)tt_storage_thread_tid(c->st, utid));
+	if (live && *live != (uint64_t)utid + 1) {
+		*at = 0;
+		return TT_NONE;
+	}
+	return utid;
+}
+
+static void feed_rss(pctx *c, const prec *r)
+{
+	uint32_t utid;
+
+	if (r->u.i < 0) { /* (before any thread is made, as there) */
+		tt_storage_stat_add(c->st, TT_STAT_rss_stat_negative_size, 1);
+		return;
+	}
+	utid = rss_thread(c, r);
+	if (utid == TT_NONE)
+		stat(c, TT_STAT_rss_stat_unknown_thread_for_mm_id);
+	else if (tt_memory_tracker_rss(c->memory, r->ts, utid, (int32_t)r->name, r->u.i))
+		c->oom = 1;
+}
+
+/* The lane of the "Suspend/Resume Latency" tracks (suspend_resume, no
+ * dimension) that slice name's cookie has, as trace processor's track
+ * compressor gives it. */
+static uint32_t suspend_track(pctx *c, tt_str cookie, enum tt_async_kind kind)
+{
+	tt_track_desc d = { .type = "suspend_resume", .name = intern_c(c, "Suspend/Resume Latency"), .utid = TT_NONE,
+			    .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	tt_async_args a = { .ndim = 0 };
+
+	return tt_async_track_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, "suspend_resume", 14), 0, 0, cookie, &d, &a,
+				  kind);
+}
+
+/* suspend_resume as trace processor's FtraceParser: a start begins a
+ * slice "action(val)" on its lane with the writer, the event type, the
+ * cpu and (null: this is no device callback) device, driver and phase; an
+ * end ends the lane's slice. A suspend_enter whose suspend_prepare
+ * failed never ends: a thaw_processes ending inside freeze_processes
+ * inside it ends it too, as there. */
+static void feed_suspend(pctx *c, const prec *r)
+{
+	const char *action = tt_storage_str(c->st, r->cat);
+	int enter = action && !strcmp(action, "suspend_enter");
+	uint32_t t, args;
+
+	if (!r->u.i) {
+		t = suspend_track(c, r->name, TT_ASYNC_END);
+		if (t != TT_NONE)
+			tt_slice_tracker_end_match(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+		if (enter) {
+			c->suspend_state = 0;
+		} else if (action && !strcmp(action, "thaw_processes") && c->suspend_state == 2) {
+			t = suspend_track(c, c->suspend_enter, TT_ASYNC_END);
+			if (t != TT_NONE)
+				tt_slice_tracker_end_match(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+			c->suspend_state = 0;
+		}
+		return;
+	}
+	if (enter) {
+		c->suspend_state = 1;
+		c->suspend_enter = r->name;
+	} else if (action && !strcmp(action, "freeze_processes") && c->suspend_state == 1) {
+		c->suspend_state = 2;
+	}
+	t = suspend_track(c, r->name, TT_ASYNC_BEGIN);
+	if (t == TT_NONE)
+		return;
+	tt_storage_args_begin(c->st);
+	tt_storage_args_uint(c->st, "utid", tt_proto_thread(c, (int32_t)(uint32_t)r->id));
+	tt_storage_args_str(c->st, "event_type", "Main Kernel Suspend Event", 25);
+	tt_storage_args_uint(c->st, "cpu", r->id >> 32);
+	tt_storage_args_str(c->st, "device_name", NULL, 0);
+	tt_storage_args_str(c->st, "driver_name", NULL, 0);
+	tt_storage_args_str(c->st, "callback_phase", NULL, 0);
+	args = tt_args_tracker_end(c->im->args);
+	tt_slice_tracker_begin(c->im->slices, t, r->ts, 0, r->name, args);
+}
+
+int tt_proto_feed_kernel(pctx *c, const prec *r)
+{
+	int32_t pid = (int32_t)(uint32_t)r->id;
+
+	switch (r->scope) {
+	case FT_RSS:
+		feed_rss(c, r);
+		return 1;
+	case FT_SUSPEND:
+		feed_suspend(c, r);
+		return 1;
+	case FT_OOM_SCORE:
+		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
+			c->oom = 1;
+		return 1;
+	case FT_MARK:
+	case FT_SIG_MARK: {
+		/* a zero-length slice with no category on the thread */
+		uint32_t t = tt_track_tracker_thread(c->im->tracks, tt_proto_thread(c, pid)), args = TT_NONE;
+
+		if (t == TT_NONE)
+			return 1;
+		if (r->scope == FT_SIG_MARK) {
+			tt_storage_args_begin(c->st);
+			tt_storage_args_int(c->st, "signal.sig", r->u.i);
+			args = tt_args_tracker_end(c->im->args);
+		}
+		tt_slice_tracker_complete(c->im->slices, t, r->ts, 0, 0, r->name, args);
+		return 1;
+	}
+	case FT_WQ_START:
+	case FT_WQ_END: {
+		/* on the writing thread, as it is now */
+		uint32_t t = tt_track_tracker_thread(c->im->tracks, tt_proto_thread(c, pid));
+		tt_str wq = intern_c(c, "workqueue");
+
+		if (t == TT_NONE)
+			return 1;
+		if (r->scope == FT_WQ_START)
+			tt_slice_tracker_begin(c->im->slices, t, r->ts, wq, r->name, r->args);
+		else
+			tt_slice_tracker_end_match(c->im->slices, t, r->ts, wq, 0, TT_NONE);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
