@@ -276,8 +276,9 @@ static void parse_all(struct jparse *p)
 	struct pipe *q = &p->j->pipe;
 	uint64_t idle = 0, ncb_before = 0;
 	/* bytes at the read buffer's start that yajl has not had: held back
-	 * after a comma (json_lenient.c reads them again), or a long
-	 * string's (scanned: the lenient pass has read them) */
+	 * after a comma (json_lenient.c reads them again), or a string the
+	 * last read cut, with the token before it (scanned: the lenient pass
+	 * has read them) */
 	size_t keep = 0;
 	int scanned = 0;
 
