@@ -78,6 +78,8 @@
 	X(invalid_cpu_times, "invalid_cpu_times", "error", "analysis", "SysStats cpu times without a cpu, skipped") \
 	X(psi_unknown_resource, "psi_unknown_resource", "error", "analysis", "SysStats pressure samples of an unknown resource (the rest of the packet skipped)") \
 	X(rss_stat_unknown_thread_for_mm_id, "rss_stat_unknown_thread_for_mm_id", "info", "analysis", "rss_stat events about another process's memory (curr 0) whose mm_id no live thread was seen with, dropped") \
+	X(packages_list_has_parse_errors, "packages_list_has_parse_errors", "error", "trace", "the packages list data source could not parse Android's packages.list") \
+	X(packages_list_has_read_errors, "packages_list_has_read_errors", "error", "trace", "the packages list data source could not read Android's packages.list") \
 	X(android_log_num_total, "android_log_num_total", "info", "trace", "log lines the Android log data source read (its own count)") \
 	X(android_log_num_failed, "android_log_num_failed", "error", "trace", "log lines the Android log data source failed to read") \
 	X(android_log_num_skipped, "android_log_num_skipped", "info", "trace", "log lines the Android log data source skipped") \

@@ -123,6 +123,8 @@ void tt_storage_free(tt_storage *st)
 	F(cpus, st->cpus.cpu);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval, st->meta.multi);
 	F(logs, st->logs.ts, st->logs.utid, st->logs.prio, st->logs.tag, st->logs.msg);
+	F(packages, st->packages.name, st->packages.uid, st->packages.version_code, st->packages.debuggable,
+	  st->packages.profileable);
 	F(named, st->named.stat, st->named.name, st->named.count);
 	F(istats, st->istats.stat, st->istats.idx, st->istats.value);
 #undef F
@@ -1025,6 +1027,21 @@ void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt
 	st->logs.tag[n] = tag;
 	st->logs.msg[n] = msg;
 	st->logs.n++;
+}
+
+void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable, int profileable, int64_t version_code)
+{
+	size_t n = st->packages.n;
+
+	if (GROW(st, st->packages, COL(st->packages.name), COL(st->packages.uid), COL(st->packages.version_code),
+		 COL(st->packages.debuggable), COL(st->packages.profileable)))
+		return;
+	st->packages.name[n] = name;
+	st->packages.uid[n] = uid;
+	st->packages.version_code[n] = version_code;
+	st->packages.debuggable[n] = (uint8_t)(debuggable != 0);
+	st->packages.profileable[n] = (uint8_t)(profileable != 0);
+	st->packages.n++;
 }
 
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value)

@@ -322,6 +322,9 @@ void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);
 /* An Android log line (logcat): its thread (TT_NONE: none), priority
  * (3 debug .. 6 error), tag and message (0: NULL). */
 void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt_str tag, tt_str msg);
+/* An Android package (its name, uid, debuggable, profileable from the
+ * shell, version code). */
+void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable, int profileable, int64_t version_code);
 /* One more value of a key that holds several (key_type 'multi'). */
 void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value);
 

@@ -1682,6 +1682,63 @@ static void test_android_logs(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* PackagesList as trace processor's package_list: a package once, the
+ * first time it is listed (a later packet's copy dropped); uid,
+ * debuggable, profileable and version as given; the data source's read
+ * and parse errors as stats. */
+static void test_packages_list(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__PackagesList pl = PERFETTO__PROTOS__PACKAGES_LIST__INIT;
+	Perfetto__Protos__PackagesList__PackageInfo pi[3];
+	Perfetto__Protos__PackagesList__PackageInfo *pip[] = { &pi[0], &pi[1], &pi[2] };
+	Pkt p;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__packages_list__package_info__init(&pi[i]);
+		pi[i].has_uid = pi[i].has_version_code = 1;
+	}
+	pi[0].name = "com.example.app";
+	pi[0].uid = 10123;
+	pi[0].has_debuggable = 1;
+	pi[0].debuggable = 1;
+	pi[0].version_code = 42;
+	pi[1].name = "com.android.systemui";
+	pi[1].uid = 10050;
+	pi[1].has_profileable_from_shell = 1;
+	pi[1].profileable_from_shell = 1;
+	pi[1].version_code = 7;
+	pl.n_packages = 2;
+	pl.packages = pip;
+	pl.has_parse_error = 1;
+	pl.parse_error = 1;
+	p = pkt(1, 10);
+	TB_PUT(&b, p, PACKAGES_LIST, packages_list, &pl);
+	/* the second packet lists the app again (another uid: dropped) */
+	pi[2] = pi[0];
+	pi[2].uid = 99;
+	pi[1].name = "com.other";
+	pi[1].uid = 10200;
+	pl.packages = pip + 1;
+	pl.parse_error = 0;
+	pl.has_read_error = 1;
+	pl.read_error = 1;
+	p = pkt(1, 20);
+	TB_PUT(&b, p, PACKAGES_LIST, packages_list, &pl);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select package_name, uid, debuggable, profileable_from_shell, version_code"
+			       " from package_list order by id",
+			   "com.example.app\t10123\t1\t0\t42\n"
+			   "com.android.systemui\t10050\t0\t1\t7\n"
+			   "com.other\t10200\t0\t1\t7\n");
+	tt_test_assert_tsv(tr, "select name, value from stats where name like 'packages_list%' order by name",
+			   "packages_list_has_parse_errors\t0\npackages_list_has_read_errors\t1\n");
+	tb_close(tr, path, &b);
+}
+
 /* SysStats as trace processor's SystemProbesParser: meminfo in bytes on
  * tracks named by the /proc key (an unknown key counted), vmstat,
  * cpu.times.* per cpu, interrupts per irq and their totals, forks,
@@ -4524,6 +4581,7 @@ int main(void)
 		cmocka_unit_test(test_ftrace_irqs_and_workqueues),
 		cmocka_unit_test(test_ftrace_kernel_counters),
 		cmocka_unit_test(test_android_logs),
+		cmocka_unit_test(test_packages_list),
 		cmocka_unit_test(test_sys_stats),
 		cmocka_unit_test(test_sys_stats_memory_and_disks),
 		cmocka_unit_test(test_battery_counters),

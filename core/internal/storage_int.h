@@ -183,6 +183,13 @@ struct tt_storage {
 
 	struct {
 		size_t n, cap;
+		tt_str *name;
+		int64_t *uid, *version_code;
+		uint8_t *debuggable, *profileable;
+	} packages; /* Android's packages (trace processor's __intrinsic_package_list) */
+
+	struct {
+		size_t n, cap;
 		int64_t *ts;           /* TT_TS_NONE: none (a tokenizer's log) */
 		int64_t *byte_offset;  /* TT_TS_NONE: none (a parser's log) */
 		uint16_t *stat;        /* tt_stat: the stats row it details */

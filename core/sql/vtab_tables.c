@@ -479,6 +479,28 @@ static const tt_vtab_def logs_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* Android's packages (trace processor's __intrinsic_package_list; view
+ * package_list below). */
+static size_t pkg_n(const tt_storage *st) { return st->packages.n; }
+static void pkg_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: tt_vtab_result_str(ctx, st, st->packages.name[r]); break;
+	case 2: r_int(ctx, st->packages.uid[r]); break;
+	case 3: r_int(ctx, st->packages.debuggable[r]); break;
+	case 4: r_int(ctx, st->packages.profileable[r]); break;
+	case 5: r_int(ctx, st->packages.version_code[r]); break;
+	}
+}
+static const tt_vtab_def pkg_def = {
+	.name = "__intrinsic_package_list",
+	.schema = "CREATE TABLE x(id INTEGER, package_name TEXT, uid INTEGER, debuggable INTEGER,"
+		  " profileable_from_shell INTEGER, version_code INTEGER)",
+	.nrows = pkg_n, .column = pkg_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 /* The CPUs an importer recorded (CTF: packet context cpu_id); cluster,
  * processor and capacity are unknown. Read through the `cpu` view of
  * core/sql/builtins.c, which falls back to the CPUs other tables name. */
@@ -629,7 +651,7 @@ static const tt_vtab_def bounds_def = {
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
 	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &cpu_def, &stats_def, &ilog_def, &detail_def,
-	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def,
+	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def, &pkg_def,
 };
 
 /* Perfetto's track views, over `track`. */
@@ -657,6 +679,7 @@ static const char core_views[] =
 	"  FROM slice WHERE dur = 0;"
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"
 	"  JOIN thread_track tt ON s.track_id = tt.id;"
+	"CREATE TEMP VIEW package_list AS SELECT * FROM __intrinsic_package_list;"
 	"CREATE TEMP VIEW logs AS SELECT id, ts, utid, prio, log_source, tag, msg, arg_set_id FROM __intrinsic_logs;"
 	"CREATE TEMP VIEW android_logs AS SELECT id, ts, utid, prio, tag, msg FROM __intrinsic_logs"
 	"  WHERE log_source = 'android_logcat';";

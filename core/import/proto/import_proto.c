@@ -727,6 +727,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
 		tt_proto_on_sys_stats(c, s, p->sys_stats, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PACKAGES_LIST:
+		tt_proto_on_packages(c, p->packages_list);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_BATTERY:
 		tt_proto_on_battery(c, s, p->battery, ts);
 		return 0;
@@ -795,6 +798,7 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->mm_threads);
 	TT_VEC_FREE(c->disks);
+	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_pmap_free(&c->ended_pids);
 	TT_VEC_FREE(c->pend_assoc);

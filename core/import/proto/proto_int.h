@@ -270,6 +270,7 @@ typedef struct pctx {
 	tt_pmap mm_threads;          /* rss_stat mm_id -> utid + 1 of the thread last seen with it */
 	int suspend_state;           /* suspend_resume: 0, in suspend_enter (1), then in freeze_processes (2) */
 	uint32_t page_size;          /* SystemInfo's (0: 4096), for SysStats' pages */
+	tt_pmap packages;            /* package names stored (interned id -> 1) */
 	TT_VEC(struct pdisk) disks;  /* SysStats disk_stat: each device's last values (proto_sysstats.c) */
 	tt_str suspend_enter;        /* the open suspend_enter slice's name (its cookie) */
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
@@ -491,6 +492,8 @@ void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 /* proto_sysstats.c: a SysStats packet's counters at ts. */
 void tt_proto_on_sys_stats(pctx *c, pseq *s, const Perfetto__Protos__SysStats *ss, int64_t ts);
 void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts);
+/* proto_meta.c: Android's packages (each name once). */
+void tt_proto_on_packages(pctx *c, const Perfetto__Protos__PackagesList *pl);
 /* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */
 void tt_proto_on_android_log(pctx *c, pseq *s, const Perfetto__Protos__AndroidLogPacket *p);
 void tt_proto_feed_log(pctx *c, const prec *r);

@@ -15,6 +15,8 @@
  *   - ChromeMetadataPacket, Chrome's typed metadata: rows "cr-a-<field>"
  *     (b, c... for later packets), background tracing's as base64.
  *   - ChromeBenchmarkMetadata (Telemetry): rows benchmark_*.
+ *   - PackagesList: rows of package_list, a name once (the first time
+ *     it is listed), and the data source's read and parse errors.
  *   - AndroidLogPacket, logcat: rows of android_logs in trace order (their
  *     CLOCK_REALTIME times converted; a line whose time cannot be is
  *     dropped, as there), and the data source's own counts.
@@ -403,4 +405,24 @@ void tt_proto_feed_log(pctx *c, const prec *r)
 	uint32_t utid = tt_proto_thread_in(c, (int32_t)(uint32_t)(r->id >> 32), (int32_t)(uint32_t)r->id);
 
 	tt_storage_log(c->st, r->ts, utid, (uint32_t)r->u.i, r->cat, r->name);
+}
+
+/* ---- Android's packages ------------------------------------------------------------ */
+
+void tt_proto_on_packages(pctx *c, const Perfetto__Protos__PackagesList *pl)
+{
+	tt_storage_stat_set(c->st, TT_STAT_packages_list_has_read_errors, pl->read_error);
+	tt_storage_stat_set(c->st, TT_STAT_packages_list_has_parse_errors, pl->parse_error);
+	for (size_t i = 0; i < pl->n_packages; i++) {
+		const Perfetto__Protos__PackagesList__PackageInfo *p = pl->packages[i];
+		tt_str name = intern_c(c, p->name ? p->name : "");
+
+		if (tt_pmap_find(&c->packages, name))
+			continue;
+		if (tt_pmap_put(&c->packages, name, 1)) {
+			c->oom = 1;
+			return;
+		}
+		tt_storage_package(c->st, name, (int64_t)p->uid, p->debuggable, p->profileable_from_shell, p->version_code);
+	}
 }
