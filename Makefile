@@ -50,7 +50,7 @@ IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_track
 	      core/import/async_tracker.c core/import/workq.c core/import/process_tracker.c \
 	      core/import/track_tracker.c core/import/args_tracker.c core/import/flow_tracker.c \
 	      core/import/atrace.c core/import/atrace_tracker.c core/import/sched_tracker.c \
-	      core/import/memory_tracker.c
+	      core/import/memory_tracker.c core/import/binder_tracker.c
 SQL_SRCS    = core/sql/query.c core/sql/vtab.c core/sql/vtab_tables.c core/sql/query_limit.c \
 	      core/sql/perfetto_sql.c core/sql/psql_macro.c core/sql/psql_func.c core/sql/psql_tablefn.c \
 	      core/sql/modules.c core/sql/modules_docs.c

@@ -76,6 +76,35 @@ int tt_keymap_put(tt_keymap *m, uint64_t a, uint64_t b, uint64_t c,
 	return 0;
 }
 
+void tt_keymap_del(tt_keymap *m, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	uint64_t k[4] = { a, b, c, d };
+	size_t mask, i, j;
+
+	if (!m->cap)
+		return;
+	mask = m->cap - 1;
+	i = keymap_slot(m, k);
+	if (m->vals[i] == TT_KEYMAP_NONE)
+		return;
+	m->vals[i] = TT_KEYMAP_NONE;
+	m->n--;
+	/* Backward shift: a later slot of the run moves into the hole when
+	 * its home slot is not between the hole and it (cyclically), so every
+	 * key stays reachable from its home without a tombstone. */
+	for (j = (i + 1) & mask; m->vals[j] != TT_KEYMAP_NONE; j = (j + 1) & mask) {
+		size_t h = key_hash(&m->keys[j * 4]) & mask;
+		int move = i <= j ? (h <= i || h > j) : (h <= i && h > j);
+
+		if (!move)
+			continue;
+		memcpy(&m->keys[i * 4], &m->keys[j * 4], 32);
+		m->vals[i] = m->vals[j];
+		m->vals[j] = TT_KEYMAP_NONE;
+		i = j;
+	}
+}
+
 void tt_keymap_free(tt_keymap *m)
 {
 	free(m->keys);

@@ -101,6 +101,7 @@ void tt_storage_free(tt_storage *st)
 	F(raw.common_flags, st->raw.common_flags.row, st->raw.common_flags.val);
 	F(args, st->args.key, st->args.type, st->args.val);
 	F(flow, st->flow.slice_out, st->flow.slice_in, st->flow.trace_id, st->flow.arg_set_id);
+	TT_VEC_FREE(st->flow.no_id);
 	F(raw, st->raw.ts, st->raw.name);
 	tt_packcol_free(&st->raw.ucpu);
 	tt_packcol_free(&st->raw.utid);
@@ -666,6 +667,32 @@ int64_t tt_storage_flow(tt_storage *st, int64_t out, int64_t in, uint64_t trace_
 	st->flow.arg_set_id[n] = arg_set_id;
 	st->flow.n++;
 	return (int64_t)n;
+}
+
+int64_t tt_storage_flow_link(tt_storage *st, int64_t out, int64_t in)
+{
+	int64_t row = tt_storage_flow(st, out, in, 0, TT_NONE);
+
+	if (row >= 0 && TT_VEC_PUSH(st->flow.no_id, row)) {
+		st->oom = 1;
+		return -1;
+	}
+	return row;
+}
+
+int tt_storage_flow_has_id(const tt_storage *st, size_t row)
+{
+	size_t lo = 0, hi = st->flow.no_id.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((size_t)st->flow.no_id.v[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return !(lo < st->flow.no_id.n && (size_t)st->flow.no_id.v[lo] == row);
 }
 
 int64_t tt_storage_proto_path(tt_storage *st, uint32_t parent_id, tt_str field_type, tt_str field_name,

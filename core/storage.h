@@ -238,6 +238,11 @@ uint32_t tt_storage_counter_args(const tt_storage *st, size_t row);
  * raw id, or a v1 flow's number), shown as int64 (trace processor's). */
 int64_t tt_storage_flow(tt_storage *st, int64_t slice_out, int64_t slice_in, uint64_t trace_id,
 			uint32_t arg_set_id);
+/* A flow linked directly (binder's transaction to its receipt: trace
+ * processor's FlowTracker::InsertFlow without an id): trace_id NULL. */
+int64_t tt_storage_flow_link(tt_storage *st, int64_t slice_out, int64_t slice_in);
+/* Zero when the flow row was linked directly. */
+int tt_storage_flow_has_id(const tt_storage *st, size_t row);
 /* A row of experimental_proto_path (trace processor's proto content
  * analyzer): a field path step, its parent step (TT_NONE: a root), the
  * field's type and name (0: none), and args (the root's annotations). */

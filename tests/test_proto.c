@@ -1287,33 +1287,6 @@ static void ft_print(tbuf *b, uint64_t ts, int32_t tid, const char *text)
 	ft_packet(b, ts, (uint32_t)tid, &e);
 }
 
-/* A process tree of one process (pid, ppid, argv0) and optionally one
- * thread (tid of pid, named). */
-static void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, const char *argv0, int32_t tid,
-			const char *tname)
-{
-	Perfetto__Protos__ProcessTree pt = PERFETTO__PROTOS__PROCESS_TREE__INIT;
-	Perfetto__Protos__ProcessTree__Process pr = PERFETTO__PROTOS__PROCESS_TREE__PROCESS__INIT, *prp = &pr;
-	Perfetto__Protos__ProcessTree__Thread th = PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT, *thp = &th;
-	char *cmd = (char *)argv0;
-	Pkt p = pkt(1, ts);
-
-	pr.has_pid = pr.has_ppid = 1;
-	pr.pid = pid;
-	pr.ppid = ppid;
-	pr.n_cmdline = 1;
-	pr.cmdline = &cmd;
-	th.has_tid = th.has_tgid = 1;
-	th.tid = tid;
-	th.tgid = pid;
-	th.name = (char *)tname;
-	pt.n_processes = 1;
-	pt.processes = &prp;
-	pt.n_threads = tid ? 1 : 0;
-	pt.threads = &thp;
-	TB_PUT(b, p, PROCESS_TREE, process_tree, &pt);
-}
-
 /* The process tracker as trace processor's: threads cloned and processes
  * forked before their maker's process is known join it once the process
  * tree says; a renamed main thread renames its process; a freed tid comes
@@ -1431,35 +1404,6 @@ static void test_legacy_metadata_events(void **state)
 	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'track_event_parser_errors'"), 1);
 	assert_int_equal(tt_test_int(tr, "select value from stats where name = 'proto_legacy_unsupported'"), 1);
 	tb_close(tr, path, &b);
-}
-
-/* One ftrace event e (its case set by the caller) on cpu at ts, written
- * by pid; sym: a kernel symbol interned with iid 0x1234 first. */
-static void ft_event_cpu(tbuf *b, uint64_t ts, uint32_t cpu, uint32_t pid, Perfetto__Protos__FtraceEvent *e,
-			 const char *sym)
-{
-	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
-	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-	Perfetto__Protos__InternedString is = PERFETTO__PROTOS__INTERNED_STRING__INIT, *isp = &is;
-	Pkt p = pkt(1, 0);
-
-	e->has_timestamp = e->has_pid = 1;
-	e->timestamp = ts;
-	e->pid = pid;
-	fb.has_cpu = 1;
-	fb.cpu = cpu;
-	fb.n_event = 1;
-	fb.event = &e;
-	if (sym) {
-		is.has_iid = is.has_str = 1;
-		is.iid = 0x1234;
-		is.str.data = (uint8_t *)sym;
-		is.str.len = strlen(sym);
-		in.n_kernel_symbols = 1;
-		in.kernel_symbols = &isp;
-		p.interned_data = &in;
-	}
-	TB_PUT(b, p, FTRACE_EVENTS, ftrace_events, &fb);
 }
 
 /* Interrupts and workqueues as trace processor's FtraceParser: irq and

@@ -405,6 +405,49 @@ static void json_rss_stat(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* binder lines as trace processor's systrace parser reads them into its
+ * BinderTracker: a synchronous transaction and its reply (slices on both
+ * threads, a flow, the args with the code as the line writes it), a
+ * oneway one (two instants), the driver's commands in C's base; a line
+ * whose numbers do not convert is skipped. */
+static void json_binder(void **state)
+{
+	char *p;
+	tt_trace *tr = open_sys("",
+				" app-101 ( 100) [000] .... 1.0: binder_command: cmd=0x40406300 BC_TRANSACTION\n"
+				" app-101 ( 100) [000] .... 1.1: binder_transaction: transaction=7 dest_node=5 dest_proc=200"
+				" dest_thread=201 reply=0 flags=0x10 code=0x3\n"
+				" app-101 ( 100) [000] .... 1.15: binder_transaction_alloc_buf: transaction=7 data_size=64"
+				" offsets_size=8\n"
+				" binder:200_1-201 ( 200) [001] .... 1.2: binder_transaction_received: transaction=7\n"
+				" binder:200_1-201 ( 200) [001] .... 1.6: binder_transaction: transaction=8 dest_node=0"
+				" dest_proc=100 dest_thread=101 reply=1 flags=0x0 code=0x0\n"
+				" app-101 ( 100) [000] .... 1.8: binder_transaction_received: transaction=8\n"
+				" app-101 ( 100) [000] .... 2.0: binder_transaction: transaction=9 dest_node=5 dest_proc=200"
+				" dest_thread=0 reply=0 flags=0x11 code=0x1f\n"
+				" binder:200_1-201 ( 200) [001] .... 2.1: binder_transaction_received: transaction=9\n"
+				" app-101 ( 100) [000] .... 3.0: binder_transaction: transaction=x dest_node=5 dest_proc=200"
+				" dest_thread=0 reply=0 flags=0x10 code=0x3\n",
+				&p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.category, s.name, th.tid from slice s"
+			       " join thread_track tt on tt.id = s.track_id join thread th using(utid) order by s.ts",
+			   "1100000000\t700000000\tbinder\tbinder transaction\t101\n"
+			   "1200000000\t400000000\tbinder\tbinder reply\t201\n"
+			   "2000000000\t0\tbinder\tbinder transaction async\t101\n"
+			   "2100000000\t0\tbinder\tbinder async rcv\t201\n");
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id)"
+			       " where s.ts = 1100000000 and a.key in ('code', 'flags', 'data size', 'destination name')"
+			       " order by a.id",
+			   "flags\t0x10 allow replies with file descriptors; \n"
+			   "code\t0x3 Java Layer Dependent\n"
+			   "data size\t64\n"
+			   "destination name\tbinder:200_1\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from flow where trace_id is null"), 2);
+	tt_test_close_text(tr, p);
+}
+
 /* trace processor refuses the whole trace at a line that is not ftrace
  * text, and at a systemTraceEvents that is not a string; a trace of
  * systrace lines alone (no traceEvents) is a trace. */
@@ -464,6 +507,7 @@ int main(void)
 		cmocka_unit_test(json_bad_line_refused),
 		cmocka_unit_test(json_sched),
 		cmocka_unit_test(json_rss_stat),
+		cmocka_unit_test(json_binder),
 		cmocka_unit_test(prev_state_text),
 	};
 

@@ -208,16 +208,11 @@ static int64_t close_at(tt_slice_tracker *t, struct stack *s, uint32_t target, i
 	return id;
 }
 
-int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat,
-				   tt_str name, uint32_t arg_set_id)
+/* The innermost open slice of stack s matching cat and name as
+ * trace processor's MatchingIncompleteSliceIndex matches (zero: any), its
+ * index + 1, or 0. */
+static uint32_t matching_open(const struct stack *s, tt_str cat, tt_str name)
 {
-	struct stack *s = stack_of(t, track);
-
-	if (!s) {
-		tt_storage_stat_add(t->st, TT_STAT_slice_end_unmatched, 1);
-		return -1;
-	}
-	pop_ended(s, ts);
 	for (uint32_t k = s->n; k > 0; k--) {
 		const struct entry *e = &s->e[k - 1];
 
@@ -227,10 +222,56 @@ int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t 
 			continue;
 		if (name && e->name && e->name != name)
 			continue;
-		return close_at(t, s, k - 1, ts, arg_set_id);
+		return k;
 	}
-	tt_storage_stat_add(t->st, TT_STAT_slice_end_unmatched, 1);
+	return 0;
+}
+
+static int64_t end_matching(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat, tt_str name,
+			    uint32_t arg_set_id, int count)
+{
+	struct stack *s = stack_of(t, track);
+	uint32_t k;
+
+	if (s) {
+		pop_ended(s, ts);
+		if ((k = matching_open(s, cat, name)))
+			return close_at(t, s, k - 1, ts, arg_set_id);
+	}
+	if (count)
+		tt_storage_stat_add(t->st, TT_STAT_slice_end_unmatched, 1);
 	return -1;
+}
+
+int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat,
+				   tt_str name, uint32_t arg_set_id)
+{
+	return end_matching(t, track, ts, cat, name, arg_set_id, 1);
+}
+
+int64_t tt_slice_tracker_end_quiet(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat, tt_str name,
+				   uint32_t arg_set_id)
+{
+	return end_matching(t, track, ts, cat, name, arg_set_id, 0);
+}
+
+int64_t tt_slice_tracker_add_args(tt_slice_tracker *t, uint32_t track, tt_str cat, tt_str name,
+				  uint32_t arg_set_id)
+{
+	struct stack *s = stack_of(t, track);
+	uint32_t k = s ? matching_open(s, cat, name) : 0;
+	int64_t id;
+	uint32_t cur;
+
+	if (!k)
+		return -1;
+	id = s->e[k - 1].id;
+	if (arg_set_id == TT_NONE)
+		return id;
+	cur = tt_storage_slice_args(t->st, id);
+	tt_storage_slice_set_args(t->st, id, t->args ? tt_args_tracker_merge(t->args, cur, arg_set_id)
+						     : tt_storage_args_merge(t->st, cur, arg_set_id));
+	return id;
 }
 
 int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str name,

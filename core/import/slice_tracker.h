@@ -40,6 +40,17 @@ int64_t tt_slice_tracker_end(tt_slice_tracker *t, uint32_t track, int64_t ts,
  * matches (counted as slice_end_unmatched). */
 int64_t tt_slice_tracker_end_match(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat,
 				   tt_str name, uint32_t arg_set_id);
+/* The same without counting an end that matches nothing: trace
+ * processor's SliceTracker::End as its kernel trackers (binder) call it,
+ * for ends whose begin came before the trace did. */
+int64_t tt_slice_tracker_end_quiet(tt_slice_tracker *t, uint32_t track, int64_t ts, tt_str cat, tt_str name,
+				   uint32_t arg_set_id);
+/* Merges arg_set_id into the args of the innermost open slice of track
+ * matching cat and name as the ends above match (trace processor's
+ * SliceTracker::AddArgs). Returns the slice's id, or -1 when none
+ * matches (the args are dropped). */
+int64_t tt_slice_tracker_add_args(tt_slice_tracker *t, uint32_t track, tt_str cat, tt_str name,
+				  uint32_t arg_set_id);
 /* A slice whose duration is known (JSON X, legacy proto X, instants with
  * dur 0). Slices of the stack that end at or before ts are popped first. */
 int64_t tt_slice_tracker_complete(tt_slice_tracker *t, uint32_t track, int64_t ts,

@@ -109,6 +109,7 @@ struct tt_storage {
 		int64_t *slice_out, *slice_in;
 		uint64_t *trace_id;    /* the flow's id (flow_tracker.h) */
 		uint32_t *arg_set_id;
+		TT_VEC(int64_t) no_id; /* rows linked directly (binder): trace_id NULL; ascending */
 	} flow;
 
 	struct {

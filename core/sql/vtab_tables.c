@@ -282,7 +282,12 @@ static void flow_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx
 	case 0: r_int(ctx, (int64_t)r); break;
 	case 1: r_int(ctx, st->flow.slice_out[r]); break;
 	case 2: r_int(ctx, st->flow.slice_in[r]); break;
-	case 3: r_int(ctx, (int64_t)st->flow.trace_id[r]); break;
+	case 3: /* a flow linked directly (binder) has no id */
+		if (!tt_storage_flow_has_id(st, r))
+			sqlite3_result_null(ctx);
+		else
+			r_int(ctx, (int64_t)st->flow.trace_id[r]);
+		break;
 	case 4: tt_vtab_result_id(ctx, st->flow.arg_set_id[r]); break;
 	}
 }

@@ -800,6 +800,7 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->disks);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
+	tt_binder_tracker_free(c->binder);
 	tt_pmap_free(&c->ended_pids);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);

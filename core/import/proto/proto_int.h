@@ -18,6 +18,7 @@
 #include "import_int.h"
 #include "keymap.h"
 #include "atrace.h"
+#include "binder_tracker.h"
 #include "memory_tracker.h"
 #include "atrace_tracker.h"
 #include "sched_tracker.h"
@@ -55,7 +56,15 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
  * FT_BLOCKED: id the pid, u.i io_wait */
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
-       FT_MARK, FT_SIG_MARK, FT_SUSPEND };
+       FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
+       FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC };
+/* FT_BINDER_TXN / _REPLY: a binder_transaction (reply == 1: _REPLY): id
+ * the writing tid << 32 | debug_id, u.i to_proc << 32 | to_thread, name
+ * the code, cat the flags, args the target node (not strings: read by
+ * feed_binder only). FT_BINDER_RCV: id tid << 32 | debug_id. _CMD, _RET:
+ * id the tid, u.i the command. _LOCK: id the tid, u.i 0 lock, 1 locked,
+ * 2 unlock. _ALLOC: id the tid, u.i the data size, name and cat the
+ * offsets size's low and high halves. */
 /* FT_SUSPEND: a suspend_resume: id the cpu << 32 | the writing tid, u.i 1
  * a start (0 an end), name "action(val)", cat the action */
 /* FT_OOM_SCORE: id the tid, u.i the oom_score_adj. FT_MARK: a zero-length
@@ -274,6 +283,7 @@ typedef struct pctx {
 	TT_VEC(struct pdisk) disks;  /* SysStats disk_stat: each device's last values (proto_sysstats.c) */
 	tt_str suspend_enter;        /* the open suspend_enter slice's name (its cookie) */
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
+	tt_binder_tracker *binder;   /* binder transactions, made at the first (binder_tracker.h) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */

@@ -2,7 +2,7 @@
  * proto_kernel.c - the kernel's ftrace events beyond scheduling and the
  * process tracker (proto_ftrace.c): interrupts, workqueues, the kernel's
  * counters, process memory and oom scores, oom kills and signals,
- * suspend and resume, as trace processor's FtraceParser reads them. The
+ * suspend and resume, binder, as trace processor's FtraceParser reads them. The
  * events that depend on which thread a tid is go through the sorter as
  * R_FTRACE records (FT_* in proto_int.h) and act when fed, in trace
  * order. See import_proto.c for the importer as a whole.
@@ -179,6 +179,96 @@ default:
 }
 }
 
+/* ---- binder ------------------------------------------------------------------- */
+
+/* The binder driver's events, as FT_BINDER_* records (proto_int.h): the
+ * transactions act when fed, in trace order (binder_tracker.h). */
+static void on_binder(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e)
+{
+	uint64_t tid = (uint64_t)(uint32_t)e->pid << 32;
+
+	switch (e->event_case) {
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION: {
+		const Perfetto__Protos__BinderTransactionFtraceEvent *t = e->binder_transaction;
+
+		tt_proto_push_ft(c, ps, ts, t->reply == 1 ? FT_BINDER_REPLY : FT_BINDER_TXN, tid | (uint32_t)t->debug_id,
+				 (int64_t)((uint64_t)(uint32_t)t->to_proc << 32 | (uint32_t)t->to_thread), t->code, t->flags,
+				 (uint32_t)t->target_node);
+		break;
+	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_RECEIVED:
+		tt_proto_push_ft(c, ps, ts, FT_BINDER_RCV, tid | (uint32_t)e->binder_transaction_received->debug_id, 0, 0,
+				 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_COMMAND:
+		tt_proto_push_ft(c, ps, ts, FT_BINDER_CMD, tid >> 32, e->binder_command->cmd, 0, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_RETURN:
+		tt_proto_push_ft(c, ps, ts, FT_BINDER_RET, tid >> 32, e->binder_return->cmd, 0, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCK:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCKED:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_UNLOCK:
+		tt_proto_push_ft(c, ps, ts, FT_BINDER_LOCK, tid >> 32,
+				 e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCK     ? 0
+				 : e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCKED ? 1
+													: 2,
+				 0, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_ALLOC_BUF: {
+		uint64_t off = e->binder_transaction_alloc_buf->offsets_size;
+
+		tt_proto_push_ft(c, ps, ts, FT_BINDER_ALLOC, tid >> 32, (int64_t)e->binder_transaction_alloc_buf->data_size,
+				 (tt_str)(uint32_t)off, (tt_str)(uint32_t)(off >> 32), 0);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void feed_binder(pctx *c, const prec *r)
+{
+	int32_t tid = (int32_t)(uint32_t)(r->scope == FT_BINDER_TXN || r->scope == FT_BINDER_REPLY ||
+						  r->scope == FT_BINDER_RCV ? r->id >> 32 : r->id);
+	uint32_t utid;
+
+	if (!c->binder && !(c->binder = tt_binder_tracker_new(c->im))) {
+		c->oom = 1;
+		return;
+	}
+	utid = tt_proto_thread(c, tid);
+	switch (r->scope) {
+	case FT_BINDER_TXN:
+	case FT_BINDER_REPLY: {
+		int32_t dest_tid = (int32_t)(uint32_t)r->u.i;
+		char code[16];
+
+		snprintf(code, sizeof(code), "0x%02x", r->name);
+		tt_binder_transaction(c->binder, r->ts, utid, tid, (int32_t)(uint32_t)r->id, (int32_t)r->args,
+				      (int32_t)(uint32_t)((uint64_t)r->u.i >> 32), dest_tid,
+				      r->scope == FT_BINDER_REPLY ? tt_proto_thread(c, dest_tid) : TT_NONE,
+				      r->scope == FT_BINDER_REPLY, r->cat, code);
+		break;
+	}
+	case FT_BINDER_RCV:
+		tt_binder_received(c->binder, r->ts, utid, tid, (int32_t)(uint32_t)r->id);
+		break;
+	case FT_BINDER_CMD:
+		tt_binder_command(c->binder, utid, (uint32_t)r->u.i);
+		break;
+	case FT_BINDER_RET:
+		tt_binder_return(c->binder, r->ts, utid, (uint32_t)r->u.i);
+		break;
+	case FT_BINDER_LOCK:
+		tt_binder_lock(c->binder, r->ts, utid, tid, (int)r->u.i);
+		break;
+	case FT_BINDER_ALLOC:
+		tt_binder_alloc_buf(c->binder, utid, (uint64_t)r->u.i, (uint64_t)r->cat << 32 | r->name);
+		break;
+	}
+}
+
 /* ---- events by kind ------------------------------------------------------- */
 
 int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
@@ -235,6 +325,16 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 				 intern_c(c, name), intern_c(c, action), 0);
 		break;
 	}
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_RECEIVED:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_COMMAND:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_RETURN:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCK:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCKED:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_UNLOCK:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_ALLOC_BUF:
+		on_binder(c, ps, ts, e);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
 		/* (16 bits: older tracers wrote negative values wrongly) */
 		tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
@@ -386,6 +486,15 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 		return 1;
 	case FT_SUSPEND:
 		feed_suspend(c, r);
+		return 1;
+	case FT_BINDER_TXN:
+	case FT_BINDER_REPLY:
+	case FT_BINDER_RCV:
+	case FT_BINDER_CMD:
+	case FT_BINDER_RET:
+	case FT_BINDER_LOCK:
+	case FT_BINDER_ALLOC:
+		feed_binder(c, r);
 		return 1;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))

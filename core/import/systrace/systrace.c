@@ -5,6 +5,7 @@
 
 #include "atrace.h"
 #include "atrace_tracker.h"
+#include "binder_tracker.h"
 #include "memory_tracker.h"
 #include "sched_tracker.h"
 #include "systrace_line.h"
@@ -32,6 +33,7 @@ struct tt_systrace {
 	TT_VEC(char *) texts;    /* what the lines point into, freed at the end */
 	const char *own;         /* the text given last (tt_systrace_own) */
 	tt_memory_tracker *memory; /* rss_stat */
+	tt_binder_tracker *binder; /* binder lines, made at the first */
 	size_t own_len;
 	tt_str s_workqueue, s_unknown_task;
 };
@@ -113,6 +115,7 @@ void tt_systrace_free(tt_systrace *s)
 	TT_VEC_FREE(s->texts);
 	TT_VEC_FREE(s->lines);
 	tt_memory_tracker_free(s->memory);
+	tt_binder_tracker_free(s->binder);
 	free(s);
 }
 
@@ -229,7 +232,8 @@ static int arg_of(const char *args, size_t len, const char *key, field *out)
 
 /* As trace processor's StringToUInt32 / StringToInt32 / StringToInt64 /
  * StringToDouble: the whole text, not empty (strtoul and strtol cut to
- * 32 bits). kind: 'u' 'i' 'l' 'd'. */
+ * 32 bits). kind: 'u' 'i' 'l' 'd', 'x' (StringToUInt32 base 0: 0x for
+ * hex), 'U' (StringToUInt64). */
 static int num_of(const field *f, int kind, void *out)
 {
 	char b[64], *heap = NULL, *end;
@@ -249,6 +253,12 @@ static int num_of(const field *f, int kind, void *out)
 		break;
 	case 'l':
 		*(int64_t *)out = (int64_t)strtoll(t, &end, 10);
+		break;
+	case 'x':
+		*(uint32_t *)out = (uint32_t)strtoul(t, &end, 0);
+		break;
+	case 'U':
+		*(uint64_t *)out = (uint64_t)strtoull(t, &end, 10);
 		break;
 	default:
 		*(double *)out = strtod(t, &end);
@@ -505,6 +515,68 @@ static int rss_stat(tt_systrace *s, const struct sline *l, const char *args)
 	return tt_memory_tracker_rss(s->memory, l->ts, size < 0 ? TT_NONE : task_thread(s, l->pid), member, size);
 }
 
+/* The binder driver's lines, as trace processor's SystraceLineParser
+ * reads them into its BinderTracker (binder_tracker.h): every number must
+ * convert (flags are hex, read as far as they go; cmd in C's base); the
+ * code as the line writes it. -1 out of memory. */
+static int binder_line(tt_systrace *s, const struct sline *l, const char *ev, uint32_t utid, const char *args)
+{
+	field f;
+
+	if (!s->binder && !(s->binder = tt_binder_tracker_new(s->im)))
+		return -1;
+	if (strcmp(ev, "binder_transaction") == 0) {
+		static const char *const keys[] = { "transaction", "dest_node", "dest_proc", "dest_thread", "reply" };
+		int32_t v[5];
+		uint32_t dest_tid;
+		char flags[32], code[64];
+
+		for (int i = 0; i < 5; i++) {
+			arg_of(args, l->args_len, keys[i], &f);
+			if (i == 2 || i == 3 ? u32_of(&f, (uint32_t *)&v[i]) : i32_of(&f, &v[i]))
+				return 0;
+		}
+		dest_tid = (uint32_t)v[3];
+		arg_of(args, l->args_len, "flags", &f);
+		snprintf(flags, sizeof(flags), "%.*s", (int)f.n, f.v);
+		arg_of(args, l->args_len, "code", &f);
+		snprintf(code, sizeof(code), "%.*s", (int)f.n, f.v);
+		tt_binder_transaction(s->binder, l->ts, utid, l->pid, v[0], v[1], v[2], dest_tid,
+				      v[4] == 1 ? task_thread(s, dest_tid) : TT_NONE, v[4] == 1,
+				      (uint32_t)strtoul(flags, NULL, 16), code);
+	} else if (strcmp(ev, "binder_transaction_received") == 0) {
+		int32_t id;
+
+		arg_of(args, l->args_len, "transaction", &f);
+		if (i32_of(&f, &id) == 0)
+			tt_binder_received(s->binder, l->ts, utid, l->pid, id);
+	} else if (strcmp(ev, "binder_command") == 0 || strcmp(ev, "binder_return") == 0) {
+		uint32_t cmd;
+
+		arg_of(args, l->args_len, "cmd", &f);
+		if (num_of(&f, 'x', &cmd))
+			return 0;
+		if (ev[7] == 'c')
+			tt_binder_command(s->binder, utid, cmd);
+		else
+			tt_binder_return(s->binder, l->ts, utid, cmd);
+	} else if (strcmp(ev, "binder_transaction_alloc_buf") == 0) {
+		uint64_t data, offsets;
+
+		arg_of(args, l->args_len, "data_size", &f);
+		if (num_of(&f, 'U', &data))
+			return 0;
+		arg_of(args, l->args_len, "offsets_size", &f);
+		if (num_of(&f, 'U', &offsets))
+			return 0;
+		tt_binder_alloc_buf(s->binder, utid, data, offsets);
+	} else {
+		tt_binder_lock(s->binder, l->ts, utid, l->pid,
+			       strcmp(ev, "binder_lock") == 0 ? 0 : strcmp(ev, "binder_locked") == 0 ? 1 : 2);
+	}
+	return 0;
+}
+
 int tt_systrace_finish(tt_systrace *s)
 {
 	tt_memory_tracker_finish(s->memory);
@@ -565,6 +637,13 @@ int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 		device_counter(s, l, ev, args);
 	} else if (strcmp(ev, "rss_stat") == 0) {
 		if (rss_stat(s, l, args))
+			return -1;
+	} else if (strncmp(ev, "binder_", 7) == 0 &&
+		   (strcmp(ev, "binder_transaction") == 0 || strcmp(ev, "binder_transaction_received") == 0 ||
+		    strcmp(ev, "binder_command") == 0 || strcmp(ev, "binder_return") == 0 ||
+		    strcmp(ev, "binder_lock") == 0 || strcmp(ev, "binder_locked") == 0 ||
+		    strcmp(ev, "binder_unlock") == 0 || strcmp(ev, "binder_transaction_alloc_buf") == 0)) {
+		if (binder_line(s, l, ev, utid, args))
 			return -1;
 	} else if (strcmp(ev, "workqueue_execute_start") == 0) {
 		workqueue_start(s, l, utid, args);

@@ -1,0 +1,267 @@
+/*
+ * test_proto_kernel.c - the kernel's ftrace events of a Perfetto trace that
+ * build slices across threads: binder transactions (core/import/
+ * binder_tracker.c through proto_kernel.c), on traces written here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfetto_trace.pb-c.h"
+#include "testutil.h"
+#include "proto_tb.h"
+
+static tt_trace *tb_open(tbuf *b, char **path)
+{
+	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
+	return tt_test_open(*path);
+}
+
+static void tb_close(tt_trace *tr, char *path, tbuf *b)
+{
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- binder ------------------------------------------------------------------- */
+
+#define BC_TRANSACTION 0x40406300u
+#define BC_REPLY 0x40406301u
+#define BR_TRANSACTION 0x80407202u
+#define BR_REPLY 0x80407203u
+#define BR_DEAD_REPLY 0x7205u
+#define BR_TRANSACTION_COMPLETE 0x7206u
+
+static void ft_txn(tbuf *b, uint64_t ts, uint32_t tid, int32_t id, int32_t node, int32_t to_proc, int32_t to_thread,
+		   int reply, uint32_t code, uint32_t flags)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderTransactionFtraceEvent t = PERFETTO__PROTOS__BINDER_TRANSACTION_FTRACE_EVENT__INIT;
+
+	t.has_debug_id = t.has_target_node = t.has_to_proc = t.has_to_thread = t.has_reply = 1;
+	t.has_code = t.has_flags = 1;
+	t.debug_id = id;
+	t.target_node = node;
+	t.to_proc = to_proc;
+	t.to_thread = to_thread;
+	t.reply = reply;
+	t.code = code;
+	t.flags = flags;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION;
+	e.binder_transaction = &t;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+static void ft_rcv(tbuf *b, uint64_t ts, uint32_t tid, int32_t id)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderTransactionReceivedFtraceEvent r =
+		PERFETTO__PROTOS__BINDER_TRANSACTION_RECEIVED_FTRACE_EVENT__INIT;
+
+	r.has_debug_id = 1;
+	r.debug_id = id;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_RECEIVED;
+	e.binder_transaction_received = &r;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+/* A binder_command (ret 0) or binder_return (ret 1). */
+static void ft_cmd(tbuf *b, uint64_t ts, uint32_t tid, int ret, uint32_t cmd)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderCommandFtraceEvent c = PERFETTO__PROTOS__BINDER_COMMAND_FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderReturnFtraceEvent r = PERFETTO__PROTOS__BINDER_RETURN_FTRACE_EVENT__INIT;
+
+	c.has_cmd = r.has_cmd = 1;
+	c.cmd = r.cmd = cmd;
+	if (ret) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_RETURN;
+		e.binder_return = &r;
+	} else {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_COMMAND;
+		e.binder_command = &c;
+	}
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+static void ft_lock(tbuf *b, uint64_t ts, uint32_t tid, int what)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderLockFtraceEvent l = PERFETTO__PROTOS__BINDER_LOCK_FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderLockedFtraceEvent ld = PERFETTO__PROTOS__BINDER_LOCKED_FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderUnlockFtraceEvent u = PERFETTO__PROTOS__BINDER_UNLOCK_FTRACE_EVENT__INIT;
+
+	if (what == 0) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCK;
+		e.binder_lock = &l;
+	} else if (what == 1) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_LOCKED;
+		e.binder_locked = &ld;
+	} else {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_UNLOCK;
+		e.binder_unlock = &u;
+	}
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+static void ft_alloc(tbuf *b, uint64_t ts, uint32_t tid, uint64_t data, uint64_t offsets)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__BinderTransactionAllocBufFtraceEvent a =
+		PERFETTO__PROTOS__BINDER_TRANSACTION_ALLOC_BUF_FTRACE_EVENT__INIT;
+
+	a.has_data_size = a.has_offsets_size = 1;
+	a.data_size = data;
+	a.offsets_size = offsets;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_ALLOC_BUF;
+	e.binder_transaction_alloc_buf = &a;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+#define SLICES_Q                                                                                              \
+	"select s.ts, s.dur, s.category, s.name, th.tid, s.depth from slice s"                                \
+	" join thread_track tt on tt.id = s.track_id join thread th using(utid) order by s.ts, th.tid"
+
+/* A synchronous transaction with the driver's commands and returns: "binder
+ * transaction" on the caller until the reply is back, "binder reply" on
+ * the server from the receipt to its reply, a flow from one to the other
+ * (no flow id); the args trace processor writes, the destination's added
+ * at the receipt, the buffer's sizes while the transaction is open. A
+ * oneway transaction: two instants and a flow. A transaction the driver
+ * fails (BR_DEAD_REPLY) ends there. The old global lock's waiting and
+ * held slices. A reply whose transaction came before the trace, and a
+ * receipt of an unknown transaction: nothing, and nothing counted. */
+static void test_binder_transactions(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 1, 100, 1, "com.example.app", 101, "main");
+	tree_packet(&b, 2, 200, 1, "system_server", 201, "binder:200_1");
+	/* a reply to a transaction before the trace: nothing open to end */
+	ft_txn(&b, 50, 201, 3, 0, 100, 101, 1, 0, 0);
+	ft_rcv(&b, 60, 101, 99); /* never sent: ignored */
+	ft_cmd(&b, 100, 101, 0, BC_TRANSACTION);
+	ft_txn(&b, 110, 101, 7, 5, 200, 201, 0, 3, 0x10);
+	ft_alloc(&b, 115, 101, 64, 8);
+	ft_rcv(&b, 120, 201, 7);
+	ft_cmd(&b, 121, 201, 1, BR_TRANSACTION);
+	ft_cmd(&b, 150, 201, 0, BC_REPLY);
+	ft_txn(&b, 160, 201, 8, 0, 100, 101, 1, 0, 0);
+	ft_cmd(&b, 170, 201, 1, BR_TRANSACTION_COMPLETE);
+	ft_cmd(&b, 175, 101, 1, BR_TRANSACTION_COMPLETE);
+	ft_rcv(&b, 180, 101, 8);
+	ft_cmd(&b, 181, 101, 1, BR_REPLY);
+	/* oneway */
+	ft_txn(&b, 200, 101, 9, 5, 200, 0, 0, 0x1f, 0x11);
+	ft_rcv(&b, 210, 201, 9);
+	/* failed: the driver answers BR_DEAD_REPLY */
+	ft_cmd(&b, 300, 101, 0, BC_TRANSACTION);
+	ft_txn(&b, 310, 101, 10, 5, 200, 201, 0, 4, 0);
+	ft_cmd(&b, 320, 101, 1, BR_DEAD_REPLY);
+	/* the global lock */
+	ft_lock(&b, 400, 101, 0);
+	ft_lock(&b, 410, 101, 1);
+	ft_lock(&b, 420, 101, 2);
+	ft_lock(&b, 430, 101, 2); /* not held: ignored */
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, SLICES_Q,
+			   "110\t70\tbinder\tbinder transaction\t101\t0\n"
+			   "120\t40\tbinder\tbinder reply\t201\t0\n"
+			   "200\t0\tbinder\tbinder transaction async\t101\t0\n"
+			   "210\t0\tbinder\tbinder async rcv\t201\t0\n"
+			   "310\t10\tbinder\tbinder transaction\t101\t0\n"
+			   "400\t10\tbinder\tbinder lock waiting\t101\t0\n"
+			   "410\t10\tbinder\tbinder lock held\t101\t0\n");
+	tt_test_assert_tsv(tr, "select a.key, a.value_type, a.display_value from slice s join args a using(arg_set_id)"
+			       " where s.ts = 110 order by a.id",
+			   "transaction id\tint\t7\n"
+			   "destination node\tint\t5\n"
+			   "destination process\tint\t200\n"
+			   "reply transaction?\tbool\tfalse\n"
+			   "flags\tstring\t0x10 allow replies with file descriptors; \n"
+			   "code\tstring\t0x03 Java Layer Dependent\n"
+			   "calling tid\tuint\t101\n"
+			   "data size\tuint\t64\n"
+			   "offsets size\tuint\t8\n"
+			   "destination thread\tuint\t201\n"
+			   "destination name\tstring\tbinder:200_1\n");
+	tt_test_assert_tsv(tr, "select a.key, a.value_type, a.display_value from slice s join args a using(arg_set_id)"
+			       " where s.ts = 120 order by a.id",
+			   "destination thread\tint\t101\n"
+			   "destination name\tstring\tmain\n"
+			   "transaction id\tint\t8\n"
+			   "destination node\tint\t0\n"
+			   "destination process\tint\t100\n"
+			   "reply transaction?\tbool\ttrue\n"
+			   "flags\tstring\t0x00 No Flags Set\n"
+			   "code\tstring\t0x00 Java Layer Dependent\n"
+			   "calling tid\tuint\t201\n");
+	/* the oneway receipt has the transaction's args */
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using(arg_set_id)"
+			       " where s.ts = 210 and a.key in ('flags', 'code', 'calling tid') order by a.id",
+			   "flags\t0x11 this is a one-way call: async, no return; allow replies with file descriptors; \n"
+			   "code\t0x1f Java Layer Dependent\n"
+			   "calling tid\t101\n");
+	tt_test_assert_tsv(tr, "select o.ts, i.ts, f.trace_id is null from flow f join slice o on o.id = f.slice_out"
+			       " join slice i on i.id = f.slice_in order by o.ts",
+			   "110\t120\t1\n"
+			   "200\t210\t1\n");
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from ftrace_event where name like 'binder%'"), 22);
+	tb_close(tr, path, &b);
+}
+
+/* Without the driver's commands (binder_command / _return not traced), a
+ * nested call: the server, serving a transaction, calls a third thread
+ * and replies after; each reply ends its own slice, and the frames the
+ * server pushed go when its next transaction shows no commands. */
+static void test_binder_nested_without_commands(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 1, 100, 1, "app", 101, "main");
+	tree_packet(&b, 2, 200, 1, "server", 201, "srv");
+	tree_packet(&b, 3, 300, 1, "helper", 301, "hlp");
+	ft_txn(&b, 10, 101, 1, 5, 200, 201, 0, 1, 0);
+	ft_rcv(&b, 20, 201, 1);
+	ft_txn(&b, 30, 201, 2, 6, 300, 301, 0, 2, 0);
+	ft_rcv(&b, 40, 301, 2);
+	ft_txn(&b, 50, 301, 3, 0, 200, 201, 1, 0, 0);
+	ft_rcv(&b, 60, 201, 3);
+	ft_txn(&b, 70, 201, 4, 0, 100, 101, 1, 0, 0);
+	ft_rcv(&b, 80, 101, 4);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, SLICES_Q,
+			   "10\t70\tbinder\tbinder transaction\t101\t0\n"
+			   "20\t50\tbinder\tbinder reply\t201\t0\n"
+			   "30\t30\tbinder\tbinder transaction\t201\t1\n"
+			   "40\t10\tbinder\tbinder reply\t301\t0\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from flow"), 2);
+	tb_close(tr, path, &b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_binder_transactions),
+		cmocka_unit_test(test_binder_nested_without_commands),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
