@@ -79,6 +79,8 @@
 	X(psi_unknown_resource, "psi_unknown_resource", "error", "analysis", "SysStats pressure samples of an unknown resource (the rest of the packet skipped)") \
 	X(rss_stat_unknown_thread_for_mm_id, "rss_stat_unknown_thread_for_mm_id", "info", "analysis", "rss_stat events about another process's memory (curr 0) whose mm_id no live thread was seen with, dropped") \
 	X(packages_list_has_parse_errors, "packages_list_has_parse_errors", "error", "trace", "the packages list data source could not parse Android's packages.list") \
+	X(power_rail_empty_packet, "power_rail_empty_packet", "error", "analysis", "power rails packets with no energy data") \
+	X(power_rail_unknown_index, "power_rail_unknown_index", "error", "trace", "power rail energy values of a rail no descriptor named") \
 	X(packages_list_has_read_errors, "packages_list_has_read_errors", "error", "trace", "the packages list data source could not read Android's packages.list") \
 	X(android_log_num_total, "android_log_num_total", "info", "trace", "log lines the Android log data source read (its own count)") \
 	X(android_log_num_failed, "android_log_num_failed", "error", "trace", "log lines the Android log data source failed to read") \

@@ -126,6 +126,7 @@ void tt_storage_free(tt_storage *st)
 	F(logs, st->logs.ts, st->logs.utid, st->logs.prio, st->logs.tag, st->logs.msg);
 	F(packages, st->packages.name, st->packages.uid, st->packages.version_code, st->packages.debuggable,
 	  st->packages.profileable);
+	TT_VEC_FREE(st->gpus);
 	F(named, st->named.stat, st->named.name, st->named.count);
 	F(istats, st->istats.stat, st->istats.idx, st->istats.value);
 #undef F
@@ -1069,6 +1070,19 @@ void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable
 	st->packages.debuggable[n] = (uint8_t)(debuggable != 0);
 	st->packages.profileable[n] = (uint8_t)(profileable != 0);
 	st->packages.n++;
+}
+
+uint32_t tt_storage_gpu(tt_storage *st, uint32_t gpu)
+{
+	/* (a device has a few GPUs: a scan) */
+	for (size_t i = 0; i < st->gpus.n; i++)
+		if (st->gpus.v[i] == gpu)
+			return (uint32_t)i;
+	if (TT_VEC_PUSH(st->gpus, gpu)) {
+		st->oom = 1;
+		return TT_NONE;
+	}
+	return (uint32_t)(st->gpus.n - 1);
 }
 
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value)

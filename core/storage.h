@@ -329,6 +329,9 @@ void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value);
 void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt_str tag, tt_str msg);
 /* An Android package (its name, uid, debuggable, profileable from the
  * shell, version code). */
+/* The ugpu (row of trace processor's gpu table) of the device's GPU
+ * index gpu, made at its first mention; TT_NONE out of memory. */
+uint32_t tt_storage_gpu(tt_storage *st, uint32_t gpu);
 void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable, int profileable, int64_t version_code);
 /* One more value of a key that holds several (key_type 'multi'). */
 void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value);

@@ -1,7 +1,8 @@
 /*
  * test_proto_kernel.c - the kernel's ftrace events of a Perfetto trace that
  * build slices across threads: binder transactions (core/import/
- * binder_tracker.c through proto_kernel.c), on traces written here.
+ * binder_tracker.c through proto_kernel.c), and the counters of GPU
+ * frequencies and Android's power rails, on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -256,11 +257,130 @@ static void test_binder_nested_without_commands(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- gpu frequency --------------------------------------------------------------- */
+
+static void ft_gpu(tbuf *b, uint64_t ts, int kgsl, uint32_t gpu, uint32_t freq)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__GpuFrequencyFtraceEvent g = PERFETTO__PROTOS__GPU_FREQUENCY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__KgslGpuFrequencyFtraceEvent k = PERFETTO__PROTOS__KGSL_GPU_FREQUENCY_FTRACE_EVENT__INIT;
+
+	g.has_gpu_id = g.has_state = k.has_gpu_id = k.has_gpu_freq = 1;
+	g.gpu_id = k.gpu_id = gpu;
+	g.state = k.gpu_freq = freq;
+	if (kgsl) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_KGSL_GPU_FREQUENCY;
+		e.kgsl_gpu_frequency = &k;
+	} else {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GPU_FREQUENCY;
+		e.gpu_frequency = &g;
+	}
+	ft_event_cpu(b, ts, 0, 10, &e, NULL);
+}
+
+/* gpu_frequency, kgsl_gpu_frequency (its value / 1000: times 1000) and
+ * SysStats' gpufreq_mhz (GPU 0, as given) as trace processor's gpufreq
+ * counters: one track per GPU (gpu_frequency, kHz, dimensions ugpu and
+ * gpu), each GPU a row of the gpu table at its first mention. */
+static void test_gpu_frequency(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__SysStats ss = PERFETTO__PROTOS__SYS_STATS__INIT;
+	uint64_t mhz[] = { 585 };
+	Pkt p;
+
+	(void)state;
+	ft_gpu(&b, 10, 0, 1, 300000);
+	ft_gpu(&b, 20, 0, 0, 500000);
+	ft_gpu(&b, 30, 1, 0, 600);
+	ss.n_gpufreq_mhz = 1;
+	ss.gpufreq_mhz = mhz;
+	p = pkt(1, 40);
+	TB_PUT(&b, p, SYS_STATS, sys_stats, &ss);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, t.unit, extract_arg(t.dimension_arg_set_id, 'gpu'),"
+			       " extract_arg(t.dimension_arg_set_id, 'ugpu') from counter c join track t on t.id = c.track_id"
+			       " order by c.ts",
+			   "10\t300000.0\tgpufreq\tgpu_frequency\tkHz\t1\t0\n"
+			   "20\t500000.0\tgpufreq\tgpu_frequency\tkHz\t0\t1\n"
+			   "30\t600000.0\tgpufreq\tgpu_frequency\tkHz\t0\t1\n"
+			   "40\t585.0\tgpufreq\tgpu_frequency\tkHz\t0\t1\n");
+	tt_test_assert_tsv(tr, "select id, gpu, coalesce(name, 'NULL') from gpu order by id", "0\t1\tNULL\n1\t0\tNULL\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where type = 'gpu_frequency'"), 2);
+	tb_close(tr, path, &b);
+}
+
+/* ---- power rails ------------------------------------------------------------------ */
+
+/* PowerRails as trace processor's AndroidProbesModule: a track per rail
+ * (power_rails; named power.rails.<name> for the rails it knows by the
+ * end of their raw name, else power.<raw>_uws; dimensions name and
+ * session_uuid; raw and subsystem names as the track's args); each
+ * energy value at its own BOOTTIME ms (else the packet's time), with
+ * the packet's time as packet_ts; a value of an unknown rail and a
+ * packet with no values counted. */
+static void test_power_rails(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__PowerRails pr = PERFETTO__PROTOS__POWER_RAILS__INIT;
+	Perfetto__Protos__PowerRails__RailDescriptor rd[2], *rdp[] = { &rd[0], &rd[1] };
+	Perfetto__Protos__PowerRails__EnergyData ed[3], *edp[] = { &ed[0], &ed[1], &ed[2] };
+	Pkt p;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		perfetto__protos__power_rails__rail_descriptor__init(&rd[i]);
+		rd[i].has_index = 1;
+		rd[i].index = (uint32_t)i;
+	}
+	rd[0].rail_name = "S10M_VDD_CPUCL0_M";
+	rd[0].subsys_name = "CPU";
+	rd[1].rail_name = "VSYS_PWR_FOO";
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__power_rails__energy_data__init(&ed[i]);
+		ed[i].has_index = ed[i].has_energy = 1;
+		ed[i].index = (uint32_t)i;
+		ed[i].energy = 100u * (uint64_t)(i + 1);
+	}
+	ed[0].has_timestamp_ms = 1;
+	ed[0].timestamp_ms = 2;
+	ed[2].index = 7; /* no such rail */
+	pr.has_session_uuid = 1;
+	pr.session_uuid = 42;
+	pr.n_rail_descriptor = 2;
+	pr.rail_descriptor = rdp;
+	pr.n_energy_data = 3;
+	pr.energy_data = edp;
+	p = pkt(1, 1000);
+	TB_PUT(&b, p, POWER_RAILS, power_rails, &pr);
+	pr.n_rail_descriptor = pr.n_energy_data = 0;
+	p = pkt(1, 3000000);
+	TB_PUT(&b, p, POWER_RAILS, power_rails, &pr);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(t.unit, 'NULL'),"
+			       " extract_arg(c.arg_set_id, 'packet_ts'), extract_arg(t.dimension_arg_set_id, 'name'),"
+			       " extract_arg(t.dimension_arg_set_id, 'session_uuid'), extract_arg(t.source_arg_set_id, 'raw_name'),"
+			       " extract_arg(t.source_arg_set_id, 'subsystem_name')"
+			       " from counter c join track t on t.id = c.track_id order by c.ts",
+			   "1000\t200.0\tpower.VSYS_PWR_FOO_uws\tpower_rails\tNULL\t1000\tVSYS_PWR_FOO\t42\tVSYS_PWR_FOO\t\n"
+			   "2000000\t100.0\tpower.rails.cpu.little.mem\tpower_rails\tNULL\t1000\tS10M_VDD_CPUCL0_M\t42"
+			   "\tS10M_VDD_CPUCL0_M\tCPU\n");
+	assert_int_equal(tt_test_stat(tr, "power_rail_unknown_index"), 1);
+	assert_int_equal(tt_test_stat(tr, "power_rail_empty_packet"), 1);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_binder_transactions),
 		cmocka_unit_test(test_binder_nested_without_commands),
+		cmocka_unit_test(test_gpu_frequency),
+		cmocka_unit_test(test_power_rails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -129,6 +129,25 @@ uint32_t tt_import_device_counter_track(tt_import *im, const char *type, const c
 				       type, TT_NONE, -1, dim, val);
 }
 
+uint32_t tt_import_gpu_freq_track(tt_import *im, uint32_t gpu)
+{
+	uint32_t ugpu = tt_storage_gpu(im->st, gpu);
+	tt_track_desc d = { .type = "gpu_frequency", .name = tt_storage_intern_cstr(im->st, "gpufreq"),
+			    .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .is_counter = 1,
+			    .unit = tt_storage_intern_cstr(im->st, "kHz"), .cpu = -1 };
+	uint32_t t;
+
+	if (ugpu == TT_NONE)
+		return TT_NONE;
+	t = tt_track_tracker_keyed(im->tracks, "gpu_frequency", gpu, 0, d.name, &d);
+	if (tt_import_dims_begin(im, t)) {
+		tt_storage_args_uint(im->st, "ugpu", ugpu);
+		tt_storage_args_uint(im->st, "gpu", gpu);
+		tt_import_dims_end(im, t);
+	}
+	return t;
+}
+
 uint32_t tt_import_oom_score_track(tt_import *im, uint32_t upid)
 {
 	return tt_import_keyed_counter(im, "proto-proc-stat", upid, 8, tt_storage_intern_cstr(im->st, "oom_score_adj"),

@@ -99,5 +99,8 @@ uint32_t tt_import_cpu_counter_track(tt_import *im, const char *type, uint64_t k
  * cooling_device_counter "<type> Cooling Device"). */
 uint32_t tt_import_device_counter_track(tt_import *im, const char *type, const char *dim, const char *value,
 					size_t n, const char *suffix);
+/* GPU gpu's frequency: "gpufreq" (gpu_frequency, unit kHz), dimensions
+ * ugpu (its gpu table row, made at its first mention) and gpu. */
+uint32_t tt_import_gpu_freq_track(tt_import *im, uint32_t gpu);
 
 #endif

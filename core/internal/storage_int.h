@@ -189,6 +189,8 @@ struct tt_storage {
 		uint8_t *debuggable, *profileable;
 	} packages; /* Android's packages (trace processor's __intrinsic_package_list) */
 
+	TT_VEC(uint32_t) gpus; /* GPUs by ugpu: their index on the device (trace processor's __intrinsic_gpu) */
+
 	struct {
 		size_t n, cap;
 		int64_t *ts;           /* TT_TS_NONE: none (a tokenizer's log) */

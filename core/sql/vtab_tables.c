@@ -506,6 +506,25 @@ static const tt_vtab_def pkg_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+/* GPUs (trace processor's __intrinsic_gpu, view gpu): their index on
+ * the device; name, vendor and the rest are not in the traces read yet. */
+static size_t gpu_n(const tt_storage *st) { return st->gpus.n; }
+static void gpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, st->gpus.v[r]); break;
+	default: sqlite3_result_null(ctx); break;
+	}
+}
+static const tt_vtab_def gpu_def = {
+	.name = "__intrinsic_gpu",
+	.schema = "CREATE TABLE x(id INTEGER, gpu INTEGER, machine_id INTEGER, name TEXT, vendor TEXT, model TEXT,"
+		  " architecture TEXT, uuid TEXT, pci_bdf TEXT, arg_set_id INTEGER)",
+	.nrows = gpu_n, .column = gpu_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 /* The CPUs an importer recorded (CTF: packet context cpu_id); cluster,
  * processor and capacity are unknown. Read through the `cpu` view of
  * core/sql/builtins.c, which falls back to the CPUs other tables name. */
@@ -656,7 +675,7 @@ static const tt_vtab_def bounds_def = {
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
 	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &cpu_def, &stats_def, &ilog_def, &detail_def,
-	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def, &pkg_def,
+	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def, &pkg_def, &gpu_def,
 };
 
 /* Perfetto's track views, over `track`. */
@@ -685,6 +704,7 @@ static const char core_views[] =
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"
 	"  JOIN thread_track tt ON s.track_id = tt.id;"
 	"CREATE TEMP VIEW package_list AS SELECT * FROM __intrinsic_package_list;"
+	"CREATE TEMP VIEW gpu AS SELECT * FROM __intrinsic_gpu;"
 	"CREATE TEMP VIEW logs AS SELECT id, ts, utid, prio, log_source, tag, msg, arg_set_id FROM __intrinsic_logs;"
 	"CREATE TEMP VIEW android_logs AS SELECT id, ts, utid, prio, tag, msg FROM __intrinsic_logs"
 	"  WHERE log_source = 'android_logcat';";

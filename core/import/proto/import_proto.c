@@ -733,6 +733,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_BATTERY:
 		tt_proto_on_battery(c, s, p->battery, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_POWER_RAILS:
+		tt_proto_on_power_rails(c, s, p->power_rails, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
@@ -801,6 +804,7 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);
+	tt_keymap_free(&c->rails);
 	tt_pmap_free(&c->ended_pids);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);

@@ -284,6 +284,7 @@ typedef struct pctx {
 	tt_str suspend_enter;        /* the open suspend_enter slice's name (its cookie) */
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_binder_tracker *binder;   /* binder transactions, made at the first (binder_tracker.h) */
+	tt_keymap rails;             /* (power rails session, rail index) -> counter track */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */
@@ -502,6 +503,7 @@ void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 /* proto_sysstats.c: a SysStats packet's counters at ts. */
 void tt_proto_on_sys_stats(pctx *c, pseq *s, const Perfetto__Protos__SysStats *ss, int64_t ts);
 void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts);
+void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRails *pr, int64_t ts);
 /* proto_meta.c: Android's packages (each name once). */
 void tt_proto_on_packages(pctx *c, const Perfetto__Protos__PackagesList *pl);
 /* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */

@@ -280,6 +280,15 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 			     tt_import_cpu_counter_track(c->im, "cpu_frequency", 0, "cpufreq", e->cpu_frequency->cpu_id),
 			     (double)e->cpu_frequency->state);
 		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_GPU_FREQUENCY:
+		push_counter(c, ps, ts, tt_import_gpu_freq_track(c->im, e->gpu_frequency->gpu_id),
+			     (double)e->gpu_frequency->state);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_KGSL_GPU_FREQUENCY:
+		/* (Adreno's kgsl writes the frequency / 1000) */
+		push_counter(c, ps, ts, tt_import_gpu_freq_track(c->im, e->kgsl_gpu_frequency->gpu_id),
+			     (double)e->kgsl_gpu_frequency->gpu_freq * 1000.0);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE:
 		push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_idle", 1, "cpuidle", e->cpu_idle->cpu_id),
 			     (double)e->cpu_idle->state);

@@ -14,9 +14,9 @@
  * Read: meminfo (kB, stored as bytes), vmstat, cpu_stat (cpu.times.*),
  * num_irq / num_softirq per interrupt and their totals, num_forks,
  * buddy_info, disk_stat (deltas from the device's previous values), psi,
- * thermal_zone, cpuidle_state, slab_info, devfreq and cpufreq_khz (the
- * tracks ftrace's clock and cpu frequency events use). Not read yet:
- * gpufreq_mhz (its GPU's tracks).
+ * thermal_zone, cpuidle_state, gpufreq_mhz, slab_info, devfreq and
+ * cpufreq_khz (the tracks ftrace's clock, cpu and gpu frequency events
+ * use).
  */
 #include "proto_int.h"
 
@@ -273,6 +273,10 @@ void tt_proto_on_sys_stats(pctx *c, pseq *s, const SysStats *ss, int64_t ts)
 			      (double)cs->cpuidle_state_entry[k]->duration_us);
 		}
 	}
+	/* every value on GPU 0's track, in MHz as given (as there: the track
+	 * ftrace's gpu_frequency writes kHz to) */
+	for (i = 0; i < ss->n_gpufreq_mhz; i++)
+		value(c, s, ts, tt_import_gpu_freq_track(c->im, 0), (double)ss->gpufreq_mhz[i]);
 	for (i = 0; i < ss->n_slab_info; i++) {
 		const Perfetto__Protos__SysStats__SlabInfo *sl = ss->slab_info[i];
 		const char *n = sl->name ? sl->name : "";
@@ -345,4 +349,102 @@ void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounte
 	/* (discharging, the current is negative: the power is not) */
 	if (b->has_current_ua && b->has_voltage_uv)
 		battery_value(c, s, ts, n, "power_mw", fabs((double)(wrap_mul(b->current_ua, b->voltage_uv) / 1000000000)));
+}
+
+/* ---- power rails ------------------------------------------------------------------ */
+
+/* Rails trace processor knows by the end of their raw name, and the
+ * names it gives them (power.rails.<name>; others: power.<raw>_uws). */
+static const struct { const char *suffix, *name; } rail_names[] = {
+	{ "M_VDD_CPUCL0", "cpu.little" }, { "M_VDD_CPUCL0_M", "cpu.little.mem" },
+	{ "M_VDD_CPUCL1", "cpu.mid" }, { "M_VDD_CPUCL1_M", "cpu.mid.mem" },
+	{ "M_VDD_CPUCL2", "cpu.big" }, { "M_VDD_INT", "system.fabric" }, { "M_VDD_TPU", "tpu" },
+	{ "VSYS_PWR_DISP", "display" }, { "VSYS_PWR_DISPLAY", "display" }, { "M_DISP", "ldo.main.a.display" },
+	{ "VSYS_PWR_MODEM", "modem" }, { "M_VDD_MIF", "memory.interface" }, { "VSYS_PWR_WLAN_BT", "wifi.bt" },
+	{ "VSYS_PWR_MMWAVE", "mmwave" }, { "S_VDD_AOC_RET", "aoc.memory" }, { "S_VDD_AOC", "aoc.logic" },
+	{ "S_VDDQ_MEM", "ddr.a" }, { "S_VDD2L", "ddr.b" }, { "S_VDD2L_MEM", "ddr.b" }, { "S_VDD2H_MEM", "ddr.c" },
+	{ "S_VDD_G3D", "gpu" }, { "S_VDD_G3D_L2", "gpu.l2" }, { "S_GNSS_CORE", "gps" },
+	{ "VSYS_PWR_RFFE", "radio.frontend" }, { "VSYS_PWR_CAMERA", "camera" }, { "S_VDD_CAM", "multimedia" },
+	{ "S_UDFPS", "udfps" }, { "S_PLL_MIPI_UFS", "ufs" }, { "M_LLDO1", "ldo.main.a" },
+	{ "M_LLDO2", "ldo.main.b" }, { "S_LLDO1", "ldo.sub" },
+};
+
+static const char *rail_friendly(const char *raw)
+{
+	size_t n = strlen(raw);
+
+	/* (the first suffix that matches, in trace processor's order) */
+	for (size_t i = 0; i < sizeof(rail_names) / sizeof(rail_names[0]); i++) {
+		size_t k = strlen(rail_names[i].suffix);
+
+		if (n >= k && !strcmp(raw + n - k, rail_names[i].suffix))
+			return rail_names[i].name;
+	}
+	return NULL;
+}
+
+/* A rail's counter track (power_rails, no unit, dimensions name = the raw
+ * name and session_uuid), its raw and subsystem names as the track's
+ * args; index past 256 skipped, as there. */
+static void rail_descriptor(pctx *c, uint64_t session, const Perfetto__Protos__PowerRails__RailDescriptor *rd)
+{
+	const char *raw = rd->rail_name ? rd->rail_name : "", *friendly = rail_friendly(raw);
+	char name[300];
+	tt_track_desc d = { .type = "power_rails", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+			    .is_counter = 1, .cpu = -1 };
+	uint32_t t;
+
+	if (rd->index > 256)
+		return;
+	if (friendly)
+		snprintf(name, sizeof(name), "power.rails.%s", friendly);
+	else
+		snprintf(name, sizeof(name), "power.%.255s_uws", raw);
+	d.name = intern_c(c, name);
+	t = tt_track_tracker_keyed(c->im->tracks, "power_rails", intern_c(c, raw), session, d.name, &d);
+	if (t == TT_NONE)
+		return;
+	if (tt_proto_dims_begin(c, t)) {
+		tt_storage_args_str(c->st, "name", raw, strlen(raw));
+		tt_storage_args_uint(c->st, "session_uuid", session);
+		tt_proto_dims_end(c, t);
+		tt_storage_args_begin(c->st);
+		tt_storage_args_str(c->st, "raw_name", raw, strlen(raw));
+		tt_storage_args_str(c->st, "subsystem_name", rd->subsys_name ? rd->subsys_name : "",
+				    rd->subsys_name ? strlen(rd->subsys_name) : 0);
+		tt_storage_track_set_source_args(c->st, t, tt_args_tracker_end(c->im->args));
+	}
+	if (tt_keymap_put(&c->rails, session, rd->index, 0, 0, t))
+		c->oom = 1;
+}
+
+/* PowerRails as trace processor's AndroidProbesModule: descriptors make
+ * the rails' tracks at once; each energy value is a counter at its own
+ * time (timestamp_ms on BOOTTIME, else the packet's; one no snapshot
+ * converts is dropped) with the packet's time as arg packet_ts. */
+void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRails *pr, int64_t ts)
+{
+	for (size_t i = 0; i < pr->n_rail_descriptor; i++)
+		rail_descriptor(c, pr->session_uuid, pr->rail_descriptor[i]);
+	if (!pr->n_energy_data) {
+		stat(c, TT_STAT_power_rail_empty_packet);
+		return;
+	}
+	for (size_t i = 0; i < pr->n_energy_data; i++) {
+		const Perfetto__Protos__PowerRails__EnergyData *e = pr->energy_data[i];
+		uint32_t t = tt_keymap_get(&c->rails, pr->session_uuid, e->index, 0, 0);
+		int64_t at = ts;
+
+		if (e->has_timestamp_ms &&
+		    tt_proto_clock_to_trace(c->clock, s->id, TT_CLOCK_BOOTTIME, (uint64_t)sat_mul((int64_t)e->timestamp_ms, 1000000), &at))
+			continue;
+		if (t == TT_KEYMAP_NONE) {
+			stat(c, TT_STAT_power_rail_unknown_index);
+			continue;
+		}
+		tt_storage_args_begin(c->st);
+		tt_storage_args_uint(c->st, "packet_ts", (uint64_t)ts);
+		tt_proto_push_rec(c, s, at, R_COUNTER, 0, t, 0, 0, tt_args_tracker_end(c->im->args), 0,
+				  (double)e->energy);
+	}
 }
