@@ -170,6 +170,8 @@ static struct frame *push(tt_binder_tracker *b, uint32_t utid, int state)
 {
 	struct fstack *s;
 
+	if (utid == TT_NONE) /* (no thread: out of memory before) */
+		return NULL;
 	while (b->stacks.n <= utid) {
 		struct fstack z = { 0 };
 
