@@ -2,7 +2,8 @@
  * test_proto_kernel.c - the kernel's ftrace events of a Perfetto trace that
  * build slices across threads: binder transactions (core/import/
  * binder_tracker.c through proto_kernel.c), and the counters of GPU
- * frequencies and Android's power rails, on traces written here.
+ * frequencies, Android's power rails and its ion and DMA-BUF heaps, on
+ * traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -374,6 +375,110 @@ static void test_power_rails(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- ion and DMA-BUF heaps ---------------------------------------------------------- */
+
+static void ft_ion(tbuf *b, uint64_t ts, int grow, const char *heap, uint64_t len, int64_t total)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__IonHeapGrowFtraceEvent g = PERFETTO__PROTOS__ION_HEAP_GROW_FTRACE_EVENT__INIT;
+	Perfetto__Protos__IonHeapShrinkFtraceEvent k = PERFETTO__PROTOS__ION_HEAP_SHRINK_FTRACE_EVENT__INIT;
+
+	g.heap_name = k.heap_name = (char *)heap;
+	g.has_len = g.has_total_allocated = k.has_len = k.has_total_allocated = 1;
+	g.len = k.len = len;
+	g.total_allocated = k.total_allocated = total;
+	if (grow) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ION_HEAP_GROW;
+		e.ion_heap_grow = &g;
+	} else {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ION_HEAP_SHRINK;
+		e.ion_heap_shrink = &k;
+	}
+	ft_event_cpu(b, ts, 0, 101, &e, NULL);
+}
+
+/* ion_stat (dma 0) or dma_heap_stat (dma 1) of buffer id. */
+static void ft_heap_stat(tbuf *b, uint64_t ts, int dma, uint64_t id, int64_t len, uint64_t total)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__IonStatFtraceEvent is = PERFETTO__PROTOS__ION_STAT_FTRACE_EVENT__INIT;
+	Perfetto__Protos__DmaHeapStatFtraceEvent ds = PERFETTO__PROTOS__DMA_HEAP_STAT_FTRACE_EVENT__INIT;
+
+	is.has_buffer_id = is.has_len = is.has_total_allocated = 1;
+	ds.has_inode = ds.has_len = ds.has_total_allocated = 1;
+	is.buffer_id = (uint32_t)id;
+	ds.inode = id;
+	is.len = ds.len = len;
+	is.total_allocated = ds.total_allocated = total;
+	if (dma) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DMA_HEAP_STAT;
+		e.dma_heap_stat = &ds;
+	} else {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ION_STAT;
+		e.ion_stat = &is;
+	}
+	ft_event_cpu(b, ts, 0, 101, &e, NULL);
+}
+
+/* ion_heap_grow / _shrink: the heap's total after the change (total_allocated
+ * is before it) on mem.ion.<heap> ("unknown" without a heap name), the
+ * change on the thread's mem.ion_change.<heap>; ion_stat: mem.ion and
+ * mem.ion_change, each buffer a "N kB" slice on the lanes of
+ * mem.ion_buffer until its release; dma_heap_stat: the same on
+ * mem.dma_heap, mem.dma_heap_change (the inode as arg), mem.dma_buffer. */
+static void test_ion_and_dma_heaps(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	tree_packet(&b, 1, 100, 1, "app", 101, "main");
+	ft_ion(&b, 10, 1, "system", 4096, 8192);
+	ft_ion(&b, 20, 0, "system", 1024, 12288);
+	ft_ion(&b, 30, 1, NULL, 10, 0);
+	ft_heap_stat(&b, 40, 0, 5, 8192, 20000);
+	ft_heap_stat(&b, 50, 0, 6, 2048, 22048);
+	ft_heap_stat(&b, 60, 0, 5, -8192, 13856);
+	ft_heap_stat(&b, 70, 1, 77, 4096, 4096);
+	ft_heap_stat(&b, 80, 1, 77, -4096, 0);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(th.tid, -1),"
+			       " coalesce(extract_arg(c.arg_set_id, 'inode'), '-')"
+			       " from counter c join track t on t.id = c.track_id"
+			       " left join thread_counter_track tt on tt.id = t.id left join thread th on th.utid = tt.utid"
+			       " order by c.id",
+			   "10\t12288.0\tmem.ion.system\tion\t-1\t-\n"
+			   "10\t4096.0\tmem.ion_change.system\tion_change\t101\t-\n"
+			   "20\t11264.0\tmem.ion.system\tion\t-1\t-\n"
+			   "20\t-1024.0\tmem.ion_change.system\tion_change\t101\t-\n"
+			   "30\t10.0\tmem.ion.unknown\tion\t-1\t-\n"
+			   "30\t10.0\tmem.ion_change.unknown\tion_change\t101\t-\n"
+			   "40\t20000.0\tmem.ion\tion\t-1\t-\n"
+			   "40\t8192.0\tmem.ion_change\tion_change\t101\t-\n"
+			   "50\t22048.0\tmem.ion\tion\t-1\t-\n"
+			   "50\t2048.0\tmem.ion_change\tion_change\t101\t-\n"
+			   "60\t13856.0\tmem.ion\tion\t-1\t-\n"
+			   "60\t-8192.0\tmem.ion_change\tion_change\t101\t-\n"
+			   "70\t4096.0\tmem.dma_heap\tandroid_dma_heap\t-1\t-\n"
+			   "70\t4096.0\tmem.dma_heap_change\tandroid_dma_heap_change\t101\t77\n"
+			   "80\t0.0\tmem.dma_heap\tandroid_dma_heap\t-1\t-\n"
+			   "80\t-4096.0\tmem.dma_heap_change\tandroid_dma_heap_change\t101\t77\n");
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, t.type from slice s join track t on t.id = s.track_id"
+			       " order by s.ts",
+			   "40\t20\t8 kB\tmem.ion_buffer\tandroid_ion_allocations\n"
+			   "50\t-1\t2 kB\tmem.ion_buffer\tandroid_ion_allocations\n"
+			   "70\t10\t4 kB\tmem.dma_buffer\tandroid_dma_allocations\n");
+	/* two buffers open at once: two lanes */
+	assert_int_equal(tt_test_int(tr, "select count(distinct track_id) from slice where name like '% kB'"), 3);
+	tt_test_assert_tsv(tr, "select t.name, a.key, coalesce(a.display_value, 'NULL') from track t join args a"
+			       " on a.arg_set_id = t.dimension_arg_set_id where t.type = 'ion' order by t.id, a.id",
+			   "mem.ion.system\theap_name\tsystem\n"
+			   "mem.ion.unknown\theap_name\tunknown\n"
+			   "mem.ion\theap_name\tNULL\n");
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_binder_nested_without_commands),
 		cmocka_unit_test(test_gpu_frequency),
 		cmocka_unit_test(test_power_rails),
+		cmocka_unit_test(test_ion_and_dma_heaps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,7 +57,12 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
-       FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC };
+       FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF };
+/* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
+ * writing tid, u.i the bytes, name the ion heap (0: none), cat 1 ion / 2
+ * DMA-BUF, args its counter's (the inode). FT_HEAP_BUF: a buffer's
+ * slice: id the buffer, u.i 1 begin / 0 end, name the begin's "N kB",
+ * cat as above. */
 /* FT_BINDER_TXN / _REPLY: a binder_transaction (reply == 1: _REPLY): id
  * the writing tid << 32 | debug_id, u.i to_proc << 32 | to_thread, name
  * the code, cat the flags, args the target node (not strings: read by
@@ -504,6 +509,9 @@ void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 void tt_proto_on_sys_stats(pctx *c, pseq *s, const Perfetto__Protos__SysStats *ss, int64_t ts);
 void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts);
 void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRails *pr, int64_t ts);
+/* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
+void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_heap(pctx *c, const prec *r);
 /* proto_meta.c: Android's packages (each name once). */
 void tt_proto_on_packages(pctx *c, const Perfetto__Protos__PackagesList *pl);
 /* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */

@@ -344,6 +344,12 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_BINDER_TRANSACTION_ALLOC_BUF:
 		on_binder(c, ps, ts, e);
 		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ION_HEAP_GROW:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ION_HEAP_SHRINK:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ION_STAT:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DMA_HEAP_STAT:
+		tt_proto_on_heap_event(c, ps, ts, e);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
 		/* (16 bits: older tracers wrote negative values wrongly) */
 		tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
@@ -504,6 +510,10 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 	case FT_BINDER_LOCK:
 	case FT_BINDER_ALLOC:
 		feed_binder(c, r);
+		return 1;
+	case FT_HEAP_CHANGE:
+	case FT_HEAP_BUF:
+		tt_proto_feed_heap(c, r);
 		return 1;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
