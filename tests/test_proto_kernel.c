@@ -375,6 +375,57 @@ static void test_power_rails(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- cpu hotplug and hrtimers ------------------------------------------------------ */
+
+/* cpuhp_enter / _multi_enter / _exit: "cpuhp(idx)" slices (category cpu)
+ * on "CPU Hotplug N" of the cpu hotplugged, the cpu doing it and the step
+ * as args; hrtimer_expire_entry / _exit: slices named by the timer's
+ * function (its interned symbol, else its address) on "Hrtimer Cpu N". */
+static void test_cpuhp_and_hrtimers(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e;
+	Perfetto__Protos__CpuhpEnterFtraceEvent ce = PERFETTO__PROTOS__CPUHP_ENTER_FTRACE_EVENT__INIT;
+	Perfetto__Protos__CpuhpMultiEnterFtraceEvent cm = PERFETTO__PROTOS__CPUHP_MULTI_ENTER_FTRACE_EVENT__INIT;
+	Perfetto__Protos__CpuhpExitFtraceEvent cx = PERFETTO__PROTOS__CPUHP_EXIT_FTRACE_EVENT__INIT;
+	Perfetto__Protos__HrtimerExpireEntryFtraceEvent he = PERFETTO__PROTOS__HRTIMER_EXPIRE_ENTRY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__HrtimerExpireExitFtraceEvent hx = PERFETTO__PROTOS__HRTIMER_EXPIRE_EXIT_FTRACE_EVENT__INIT;
+
+	(void)state;
+#define EV(CASE, member, msg) (perfetto__protos__ftrace_event__init(&e), \
+			       e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##CASE, e.member = (msg), &e)
+	ce.has_cpu = ce.has_idx = cm.has_cpu = cm.has_idx = cx.has_cpu = 1;
+	ce.cpu = cx.cpu = 2;
+	ce.idx = 5;
+	ft_event_cpu(&b, 10, 0, 0, EV(CPUHP_ENTER, cpuhp_enter, &ce), NULL);
+	cm.cpu = 2;
+	cm.idx = 7;
+	ft_event_cpu(&b, 12, 0, 0, EV(CPUHP_MULTI_ENTER, cpuhp_multi_enter, &cm), NULL);
+	ft_event_cpu(&b, 14, 0, 0, EV(CPUHP_EXIT, cpuhp_exit, &cx), NULL);
+	ft_event_cpu(&b, 20, 0, 0, EV(CPUHP_EXIT, cpuhp_exit, &cx), NULL);
+	he.has_function = 1;
+	he.function = 0x1234;
+	ft_event_cpu(&b, 30, 1, 0, EV(HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry, &he), "tick_sched_timer");
+	ft_event_cpu(&b, 40, 1, 0, EV(HRTIMER_EXPIRE_EXIT, hrtimer_expire_exit, &hx), NULL);
+	he.function = 0x99;
+	ft_event_cpu(&b, 50, 1, 0, EV(HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry, &he), NULL);
+	ft_event_cpu(&b, 60, 1, 0, EV(HRTIMER_EXPIRE_EXIT, hrtimer_expire_exit, &hx), NULL);
+#undef EV
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.category, s.name, s.depth, t.name, t.type,"
+			       " coalesce(extract_arg(s.arg_set_id, 'action_cpu'), '-'),"
+			       " coalesce(extract_arg(s.arg_set_id, 'cpuhp_idx'), '-'),"
+			       " extract_arg(t.dimension_arg_set_id, 'cpu')"
+			       " from slice s join track t on t.id = s.track_id order by s.ts",
+			   "10\t10\tcpu\tcpuhp(5)\t0\tCPU Hotplug 2\tcpu_hotplug\t0\t5\t2\n"
+			   "12\t2\tcpu\tcpuhp(7)\t1\tCPU Hotplug 2\tcpu_hotplug\t0\t7\t2\n"
+			   "30\t10\thrtimer\ttick_sched_timer\t0\tHrtimer Cpu 1\tcpu_hrtimer\t-\t-\t1\n"
+			   "50\t10\thrtimer\t0x99\t0\tHrtimer Cpu 1\tcpu_hrtimer\t-\t-\t1\n");
+	tb_close(tr, path, &b);
+}
+
 /* ---- ion and DMA-BUF heaps ---------------------------------------------------------- */
 
 static void ft_ion(tbuf *b, uint64_t ts, int grow, const char *heap, uint64_t len, int64_t total)
@@ -486,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_binder_nested_without_commands),
 		cmocka_unit_test(test_gpu_frequency),
 		cmocka_unit_test(test_power_rails),
+		cmocka_unit_test(test_cpuhp_and_hrtimers),
 		cmocka_unit_test(test_ion_and_dma_heaps),
 	};
 

@@ -93,6 +93,68 @@ default:
 }
 }
 
+/* A kernel function's name: its symbol interned on the sequence, else
+ * its address as %#x (trace processor's InternedKernelSymbolOrFallback). */
+static tt_str kernel_symbol(pctx *c, pseq *seq, uint64_t fn)
+{
+	tt_str name = 0;
+	char hex[32];
+
+	if (tt_proto_itab_find(&seq->ksyms, fn, &name) && name)
+		return name;
+	snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)fn);
+	return intern_c(c, hex);
+}
+
+/* cpuhp_enter / cpuhp_multi_enter / cpuhp_exit: "cpuhp(idx)" slices of
+ * category cpu on "CPU Hotplug N" (cpu_hotplug) of the cpu hotplugged,
+ * with the cpu doing it (action_cpu) and the step (cpuhp_idx); an exit
+ * ends the track's innermost. hrtimer_expire_entry / _exit: slices of
+ * category hrtimer named by the timer's function on "Hrtimer Cpu N"
+ * (cpu_hrtimer). */
+static void on_cpuhp_hrtimer(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
+			     const Perfetto__Protos__FtraceEvent *e)
+{
+	char name[32];
+	uint32_t t, hp;
+	int32_t idx;
+
+	switch (e->event_case) {
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_ENTER:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_MULTI_ENTER:
+		if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_ENTER) {
+			hp = e->cpuhp_enter->cpu;
+			idx = e->cpuhp_enter->idx;
+		} else {
+			hp = e->cpuhp_multi_enter->cpu;
+			idx = e->cpuhp_multi_enter->idx;
+		}
+		t = cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", hp);
+		snprintf(name, sizeof(name), "cpuhp(%d)", idx);
+		tt_storage_args_begin(c->st);
+		tt_storage_args_uint(c->st, "action_cpu", cpu);
+		tt_storage_args_int(c->st, "cpuhp_idx", idx);
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, name), intern_c(c, "cpu"),
+				  tt_args_tracker_end(c->im->args), 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_EXIT:
+		t = cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", e->cpuhp_exit->cpu);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, 0, TT_NONE, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_ENTRY:
+		t = cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, kernel_symbol(c, seq, e->hrtimer_expire_entry->function),
+				  intern_c(c, "hrtimer"), TT_NONE, 0, 0);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_EXIT:
+		t = cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
+		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, intern_c(c, "hrtimer"), TT_NONE, 0, 0);
+		break;
+	default:
+		break;
+	}
+}
+
 /* workqueue_execute_start / _end: a "workqueue" slice on the writing
  * thread named by the function run (its kernel symbol interned on the
  * sequence, else its address as %#x), with the cpu as arg; the end ends
@@ -100,15 +162,7 @@ default:
 static void on_workqueue(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
 {
 if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START) {
-	uint64_t fn = e->workqueue_execute_start->function;
-	tt_str name = 0;
-
-	if (!tt_proto_itab_find(&seq->ksyms, fn, &name) || !name) {
-		char hex[32];
-
-		snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)fn);
-		name = intern_c(c, hex);
-	}
+	tt_str name = kernel_symbol(c, seq, e->workqueue_execute_start->function);
 	tt_proto_push_ft(c, ps, ts, FT_WQ_START, (uint32_t)e->pid, 0, name, 0, one_arg(c, "cpu", NULL, cpu));
 } else {
 	tt_proto_push_ft(c, ps, ts, FT_WQ_END, (uint32_t)e->pid, 0, 0, 0, TT_NONE);
@@ -304,6 +358,13 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_START:
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_END:
 		on_workqueue(c, seq, ps, ts, cpu, e);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_ENTER:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_MULTI_ENTER:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_EXIT:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_ENTRY:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_EXIT:
+		on_cpuhp_hrtimer(c, seq, ps, ts, cpu, e);
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT: {
 		const Perfetto__Protos__RssStatFtraceEvent *rs = e->rss_stat;
