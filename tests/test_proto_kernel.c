@@ -2,8 +2,8 @@
  * test_proto_kernel.c - the kernel's ftrace events of a Perfetto trace that
  * build slices across threads: binder transactions (core/import/
  * binder_tracker.c through proto_kernel.c), and the counters of GPU
- * frequencies, Android's power rails and its ion and DMA-BUF heaps, on
- * traces written here.
+ * frequencies, Android's power rails and its ion and DMA-BUF heaps, cpu
+ * hotplug, hrtimers and wakelocks, on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -426,6 +426,53 @@ static void test_cpuhp_and_hrtimers(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- wakelocks ------------------------------------------------------------------------ */
+
+static void ft_wakeup(tbuf *b, uint64_t ts, int on, const char *name)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__WakeupSourceActivateFtraceEvent a = PERFETTO__PROTOS__WAKEUP_SOURCE_ACTIVATE_FTRACE_EVENT__INIT;
+	Perfetto__Protos__WakeupSourceDeactivateFtraceEvent d =
+		PERFETTO__PROTOS__WAKEUP_SOURCE_DEACTIVATE_FTRACE_EVENT__INIT;
+
+	a.name = d.name = (char *)name;
+	if (on) {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WAKEUP_SOURCE_ACTIVATE;
+		e.wakeup_source_activate = &a;
+	} else {
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WAKEUP_SOURCE_DEACTIVATE;
+		e.wakeup_source_deactivate = &d;
+	}
+	ft_event_cpu(b, ts, 0, 1, &e, NULL);
+}
+
+/* wakeup_source_activate / _deactivate: one "Wakelock(name)" slice from
+ * the first activation to the deactivation that leaves none active (a
+ * deactivation of nothing active is nothing), on the name's track
+ * (wakesource_wakelock, the whole name as wakelock_event); names cut at
+ * 31 bytes. */
+static void test_wakelocks(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_wakeup(&b, 10, 1, "alarm");
+	ft_wakeup(&b, 20, 1, "alarm");
+	ft_wakeup(&b, 30, 0, "alarm");
+	ft_wakeup(&b, 40, 0, "alarm");
+	ft_wakeup(&b, 45, 0, "alarm");
+	ft_wakeup(&b, 50, 1, "a_very_long_wakelock_name_exceeding");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, t.type, extract_arg(t.dimension_arg_set_id, 'wakelock_event')"
+			       " from slice s join track t on t.id = s.track_id order by s.ts",
+			   "10\t30\tWakelock(alarm)\tWakelock(alarm)\twakesource_wakelock\talarm\n"
+			   "50\t-1\tWakelock(a_very_long_wakelock_n\tWakelock(a_very_long_wakelock_n\twakesource_wakelock"
+			   "\ta_very_long_wakelock_name_exceeding\n");
+	tb_close(tr, path, &b);
+}
+
 /* ---- ion and DMA-BUF heaps ---------------------------------------------------------- */
 
 static void ft_ion(tbuf *b, uint64_t ts, int grow, const char *heap, uint64_t len, int64_t total)
@@ -539,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_power_rails),
 		cmocka_unit_test(test_cpuhp_and_hrtimers),
 		cmocka_unit_test(test_ion_and_dma_heaps),
+		cmocka_unit_test(test_wakelocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

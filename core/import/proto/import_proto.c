@@ -805,6 +805,7 @@ static void ctx_free(pctx *c)
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);
 	tt_keymap_free(&c->rails);
+	tt_pmap_free(&c->wakelocks);
 	tt_pmap_free(&c->ended_pids);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);

@@ -57,7 +57,10 @@ enum { R_BEGIN = 1, R_END, R_COMPLETE, R_COUNTER, R_FLOW_V1, R_STATE, R_FTRACE, 
 enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT, FT_PTREE, FT_WAKING,
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
-       FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF };
+       FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
+       FT_WAKELOCK };
+/* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
+ * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
  * writing tid, u.i the bytes, name the ion heap (0: none), cat 1 ion / 2
  * DMA-BUF, args its counter's (the inode). FT_HEAP_BUF: a buffer's
@@ -290,6 +293,7 @@ typedef struct pctx {
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_binder_tracker *binder;   /* binder transactions, made at the first (binder_tracker.h) */
 	tt_keymap rails;             /* (power rails session, rail index) -> counter track */
+	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */

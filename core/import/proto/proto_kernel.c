@@ -155,6 +155,43 @@ static void on_cpuhp_hrtimer(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	}
 }
 
+/* wakeup_source_activate / _deactivate: a "Wakelock(name)" slice on the
+ * name's track (wakesource_wakelock, dimension wakelock_event) from the
+ * first activation to the deactivation that leaves none active; the
+ * count is kept in trace order, so the events go through the sorter
+ * (FT_WAKELOCK). Track and slice names are cut at 31 bytes, as trace
+ * processor's StackString<32> cuts them. */
+static void feed_wakelock(pctx *c, const prec *r)
+{
+	uint64_t *v = tt_pmap_find(&c->wakelocks, r->name);
+	uint64_t count = v ? *v : 0;
+	const char *ev = tt_storage_str(c->st, r->name);
+	tt_track_desc d = { .type = "wakesource_wakelock", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+			    .cpu = -1 };
+	char name[32];
+	uint32_t t;
+
+	if (tt_pmap_put(&c->wakelocks, r->name, r->u.i ? count + 1 : count ? count - 1 : 0)) {
+		c->oom = 1;
+		return;
+	}
+	if (r->u.i ? count > 0 : count != 1)
+		return;
+	snprintf(name, sizeof(name), "Wakelock(%s)", ev ? ev : "");
+	d.name = intern_c(c, name);
+	t = tt_track_tracker_keyed(c->im->tracks, "wakesource_wakelock", r->name, 0, d.name, &d);
+	if (t == TT_NONE)
+		return;
+	if (tt_proto_dims_begin(c, t)) {
+		tt_storage_args_str(c->st, "wakelock_event", ev, ev ? strlen(ev) : 0);
+		tt_proto_dims_end(c, t);
+	}
+	if (r->u.i)
+		tt_slice_tracker_begin(c->im->slices, t, r->ts, 0, d.name, TT_NONE);
+	else
+		tt_slice_tracker_end_quiet(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+}
+
 /* workqueue_execute_start / _end: a "workqueue" slice on the writing
  * thread named by the function run (its kernel symbol interned on the
  * sequence, else its address as %#x), with the cpu as arg; the end ends
@@ -366,6 +403,16 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_EXIT:
 		on_cpuhp_hrtimer(c, seq, ps, ts, cpu, e);
 		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WAKEUP_SOURCE_ACTIVATE:
+		tt_proto_push_ft(c, ps, ts, FT_WAKELOCK, 0, 1,
+				 intern_c(c, e->wakeup_source_activate->name ? e->wakeup_source_activate->name : ""), 0,
+				 TT_NONE);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WAKEUP_SOURCE_DEACTIVATE:
+		tt_proto_push_ft(c, ps, ts, FT_WAKELOCK, 0, 0,
+				 intern_c(c, e->wakeup_source_deactivate->name ? e->wakeup_source_deactivate->name : ""),
+				 0, TT_NONE);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_RSS_STAT: {
 		const Perfetto__Protos__RssStatFtraceEvent *rs = e->rss_stat;
 
@@ -575,6 +622,9 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 	case FT_HEAP_CHANGE:
 	case FT_HEAP_BUF:
 		tt_proto_feed_heap(c, r);
+		return 1;
+	case FT_WAKELOCK:
+		feed_wakelock(c, r);
 		return 1;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
