@@ -380,7 +380,9 @@ static void test_power_rails(void **state)
 /* cpuhp_enter / _multi_enter / _exit: "cpuhp(idx)" slices (category cpu)
  * on "CPU Hotplug N" of the cpu hotplugged, the cpu doing it and the step
  * as args; hrtimer_expire_entry / _exit: slices named by the timer's
- * function (its interned symbol, else its address) on "Hrtimer Cpu N". */
+ * function (its interned symbol, else its address) on "Hrtimer Cpu N".
+ * An exit whose entry came before the trace ends nothing and counts
+ * nothing (trace processor's SliceTracker::End). */
 static void test_cpuhp_and_hrtimers(void **state)
 {
 	tbuf b = {0};
@@ -412,6 +414,9 @@ static void test_cpuhp_and_hrtimers(void **state)
 	he.function = 0x99;
 	ft_event_cpu(&b, 50, 1, 0, EV(HRTIMER_EXPIRE_ENTRY, hrtimer_expire_entry, &he), NULL);
 	ft_event_cpu(&b, 60, 1, 0, EV(HRTIMER_EXPIRE_EXIT, hrtimer_expire_exit, &hx), NULL);
+	/* ends of nothing (their begins before the trace): nothing, nothing counted */
+	ft_event_cpu(&b, 70, 1, 0, EV(HRTIMER_EXPIRE_EXIT, hrtimer_expire_exit, &hx), NULL);
+	ft_event_cpu(&b, 71, 0, 0, EV(CPUHP_EXIT, cpuhp_exit, &cx), NULL);
 #undef EV
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.category, s.name, s.depth, t.name, t.type,"
@@ -423,6 +428,7 @@ static void test_cpuhp_and_hrtimers(void **state)
 			   "12\t2\tcpu\tcpuhp(7)\t1\tCPU Hotplug 2\tcpu_hotplug\t0\t7\t2\n"
 			   "30\t10\thrtimer\ttick_sched_timer\t0\tHrtimer Cpu 1\tcpu_hrtimer\t-\t-\t1\n"
 			   "50\t10\thrtimer\t0x99\t0\tHrtimer Cpu 1\tcpu_hrtimer\t-\t-\t1\n");
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 0);
 	tb_close(tr, path, &b);
 }
 

@@ -436,7 +436,8 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 		}
 		break;
 	case R_END:
-		id = tt_slice_tracker_end_match(c->im->slices, track, r->ts, r->cat, r->name, r->args);
+		id = (r->flags & F_QUIET) ? tt_slice_tracker_end_quiet(c->im->slices, track, r->ts, r->cat, r->name, r->args)
+					  : tt_slice_tracker_end_match(c->im->slices, track, r->ts, r->cat, r->name, r->args);
 		if (id >= 0 && (r->flags & F_TTS) && tts_get(open_tts, id)) {
 			uint64_t b = (uint64_t)tt_storage_slice_thread_ts(c->st, id);
 

@@ -93,7 +93,7 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
 enum { V1_START = 1, V1_STEP, V1_END, V1_END_ENCLOSING };
 /* F_TE: from a TrackEvent (any kind); F_FPOS: its sequence began with a
  * first_packet_on_sequence packet */
-enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100, F_FOLD = 0x200 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c); F_FOLD: a counter folded on the record (REC_FOLDED) */
+enum { F_FLOWS = 1, F_TTS = 2, F_CS = 0x20, F_FPOS = 0x40, F_TE = 0x80, F_EXT = 0x100, F_FOLD = 0x200, F_QUIET = 0x400 }; /* F_CS: a callstack in cstacks; F_EXT: extension fields kept (proto_ext.c); F_FOLD: a counter folded on the record (REC_FOLDED); F_QUIET: an R_END of the kernel's that counts nothing when it ends nothing (trace processor's SliceTracker::End) */
 enum { UT_NONE, UT_THREAD, UT_PROCESS, UT_COUNTER };
 /* flow entry kinds: flow_ids, terminating_flow_ids, a legacy bind_id by
  * its flow_direction (FL_NODIR: none) */

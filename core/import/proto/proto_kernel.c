@@ -66,7 +66,7 @@ case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY:
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT:
 	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
-	tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq,
+	tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, irq,
 			  one_arg(c, "ret", e->irq_handler_exit->ret == 1 ? "handled" : "unhandled", 0), 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
@@ -75,7 +75,7 @@ case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_EXIT:
 	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
-	tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq, TT_NONE, 0, 0);
+	tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, irq, TT_NONE, 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
 	if (e->softirq_entry->vec >= sizeof(softirq_names) / sizeof(softirq_names[0]))
@@ -86,7 +86,7 @@ case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT:
 	t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
-	tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, irq, one_arg(c, "vec", NULL, e->softirq_exit->vec), 0, 0);
+	tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, irq, one_arg(c, "vec", NULL, e->softirq_exit->vec), 0, 0);
 	break;
 default:
 	break;
@@ -139,7 +139,7 @@ static void on_cpuhp_hrtimer(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_EXIT:
 		t = cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", e->cpuhp_exit->cpu);
-		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, 0, TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, 0, TT_NONE, 0, 0);
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_ENTRY:
 		t = cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
@@ -148,7 +148,7 @@ static void on_cpuhp_hrtimer(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_EXIT:
 		t = cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
-		tt_proto_push_rec(c, ps, ts, R_END, 0, t, 0, intern_c(c, "hrtimer"), TT_NONE, 0, 0);
+		tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, intern_c(c, "hrtimer"), TT_NONE, 0, 0);
 		break;
 	default:
 		break;
@@ -568,13 +568,13 @@ static void feed_suspend(pctx *c, const prec *r)
 	if (!r->u.i) {
 		t = suspend_track(c, r->name, TT_ASYNC_END);
 		if (t != TT_NONE)
-			tt_slice_tracker_end_match(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+			tt_slice_tracker_end_quiet(c->im->slices, t, r->ts, 0, 0, TT_NONE);
 		if (enter) {
 			c->suspend_state = 0;
 		} else if (action && !strcmp(action, "thaw_processes") && c->suspend_state == 2) {
 			t = suspend_track(c, c->suspend_enter, TT_ASYNC_END);
 			if (t != TT_NONE)
-				tt_slice_tracker_end_match(c->im->slices, t, r->ts, 0, 0, TT_NONE);
+				tt_slice_tracker_end_quiet(c->im->slices, t, r->ts, 0, 0, TT_NONE);
 			c->suspend_state = 0;
 		}
 		return;
@@ -656,7 +656,7 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 		if (r->scope == FT_WQ_START)
 			tt_slice_tracker_begin(c->im->slices, t, r->ts, wq, r->name, r->args);
 		else
-			tt_slice_tracker_end_match(c->im->slices, t, r->ts, wq, 0, TT_NONE);
+			tt_slice_tracker_end_quiet(c->im->slices, t, r->ts, wq, 0, TT_NONE);
 		return 1;
 	}
 	default:

@@ -651,7 +651,7 @@ int tt_systrace_parse(tt_systrace *s, uint32_t idx)
 		uint32_t track = tt_track_tracker_thread(s->im->tracks, utid);
 
 		if (track != TT_NONE)
-			tt_slice_tracker_end_match(s->im->slices, track, l->ts, s->s_workqueue, 0, TT_NONE);
+			tt_slice_tracker_end_quiet(s->im->slices, track, l->ts, s->s_workqueue, 0, TT_NONE);
 	}
 	return tt_storage_oom(s->st) || tt_sched_tracker_oom(s->sched) ? -1 : 0;
 }
