@@ -583,6 +583,27 @@ static void test_ion_and_dma_heaps(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* Sizes a hostile trace gives: the change and the total wrap (64-bit,
+ * two's complement) instead of overflowing. */
+static void test_ion_hostile_sizes(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_ion(&b, 10, 1, "big", (uint64_t)1 << 63, INT64_MAX);
+	ft_ion(&b, 20, 0, "big", (uint64_t)1 << 63, INT64_MIN);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, cast(c.value as int), t.name from counter c join track t on t.id = c.track_id"
+			       " order by c.id",
+			   "10\t-1\tmem.ion.big\n"
+			   "10\t-9223372036854775808\tmem.ion_change.big\n"
+			   "20\t0\tmem.ion.big\n"
+			   "20\t-9223372036854775808\tmem.ion_change.big\n");
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_cpuhp_and_hrtimers),
 		cmocka_unit_test(test_ion_and_dma_heaps),
 		cmocka_unit_test(test_wakelocks),
+		cmocka_unit_test(test_ion_hostile_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

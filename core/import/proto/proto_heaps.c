@@ -97,13 +97,16 @@ void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Proto
 		int has = grow ? e->ion_heap_grow->heap_name != NULL : e->ion_heap_shrink->heap_name != NULL;
 		uint64_t len = grow ? e->ion_heap_grow->len : e->ion_heap_shrink->len;
 		int64_t total = grow ? e->ion_heap_grow->total_allocated : e->ion_heap_shrink->total_allocated;
-		int64_t change = (int64_t)len * (grow ? 1 : -1);
+		/* (wrapping, as trace processor's int64 arithmetic on sane
+		 * values: a hostile len must not overflow) */
+		int64_t change = (int64_t)(grow ? len : 0 - len);
 		uint32_t t;
 
 		heap = intern_c(c, has ? hn : "unknown");
 		t = total_track(c, HEAP_ION, heap);
 		if (t != TT_NONE)
-			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0, (double)(total + change));
+			tt_proto_push_rec(c, ps, ts, R_COUNTER, 0, t, 0, 0, TT_NONE, 0,
+					  (double)(int64_t)((uint64_t)total + (uint64_t)change));
 		tt_proto_push_ft(c, ps, ts, FT_HEAP_CHANGE, tid, change, heap, HEAP_ION, TT_NONE);
 		break;
 	}
