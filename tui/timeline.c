@@ -332,6 +332,14 @@ static int cell_of(const tt_view *v, int c, int64_t *a, int64_t *b)
 	return *b > *a;
 }
 
+/* The start of column c, as cell_of gives it. */
+static int64_t fe_start(const tt_view *v, int c)
+{
+	if (fe.edge && fe.n == v->tl_w)
+		return fe.edge[c];
+	return tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+}
+
 /* Column of t (tt_timefmt_col), from the edges when t is on screen: the
  * last column starting at or before t, galloping on from column `from`. */
 static int col_of(const tt_view *v, int from, int64_t t)
@@ -440,6 +448,17 @@ static int left_runs_into(const tt_lod_row *row, left_slice *l, int64_t a)
 	return l->end > a;
 }
 
+/* The edges of cells c .. c + n (n + 1 of them): the frame's, or
+ * computed into buf when those could not be allocated. */
+static const int64_t *chunk_edges(const tt_view *v, int c, int n, int64_t *buf)
+{
+	if (fe.edge && fe.n == v->tl_w)
+		return fe.edge + c;
+	for (int k = 0; k <= n; k++)
+		buf[k] = tt_timefmt_ts(c + k, v->t0, v->span, v->tl_w);
+	return buf;
+}
+
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
@@ -448,54 +467,52 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 	int c = 0;
 	int64_t last_dom = -1;
 	attr_t last_attr = 0;
+	const attr_t busy = ATTR(TT_AREA_SLICE_BUSY), match = ATTR(TT_AREA_SLICE_MATCH);
 	cell_run run = {.y = y};
 	dom_run pend = {.id = -1};
 	left_slice left = {.id = -1};
+	/* the row's answers, cell by cell: a run of busy cells and the cell
+	 * after it per call (ans[k] is cell ac + k, for k < nans) */
+	enum { CHUNK = 64 };
+	tt_lod_cellans ans[CHUNK];
+	int64_t ebuf[CHUNK + 1];
+	int ac = 0, nans = 0;
 
 	while (c < v->tl_w) {
-		int64_t a, b;
-		if (!cell_of(v, c, &a, &b))
-			break; /* the column starts at INT64_MAX: nothing after it */
-		int64_t dom;
-		int marked;
-		int kind = tt_lod_cell_kind(row, a, b, &w, &dom, &marked);
-		if (kind == 0) {
-			/* jump straight to the next item's column */
-			dom_flush(v, g, y, track, &pend, &run);
-			left.id = -1;
-			size_t i = w.i;
-			if (i >= row->n)
-				break;
-			int nc = col_of(v, c, row->ts[i] > a ? row->ts[i] : a);
-			c = nc > c ? nc : c + 1;
-			continue;
+		if (c - ac >= nans) {
+			int n = v->tl_w - c < CHUNK ? v->tl_w - c : CHUNK;
+			nans = tt_lod_cells(row, chunk_edges(v, c, n, ebuf), n, &w, ans);
+			ac = c;
 		}
-		if (kind == 2) {
+		const tt_lod_cellans *k = &ans[c - ac];
+		int64_t a, b;
+		if (k->kind == 2) {
 			/* several slices share the cell. The one covering most
 			 * of it (at least half: slices of a row do not overlap,
 			 * so no other can) gives the cell its colour, as
 			 * Perfetto merges tiny slices into coloured blocks;
 			 * only a genuinely mixed cell gets the neutral "busy"
 			 * mark. */
+			int64_t dom = k->dpos != SIZE_MAX ? (int64_t)row->ids[k->dpos] : -1;
 			if (dom >= 0 && dom == pend.id && pend.c1 == c - 1) {
 				pend.c1 = c; /* it covers half of this cell too */
 			} else if (dom >= 0) {
 				dom_flush(v, g, y, track, &pend, &run);
 				/* neighbouring cells often share a name: one
 				 * attribute lookup per run */
-				uint32_t nm = row->tag ? row->tag[w.dpos] : NO_NAME;
+				uint32_t nm = row->tag ? row->tag[k->dpos] : NO_NAME;
 				if (dom != last_dom) {
 					last_attr = slice_attr(v, track, dom, nm);
 					last_dom = dom;
 				}
 				pend = (dom_run){dom, c, c, last_attr, nm};
-				left = (left_slice){dom, row->exact_end ? row->maxend[w.dpos] : INT64_MIN, last_attr};
+				left = (left_slice){dom, row->exact_end ? row->maxend[k->dpos] : INT64_MIN, last_attr};
 			} else {
 				dom_flush(v, g, y, track, &pend, &run);
-				attr_t ba = ATTR(TT_AREA_SLICE_BUSY);
-				if (marked)
-					ba = ATTR(TT_AREA_SLICE_MATCH);
-				else if (left_runs_into(row, &left, a))
+				attr_t ba = busy;
+				if (k->marked)
+					ba = match;
+				else if (left.id >= 0 && left_runs_into(row, &left, fe_start(v, c)))
 					ba = left.attr;
 				else
 					left.id = -1;
@@ -504,12 +521,26 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			c++;
 			continue;
 		}
+		if (k->kind == TT_LOD_STOP)
+			break; /* the column starts at INT64_MAX: nothing after it */
+		cell_of(v, c, &a, &b);
+		if (k->kind == 0) {
+			/* jump straight to the next item's column */
+			dom_flush(v, g, y, track, &pend, &run);
+			left.id = -1;
+			size_t i = k->pos;
+			if (i >= row->n)
+				break;
+			int nc = col_of(v, c, row->ts[i] > a ? row->ts[i] : a);
+			c = nc > c ? nc : c + 1;
+			continue;
+		}
 		/* the item's start, end and name from the row (in order, in
 		 * cache), not from the slice columns */
-		int64_t id = row->ids[w.i];
-		int64_t ts = row->ts[w.i];
-		int64_t end = row->exact_end ? row->maxend[w.i] : tt_lod_end(&row->src, (uint32_t)id);
-		uint32_t nm = row->tag ? row->tag[w.i] : NO_NAME;
+		int64_t id = row->ids[k->pos];
+		int64_t ts = row->ts[k->pos];
+		int64_t end = row->exact_end ? row->maxend[k->pos] : tt_lod_end(&row->src, (uint32_t)id);
+		uint32_t nm = row->tag ? row->tag[k->pos] : NO_NAME;
 		int c1 = col_of(v, c, tt_tm_sub(end, 1));
 		if (c1 >= v->tl_w)
 			c1 = v->tl_w - 1;
