@@ -399,6 +399,11 @@ static inline int64_t dominant(const tt_lod_row *row, size_t i, size_t count, in
 
 	if (last > row->n)
 		last = row->n;
+	/* the blocks of those items hold none as long as half the cell
+	 * (rows of short slices at whole zoom: most busy cells) */
+	if (last > i && row->coarse_len && row->coarse_len[i / TT_LOD_BLOCK] < half &&
+	    row->coarse_len[(last - 1) / TT_LOD_BLOCK] < half)
+		return -1;
 	for (size_t k = i; k < last; k++) {
 		int64_t s = row->ts[k] > a ? row->ts[k] : a;
 		/* the row's own running maximum of ends first (read in
@@ -505,24 +510,24 @@ int tt_lod_cells(const tt_lod_row *row, const int64_t *edge, int n, tt_lod_walk 
 {
 	const int64_t *ts = row->ts, *me = row->maxend;
 	const size_t nit = row->n;
-	tt_lod_walk lw = *w; /* a local: stores to out[] could alias *w */
+	tt_lod_walk lw = *w; /* a local, each answer stored at once: stores
+			      * to out[] could alias *w and *row */
 	int c;
 
 	for (c = 0; c < n; c++) {
 		int64_t a = edge[c], b = edge[c + 1], dom = -1;
-		tt_lod_cellans *o = &out[c];
+		int kind, marked = 0;
 		if (b <= a) {
 			b = tt_tm_add(a, 1);
 			if (b <= a) {
-				o->kind = TT_LOD_STOP;
+				out[c].kind = TT_LOD_STOP;
 				break;
 			}
 		}
-		o->marked = 0;
 		if (nit == 0) {
-			o->kind = 0;
+			kind = 0;
 		} else if (!(lw.valid && a == lw.b && lw.i <= lw.j && lw.j - lw.i <= SPARSE && lw.j <= nit)) {
-			o->kind = cell_any(row, a, b, &lw, &dom, &o->marked);
+			kind = cell_any(row, a, b, &lw, &dom, &marked);
 		} else {
 			/* the cell after a sparse one (most cells at whole
 			 * zoom), as tt_lod_cell_walk walks it: lw.j is the
@@ -536,7 +541,7 @@ int tt_lod_cells(const tt_lod_row *row, const int64_t *edge, int n, tt_lod_walk 
 			if (i >= nit || ts[i] >= b) {
 				lw.i = lw.j = i;
 				lw.valid = i < nit;
-				o->kind = 0;
+				kind = 0;
 			} else {
 				/* the items of [i, lw.j) start before a < b */
 				j = lw.j > i ? lw.j : i;
@@ -547,18 +552,17 @@ int tt_lod_cells(const tt_lod_row *row, const int64_t *edge, int n, tt_lod_walk 
 					}
 				lw.i = i;
 				lw.j = j;
-				o->kind = j - i < 2 ? 1 : 2;
-				if (o->kind == 2) {
-					o->marked = row->nmarks && tt_lod_marked(row, i, j);
-					if (!o->marked)
+				kind = j - i < 2 ? 1 : 2;
+				if (kind == 2) {
+					marked = row->nmarks && tt_lod_marked(row, i, j);
+					if (!marked)
 						dom = dominant(row, i, j - i, a, b, &lw.dpos);
 				}
 			}
 			lw.b = b;
 		}
-		o->pos = lw.i;
-		o->dpos = dom >= 0 ? lw.dpos : SIZE_MAX;
-		if (o->kind != 2)
+		out[c] = (tt_lod_cellans){kind, marked, lw.i, dom >= 0 ? lw.dpos : SIZE_MAX};
+		if (kind != 2)
 			break;
 	}
 	*w = lw;
