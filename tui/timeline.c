@@ -86,20 +86,43 @@ static int palette_of(const tt_view *v, int track, int64_t id, uint32_t nm)
 	return cache[h].pal;
 }
 
+/* Writes n bytes of printable ASCII at (y, x) as mvaddnstr() would
+ * render them (the window's attributes and background), as one chtype
+ * string: mvaddnstr() converts and checks each character, some 300
+ * instructions a cell, and every frame writes the track names. Returns 0
+ * when it cannot (the text would reach past the line, where mvaddnstr()
+ * wraps). */
+static int put_ascii(int y, int x, const unsigned char *s, int n)
+{
+	chtype buf[256], a = (chtype)getattrs(stdscr), bk = getbkgd(stdscr);
+
+	if (n > (int)(sizeof buf / sizeof *buf) || x < 0 || x + n > COLS)
+		return 0;
+	/* as ncurses renders a character: the background's attributes
+	 * added, its colour where the window has none; a blank is the
+	 * background's character */
+	a = ((a | bk) & (A_ATTRIBUTES & ~A_COLOR)) | ((a & A_COLOR) ? a & A_COLOR : bk & A_COLOR);
+	for (int i = 0; i < n; i++)
+		buf[i] = (s[i] == ' ' ? (bk & A_CHARTEXT) : s[i]) | a;
+	mvaddchnstr(y, x, buf, n);
+	return 1;
+}
+
 /* Draws at most `width` columns of s (UTF-8 aware: one column per
  * character, a good enough rule for slice names). Returns columns used. */
 static int put_text(int y, int x, const char *s, int width)
 {
-	int cols = 0;
+	int cols = 0, ascii = 1;
 	const unsigned char *p = (const unsigned char *)s, *start = p;
 
 	while (*p && cols < width) {
+		ascii &= *p >= 0x20 && *p < 0x7f;
 		p++;
 		while ((*p & 0xc0) == 0x80)
 			p++;
 		cols++;
 	}
-	if (p > start)
+	if (p > start && !(ascii && put_ascii(y, x, start, (int)(p - start))))
 		mvaddnstr(y, x, s, (int)(p - start));
 	return cols;
 }
