@@ -391,12 +391,20 @@ int tt_lod_cell_walk(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w
  * [a, b): the one covering at least half of the cell, or -1. Checks the
  * first few (an item inside the cell can only cover half of it when the
  * cell holds few). */
-static int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b,
+static inline int64_t dominant(const tt_lod_row *row, size_t i, size_t count, int64_t a, int64_t b,
 			size_t *pos)
 {
 	int64_t half = (b - a + 1) / 2;
+	size_t last = i + (count < 4 ? count : 4);
 
-	for (size_t k = i; k < i + count && k < i + 4 && k < row->n; k++) {
+	if (last > row->n)
+		last = row->n;
+	/* the blocks of those items hold none as long as half the cell
+	 * (rows of short slices at whole zoom: most busy cells) */
+	if (last > i && row->coarse_len && row->coarse_len[i / TT_LOD_BLOCK] < half &&
+	    row->coarse_len[(last - 1) / TT_LOD_BLOCK] < half)
+		return -1;
+	for (size_t k = i; k < last; k++) {
 		int64_t s = row->ts[k] > a ? row->ts[k] : a;
 		/* the row's own running maximum of ends first (read in
 		 * order, in cache; >= the item's end, and the end itself in a
@@ -461,15 +469,11 @@ static int cell_dense(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *
 	return 2;
 }
 
-int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom,
-		     int *marked)
+/* tt_lod_cell_kind for any cell: the block index, else the walk. */
+static int cell_any(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom, int *marked)
 {
 	size_t count;
 
-	*dom = -1;
-	*marked = 0;
-	if (row->n == 0 || b <= a)
-		return 0;
 	if (row->coarse_ts && cell_dense(row, a, b, w, dom, marked) == 2)
 		return 2;
 	if (!tt_lod_cell_walk(row, a, b, w, &count))
@@ -480,6 +484,89 @@ int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w
 	if (!*marked)
 		*dom = dominant(row, w->i, count, a, b, &w->dpos);
 	return 2;
+}
+
+int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom,
+		     int *marked)
+{
+	int64_t edge[2] = {a, b};
+	tt_lod_cellans o;
+
+	*dom = -1;
+	*marked = 0;
+	if (row->n == 0 || b <= a)
+		return 0;
+	tt_lod_cells(row, edge, 1, w, &o);
+	*marked = o.marked;
+	*dom = o.dpos != SIZE_MAX ? (int64_t)row->ids[o.dpos] : -1;
+	return o.kind;
+}
+
+/* Items of the last cell at most after which the next cell is walked to
+ * step by step; beyond, by galloping and the block index. */
+enum { SPARSE = 8 };
+
+int tt_lod_cells(const tt_lod_row *row, const int64_t *edge, int n, tt_lod_walk *w, tt_lod_cellans *out)
+{
+	const int64_t *ts = row->ts, *me = row->maxend;
+	const size_t nit = row->n;
+	tt_lod_walk lw = *w; /* a local, each answer stored at once: stores
+			      * to out[] could alias *w and *row */
+	int c;
+
+	for (c = 0; c < n; c++) {
+		int64_t a = edge[c], b = edge[c + 1], dom = -1;
+		int kind, marked = 0;
+		if (b <= a) {
+			b = tt_tm_add(a, 1);
+			if (b <= a) {
+				out[c].kind = TT_LOD_STOP;
+				break;
+			}
+		}
+		if (nit == 0) {
+			kind = 0;
+		} else if (!(lw.valid && a == lw.b && lw.i <= lw.j && lw.j - lw.i <= SPARSE && lw.j <= nit)) {
+			kind = cell_any(row, a, b, &lw, &dom, &marked);
+		} else {
+			/* the cell after a sparse one (most cells at whole
+			 * zoom), as tt_lod_cell_walk walks it: lw.j is the
+			 * first item starting at or after a, so the first item
+			 * ending after a is a step or two back from it, and the
+			 * first starting at or after b a step or two on; the
+			 * block index would not settle such a cell */
+			size_t i = lw.j, j;
+			while (i > lw.i && me[i - 1] > a)
+				i--;
+			if (i >= nit || ts[i] >= b) {
+				lw.i = lw.j = i;
+				lw.valid = i < nit;
+				kind = 0;
+			} else {
+				/* the items of [i, lw.j) start before a < b */
+				j = lw.j > i ? lw.j : i;
+				for (int steps = 0; j < nit && ts[j] < b; j++)
+					if (++steps > SPARSE) {
+						j = gallop_gt(ts, nit, j, b - 1);
+						break;
+					}
+				lw.i = i;
+				lw.j = j;
+				kind = j - i < 2 ? 1 : 2;
+				if (kind == 2) {
+					marked = row->nmarks && tt_lod_marked(row, i, j);
+					if (!marked)
+						dom = dominant(row, i, j - i, a, b, &lw.dpos);
+				}
+			}
+			lw.b = b;
+		}
+		out[c] = (tt_lod_cellans){kind, marked, lw.i, dom >= 0 ? lw.dpos : SIZE_MAX};
+		if (kind != 2)
+			break;
+	}
+	*w = lw;
+	return c < n ? c + 1 : n;
 }
 
 int tt_lod_value(const tt_lod_row *row, int64_t a, int64_t b, double *out)

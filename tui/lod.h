@@ -113,6 +113,24 @@ int tt_lod_cell_walk(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w
  * plainly in or out. The answers are the same either way. */
 int tt_lod_cell_kind(const tt_lod_row *row, int64_t a, int64_t b, tt_lod_walk *w, int64_t *dom,
 		     int *marked);
+/* tt_lod_cell_kind's answers for the cells from the left on, up to n of
+ * them and up to the first that is not busy (kind 2), that one included:
+ * busy cells are drawn one by one, each other cell makes the renderer
+ * jump, so every answer given is used. Cell c is [edge[c], edge[c + 1]),
+ * or [edge[c], edge[c] + 1) when edge[c + 1] is not after edge[c]
+ * (columns narrower than 1 ns); a cell at INT64_MAX has no end and is
+ * TT_LOD_STOP. Returns the cells answered (>= 1 when n >= 1). w: as for
+ * tt_lod_cell_kind, across calls. At whole zoom a frame is mostly runs of
+ * busy cells: a loop over a run costs far less than a call per cell. */
+enum { TT_LOD_STOP = 3 };
+typedef struct tt_lod_cellans {
+	int kind;    /* tt_lod_cell_kind's answer, or TT_LOD_STOP */
+	int marked;  /* its *marked */
+	size_t pos;  /* w->i after the cell: kind 1 the item's position in
+		      * ids, kind 0 the next item's (n: none) */
+	size_t dpos; /* kind 2: the position of *dom, SIZE_MAX when -1 */
+} tt_lod_cellans;
+int tt_lod_cells(const tt_lod_row *row, const int64_t *edge, int n, tt_lod_walk *w, tt_lod_cellans *out);
 /* Marks the items whose id has its bit set in bits (one bit per id;
  * NULL clears the marks). Returns 0, -1 on OOM (no marks then). */
 int tt_lod_mark(tt_lod_row *row, const uint8_t *bits);

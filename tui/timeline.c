@@ -17,8 +17,11 @@
 
 #define ATTR(a) ((attr_t)tt_theme_attr(a))
 
-/* Single-cell glyphs as prepared wide characters: mvadd_wch() skips the
- * multibyte conversion that mvaddstr() does for every cell. */
+/* Single-cell glyphs as prepared wide characters, written with
+ * mvhline_set(): no multibyte conversion as mvaddstr() does for every
+ * cell, nor the checks mvadd_wch() makes of what it adds (about 180
+ * instructions a glyph instead of 250: a frame at whole zoom writes
+ * thousands). */
 enum { G_VLINE, G_OPEN, G_CLOSED, G_INSTANT, G_NARROW, G_CURSOR, G_ELLIPSIS, G_BUSY,
        G_RHALF, G_LHALF, G_BAR0, G_COUNT = G_BAR0 + 9 };
 
@@ -57,7 +60,7 @@ static const glyphs *get_glyphs(int utf8)
 
 static void put_glyph(const glyphs *g, int y, int x, int which)
 {
-	mvadd_wch(y, x, &g->cc[which]);
+	mvhline_set(y, x, &g->cc[which], 1);
 }
 
 /* An item's name id when the caller does not have it from its row (the
@@ -83,20 +86,43 @@ static int palette_of(const tt_view *v, int track, int64_t id, uint32_t nm)
 	return cache[h].pal;
 }
 
+/* Writes n bytes of printable ASCII at (y, x) as mvaddnstr() would
+ * render them (the window's attributes and background), as one chtype
+ * string: mvaddnstr() converts and checks each character, some 300
+ * instructions a cell, and every frame writes the track names. Returns 0
+ * when it cannot (the text would reach past the line, where mvaddnstr()
+ * wraps). */
+static int put_ascii(int y, int x, const unsigned char *s, int n)
+{
+	chtype buf[256], a = (chtype)getattrs(stdscr), bk = getbkgd(stdscr);
+
+	if (n > (int)(sizeof buf / sizeof *buf) || x < 0 || x + n > COLS)
+		return 0;
+	/* as ncurses renders a character: the background's attributes
+	 * added, its colour where the window has none; a blank is the
+	 * background's character */
+	a = ((a | bk) & (A_ATTRIBUTES & ~A_COLOR)) | ((a & A_COLOR) ? a & A_COLOR : bk & A_COLOR);
+	for (int i = 0; i < n; i++)
+		buf[i] = (s[i] == ' ' ? (bk & A_CHARTEXT) : s[i]) | a;
+	mvaddchnstr(y, x, buf, n);
+	return 1;
+}
+
 /* Draws at most `width` columns of s (UTF-8 aware: one column per
  * character, a good enough rule for slice names). Returns columns used. */
 static int put_text(int y, int x, const char *s, int width)
 {
-	int cols = 0;
+	int cols = 0, ascii = 1;
 	const unsigned char *p = (const unsigned char *)s, *start = p;
 
 	while (*p && cols < width) {
+		ascii &= *p >= 0x20 && *p < 0x7f;
 		p++;
 		while ((*p & 0xc0) == 0x80)
 			p++;
 		cols++;
 	}
-	if (p > start)
+	if (p > start && !(ascii && put_ascii(y, x, start, (int)(p - start))))
 		mvaddnstr(y, x, s, (int)(p - start));
 	return cols;
 }
@@ -332,6 +358,14 @@ static int cell_of(const tt_view *v, int c, int64_t *a, int64_t *b)
 	return *b > *a;
 }
 
+/* The start of column c, as cell_of gives it. */
+static int64_t fe_start(const tt_view *v, int c)
+{
+	if (fe.edge && fe.n == v->tl_w)
+		return fe.edge[c];
+	return tt_timefmt_ts(c, v->t0, v->span, v->tl_w);
+}
+
 /* Column of t (tt_timefmt_col), from the edges when t is on screen: the
  * last column starting at or before t, galloping on from column `from`. */
 static int col_of(const tt_view *v, int from, int64_t t)
@@ -404,10 +438,8 @@ typedef struct dom_run {
 /* Draws a pending run: one cell as a coloured cell (a run with its
  * neighbours), wider as the slice itself, with its name where it fits, as
  * Perfetto titles a merged box. */
-static void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_run *d, cell_run *run)
+static void dom_draw(const tt_view *v, const glyphs *g, int y, int track, dom_run *d, cell_run *run)
 {
-	if (d->id < 0)
-		return;
 	if (d->c1 == d->c0) {
 		run_put(g, run, v->tl_x + d->c0, G_BAR0, d->attr);
 	} else {
@@ -415,6 +447,13 @@ static void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_r
 		draw_item(v, g, y, track, d->id, d->nm, 0, d->c0, d->c1, 0);
 	}
 	d->id = -1;
+}
+
+/* Called for every cell: the test inline, the drawing not. */
+static inline void dom_flush(const tt_view *v, const glyphs *g, int y, int track, dom_run *d, cell_run *run)
+{
+	if (d->id >= 0)
+		dom_draw(v, g, y, track, d, run);
 }
 
 /* The slice the last coloured cells showed (a dominant slice: one drawn
@@ -440,6 +479,17 @@ static int left_runs_into(const tt_lod_row *row, left_slice *l, int64_t a)
 	return l->end > a;
 }
 
+/* The edges of cells c .. c + n (n + 1 of them): the frame's, or
+ * computed into buf when those could not be allocated. */
+static const int64_t *chunk_edges(const tt_view *v, int c, int n, int64_t *buf)
+{
+	if (fe.edge && fe.n == v->tl_w)
+		return fe.edge + c;
+	for (int k = 0; k <= n; k++)
+		buf[k] = tt_timefmt_ts(c + k, v->t0, v->span, v->tl_w);
+	return buf;
+}
+
 static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, int depth)
 {
 	const tt_ltrack *t = &v->lay.tracks[track];
@@ -448,54 +498,52 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 	int c = 0;
 	int64_t last_dom = -1;
 	attr_t last_attr = 0;
+	const attr_t busy = ATTR(TT_AREA_SLICE_BUSY), match = ATTR(TT_AREA_SLICE_MATCH);
 	cell_run run = {.y = y};
 	dom_run pend = {.id = -1};
 	left_slice left = {.id = -1};
+	/* the row's answers, cell by cell: a run of busy cells and the cell
+	 * after it per call (ans[k] is cell ac + k, for k < nans) */
+	enum { CHUNK = 64 };
+	tt_lod_cellans ans[CHUNK];
+	int64_t ebuf[CHUNK + 1];
+	int ac = 0, nans = 0;
 
 	while (c < v->tl_w) {
-		int64_t a, b;
-		if (!cell_of(v, c, &a, &b))
-			break; /* the column starts at INT64_MAX: nothing after it */
-		int64_t dom;
-		int marked;
-		int kind = tt_lod_cell_kind(row, a, b, &w, &dom, &marked);
-		if (kind == 0) {
-			/* jump straight to the next item's column */
-			dom_flush(v, g, y, track, &pend, &run);
-			left.id = -1;
-			size_t i = w.i;
-			if (i >= row->n)
-				break;
-			int nc = col_of(v, c, row->ts[i] > a ? row->ts[i] : a);
-			c = nc > c ? nc : c + 1;
-			continue;
+		if (c - ac >= nans) {
+			int n = v->tl_w - c < CHUNK ? v->tl_w - c : CHUNK;
+			nans = tt_lod_cells(row, chunk_edges(v, c, n, ebuf), n, &w, ans);
+			ac = c;
 		}
-		if (kind == 2) {
+		const tt_lod_cellans *k = &ans[c - ac];
+		int64_t a, b;
+		if (k->kind == 2) {
 			/* several slices share the cell. The one covering most
 			 * of it (at least half: slices of a row do not overlap,
 			 * so no other can) gives the cell its colour, as
 			 * Perfetto merges tiny slices into coloured blocks;
 			 * only a genuinely mixed cell gets the neutral "busy"
 			 * mark. */
+			int64_t dom = k->dpos != SIZE_MAX ? (int64_t)row->ids[k->dpos] : -1;
 			if (dom >= 0 && dom == pend.id && pend.c1 == c - 1) {
 				pend.c1 = c; /* it covers half of this cell too */
 			} else if (dom >= 0) {
 				dom_flush(v, g, y, track, &pend, &run);
 				/* neighbouring cells often share a name: one
 				 * attribute lookup per run */
-				uint32_t nm = row->tag ? row->tag[w.dpos] : NO_NAME;
+				uint32_t nm = row->tag ? row->tag[k->dpos] : NO_NAME;
 				if (dom != last_dom) {
 					last_attr = slice_attr(v, track, dom, nm);
 					last_dom = dom;
 				}
 				pend = (dom_run){dom, c, c, last_attr, nm};
-				left = (left_slice){dom, row->exact_end ? row->maxend[w.dpos] : INT64_MIN, last_attr};
+				left = (left_slice){dom, row->exact_end ? row->maxend[k->dpos] : INT64_MIN, last_attr};
 			} else {
 				dom_flush(v, g, y, track, &pend, &run);
-				attr_t ba = ATTR(TT_AREA_SLICE_BUSY);
-				if (marked)
-					ba = ATTR(TT_AREA_SLICE_MATCH);
-				else if (left_runs_into(row, &left, a))
+				attr_t ba = busy;
+				if (k->marked)
+					ba = match;
+				else if (left.id >= 0 && left_runs_into(row, &left, fe_start(v, c)))
 					ba = left.attr;
 				else
 					left.id = -1;
@@ -504,12 +552,26 @@ static void draw_slice_row(const tt_view *v, const glyphs *g, int y, int track, 
 			c++;
 			continue;
 		}
+		if (k->kind == TT_LOD_STOP)
+			break; /* the column starts at INT64_MAX: nothing after it */
+		cell_of(v, c, &a, &b);
+		if (k->kind == 0) {
+			/* jump straight to the next item's column */
+			dom_flush(v, g, y, track, &pend, &run);
+			left.id = -1;
+			size_t i = k->pos;
+			if (i >= row->n)
+				break;
+			int nc = col_of(v, c, row->ts[i] > a ? row->ts[i] : a);
+			c = nc > c ? nc : c + 1;
+			continue;
+		}
 		/* the item's start, end and name from the row (in order, in
 		 * cache), not from the slice columns */
-		int64_t id = row->ids[w.i];
-		int64_t ts = row->ts[w.i];
-		int64_t end = row->exact_end ? row->maxend[w.i] : tt_lod_end(&row->src, (uint32_t)id);
-		uint32_t nm = row->tag ? row->tag[w.i] : NO_NAME;
+		int64_t id = row->ids[k->pos];
+		int64_t ts = row->ts[k->pos];
+		int64_t end = row->exact_end ? row->maxend[k->pos] : tt_lod_end(&row->src, (uint32_t)id);
+		uint32_t nm = row->tag ? row->tag[k->pos] : NO_NAME;
 		int c1 = col_of(v, c, tt_tm_sub(end, 1));
 		if (c1 >= v->tl_w)
 			c1 = v->tl_w - 1;
