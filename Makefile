@@ -58,7 +58,7 @@ JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/
 	      core/import/json/json_feed.c core/import/json/json_chunks.c \
 	      core/import/json/json_lenient.c core/import/json/json_tokerr.c \
 	      core/import/json/json_systrace.c
-SYSTRACE_SRCS = core/import/systrace/systrace_line.c core/import/systrace/systrace.c
+SYSTRACE_SRCS = core/import/systrace/systrace_line.c core/import/systrace/systrace.c core/import/systrace/import_systrace.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c core/import/proto/proto_inflate.c \
 	      core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
@@ -243,7 +243,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks systrace proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
+FUZZ_TARGETS ?= json json_chunks systrace systrace_file proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60

@@ -2,7 +2,9 @@
  * import.c - format sniffing and dispatch (formats.md section 0). The
  * decision is made from content, never from the file name: a directory is
  * CTF; a file is peeked (after gzip inflation, which bytesrc does) for
- * `{`/`[` (Chrome JSON), 0x0A (Perfetto Trace.packet), or CTF metadata /
+ * `{`/`[` (Chrome JSON), 0x0A (Perfetto Trace.packet), systrace text (the
+ * signs trace processor looks for in the first 128 bytes: "# tracer",
+ * an HTML page, "TRACE:\n", "cpus=", a leading space), or CTF metadata /
  * stream magics (a CTF file opened alone: point at its folder instead).
  */
 #include "import_int.h"
@@ -51,10 +53,10 @@ static void uuid_from_head(tt_import *im)
 static int sniff_and_import(tt_import *im, const char **format)
 {
 	struct stat sb;
-	unsigned char head[64];
+	unsigned char head[128];
 	size_t n, i = 0;
 	tt_bytesrc *src;
-	int rc;
+	int rc, sys;
 
 	if (stat(im->path, &sb) != 0)
 		return tt_err_set(im->err, TT_EIO, "%s: no such file or directory", im->path);
@@ -97,6 +99,11 @@ static int sniff_and_import(tt_import *im, const char **format)
 		tt_storage_meta_str(im->st, "trace_type", "json");
 		uuid_from_head(im);
 		rc = tt_import_json(im, src);
+	} else if ((sys = tt_systrace_sniff(head, n)) != 0) {
+		*format = "systrace";
+		tt_storage_meta_str(im->st, "trace_type", "systrace");
+		uuid_from_head(im);
+		rc = tt_import_systrace(im, src, sys == TT_SYSTRACE_ZLIB);
 	} else if (head[0] == 0x0a) {
 		/* a packet of printable bytes only: rare, but still a packet */
 		*format = "perfetto-proto";
@@ -112,7 +119,7 @@ static int sniff_and_import(tt_import *im, const char **format)
 				im->path);
 	} else {
 		rc = tt_err_set(im->err, TT_EINVAL,
-				"%s: unknown format (not Chrome JSON, Perfetto protobuf or CTF); first byte 0x%02x",
+				"%s: unknown format (not Chrome JSON, Perfetto protobuf, systrace or CTF); first byte 0x%02x",
 				im->path, head[0]);
 	}
 	/* trace processor's trace_type (above) and trace_size_bytes: the

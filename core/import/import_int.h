@@ -98,6 +98,13 @@ int tt_import_run(tt_storage *st, const char *path, const tt_import_opts *opts,
 /* Format entry points. */
 int tt_import_json(tt_import *im, tt_bytesrc *src);
 int tt_import_proto(tt_import *im, tt_bytesrc *src);
+/* A systrace file (ftrace text, its HTML page, or zlib behind "TRACE:\n"
+ * when zlib): core/import/systrace/import_systrace.c. */
+int tt_import_systrace(tt_import *im, tt_bytesrc *src, int zlib);
+/* What the first bytes of a file say: TT_SYSTRACE_TEXT, TT_SYSTRACE_ZLIB
+ * (atrace -z), or 0 (not a systrace file), as trace processor sniffs. */
+enum { TT_SYSTRACE_TEXT = 1, TT_SYSTRACE_ZLIB = 2 };
+int tt_systrace_sniff(const unsigned char *head, size_t n);
 /* dir: a CTF trace directory, or a folder with CTF traces below it. */
 int tt_import_ctf(tt_import *im, const char *dir);
 /* Non-zero when dir holds at least one CTF trace (a `metadata` file at or

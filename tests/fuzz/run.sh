@@ -30,6 +30,7 @@ for t in "$@"; do
 	case $t in
 	proto|proto_packet) dict=tests/fuzz/proto.dict ;;
 	json_chunks) dict=tests/fuzz/json.dict ;;
+	systrace_file) dict=tests/fuzz/systrace.dict ;;
 	ctf_trace) dict=tests/fuzz/ctf_stream.dict ;;
 	ctf_metadata) dict=tests/fuzz/tsdl.dict ;;
 	*) dict=tests/fuzz/$t.dict ;;

@@ -35,7 +35,12 @@ done
 # chromium-tiny-zstd-packets.pftrace holds chromium-tiny.pftrace's packets
 # in two zstd_compressed_packets (as the tracing service writes them with
 # compression_type ZSTD); chromium-tiny.pftrace.zst is the file zstd'ed.
+# kernel-ftrace.txt is the kernel's own trace file (tracefs, record-tgid on:
+# sched, cpu_idle, workqueue events and atrace markers written to
+# trace_marker); .html is it inside a systrace page, .ctrace as `atrace -z`
+# writes it (zlib behind "TRACE:\n"), .txt.gz gzip'ed.
 RUNS="$RUNS chromium-tiny-zstd-packets.pftrace:chromium-tiny.pftrace chromium-tiny.pftrace.zst:chromium-tiny.pftrace"
+RUNS="$RUNS kernel-ftrace.html:kernel-ftrace.txt kernel-ftrace.ctrace:kernel-ftrace.txt kernel-ftrace.txt.gz:kernel-ftrace.txt"
 for run in $RUNS; do
 	t=${run%@*}
 	chunk=; [ "$run" != "$t" ] && chunk=${run#*@}

@@ -124,6 +124,29 @@ size_t tt_systrace_lines(const tt_systrace *s)
 	return s->lines.n;
 }
 
+int tt_systrace_dump_process(tt_systrace *s, int64_t pid, int64_t ppid, const char *name, size_t len)
+{
+	uint32_t parent = tt_process_tracker_process(s->im->procs, ppid);
+	uint32_t upid = tt_process_tracker_process(s->im->procs, pid);
+
+	if (parent == TT_NONE || upid == TT_NONE)
+		return -1;
+	tt_storage_process_set_parent(s->st, upid, parent);
+	tt_storage_process_set_name(s->st, upid, tt_storage_intern(s->st, name, len));
+	tt_storage_process_set_cmdline(s->st, upid, tt_storage_intern(s->st, "", 0));
+	return 0;
+}
+
+int tt_systrace_dump_thread(tt_systrace *s, int64_t tgid, int64_t tid, const char *name, size_t len)
+{
+	uint32_t utid = task_thread_in(s, tgid, tid);
+
+	if (utid == TT_NONE)
+		return -1;
+	tt_process_tracker_thread_name(s->im->procs, utid, tt_storage_intern(s->st, name, len), TT_TN_OTHER);
+	return 0;
+}
+
 /* ---- reading ------------------------------------------------------------------ */
 
 int tt_systrace_own(tt_systrace *s, char *text, size_t len)

@@ -62,4 +62,12 @@ int tt_systrace_finish(tt_systrace *s);
 /* Lines kept so far. */
 size_t tt_systrace_lines(const tt_systrace *s);
 
+/* A systrace page's process dump (import_systrace.c), as trace
+ * processor applies it when read, before any line is parsed: a process
+ * (pid) named name, child of ppid's, cmdline empty; or a thread (tgid,
+ * tid) of tgid's process, named as the dump says (lowest priority).
+ * 0, or -1 when out of memory. */
+int tt_systrace_dump_process(tt_systrace *s, int64_t pid, int64_t ppid, const char *name, size_t len);
+int tt_systrace_dump_thread(tt_systrace *s, int64_t tgid, int64_t tid, const char *name, size_t len);
+
 #endif
