@@ -312,6 +312,7 @@ int tt_storage_idle_rows(tt_storage *st)
 		return 0;
 	if (tt_storage_process_append(st, 0) == TT_NONE || tt_storage_thread_append(st, 0, 0) == TT_NONE)
 		return -1;
+	st->idle_rows = 1;
 	return 0;
 }
 

@@ -1027,6 +1027,19 @@ static void truncated_keeps_prefix(void **state)
 	tt_test_close_text(tr, p);
 }
 
+/* trace processor reserves utid 0 for the idle thread in every trace: it
+ * is the one is_idle row, and a JSON trace's own tid 0 is another row */
+static void idle_row_reserved(void **state)
+{
+	char *p;
+	tt_trace *tr = tt_test_open_json("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1,\"dur\":2}]", &p);
+
+	(void)state;
+	tt_test_assert_tsv(tr, "select utid, tid, is_idle, is_main_thread from thread order by utid",
+			   "0\t0\t1\t1\n1\t0\t0\t1\n");
+	tt_test_close_text(tr, p);
+}
+
 static void bad_inputs(void **state)
 {
 	static const struct { const char *text, *expect; } cases[] = {
@@ -1135,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(gzip_same_as_plain),
 		cmocka_unit_test(zstd_same_as_plain),
 		cmocka_unit_test(truncated_keeps_prefix),
+		cmocka_unit_test(idle_row_reserved),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(empty_trace_events),
 		cmocka_unit_test(sniff_newline_json_vs_proto),

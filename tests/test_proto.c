@@ -3467,7 +3467,7 @@ static void test_process_naming(void **state)
 	pr[0].n_cmdline = 2;
 	pr[0].cmdline = app_cmd;
 	pr[0].has_uid = 1;
-	pr[0].uid = 10001;
+	pr[0].uid = 1010001; /* Android user 10's app 10001 */
 	pr[1].pid = 103;
 	pr[1].ppid = 1;
 	pr[1].n_cmdline = 1;
@@ -3490,7 +3490,7 @@ static void test_process_naming(void **state)
 	tt_test_assert_tsv(tr, "select pid, name, cmdline, uid from process where pid >= 100 order by pid",
 		   "100\tRenderer\t/usr/lib/chromium/chromium --type=renderer --x=1\tNULL\n"
 		   "101\tGPU Process\tNULL\tNULL\n"
-		   "102\t/bin/app\t/bin/app --flag\t10001\n"
+		   "102\t/bin/app\t/bin/app --flag\t1010001\n"
 		   "103\t/bin/one\t/bin/one two\tNULL\n"
 		   "104\tkworker/1:0\tkworker/1:0\tNULL\n");
 	tt_test_assert_tsv(tr, "select p.pid, a.key, a.display_value from process p join args a using(arg_set_id)"
@@ -3499,6 +3499,9 @@ static void test_process_naming(void **state)
 		   "100\tchrome.process_type\tRenderer\n"
 		   "101\tchrome.process_type\tGpu\n");
 	tt_test_assert_tsv(tr, "select tid, name from thread where tid = 104", "104\tkworker/1:0\n");
+	/* trace processor's android_appid / android_user_id (UserHandle) */
+	tt_test_assert_tsv(tr, "select pid, android_appid, android_user_id from process where pid in (100, 102) order by pid",
+		   "100\tNULL\tNULL\n102\t10001\t10\n");
 	tb_close(tr, path, &b);
 }
 

@@ -111,6 +111,7 @@ static void kernel_trace(void **state)
 	assert_int_equal(tt_test_int(tr, "select min(ts) from sched"), 71309421899000);
 	/* pid 0 is the idle task */
 	tt_test_assert_tsv(tr, "select utid, tid, name, upid from thread where utid = 0", "0\t0\tswapper\t0\n");
+	tt_test_assert_tsv(tr, "select group_concat(utid) from thread where is_idle", "0\n");
 	/* atrace markers: nesting, threads of the tgid column's process */
 	tt_test_assert_tsv(tr,
 			   "select s.ts, s.dur, s.depth, s.name, t.tid, p.pid from slice s join thread_track tt on "

@@ -33,6 +33,7 @@ struct tt_rowvals {
 struct tt_storage {
 	tt_strpool *strs;
 	int oom;
+	int idle_rows;   /* utid 0 is the reserved idle thread (tt_storage_idle_rows) */
 
 	struct {
 		size_t n, cap;

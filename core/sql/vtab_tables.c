@@ -118,11 +118,16 @@ static const tt_vtab_def counter_def = {
 
 /* ---- process / thread ---------------------------------------------------------- */
 
-enum { PR_ID, PR_UPID, PR_PID, PR_NAME, PR_START, PR_END, PR_PARENT, PR_UID, PR_CMDLINE,
-       PR_SORT, PR_ARGS, PR_MACHINE };
+/* Columns in trace processor's order (its process and thread views);
+ * sort_index is ours (the viewer's track order): HIDDEN, so `SELECT *`
+ * gives what trace processor gives. */
+enum { PR_ID, PR_UPID, PR_PID, PR_NAME, PR_START, PR_END, PR_PARENT, PR_UID, PR_APPID, PR_USERID,
+       PR_CMDLINE, PR_ARGS, PR_MACHINE, PR_SORT };
 static size_t process_n(const tt_storage *st) { return st->process.n; }
 static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
+	int64_t uid = st->process.uid[r];
+
 	switch (c) {
 	case PR_ID: case PR_UPID: r_int(ctx, (int64_t)r); break;
 	case PR_PID: r_int(ctx, st->process.pid[r]); break;
@@ -131,7 +136,11 @@ static void process_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	case PR_END: r_ts(ctx, st->process.end_ts[r]); break;
 	case PR_PARENT: tt_vtab_result_id(ctx, st->process.parent_upid[r]); break;
 	case PR_SORT: r_ts(ctx, st->process.sort_index[r]); break;
-	case PR_UID: r_ts(ctx, st->process.uid[r]); break;
+	case PR_UID: r_ts(ctx, uid); break;
+	/* Android's UserHandle: uid = user * 100000 + app id (trace
+	 * processor's SetProcessUid) */
+	case PR_APPID: r_ts(ctx, uid == TT_TS_NONE ? uid : uid % 100000); break;
+	case PR_USERID: r_ts(ctx, uid == TT_TS_NONE ? uid : uid / 100000); break;
 	case PR_CMDLINE: tt_vtab_result_str(ctx, st, st->process.cmdline[r]); break;
 	case PR_ARGS: tt_vtab_result_id(ctx, st->process.arg_set_id[r]); break;
 	default: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 'p', r)); break; /* machine_id */
@@ -141,13 +150,14 @@ static const tt_vtab_def process_def = {
 	.name = "process",
 	.schema = "CREATE TABLE x(id INTEGER, upid INTEGER, pid INTEGER, name TEXT,"
 		  " start_ts INTEGER, end_ts INTEGER, parent_upid INTEGER, uid INTEGER,"
-		  " cmdline TEXT, sort_index INTEGER, arg_set_id INTEGER, machine_id INTEGER)",
+		  " android_appid INTEGER, android_user_id INTEGER,"
+		  " cmdline TEXT, arg_set_id INTEGER, machine_id INTEGER, sort_index INTEGER HIDDEN)",
 	.nrows = process_n, .column = process_col,
 	.id_col = PR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = PR_UPID,
 };
 
-enum { TH_ID, TH_UTID, TH_TID, TH_NAME, TH_START, TH_END, TH_UPID, TH_MAIN, TH_SORT, TH_ARGS,
-       TH_MACHINE };
+enum { TH_ID, TH_UTID, TH_TID, TH_NAME, TH_START, TH_END, TH_UPID, TH_MAIN, TH_IDLE, TH_MACHINE, TH_ARGS,
+       TH_SORT };
 static size_t thread_n(const tt_storage *st) { return st->thread.n; }
 static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -166,6 +176,9 @@ static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 		else
 			r_int(ctx, st->process.pid[upid] == st->thread.tid[r]);
 		break;
+	/* trace processor's reserved utid 0 is the idle thread, whatever the
+	 * format (a JSON trace's tid 0 gets a row of its own) */
+	case TH_IDLE: r_int(ctx, r == 0 && st->idle_rows); break;
 	case TH_SORT: r_ts(ctx, st->thread.sort_index[r]); break;
 	case TH_ARGS: tt_vtab_result_id(ctx, st->thread.arg_set_id[r]); break;
 	case TH_MACHINE: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 't', r)); break;
@@ -175,7 +188,7 @@ static const tt_vtab_def thread_def = {
 	.name = "thread",
 	.schema = "CREATE TABLE x(id INTEGER, utid INTEGER, tid INTEGER, name TEXT,"
 		  " start_ts INTEGER, end_ts INTEGER, upid INTEGER, is_main_thread INTEGER,"
-		  " sort_index INTEGER, arg_set_id INTEGER, machine_id INTEGER)",
+		  " is_idle INTEGER, machine_id INTEGER, arg_set_id INTEGER, sort_index INTEGER HIDDEN)",
 	.nrows = thread_n, .column = thread_col,
 	.id_col = TH_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = TH_UTID,
 };
