@@ -2127,18 +2127,19 @@ static void test_trace_stats(void **state)
 	p = pkt(3, 0);
 	TB_PUT(&b, p, TRACE_STATS, trace_stats, &t2);
 	tr = tb_open(&b, &path);
+	/* idx: NULL for a single stat, as trace processor gives it */
 	tt_test_assert_tsv(tr, "select name, idx, severity, value from stats where name in ('traced_producers_connected',"
 			       " 'traced_total_buffers', 'traced_flushes_failed', 'traced_final_flush_succeeded',"
 			       " 'traced_final_flush_failed', 'filter_input_bytes', 'filter_output_bytes', 'filter_errors',"
 			       " 'traced_buf_buffer_size', 'traced_buf_bytes_written') order by rowid",
-			   "traced_producers_connected\t0\tinfo\t3\n"
-			   "traced_total_buffers\t0\tinfo\t2\n"
-			   "traced_flushes_failed\t0\tdata_loss\t0\n"
-			   "traced_final_flush_succeeded\t0\tinfo\t0\n"
-			   "traced_final_flush_failed\t0\tdata_loss\t1\n"
-			   "filter_input_bytes\t0\tinfo\t100\n"
-			   "filter_output_bytes\t0\tinfo\t89\n"
-			   "filter_errors\t0\terror\t0\n"
+			   "traced_producers_connected\tNULL\tinfo\t3\n"
+			   "traced_total_buffers\tNULL\tinfo\t2\n"
+			   "traced_flushes_failed\tNULL\tdata_loss\t0\n"
+			   "traced_final_flush_succeeded\tNULL\tinfo\t0\n"
+			   "traced_final_flush_failed\tNULL\tdata_loss\t1\n"
+			   "filter_input_bytes\tNULL\tinfo\t100\n"
+			   "filter_output_bytes\tNULL\tinfo\t89\n"
+			   "filter_errors\tNULL\terror\t0\n"
 			   "traced_buf_buffer_size\t0\tinfo\t1024\n"
 			   "traced_buf_buffer_size\t1\tinfo\t2048\n"
 			   "traced_buf_bytes_written\t0\tinfo\t700\n"

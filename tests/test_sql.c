@@ -173,6 +173,52 @@ static void output_formats(void **state)
 	free(out);
 }
 
+/* The columns SELECT * gives of each of trace processor's tables and
+ * views, in its order (its prelude's declared columns). */
+static void perfetto_columns(void **state)
+{
+	static const struct { const char *table, *cols; } want[] = {
+		{ "slice", "id,ts,dur,track_id,category,name,depth,parent_id,arg_set_id,thread_ts,thread_dur,"
+			   "thread_instruction_count,thread_instruction_delta,cat,slice_id" },
+		{ "thread", "id,utid,tid,name,start_ts,end_ts,upid,is_main_thread,is_idle,machine_id,arg_set_id" },
+		{ "process", "id,upid,pid,name,start_ts,end_ts,parent_upid,uid,android_appid,android_user_id,cmdline,"
+			     "arg_set_id,machine_id" },
+		{ "track", "id,name,type,dimension_arg_set_id,parent_id,source_arg_set_id,machine_id,track_group_id" },
+		{ "thread_track", "id,name,type,parent_id,source_arg_set_id,machine_id,utid" },
+		{ "process_track", "id,name,type,parent_id,source_arg_set_id,machine_id,upid" },
+		{ "counter_track", "id,name,parent_id,type,dimension_arg_set_id,source_arg_set_id,machine_id,unit,"
+				   "description" },
+		{ "thread_counter_track", "id,name,type,parent_id,source_arg_set_id,machine_id,unit,description,utid" },
+		{ "process_counter_track", "id,name,type,parent_id,source_arg_set_id,machine_id,unit,description,upid" },
+		{ "cpu_counter_track", "id,name,type,parent_id,source_arg_set_id,machine_id,unit,description,cpu" },
+		{ "gpu_counter_track", "id,name,type,parent_id,source_arg_set_id,machine_id,unit,description,ugpu,gpu_id" },
+		{ "cpu_track", "id,name,type,parent_id,source_arg_set_id,machine_id,cpu" },
+		{ "sched", "id,ts,dur,cpu,utid,end_state,priority,ucpu,ts_end" },
+		{ "instant", "ts,track_id,name,arg_set_id" },
+		{ "counters", "id,ts,track_id,value,arg_set_id,name,unit" },
+		{ "cpu", "id,ucpu,cpu,cluster_id,processor,machine_id,capacity,arg_set_id" },
+		{ "stats", "id,name,key,idx,severity,source,value,description,machine_id,trace_id" },
+	};
+	tt_trace *tr = *state;
+	char q[200];
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(q, sizeof(q), "select group_concat(name, ',') from pragma_table_info('%s')", want[i].table);
+		if (strcmp(tt_test_str(tr, q), want[i].cols))
+			fail_msg("%s: [%s], not [%s]", want[i].table, tt_test_str(tr, q), want[i].cols);
+	}
+	/* hidden, still there by name */
+	assert_int_equal(tt_test_int(tr, "select count(*) from track where is_counter = 1 and utid is null"),
+			 tt_test_int(tr, "select count(*) from counter_track where id not in "
+					 "(select id from thread_counter_track)"));
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where type = 'slice'"),
+			 tt_test_int(tr, "select count(*) from slice"));
+	/* values: a single stat has no index; ts_end; cat and slice_id */
+	assert_string_equal(tt_test_str(tr, "select idx from stats where name = 'json_parse_error'"), "NULL");
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice where cat is not category or slice_id != id"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from stats where key != id and idx is null"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +227,7 @@ int main(void)
 		cmocka_unit_test(joins_and_views),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(output_formats),
+		cmocka_unit_test(perfetto_columns),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -109,6 +109,10 @@ static void kernel_trace(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from counter c join track t on c.track_id = t.id "
 					 "where t.name = 'cpuidle'"), 10);
 	assert_int_equal(tt_test_int(tr, "select min(ts) from sched"), 71309421899000);
+	assert_int_equal(tt_test_int(tr, "select count(*) from sched where ts_end != ts + dur"), 0);
+	/* the cpu_idle counter: a cpu counter track, not a cpu (slice) track */
+	tt_test_assert_tsv(tr, "select name, cpu from cpu_counter_track", "cpuidle\t0\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from cpu_track"), 0);
 	/* pid 0 is the idle task */
 	tt_test_assert_tsv(tr, "select utid, tid, name, upid from thread where utid = 0", "0\t0\tswapper\t0\n");
 	tt_test_assert_tsv(tr, "select group_concat(utid) from thread where is_idle", "0\n");

@@ -44,7 +44,10 @@ void tt_vtab_slice_column(const tt_storage *st, size_t row, int col, sqlite3_con
 #define TT_SLICE_COLUMNS \
 	"id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER, category TEXT, name TEXT," \
 	" depth INTEGER, parent_id INTEGER, arg_set_id INTEGER, thread_ts INTEGER," \
-	" thread_dur INTEGER, type TEXT"
-#define TT_SLICE_NCOLS 12
+	" thread_dur INTEGER, thread_instruction_count INTEGER, thread_instruction_delta INTEGER," \
+	" cat TEXT, slice_id INTEGER, type TEXT"
+#define TT_SLICE_NCOLS 16
+/* (the slice table itself hides type; a table function cannot: its
+ * arguments are its HIDDEN columns, in order) */
 
 #endif

@@ -48,8 +48,11 @@ static void r_text(sqlite3_context *ctx, const char *t)
 
 /* ---- slice ------------------------------------------------------------------ */
 
+/* trace processor's slice view, in its order (thread_instruction_count
+ * and _delta: NULL, no trace we read has them; cat and slice_id: its
+ * aliases); type, ours, HIDDEN. */
 enum { SL_ID, SL_TS, SL_DUR, SL_TRACK, SL_CAT, SL_NAME, SL_DEPTH, SL_PARENT, SL_ARGS,
-       SL_TTS, SL_TDUR, SL_TYPE, SL_SLICE_ID };
+       SL_TTS, SL_TDUR, SL_TICOUNT, SL_TIDELTA, SL_CAT_ALIAS, SL_SLICE_ID, SL_TYPE };
 static size_t slice_n(const tt_storage *st) { return st->slice.n; }
 static const int64_t *slice_ts(const tt_storage *st) { return st->slice.ts; }
 static int slice_sorted(const tt_storage *st) { return st->slice.sorted; }
@@ -62,7 +65,7 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_TS: r_int(ctx, st->slice.ts[r]); break;
 	case SL_DUR: r_int(ctx, st->slice.dur[r]); break;
 	case SL_TRACK: tt_vtab_result_id(ctx, st->slice.track[r]); break;
-	case SL_CAT: tt_vtab_result_str(ctx, st, st->slice.cat[r]); break;
+	case SL_CAT: case SL_CAT_ALIAS: tt_vtab_result_str(ctx, st, st->slice.cat[r]); break;
 	case SL_NAME: tt_vtab_result_str(ctx, st, st->slice.name[r]); break;
 	case SL_DEPTH: r_int(ctx, st->slice.depth[r]); break;
 	case SL_PARENT: r_id64(ctx, st->slice.parent_id[r]); break;
@@ -70,6 +73,7 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_TTS: r_ts(ctx, st->slice.thread_ts ? st->slice.thread_ts[r] : TT_TS_NONE); break;
 	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
 	case SL_TYPE: r_text(ctx, "slice"); break;
+	default: sqlite3_result_null(ctx); break; /* thread_instruction_count / _delta */
 	}
 }
 void tt_vtab_slice_column(const tt_storage *st, size_t row, int col, sqlite3_context *ctx)
@@ -80,8 +84,8 @@ static const tt_vtab_def slice_def = {
 	.name = "slice",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
 		  " category TEXT, name TEXT, depth INTEGER, parent_id INTEGER,"
-		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, type TEXT,"
-		  " slice_id INTEGER)",
+		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, thread_instruction_count INTEGER,"
+		  " thread_instruction_delta INTEGER, cat TEXT, slice_id INTEGER, type TEXT HIDDEN)",
 	.nrows = slice_n, .column = slice_col,
 	.id_col = SL_ID, .track_col = SL_TRACK, .ts_col = SL_TS, .name_col = SL_NAME,
 	.argset_col = -1, .id_alias_col = SL_SLICE_ID, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
@@ -195,8 +199,11 @@ static const tt_vtab_def thread_def = {
 
 /* ---- track ---------------------------------------------------------------------- */
 
-enum { TR_ID, TR_NAME, TR_TYPE, TR_PARENT, TR_UTID, TR_UPID, TR_IS_COUNTER, TR_UNIT,
-       TR_DESC, TR_CPU, TR_SOURCE_ARGS, TR_MACHINE, TR_DIM_ARGS };
+/* trace processor's track view, in its order (track_group_id: NULL, no
+ * track groups); what the viewer and the track views read besides is
+ * HIDDEN. */
+enum { TR_ID, TR_NAME, TR_TYPE, TR_DIM_ARGS, TR_PARENT, TR_SOURCE_ARGS, TR_MACHINE, TR_GROUP,
+       TR_UTID, TR_UPID, TR_IS_COUNTER, TR_UNIT, TR_DESC, TR_CPU };
 static size_t track_n(const tt_storage *st) { return st->track.n; }
 static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
@@ -214,14 +221,15 @@ static void track_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case TR_SOURCE_ARGS: tt_vtab_result_id(ctx, st->track.source_arg_set_id[r]); break;
 	case TR_MACHINE: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 'k', r)); break;
 	case TR_DIM_ARGS: tt_vtab_result_id(ctx, st->track.dimension_arg_set_id[r]); break;
+	case TR_GROUP: sqlite3_result_null(ctx); break;
 	}
 }
 static const tt_vtab_def track_def = {
 	.name = "track",
-	.schema = "CREATE TABLE x(id INTEGER, name TEXT, type TEXT, parent_id INTEGER,"
-		  " utid INTEGER, upid INTEGER, is_counter INTEGER, unit TEXT,"
-		  " description TEXT, cpu INTEGER, source_arg_set_id INTEGER, machine_id INTEGER,"
-		  " dimension_arg_set_id INTEGER)",
+	.schema = "CREATE TABLE x(id INTEGER, name TEXT, type TEXT, dimension_arg_set_id INTEGER,"
+		  " parent_id INTEGER, source_arg_set_id INTEGER, machine_id INTEGER, track_group_id INTEGER,"
+		  " utid INTEGER HIDDEN, upid INTEGER HIDDEN, is_counter INTEGER HIDDEN, unit TEXT HIDDEN,"
+		  " description TEXT HIDDEN, cpu INTEGER HIDDEN)",
 	.nrows = track_n, .column = track_col,
 	.id_col = TR_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -586,18 +594,27 @@ static void stats_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 		k = tt_storage_stat_indexed_row(st, r - N_SINGLE, &idx, &v);
 	}
 	switch (c) {
-	case 0: r_text(ctx, stat_info[k].name); break;
-	case 1: r_int(ctx, idx); break;
-	case 2: r_text(ctx, stat_info[k].severity); break;
-	case 3: r_text(ctx, stat_info[k].source); break;
-	case 4: r_int(ctx, v); break;
-	case 5: r_text(ctx, stat_info[k].description); break;
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_text(ctx, stat_info[k].name); break;
+	case 2: r_int(ctx, (int64_t)k); break; /* (our stats' numbers, not trace processor's) */
+	case 3: /* as trace processor: an index only for the indexed stats */
+		if (r < N_SINGLE)
+			sqlite3_result_null(ctx);
+		else
+			r_int(ctx, idx);
+		break;
+	case 4: r_text(ctx, stat_info[k].severity); break;
+	case 5: r_text(ctx, stat_info[k].source); break;
+	case 6: r_int(ctx, v); break;
+	case 7: r_text(ctx, stat_info[k].description); break;
+	case 8: tt_vtab_result_id(ctx, st->machine.set ? 0 : TT_NONE); break;
+	case 9: r_int(ctx, 0); break; /* trace_id: the one trace file */
 	}
 }
 static const tt_vtab_def stats_def = {
 	.name = "stats",
-	.schema = "CREATE TABLE x(name TEXT, idx INTEGER, severity TEXT, source TEXT,"
-		  " value INTEGER, description TEXT)",
+	.schema = "CREATE TABLE x(id INTEGER, name TEXT, key INTEGER, idx INTEGER, severity TEXT, source TEXT,"
+		  " value INTEGER, description TEXT, machine_id INTEGER, trace_id INTEGER)",
 	.nrows = stats_n, .column = stats_col,
 	.id_col = -1, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
@@ -693,27 +710,35 @@ static const tt_vtab_def *const core_defs[] = {
 
 /* Perfetto's track views, over `track`. */
 static const char core_views[] =
-	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, utid, source_arg_set_id, dimension_arg_set_id,"
-	"  machine_id FROM track"
+	/* trace processor's track views, their columns in its order */
+	"CREATE TEMP VIEW thread_track AS SELECT id, name, type, parent_id, source_arg_set_id, machine_id, utid"
+	"  FROM track"
 	"  WHERE utid IS NOT NULL AND is_counter = 0 AND type GLOB 'thread*'"
 	"  AND type NOT GLOB '*_state_track_event';"
-	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, upid, source_arg_set_id, dimension_arg_set_id,"
-	"  machine_id FROM track"
+	"CREATE TEMP VIEW process_track AS SELECT id, name, type, parent_id, source_arg_set_id, machine_id, upid"
+	"  FROM track"
 	"  WHERE upid IS NOT NULL AND utid IS NULL AND is_counter = 0"
 	"  AND type NOT GLOB '*_state_track_event';"
-	"CREATE TEMP VIEW counter_track AS SELECT id, name, type, parent_id, unit, description,"
-	"  source_arg_set_id, dimension_arg_set_id, machine_id FROM track WHERE is_counter = 1;"
-	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, unit, utid,"
-	"  source_arg_set_id, dimension_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
-	"CREATE TEMP VIEW process_counter_track AS SELECT id, name, type, parent_id, unit, upid,"
-	"  source_arg_set_id, dimension_arg_set_id, machine_id FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
-	"CREATE TEMP VIEW cpu_track AS SELECT id, name, type, parent_id, cpu FROM track"
-	"  WHERE cpu IS NOT NULL;"
-	"CREATE TEMP VIEW sched AS SELECT * FROM sched_slice;"
+	"CREATE TEMP VIEW counter_track AS SELECT id, name, parent_id, type, dimension_arg_set_id,"
+	"  source_arg_set_id, machine_id, unit, description FROM track WHERE is_counter = 1;"
+	"CREATE TEMP VIEW thread_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, machine_id,"
+	"  unit, description, utid FROM track WHERE is_counter = 1 AND utid IS NOT NULL;"
+	"CREATE TEMP VIEW process_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, machine_id,"
+	"  unit, description, upid FROM track WHERE is_counter = 1 AND upid IS NOT NULL AND utid IS NULL;"
+	"CREATE TEMP VIEW cpu_counter_track AS SELECT t.id, t.name, t.type, t.parent_id, t.source_arg_set_id,"
+	"  t.machine_id, t.unit, t.description, a.int_value AS cpu FROM track t"
+	"  JOIN args a ON a.arg_set_id = t.dimension_arg_set_id WHERE t.is_counter = 1 AND a.key = 'cpu';"
+	"CREATE TEMP VIEW gpu_counter_track AS SELECT t.id, t.name, t.type, t.parent_id, t.source_arg_set_id,"
+	"  t.machine_id, t.unit, t.description, a.int_value AS ugpu,"
+	"  (SELECT g.int_value FROM args g WHERE g.arg_set_id = t.dimension_arg_set_id AND g.key = 'gpu') AS gpu_id"
+	"  FROM track t JOIN args a ON a.arg_set_id = t.dimension_arg_set_id WHERE t.is_counter = 1 AND a.key = 'ugpu';"
+	"CREATE TEMP VIEW cpu_track AS SELECT t.id, t.name, t.type, t.parent_id, t.source_arg_set_id, t.machine_id,"
+	"  t.cpu FROM track t WHERE t.cpu IS NOT NULL AND t.is_counter = 0;"
+	"CREATE TEMP VIEW sched AS SELECT id, ts, dur, cpu, utid, end_state, priority, ucpu, ts + dur AS ts_end"
+	"  FROM sched_slice;"
 	"CREATE TEMP VIEW clock_snapshot AS SELECT * FROM __intrinsic_clock_snapshot;"
 	"CREATE TEMP VIEW ftrace_event AS SELECT id, ts, name, cpu, utid, arg_set_id, common_flags, ucpu FROM raw;"
-	"CREATE TEMP VIEW instant AS SELECT id, ts, track_id, category, name, arg_set_id"
-	"  FROM slice WHERE dur = 0;"
+	"CREATE TEMP VIEW instant AS SELECT ts, track_id, name, arg_set_id FROM slice WHERE dur = 0;"
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"
 	"  JOIN thread_track tt ON s.track_id = tt.id;"
 	"CREATE TEMP VIEW package_list AS SELECT * FROM __intrinsic_package_list;"
