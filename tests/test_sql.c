@@ -196,6 +196,7 @@ static void perfetto_columns(void **state)
 		{ "sched", "id,ts,dur,cpu,utid,end_state,priority,ucpu,ts_end" },
 		{ "instant", "ts,track_id,name,arg_set_id" },
 		{ "counters", "id,ts,track_id,value,arg_set_id,name,unit" },
+		{ "counter", "id,ts,track_id,value,arg_set_id" },
 		{ "cpu", "id,ucpu,cpu,cluster_id,processor,machine_id,capacity,arg_set_id" },
 		{ "stats", "id,name,key,idx,severity,source,value,description,machine_id,trace_id" },
 	};
@@ -211,8 +212,11 @@ static void perfetto_columns(void **state)
 	assert_int_equal(tt_test_int(tr, "select count(*) from track where is_counter = 1 and utid is null"),
 			 tt_test_int(tr, "select count(*) from counter_track where id not in "
 					 "(select id from thread_counter_track)"));
-	assert_int_equal(tt_test_int(tr, "select count(*) from slice where type = 'slice'"),
-			 tt_test_int(tr, "select count(*) from slice"));
+	/* an unqualified type is the track's (slice and counter have none) */
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice s join track t on s.track_id = t.id "
+					 "where type = 'thread'"),
+			 tt_test_int(tr, "select count(*) from slice s join thread_track t on s.track_id = t.id "
+					 "where t.type = 'thread'"));
 	/* values: a single stat has no index; ts_end; cat and slice_id */
 	assert_string_equal(tt_test_str(tr, "select idx from stats where name = 'json_parse_error'"), "NULL");
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice where cat is not category or slice_id != id"), 0);

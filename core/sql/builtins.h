@@ -45,9 +45,7 @@ void tt_vtab_slice_column(const tt_storage *st, size_t row, int col, sqlite3_con
 	"id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER, category TEXT, name TEXT," \
 	" depth INTEGER, parent_id INTEGER, arg_set_id INTEGER, thread_ts INTEGER," \
 	" thread_dur INTEGER, thread_instruction_count INTEGER, thread_instruction_delta INTEGER," \
-	" cat TEXT, slice_id INTEGER, type TEXT"
-#define TT_SLICE_NCOLS 16
-/* (the slice table itself hides type; a table function cannot: its
- * arguments are its HIDDEN columns, in order) */
+	" cat TEXT, slice_id INTEGER"
+#define TT_SLICE_NCOLS 15
 
 #endif

@@ -50,9 +50,10 @@ static void r_text(sqlite3_context *ctx, const char *t)
 
 /* trace processor's slice view, in its order (thread_instruction_count
  * and _delta: NULL, no trace we read has them; cat and slice_id: its
- * aliases); type, ours, HIDDEN. */
+ * aliases). Its old `type` column is gone there, and here: a query's
+ * unqualified `type` means its track's. */
 enum { SL_ID, SL_TS, SL_DUR, SL_TRACK, SL_CAT, SL_NAME, SL_DEPTH, SL_PARENT, SL_ARGS,
-       SL_TTS, SL_TDUR, SL_TICOUNT, SL_TIDELTA, SL_CAT_ALIAS, SL_SLICE_ID, SL_TYPE };
+       SL_TTS, SL_TDUR, SL_TICOUNT, SL_TIDELTA, SL_CAT_ALIAS, SL_SLICE_ID };
 static size_t slice_n(const tt_storage *st) { return st->slice.n; }
 static const int64_t *slice_ts(const tt_storage *st) { return st->slice.ts; }
 static int slice_sorted(const tt_storage *st) { return st->slice.sorted; }
@@ -72,7 +73,6 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_ARGS: tt_vtab_result_id(ctx, st->slice.arg_set_id[r]); break;
 	case SL_TTS: r_ts(ctx, st->slice.thread_ts ? st->slice.thread_ts[r] : TT_TS_NONE); break;
 	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
-	case SL_TYPE: r_text(ctx, "slice"); break;
 	default: sqlite3_result_null(ctx); break; /* thread_instruction_count / _delta */
 	}
 }
@@ -85,7 +85,7 @@ static const tt_vtab_def slice_def = {
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
 		  " category TEXT, name TEXT, depth INTEGER, parent_id INTEGER,"
 		  " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER, thread_instruction_count INTEGER,"
-		  " thread_instruction_delta INTEGER, cat TEXT, slice_id INTEGER, type TEXT HIDDEN)",
+		  " thread_instruction_delta INTEGER, cat TEXT, slice_id INTEGER)",
 	.nrows = slice_n, .column = slice_col,
 	.id_col = SL_ID, .track_col = SL_TRACK, .ts_col = SL_TS, .name_col = SL_NAME,
 	.argset_col = -1, .id_alias_col = SL_SLICE_ID, .ts = slice_ts, .ts_sorted = slice_sorted, .names = slice_names,
@@ -94,7 +94,8 @@ static const tt_vtab_def slice_def = {
 
 /* ---- counter ---------------------------------------------------------------- */
 
-enum { CT_ID, CT_TS, CT_TRACK, CT_VALUE, CT_ARGS, CT_TYPE };
+/* (no `type` column: trace processor dropped it; see slice) */
+enum { CT_ID, CT_TS, CT_TRACK, CT_VALUE, CT_ARGS };
 static size_t counter_n(const tt_storage *st) { return st->counter.n; }
 static const int64_t *counter_ts(const tt_storage *st) { return st->counter.ts; }
 static int counter_sorted(const tt_storage *st) { return st->counter.sorted; }
@@ -107,13 +108,12 @@ static void counter_col(const tt_storage *st, size_t r, int c, sqlite3_context *
 	case CT_TRACK: tt_vtab_result_id(ctx, st->counter.track[r]); break;
 	case CT_VALUE: sqlite3_result_double(ctx, st->counter.value[r]); break;
 	case CT_ARGS: tt_vtab_result_id(ctx, tt_storage_counter_args(st, r)); break;
-	case CT_TYPE: r_text(ctx, "counter"); break;
 	}
 }
 static const tt_vtab_def counter_def = {
 	.name = "counter",
 	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, track_id INTEGER, value REAL,"
-		  " arg_set_id INTEGER, type TEXT)",
+		  " arg_set_id INTEGER)",
 	.nrows = counter_n, .column = counter_col,
 	.id_col = CT_ID, .track_col = CT_TRACK, .ts_col = CT_TS, .name_col = -1,
 	.argset_col = -1, .id_alias_col = -1, .ts = counter_ts, .ts_sorted = counter_sorted,
