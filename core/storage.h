@@ -163,6 +163,11 @@ void tt_storage_args_null(tt_storage *st, const char *key);
  * keys): type is TT_ARG_* | TT_ARG_INDEXED when the key holds [n]; the
  * value is i (ints, bools as 0/1, pointers), d (reals) or s (strings). */
 void tt_storage_args_keyed(tt_storage *st, tt_str key, int type, int64_t i, double d, tt_str s);
+/* set was replaced by another (a copy with more args): if no row holds it
+ * at the end, its rows are not in the args table, as a merged set's. */
+void tt_storage_args_replaced(tt_storage *st, uint32_t set);
+/* The value of set's uint arg key (1), or 0 when it has none. */
+int tt_storage_args_uint_of(const tt_storage *st, uint32_t set, tt_str key, uint64_t *v);
 /* Copies every row of an existing set into the set under construction. */
 void tt_storage_args_copy(tt_storage *st, uint32_t arg_set_id);
 /* Stores the rows under construction as a new set and returns its id;

@@ -164,6 +164,26 @@ void tt_storage_args_null(tt_storage *st, const char *key)
 	arg_add(st, key, TT_ARG_NULL, (union tt_arg_val){ .i = 0 });
 }
 
+void tt_storage_args_replaced(tt_storage *st, uint32_t set)
+{
+	if (set != TT_NONE && TT_VEC_PUSH(st->args.merged_in, set))
+		st->oom = 1;
+}
+
+int tt_storage_args_uint_of(const tt_storage *st, uint32_t set, tt_str key, uint64_t *v)
+{
+	size_t first, end;
+
+	if (!key || !tt_storage_argset_rows(st, set, &first, &end))
+		return 0;
+	for (size_t r = first; r < end; r++)
+		if (st->args.key[r] == key && TT_ARG_TYPE(st->args.type[r]) == TT_ARG_UINT) {
+			*v = (uint64_t)st->args.val[r].i;
+			return 1;
+		}
+	return 0;
+}
+
 void tt_storage_args_copy(tt_storage *st, uint32_t set)
 {
 	size_t first, end;

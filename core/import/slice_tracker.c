@@ -12,6 +12,8 @@
  */
 #include "slice_tracker.h"
 
+#include "keymap.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,7 @@ struct tt_slice_tracker {
 	tt_args_tracker *args; /* merges an end's args; NULL: storage's merge */
 	struct stack *stacks; /* by track id */
 	size_t nstacks;
+	tt_keymap renames;     /* raw name -> the name slices take (tt_slice_tracker_rename) */
 };
 
 tt_slice_tracker *tt_slice_tracker_new(tt_storage *st, tt_args_tracker *args)
@@ -56,7 +59,13 @@ void tt_slice_tracker_free(tt_slice_tracker *t)
 	for (size_t i = 0; i < t->nstacks; i++)
 		free(t->stacks[i].e);
 	free(t->stacks);
+	tt_keymap_free(&t->renames);
 	free(t);
+}
+
+int tt_slice_tracker_rename(tt_slice_tracker *t, tt_str raw, tt_str name)
+{
+	return tt_keymap_put(&t->renames, raw, 0, 0, 0, name);
 }
 
 static struct stack *stack_of(tt_slice_tracker *t, uint32_t track)
@@ -126,6 +135,12 @@ static int64_t add(tt_slice_tracker *t, uint32_t track, int64_t ts, int64_t dur,
 
 	if (!s)
 		return -1;
+	if (t->renames.n && name) {
+		uint32_t to = tt_keymap_get(&t->renames, name, 0, 0, 0);
+
+		if (to != TT_KEYMAP_NONE)
+			name = to;
+	}
 	pop_ended_for(s, ts, t->stack_instants && end != OPEN && dur == 0);
 	if (s->n) {
 		parent = s->e[s->n - 1].id;

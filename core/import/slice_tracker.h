@@ -20,6 +20,12 @@ typedef struct tt_slice_tracker tt_slice_tracker;
 tt_slice_tracker *tt_slice_tracker_new(tt_storage *st, tt_args_tracker *args);
 void tt_slice_tracker_free(tt_slice_tracker *t);
 
+/* From now on a slice opened or completed as raw is named name (trace
+ * processor's slice translation table: Perfetto's TranslationTable
+ * slice_name rules); ends still match the name they give. 0, or -1 when
+ * out of memory. */
+int tt_slice_tracker_rename(tt_slice_tracker *t, tt_str raw, tt_str name);
+
 /* Opens a slice (dur -1 until ended). Returns its id or -1 (dropped). */
 int64_t tt_slice_tracker_begin(tt_slice_tracker *t, uint32_t track, int64_t ts,
 			       tt_str cat, tt_str name, uint32_t arg_set_id);

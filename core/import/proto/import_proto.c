@@ -736,6 +736,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_POWER_RAILS:
 		tt_proto_on_power_rails(c, s, p->power_rails, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRANSLATION_TABLE:
+		tt_proto_on_translation_table(c, p->translation_table);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
@@ -807,6 +810,7 @@ static void ctx_free(pctx *c)
 	tt_keymap_free(&c->rails);
 	tt_pmap_free(&c->wakelocks);
 	tt_pmap_free(&c->ended_pids);
+	tt_proto_translate_free(c);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);
 	tt_pmap_free(&c->named_procs);

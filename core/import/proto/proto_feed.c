@@ -151,6 +151,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		d.type = "process_track_event";
 		d.upid = u->upid;
 		d.parent_id = TT_NONE;
+		d.name = tt_proto_translate_track_name(c, d.name);
 		break;
 	case UT_COUNTER:
 		d.type = sutid != TT_NONE ? "thread_counter_track_event" :
@@ -159,6 +160,9 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		d.unit = u->unit;
 		d.utid = sutid;
 		d.upid = supid;
+		/* trace processor renames process-scoped tracks only */
+		if (sutid == TT_NONE && supid != TT_NONE)
+			d.name = tt_proto_translate_track_name(c, d.name);
 		break;
 	default:
 		if (!u->described) {
@@ -177,6 +181,7 @@ static uint32_t resolve_track(pctx *c, uint32_t i, int depth, tt_str event_name,
 		} else if (supid != TT_NONE) {
 			d.type = "process_track_event";
 			d.upid = supid;
+			d.name = tt_proto_translate_track_name(c, d.name);
 		}
 		/* trace processor: sibling slice tracks of one parent that may
 		 * merge (by name, the default, or by key) share tracks while
@@ -395,6 +400,14 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 	if (r->flags & F_EXT) {
 		ft = *r;
 		ft.args = tt_proto_ext_args(c, r);
+		r = &ft;
+	}
+	if (c->xlate && (r->flags & F_TE) && r->args != TT_NONE) {
+		/* hashes named by translation tables anywhere in the file (as
+		 * trace processor names them when it parses, after reading
+		 * every table before the sort gives the event out) */
+		ft = *r;
+		ft.args = tt_proto_translate_set(c, r->args);
 		r = &ft;
 	}
 

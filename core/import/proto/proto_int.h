@@ -347,6 +347,7 @@ typedef struct pctx {
 	char key[512];
 	char catbuf[1024];
 	tt_str k_passthrough;        /* "legacy_event.passthrough_utid", interned at its first use */
+	struct tt_proto_xlate *xlate; /* TranslationTable rules, made at the first (proto_translate.c) */
 } pctx;
 
 
@@ -516,6 +517,13 @@ void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRail
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);
+/* proto_translate.c: a TranslationTable packet's rules; a TrackEvent's
+ * arg set with the names of the hashes it holds (when fed; set itself
+ * when it holds none); a process track's name as the rules rename it. */
+void tt_proto_on_translation_table(pctx *c, const Perfetto__Protos__TranslationTable *t);
+uint32_t tt_proto_translate_set(pctx *c, uint32_t set);
+tt_str tt_proto_translate_track_name(const pctx *c, tt_str raw);
+void tt_proto_translate_free(pctx *c);
 /* proto_meta.c: Android's packages (each name once). */
 void tt_proto_on_packages(pctx *c, const Perfetto__Protos__PackagesList *pl);
 /* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */
