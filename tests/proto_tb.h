@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "perfetto_trace.pb-c.h"
+#include "testutil.h"
 
 typedef Perfetto__Protos__TracePacket Pkt;
 
@@ -69,6 +71,24 @@ static inline Pkt pkt(uint32_t seq, uint64_t ts)
 		p.timestamp = ts;
 	}
 	return p;
+}
+
+/* The trace in b written to a temporary file and opened (the test fails
+ * when it does not open); tb_close closes it, removes the file and
+ * empties b. */
+static inline tt_trace *tb_open_file(tbuf *b, char **path)
+{
+	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
+	return tt_test_open(*path);
+}
+
+static inline void tb_close(tt_trace *tr, char *path, tbuf *b)
+{
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+	free(b->p);
+	memset(b, 0, sizeof(*b));
 }
 
 /* Packs packet p with its payload msg in oneof member `member` (data case

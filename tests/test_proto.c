@@ -238,15 +238,6 @@ static tt_trace *tb_open(tbuf *b, char **path)
 	return tt_test_open(*path);
 }
 
-static void tb_close(tt_trace *tr, char *path, tbuf *b)
-{
-	tt_trace_close(tr);
-	unlink(path);
-	free(path);
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
 
 
 /* ---- real traces --------------------------------------------------------- */

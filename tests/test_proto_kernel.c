@@ -20,21 +20,6 @@
 #include "testutil.h"
 #include "proto_tb.h"
 
-static tt_trace *tb_open(tbuf *b, char **path)
-{
-	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
-	return tt_test_open(*path);
-}
-
-static void tb_close(tt_trace *tr, char *path, tbuf *b)
-{
-	tt_trace_close(tr);
-	unlink(path);
-	free(path);
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
 /* ---- binder ------------------------------------------------------------------- */
 
 #define BC_TRANSACTION 0x40406300u
@@ -178,7 +163,7 @@ static void test_binder_transactions(void **state)
 	ft_lock(&b, 410, 101, 1);
 	ft_lock(&b, 420, 101, 2);
 	ft_lock(&b, 430, 101, 2); /* not held: ignored */
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, SLICES_Q,
 			   "110\t70\tbinder\tbinder transaction\t101\t0\n"
 			   "120\t40\tbinder\tbinder reply\t201\t0\n"
@@ -248,7 +233,7 @@ static void test_binder_nested_without_commands(void **state)
 	ft_rcv(&b, 60, 201, 3);
 	ft_txn(&b, 70, 201, 4, 0, 100, 101, 1, 0, 0);
 	ft_rcv(&b, 80, 101, 4);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, SLICES_Q,
 			   "10\t70\tbinder\tbinder transaction\t101\t0\n"
 			   "20\t50\tbinder\tbinder reply\t201\t0\n"
@@ -300,7 +285,7 @@ static void test_gpu_frequency(void **state)
 	ss.gpufreq_mhz = mhz;
 	p = pkt(1, 40);
 	TB_PUT(&b, p, SYS_STATS, sys_stats, &ss);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, t.unit, extract_arg(t.dimension_arg_set_id, 'gpu'),"
 			       " extract_arg(t.dimension_arg_set_id, 'ugpu') from counter c join track t on t.id = c.track_id"
 			       " order by c.ts",
@@ -361,7 +346,7 @@ static void test_power_rails(void **state)
 	pr.n_rail_descriptor = pr.n_energy_data = 0;
 	p = pkt(1, 3000000);
 	TB_PUT(&b, p, POWER_RAILS, power_rails, &pr);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(t.unit, 'NULL'),"
 			       " extract_arg(c.arg_set_id, 'packet_ts'), extract_arg(t.dimension_arg_set_id, 'name'),"
 			       " extract_arg(t.dimension_arg_set_id, 'session_uuid'), extract_arg(t.source_arg_set_id, 'raw_name'),"
@@ -418,7 +403,7 @@ static void test_cpuhp_and_hrtimers(void **state)
 	ft_event_cpu(&b, 70, 1, 0, EV(HRTIMER_EXPIRE_EXIT, hrtimer_expire_exit, &hx), NULL);
 	ft_event_cpu(&b, 71, 0, 0, EV(CPUHP_EXIT, cpuhp_exit, &cx), NULL);
 #undef EV
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.category, s.name, s.depth, t.name, t.type,"
 			       " coalesce(extract_arg(s.arg_set_id, 'action_cpu'), '-'),"
 			       " coalesce(extract_arg(s.arg_set_id, 'cpuhp_idx'), '-'),"
@@ -470,7 +455,7 @@ static void test_wakelocks(void **state)
 	ft_wakeup(&b, 40, 0, "alarm");
 	ft_wakeup(&b, 45, 0, "alarm");
 	ft_wakeup(&b, 50, 1, "a_very_long_wakelock_name_exceeding");
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, t.type, extract_arg(t.dimension_arg_set_id, 'wakelock_event')"
 			       " from slice s join track t on t.id = s.track_id order by s.ts",
 			   "10\t30\tWakelock(alarm)\tWakelock(alarm)\twakesource_wakelock\talarm\n"
@@ -546,7 +531,7 @@ static void test_ion_and_dma_heaps(void **state)
 	ft_heap_stat(&b, 60, 0, 5, -8192, 13856);
 	ft_heap_stat(&b, 70, 1, 77, 4096, 4096);
 	ft_heap_stat(&b, 80, 1, 77, -4096, 0);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(th.tid, -1),"
 			       " coalesce(extract_arg(c.arg_set_id, 'inode'), '-')"
 			       " from counter c join track t on t.id = c.track_id"
@@ -594,7 +579,7 @@ static void test_ion_hostile_sizes(void **state)
 	(void)state;
 	ft_ion(&b, 10, 1, "big", (uint64_t)1 << 63, INT64_MAX);
 	ft_ion(&b, 20, 0, "big", (uint64_t)1 << 63, INT64_MIN);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select c.ts, cast(c.value as int), t.name from counter c join track t on t.id = c.track_id"
 			       " order by c.id",
 			   "10\t-1\tmem.ion.big\n"

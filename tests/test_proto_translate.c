@@ -26,21 +26,6 @@ typedef Perfetto__Protos__TrackDescriptor TDesc;
 typedef Perfetto__Protos__TranslationU64Entry U64E;
 typedef Perfetto__Protos__TranslationStrEntry StrE;
 
-static tt_trace *tb_open(tbuf *b, char **path)
-{
-	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
-	return tt_test_open(*path);
-}
-
-static void tb_close(tt_trace *tr, char *path, tbuf *b)
-{
-	tt_trace_close(tr);
-	unlink(path);
-	free(path);
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
 /* A thread's track (uuid 1: pid 10, tid 11) and a process's (uuid 2: pid
  * 10); tracks 3 (named) and 4 (unnamed) under the process, 5 a counter
  * under it, 6 a track under the thread. */
@@ -179,7 +164,7 @@ static void hashed_names_become_args(void **state)
 	t3.table_case = PERFETTO__PROTOS__TRANSLATION_TABLE__TABLE_CHROME_PERFORMANCE_MARK;
 	t3.chrome_performance_mark = &pt;
 	put_table(&b, &t3);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr,
 			   "select s.name, a.key, a.display_value from slice s join args a using(arg_set_id)"
 			   " where a.key glob 'chrome_*' order by s.ts, a.id",
@@ -250,7 +235,7 @@ static void slice_and_track_names(void **state)
 	put_event(&b, 540, 5, 4, NULL, NULL);
 	put_event(&b, 550, 6, 1, "s2", NULL);
 	put_event(&b, 560, 6, 2, NULL, NULL);
-	tr = tb_open(&b, &path);
+	tr = tb_open_file(&b, &path);
 	tt_test_assert_tsv(tr, "select name, dur from slice order by ts",
 			   "Renderer::Paint\t100\nc.d\t100\ns1\t10\nraw_slice\t10\ns2\t10\n");
 	tt_test_assert_tsv(tr,
