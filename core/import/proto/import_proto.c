@@ -205,6 +205,7 @@ static void seq_clear(pseq *s)
 	itab_clear(&s->dstrs);
 	itab_clear(&s->fnames);
 	itab_clear(&s->hnames);
+	itab_clear(&s->lbodies);
 	itab_clear(&s->ksyms);
 	tt_pmap_clear(&s->srclocs);
 	s->srcloc.n = 0;
@@ -227,6 +228,7 @@ static void seq_free(pseq *s)
 	itab_free(&s->dstrs);
 	itab_free(&s->fnames);
 	itab_free(&s->hnames);
+	itab_free(&s->lbodies);
 	itab_free(&s->ksyms);
 	tt_pmap_free(&s->srclocs);
 	TT_VEC_FREE(s->srcloc);
@@ -591,6 +593,10 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		for (i = 0; i < in->n_histogram_names; i++)
 			if (tt_proto_itab_put(&s->hnames, in->histogram_names[i]->iid,
 					      intern_c(c, in->histogram_names[i]->name ? in->histogram_names[i]->name : "")))
+				c->oom = 1;
+		for (i = 0; i < in->n_log_message_body; i++)
+			if (tt_proto_itab_put(&s->lbodies, in->log_message_body[i]->iid,
+					      intern_c(c, in->log_message_body[i]->body ? in->log_message_body[i]->body : "")))
 				c->oom = 1;
 		tt_proto_on_interned_callstacks(c, s, in);
 		tt_proto_on_interned_srclocs(c, s, in);

@@ -57,13 +57,17 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 	if (td->thread) {
 		const Perfetto__Protos__ThreadDescriptor *t = td->thread;
 		int64_t pid = t->has_pid ? t->pid : -1;
+		/* Chrome's sandboxed threads have tids only unique in their
+		 * process: trace processor's synthetic tid, pid << 32 | tid */
+		int64_t tid = td->chrome_thread && td->chrome_thread->is_sandboxed_tid ?
+			      (int64_t)((uint64_t)pid << 32) | t->tid : t->tid;
 
 		/* trace processor: a uuid described again for another thread
 		 * (another sequence reusing it) keeps its first reservation;
 		 * the new descriptor still names its own sequence's thread,
 		 * where that sequence's events without a track go */
-		if (u->kind == UT_THREAD && u->utid != TT_NONE && (u->dpid != pid || u->dtid != t->tid)) {
-			uint32_t utid = tt_process_tracker_thread(c->im->procs, pid, t->tid);
+		if (u->kind == UT_THREAD && u->utid != TT_NONE && (u->dpid != pid || u->dtid != tid)) {
+			uint32_t utid = tt_process_tracker_thread(c->im->procs, pid, tid);
 
 			stat(c, TT_STAT_track_descriptor_conflicting_reservation);
 			if (t->thread_name)
@@ -71,21 +75,21 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 			if (s && s->fallback_track == TT_NONE) {
 				s->fallback_track = tt_track_tracker_thread(c->im->tracks, utid);
 				s->thr_pid = pid;
-				s->thr_tid = t->tid;
+				s->thr_tid = tid;
 			}
 			return;
 		}
 		u->dpid = pid;
-		u->dtid = t->tid;
+		u->dtid = tid;
 		/* trace processor: one descriptor track per thread, so another
 		 * uuid for a (pid, tid) already described means the tid was
 		 * reused: a new thread (likewise for processes below) */
 		if (u->kind != UT_THREAD || u->utid == TT_NONE) {
-			uint32_t utid = tt_process_tracker_thread(c->im->procs, pid, t->tid);
+			uint32_t utid = tt_process_tracker_thread(c->im->procs, pid, tid);
 			uint64_t *owner = tt_pmap_find(&c->desc_by_utid, utid);
 
 			if (owner && *owner != td->uuid)
-				utid = tt_process_tracker_thread_new(c->im->procs, pid, t->tid);
+				utid = tt_process_tracker_thread_new(c->im->procs, pid, tid);
 			if (tt_pmap_put(&c->desc_by_utid, utid, td->uuid))
 				c->oom = 1;
 			u->utid = utid;
@@ -97,7 +101,7 @@ void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td)
 		if (s && s->fallback_track == TT_NONE) {
 			s->fallback_track = TRACK_UUID | i;
 			s->thr_pid = pid;
-			s->thr_tid = t->tid;
+			s->thr_tid = tid;
 		}
 	} else if (td->process) {
 		const Perfetto__Protos__ProcessDescriptor *p = td->process;

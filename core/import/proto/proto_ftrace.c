@@ -273,6 +273,9 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_LOG:
 		tt_proto_feed_log(c, r);
 		return;
+	case FT_LOG_UTID:
+		tt_storage_log(c->st, r->ts, (uint32_t)r->id, (uint32_t)r->u.i, r->cat, r->name);
+		return;
 	case FT_RAW:
 		tt_storage_raw(c->st, r->ts, r->name, (int64_t)(r->id >> 32), tt_proto_thread(c, pid), r->args);
 		return;

@@ -58,7 +58,7 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK };
+       FT_WAKELOCK, FT_LOG_UTID };
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
  * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
@@ -84,7 +84,8 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
 #define RSS_HAS_CURR 2
 #define RSS_HAS_MM 4
 /* FT_LOG: an Android log line (proto_meta.c): id pid << 32 | tid, u.i the
- * priority, name the message, cat the tag (0: none) */
+ * priority, name the message, cat the tag (0: none); FT_LOG_UTID: the
+ * same with id the thread's utid (a Chrome log message, proto_typed_args.c) */
 /* FT_WQ_START / FT_WQ_END: a workqueue slice on the thread of pid id (name
  * the function, args its cpu) */
 /* R_STATE records: name is the value (0 ends the state) */
@@ -208,6 +209,7 @@ typedef struct pseq {
 	itab names, cats, dnames, dstrs;
 	itab fnames, build_ids, mapping_paths; /* callstacks (proto_callstack.c) */
 	itab hnames;                 /* Chrome histogram names (proto_typed_args.c) */
+	itab lbodies;                /* Chrome log message bodies (proto_typed_args.c) */
 	itab ksyms;                  /* kernel symbols (sched_blocked_reason, proto_ftrace.c) */
 	tt_pmap srclocs;             /* SourceLocation iid -> index in srcloc + 1 */
 	TT_VEC(psrcloc) srcloc;
@@ -517,6 +519,10 @@ void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRail
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);
+/* proto_typed_args.c: a TrackEvent's Chrome log message (te->log_message)
+ * as a log row of the event's thread utid at ts (TT_NONE: none, an
+ * error as in trace processor). */
+void tt_proto_log_message(pctx *c, pseq *s, const TEv *te, int64_t ts, uint32_t utid);
 /* proto_translate.c: a TranslationTable packet's rules; a TrackEvent's
  * arg set with the names of the hashes it holds (when fed; set itself
  * when it holds none); a process track's name as the rules rename it. */

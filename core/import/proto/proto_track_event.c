@@ -264,15 +264,13 @@ static uint32_t legacy_counter_utrack(pctx *c, uint32_t utid, int kind)
 	return TRACK_UUID | (uint32_t)(c->utracks.n - 1);
 }
 
-/* trace processor's legacy_event.passthrough_utid: the thread a legacy
- * async or scoped instant event came from (its thread track's), or for an
- * event on a process- or global-scoped descriptor track the sequence's
- * thread (of that process). TT_NONE when none. */
-static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_track, int phase,
-				 const LEv *le)
+/* The scope of an event's track (0 thread, 1 process, 2 global): its own
+ * kind, else its nearest descriptor ancestor's, with that thread or
+ * process. */
+static int track_scope(pctx *c, uint32_t track, int legacy_track, uint32_t *utid_out, uint32_t *upid_out)
 {
-	uint32_t utid = TT_NONE, upid = TT_NONE, thr;
-	int scope = 2; /* 0 thread, 1 process, 2 global */
+	uint32_t utid = TT_NONE, upid = TT_NONE;
+	int scope = 2;
 
 	if (legacy_track && !(track & TRACK_UUID)) {
 		utid = tt_storage_track_utid(c->st, track);
@@ -297,6 +295,34 @@ static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_tr
 			u = pi ? &c->utracks.v[*pi] : NULL;
 		}
 	}
+	*utid_out = utid;
+	*upid_out = upid;
+	return scope;
+}
+
+/* The thread of an event (a Chrome log message's): its track's, else
+ * the sequence's for an event on the sequence's default track. */
+static uint32_t event_thread(pctx *c, pseq *s, const TEv *te, uint32_t track, int legacy_track)
+{
+	uint32_t utid, upid;
+
+	if (track_scope(c, track, legacy_track, &utid, &upid) == 0)
+		return utid;
+	if (!te->has_track_uuid && s->fallback_track != TT_NONE)
+		return tt_process_tracker_thread(c->im->procs, s->thr_pid, s->thr_tid);
+	return TT_NONE;
+}
+
+/* trace processor's legacy_event.passthrough_utid: the thread a legacy
+ * async or scoped instant event came from (its thread track's), or for an
+ * event on a process- or global-scoped descriptor track the sequence's
+ * thread (of that process). TT_NONE when none. */
+static uint32_t passthrough_utid(pctx *c, pseq *s, uint32_t track, int legacy_track, int phase,
+				 const LEv *le)
+{
+	uint32_t utid, upid, thr;
+	int scope = track_scope(c, track, legacy_track, &utid, &upid);
+
 	if (phase && (strchr("beSFnTp", phase) ||
 		      ((phase == 'I' || phase == 'i') && le && (le->instant_event_scope == 1 ||
 								le->instant_event_scope == 2))))
@@ -664,6 +690,8 @@ void tt_proto_on_track_event(pctx *c, pseq *s, const Pkt *p, const TEv *te, int6
 		return;
 	}
 	args = tt_proto_event_args(c, s, te, phase, passthrough_utid(c, s, ev_track, legacy_track, phase, le));
+	if (te->log_message)
+		tt_proto_log_message(c, s, te, ts, event_thread(c, s, te, ev_track, legacy_track));
 	if (main_thread && track == ev_track)
 		track = tt_track_tracker_thread(c->im->tracks, c->utracks.v[track & ~TRACK_UUID].utid);
 	/* the record's file order (c->ord) must be known before its flows */

@@ -215,7 +215,7 @@ int tt_proto_has_typed_args(const TEv *te)
 	TYPED_FIELDS_HI(HAS)
 #undef HAS
 	return te->task_execution || te->has_source_location_iid || te->has_chrome_app_state ||
-	       te->chrome_memory_pressure_notification;
+	       te->chrome_memory_pressure_notification || te->log_message;
 }
 
 /* ChromeTrackEvent's extensions (field numbers 1000 up, after every
@@ -254,8 +254,73 @@ static void chrome_extensions(pctx *c, pseq *s, const TEv *te)
 	}
 }
 
+/* A log message's body and source location (interned on s); 0 when one
+ * named is not there (trace processor: an error, the message dropped). */
+static int log_parts(pseq *s, const Perfetto__Protos__LogMessage *m, tt_str *body, const psrcloc **loc)
+{
+	const uint64_t *at;
+
+	*loc = NULL;
+	if (!tt_proto_itab_find(&s->lbodies, m->body_iid, body))
+		return 0;
+	if (m->has_source_location_iid) {
+		if (!(at = tt_pmap_find(&s->srclocs, m->source_location_iid)))
+			return 0;
+		*loc = &s->srcloc.v[*at - 1];
+	}
+	return 1;
+}
+
+/* Its args (message, then where, then the priority when given), as trace
+ * processor's track event parser names them. */
+static void add_log_message(pctx *c, pseq *s, const Perfetto__Protos__LogMessage *m)
+{
+	const psrcloc *loc;
+	const char *t;
+	tt_str body;
+
+	if (!log_parts(s, m, &body, &loc)) {
+		stat(c, TT_STAT_track_event_parser_errors);
+		return;
+	}
+	t = tt_storage_str(c->st, body);
+	tt_storage_args_str(c->st, "track_event.log_message.message", t ? t : "", t ? strlen(t) : 0);
+	if (loc) {
+		t = tt_storage_str(c->st, loc->file);
+		tt_storage_args_str(c->st, "track_event.log_message.file_name", t ? t : "", t ? strlen(t) : 0);
+		t = tt_storage_str(c->st, loc->func);
+		tt_storage_args_str(c->st, "track_event.log_message.function_name", t ? t : "", t ? strlen(t) : 0);
+		tt_storage_args_int(c->st, "track_event.log_message.line_number", loc->line);
+	}
+	if (m->has_prio)
+		tt_storage_args_int(c->st, "track_event.priority", m->prio);
+}
+
+void tt_proto_log_message(pctx *c, pseq *s, const TEv *te, int64_t ts, uint32_t utid)
+{
+	const Perfetto__Protos__LogMessage *m = te->log_message;
+	const psrcloc *loc;
+	tt_str body, tag = 0;
+
+	if (utid == TT_NONE || !log_parts(s, m, &body, &loc)) {
+		/* (a missing part was counted with the args) */
+		if (utid == TT_NONE)
+			stat(c, TT_STAT_track_event_parser_errors);
+		return;
+	}
+	if (loc) {
+		/* the tag: "file:line" */
+		const char *f = tt_storage_str(c->st, loc->file);
+		int n = snprintf(c->key, sizeof(c->key), "%s:%u", f ? f : "", loc->line);
+
+		tag = intern(c, c->key, n < 0 ? 0 : (size_t)n < sizeof(c->key) ? (size_t)n : sizeof(c->key) - 1);
+	}
+	/* no priority: INFO (4), which the UI shows */
+	tt_proto_push_ft(c, s, ts, FT_LOG_UTID, utid, m->has_prio ? m->prio : 4, body, tag, 0);
+}
+
 /* Before them, as trace processor orders them: the source location, the
- * task's posted_from, an interned histogram name. */
+ * task's posted_from, a log message, an interned histogram name. */
 void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te)
 {
 	const Perfetto__Protos__ChromeHistogramSample *h = te->chrome_histogram_sample;
@@ -264,6 +329,8 @@ void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te)
 		add_srcloc(c, s, "source", te->source_location_iid);
 	if (te->task_execution && te->task_execution->has_posted_from_iid)
 		add_srcloc(c, s, "task.posted_from", te->task_execution->posted_from_iid);
+	if (te->log_message)
+		add_log_message(c, s, te->log_message);
 	if (h && h->has_name_iid && !h->name) {
 		tt_str v;
 
