@@ -3,7 +3,8 @@
  * build slices across threads: binder transactions (core/import/
  * binder_tracker.c through proto_kernel.c), and the counters of GPU
  * frequencies, Android's power rails and its ion and DMA-BUF heaps, cpu
- * hotplug, hrtimers and wakelocks, on traces written here.
+ * hotplug, hrtimers, the function graph tracer and wakelocks, on traces
+ * written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -417,6 +418,50 @@ static void test_cpuhp_and_hrtimers(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- the function graph tracer ---------------------------------------------------- */
+
+/* funcgraph_entry / _exit: a slice per call named by its function (its
+ * interned symbol, else its address) on the thread's "Funcgraph" track,
+ * nested as the calls; the idle task's on "swapper<cpu> -funcgraph". An
+ * exit ends the innermost call of its name. */
+static void test_funcgraph(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__FtraceEvent e;
+	Perfetto__Protos__FuncgraphEntryFtraceEvent fe = PERFETTO__PROTOS__FUNCGRAPH_ENTRY_FTRACE_EVENT__INIT;
+	Perfetto__Protos__FuncgraphExitFtraceEvent fx = PERFETTO__PROTOS__FUNCGRAPH_EXIT_FTRACE_EVENT__INIT;
+
+	(void)state;
+#define EV(CASE, member, msg) (perfetto__protos__ftrace_event__init(&e), \
+			       e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_##CASE, e.member = (msg), &e)
+	fe.has_func = fx.has_func = 1;
+	fe.func = fx.func = 0x1234;
+	ft_event_cpu(&b, 100, 0, 42, EV(FUNCGRAPH_ENTRY, funcgraph_entry, &fe), "__handle_mm_fault");
+	fe.func = fx.func = 0x99;
+	ft_event_cpu(&b, 110, 0, 42, EV(FUNCGRAPH_ENTRY, funcgraph_entry, &fe), NULL);
+	ft_event_cpu(&b, 130, 0, 42, EV(FUNCGRAPH_EXIT, funcgraph_exit, &fx), NULL);
+	fx.func = 0x1234;
+	ft_event_cpu(&b, 200, 0, 42, EV(FUNCGRAPH_EXIT, funcgraph_exit, &fx), NULL);
+	/* the idle task on cpu 3 */
+	fe.func = fx.func = 0x77;
+	ft_event_cpu(&b, 300, 3, 0, EV(FUNCGRAPH_ENTRY, funcgraph_entry, &fe), NULL);
+	ft_event_cpu(&b, 350, 3, 0, EV(FUNCGRAPH_EXIT, funcgraph_exit, &fx), NULL);
+#undef EV
+	tr = tb_open_file(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, s.depth, t.name, t.type, coalesce(th.tid, '-'),"
+			       " coalesce(extract_arg(t.dimension_arg_set_id, 'cpu'), '-')"
+			       " from slice s join track t on t.id = s.track_id left join thread th using(utid)"
+			       " order by s.ts",
+			   "100\t100\t__handle_mm_fault\t0\tFuncgraph\tthread_funcgraph\t42\t-\n"
+			   "110\t20\t0x99\t1\tFuncgraph\tthread_funcgraph\t42\t-\n"
+			   "300\t50\t0x77\t0\tswapper3 -funcgraph\tcpu_funcgraph\t-\t3\n");
+	/* the thread's track is one of its thread tracks */
+	assert_int_equal(tt_test_int(tr, "select count(*) from thread_track where type = 'thread_funcgraph'"), 1);
+	tb_close(tr, path, &b);
+}
+
 /* ---- wakelocks ------------------------------------------------------------------------ */
 
 static void ft_wakeup(tbuf *b, uint64_t ts, int on, const char *name)
@@ -597,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_frequency),
 		cmocka_unit_test(test_power_rails),
 		cmocka_unit_test(test_cpuhp_and_hrtimers),
+		cmocka_unit_test(test_funcgraph),
 		cmocka_unit_test(test_ion_and_dma_heaps),
 		cmocka_unit_test(test_wakelocks),
 		cmocka_unit_test(test_ion_hostile_sizes),

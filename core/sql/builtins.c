@@ -4,6 +4,7 @@
  * queries read that are views here:
  *
  *   select * from counters;   -- counter with its track's name and unit
+ *   select * from slices;     -- trace processor's old name of `slice`
  *   select cpu from cpu;      -- one row per CPU seen in the trace
  */
 #include "builtins.h"
@@ -11,6 +12,7 @@
 /* Views are resolved when used: they may be created before the tables
  * they read are registered. */
 static const char builtin_views[] =
+	"CREATE TEMP VIEW IF NOT EXISTS slices AS SELECT * FROM slice;"
 	"CREATE TEMP VIEW IF NOT EXISTS counters AS SELECT c.id, c.ts, c.track_id, c.value, c.arg_set_id,"
 	"  t.name, t.unit FROM counter c JOIN track t ON c.track_id = t.id WHERE t.is_counter = 1 ORDER BY c.ts;"
 	/* cpu: the CPUs the importer recorded (__intrinsic_cpu, vtab_tables.c);

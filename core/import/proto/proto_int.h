@@ -58,7 +58,7 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK, FT_LOG_UTID };
+       FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH };
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
  * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
@@ -86,6 +86,8 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
 /* FT_LOG: an Android log line (proto_meta.c): id pid << 32 | tid, u.i the
  * priority, name the message, cat the tag (0: none); FT_LOG_UTID: the
  * same with id the thread's utid (a Chrome log message, proto_typed_args.c) */
+/* FT_FUNCGRAPH: a function graph entry (u.i 1) or exit (0) of the
+ * thread of pid id, name the function (proto_kernel.c) */
 /* FT_WQ_START / FT_WQ_END: a workqueue slice on the thread of pid id (name
  * the function, args its cpu) */
 /* R_STATE records: name is the value (0 ends the state) */

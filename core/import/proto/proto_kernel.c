@@ -206,6 +206,47 @@ if (e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WORKQUEUE_EXECUTE_STA
 }
 }
 
+/* funcgraph_entry / _exit (the function graph tracer): a slice per call
+ * named by the function (its interned symbol, else its address) on the
+ * thread's "Funcgraph" track (thread_funcgraph), the exit ending the
+ * innermost of that name; the idle task's (pid 0, one per cpu at once) on
+ * "swapper<cpu> -funcgraph" (cpu_funcgraph), as trace processor has them. */
+static void on_funcgraph(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+{
+	int entry = e->event_case == PERFETTO__PROTOS__FTRACE_EVENT__EVENT_FUNCGRAPH_ENTRY;
+	tt_str name = kernel_symbol(c, seq, entry ? e->funcgraph_entry->func : e->funcgraph_exit->func);
+	uint32_t t;
+
+	if (e->pid) {
+		tt_proto_push_ft(c, ps, ts, FT_FUNCGRAPH, (uint32_t)e->pid, entry, name, 0, TT_NONE);
+		return;
+	}
+	t = cpu_slice_track(c, "cpu_funcgraph", "swapper%u -funcgraph", cpu);
+	if (entry)
+		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, name, 0, TT_NONE, 0, 0);
+	else
+		tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, name, 0, TT_NONE, 0, 0);
+}
+
+/* The thread's funcgraph track. */
+static uint32_t funcgraph_track(pctx *c, uint32_t utid)
+{
+	tt_track_desc d = { .type = "thread_funcgraph", .utid = utid, .upid = TT_NONE, .parent_id = TT_NONE,
+			    .cpu = -1 };
+	uint32_t t;
+
+	if (utid == TT_NONE)
+		return TT_NONE;
+	d.upid = tt_storage_thread_upid(c->st, utid);
+	d.name = intern_c(c, "Funcgraph");
+	t = tt_track_tracker_keyed(c->im->tracks, "thread_funcgraph", utid, 0, 0, &d);
+	if (tt_proto_dims_begin(c, t)) {
+		tt_storage_args_uint(c->st, "utid", utid);
+		tt_proto_dims_end(c, t);
+	}
+	return t;
+}
+
 /* ---- the kernel's counters ------------------------------------------------ */
 
 static void push_counter(pctx *c, pseq *ps, int64_t ts, uint32_t t, double v)
@@ -402,6 +443,10 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_ENTRY:
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_EXIT:
 		on_cpuhp_hrtimer(c, seq, ps, ts, cpu, e);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_FUNCGRAPH_ENTRY:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_FUNCGRAPH_EXIT:
+		on_funcgraph(c, seq, ps, ts, cpu, e);
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_WAKEUP_SOURCE_ACTIVATE:
 		tt_proto_push_ft(c, ps, ts, FT_WAKELOCK, 0, 1,
@@ -643,6 +688,17 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 			args = tt_args_tracker_end(c->im->args);
 		}
 		tt_slice_tracker_complete(c->im->slices, t, r->ts, 0, 0, r->name, args);
+		return 1;
+	}
+	case FT_FUNCGRAPH: {
+		uint32_t t = funcgraph_track(c, tt_proto_thread(c, pid));
+
+		if (t == TT_NONE)
+			return 1;
+		if (r->u.i)
+			tt_slice_tracker_begin(c->im->slices, t, r->ts, 0, r->name, TT_NONE);
+		else
+			tt_slice_tracker_end_quiet(c->im->slices, t, r->ts, 0, r->name, TT_NONE);
 		return 1;
 	}
 	case FT_WQ_START:
