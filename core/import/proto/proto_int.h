@@ -58,7 +58,7 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH };
+       FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE };
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
  * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
@@ -86,6 +86,10 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
 /* FT_LOG: an Android log line (proto_meta.c): id pid << 32 | tid, u.i the
  * priority, name the message, cat the tag (0: none); FT_LOG_UTID: the
  * same with id the thread's utid (a Chrome log message, proto_typed_args.c) */
+/* FT_NET_RX / FT_NET_TX: a packet of u.i bytes received / sent on
+ * device name by cpu id; FT_NET_KFREE: an IP packet freed (u.i the
+ * protocol); FT_TCP_STATE: socket id's new state, name the slice's
+ * (proto_net.c) */
 /* FT_FUNCGRAPH: a function graph entry (u.i 1) or exit (0) of the
  * thread of pid id, name the function (proto_kernel.c) */
 /* FT_WQ_START / FT_WQ_END: a workqueue slice on the thread of pid id (name
@@ -352,6 +356,9 @@ typedef struct pctx {
 	char catbuf[1024];
 	tt_str k_passthrough;        /* "legacy_event.passthrough_utid", interned at its first use */
 	struct tt_proto_xlate *xlate; /* TranslationTable rules, made at the first (proto_translate.c) */
+	tt_pmap net_bytes;           /* (device << 1 | received) -> bytes so far (proto_net.c) */
+	tt_pmap tcp_streams;         /* socket -> its TCP stream number */
+	uint64_t ntcp_streams, kfree_skbs;
 } pctx;
 
 
@@ -475,6 +482,13 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r);
 int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
 			     const Perfetto__Protos__FtraceEvent *e);
 int tt_proto_feed_kernel(pctx *c, const prec *r);
+/* A cpu's slice track of trace processor's cpu blueprint type, named
+ * fmt % cpu, dimension cpu (proto_kernel.c). */
+uint32_t tt_proto_cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu);
+/* proto_net.c: a network ftrace event (1: it was one), its record when
+ * fed (1: one of its kinds). */
+int tt_proto_on_net_event(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e);
+int tt_proto_feed_net(pctx *c, const prec *r);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), process names by priority,
  * threads and forked processes bound to a process once one of them is. */

@@ -15,7 +15,7 @@
 
 /* A cpu's slice track of trace processor's blueprint type ("cpu_irq":
  * "Irq Cpu N", "cpu_softirq": "SoftIrq Cpu N"), dimension cpu. */
-static uint32_t cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu)
+uint32_t tt_proto_cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu)
 {
 	char name[64];
 	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = cpu };
@@ -60,32 +60,32 @@ static void on_irq(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__
 
 	switch (e->event_case) {
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY:
-	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
 	snprintf(name, sizeof(name), "IRQ (%.254s)", e->irq_handler_entry->name ? e->irq_handler_entry->name : "");
 	tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, name), irq, TT_NONE, 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT:
-	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
 	tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, irq,
 			  one_arg(c, "ret", e->irq_handler_exit->ret == 1 ? "handled" : "unhandled", 0), 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_ENTRY:
-	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
 	tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, "IRQ (LocalTimer)"), irq, TT_NONE, 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_LOCAL_TIMER_EXIT:
-	t = cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_irq", "Irq Cpu %u", cpu);
 	tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, irq, TT_NONE, 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY:
 	if (e->softirq_entry->vec >= sizeof(softirq_names) / sizeof(softirq_names[0]))
 		break;
-	t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
 	tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, intern_c(c, softirq_names[e->softirq_entry->vec]), irq,
 			  TT_NONE, 0, 0);
 	break;
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT:
-	t = cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_softirq", "SoftIrq Cpu %u", cpu);
 	tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, irq, one_arg(c, "vec", NULL, e->softirq_exit->vec), 0, 0);
 	break;
 default:
@@ -129,7 +129,7 @@ static void on_cpuhp_hrtimer(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 			hp = e->cpuhp_multi_enter->cpu;
 			idx = e->cpuhp_multi_enter->idx;
 		}
-		t = cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", hp);
+		t = tt_proto_cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", hp);
 		snprintf(name, sizeof(name), "cpuhp(%d)", idx);
 		tt_storage_args_begin(c->st);
 		tt_storage_args_uint(c->st, "action_cpu", cpu);
@@ -138,16 +138,16 @@ static void on_cpuhp_hrtimer(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 				  tt_args_tracker_end(c->im->args), 0, 0);
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPUHP_EXIT:
-		t = cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", e->cpuhp_exit->cpu);
+		t = tt_proto_cpu_slice_track(c, "cpu_hotplug", "CPU Hotplug %u", e->cpuhp_exit->cpu);
 		tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, 0, TT_NONE, 0, 0);
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_ENTRY:
-		t = cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
+		t = tt_proto_cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
 		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, kernel_symbol(c, seq, e->hrtimer_expire_entry->function),
 				  intern_c(c, "hrtimer"), TT_NONE, 0, 0);
 		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_HRTIMER_EXPIRE_EXIT:
-		t = cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
+		t = tt_proto_cpu_slice_track(c, "cpu_hrtimer", "Hrtimer Cpu %u", cpu);
 		tt_proto_push_rec(c, ps, ts, R_END, F_QUIET, t, 0, intern_c(c, "hrtimer"), TT_NONE, 0, 0);
 		break;
 	default:
@@ -221,7 +221,7 @@ static void on_funcgraph(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t cpu,
 		tt_proto_push_ft(c, ps, ts, FT_FUNCGRAPH, (uint32_t)e->pid, entry, name, 0, TT_NONE);
 		return;
 	}
-	t = cpu_slice_track(c, "cpu_funcgraph", "swapper%u -funcgraph", cpu);
+	t = tt_proto_cpu_slice_track(c, "cpu_funcgraph", "swapper%u -funcgraph", cpu);
 	if (entry)
 		tt_proto_push_rec(c, ps, ts, R_BEGIN, 0, t, name, 0, TT_NONE, 0, 0);
 	else
@@ -531,7 +531,7 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 		on_kernel_counter(c, ps, ts, e);
 		break;
 	default:
-		return 0;
+		return tt_proto_on_net_event(c, ps, ts, cpu, e);
 	}
 	return 1;
 }
@@ -716,6 +716,6 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 		return 1;
 	}
 	default:
-		return 0;
+		return tt_proto_feed_net(c, r);
 	}
 }
