@@ -489,6 +489,9 @@ uint32_t tt_proto_cpu_slice_track(pctx *c, const char *type, const char *fmt, ui
  * fed (1: one of its kinds). */
 int tt_proto_on_net_event(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e);
 int tt_proto_feed_net(pctx *c, const prec *r);
+/* proto_io.c: a storage or sensor ftrace event (UFS, f2fs, cros_ec); 1 when
+ * it was one. */
+int tt_proto_on_io_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 /* The process tracker of ftrace and the process tree, as trace
  * processor's: a tid's live thread (tt_proto_thread), process names by priority,
  * threads and forked processes bound to a process once one of them is. */

@@ -531,7 +531,7 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 		on_kernel_counter(c, ps, ts, e);
 		break;
 	default:
-		return tt_proto_on_net_event(c, ps, ts, cpu, e);
+		return tt_proto_on_net_event(c, ps, ts, cpu, e) || tt_proto_on_io_event(c, ps, ts, e);
 	}
 	return 1;
 }
