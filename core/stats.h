@@ -110,6 +110,7 @@
 	X(config_write_into_file_no_flush, "config_write_into_file_no_flush", "error", "trace", "the trace config sets write_into_file without flush_period_ms (a tracing service older than v54): the service held the whole trace in memory") \
 	X(ftrace_abi_errors_skipped_zero_data_length, "ftrace_abi_errors_skipped_zero_data_length", "info", "analysis", "ftrace pages with a zero data length that traced_probes skipped (FtraceStats.ftrace_parse_errors; harmless padding)") \
 	X(android_aflags_errors, "android_aflags_errors", "error", "trace", "the Android aconfig flags data source could not read the flags (its message in _trace_import_logs)") \
+	X(concurrent_session_event_unknown_state, "concurrent_session_event_unknown_state", "error", "analysis", "ConcurrentSessionEvents of an unspecified or unknown state (a newer tracing service?), skipped") \
 	X(traced_buf_buffer_size, "traced_buf_buffer_size", "info", "trace", "size of each buffer of the tracing service (idx: the buffer)") \
 	X(traced_buf_bytes_written, "traced_buf_bytes_written", "info", "trace", "bytes written into each buffer") \
 	X(traced_buf_bytes_overwritten, "traced_buf_bytes_overwritten", "info", "trace", "bytes overwritten in each buffer (ring buffers: the oldest data lost)") \

@@ -3,7 +3,8 @@
  * config of a Perfetto trace (core/import/proto/proto_service.c and the
  * text printer proto_text.c), on traces written here: the config as text
  * and its attributes, triggers, service events, the write_into_file
- * stats, and the data sources' own error reports.
+ * stats, the concurrent sessions' state tracks, and the data sources'
+ * own error reports.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -527,6 +528,70 @@ static void test_write_into_file(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- concurrent tracing sessions ------------------------------------------------------ */
+
+static void put_session(tbuf *b, uint64_t ts, int state, char *name, uint64_t id, int32_t uid, uint32_t nds)
+{
+	Perfetto__Protos__ConcurrentSessionEvent e = PERFETTO__PROTOS__CONCURRENT_SESSION_EVENT__INIT;
+	Pkt p = pkt(1, ts);
+
+	e.has_state = 1;
+	e.state = state;
+	e.session_name = name;
+	e.has_session_id = 1;
+	e.session_id = id;
+	e.has_consumer_uid = uid != 0;
+	e.consumer_uid = uid;
+	e.has_num_data_sources = nds != 0;
+	e.num_data_sources = nds;
+	TB_PUT(b, p, CONCURRENT_SESSION_EVENT, concurrent_session_event, &e);
+}
+
+/* Each session is a state track (type concurrent_tracing_sessions,
+ * dimension session_id) named by its first event: its name, "Session
+ * <id>" without one, " (clone)" for a clone; each state holds until the
+ * next (args consumer_uid, num_data_sources), DISABLED is a zero-length
+ * marker, even alone. A state the importer does not know is
+ * concurrent_session_event_unknown_state, with the state in the log. */
+static void test_concurrent_sessions(void **state)
+{
+	tbuf b = { 0 };
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_session(&b, 400, 2, "sa", 1, 10000, 3);
+	put_session(&b, 500, 3, "sa", 1, 10000, 3);
+	put_session(&b, 1000, 3, NULL, 2, 0, 0);
+	put_session(&b, 3000, 4, NULL, 2, 0, 0);
+	put_session(&b, 3500, 1, NULL, 2, 0, 0);
+	put_session(&b, 4000, 5, "sa", 3, 0, 0);
+	put_session(&b, 4500, 1, "sa", 3, 0, 0);
+	put_session(&b, 5000, 1, "sa", 1, 10000, 3);
+	put_session(&b, 6000, 1, "ghost", 9, 0, 0);
+	put_session(&b, 6500, 9, "new", 4, 0, 0);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select t.name, s.ts, s.dur, s.value, extract_arg(s.arg_set_id, 'consumer_uid'),"
+			       " extract_arg(s.arg_set_id, 'num_data_sources'),"
+			       " extract_arg(t.dimension_arg_set_id, 'session_id')"
+			       " from state s join track t on t.id = s.track_id"
+			       " where t.type = 'concurrent_tracing_sessions' order by t.name, s.ts",
+			   "Session 2\t1000\t2000\tSTARTED\t0\t0\t2\n"
+			   "Session 2\t3000\t500\tDISABLING_WAITING_STOP_ACKS\t0\t0\t2\n"
+			   "Session 2\t3500\t0\tDISABLED\t0\t0\t2\n"
+			   "ghost\t6000\t0\tDISABLED\t0\t0\t9\n"
+			   "sa\t400\t100\tCONFIGURED\t10000\t3\t1\n"
+			   "sa\t500\t4500\tSTARTED\t10000\t3\t1\n"
+			   "sa\t5000\t0\tDISABLED\t10000\t3\t1\n"
+			   "sa (clone)\t4000\t500\tCLONED_READ_ONLY\t0\t0\t3\n"
+			   "sa (clone)\t4500\t0\tDISABLED\t0\t0\t3\n");
+	assert_int_equal(tt_test_stat(tr, "concurrent_session_event_unknown_state"), 1);
+	tt_test_assert_tsv(tr, "select l.ts, a.key, a.int_value from _trace_import_logs l join args a using (arg_set_id)"
+			       " where l.name = 'concurrent_session_event_unknown_state'",
+			   "6500\tstate\t9\n");
+	tb_close(tr, path, &b);
+}
+
 /* ---- data sources' own reports -------------------------------------------------------- */
 
 /* FtraceStats' zero-data-length ABI errors are counted (others are not
@@ -574,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_chrome_trigger),
 		cmocka_unit_test(test_service_events),
 		cmocka_unit_test(test_write_into_file),
+		cmocka_unit_test(test_concurrent_sessions),
 		cmocka_unit_test(test_data_source_errors),
 	};
 

@@ -679,6 +679,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_TRIGGER:
 		tt_proto_on_chrome_trigger(c, s, ts, p->chrome_trigger);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CONCURRENT_SESSION_EVENT:
+		tt_proto_on_session_event(c, s, ts, p->concurrent_session_event);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_STATS:
 		tt_proto_on_ftrace_stats(c, p->ftrace_stats);
 		return 0;

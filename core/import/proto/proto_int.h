@@ -58,7 +58,9 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK, FT_TRIGGER };
+       FT_WAKELOCK, FT_TRIGGER, FT_SESSION };
+/* FT_SESSION: a ConcurrentSessionEvent (proto_service.c): id the session
+ * id, u.i its state, name its track's name, args its args */
 /* FT_TRIGGER: a trigger's slice (proto_service.c): u.i's low 2 bits the
  * kind (trace, clone snapshot, Chrome), a Chrome trigger's bit 2 whether
  * id is its flow id and bits 8.. its name hash; name, args the slice's */
@@ -491,6 +493,9 @@ void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
 int tt_proto_merge_and_feed(pctx *c);
 int tt_proto_read_buffers(pctx *c);
 void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track);
+/* State track track holds value (0: nothing) from ts: a new value ends the
+ * one held, the same one adds args to its row (proto_state.c). */
+void tt_proto_state_update(pctx *c, uint32_t track, int64_t ts, tt_str cat, tt_str value, uint32_t args);
 void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int first_packet);
 uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
 			      uint32_t supid, tt_str event_name);
@@ -537,6 +542,8 @@ void tt_proto_on_service_event(pctx *c, const Perfetto__Protos__TracingServiceEv
 void tt_proto_on_trigger(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__Trigger *t, int clone);
 void tt_proto_on_chrome_trigger(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__ChromeTrigger *t);
 void tt_proto_feed_trigger(pctx *c, const prec *r);
+void tt_proto_on_session_event(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__ConcurrentSessionEvent *e);
+void tt_proto_feed_session(pctx *c, const prec *r);
 void tt_proto_on_ftrace_stats(pctx *c, const Perfetto__Protos__FtraceStats *fs);
 void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *a, int64_t ts);
 void tt_proto_stat_add_indexed(pctx *c, tt_stat s, int32_t idx, int64_t n);

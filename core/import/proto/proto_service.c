@@ -23,6 +23,10 @@
  *     metadata trace_trigger is the first trace trigger's name, or the
  *     first clone snapshot trigger's whenever there is one; a Chrome
  *     trigger ends its flow and adds cr-triggered_rule_name_hash.
+ *   - ConcurrentSessionEvent: a state track per session (its name, else
+ *     "Session <id>"; " (clone)" for a clone), the state's name as value
+ *     with consumer_uid and num_data_sources; DISABLED a zero-length
+ *     marker; an unknown state concurrent_session_event_unknown_state.
  *   - FtraceStats: zero-data-length ABI errors counted (other ABI errors
  *     make trace processor refuse the trace; we import it all the same).
  *   - AndroidAflags: its error as android_aflags_errors with the message.
@@ -261,6 +265,63 @@ void tt_proto_feed_trigger(pctx *c, const prec *r)
 		if (kind == TRIG_CLONE)
 			tt_storage_stat_set(c->st, TT_STAT_traced_clone_trigger_timestamp_ns, r->ts);
 	}
+}
+
+/* ---- concurrent tracing sessions ------------------------------------------------ */
+
+static const char *const session_state[] = {
+	[1] = "DISABLED", [2] = "CONFIGURED", [3] = "STARTED", [4] = "DISABLING_WAITING_STOP_ACKS",
+	[5] = "CLONED_READ_ONLY",
+};
+#define STATE_DISABLED 1
+#define STATE_CLONED_READ_ONLY 5
+
+void tt_proto_on_session_event(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__ConcurrentSessionEvent *e)
+{
+	char name[300];
+	uint32_t args;
+
+	if (e->state <= 0 || e->state > STATE_CLONED_READ_ONLY) {
+		stat(c, TT_STAT_concurrent_session_event_unknown_state);
+		tt_storage_args_begin(c->st);
+		tt_storage_args_int(c->st, "state", e->state);
+		tt_storage_import_log(c->st, TT_STAT_concurrent_session_event_unknown_state, ts,
+				      tt_args_tracker_end(c->im->args));
+		return;
+	}
+	/* a session without a name by its id; a clone (whose first event,
+	 * naming its track, is CLONED_READ_ONLY) shares its parent's name */
+	if (e->session_name && e->session_name[0])
+		snprintf(name, sizeof(name), "%s%s", e->session_name,
+			 e->state == STATE_CLONED_READ_ONLY ? " (clone)" : "");
+	else
+		snprintf(name, sizeof(name), "Session %llu%s", (unsigned long long)e->session_id,
+			 e->state == STATE_CLONED_READ_ONLY ? " (clone)" : "");
+	tt_storage_args_begin(c->st);
+	tt_storage_args_int(c->st, "consumer_uid", e->consumer_uid);
+	tt_storage_args_int(c->st, "num_data_sources", e->num_data_sources);
+	args = tt_args_tracker_end(c->im->args);
+	tt_proto_push_ft(c, s, ts, FT_SESSION, e->session_id, e->state, intern_c(c, name), 0, args);
+}
+
+/* One state track per session id (trace processor's
+ * concurrent_tracing_sessions blueprint, dimension session_id), named by
+ * its first event; DISABLED ends at once: a zero-length marker. */
+void tt_proto_feed_session(pctx *c, const prec *r)
+{
+	tt_track_desc d = { .type = "concurrent_tracing_sessions", .name = r->name, .utid = TT_NONE,
+			    .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	uint32_t t = tt_track_tracker_keyed(c->im->tracks, "concurrent_tracing_sessions", r->id, 0, 0, &d);
+
+	if (t == TT_NONE)
+		return;
+	if (tt_proto_dims_begin(c, t)) {
+		tt_storage_args_int(c->st, "session_id", (int64_t)r->id);
+		tt_proto_dims_end(c, t);
+	}
+	tt_proto_state_update(c, t, r->ts, 0, intern_c(c, session_state[r->u.i]), r->args);
+	if (r->u.i == STATE_DISABLED)
+		tt_proto_state_update(c, t, r->ts, 0, 0, TT_NONE);
 }
 
 /* ---- data sources' own reports ------------------------------------------------ */
