@@ -145,6 +145,7 @@ static void test_config_pbtxt(void **state)
 	tb_close(tr, path, &b);
 
 	/* a config cut short: what came before, then the rest as bytes */
+	free(cfg.p);
 	memset(&cfg, 0, sizeof(cfg));
 	key(&cfg, 3, 0);
 	tb_varint(&cfg, 5);
