@@ -89,6 +89,8 @@ PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.
 	      core/import/proto/proto_sysstats.c core/import/proto/proto_kernel.c \
 	      core/import/proto/proto_heaps.c core/import/proto/proto_translate.c core/import/proto/proto_net.c \
 	      core/import/proto/proto_io.c
+# the tracing service's own packets and the trace config
+PROTO_SRCS += core/import/proto/proto_service.c core/import/proto/proto_text.c
 CORE_SRCS  += core/profile.c
 LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(SYSTRACE_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)

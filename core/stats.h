@@ -105,6 +105,12 @@
 	X(filter_output_bytes, "filter_output_bytes", "info", "trace", "bytes the TraceFilter let through") \
 	X(filter_errors, "filter_errors", "error", "trace", "errors of the TraceFilter") \
 	X(filter_time_taken_ns, "filter_time_taken_ns", "info", "trace", "time the TraceFilter took, in ns") \
+	X(traced_clone_started_timestamp_ns, "traced_clone_started_timestamp_ns", "info", "trace", "when the tracing service began cloning the session (a clone snapshot), in trace time") \
+	X(traced_clone_trigger_timestamp_ns, "traced_clone_trigger_timestamp_ns", "info", "trace", "when the trigger of the clone snapshot came (the first clone_snapshot_trigger)") \
+	X(config_write_into_file_no_flush, "config_write_into_file_no_flush", "error", "trace", "the trace config sets write_into_file without flush_period_ms (a tracing service older than v54): the service held the whole trace in memory") \
+	X(ftrace_abi_errors_skipped_zero_data_length, "ftrace_abi_errors_skipped_zero_data_length", "info", "analysis", "ftrace pages with a zero data length that traced_probes skipped (FtraceStats.ftrace_parse_errors; harmless padding)") \
+	X(android_aflags_errors, "android_aflags_errors", "error", "trace", "the Android aconfig flags data source could not read the flags (its message in _trace_import_logs)") \
+	X(concurrent_session_event_unknown_state, "concurrent_session_event_unknown_state", "error", "analysis", "ConcurrentSessionEvents of an unspecified or unknown state (a newer tracing service?), skipped") \
 	X(traced_buf_buffer_size, "traced_buf_buffer_size", "info", "trace", "size of each buffer of the tracing service (idx: the buffer)") \
 	X(traced_buf_bytes_written, "traced_buf_bytes_written", "info", "trace", "bytes written into each buffer") \
 	X(traced_buf_bytes_overwritten, "traced_buf_bytes_overwritten", "info", "trace", "bytes overwritten in each buffer (ring buffers: the oldest data lost)") \
@@ -135,12 +141,15 @@
 	X(traced_buf_data_loss_reassembly_broken_chain, "traced_buf_data_loss_reassembly_broken_chain", "data_loss", "trace", "sequence data losses from a broken fragment chain, per buffer") \
 	X(traced_buf_data_loss_overwrite, "traced_buf_data_loss_overwrite", "data_loss", "trace", "sequence data losses from unread chunks overwritten, per buffer") \
 	X(traced_buf_data_loss_writer_abort, "traced_buf_data_loss_writer_abort", "data_loss", "trace", "sequence data losses from a writer aborting a fragmented packet, per buffer") \
-	X(traced_buf_data_loss_smb_full, "traced_buf_data_loss_smb_full", "data_loss", "trace", "sequence data losses from a full shared memory buffer, per buffer")
+	X(traced_buf_data_loss_smb_full, "traced_buf_data_loss_smb_full", "data_loss", "trace", "sequence data losses from a full shared memory buffer, per buffer") \
+	X(traced_buf_clone_done_timestamp_ns, "traced_buf_clone_done_timestamp_ns", "info", "trace", "when the clone snapshot of each buffer was done, in trace time") \
+	X(config_write_into_file_discard, "config_write_into_file_discard", "data_loss", "trace", "buffers of a write_into_file trace config with a DISCARD fill policy: once full they drop data, use RING_BUFFER") \
+	X(long_trace_mode_bytes_overwritten, "long_trace_mode_bytes_overwritten", "data_loss", "trace", "bytes each buffer of a write_into_file trace overwrote before they were written to the file: missing from the trace")
 
 /* The stats trace processor keeps per index (a buffer of the tracing
  * service): a row per index set, none before (tt_storage_stat_set_indexed). */
 #define TT_STATS_INDEXED_FIRST TT_STAT_traced_buf_buffer_size
-#define TT_STATS_INDEXED_LAST TT_STAT_traced_buf_data_loss_smb_full
+#define TT_STATS_INDEXED_LAST TT_STAT_long_trace_mode_bytes_overwritten
 
 typedef enum tt_stat {
 #define TT_STAT_ENUM(id, name, sev, src, desc) TT_STAT_##id,

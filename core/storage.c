@@ -1043,6 +1043,11 @@ void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *val
 	meta_put(st, key, 0, tt_storage_intern_cstr(st, value ? value : ""), 1);
 }
 
+void tt_storage_meta_append_int(tt_storage *st, const char *key, int64_t value)
+{
+	meta_put(st, key, value, 0, 1);
+}
+
 void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt_str tag, tt_str msg)
 {
 	size_t n = st->logs.n;

@@ -340,6 +340,7 @@ uint32_t tt_storage_gpu(tt_storage *st, uint32_t gpu);
 void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable, int profileable, int64_t version_code);
 /* One more value of a key that holds several (key_type 'multi'). */
 void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value);
+void tt_storage_meta_append_int(tt_storage *st, const char *key, int64_t value);
 
 /* ---- end of import ------------------------------------------------------
  * Builds the indexes (per-track slice lists, sort flags, trace bounds).

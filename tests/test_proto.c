@@ -983,12 +983,20 @@ static void put_config_packet(tbuf *b, int64_t msb, int64_t lsb, char *session)
 	tc.trace_uuid_msb = msb;
 	tc.trace_uuid_lsb = lsb;
 	tc.unique_session_name = session;
-	TB_PUT(b, p, TRACE_CONFIG, trace_config, &tc);
+	/* (the packet keeps its config as bytes: proto_service.c) */
+	p.trace_config.len = perfetto__protos__trace_config__get_packed_size(&tc);
+	p.trace_config.data = malloc(p.trace_config.len + 1);
+	assert_non_null(p.trace_config.data);
+	perfetto__protos__trace_config__pack(&tc, p.trace_config.data);
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_CONFIG;
+	tb_packet(b, &p);
+	free(p.trace_config.data);
 }
 
 /* metadata as trace processor writes it for a Perfetto trace: the type,
  * the size, the trace clock, the uuid (a TraceUuid packet wins over the
- * TraceConfig's, whichever comes first), the session name. */
+ * TraceConfig's, whichever comes first), the session name (and the
+ * config as text: test_proto_service.c). */
 static void test_trace_metadata(void **state)
 {
 	tbuf b = {0};
@@ -1009,7 +1017,7 @@ static void test_trace_metadata(void **state)
 			       " order by case name when 'trace_type' then 0 when 'trace_uuid' then 1"
 			       " when 'unique_session_name' then 2 when 'trace_time_clock_id' then 3 else 4 end", want);
 	tt_test_assert_tsv(tr, "select count(*), min(key_type), max(key_type), min(id), max(id) = count(*) - 1"
-			       " from metadata", "5\tsingle\tsingle\t0\t1\n");
+			       " from metadata", "6\tsingle\tsingle\t0\t1\n");
 	/* the uuid the trace holds took the place of the file's hash */
 	tt_test_assert_tsv(tr, "select id from metadata where name = 'trace_uuid'", "1\n");
 	tb_close(tr, path, &b);

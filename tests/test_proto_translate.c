@@ -246,11 +246,48 @@ static void slice_and_track_names(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A Chrome trigger's name hash, named by a study table (the table after
+ * the trigger: it still applies). */
+static void chrome_trigger_names(void **state)
+{
+	tbuf b = { 0 };
+	U64E st1 = PERFETTO__PROTOS__TRANSLATION_U64_ENTRY__INIT, *stp = &st1;
+	Perfetto__Protos__ChromeStudyTranslationTable sty = PERFETTO__PROTOS__CHROME_STUDY_TRANSLATION_TABLE__INIT;
+	Perfetto__Protos__TranslationTable t = PERFETTO__PROTOS__TRANSLATION_TABLE__INIT;
+	Perfetto__Protos__ChromeTrigger ct = PERFETTO__PROTOS__CHROME_TRIGGER__INIT;
+	Pkt p = pkt(1, 100);
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ct.has_trigger_name_hash = 1;
+	ct.trigger_name_hash = 10;
+	TB_PUT(&b, p, CHROME_TRIGGER, chrome_trigger, &ct);
+	p = pkt(1, 200);
+	ct.trigger_name_hash = 30; /* no rule */
+	TB_PUT(&b, p, CHROME_TRIGGER, chrome_trigger, &ct);
+	st1.has_key = 1;
+	st1.key = 10;
+	st1.value = "study_one";
+	sty.n_hash_to_name = 1;
+	sty.hash_to_name = &stp;
+	t.table_case = PERFETTO__PROTOS__TRANSLATION_TABLE__TABLE_CHROME_STUDY;
+	t.chrome_study = &sty;
+	put_table(&b, &t);
+	tr = tb_open_file(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, a.key, a.display_value from slice s join args a using(arg_set_id)"
+			       " where a.key glob 'chrome_trigger.*' order by s.ts, a.key",
+			   "100\tchrome_trigger.name\tstudy_one\n100\tchrome_trigger.name_hash\t10\n"
+			   "200\tchrome_trigger.name_hash\t30\n");
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hashed_names_become_args),
 		cmocka_unit_test(slice_and_track_names),
+		cmocka_unit_test(chrome_trigger_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -370,17 +370,6 @@ static void on_compressed(pctx *c, const ProtobufCBinaryData *d, int zstd, int d
 		stat(c, TT_STAT_proto_compressed_bad);
 }
 
-/* metadata trace_uuid as trace processor writes it: the 128 bits, msb
- * first, 8-4-4-4-12 hex digits. A TraceUuid packet wins over the
- * TraceConfig's (deprecated) fields, whichever comes first. */
-static void set_uuid(pctx *c, int64_t msb, int64_t lsb, int from_packet)
-{
-	if ((!msb && !lsb) || (c->uuid_found && !from_packet))
-		return;
-	tt_import_set_uuid(c->im, (uint64_t)msb, (uint64_t)lsb);
-	c->uuid_found = 1;
-}
-
 /* Android's SDK level of a release ("12", "8.1", "S..."), as trace
  * processor maps it; -1 when unknown. */
 static int64_t sdk_of_release(const char *v, size_t n)
@@ -608,12 +597,14 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT) {
 		clock_id = p->has_timestamp_clock_id ? p->timestamp_clock_id :
 			   s->has_def_clock ? s->def_clock : tt_proto_clock_primary(c->clock);
-		if (p->has_timestamp && p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT) {
-			/* trace processor: errors suppressed, the raw value kept */
+		if (p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT) {
+			/* trace processor: the service stamps its events with
+			 * BOOTTIME whatever the trace clock; converted with
+			 * errors suppressed, else the raw value kept (and not
+			 * the time of the packets without one after it) */
+			clock_id = p->has_timestamp_clock_id ? p->timestamp_clock_id : 6;
 			if (tt_proto_clock_to_trace(c->clock, s->id, clock_id, p->timestamp, &ts))
 				ts = (int64_t)p->timestamp;
-			c->last_ts = ts;
-			c->have_ts = 1;
 		} else if (p->has_timestamp) {
 			ts = to_trace(c, s->id, clock_id, p->timestamp);
 			c->last_ts = ts;
@@ -674,14 +665,34 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO:
 		tt_proto_on_system_info(c, p->system_info);
 		system_info_meta(c, p->system_info);
+		tt_proto_on_system_version(c, p->system_info->tracing_service_version);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_UUID:
-		set_uuid(c, p->trace_uuid->msb, p->trace_uuid->lsb, 1);
+		tt_proto_set_uuid(c, p->trace_uuid->msb, p->trace_uuid->lsb, 1);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_CONFIG:
-		set_uuid(c, p->trace_config->trace_uuid_msb, p->trace_config->trace_uuid_lsb, 0);
-		if (p->trace_config->unique_session_name)
-			tt_storage_meta_str(c->st, "unique_session_name", p->trace_config->unique_session_name);
+		tt_proto_on_trace_config(c, &p->trace_config);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_ATTRIBUTES:
+		tt_proto_on_trace_attributes(c, p->trace_attributes);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRIGGER:
+		tt_proto_on_trigger(c, s, ts, p->trigger, 0);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CLONE_SNAPSHOT_TRIGGER:
+		tt_proto_on_trigger(c, s, ts, p->clone_snapshot_trigger, 1);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CHROME_TRIGGER:
+		tt_proto_on_chrome_trigger(c, s, ts, p->chrome_trigger);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CONCURRENT_SESSION_EVENT:
+		tt_proto_on_session_event(c, s, ts, p->concurrent_session_event);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_STATS:
+		tt_proto_on_ftrace_stats(c, p->ftrace_stats);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_AFLAGS:
+		tt_proto_on_aflags(c, p->android_aflags, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_STATS:
 		tt_proto_on_trace_stats(c, p->trace_stats);
@@ -715,21 +726,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 					    p->track_event_range_of_interest->start_us);
 		}
 		return 0;
-	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT: {
-		/* the tracing service says it flushed / read its buffers:
-		 * where trace processor's sorter gives out what it holds */
-		const Perfetto__Protos__TracingServiceEvent *se = p->service_event;
-
-		if (se->event_type_case ==
-			    PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_ALL_DATA_SOURCES_FLUSHED &&
-		    se->all_data_sources_flushed)
-			c->flushes++;
-		if (se->event_type_case ==
-			    PERFETTO__PROTOS__TRACING_SERVICE_EVENT__EVENT_TYPE_READ_TRACING_BUFFERS_COMPLETED &&
-		    se->read_tracing_buffers_completed && tt_proto_read_buffers(c))
-			c->oom = 1;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SERVICE_EVENT:
+		tt_proto_on_service_event(c, p->service_event, ts);
 		return 0;
-	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_SYS_STATS:
 		tt_proto_on_sys_stats(c, s, p->sys_stats, ts);
 		return 0;
@@ -972,6 +971,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	}
 	tt_proto_process_args_flush(c);
 	tt_proto_content_flush(c);
+	tt_proto_service_end(c);
 	/* a trace from one other machine: what it made is that machine's
 	 * (traces mixing machines keep machine_id NULL: not supported) */
 	if (c->remote_packets && !c->host_packets && !c->machines_mixed)

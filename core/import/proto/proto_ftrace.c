@@ -300,6 +300,12 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_PRINT:
 		tt_proto_feed_atrace(c, r);
 		return;
+	case FT_TRIGGER:
+		tt_proto_feed_trigger(c, r);
+		return;
+	case FT_SESSION:
+		tt_proto_feed_session(c, r);
+		return;
 	case FT_PTREE: {
 		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
 		Perfetto__Protos__ProcessTree *pt;

@@ -58,7 +58,13 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE };
+       FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE,
+       FT_TRIGGER, FT_SESSION };
+/* FT_SESSION: a ConcurrentSessionEvent (proto_service.c): id the session
+ * id, u.i its state, name its track's name, args its args */
+/* FT_TRIGGER: a trigger's slice (proto_service.c): u.i's low 2 bits the
+ * kind (trace, clone snapshot, Chrome), a Chrome trigger's bit 2 whether
+ * id is its flow id and bits 8.. its name hash; name, args the slice's */
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
  * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
@@ -351,6 +357,13 @@ typedef struct pctx {
 	int uuid_found;              /* trace_uuid came from the trace (metadata) */
 	uint32_t chrome_bundles;     /* ChromeEventBundles with metadata so far (proto_meta.c) */
 	uint32_t chrome_metadata_packets; /* ChromeMetadataPackets so far */
+	/* the last TraceConfig, the service's version, the trigger naming the
+	 * trace (proto_service.c) */
+	int cfg_seen, cfg_write_into_file;
+	uint32_t cfg_file_write_period_ms, cfg_flush_period_ms;
+	size_t cfg_buffers;
+	uint32_t service_major;      /* SystemInfo's "Perfetto vNN...", 0: unknown */
+	int trigger_kind;
 	int oom;
 	char key[512];
 	char catbuf[1024];
@@ -503,6 +516,9 @@ void tt_proto_set_process_name(pctx *c, uint32_t upid, tt_str name, int prio);
 int tt_proto_merge_and_feed(pctx *c);
 int tt_proto_read_buffers(pctx *c);
 void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track);
+/* State track track holds value (0: nothing) from ts: a new value ends the
+ * one held, the same one adds args to its row (proto_state.c). */
+void tt_proto_state_update(pctx *c, uint32_t track, int64_t ts, tt_str cat, tt_str value, uint32_t args);
 void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int first_packet);
 uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
 			      uint32_t supid, tt_str event_name);
@@ -549,6 +565,23 @@ void tt_proto_on_translation_table(pctx *c, const Perfetto__Protos__TranslationT
 uint32_t tt_proto_translate_set(pctx *c, uint32_t set);
 tt_str tt_proto_translate_track_name(const pctx *c, tt_str raw);
 void tt_proto_translate_free(pctx *c);
+/* proto_service.c: the tracing service's packets and the trace config
+ * (metadata, triggers, its stats); tt_proto_service_end once every record
+ * was fed. */
+void tt_proto_set_uuid(pctx *c, int64_t msb, int64_t lsb, int from_packet);
+void tt_proto_on_trace_config(pctx *c, const ProtobufCBinaryData *raw);
+void tt_proto_on_trace_attributes(pctx *c, const Perfetto__Protos__TraceAttributes *a);
+void tt_proto_on_system_version(pctx *c, const char *v);
+void tt_proto_on_service_event(pctx *c, const Perfetto__Protos__TracingServiceEvent *se, int64_t ts);
+void tt_proto_on_trigger(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__Trigger *t, int clone);
+void tt_proto_on_chrome_trigger(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__ChromeTrigger *t);
+void tt_proto_feed_trigger(pctx *c, const prec *r);
+void tt_proto_on_session_event(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__ConcurrentSessionEvent *e);
+void tt_proto_feed_session(pctx *c, const prec *r);
+void tt_proto_on_ftrace_stats(pctx *c, const Perfetto__Protos__FtraceStats *fs);
+void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *a, int64_t ts);
+void tt_proto_stat_add_indexed(pctx *c, tt_stat s, int32_t idx, int64_t n);
+void tt_proto_service_end(pctx *c);
 /* proto_meta.c: Android's packages (each name once). */
 void tt_proto_on_packages(pctx *c, const Perfetto__Protos__PackagesList *pl);
 /* proto_meta.c: Android's logcat lines (R_LOG records) and their stats. */

@@ -3,7 +3,8 @@
  * TYPE_STATE events, as trace processor's state tracker imports them: an
  * event's name is the value its track holds from then on; the next
  * different value (or an event without a name) ends it. A repeated value
- * continues the state, its args added to the state's row. See
+ * continues the state, its args added to the state's row (the same rules
+ * serve the concurrent sessions' tracks: proto_service.c). See
  * import_proto.c for the pipeline.
  */
 #include "proto_int.h"
@@ -65,11 +66,34 @@ static uint64_t open_key(uint32_t track)
 	return track;
 }
 
+void tt_proto_state_update(pctx *c, uint32_t track, int64_t ts, tt_str cat, tt_str value, uint32_t args)
+{
+	uint64_t *open = tt_pmap_find(&c->state_open, open_key(track));
+
+	if (open && *open) {
+		int64_t row = (int64_t)(uint32_t)(*open - 1);
+		tt_str held = (tt_str)((*open - 1) >> 32);
+
+		if (held == value && value) {
+			tt_args_tracker_add_to_state(c->im->args, row, args);
+			return;
+		}
+		tt_storage_state_end(c->st, row, ts);
+		*open = 0;
+	}
+	if (value) {
+		int64_t row = tt_storage_state(c->st, ts, track, cat, value, args);
+
+		if (row >= 0 && tt_pmap_put(&c->state_open, open_key(track),
+					    ((uint64_t)value << 32 | (uint64_t)row) + 1))
+			c->oom = 1;
+	}
+}
+
 /* Feeds one sorted TYPE_STATE record onto its (resolved) track. */
 void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track)
 {
 	const utrack *u = (r->track & TRACK_UUID) ? &c->utracks.v[r->track & ~TRACK_UUID] : NULL;
-	uint64_t *open;
 
 	/* trace processor: a state event on a track that is not a state
 	 * track is a parser error */
@@ -77,23 +101,5 @@ void tt_proto_feed_state(pctx *c, const prec *r, uint32_t track)
 		stat(c, TT_STAT_track_event_parser_errors);
 		return;
 	}
-	open = tt_pmap_find(&c->state_open, open_key(track));
-	if (open && *open) {
-		int64_t row = (int64_t)(uint32_t)(*open - 1);
-		tt_str value = (tt_str)((*open - 1) >> 32);
-
-		if (value == r->name && r->name) {
-			tt_args_tracker_add_to_state(c->im->args, row, r->args);
-			return;
-		}
-		tt_storage_state_end(c->st, row, r->ts);
-		*open = 0;
-	}
-	if (r->name) {
-		int64_t row = tt_storage_state(c->st, r->ts, track, r->cat, r->name, r->args);
-
-		if (row >= 0 && tt_pmap_put(&c->state_open, open_key(track),
-					    ((uint64_t)r->name << 32 | (uint64_t)row) + 1))
-			c->oom = 1;
-	}
+	tt_proto_state_update(c, track, r->ts, r->cat, r->name, r->args);
 }
