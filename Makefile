@@ -59,6 +59,7 @@ JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/
 	      core/import/json/json_lenient.c core/import/json/json_tokerr.c \
 	      core/import/json/json_systrace.c
 SYSTRACE_SRCS = core/import/systrace/systrace_line.c core/import/systrace/systrace.c core/import/systrace/import_systrace.c
+STRACE_SRCS = core/import/strace/import_strace.c
 PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c core/import/proto/proto_inflate.c \
 	      core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
@@ -92,7 +93,7 @@ PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.
 # the tracing service's own packets and the trace config
 PROTO_SRCS += core/import/proto/proto_service.c core/import/proto/proto_text.c
 CORE_SRCS  += core/profile.c
-LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(SYSTRACE_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
+LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(SYSTRACE_SRCS) $(STRACE_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
 TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))
 MAIN_OBJ = $(patsubst %.c,$(B)/%.o,$(MAIN_SRC))
@@ -141,6 +142,7 @@ $(B)/core/import/%.o:       INC = $(IMP_INC)
 # as trace processor's JSON importer uses its systrace line parser)
 $(B)/core/import/json/%.o:  INC = $(IMP_INC) -Icore/import/json -Icore/import/systrace
 $(B)/core/import/systrace/%.o: INC = $(IMP_INC) -Icore/import/systrace
+$(B)/core/import/strace/%.o: INC = $(IMP_INC) -Icore/import/strace
 $(B)/core/import/proto/%.o: INC = $(IMP_INC) -Icore/import/proto
 $(B)/core/import/ctf/%.o:   INC = $(IMP_INC) -Icore/import/ctf
 $(B)/metrics/%.o:           INC = -Imetrics -I$(B)/api -I$(B)/gen
@@ -246,7 +248,7 @@ FUZZ_CC     ?= clang
 FUZZ_OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	       -fno-sanitize-recover=all
 FUZZ_LDSAN   = -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS ?= json json_chunks systrace systrace_file proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
+FUZZ_TARGETS ?= json json_chunks systrace systrace_file strace proto proto_packet ctf_metadata ctf_stream ctf_trace describe theme annotate view perfetto_sql
 FUZZ_BINS    = $(patsubst %,$(FUZZ_B)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60

@@ -37,6 +37,9 @@
 	X(proto_counter_bad_track, "proto_counter_bad_track", "error", "trace", "counter values on a track that is not a counter track") \
 	X(systrace_parse_failure, "systrace_parse_failure", "error", "analysis", "ftrace text lines of a systrace file and atrace markers (ftrace print, sde_tracing_mark_write) that could not be parsed, skipped") \
 	X(systrace_line_unterminated, "systrace_line_unterminated", "info", "trace", "systrace files whose last line has no newline; the line is not read, as trace processor does not read it") \
+	X(strace_parse_failure, "strace_parse_failure", "error", "trace", "lines of an strace file that are not system calls (signals, exits, other text), skipped") \
+	X(strace_unsupported_timestamp_format, "strace_unsupported_timestamp_format", "error", "trace", "strace calls timed by the wall clock (-t, -tt: no date), skipped: record with -ttt") \
+	X(strace_missing_pid, "strace_missing_pid", "error", "trace", "strace calls without a pid (strace run without -f), skipped") \
 	X(systrace_cpu_bad, "systrace_cpu_bad", "error", "trace", "sched_switch lines of ftrace text on a cpu >= 1024, skipped") \
 	X(rss_stat_negative_size, "rss_stat_negative_size", "info", "analysis", "rss_stat events (systrace text) with a negative size, skipped") \
 	X(proto_ftrace_cpu_bad, "proto_ftrace_cpu_bad", "error", "trace", "ftrace bundles with a cpu >= 1024, skipped") \

@@ -4,7 +4,8 @@
  * CTF; a file is peeked (after gzip inflation, which bytesrc does) for
  * `{`/`[` (Chrome JSON), 0x0A (Perfetto Trace.packet), systrace text (the
  * signs trace processor looks for in the first 128 bytes: "# tracer",
- * an HTML page, "TRACE:\n", "cpus=", a leading space), or CTF metadata /
+ * an HTML page, "TRACE:\n", "cpus=", a leading space), strace output (a
+ * first line that is a call "pid secs.usecs name(args) = ret"), or CTF metadata /
  * stream magics (a CTF file opened alone: point at its folder instead).
  */
 #include "import_int.h"
@@ -48,6 +49,15 @@ static void uuid_from_head(tt_import *im)
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
 	tt_import_set_uuid(im, 0, tt_fnv1a64(TT_FNV1A64_SEED, head, n));
+}
+
+/* The file's first line is an strace call (up to 4 KiB of it looked at). */
+static int strace_head(tt_bytesrc *src)
+{
+	unsigned char head[4096];
+	size_t n = tt_bytesrc_peek(src, head, sizeof(head));
+
+	return n && tt_strace_sniff(head, n);
 }
 
 static int sniff_and_import(tt_import *im, const char **format)
@@ -104,6 +114,11 @@ static int sniff_and_import(tt_import *im, const char **format)
 		tt_storage_meta_str(im->st, "trace_type", "systrace");
 		uuid_from_head(im);
 		rc = tt_import_systrace(im, src, sys == TT_SYSTRACE_ZLIB);
+	} else if (strace_head(src)) {
+		*format = "strace";
+		tt_storage_meta_str(im->st, "trace_type", "strace");
+		uuid_from_head(im);
+		rc = tt_import_strace(im, src);
 	} else if (head[0] == 0x0a) {
 		/* a packet of printable bytes only: rare, but still a packet */
 		*format = "perfetto-proto";
@@ -119,7 +134,7 @@ static int sniff_and_import(tt_import *im, const char **format)
 				im->path);
 	} else {
 		rc = tt_err_set(im->err, TT_EINVAL,
-				"%s: unknown format (not Chrome JSON, Perfetto protobuf, systrace or CTF); first byte 0x%02x",
+				"%s: unknown format (not Chrome JSON, Perfetto protobuf, systrace, strace or CTF); first byte 0x%02x",
 				im->path, head[0]);
 	}
 	/* trace processor's trace_type (above) and trace_size_bytes: the

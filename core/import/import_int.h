@@ -105,6 +105,10 @@ int tt_import_systrace(tt_import *im, tt_bytesrc *src, int zlib);
  * (atrace -z), or 0 (not a systrace file), as trace processor sniffs. */
 enum { TT_SYSTRACE_TEXT = 1, TT_SYSTRACE_ZLIB = 2 };
 int tt_systrace_sniff(const unsigned char *head, size_t n);
+/* strace's text output (core/import/strace/import_strace.c); its sniff:
+ * non-zero when the first line is a call as strace -f -ttt writes it. */
+int tt_import_strace(tt_import *im, tt_bytesrc *src);
+int tt_strace_sniff(const unsigned char *head, size_t n);
 /* dir: a CTF trace directory, or a folder with CTF traces below it. */
 int tt_import_ctf(tt_import *im, const char *dir);
 /* Non-zero when dir holds at least one CTF trace (a `metadata` file at or

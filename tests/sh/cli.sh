@@ -48,7 +48,7 @@ check "bad query message" "termtrace: query error: no such table: nope" "$err"
 printf 'not a trace' > "$tmp/bad.bin"
 err=$($T info "$tmp/bad.bin" 2>&1 >/dev/null); rc=$?
 check "bad input exits 1" 1 $rc
-check "bad input one line naming the file" "termtrace: $tmp/bad.bin: unknown format (not Chrome JSON, Perfetto protobuf, systrace or CTF); first byte 0x6e" "$err"
+check "bad input one line naming the file" "termtrace: $tmp/bad.bin: unknown format (not Chrome JSON, Perfetto protobuf, systrace, strace or CTF); first byte 0x6e" "$err"
 err=$($T info "$tmp/missing.json" 2>&1 >/dev/null); rc=$?
 check "missing file exits 1" "1 termtrace: $tmp/missing.json: no such file or directory" "$rc $err"
 

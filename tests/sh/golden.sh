@@ -35,7 +35,8 @@ done
 # chromium-tiny-zstd-packets.pftrace holds chromium-tiny.pftrace's packets
 # in two zstd_compressed_packets (as the tracing service writes them with
 # compression_type ZSTD); chromium-tiny.pftrace.zst is the file zstd'ed.
-# kernel-ftrace.txt is the kernel's own trace file (tracefs, record-tgid on:
+# strace-bash.strace is strace -f -ttt of a shell running ls, sleep (a
+# child) and cat. kernel-ftrace.txt is the kernel's own trace file (tracefs, record-tgid on:
 # sched, cpu_idle, workqueue events and atrace markers written to
 # trace_marker); .html is it inside a systrace page, .ctrace as `atrace -z`
 # writes it (zlib behind "TRACE:\n"), .txt.gz gzip'ed.
