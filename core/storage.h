@@ -266,6 +266,14 @@ int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 			 uint32_t utid, tt_str end_state, int64_t priority);
 /* The `cpu` table's row (ucpu) of a CPU number, added when new. */
 uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu);
+/* What a CpuInfo packet says of the cpu row ucpu: its cluster, processor
+ * (0: leave as is), capacity (-1: leave as is) and arg set (TT_NONE:
+ * none). A ucpu not in the table is ignored. */
+void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_str processor, int64_t capacity,
+			 uint32_t arg_set_id);
+/* One of the frequencies (kHz) cpu row ucpu can run at
+ * (cpu_available_frequencies). Returns 0, -1 out of memory. */
+int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);

@@ -165,7 +165,17 @@ struct tt_storage {
 	struct {
 		size_t n, cap;
 		int64_t *cpu; /* row = ucpu */
+		/* what a CpuInfo packet says (else 0, none, -1, TT_NONE) */
+		uint32_t *cluster_id, *arg_set_id;
+		tt_str *processor;
+		int64_t *capacity;
 	} cpus;
+
+	/* cpu_available_frequencies (trace processor's __intrinsic_cpu_freq) */
+	struct {
+		size_t n, cap;
+		uint32_t *ucpu, *freq; /* freq: kHz */
+	} cpu_freq;
 
 	struct {
 		size_t n, cap;

@@ -736,6 +736,15 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_POWER_RAILS:
 		tt_proto_on_power_rails(c, s, p->power_rails, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CPU_INFO:
+		tt_proto_on_cpu_info(c, p->cpu_info);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_SYSTEM_PROPERTY:
+		tt_proto_on_system_property(c, s, p->android_system_property, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_INITIAL_DISPLAY_STATE:
+		tt_proto_on_initial_display_state(c, s, p->initial_display_state, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;

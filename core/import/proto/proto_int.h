@@ -513,6 +513,14 @@ void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 void tt_proto_on_sys_stats(pctx *c, pseq *s, const Perfetto__Protos__SysStats *ss, int64_t ts);
 void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts);
 void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRails *pr, int64_t ts);
+/* proto_system.c: a CpuInfo packet's CPUs into the cpu table. */
+void tt_proto_on_cpu_info(pctx *c, const Perfetto__Protos__CpuInfo *ci);
+/* proto_system.c: Android's system properties (ScreenState, battery_stats,
+ * DeviceStateChanged, ... at ts, in trace order; some metadata) and the
+ * display's initial state. */
+void tt_proto_on_system_property(pctx *c, pseq *s, const Perfetto__Protos__AndroidSystemProperty *sp, int64_t ts);
+void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos__InitialDisplayState *ds,
+				       int64_t ts);
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);

@@ -221,7 +221,8 @@ if (!value)
 return tt_import_device_counter_track(c->im, type, dim, value, strlen(value), suffix);
 }
 
-/* cpu_frequency_limits (a cpu's max and min limit, both always), clock
+/* cpu_frequency_limits (a cpu's max and min limit, both always), a cpu's
+ * utilisation (sched_cpu_util_cfs: Util, Cap, Nr Running), clock
  * rates and states, thermal zones and cooling devices: counters on the
  * tracks trace processor's blueprints make, shared with systrace text
  * (atrace_tracker.h). */
@@ -239,6 +240,22 @@ case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS: {
 	snprintf(n, sizeof(n), "Cpu %u Min Freq Limit", l->cpu_id);
 	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_min_frequency_limit", 3, n, l->cpu_id),
 		     l->min_freq);
+	break;
+}
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_CPU_UTIL_CFS: {
+	/* the scheduler's view of a cpu: its utilisation, capacity and
+	 * runnable threads (the other fields are only ftrace_event args) */
+	const Perfetto__Protos__SchedCpuUtilCfsFtraceEvent *u = e->sched_cpu_util_cfs;
+
+	snprintf(n, sizeof(n), "Cpu %u Util", u->cpu);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_utilization", 4, n, u->cpu),
+		     (double)u->cpu_util);
+	snprintf(n, sizeof(n), "Cpu %u Cap", u->cpu);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_capacity", 5, n, u->cpu),
+		     (double)u->capacity);
+	snprintf(n, sizeof(n), "Cpu %u Nr Running", u->cpu);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_nr_running", 6, n, u->cpu),
+		     (double)u->nr_running);
 	break;
 }
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
@@ -483,6 +500,7 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_DISABLE:
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_THERMAL_TEMPERATURE:
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CDEV_UPDATE:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_CPU_UTIL_CFS:
 		on_kernel_counter(c, ps, ts, e);
 		break;
 	default:

@@ -1,0 +1,78 @@
+/*
+ * vtab_system.c - what the trace says of the device, with trace
+ * processor's names and columns:
+ *
+ *   select cpu, cluster_id, processor, capacity from cpu;
+ *   select cpu, freq from cpu_available_frequencies where cpu = 0;
+ *
+ * __intrinsic_cpu: the CPUs an importer recorded (CTF: a packet
+ * context's cpu_id; Perfetto: every cpu a table names, and a CpuInfo
+ * packet's CPUs with their cluster, processor, capacity and args); read
+ * through the `cpu` view of core/sql/builtins.c, which falls back to the
+ * CPUs other tables name. __intrinsic_cpu_freq: the frequencies a CpuInfo
+ * packet lists per CPU, read through cpu_available_frequencies (its cpu
+ * is the CPU's number, which is trace processor's ucpu on one machine).
+ */
+#include "vtab.h"
+
+enum { CPU_ID, CPU_UCPU, CPU_CPU, CPU_CLUSTER, CPU_PROCESSOR, CPU_MACHINE, CPU_CAPACITY, CPU_ARGS };
+
+static size_t cpu_n(const tt_storage *st) { return st->cpus.n; }
+static void cpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case CPU_ID: case CPU_UCPU: sqlite3_result_int64(ctx, (int64_t)r); break;
+	case CPU_CPU: sqlite3_result_int64(ctx, st->cpus.cpu[r]); break;
+	case CPU_CLUSTER: sqlite3_result_int64(ctx, st->cpus.cluster_id[r]); break;
+	case CPU_PROCESSOR: tt_vtab_result_str(ctx, st, st->cpus.processor[r]); break;
+	case CPU_CAPACITY:
+		if (st->cpus.capacity[r] >= 0)
+			sqlite3_result_int64(ctx, st->cpus.capacity[r]);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case CPU_ARGS: tt_vtab_result_id(ctx, st->cpus.arg_set_id[r]); break;
+	default: sqlite3_result_null(ctx); break;
+	}
+}
+static const tt_vtab_def cpu_def = {
+	.name = "__intrinsic_cpu",
+	.schema = "CREATE TABLE x(id INTEGER, ucpu INTEGER, cpu INTEGER, cluster_id INTEGER,"
+		  " processor TEXT, machine_id INTEGER, capacity INTEGER, arg_set_id INTEGER)",
+	.nrows = cpu_n, .column = cpu_col,
+	.id_col = CPU_ID, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1,
+	.id_alias_col = -1,
+};
+
+static size_t freq_n(const tt_storage *st) { return st->cpu_freq.n; }
+static void freq_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	uint32_t ucpu = st->cpu_freq.ucpu[r];
+
+	switch (c) {
+	case 0: sqlite3_result_int64(ctx, (int64_t)r); break;
+	case 1: sqlite3_result_int64(ctx, ucpu < st->cpus.n ? st->cpus.cpu[ucpu] : ucpu); break;
+	case 2: sqlite3_result_int64(ctx, st->cpu_freq.freq[r]); break;
+	default: sqlite3_result_int64(ctx, ucpu); break;
+	}
+}
+static const tt_vtab_def freq_def = {
+	.name = "__intrinsic_cpu_freq",
+	.schema = "CREATE TABLE x(id INTEGER, cpu INTEGER, freq INTEGER, ucpu INTEGER)",
+	.nrows = freq_n, .column = freq_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
+static const char system_views[] =
+	"CREATE TEMP VIEW cpu_available_frequencies AS SELECT id, cpu, freq, ucpu FROM __intrinsic_cpu_freq;";
+
+int tt_vtab_register_system(sqlite3 *db, tt_storage *st)
+{
+	int rc = tt_vtab_register(db, st, &cpu_def);
+
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register(db, st, &freq_def);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, system_views, NULL, NULL, NULL);
+	return rc;
+}

@@ -1,0 +1,412 @@
+/*
+ * test_proto_system.c - the packets of a Perfetto trace that describe the
+ * device (core/import/proto/proto_system.c): CpuInfo into the cpu and
+ * cpu_available_frequencies tables, Android's system properties and the
+ * display's initial state on the tracks atrace's markers use; and the
+ * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs), on
+ * traces written here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfetto_trace.pb-c.h"
+#include "testutil.h"
+#include "proto_tb.h"
+
+static tt_trace *tb_open(tbuf *b, char **path)
+{
+	*path = tt_test_write_tmp(b->p, b->n, ".pftrace");
+	return tt_test_open(*path);
+}
+
+static void tb_close(tt_trace *tr, char *path, tbuf *b)
+{
+	tt_trace_close(tr);
+	unlink(path);
+	free(path);
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- CpuInfo ---------------------------------------------------------------------- */
+
+typedef Perfetto__Protos__CpuInfo__Cpu Cpu;
+
+/* A CPU of a CpuInfo: processor (NULL: none), capacity (0: none) and
+ * frequencies (nf of them). */
+static void cpu_set(Cpu *c, char *processor, uint32_t capacity, uint32_t *freqs, size_t nf)
+{
+	perfetto__protos__cpu_info__cpu__init(c);
+	c->processor = processor;
+	c->has_capacity = capacity != 0;
+	c->capacity = capacity;
+	c->n_frequencies = nf;
+	c->frequencies = freqs;
+}
+
+static void cpu_info_packet(tbuf *b, Cpu **cpus, size_t n)
+{
+	Perfetto__Protos__CpuInfo ci = PERFETTO__PROTOS__CPU_INFO__INIT;
+	Pkt p = pkt(1, 0);
+
+	ci.n_cpus = n;
+	ci.cpus = cpus;
+	TB_PUT(b, p, CPU_INFO, cpu_info, &ci);
+}
+
+/* With a capacity on every CPU, CPUs of one capacity share a cluster,
+ * numbered from the smallest capacity up (whatever their order in the
+ * packet); the processor and capacity are the cpu's columns. */
+static void test_cpu_clusters_by_capacity(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Cpu c[4], *cp[] = { &c[0], &c[1], &c[2], &c[3] };
+	uint32_t f_small[] = { 300000, 900000 }, f_big[] = { 300000, 2000000 };
+
+	(void)state;
+	cpu_set(&c[0], "Little", 300, f_big, 2); /* (capacity wins over frequencies) */
+	cpu_set(&c[1], "Big", 1024, f_small, 2);
+	cpu_set(&c[2], "Little", 300, f_small, 2);
+	cpu_set(&c[3], "Mid", 700, f_small, 2);
+	cpu_info_packet(&b, cp, 4);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select id, ucpu, cpu, cluster_id, processor, capacity from cpu order by cpu",
+			   "0\t0\t0\t0\tLittle\t300\n"
+			   "1\t1\t1\t2\tBig\t1024\n"
+			   "2\t2\t2\t0\tLittle\t300\n"
+			   "3\t3\t3\t1\tMid\t700\n");
+	tb_close(tr, path, &b);
+}
+
+/* Without a capacity on every CPU the clusters follow each CPU's highest
+ * frequency, and the capacities given stay in the table; every listed
+ * frequency is a row of cpu_available_frequencies. Without frequencies
+ * on every CPU either, every cluster is 0. */
+static void test_cpu_clusters_by_frequency(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Cpu c[3], *cp[] = { &c[0], &c[1], &c[2] };
+	uint32_t f0[] = { 500000, 1800000 }, f1[] = { 300000, 1200000 }, f2[] = { 1800000 };
+
+	(void)state;
+	cpu_set(&c[0], "A", 512, f0, 2);
+	cpu_set(&c[1], "A", 0, f1, 2);
+	cpu_set(&c[2], "A", 0, f2, 1);
+	cpu_info_packet(&b, cp, 3);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select cpu, cluster_id, coalesce(capacity, 'NULL') from cpu order by cpu",
+			   "0\t1\t512\n1\t0\tNULL\n2\t1\tNULL\n");
+	tt_test_assert_tsv(tr, "select id, cpu, freq, ucpu from cpu_available_frequencies order by id",
+			   "0\t0\t500000\t0\n1\t0\t1800000\t0\n2\t1\t300000\t1\n3\t1\t1200000\t1\n"
+			   "4\t2\t1800000\t2\n");
+	tb_close(tr, path, &b);
+
+	cpu_set(&c[0], "A", 512, f0, 2);
+	cpu_set(&c[1], "A", 0, NULL, 0);
+	cpu_info_packet(&b, cp, 2);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select cpu, cluster_id from cpu order by cpu", "0\t0\n1\t0\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from cpu_available_frequencies"), 2);
+	tb_close(tr, path, &b);
+}
+
+/* A CPU's args: its ARM identifier, each feature bit with a name as
+ * cpu_features.<name> (mte, mte3), the whole bitmap when not 0; a bit past
+ * the named ones is counted (cpu_info_unknown_cpu_features, once per CPU,
+ * logged). An empty processor is NULL. A CpuInfo naming a CPU that
+ * sched events made a row for describes that row. */
+static void test_cpu_args_and_features(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Cpu c[3], *cp[] = { &c[0], &c[1], &c[2] };
+	Perfetto__Protos__CpuInfo__ArmCpuIdentifier arm = PERFETTO__PROTOS__CPU_INFO__ARM_CPU_IDENTIFIER__INIT;
+
+	(void)state;
+	cpu_set(&c[0], "", 0, NULL, 0);
+	cpu_set(&c[1], "X", 0, NULL, 0);
+	c[1].has_features = 1;
+	c[1].features = 1;
+	cpu_set(&c[2], "X", 0, NULL, 0);
+	c[2].has_features = 1;
+	c[2].features = 3 | 1ull << 63;
+	arm.has_implementer = arm.has_architecture = arm.has_variant = arm.has_part = arm.has_revision = 1;
+	arm.implementer = 0x41;
+	arm.architecture = 8;
+	arm.variant = 1;
+	arm.part = 0xd44;
+	arm.revision = 2;
+	c[2].identifier_case = PERFETTO__PROTOS__CPU_INFO__CPU__IDENTIFIER_ARM_IDENTIFIER;
+	c[2].arm_identifier = &arm;
+	cpu_info_packet(&b, cp, 3);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select cpu, coalesce(processor, 'NULL'), coalesce(arg_set_id, 'NULL') from cpu"
+			       " where cpu = 0",
+			   "0\tNULL\tNULL\n");
+	tt_test_assert_tsv(tr, "select c.cpu, a.key, a.value_type, a.int_value from cpu c join args a using (arg_set_id)"
+			       " order by c.cpu, a.id",
+			   "1\tcpu_features.mte\tbool\t1\n"
+			   "1\tcpu_features.raw_bitmap\tuint\t1\n"
+			   "2\tarm_cpu_implementer\tuint\t65\n"
+			   "2\tarm_cpu_architecture\tuint\t8\n"
+			   "2\tarm_cpu_variant\tuint\t1\n"
+			   "2\tarm_cpu_part\tuint\t3396\n"
+			   "2\tarm_cpu_revision\tuint\t2\n"
+			   "2\tcpu_features.mte\tbool\t1\n"
+			   "2\tcpu_features.mte3\tbool\t1\n"
+			   "2\tcpu_features.raw_bitmap\tuint\t-9223372036854775805\n");
+	assert_int_equal(tt_test_stat(tr, "cpu_info_unknown_cpu_features"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from _trace_import_logs"
+					 " where ts is null and byte_offset is null"),
+			 1);
+	tb_close(tr, path, &b);
+}
+
+/* A sched_switch on cpu 3 before the CpuInfo in the file: the CpuInfo
+ * is read first (as trace processor reads it while tokenizing), so ucpu
+ * is the cpu's number; the switch's slice is on that row. */
+static void test_cpu_info_after_sched(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Cpu c[4], *cp[] = { &c[0], &c[1], &c[2], &c[3] };
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedSwitchFtraceEvent sw = PERFETTO__PROTOS__SCHED_SWITCH_FTRACE_EVENT__INIT;
+
+	(void)state;
+	sw.prev_comm = "a";
+	sw.next_comm = "b";
+	sw.has_prev_pid = sw.has_next_pid = 1;
+	sw.prev_pid = 0;
+	sw.next_pid = 10;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
+	e.sched_switch = &sw;
+	ft_event_cpu(&b, 100, 3, 0, &e, NULL);
+	for (int i = 0; i < 4; i++)
+		cpu_set(&c[i], "P", 100u * (uint32_t)(i + 1), NULL, 0);
+	cpu_info_packet(&b, cp, 4);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ucpu, cpu, cluster_id, capacity from cpu order by cpu",
+			   "0\t0\t0\t100\n1\t1\t1\t200\n2\t2\t2\t300\n3\t3\t3\t400\n");
+	tt_test_assert_tsv(tr, "select s.cpu, c.cpu, c.capacity from sched s join cpu c using (ucpu)", "3\t3\t400\n");
+	tb_close(tr, path, &b);
+}
+
+/* A CpuInfo listing no CPU: counted and logged (cpu_info_empty); the cpu
+ * table stays as other tables make it. */
+static void test_cpu_info_empty(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	cpu_info_packet(&b, NULL, 0);
+	tr = tb_open(&b, &path);
+	assert_int_equal(tt_test_stat(tr, "cpu_info_empty"), 1);
+	assert_int_equal(tt_test_int(tr, "select count(*) from cpu"), 0);
+	assert_int_equal(tt_test_int(tr, "select count(*) from _trace_import_logs"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* ---- sched_cpu_util_cfs ---------------------------------------------------------- */
+
+static void ft_util(tbuf *b, uint64_t ts, uint32_t cpu, uint64_t util, uint64_t cap, uint32_t nr)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__SchedCpuUtilCfsFtraceEvent u = PERFETTO__PROTOS__SCHED_CPU_UTIL_CFS_FTRACE_EVENT__INIT;
+
+	u.has_cpu = u.has_cpu_util = u.has_capacity = u.has_nr_running = u.has_capacity_orig = 1;
+	u.cpu = cpu;
+	u.cpu_util = util;
+	u.capacity = cap;
+	u.capacity_orig = 1024;
+	u.nr_running = nr;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_CPU_UTIL_CFS;
+	e.sched_cpu_util_cfs = &u;
+	ft_event_cpu(b, ts, 0, 0, &e, NULL);
+}
+
+/* Each event: a value on the cpu's "Cpu N Util", "Cpu N Cap" and "Cpu N
+ * Nr Running" counters (types cpu_utilization, cpu_capacity,
+ * cpu_nr_running; dimension cpu), the event's cpu field's, not the
+ * bundle's; its fields are its ftrace_event row's args. */
+static void test_sched_cpu_util_cfs(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_util(&b, 10, 6, 1, 1004, 0);
+	ft_util(&b, 20, 4, 43, 760, 2);
+	ft_util(&b, 30, 6, 5, 1000, 1);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, t.name, t.type, extract_arg(t.dimension_arg_set_id, 'cpu'), c.value"
+			       " from counter c join counter_track t on t.id = c.track_id order by c.ts, t.id",
+			   "10\tCpu 6 Util\tcpu_utilization\t6\t1.0\n"
+			   "10\tCpu 6 Cap\tcpu_capacity\t6\t1004.0\n"
+			   "10\tCpu 6 Nr Running\tcpu_nr_running\t6\t0.0\n"
+			   "20\tCpu 4 Util\tcpu_utilization\t4\t43.0\n"
+			   "20\tCpu 4 Cap\tcpu_capacity\t4\t760.0\n"
+			   "20\tCpu 4 Nr Running\tcpu_nr_running\t4\t2.0\n"
+			   "30\tCpu 6 Util\tcpu_utilization\t6\t5.0\n"
+			   "30\tCpu 6 Cap\tcpu_capacity\t6\t1000.0\n"
+			   "30\tCpu 6 Nr Running\tcpu_nr_running\t6\t1.0\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from counter_track"), 6);
+	tt_test_assert_tsv(tr, "select a.key, a.int_value from ftrace_event f join args a using (arg_set_id)"
+			       " where f.ts = 20 order by a.id",
+			   "capacity\t760\ncapacity_orig\t1024\ncpu\t4\ncpu_util\t43\nnr_running\t2\n");
+	tb_close(tr, path, &b);
+}
+
+/* ---- Android's system properties ----------------------------------------------- */
+
+static void ft_print(tbuf *b, uint64_t ts, uint32_t tid, const char *text)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__PrintFtraceEvent pe = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
+
+	pe.buf = (char *)text;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT;
+	e.print = &pe;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+/* One AndroidSystemProperty packet at ts of n (name, value) pairs. */
+static void sysprops(tbuf *b, uint64_t ts, char **kv, size_t n)
+{
+	Perfetto__Protos__AndroidSystemProperty sp = PERFETTO__PROTOS__ANDROID_SYSTEM_PROPERTY__INIT;
+	Perfetto__Protos__AndroidSystemProperty__PropertyValue v[8], *vp[8];
+	Pkt p = pkt(1, ts);
+
+	assert_true(n <= 8);
+	for (size_t i = 0; i < n; i++) {
+		perfetto__protos__android_system_property__property_value__init(&v[i]);
+		v[i].name = kv[2 * i];
+		v[i].value = kv[2 * i + 1];
+		vp[i] = &v[i];
+	}
+	sp.n_values = n;
+	sp.values = vp;
+	TB_PUT(b, p, ANDROID_SYSTEM_PROPERTY, android_system_property, &sp);
+}
+
+/* The screen's state from a property, the display's initial state and
+ * atrace's ScreenState counter share one track (screen_state, no
+ * dimension); values in trace order whatever the file order. */
+static void test_screen_state(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__InitialDisplayState ds = PERFETTO__PROTOS__INITIAL_DISPLAY_STATE__INIT;
+	char *kv[] = { "debug.tracing.screen_state", "1" };
+	Pkt p = pkt(1, 5);
+
+	(void)state;
+	ft_print(&b, 3000, 42, "C|42|ScreenState|2");
+	sysprops(&b, 2000, kv, 1);
+	ds.has_display_state = ds.has_brightness = 1;
+	ds.display_state = 2;
+	ds.brightness = 0.5;
+	TB_PUT(&b, p, INITIAL_DISPLAY_STATE, initial_display_state, &ds);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.id, c.ts, c.value, t.name, t.type, coalesce(t.dimension_arg_set_id, 'NULL')"
+			       " from counter c join counter_track t on t.id = c.track_id order by c.id",
+			   "0\t5\t2.0\tScreenState\tscreen_state\tNULL\n"
+			   "1\t2000\t1.0\tScreenState\tscreen_state\tNULL\n"
+			   "2\t3000\t2.0\tScreenState\tscreen_state\tNULL\n");
+	tb_close(tr, path, &b);
+}
+
+/* debug.tracing.device_state: an instant named by the value on the
+ * DeviceStateChanged track (android_device_state) atrace's "N|pid|
+ * DeviceStateChanged|..." marks use, in trace order. */
+static void test_device_state(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *kv[] = { "debug.tracing.device_state", "folded" };
+
+	(void)state;
+	ft_print(&b, 3000, 42, "N|42|DeviceStateChanged|unfolded");
+	sysprops(&b, 1000, kv, 1);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.id, s.ts, s.dur, s.name, t.name, t.type from slice s join track t"
+			       " on t.id = s.track_id order by s.id",
+			   "0\t1000\t0\tfolded\tDeviceStateChanged\tandroid_device_state\n"
+			   "1\t3000\t0\tunfolded\tDeviceStateChanged\tandroid_device_state\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from track"), 1);
+	tb_close(tr, path, &b);
+}
+
+/* Numeric properties: battery_stats.* on atrace's battery_stats tracks
+ * (named without the prefix, dimension counter_key), mcc / mnc /
+ * desktop_mode_visible_tasks, battery_status ("BatteryStatus") and
+ * plug_type ("PlugType") on sysprop_counter tracks (dimension
+ * sysprop_name, the whole property). A value that is not all a number,
+ * and properties not known, give nothing; boot image profiling and the
+ * wallpaper go to metadata. */
+static void test_numeric_properties(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *kv[] = { "debug.tracing.battery_stats.wifi", "1",
+		       "debug.tracing.mcc", "310",
+		       "debug.tracing.battery_status", "2",
+		       "debug.tracing.plug_type", "12x",
+		       "debug.tracing.something_else", "5",
+		       "debug.tracing.profile_boot_classpath", "1",
+		       "debug.tracing.wallpaper.package_name", "com.example.wall" };
+
+	(void)state;
+	sysprops(&b, 1000, kv, 7);
+	ft_print(&b, 2000, 42, "C|42|battery_stats.wifi|0");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, c.value, t.name, t.type, coalesce(extract_arg(t.dimension_arg_set_id,"
+			       " 'counter_key'), extract_arg(t.dimension_arg_set_id, 'sysprop_name'))"
+			       " from counter c join counter_track t on t.id = c.track_id order by c.ts, t.name",
+			   "1000\t2.0\tBatteryStatus\tsysprop_counter\tdebug.tracing.battery_status\n"
+			   "1000\t1.0\tbattery_stats.wifi\tbattery_stats\tbattery_stats.wifi\n"
+			   "1000\t310.0\tmcc\tsysprop_counter\tdebug.tracing.mcc\n"
+			   "2000\t0.0\tbattery_stats.wifi\tbattery_stats\tbattery_stats.wifi\n");
+	assert_int_equal(tt_test_int(tr, "select int_value from metadata where name = 'android_profile_boot_classpath'"),
+			 1);
+	tt_test_assert_tsv(tr, "select str_value from metadata where name = 'debug.tracing.wallpaper.package_name'",
+			   "com.example.wall\n");
+	tb_close(tr, path, &b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_clusters_by_capacity),
+		cmocka_unit_test(test_cpu_clusters_by_frequency),
+		cmocka_unit_test(test_cpu_args_and_features),
+		cmocka_unit_test(test_cpu_info_after_sched),
+		cmocka_unit_test(test_cpu_info_empty),
+		cmocka_unit_test(test_sched_cpu_util_cfs),
+		cmocka_unit_test(test_screen_state),
+		cmocka_unit_test(test_device_state),
+		cmocka_unit_test(test_numeric_properties),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
