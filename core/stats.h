@@ -84,6 +84,11 @@
 	X(packages_list_has_parse_errors, "packages_list_has_parse_errors", "error", "trace", "the packages list data source could not parse Android's packages.list") \
 	X(power_rail_empty_packet, "power_rail_empty_packet", "error", "analysis", "power rails packets with no energy data") \
 	X(power_rail_unknown_index, "power_rail_unknown_index", "error", "trace", "power rail energy values of a rail no descriptor named") \
+	X(energy_descriptor_invalid, "energy_descriptor_invalid", "error", "analysis", "energy consumers and power entity states described without their id, skipped") \
+	X(energy_breakdown_missing_values, "energy_breakdown_missing_values", "error", "analysis", "energy estimates without a consumer id or a value, or of a consumer no descriptor named, skipped") \
+	X(energy_uid_breakdown_missing_values, "energy_uid_breakdown_missing_values", "error", "analysis", "per-uid energy estimates without a uid or a value, skipped") \
+	X(entity_state_residency_invalid, "entity_state_residency_invalid", "error", "analysis", "entity state residency packets with no residency (a descriptor alone counts too, as in trace processor)") \
+	X(entity_state_residency_lookup_failed, "entity_state_residency_lookup_failed", "error", "analysis", "entity state residencies of a state no descriptor named (the rest of the packet skipped)") \
 	X(packages_list_has_read_errors, "packages_list_has_read_errors", "error", "trace", "the packages list data source could not read Android's packages.list") \
 	X(android_log_num_total, "android_log_num_total", "info", "trace", "log lines the Android log data source read (its own count)") \
 	X(android_log_num_failed, "android_log_num_failed", "error", "trace", "log lines the Android log data source failed to read") \

@@ -2,9 +2,10 @@
  * test_proto_system.c - the packets of a Perfetto trace that describe the
  * device (core/import/proto/proto_system.c): CpuInfo into the cpu and
  * cpu_available_frequencies tables, Android's system properties and the
- * display's initial state on the tracks atrace's markers use; and the
- * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs), on
- * traces written here.
+ * display's initial state on the tracks atrace's markers use; the
+ * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs); and
+ * Android's power HAL: energy estimates and entity state residency
+ * (core/import/proto/proto_power.c), on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -394,6 +395,167 @@ static void test_numeric_properties(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- Android's power HAL ---------------------------------------------------------- */
+
+typedef Perfetto__Protos__AndroidEnergyEstimationBreakdown Breakdown;
+
+static void consumer(Perfetto__Protos__AndroidEnergyConsumer *ec, int has_id, int32_t id, int32_t ordinal,
+		     char *type, char *name)
+{
+	perfetto__protos__android_energy_consumer__init(ec);
+	ec->has_energy_consumer_id = has_id;
+	ec->energy_consumer_id = id;
+	ec->has_ordinal = 1;
+	ec->ordinal = ordinal;
+	ec->type = type;
+	ec->name = name;
+}
+
+/* An estimate at ts of consumer id (has: which of id and value are set),
+ * with n (uid, energy) shares, uid < 0 for a share without its uid. */
+static void estimate(tbuf *b, uint64_t ts, int has, int32_t id, int64_t uws, const int64_t *shares, size_t n)
+{
+	Breakdown eb = PERFETTO__PROTOS__ANDROID_ENERGY_ESTIMATION_BREAKDOWN__INIT;
+	Perfetto__Protos__AndroidEnergyEstimationBreakdown__EnergyUidBreakdown u[4], *up[4];
+	Pkt p = pkt(1, ts);
+
+	assert_true(n <= 4);
+	eb.has_energy_consumer_id = (has & 1) != 0;
+	eb.energy_consumer_id = id;
+	eb.has_energy_uws = (has & 2) != 0;
+	eb.energy_uws = uws;
+	for (size_t i = 0; i < n; i++) {
+		perfetto__protos__android_energy_estimation_breakdown__energy_uid_breakdown__init(&u[i]);
+		u[i].has_uid = shares[2 * i] >= 0;
+		u[i].uid = (int32_t)shares[2 * i];
+		u[i].has_energy_uws = 1;
+		u[i].energy_uws = shares[2 * i + 1];
+		up[i] = &u[i];
+	}
+	eb.n_per_uid_breakdown = n;
+	eb.per_uid_breakdown = up;
+	TB_PUT(b, p, ANDROID_ENERGY_ESTIMATION_BREAKDOWN, android_energy_estimation_breakdown, &eb);
+}
+
+/* Consumers described once (the first description of an id kept; one
+ * without an id counted as energy_descriptor_invalid; a packet that
+ * describes gives no value); each estimate on its consumer's track
+ * (android_energy_estimation_breakdown: dimension energy_consumer_id,
+ * source args consumer_type and ordinal), each uid's share on the
+ * consumer's track for the uid (..._per_uid). Estimates of an unknown
+ * consumer or without a value, and shares without a uid, are counted. */
+static void test_energy_breakdown(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Breakdown eb = PERFETTO__PROTOS__ANDROID_ENERGY_ESTIMATION_BREAKDOWN__INIT;
+	Perfetto__Protos__AndroidEnergyConsumerDescriptor cd = PERFETTO__PROTOS__ANDROID_ENERGY_CONSUMER_DESCRIPTOR__INIT;
+	Perfetto__Protos__AndroidEnergyConsumer ec[4], *ecp[] = { &ec[0], &ec[1], &ec[2], &ec[3] };
+	const int64_t shares[] = { 10234, 300, -1, 5, 10190, 0 };
+	Pkt p = pkt(1, 0);
+
+	(void)state;
+	consumer(&ec[0], 1, 0, 2, "CPU_CLUSTER", "CPUCL0");
+	consumer(&ec[1], 1, 3, 0, "OTHER", "GPU");
+	consumer(&ec[2], 0, 0, 0, "OTHER", "nameless");
+	consumer(&ec[3], 1, 0, 0, "OTHER", "again");
+	cd.n_energy_consumers = 4;
+	cd.energy_consumers = ecp;
+	eb.energy_consumer_descriptor = &cd;
+	eb.has_energy_consumer_id = eb.has_energy_uws = 1;
+	eb.energy_uws = 7; /* (not a value: the packet describes) */
+	TB_PUT(&b, p, ANDROID_ENERGY_ESTIMATION_BREAKDOWN, android_energy_estimation_breakdown, &eb);
+	estimate(&b, 100, 3, 0, 1000, NULL, 0);
+	estimate(&b, 200, 3, 3, 900, shares, 3);
+	estimate(&b, 300, 3, 9, 1, NULL, 0);
+	estimate(&b, 400, 1, 0, 0, NULL, 0);
+	estimate(&b, 500, 3, 0, 2000, NULL, 0);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select t.id, t.name, t.type, extract_arg(t.dimension_arg_set_id, 'energy_consumer_id'),"
+			       " coalesce(extract_arg(t.dimension_arg_set_id, 'uid'), 'NULL'),"
+			       " coalesce(extract_arg(t.source_arg_set_id, 'consumer_type'), 'NULL'),"
+			       " coalesce(extract_arg(t.source_arg_set_id, 'ordinal'), 'NULL') from counter_track t order by t.id",
+			   "0\tCPUCL0\tandroid_energy_estimation_breakdown\t0\tNULL\tCPU_CLUSTER\t2\n"
+			   "1\tGPU\tandroid_energy_estimation_breakdown\t3\tNULL\tOTHER\t0\n"
+			   "2\tGPU\tandroid_energy_estimation_breakdown_per_uid\t3\t10234\tNULL\tNULL\n"
+			   "3\tGPU\tandroid_energy_estimation_breakdown_per_uid\t3\t10190\tNULL\tNULL\n");
+	tt_test_assert_tsv(tr, "select ts, track_id, value from counter order by ts, track_id",
+			   "100\t0\t1000.0\n200\t1\t900.0\n200\t2\t300.0\n200\t3\t0.0\n500\t0\t2000.0\n");
+	assert_int_equal(tt_test_stat(tr, "energy_descriptor_invalid"), 1);
+	assert_int_equal(tt_test_stat(tr, "energy_breakdown_missing_values"), 2);
+	assert_int_equal(tt_test_stat(tr, "energy_uid_breakdown_missing_values"), 1);
+	tb_close(tr, path, &b);
+}
+
+typedef Perfetto__Protos__EntityStateResidency Residency;
+
+/* A residency packet at ts: n states described (entity, state, names)
+ * and m residencies (entity, state, ms). */
+static void residency(tbuf *b, uint64_t ts, char **desc, size_t n, const uint64_t *res, size_t m)
+{
+	Residency er = PERFETTO__PROTOS__ENTITY_STATE_RESIDENCY__INIT;
+	Perfetto__Protos__EntityStateResidency__PowerEntityState ps[4], *psp[4];
+	Perfetto__Protos__EntityStateResidency__StateResidency r[4], *rp[4];
+	Pkt p = pkt(1, ts);
+
+	assert_true(n <= 4 && m <= 4);
+	for (size_t i = 0; i < n; i++) {
+		perfetto__protos__entity_state_residency__power_entity_state__init(&ps[i]);
+		ps[i].has_entity_index = ps[i].has_state_index = 1;
+		ps[i].entity_index = (int32_t)atoi(desc[4 * i]);
+		ps[i].state_index = (int32_t)atoi(desc[4 * i + 1]);
+		ps[i].entity_name = desc[4 * i + 2];
+		ps[i].state_name = desc[4 * i + 3];
+		psp[i] = &ps[i];
+	}
+	for (size_t i = 0; i < m; i++) {
+		perfetto__protos__entity_state_residency__state_residency__init(&r[i]);
+		r[i].has_entity_index = r[i].has_state_index = r[i].has_total_time_in_state_ms = 1;
+		r[i].entity_index = (int32_t)res[3 * i];
+		r[i].state_index = (int32_t)res[3 * i + 1];
+		r[i].total_time_in_state_ms = res[3 * i + 2];
+		rp[i] = &r[i];
+	}
+	er.n_power_entity_state = n;
+	er.power_entity_state = psp;
+	er.n_residency = m;
+	er.residency = rp;
+	TB_PUT(b, p, ENTITY_STATE_RESIDENCY, entity_state_residency, &er);
+}
+
+/* Each residency's time in state on "Entity residency: <entity> is
+ * <state>" (entity_state; dimensions entity_name, state_name), described
+ * by the same or an earlier packet (a later description of the pair is
+ * not taken). An undescribed pair is counted and ends its packet; a
+ * packet without residencies is counted. */
+static void test_entity_state_residency(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *desc[] = { "0", "0", "Bluetooth", "Idle", "0", "1", "Bluetooth", "Active", "1", "0", "Modem", "UP" };
+	char *again[] = { "0", "0", "Wifi", "Idle" };
+	const uint64_t r1[] = { 0, 0, 1000, 0, 1, 2000 };
+	const uint64_t r2[] = { 0, 0, 3000, 0, 1, 4000, 5, 5, 1, 1, 0, 30000 };
+
+	(void)state;
+	residency(&b, 1, desc, 3, r1, 2);
+	residency(&b, 2, again, 1, r2, 4);
+	residency(&b, 3, NULL, 0, NULL, 0);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select c.ts, t.name, t.type, extract_arg(t.dimension_arg_set_id, 'entity_name'),"
+			       " extract_arg(t.dimension_arg_set_id, 'state_name'), c.value from counter c"
+			       " join counter_track t on t.id = c.track_id order by c.ts, t.id",
+			   "1\tEntity residency: Bluetooth is Idle\tentity_state\tBluetooth\tIdle\t1000.0\n"
+			   "1\tEntity residency: Bluetooth is Active\tentity_state\tBluetooth\tActive\t2000.0\n"
+			   "2\tEntity residency: Bluetooth is Idle\tentity_state\tBluetooth\tIdle\t3000.0\n"
+			   "2\tEntity residency: Bluetooth is Active\tentity_state\tBluetooth\tActive\t4000.0\n");
+	assert_int_equal(tt_test_stat(tr, "entity_state_residency_lookup_failed"), 1);
+	assert_int_equal(tt_test_stat(tr, "entity_state_residency_invalid"), 1);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_screen_state),
 		cmocka_unit_test(test_device_state),
 		cmocka_unit_test(test_numeric_properties),
+		cmocka_unit_test(test_energy_breakdown),
+		cmocka_unit_test(test_entity_state_residency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -745,6 +745,12 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_INITIAL_DISPLAY_STATE:
 		tt_proto_on_initial_display_state(c, s, p->initial_display_state, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_ENERGY_ESTIMATION_BREAKDOWN:
+		tt_proto_on_energy_breakdown(c, s, p->android_energy_estimation_breakdown, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ENTITY_STATE_RESIDENCY:
+		tt_proto_on_entity_state(c, s, p->entity_state_residency, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
@@ -810,6 +816,8 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->mm_threads);
 	TT_VEC_FREE(c->disks);
+	TT_VEC_FREE(c->energy);
+	TT_VEC_FREE(c->entities);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);

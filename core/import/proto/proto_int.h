@@ -259,6 +259,17 @@ struct pdisk {
 	int64_t v[8]; /* read, write, discard sectors, flush count; read, write, discard, flush ms */
 };
 
+/* Android's power descriptors (proto_power.c): an energy consumer, a
+ * power entity's state (overall: "Entity residency: <entity> is <state>"). */
+struct penergy {
+	int32_t id, ordinal;
+	tt_str name, type;
+};
+struct pentity {
+	int32_t entity, state;
+	tt_str entity_name, state_name, overall;
+};
+
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
@@ -293,6 +304,8 @@ typedef struct pctx {
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_binder_tracker *binder;   /* binder transactions, made at the first (binder_tracker.h) */
 	tt_keymap rails;             /* (power rails session, rail index) -> counter track */
+	TT_VEC(struct penergy) energy;     /* energy consumers described, the first of an id (proto_power.c) */
+	TT_VEC(struct pentity) entities;   /* power entity states described, the first of an index pair */
 	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
@@ -412,6 +425,14 @@ void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__Str
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
+/* A counter value at ts on a storage track (TT_NONE: none), in trace
+ * order (the packets whose values are counters: system properties,
+ * power). */
+static inline void tt_proto_push_value(pctx *c, pseq *s, int64_t ts, uint32_t track, double v)
+{
+	if (track != TT_NONE)
+		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, v);
+}
 /* A counter value that the next record of the event may take along
  * (REC_FOLDED); pushed on its own by the next push that cannot, or by
  * tt_proto_fold_flush. */
@@ -521,6 +542,11 @@ void tt_proto_on_cpu_info(pctx *c, const Perfetto__Protos__CpuInfo *ci);
 void tt_proto_on_system_property(pctx *c, pseq *s, const Perfetto__Protos__AndroidSystemProperty *sp, int64_t ts);
 void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos__InitialDisplayState *ds,
 				       int64_t ts);
+/* proto_power.c: energy consumers' estimates and power entities' state
+ * residency (their descriptors when met in the file, values at ts). */
+void tt_proto_on_energy_breakdown(pctx *c, pseq *s, const Perfetto__Protos__AndroidEnergyEstimationBreakdown *eb,
+				  int64_t ts);
+void tt_proto_on_entity_state(pctx *c, pseq *s, const Perfetto__Protos__EntityStateResidency *er, int64_t ts);
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);

@@ -144,13 +144,6 @@ static int prop_int(const char *v, int32_t *out)
 	return 0;
 }
 
-/* A counter value at ts on track, in trace order. */
-static void push_value(pctx *c, pseq *s, int64_t ts, uint32_t track, double v)
-{
-	if (track != TT_NONE)
-		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, v);
-}
-
 /* A sysprop_counter track: dimension sysprop_name (the property), named
  * as given. */
 static uint32_t sysprop_track(pctx *c, const char *prop, const char *name)
@@ -193,20 +186,20 @@ static void system_property(pctx *c, pseq *s, int64_t ts, const char *name, cons
 	} else if (strcmp(name, "debug.tracing.profile_system_server") == 0) {
 		tt_storage_meta_int(c->st, "android_profile_system_server", v);
 	} else if (strcmp(name, "debug.tracing.screen_state") == 0) {
-		push_value(c, s, ts, tt_import_android_track(c->im, "screen_state", "ScreenState", TT_NONE, NULL, 0, 1), v);
+		tt_proto_push_value(c, s, ts, tt_import_android_track(c->im, "screen_state", "ScreenState", TT_NONE, NULL, 0, 1), v);
 	} else if (strncmp(name, "debug.tracing.battery_stats.", npre + 14) == 0) {
 		/* the track atrace's "battery_stats.*" counters take */
-		push_value(c, s, ts,
+		tt_proto_push_value(c, s, ts,
 			   tt_import_android_track(c->im, "battery_stats", NULL, TT_NONE, "counter_key",
 						   intern_c(c, name + npre), 1),
 			   v);
 	} else if (strcmp(name, "debug.tracing.mcc") == 0 || strcmp(name, "debug.tracing.mnc") == 0 ||
 		   strcmp(name, "debug.tracing.desktop_mode_visible_tasks") == 0) {
-		push_value(c, s, ts, sysprop_track(c, name, name + npre), v);
+		tt_proto_push_value(c, s, ts, sysprop_track(c, name, name + npre), v);
 	} else if (strcmp(name, "debug.tracing.battery_status") == 0) {
-		push_value(c, s, ts, sysprop_track(c, name, "BatteryStatus"), v);
+		tt_proto_push_value(c, s, ts, sysprop_track(c, name, "BatteryStatus"), v);
 	} else if (strcmp(name, "debug.tracing.plug_type") == 0) {
-		push_value(c, s, ts, sysprop_track(c, name, "PlugType"), v);
+		tt_proto_push_value(c, s, ts, sysprop_track(c, name, "PlugType"), v);
 	}
 }
 
@@ -220,6 +213,6 @@ void tt_proto_on_system_property(pctx *c, pseq *s, const Perfetto__Protos__Andro
 void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos__InitialDisplayState *ds,
 				       int64_t ts)
 {
-	push_value(c, s, ts, tt_import_android_track(c->im, "screen_state", "ScreenState", TT_NONE, NULL, 0, 1),
+	tt_proto_push_value(c, s, ts, tt_import_android_track(c->im, "screen_state", "ScreenState", TT_NONE, NULL, 0, 1),
 		   ds->display_state);
 }
