@@ -818,6 +818,8 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->disks);
 	TT_VEC_FREE(c->energy);
 	TT_VEC_FREE(c->entities);
+	TT_VEC_FREE(c->cma);
+	tt_keymap_free(&c->cma_migrated);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);

@@ -58,7 +58,9 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK };
+       FT_WAKELOCK, FT_CMA };
+/* FT_CMA: a CMA allocation's event (proto_cma.c): id its kind << 32 | the
+ * writing tid, u.i its values' index in c->cma, name the CMA area. */
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
  * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
@@ -270,6 +272,13 @@ struct pentity {
 	tt_str entity_name, state_name, overall;
 };
 
+/* A CMA event's numbers (proto_cma.c): an info's or a finish's pfn,
+ * count, then (info) migrated, reclaimed, mapped pages and the isolate,
+ * migrate and test failures; a migration's migrated, reclaimed, mapped. */
+struct pcma {
+	uint64_t v[8];
+};
+
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
@@ -306,6 +315,9 @@ typedef struct pctx {
 	tt_keymap rails;             /* (power rails session, rail index) -> counter track */
 	TT_VEC(struct penergy) energy;     /* energy consumers described, the first of an id (proto_power.c) */
 	TT_VEC(struct pentity) entities;   /* power entity states described, the first of an index pair */
+	int32_t kernel_version;      /* SystemInfo's Linux major << 16 | minor, 0: none (proto_sched.c) */
+	TT_VEC(struct pcma) cma;     /* CMA events' values, by their records (proto_cma.c) */
+	tt_keymap cma_migrated;      /* utid -> its allocation's migration values in cma (proto_cma.c) */
 	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
@@ -547,6 +559,9 @@ void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos_
 void tt_proto_on_energy_breakdown(pctx *c, pseq *s, const Perfetto__Protos__AndroidEnergyEstimationBreakdown *eb,
 				  int64_t ts);
 void tt_proto_on_entity_state(pctx *c, pseq *s, const Perfetto__Protos__EntityStateResidency *er, int64_t ts);
+/* proto_cma.c: CMA allocations' events; their records when fed. */
+void tt_proto_on_cma_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_cma(pctx *c, const prec *r);
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);

@@ -475,6 +475,12 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DMA_HEAP_STAT:
 		tt_proto_on_heap_event(c, ps, ts, e);
 		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_START:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_INFO:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_FINISH:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO:
+		tt_proto_on_cma_event(c, ps, ts, e);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
 		/* (16 bits: older tracers wrote negative values wrongly) */
 		tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
@@ -643,6 +649,9 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 		return 1;
 	case FT_WAKELOCK:
 		feed_wakelock(c, r);
+		return 1;
+	case FT_CMA:
+		tt_proto_feed_cma(c, r);
 		return 1;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
