@@ -30,10 +30,12 @@ static void push(pctx *c, pseq *ps, int64_t ts, int kind, uint32_t pid, const ch
 {
 	struct pcma m = { { 0 } };
 
-	memcpy(m.v, v, n * sizeof(*v));
-	if (n && TT_VEC_PUSH(c->cma, m)) {
-		c->oom = 1;
-		return;
+	if (n) {
+		memcpy(m.v, v, n * sizeof(*v));
+		if (TT_VEC_PUSH(c->cma, m)) {
+			c->oom = 1;
+			return;
+		}
 	}
 	tt_proto_push_ft(c, ps, ts, FT_CMA, (uint64_t)kind << 32 | pid, n ? (int64_t)(c->cma.n - 1) : 0,
 			 intern_c(c, name ? name : ""), 0, TT_NONE);
