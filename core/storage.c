@@ -123,6 +123,7 @@ void tt_storage_free(tt_storage *st)
 	  st->state.value);
 	F(cpus, st->cpus.cpu, st->cpus.cluster_id, st->cpus.arg_set_id, st->cpus.processor, st->cpus.capacity);
 	F(cpu_freq, st->cpu_freq.ucpu, st->cpu_freq.freq);
+	F(cpu_uid, st->cpu_uid.track, st->cpu_uid.uid, st->cpu_uid.cluster, st->cpu_uid.total_ms);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval, st->meta.multi);
 	F(logs, st->logs.ts, st->logs.utid, st->logs.prio, st->logs.tag, st->logs.msg);
 	F(packages, st->packages.name, st->packages.uid, st->packages.version_code, st->packages.debuggable,
@@ -810,6 +811,21 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 	if (capacity >= 0)
 		st->cpus.capacity[ucpu] = capacity;
 	st->cpus.arg_set_id[ucpu] = arg_set_id;
+}
+
+int tt_storage_cpu_per_uid(tt_storage *st, uint32_t track, int64_t uid, int64_t cluster, int64_t total_ms)
+{
+	size_t n = st->cpu_uid.n;
+
+	if (GROW(st, st->cpu_uid, COL(st->cpu_uid.track), COL(st->cpu_uid.uid), COL(st->cpu_uid.cluster),
+		 COL(st->cpu_uid.total_ms)))
+		return -1;
+	st->cpu_uid.track[n] = track;
+	st->cpu_uid.uid[n] = uid;
+	st->cpu_uid.cluster[n] = cluster;
+	st->cpu_uid.total_ms[n] = total_ms;
+	st->cpu_uid.n++;
+	return 0;
 }
 
 int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz)

@@ -274,6 +274,10 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 /* One of the frequencies (kHz) cpu row ucpu can run at
  * (cpu_available_frequencies). Returns 0, -1 out of memory. */
 int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz);
+/* Android's cpu time of a uid on a cluster over the trace (ms), its
+ * counter track (__intrinsic_android_cpu_per_uid_track). 0, -1 out of
+ * memory. */
+int tt_storage_cpu_per_uid(tt_storage *st, uint32_t track, int64_t uid, int64_t cluster, int64_t total_ms);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);

@@ -5,7 +5,8 @@
  * display's initial state on the tracks atrace's markers use; the
  * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs); and
  * Android's power HAL: energy estimates and entity state residency
- * (core/import/proto/proto_power.c), on traces written here.
+ * (core/import/proto/proto_power.c); Android's cpu time per uid
+ * (proto_cpu_uid.c), on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -556,6 +557,118 @@ static void test_entity_state_residency(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- cpu time per uid ---------------------------------------------------------------- */
+
+/* A CpuPerUidData packet at ts on sequence 5 (clusters 0: not given;
+ * cleared: an incremental state clear). */
+static void cpu_per_uid(tbuf *b, uint64_t ts, uint32_t clusters, int cleared, uint32_t *uids, size_t nu,
+			uint64_t *times, size_t nt)
+{
+	Perfetto__Protos__CpuPerUidData d = PERFETTO__PROTOS__CPU_PER_UID_DATA__INIT;
+	Pkt p = pkt(5, ts);
+
+	d.has_cluster_count = clusters != 0;
+	d.cluster_count = clusters;
+	d.n_uid = nu;
+	d.uid = uids;
+	d.n_total_time_ms = nt;
+	d.total_time_ms = times;
+	p.has_incremental_state_cleared = cleared;
+	p.incremental_state_cleared = cleared;
+	TB_PUT(b, p, CPU_PER_UID_DATA, cpu_per_uid_data, &d);
+}
+
+#define UID_COUNTERS "select t.name, c.ts, c.value from counter c join counter_track t on t.id = c.track_id" \
+		     " where t.type = '%s' order by t.name, c.ts"
+
+static void assert_uid_counters(tt_trace *tr, const char *type, const char *want)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), UID_COUNTERS, type);
+	tt_test_assert_tsv(tr, sql, want);
+}
+
+/* A sequence's first packet gives each uid's absolute time per cluster,
+ * later ones deltas: "CPU for UID <uid> CL<n>" holds the sequence's value
+ * (unit ms, dimensions uid and cluster); "CPU for System / Apps CL<n>"
+ * the growth of uids with app ids below / from 10000. A value equal to
+ * the last is not written unless the next one differs (then written at
+ * its time). Times past the uids are not read; a uid whose times end
+ * early gets those. */
+static void test_cpu_per_uid(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	uint32_t u1[] = { 1000, 10050 }, u2[] = { 1000 }, u3[] = { 10050, 1000 };
+	uint64_t t1[] = { 100, 200, 300, 400 }, t2[] = { 0, 5, 9, 9 }, t3[] = { 7 };
+
+	(void)state;
+	cpu_per_uid(&b, 10, 2, 0, u1, 2, t1, 4);
+	cpu_per_uid(&b, 20, 0, 0, u2, 1, t2, 4);
+	cpu_per_uid(&b, 30, 0, 0, u3, 2, t3, 1);
+	tr = tb_open(&b, &path);
+	assert_uid_counters(tr, "android_cpu_per_uid",
+			    "CPU for UID 1000 CL0\t10\t100.0\n"
+			    "CPU for UID 1000 CL1\t10\t200.0\n"
+			    "CPU for UID 1000 CL1\t20\t205.0\n"
+			    "CPU for UID 10050 CL0\t10\t300.0\n"
+			    "CPU for UID 10050 CL0\t20\t300.0\n"
+			    "CPU for UID 10050 CL0\t30\t307.0\n"
+			    "CPU for UID 10050 CL1\t10\t400.0\n");
+	assert_uid_counters(tr, "android_cpu_per_uid_totals",
+			    "CPU for Apps CL0\t10\t0.0\n"
+			    "CPU for Apps CL0\t20\t0.0\n"
+			    "CPU for Apps CL0\t30\t7.0\n"
+			    "CPU for Apps CL1\t10\t0.0\n"
+			    "CPU for System CL0\t10\t0.0\n"
+			    "CPU for System CL1\t10\t0.0\n"
+			    "CPU for System CL1\t20\t5.0\n");
+	tt_test_assert_tsv(tr, "select t.unit, extract_arg(t.dimension_arg_set_id, 'uid'),"
+			       " extract_arg(t.dimension_arg_set_id, 'cluster') from counter_track t"
+			       " where t.name = 'CPU for UID 10050 CL1'",
+			   "ms\t10050\t1\n");
+	tt_test_assert_tsv(tr, "select extract_arg(dimension_arg_set_id, 'type'), extract_arg(dimension_arg_set_id,"
+			       " 'cluster') from counter_track where name = 'CPU for Apps CL1'",
+			   "Apps\t1\n");
+	tb_close(tr, path, &b);
+}
+
+/* Isolated and sdk-sandbox uids (app ids 90000-99999, 50000-59999) are
+ * grouped by uid - uid % 10000 into one track of their growth since the
+ * trace began; at the end, every grouped uid's and every counted uid's
+ * total growth per cluster is a row of
+ * __intrinsic_android_cpu_per_uid_track with its track. An incremental
+ * state clear makes the sequence's next values absolute again. */
+static void test_cpu_per_uid_grouped(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	uint32_t u1[] = { 90000, 91000, 1000 }, u2[] = { 91000 }, u3[] = { 1090001, 1000 };
+	uint64_t t1[] = { 1000, 500, 10 }, t2[] = { 50 }, t3[] = { 7, 30 };
+
+	(void)state;
+	cpu_per_uid(&b, 10, 1, 0, u1, 3, t1, 3);
+	cpu_per_uid(&b, 20, 0, 0, u2, 1, t2, 1);
+	cpu_per_uid(&b, 30, 1, 1, u3, 2, t3, 2);
+	tr = tb_open(&b, &path);
+	assert_uid_counters(tr, "android_cpu_per_uid",
+			    "CPU for UID 1000 CL0\t10\t10.0\n"
+			    "CPU for UID 1000 CL0\t20\t10.0\n"
+			    "CPU for UID 1000 CL0\t30\t30.0\n"
+			    "CPU for UID 1090000 CL0\t30\t0.0\n"
+			    "CPU for UID 90000 CL0\t10\t0.0\n"
+			    "CPU for UID 90000 CL0\t20\t50.0\n");
+	tt_test_assert_tsv(tr, "select u.uid, u.cluster, u.total_cpu_millis, t.name from"
+			       " __intrinsic_android_cpu_per_uid_track u join track t on t.id = u.track_id order by u.id",
+			   "90000\t0\t50\tCPU for UID 90000 CL0\n"
+			   "1000\t0\t20\tCPU for UID 1000 CL0\n"
+			   "1090000\t0\t0\tCPU for UID 1090000 CL0\n");
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +683,8 @@ int main(void)
 		cmocka_unit_test(test_numeric_properties),
 		cmocka_unit_test(test_energy_breakdown),
 		cmocka_unit_test(test_entity_state_residency),
+		cmocka_unit_test(test_cpu_per_uid),
+		cmocka_unit_test(test_cpu_per_uid_grouped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,6 +171,14 @@ struct tt_storage {
 		int64_t *capacity;
 	} cpus;
 
+	/* Android's cpu time per uid and cluster, a row per track
+	 * (trace processor's __intrinsic_android_cpu_per_uid_track) */
+	struct {
+		size_t n, cap;
+		uint32_t *track;
+		int64_t *uid, *cluster, *total_ms;
+	} cpu_uid;
+
 	/* cpu_available_frequencies (trace processor's __intrinsic_cpu_freq) */
 	struct {
 		size_t n, cap;

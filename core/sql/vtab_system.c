@@ -4,6 +4,7 @@
  *
  *   select cpu, cluster_id, processor, capacity from cpu;
  *   select cpu, freq from cpu_available_frequencies where cpu = 0;
+ *   select uid, sum(total_cpu_millis) from __intrinsic_android_cpu_per_uid_track group by uid;
  *
  * __intrinsic_cpu: the CPUs an importer recorded (CTF: a packet
  * context's cpu_id; Perfetto: every cpu a table names, and a CpuInfo
@@ -12,6 +13,8 @@
  * CPUs other tables name. __intrinsic_cpu_freq: the frequencies a CpuInfo
  * packet lists per CPU, read through cpu_available_frequencies (its cpu
  * is the CPU's number, which is trace processor's ucpu on one machine).
+ * __intrinsic_android_cpu_per_uid_track: a uid's cpu time on a cluster
+ * over the trace, with its counter track (CpuPerUidData).
  */
 #include "vtab.h"
 
@@ -63,6 +66,24 @@ static const tt_vtab_def freq_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+static size_t uid_n(const tt_storage *st) { return st->cpu_uid.n; }
+static void uid_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	switch (c) {
+	case 0: sqlite3_result_int64(ctx, (int64_t)r); break;
+	case 1: tt_vtab_result_id(ctx, st->cpu_uid.track[r]); break;
+	case 2: sqlite3_result_int64(ctx, st->cpu_uid.uid[r]); break;
+	case 3: sqlite3_result_int64(ctx, st->cpu_uid.cluster[r]); break;
+	default: sqlite3_result_int64(ctx, st->cpu_uid.total_ms[r]); break;
+	}
+}
+static const tt_vtab_def uid_def = {
+	.name = "__intrinsic_android_cpu_per_uid_track",
+	.schema = "CREATE TABLE x(id INTEGER, track_id INTEGER, uid INTEGER, cluster INTEGER, total_cpu_millis INTEGER)",
+	.nrows = uid_n, .column = uid_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 static const char system_views[] =
 	"CREATE TEMP VIEW cpu_available_frequencies AS SELECT id, cpu, freq, ucpu FROM __intrinsic_cpu_freq;";
 
@@ -72,6 +93,8 @@ int tt_vtab_register_system(sqlite3 *db, tt_storage *st)
 
 	if (rc == SQLITE_OK)
 		rc = tt_vtab_register(db, st, &freq_def);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register(db, st, &uid_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, system_views, NULL, NULL, NULL);
 	return rc;

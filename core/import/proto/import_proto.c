@@ -522,6 +522,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		  (p->has_incremental_state_cleared && p->incremental_state_cleared);
 	if (cleared) {
 		seq_clear(s);
+		tt_proto_cpu_uid_cleared(c, s->id);
 		s->valid = 1;
 	} else if (p->has_previous_packet_dropped && p->previous_packet_dropped &&
 		   !(p->has_first_packet_on_sequence && p->first_packet_on_sequence)) {
@@ -751,6 +752,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ENTITY_STATE_RESIDENCY:
 		tt_proto_on_entity_state(c, s, p->entity_state_residency, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CPU_PER_UID_DATA:
+		tt_proto_on_cpu_per_uid(c, s, p->cpu_per_uid_data, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;
@@ -820,6 +824,7 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->entities);
 	TT_VEC_FREE(c->cma);
 	tt_keymap_free(&c->cma_migrated);
+	tt_proto_cpu_uid_free(c);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);

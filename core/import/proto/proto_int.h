@@ -318,6 +318,7 @@ typedef struct pctx {
 	int32_t kernel_version;      /* SystemInfo's Linux major << 16 | minor, 0: none (proto_sched.c) */
 	TT_VEC(struct pcma) cma;     /* CMA events' values, by their records (proto_cma.c) */
 	tt_keymap cma_migrated;      /* utid -> its allocation's migration values in cma (proto_cma.c) */
+	struct pcpuuid *cpu_uid;     /* CpuPerUidData's values, made at the first (proto_cpu_uid.c) */
 	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
@@ -562,6 +563,12 @@ void tt_proto_on_entity_state(pctx *c, pseq *s, const Perfetto__Protos__EntitySt
 /* proto_cma.c: CMA allocations' events; their records when fed. */
 void tt_proto_on_cma_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_cma(pctx *c, const prec *r);
+/* proto_cpu_uid.c: a CpuPerUidData packet's counters at ts; at the end
+ * of the import, the per-uid rows; a sequence's state cleared; freeing. */
+void tt_proto_on_cpu_per_uid(pctx *c, pseq *s, const Perfetto__Protos__CpuPerUidData *d, int64_t ts);
+void tt_proto_cpu_uid_finish(pctx *c);
+void tt_proto_cpu_uid_cleared(pctx *c, uint32_t seq);
+void tt_proto_cpu_uid_free(pctx *c);
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);
