@@ -89,7 +89,7 @@ PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.
 	      core/import/proto/proto_sysstats.c core/import/proto/proto_kernel.c \
 	      core/import/proto/proto_heaps.c core/import/proto/proto_system.c \
 	      core/import/proto/proto_power.c core/import/proto/proto_cma.c \
-	      core/import/proto/proto_cpu_uid.c
+	      core/import/proto/proto_cpu_uid.c core/import/proto/proto_fs.c
 CORE_SRCS  += core/profile.c
 LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(SYSTRACE_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)

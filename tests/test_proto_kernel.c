@@ -3,8 +3,8 @@
  * build slices across threads: binder transactions (core/import/
  * binder_tracker.c through proto_kernel.c), and the counters of GPU
  * frequencies, Android's power rails and its ion and DMA-BUF heaps, cpu
- * hotplug, hrtimers and wakelocks, CMA allocations, on traces written
- * here.
+ * hotplug, hrtimers and wakelocks, CMA allocations and android_fs reads,
+ * on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -759,6 +759,66 @@ static void test_cma_before_6_1(void **state)
 	}
 }
 
+/* ---- android_fs ------------------------------------------------------------------------ */
+
+static void ft_fs_read(tbuf *b, uint64_t ts, uint32_t tid, int start, uint64_t ino, int64_t offset, int32_t bytes,
+		       char *path)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__AndroidFsDatareadStartFtraceEvent s = PERFETTO__PROTOS__ANDROID_FS_DATAREAD_START_FTRACE_EVENT__INIT;
+	Perfetto__Protos__AndroidFsDatareadEndFtraceEvent d = PERFETTO__PROTOS__ANDROID_FS_DATAREAD_END_FTRACE_EVENT__INIT;
+
+	if (start) {
+		s.has_ino = s.has_offset = s.has_bytes = 1;
+		s.ino = ino;
+		s.offset = offset;
+		s.bytes = bytes;
+		s.pathbuf = path;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_START;
+		e.android_fs_dataread_start = &s;
+	} else {
+		d.has_ino = d.has_offset = d.has_bytes = 1;
+		d.ino = ino;
+		d.offset = offset;
+		d.bytes = bytes;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_END;
+		e.android_fs_dataread_end = &d;
+	}
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+/* android_fs_dataread_start / _end: an "android_fs_data_read" slice from
+ * the start to the end of the same inode and offset (whoever writes the
+ * end), on the "android_fs" track's lane of the reader (reads of two
+ * threads at once: two lanes); the start's path, offset and bytes and
+ * the end's offset and bytes as args. An end that matches no start is
+ * dropped. */
+static void test_android_fs_reads(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_fs_read(&b, 100, 10, 1, 836, 0, 4096, "/system/bin/cmd");
+	ft_fs_read(&b, 120, 11, 1, 900, 8192, 512, "/data/x");
+	ft_fs_read(&b, 150, 99, 0, 836, 0, 4000, NULL);
+	ft_fs_read(&b, 160, 99, 0, 836, 0, 4000, NULL);
+	ft_fs_read(&b, 200, 11, 0, 900, 8192, 512, NULL);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, t.type,"
+			       " extract_arg(t.dimension_arg_set_id, 'track_compressor_idx')"
+			       " from slice s join track t on t.id = s.track_id order by s.ts",
+			   "100\t50\tandroid_fs_data_read\tandroid_fs\tandroid_fs\t0\n"
+			   "120\t80\tandroid_fs_data_read\tandroid_fs\tandroid_fs\t1\n");
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using (arg_set_id)"
+			       " where s.ts = 100 order by a.id",
+			   "file_path\t/system/bin/cmd\noffset_start\t0\nbytes_read_start\t4096\n"
+			   "offset_end\t0\nbytes_read_end\t4000\n");
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 0);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -772,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_ion_hostile_sizes),
 		cmocka_unit_test(test_cma_since_6_1),
 		cmocka_unit_test(test_cma_before_6_1),
+		cmocka_unit_test(test_android_fs_reads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

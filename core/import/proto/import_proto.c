@@ -825,6 +825,7 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->cma);
 	tt_keymap_free(&c->cma_migrated);
 	tt_proto_cpu_uid_free(c);
+	tt_keymap_free(&c->fs_reads);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);

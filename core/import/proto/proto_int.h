@@ -58,7 +58,10 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_WAKING_COMPACT, FT_RAW, FT_BLOCKED, FT_WQ_START, FT_WQ_END, FT_LOG, FT_RSS, FT_OOM_SCORE,
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
-       FT_WAKELOCK, FT_CMA };
+       FT_WAKELOCK, FT_CMA, FT_FS_READ, FT_FS_READ_END };
+/* FT_FS_READ / _END: an android_fs data read's start / end (proto_fs.c):
+ * id the inode, u.i the offset; a start's cat the writing tid and args
+ * its slice's, an end's args the bytes read. */
 /* FT_CMA: a CMA allocation's event (proto_cma.c): id its kind << 32 | the
  * writing tid, u.i its values' index in c->cma, name the CMA area. */
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
@@ -319,6 +322,7 @@ typedef struct pctx {
 	TT_VEC(struct pcma) cma;     /* CMA events' values, by their records (proto_cma.c) */
 	tt_keymap cma_migrated;      /* utid -> its allocation's migration values in cma (proto_cma.c) */
 	struct pcpuuid *cpu_uid;     /* CpuPerUidData's values, made at the first (proto_cpu_uid.c) */
+	tt_keymap fs_reads;          /* android_fs reads open: (inode, offset) -> the reading tid (proto_fs.c) */
 	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
@@ -569,6 +573,13 @@ void tt_proto_on_cpu_per_uid(pctx *c, pseq *s, const Perfetto__Protos__CpuPerUid
 void tt_proto_cpu_uid_finish(pctx *c);
 void tt_proto_cpu_uid_cleared(pctx *c, uint32_t seq);
 void tt_proto_cpu_uid_free(pctx *c);
+/* proto_kernel.c: the lane of cookie in the slice tracks of blueprint
+ * type named name with no dimension, as trace processor's track
+ * compressor gives it (suspend_resume, android_fs). */
+uint32_t tt_proto_lane_track(pctx *c, const char *type, const char *name, uint64_t cookie, enum tt_async_kind kind);
+/* proto_fs.c: android_fs data reads; their records when fed. */
+void tt_proto_on_fs_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_fs(pctx *c, const prec *r);
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);

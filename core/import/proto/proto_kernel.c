@@ -481,6 +481,10 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO:
 		tt_proto_on_cma_event(c, ps, ts, e);
 		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_START:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_END:
+		tt_proto_on_fs_event(c, ps, ts, e);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
 		/* (16 bits: older tracers wrote negative values wrongly) */
 		tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
@@ -564,17 +568,21 @@ static void feed_rss(pctx *c, const prec *r)
 		c->oom = 1;
 }
 
-/* The lane of the "Suspend/Resume Latency" tracks (suspend_resume, no
- * dimension) that slice name's cookie has, as trace processor's track
- * compressor gives it. */
-static uint32_t suspend_track(pctx *c, tt_str cookie, enum tt_async_kind kind)
+uint32_t tt_proto_lane_track(pctx *c, const char *type, const char *name, uint64_t cookie, enum tt_async_kind kind)
 {
-	tt_track_desc d = { .type = "suspend_resume", .name = intern_c(c, "Suspend/Resume Latency"), .utid = TT_NONE,
-			    .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	tt_track_desc d = { .type = type, .name = intern_c(c, name), .utid = TT_NONE, .upid = TT_NONE,
+			    .parent_id = TT_NONE, .cpu = -1 };
 	tt_async_args a = { .ndim = 0 };
 
-	return tt_async_track_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, "suspend_resume", 14), 0, 0, cookie, &d, &a,
+	return tt_async_track_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, type, strlen(type)), 0, 0, cookie, &d, &a,
 				  kind);
+}
+
+/* The lane of the "Suspend/Resume Latency" tracks (suspend_resume) that
+ * slice name's cookie has. */
+static uint32_t suspend_track(pctx *c, tt_str cookie, enum tt_async_kind kind)
+{
+	return tt_proto_lane_track(c, "suspend_resume", "Suspend/Resume Latency", cookie, kind);
 }
 
 /* suspend_resume as trace processor's FtraceParser: a start begins a
@@ -652,6 +660,10 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 		return 1;
 	case FT_CMA:
 		tt_proto_feed_cma(c, r);
+		return 1;
+	case FT_FS_READ:
+	case FT_FS_READ_END:
+		tt_proto_feed_fs(c, r);
 		return 1;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))
