@@ -78,6 +78,7 @@
 	X(vmstat_unknown_keys, "vmstat_unknown_keys", "error", "analysis", "SysStats vmstat values of a key termtrace does not know, skipped") \
 	X(invalid_cpu_times, "invalid_cpu_times", "error", "analysis", "SysStats cpu times without a cpu, skipped") \
 	X(cpu_info_empty, "cpu_info_empty", "error", "analysis", "CpuInfo packets that list no CPU (an unreadable /proc/cpuinfo): the cpu table lacks their details") \
+	X(android_aflags_errors, "android_aflags_errors", "error", "trace", "aconfig flag snapshots the android.aflags data source failed to take (the error in the import log)") \
 	X(cpu_info_unknown_cpu_features, "cpu_info_unknown_cpu_features", "info", "analysis", "CpuInfo CPUs with feature bits termtrace has no name for (kept in the cpu's args as cpu_features.raw_bitmap)") \
 	X(psi_unknown_resource, "psi_unknown_resource", "error", "analysis", "SysStats pressure samples of an unknown resource (the rest of the packet skipped)") \
 	X(rss_stat_unknown_thread_for_mm_id, "rss_stat_unknown_thread_for_mm_id", "info", "analysis", "rss_stat events about another process's memory (curr 0) whose mm_id no live thread was seen with, dropped") \

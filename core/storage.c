@@ -124,6 +124,9 @@ void tt_storage_free(tt_storage *st)
 	F(cpus, st->cpus.cpu, st->cpus.cluster_id, st->cpus.arg_set_id, st->cpus.processor, st->cpus.capacity);
 	F(cpu_freq, st->cpu_freq.ucpu, st->cpu_freq.freq);
 	F(cpu_uid, st->cpu_uid.track, st->cpu_uid.uid, st->cpu_uid.cluster, st->cpu_uid.total_ms);
+	tt_colmem_free(st->aflags.ts);
+	for (int k = 0; k < TT_AFLAG_COLS; k++)
+		tt_colmem_free(st->aflags.col[k]);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval, st->meta.multi);
 	F(logs, st->logs.ts, st->logs.utid, st->logs.prio, st->logs.tag, st->logs.msg);
 	F(packages, st->packages.name, st->packages.uid, st->packages.version_code, st->packages.debuggable,
@@ -811,6 +814,22 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 	if (capacity >= 0)
 		st->cpus.capacity[ucpu] = capacity;
 	st->cpus.arg_set_id[ucpu] = arg_set_id;
+}
+
+int tt_storage_aflag(tt_storage *st, int64_t ts, const tt_str col[TT_AFLAG_COLS])
+{
+	size_t n = st->aflags.n;
+	struct col cols[TT_AFLAG_COLS + 1] = { COL(st->aflags.ts) };
+
+	for (int k = 0; k < TT_AFLAG_COLS; k++)
+		cols[k + 1] = (struct col)COL(st->aflags.col[k]);
+	if (n == st->aflags.cap && grow_cols(st, &st->aflags.cap, n, cols, TT_AFLAG_COLS + 1))
+		return -1;
+	st->aflags.ts[n] = ts;
+	for (int k = 0; k < TT_AFLAG_COLS; k++)
+		st->aflags.col[k][n] = col[k];
+	st->aflags.n++;
+	return 0;
 }
 
 int tt_storage_cpu_per_uid(tt_storage *st, uint32_t track, int64_t uid, int64_t cluster, int64_t total_ms)

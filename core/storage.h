@@ -274,6 +274,12 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 /* One of the frequencies (kHz) cpu row ucpu can run at
  * (cpu_available_frequencies). Returns 0, -1 out of memory. */
 int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz);
+/* An Android aconfig flag as a snapshot at ts saw it: its package, name,
+ * namespace, container, value, staged value (0: none), permission, where
+ * the value came from, storage backend and type, in that order (the
+ * columns of __intrinsic_android_aflags). 0, -1 out of memory. */
+#define TT_AFLAG_COLS 10
+int tt_storage_aflag(tt_storage *st, int64_t ts, const tt_str col[TT_AFLAG_COLS]);
 /* Android's cpu time of a uid on a cluster over the trace (ms), its
  * counter track (__intrinsic_android_cpu_per_uid_track). 0, -1 out of
  * memory. */

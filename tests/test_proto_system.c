@@ -6,7 +6,7 @@
  * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs); and
  * Android's power HAL: energy estimates and entity state residency
  * (core/import/proto/proto_power.c); Android's cpu time per uid
- * (proto_cpu_uid.c), on traces written here.
+ * (proto_cpu_uid.c); Android's aconfig flags, on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -669,6 +669,63 @@ static void test_cpu_per_uid_grouped(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- aconfig flags ----------------------------------------------------------------- */
+
+/* Each flag of an AndroidAflags snapshot is a row of android_aflags (the
+ * android.aflags module) at the packet's time: its texts without their
+ * invalid UTF-8, no staged value NULL, the enums by name ("unspecified"
+ * when not set). A snapshot with an error is an android_aflags_errors
+ * import log at its time with the error as arg, and counted. */
+static void test_aflags(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__AndroidAflags af = PERFETTO__PROTOS__ANDROID_AFLAGS__INIT;
+	Perfetto__Protos__AndroidAflags__Flag f[2], *fp[] = { &f[0], &f[1] };
+	Pkt p = pkt(1, 1000);
+
+	(void)state;
+	perfetto__protos__android_aflags__flag__init(&f[0]);
+	perfetto__protos__android_aflags__flag__init(&f[1]);
+	f[0].pkg = "com.example";
+	f[0].name = "fast_path";
+	f[0].flag_namespace = "core";
+	f[0].container = "system";
+	f[0].value = "enabled";
+	f[0].staged_value = "disabled";
+	f[0].has_permission = f[0].has_value_picked_from = f[0].has_storage_backend = f[0].has_type = 1;
+	f[0].permission = PERFETTO__PROTOS__ANDROID_AFLAGS__FLAG_PERMISSION__FLAG_PERMISSION_READ_WRITE;
+	f[0].value_picked_from = PERFETTO__PROTOS__ANDROID_AFLAGS__VALUE_PICKED_FROM__VALUE_PICKED_FROM_SERVER;
+	f[0].storage_backend = PERFETTO__PROTOS__ANDROID_AFLAGS__FLAG_STORAGE_BACKEND__FLAG_STORAGE_BACKEND_DEVICE_CONFIG;
+	f[0].type = PERFETTO__PROTOS__ANDROID_AFLAGS__FLAG_TYPE__FLAG_TYPE_INTEGER;
+	f[1].pkg = "com.ex\xffmple";
+	f[1].name = "other";
+	f[1].flag_namespace = "ns";
+	f[1].container = "vendor";
+	f[1].value = "1";
+	af.n_flags = 2;
+	af.flags = fp;
+	TB_PUT(&b, p, ANDROID_AFLAGS, android_aflags, &af);
+	af.n_flags = 0;
+	af.error = "no aflags tool";
+	p = pkt(1, 2000);
+	TB_PUT(&b, p, ANDROID_AFLAGS, android_aflags, &af);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "include perfetto module android.aflags;"
+			       " select ts, package, name, flag_namespace, container, value, coalesce(staged_value, 'NULL'),"
+			       " permission, value_picked_from, storage_backend, type from android_aflags order by name",
+			   "1000\tcom.example\tfast_path\tcore\tsystem\tenabled\tdisabled\tread-write\tserver\tdevice_config"
+			   "\tinteger\n"
+			   "1000\tcom.exmple\tother\tns\tvendor\t1\tNULL\tunspecified\tunspecified\tunspecified"
+			   "\tunspecified\n");
+	tt_test_assert_tsv(tr, "select l.ts, a.key, a.display_value from _trace_import_logs l join args a using (arg_set_id)"
+			       " where l.name = 'android_aflags_errors'",
+			   "2000\terror\tno aflags tool\n");
+	assert_int_equal(tt_test_stat(tr, "android_aflags_errors"), 1);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -685,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_entity_state_residency),
 		cmocka_unit_test(test_cpu_per_uid),
 		cmocka_unit_test(test_cpu_per_uid_grouped),
+		cmocka_unit_test(test_aflags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,14 @@ struct tt_storage {
 		int64_t *uid, *cluster, *total_ms;
 	} cpu_uid;
 
+	/* Android's aconfig flags, a row per flag per snapshot (trace
+	 * processor's __intrinsic_android_aflags); staged 0: none */
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		tt_str *col[TT_AFLAG_COLS];
+	} aflags;
+
 	/* cpu_available_frequencies (trace processor's __intrinsic_cpu_freq) */
 	struct {
 		size_t n, cap;

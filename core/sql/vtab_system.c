@@ -15,6 +15,8 @@
  * is the CPU's number, which is trace processor's ucpu on one machine).
  * __intrinsic_android_cpu_per_uid_track: a uid's cpu time on a cluster
  * over the trace, with its counter track (CpuPerUidData).
+ * __intrinsic_android_aflags: Android's aconfig flags as each snapshot
+ * saw them (the android.aflags module's android_aflags view).
  */
 #include "vtab.h"
 
@@ -84,6 +86,25 @@ static const tt_vtab_def uid_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+static size_t aflag_n(const tt_storage *st) { return st->aflags.n; }
+static void aflag_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	if (c == 0)
+		sqlite3_result_int64(ctx, (int64_t)r);
+	else if (c == 1)
+		sqlite3_result_int64(ctx, st->aflags.ts[r]);
+	else
+		tt_vtab_result_str(ctx, st, st->aflags.col[c - 2][r]);
+}
+static const tt_vtab_def aflag_def = {
+	.name = "__intrinsic_android_aflags",
+	.schema = "CREATE TABLE x(id INTEGER, ts INTEGER, package TEXT, name TEXT, flag_namespace TEXT,"
+		  " container TEXT, value TEXT, staged_value TEXT, permission TEXT, value_picked_from TEXT,"
+		  " storage_backend TEXT, type TEXT)",
+	.nrows = aflag_n, .column = aflag_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 static const char system_views[] =
 	"CREATE TEMP VIEW cpu_available_frequencies AS SELECT id, cpu, freq, ucpu FROM __intrinsic_cpu_freq;";
 
@@ -95,6 +116,8 @@ int tt_vtab_register_system(sqlite3 *db, tt_storage *st)
 		rc = tt_vtab_register(db, st, &freq_def);
 	if (rc == SQLITE_OK)
 		rc = tt_vtab_register(db, st, &uid_def);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register(db, st, &aflag_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, system_views, NULL, NULL, NULL);
 	return rc;

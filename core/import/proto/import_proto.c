@@ -755,6 +755,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CPU_PER_UID_DATA:
 		tt_proto_on_cpu_per_uid(c, s, p->cpu_per_uid_data, ts);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_AFLAGS:
+		tt_proto_on_aflags(c, p->android_aflags, ts);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;

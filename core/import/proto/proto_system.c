@@ -14,8 +14,14 @@
  * instead; without frequencies on every CPU, all 0. Read when met in the
  * file (as trace processor reads it while tokenizing).
  *
+ * AndroidAflags (android.aflags): each flag of a snapshot a row of
+ * __intrinsic_android_aflags at the packet's time (text without its
+ * invalid UTF-8, enums by trace processor's names); a snapshot that
+ * failed an android_aflags_errors import log with its error.
+ *
  * Limits: a second CpuInfo's args replace the first's instead of being
- * added to them.
+ * added to them; flags are kept in file order (trace processor: trace
+ * order).
  */
 #include "proto_int.h"
 
@@ -215,4 +221,58 @@ void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos_
 {
 	tt_proto_push_value(c, s, ts, tt_import_android_track(c->im, "screen_state", "ScreenState", TT_NONE, NULL, 0, 1),
 		   ds->display_state);
+}
+
+/* ---- Android's aconfig flags ---------------------------------------------------- */
+
+/* A flag's text interned without its invalid UTF-8 (NULL: ""). */
+static tt_str clean(pctx *c, const char *s)
+{
+	char small[256], *buf = small;
+	size_t n = s ? strlen(s) : 0;
+	tt_str r;
+
+	if (n > sizeof(small) && !(buf = malloc(n))) {
+		c->oom = 1;
+		return 0;
+	}
+	r = intern(c, buf, tt_atrace_utf8(s ? s : "", n, buf));
+	if (buf != small)
+		free(buf);
+	return r;
+}
+
+static const char *enum_name(int v, const char *const *names, int n)
+{
+	return v > 0 && v < n ? names[v] : "unspecified";
+}
+
+void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *af, int64_t ts)
+{
+	static const char *const perm[] = { NULL, "read-only", "read-write" };
+	static const char *const picked[] = { NULL, "default", "server", "local" };
+	static const char *const backend[] = { NULL, "none", "aconfigd", "device_config" };
+	static const char *const type[] = { NULL, "boolean", "integer" };
+
+	if (af->error) {
+		const char *e = tt_storage_str(c->st, clean(c, af->error));
+
+		tt_storage_args_begin(c->st);
+		tt_storage_args_str(c->st, "error", e, e ? strlen(e) : 0);
+		stat(c, TT_STAT_android_aflags_errors);
+		tt_storage_import_log(c->st, TT_STAT_android_aflags_errors, ts, tt_args_tracker_end(c->im->args));
+		return;
+	}
+	for (size_t i = 0; i < af->n_flags; i++) {
+		const Perfetto__Protos__AndroidAflags__Flag *f = af->flags[i];
+		const tt_str col[TT_AFLAG_COLS] = {
+			clean(c, f->pkg), clean(c, f->name), clean(c, f->flag_namespace), clean(c, f->container),
+			clean(c, f->value), f->staged_value ? clean(c, f->staged_value) : 0,
+			intern_c(c, enum_name(f->permission, perm, 3)), intern_c(c, enum_name(f->value_picked_from, picked, 4)),
+			intern_c(c, enum_name(f->storage_backend, backend, 4)), intern_c(c, enum_name(f->type, type, 3)),
+		};
+
+		if (tt_storage_aflag(c->st, ts, col))
+			c->oom = 1;
+	}
 }
