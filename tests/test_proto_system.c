@@ -726,6 +726,59 @@ static void test_aflags(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* The android.entity_state_residency module: each residency sample up
+ * to the next of its entity and state (ms as ns, the share of the time
+ * between in the state); android.power_rails: each rail once (its raw,
+ * friendly and subsystem names) and its samples as intervals with the
+ * mean power (mW) up to the next. */
+static void test_power_modules(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *desc[] = { "0", "0", "Modem", "UP" };
+	const uint64_t r1[] = { 0, 0, 1000 }, r2[] = { 0, 0, 1500 };
+	Perfetto__Protos__PowerRails pr = PERFETTO__PROTOS__POWER_RAILS__INIT;
+	Perfetto__Protos__PowerRails__RailDescriptor rd = PERFETTO__PROTOS__POWER_RAILS__RAIL_DESCRIPTOR__INIT, *rdp = &rd;
+	Perfetto__Protos__PowerRails__EnergyData ed = PERFETTO__PROTOS__POWER_RAILS__ENERGY_DATA__INIT, *edp = &ed;
+	Pkt p;
+
+	(void)state;
+	residency(&b, 1000000000, desc, 1, r1, 1);
+	residency(&b, 2000000000, NULL, 0, r2, 1);
+	rd.has_index = 1;
+	rd.rail_name = "S2S_VDD_G3D";
+	rd.subsys_name = "gpu";
+	pr.n_rail_descriptor = 1;
+	pr.rail_descriptor = &rdp;
+	ed.has_index = ed.has_energy = 1;
+	ed.energy = 1000;
+	pr.n_energy_data = 1;
+	pr.energy_data = &edp;
+	p = pkt(1, 1000000000);
+	TB_PUT(&b, p, POWER_RAILS, power_rails, &pr);
+	pr.n_rail_descriptor = 0;
+	ed.energy = 3000;
+	p = pkt(1, 3000000000);
+	TB_PUT(&b, p, POWER_RAILS, power_rails, &pr);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "include perfetto module android.entity_state_residency;"
+			       " select ts, coalesce(dur, 'NULL'), entity_name, state_name, raw_name, state_time_since_boot,"
+			       " coalesce(state_time_since_boot_at_end, 'NULL'), coalesce(state_time_ratio, 'NULL')"
+			       " from android_entity_state_residency order by ts",
+			   "1000000000\t1000000000\tModem\tUP\tEntity residency: Modem is UP\t1000000000\t1500000000\t0.5\n"
+			   "2000000000\tNULL\tModem\tUP\tEntity residency: Modem is UP\t1500000000\tNULL\tNULL\n");
+	tt_test_assert_tsv(tr, "include perfetto module android.power_rails;"
+			       " select power_rail_name, raw_power_rail_name, friendly_name, subsystem_name"
+			       " from android_power_rails_metadata",
+			   "power.rails.gpu\tS2S_VDD_G3D\tgpu\tgpu\n");
+	tt_test_assert_tsv(tr, "select ts, dur, energy_since_boot, coalesce(energy_since_boot_at_end, 'NULL'),"
+			       " coalesce(average_power, 'NULL') from android_power_rails_counters order by ts",
+			   "1000000000\t2000000000\t1000.0\t3000.0\t1.0\n"
+			   "3000000000\t0\t3000.0\tNULL\tNULL\n");
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_numeric_properties),
 		cmocka_unit_test(test_energy_breakdown),
 		cmocka_unit_test(test_entity_state_residency),
+		cmocka_unit_test(test_power_modules),
 		cmocka_unit_test(test_cpu_per_uid),
 		cmocka_unit_test(test_cpu_per_uid_grouped),
 		cmocka_unit_test(test_aflags),
