@@ -124,6 +124,7 @@ void tt_storage_free(tt_storage *st)
 	F(cpus, st->cpus.cpu, st->cpus.cluster_id, st->cpus.arg_set_id, st->cpus.processor, st->cpus.capacity);
 	F(cpu_freq, st->cpu_freq.ucpu, st->cpu_freq.freq);
 	F(cpu_uid, st->cpu_uid.track, st->cpu_uid.uid, st->cpu_uid.cluster, st->cpu_uid.total_ms);
+	TT_VEC_FREE(st->games);
 	tt_colmem_free(st->aflags.ts);
 	for (int k = 0; k < TT_AFLAG_COLS; k++)
 		tt_colmem_free(st->aflags.col[k]);
@@ -814,6 +815,15 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 	if (capacity >= 0)
 		st->cpus.capacity[ucpu] = capacity;
 	st->cpus.arg_set_id[ucpu] = arg_set_id;
+}
+
+int tt_storage_game(tt_storage *st, const tt_game_row *row)
+{
+	if (TT_VEC_PUSH(st->games, *row)) {
+		st->oom = 1;
+		return -1;
+	}
+	return 0;
 }
 
 int tt_storage_aflag(tt_storage *st, int64_t ts, const tt_str col[TT_AFLAG_COLS])

@@ -274,6 +274,22 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 /* One of the frequencies (kHz) cpu row ucpu can run at
  * (cpu_available_frequencies). Returns 0, -1 out of memory. */
 int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz);
+/* An installed game's modes (__intrinsic_android_game_intervention_list):
+ * per mode (standard, performance, battery) whether the game has it and
+ * then its resolution downscale, use of ANGLE and fps. */
+typedef struct tt_game_mode {
+	int supported;
+	double downscale, fps;
+	int use_angle;
+} tt_game_mode;
+typedef struct tt_game_row {
+	tt_str package;
+	int64_t uid;
+	int32_t current_mode;
+	tt_game_mode mode[3];
+} tt_game_row;
+/* Appends a game's row (copied). 0, -1 out of memory. */
+int tt_storage_game(tt_storage *st, const tt_game_row *row);
 /* An Android aconfig flag as a snapshot at ts saw it: its package, name,
  * namespace, container, value, staged value (0: none), permission, where
  * the value came from, storage backend and type, in that order (the

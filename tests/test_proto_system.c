@@ -6,7 +6,8 @@
  * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs); and
  * Android's power HAL: energy estimates and entity state residency
  * (core/import/proto/proto_power.c); Android's cpu time per uid
- * (proto_cpu_uid.c); Android's aconfig flags, on traces written here.
+ * (proto_cpu_uid.c); Android's aconfig flags and games, on traces
+ * written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -779,6 +780,66 @@ static void test_power_modules(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- games ---------------------------------------------------------------------- */
+
+/* Each game of an AndroidGameInterventionList is a row of
+ * android_game_intervention_list: its modes (1 standard, 2 performance,
+ * 3 battery) supported or not, a supported one's downscale, ANGLE use
+ * and fps (0 when not given), NULL for one not supported; the list's
+ * read and parse errors set their stats. */
+static void test_game_interventions(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__AndroidGameInterventionList gl = PERFETTO__PROTOS__ANDROID_GAME_INTERVENTION_LIST__INIT;
+	Perfetto__Protos__AndroidGameInterventionList__GamePackageInfo g[2], *gp[] = { &g[0], &g[1] };
+	Perfetto__Protos__AndroidGameInterventionList__GameModeInfo m[3], *mp[] = { &m[0], &m[1], &m[2] };
+	Pkt p = pkt(1, 0);
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__android_game_intervention_list__game_mode_info__init(&m[i]);
+		m[i].has_mode = 1;
+		m[i].mode = (uint32_t)i + 1;
+	}
+	m[0].has_resolution_downscale = m[0].has_use_angle = 1;
+	m[0].resolution_downscale = 0.5f;
+	m[0].use_angle = 1;
+	m[2].has_fps = 1;
+	m[2].fps = 45;
+	for (int i = 0; i < 2; i++) {
+		perfetto__protos__android_game_intervention_list__game_package_info__init(&g[i]);
+		g[i].has_uid = g[i].has_current_mode = 1;
+	}
+	g[0].name = "com.game.a";
+	g[0].uid = 10001;
+	g[0].current_mode = 1;
+	g[0].n_game_mode_info = 3;
+	g[0].game_mode_info = mp;
+	g[1].name = "com.game.b";
+	g[1].uid = 10002;
+	g[1].current_mode = 3;
+	g[1].n_game_mode_info = 1;
+	g[1].game_mode_info = &mp[2];
+	gl.n_game_packages = 2;
+	gl.game_packages = gp;
+	gl.has_read_error = 1;
+	gl.read_error = 1;
+	TB_PUT(&b, p, ANDROID_GAME_INTERVENTION_LIST, android_game_intervention_list, &gl);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select package_name, uid, current_mode, standard_mode_supported,"
+			       " coalesce(standard_mode_downscale, 'NULL'), coalesce(standard_mode_use_angle, 'NULL'),"
+			       " coalesce(standard_mode_fps, 'NULL'), perf_mode_supported, coalesce(perf_mode_fps, 'NULL'),"
+			       " battery_mode_supported, coalesce(battery_mode_downscale, 'NULL'), battery_mode_fps"
+			       " from android_game_intervention_list order by package_name",
+			   "com.game.a\t10001\t1\t1\t0.5\t1\t0.0\t1\t0.0\t1\t0.0\t45.0\n"
+			   "com.game.b\t10002\t3\t0\tNULL\tNULL\tNULL\t0\tNULL\t1\t0.0\t45.0\n");
+	assert_int_equal(tt_test_stat(tr, "game_intervention_has_read_errors"), 1);
+	assert_int_equal(tt_test_stat(tr, "game_intervention_has_parse_errors"), 0);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -797,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_per_uid),
 		cmocka_unit_test(test_cpu_per_uid_grouped),
 		cmocka_unit_test(test_aflags),
+		cmocka_unit_test(test_game_interventions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,8 @@ struct tt_storage {
 		int64_t *uid, *cluster, *total_ms;
 	} cpu_uid;
 
+	TT_VEC(tt_game_row) games; /* Android's games (__intrinsic_android_game_intervention_list) */
+
 	/* Android's aconfig flags, a row per flag per snapshot (trace
 	 * processor's __intrinsic_android_aflags); staged 0: none */
 	struct {

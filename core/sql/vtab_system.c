@@ -17,6 +17,8 @@
  * over the trace, with its counter track (CpuPerUidData).
  * __intrinsic_android_aflags: Android's aconfig flags as each snapshot
  * saw them (the android.aflags module's android_aflags view).
+ * __intrinsic_android_game_intervention_list (view
+ * android_game_intervention_list): installed games and their modes.
  */
 #include "vtab.h"
 
@@ -105,8 +107,43 @@ static const tt_vtab_def aflag_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+static size_t game_n(const tt_storage *st) { return st->games.n; }
+static void game_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	const tt_game_row *g = &st->games.v[r];
+	const tt_game_mode *m;
+
+	switch (c) {
+	case 0: sqlite3_result_int64(ctx, (int64_t)r); return;
+	case 1: tt_vtab_result_str(ctx, st, g->package); return;
+	case 2: sqlite3_result_int64(ctx, g->uid); return;
+	case 3: sqlite3_result_int64(ctx, g->current_mode); return;
+	}
+	/* then per mode: supported, downscale, use_angle, fps (NULL when not supported) */
+	m = &g->mode[(c - 4) / 4];
+	if ((c - 4) % 4 == 0)
+		sqlite3_result_int64(ctx, m->supported);
+	else if (!m->supported)
+		sqlite3_result_null(ctx);
+	else if ((c - 4) % 4 == 2)
+		sqlite3_result_int64(ctx, m->use_angle);
+	else
+		sqlite3_result_double(ctx, (c - 4) % 4 == 1 ? m->downscale : m->fps);
+}
+static const tt_vtab_def game_def = {
+	.name = "__intrinsic_android_game_intervention_list",
+	.schema = "CREATE TABLE x(id INTEGER, package_name TEXT, uid INTEGER, current_mode INTEGER,"
+		  " standard_mode_supported INTEGER, standard_mode_downscale REAL, standard_mode_use_angle INTEGER,"
+		  " standard_mode_fps REAL, perf_mode_supported INTEGER, perf_mode_downscale REAL,"
+		  " perf_mode_use_angle INTEGER, perf_mode_fps REAL, battery_mode_supported INTEGER,"
+		  " battery_mode_downscale REAL, battery_mode_use_angle INTEGER, battery_mode_fps REAL)",
+	.nrows = game_n, .column = game_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 static const char system_views[] =
-	"CREATE TEMP VIEW cpu_available_frequencies AS SELECT id, cpu, freq, ucpu FROM __intrinsic_cpu_freq;";
+	"CREATE TEMP VIEW cpu_available_frequencies AS SELECT id, cpu, freq, ucpu FROM __intrinsic_cpu_freq;"
+	"CREATE TEMP VIEW android_game_intervention_list AS SELECT * FROM __intrinsic_android_game_intervention_list;";
 
 int tt_vtab_register_system(sqlite3 *db, tt_storage *st)
 {
@@ -118,6 +155,8 @@ int tt_vtab_register_system(sqlite3 *db, tt_storage *st)
 		rc = tt_vtab_register(db, st, &uid_def);
 	if (rc == SQLITE_OK)
 		rc = tt_vtab_register(db, st, &aflag_def);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register(db, st, &game_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, system_views, NULL, NULL, NULL);
 	return rc;

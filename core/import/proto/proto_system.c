@@ -19,6 +19,11 @@
  * invalid UTF-8, enums by trace processor's names); a snapshot that
  * failed an android_aflags_errors import log with its error.
  *
+ * AndroidGameInterventionList: each game a row of
+ * __intrinsic_android_game_intervention_list (its standard, performance
+ * and battery modes: downscale, ANGLE, fps); its read and parse errors
+ * set game_intervention_has_read_errors / _parse_errors.
+ *
  * Limits: a second CpuInfo's args replace the first's instead of being
  * added to them; flags are kept in file order (trace processor: trace
  * order).
@@ -273,6 +278,30 @@ void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *af, int6
 		};
 
 		if (tt_storage_aflag(c->st, ts, col))
+			c->oom = 1;
+	}
+}
+
+/* ---- Android's games ---------------------------------------------------------------- */
+
+void tt_proto_on_game_list(pctx *c, const Perfetto__Protos__AndroidGameInterventionList *gl)
+{
+	tt_storage_stat_set(c->st, TT_STAT_game_intervention_has_read_errors, gl->read_error);
+	tt_storage_stat_set(c->st, TT_STAT_game_intervention_has_parse_errors, gl->parse_error);
+	for (size_t i = 0; i < gl->n_game_packages; i++) {
+		const Perfetto__Protos__AndroidGameInterventionList__GamePackageInfo *g = gl->game_packages[i];
+		tt_game_row row = { .package = intern_c(c, g->name ? g->name : ""), .uid = (int64_t)g->uid,
+				    .current_mode = (int32_t)g->current_mode };
+
+		/* modes 1 standard, 2 performance, 3 battery; a mode listed twice: the last */
+		for (size_t k = 0; k < g->n_game_mode_info; k++) {
+			const Perfetto__Protos__AndroidGameInterventionList__GameModeInfo *m = g->game_mode_info[k];
+
+			if (m->mode >= 1 && m->mode <= 3)
+				row.mode[m->mode - 1] = (tt_game_mode){ .supported = 1, .downscale = m->resolution_downscale,
+									.fps = m->fps, .use_angle = m->use_angle };
+		}
+		if (tt_storage_game(c->st, &row))
 			c->oom = 1;
 	}
 }
