@@ -78,6 +78,7 @@
 	X(vmstat_unknown_keys, "vmstat_unknown_keys", "error", "analysis", "SysStats vmstat values of a key termtrace does not know, skipped") \
 	X(invalid_cpu_times, "invalid_cpu_times", "error", "analysis", "SysStats cpu times without a cpu, skipped") \
 	X(cpu_info_empty, "cpu_info_empty", "error", "analysis", "CpuInfo packets that list no CPU (an unreadable /proc/cpuinfo): the cpu table lacks their details") \
+	X(user_list_errors, "user_list_errors", "error", "trace", "Android user lists the android.user_list data source could not read or parse") \
 	X(game_intervention_has_read_errors, "game_intervention_has_read_errors", "error", "trace", "the game interventions data source could not open the file it reads (1: it said so)") \
 	X(game_intervention_has_parse_errors, "game_intervention_has_parse_errors", "error", "trace", "the game interventions data source could not parse what it read (1: it said so)") \
 	X(android_aflags_errors, "android_aflags_errors", "error", "trace", "aconfig flag snapshots the android.aflags data source failed to take (the error in the import log)") \

@@ -125,6 +125,7 @@ void tt_storage_free(tt_storage *st)
 	F(cpu_freq, st->cpu_freq.ucpu, st->cpu_freq.freq);
 	F(cpu_uid, st->cpu_uid.track, st->cpu_uid.uid, st->cpu_uid.cluster, st->cpu_uid.total_ms);
 	TT_VEC_FREE(st->games);
+	F(users, st->users.id, st->users.type);
 	tt_colmem_free(st->aflags.ts);
 	for (int k = 0; k < TT_AFLAG_COLS; k++)
 		tt_colmem_free(st->aflags.col[k]);
@@ -815,6 +816,23 @@ void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_
 	if (capacity >= 0)
 		st->cpus.capacity[ucpu] = capacity;
 	st->cpus.arg_set_id[ucpu] = arg_set_id;
+}
+
+int tt_storage_android_user(tt_storage *st, int64_t user_id, tt_str type)
+{
+	size_t n = st->users.n;
+
+	for (size_t i = 0; i < n; i++)
+		if (st->users.id[i] == user_id) {
+			st->users.type[i] = type;
+			return 0;
+		}
+	if (GROW(st, st->users, COL(st->users.id), COL(st->users.type)))
+		return -1;
+	st->users.id[n] = user_id;
+	st->users.type[n] = type;
+	st->users.n++;
+	return 0;
 }
 
 int tt_storage_game(tt_storage *st, const tt_game_row *row)

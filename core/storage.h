@@ -290,6 +290,9 @@ typedef struct tt_game_row {
 } tt_game_row;
 /* Appends a game's row (copied). 0, -1 out of memory. */
 int tt_storage_game(tt_storage *st, const tt_game_row *row);
+/* An Android user (__intrinsic_android_user_list): a new row, or the
+ * type of the row of that user id replaced. 0, -1 out of memory. */
+int tt_storage_android_user(tt_storage *st, int64_t user_id, tt_str type);
 /* An Android aconfig flag as a snapshot at ts saw it: its package, name,
  * namespace, container, value, staged value (0: none), permission, where
  * the value came from, storage backend and type, in that order (the

@@ -6,8 +6,8 @@
  * scheduler's per-cpu utilisation counters (sched_cpu_util_cfs); and
  * Android's power HAL: energy estimates and entity state residency
  * (core/import/proto/proto_power.c); Android's cpu time per uid
- * (proto_cpu_uid.c); Android's aconfig flags and games, on traces
- * written here.
+ * (proto_cpu_uid.c); Android's aconfig flags, games and users, on
+ * traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -840,6 +840,46 @@ static void test_game_interventions(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- users ---------------------------------------------------------------------- */
+
+/* Each user of an AndroidUserList is a row of android_user_list (the
+ * android.user_list module); a user listed again (another packet) keeps
+ * its row with the newer type; an error below 0 is counted. */
+static void test_user_list(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	Perfetto__Protos__AndroidUserList ul = PERFETTO__PROTOS__ANDROID_USER_LIST__INIT;
+	Perfetto__Protos__AndroidUserList__UserInfo u[2], *up[] = { &u[0], &u[1] };
+	Pkt p = pkt(1, 0);
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		perfetto__protos__android_user_list__user_info__init(&u[i]);
+		u[i].has_uid = 1;
+	}
+	u[0].uid = 10;
+	u[0].type = "android.os.usertype.full.SECONDARY";
+	u[1].uid = 0;
+	u[1].type = "android.os.usertype.system.HEADLESS";
+	ul.n_users = 2;
+	ul.users = up;
+	TB_PUT(&b, p, USER_LIST, user_list, &ul);
+	u[0].type = "android.os.usertype.full.GUEST";
+	ul.n_users = 1;
+	ul.has_error = 1;
+	ul.error = -1;
+	TB_PUT(&b, p, USER_LIST, user_list, &ul);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "include perfetto module android.user_list;"
+			       " select android_user_id, type from android_user_list order by android_user_id",
+			   "0\tandroid.os.usertype.system.HEADLESS\n10\tandroid.os.usertype.full.GUEST\n");
+	assert_int_equal(tt_test_int(tr, "select count(*) from __intrinsic_android_user_list"), 2);
+	assert_int_equal(tt_test_stat(tr, "user_list_errors"), 1);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -859,6 +899,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_per_uid_grouped),
 		cmocka_unit_test(test_aflags),
 		cmocka_unit_test(test_game_interventions),
+		cmocka_unit_test(test_user_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -180,6 +180,11 @@ struct tt_storage {
 	} cpu_uid;
 
 	TT_VEC(tt_game_row) games; /* Android's games (__intrinsic_android_game_intervention_list) */
+	struct {
+		size_t n, cap;
+		int64_t *id;
+		tt_str *type;
+	} users; /* Android's users (__intrinsic_android_user_list) */
 
 	/* Android's aconfig flags, a row per flag per snapshot (trace
 	 * processor's __intrinsic_android_aflags); staged 0: none */

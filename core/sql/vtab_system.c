@@ -19,6 +19,8 @@
  * saw them (the android.aflags module's android_aflags view).
  * __intrinsic_android_game_intervention_list (view
  * android_game_intervention_list): installed games and their modes.
+ * __intrinsic_android_user_list: Android's users (the android.user_list
+ * module's view).
  */
 #include "vtab.h"
 
@@ -141,6 +143,23 @@ static const tt_vtab_def game_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
+static size_t user_n(const tt_storage *st) { return st->users.n; }
+static void user_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	if (c == 0)
+		sqlite3_result_int64(ctx, (int64_t)r);
+	else if (c == 1)
+		tt_vtab_result_str(ctx, st, st->users.type[r]);
+	else
+		sqlite3_result_int64(ctx, st->users.id[r]);
+}
+static const tt_vtab_def user_def = {
+	.name = "__intrinsic_android_user_list",
+	.schema = "CREATE TABLE x(id INTEGER, type TEXT, android_user_id INTEGER)",
+	.nrows = user_n, .column = user_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
 static const char system_views[] =
 	"CREATE TEMP VIEW cpu_available_frequencies AS SELECT id, cpu, freq, ucpu FROM __intrinsic_cpu_freq;"
 	"CREATE TEMP VIEW android_game_intervention_list AS SELECT * FROM __intrinsic_android_game_intervention_list;";
@@ -157,6 +176,8 @@ int tt_vtab_register_system(sqlite3 *db, tt_storage *st)
 		rc = tt_vtab_register(db, st, &aflag_def);
 	if (rc == SQLITE_OK)
 		rc = tt_vtab_register(db, st, &game_def);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register(db, st, &user_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, system_views, NULL, NULL, NULL);
 	return rc;

@@ -761,6 +761,9 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_GAME_INTERVENTION_LIST:
 		tt_proto_on_game_list(c, p->android_game_intervention_list);
 		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_USER_LIST:
+		tt_proto_on_user_list(c, p->user_list);
+		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
 		break;

@@ -563,6 +563,8 @@ void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos_
 void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *af, int64_t ts);
 /* proto_system.c: the installed games' modes. */
 void tt_proto_on_game_list(pctx *c, const Perfetto__Protos__AndroidGameInterventionList *gl);
+/* proto_system.c: Android's users. */
+void tt_proto_on_user_list(pctx *c, const Perfetto__Protos__AndroidUserList *ul);
 /* proto_power.c: energy consumers' estimates and power entities' state
  * residency (their descriptors when met in the file, values at ts). */
 void tt_proto_on_energy_breakdown(pctx *c, pseq *s, const Perfetto__Protos__AndroidEnergyEstimationBreakdown *eb,

@@ -24,6 +24,10 @@
  * and battery modes: downscale, ANGLE, fps); its read and parse errors
  * set game_intervention_has_read_errors / _parse_errors.
  *
+ * AndroidUserList: each user a row of __intrinsic_android_user_list, a
+ * user listed again its type updated; an error below 0 counts
+ * user_list_errors.
+ *
  * Limits: a second CpuInfo's args replace the first's instead of being
  * added to them; flags are kept in file order (trace processor: trace
  * order).
@@ -304,4 +308,16 @@ void tt_proto_on_game_list(pctx *c, const Perfetto__Protos__AndroidGameIntervent
 		if (tt_storage_game(c->st, &row))
 			c->oom = 1;
 	}
+}
+
+/* ---- Android's users -------------------------------------------------------------- */
+
+void tt_proto_on_user_list(pctx *c, const Perfetto__Protos__AndroidUserList *ul)
+{
+	if (ul->has_error && ul->error < 0)
+		stat(c, TT_STAT_user_list_errors);
+	for (size_t i = 0; i < ul->n_users; i++)
+		if (tt_storage_android_user(c->st, ul->users[i]->uid,
+					    intern_c(c, ul->users[i]->type ? ul->users[i]->type : "")))
+			c->oom = 1;
 }
