@@ -84,12 +84,14 @@ SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/functions_window
 	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c \
 	      core/sql/flamegraph.c core/sql/flamegraph_build.c
 # Perfetto's state tracks (issue 16)
-SQL_SRCS   += core/sql/vtab_state.c core/sql/vtab_profile.c
+SQL_SRCS   += core/sql/vtab_state.c core/sql/vtab_profile.c core/sql/vtab_system.c
 PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.c \
 	      core/import/proto/proto_typed_args.c core/import/proto/proto_ext.c core/import/proto/proto_meta.c \
 	      core/import/proto/proto_sysstats.c core/import/proto/proto_kernel.c \
 	      core/import/proto/proto_heaps.c core/import/proto/proto_translate.c core/import/proto/proto_net.c \
-	      core/import/proto/proto_io.c
+	      core/import/proto/proto_io.c core/import/proto/proto_system.c \
+	      core/import/proto/proto_power.c core/import/proto/proto_cma.c \
+	      core/import/proto/proto_cpu_uid.c core/import/proto/proto_fs.c
 # the tracing service's own packets and the trace config
 PROTO_SRCS += core/import/proto/proto_service.c core/import/proto/proto_text.c
 CORE_SRCS  += core/profile.c

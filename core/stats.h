@@ -80,11 +80,22 @@
 	X(meminfo_unknown_keys, "meminfo_unknown_keys", "error", "analysis", "SysStats meminfo values of a key termtrace does not know, skipped") \
 	X(vmstat_unknown_keys, "vmstat_unknown_keys", "error", "analysis", "SysStats vmstat values of a key termtrace does not know, skipped") \
 	X(invalid_cpu_times, "invalid_cpu_times", "error", "analysis", "SysStats cpu times without a cpu, skipped") \
+	X(cpu_info_empty, "cpu_info_empty", "error", "analysis", "CpuInfo packets that list no CPU (an unreadable /proc/cpuinfo): the cpu table lacks their details") \
+	X(user_list_errors, "user_list_errors", "error", "trace", "Android user lists the android.user_list data source could not read or parse") \
+	X(game_intervention_has_read_errors, "game_intervention_has_read_errors", "error", "trace", "the game interventions data source could not open the file it reads (1: it said so)") \
+	X(game_intervention_has_parse_errors, "game_intervention_has_parse_errors", "error", "trace", "the game interventions data source could not parse what it read (1: it said so)") \
+	X(android_aflags_errors, "android_aflags_errors", "error", "trace", "aconfig flag snapshots the android.aflags data source failed to take (the error in the import log)") \
+	X(cpu_info_unknown_cpu_features, "cpu_info_unknown_cpu_features", "info", "analysis", "CpuInfo CPUs with feature bits termtrace has no name for (kept in the cpu's args as cpu_features.raw_bitmap)") \
 	X(psi_unknown_resource, "psi_unknown_resource", "error", "analysis", "SysStats pressure samples of an unknown resource (the rest of the packet skipped)") \
 	X(rss_stat_unknown_thread_for_mm_id, "rss_stat_unknown_thread_for_mm_id", "info", "analysis", "rss_stat events about another process's memory (curr 0) whose mm_id no live thread was seen with, dropped") \
 	X(packages_list_has_parse_errors, "packages_list_has_parse_errors", "error", "trace", "the packages list data source could not parse Android's packages.list") \
 	X(power_rail_empty_packet, "power_rail_empty_packet", "error", "analysis", "power rails packets with no energy data") \
 	X(power_rail_unknown_index, "power_rail_unknown_index", "error", "trace", "power rail energy values of a rail no descriptor named") \
+	X(energy_descriptor_invalid, "energy_descriptor_invalid", "error", "analysis", "energy consumers and power entity states described without their id, skipped") \
+	X(energy_breakdown_missing_values, "energy_breakdown_missing_values", "error", "analysis", "energy estimates without a consumer id or a value, or of a consumer no descriptor named, skipped") \
+	X(energy_uid_breakdown_missing_values, "energy_uid_breakdown_missing_values", "error", "analysis", "per-uid energy estimates without a uid or a value, skipped") \
+	X(entity_state_residency_invalid, "entity_state_residency_invalid", "error", "analysis", "entity state residency packets with no residency (a descriptor alone counts too, as in trace processor)") \
+	X(entity_state_residency_lookup_failed, "entity_state_residency_lookup_failed", "error", "analysis", "entity state residencies of a state no descriptor named (the rest of the packet skipped)") \
 	X(packages_list_has_read_errors, "packages_list_has_read_errors", "error", "trace", "the packages list data source could not read Android's packages.list") \
 	X(android_log_num_total, "android_log_num_total", "info", "trace", "log lines the Android log data source read (its own count)") \
 	X(android_log_num_failed, "android_log_num_failed", "error", "trace", "log lines the Android log data source failed to read") \
@@ -112,7 +123,6 @@
 	X(traced_clone_trigger_timestamp_ns, "traced_clone_trigger_timestamp_ns", "info", "trace", "when the trigger of the clone snapshot came (the first clone_snapshot_trigger)") \
 	X(config_write_into_file_no_flush, "config_write_into_file_no_flush", "error", "trace", "the trace config sets write_into_file without flush_period_ms (a tracing service older than v54): the service held the whole trace in memory") \
 	X(ftrace_abi_errors_skipped_zero_data_length, "ftrace_abi_errors_skipped_zero_data_length", "info", "analysis", "ftrace pages with a zero data length that traced_probes skipped (FtraceStats.ftrace_parse_errors; harmless padding)") \
-	X(android_aflags_errors, "android_aflags_errors", "error", "trace", "the Android aconfig flags data source could not read the flags (its message in _trace_import_logs)") \
 	X(concurrent_session_event_unknown_state, "concurrent_session_event_unknown_state", "error", "analysis", "ConcurrentSessionEvents of an unspecified or unknown state (a newer tracing service?), skipped") \
 	X(traced_buf_buffer_size, "traced_buf_buffer_size", "info", "trace", "size of each buffer of the tracing service (idx: the buffer)") \
 	X(traced_buf_bytes_written, "traced_buf_bytes_written", "info", "trace", "bytes written into each buffer") \

@@ -121,7 +121,14 @@ void tt_storage_free(tt_storage *st)
 	  st->clock_snap.clock_name, st->clock_snap.snapshot_id);
 	F(state, st->state.ts, st->state.dur, st->state.track, st->state.arg_set_id, st->state.cat,
 	  st->state.value);
-	F(cpus, st->cpus.cpu);
+	F(cpus, st->cpus.cpu, st->cpus.cluster_id, st->cpus.arg_set_id, st->cpus.processor, st->cpus.capacity);
+	F(cpu_freq, st->cpu_freq.ucpu, st->cpu_freq.freq);
+	F(cpu_uid, st->cpu_uid.track, st->cpu_uid.uid, st->cpu_uid.cluster, st->cpu_uid.total_ms);
+	TT_VEC_FREE(st->games);
+	F(users, st->users.id, st->users.type);
+	tt_colmem_free(st->aflags.ts);
+	for (int k = 0; k < TT_AFLAG_COLS; k++)
+		tt_colmem_free(st->aflags.col[k]);
 	F(meta, st->meta.name, st->meta.ival, st->meta.sval, st->meta.multi);
 	F(logs, st->logs.ts, st->logs.utid, st->logs.prio, st->logs.tag, st->logs.msg);
 	F(packages, st->packages.name, st->packages.uid, st->packages.version_code, st->packages.debuggable,
@@ -786,11 +793,98 @@ uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu)
 	for (size_t i = 0; i < n; i++)
 		if (st->cpus.cpu[i] == cpu)
 			return (uint32_t)i;
-	if (GROW(st, st->cpus, COL(st->cpus.cpu)))
+	if (GROW(st, st->cpus, COL(st->cpus.cpu), COL(st->cpus.cluster_id), COL(st->cpus.arg_set_id),
+		 COL(st->cpus.processor), COL(st->cpus.capacity)))
 		return TT_NONE;
 	st->cpus.cpu[n] = cpu;
+	st->cpus.cluster_id[n] = 0;
+	st->cpus.arg_set_id[n] = TT_NONE;
+	st->cpus.processor[n] = 0;
+	st->cpus.capacity[n] = -1;
 	st->cpus.n++;
 	return (uint32_t)n;
+}
+
+void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_str processor, int64_t capacity,
+			 uint32_t arg_set_id)
+{
+	if (ucpu >= st->cpus.n)
+		return;
+	st->cpus.cluster_id[ucpu] = cluster_id;
+	if (processor)
+		st->cpus.processor[ucpu] = processor;
+	if (capacity >= 0)
+		st->cpus.capacity[ucpu] = capacity;
+	st->cpus.arg_set_id[ucpu] = arg_set_id;
+}
+
+int tt_storage_android_user(tt_storage *st, int64_t user_id, tt_str type)
+{
+	size_t n = st->users.n;
+
+	for (size_t i = 0; i < n; i++)
+		if (st->users.id[i] == user_id) {
+			st->users.type[i] = type;
+			return 0;
+		}
+	if (GROW(st, st->users, COL(st->users.id), COL(st->users.type)))
+		return -1;
+	st->users.id[n] = user_id;
+	st->users.type[n] = type;
+	st->users.n++;
+	return 0;
+}
+
+int tt_storage_game(tt_storage *st, const tt_game_row *row)
+{
+	if (TT_VEC_PUSH(st->games, *row)) {
+		st->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int tt_storage_aflag(tt_storage *st, int64_t ts, const tt_str col[TT_AFLAG_COLS])
+{
+	size_t n = st->aflags.n;
+	struct col cols[TT_AFLAG_COLS + 1] = { COL(st->aflags.ts) };
+
+	for (int k = 0; k < TT_AFLAG_COLS; k++)
+		cols[k + 1] = (struct col)COL(st->aflags.col[k]);
+	if (n == st->aflags.cap && grow_cols(st, &st->aflags.cap, n, cols, TT_AFLAG_COLS + 1))
+		return -1;
+	st->aflags.ts[n] = ts;
+	for (int k = 0; k < TT_AFLAG_COLS; k++)
+		st->aflags.col[k][n] = col[k];
+	st->aflags.n++;
+	return 0;
+}
+
+int tt_storage_cpu_per_uid(tt_storage *st, uint32_t track, int64_t uid, int64_t cluster, int64_t total_ms)
+{
+	size_t n = st->cpu_uid.n;
+
+	if (GROW(st, st->cpu_uid, COL(st->cpu_uid.track), COL(st->cpu_uid.uid), COL(st->cpu_uid.cluster),
+		 COL(st->cpu_uid.total_ms)))
+		return -1;
+	st->cpu_uid.track[n] = track;
+	st->cpu_uid.uid[n] = uid;
+	st->cpu_uid.cluster[n] = cluster;
+	st->cpu_uid.total_ms[n] = total_ms;
+	st->cpu_uid.n++;
+	return 0;
+}
+
+int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz)
+{
+	size_t n = st->cpu_freq.n;
+
+	if (GROW(st, st->cpu_freq, COL(st->cpu_freq.ucpu), COL(st->cpu_freq.freq)))
+		return -1;
+	st->cpu_freq.ucpu[n] = ucpu;
+	st->cpu_freq.freq[n] = khz;
+	st->cpu_freq.n++;
+	return 0;
 }
 
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,

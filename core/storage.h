@@ -271,6 +271,43 @@ int64_t tt_storage_sched(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 			 uint32_t utid, tt_str end_state, int64_t priority);
 /* The `cpu` table's row (ucpu) of a CPU number, added when new. */
 uint32_t tt_storage_cpu(tt_storage *st, int64_t cpu);
+/* What a CpuInfo packet says of the cpu row ucpu: its cluster, processor
+ * (0: leave as is), capacity (-1: leave as is) and arg set (TT_NONE:
+ * none). A ucpu not in the table is ignored. */
+void tt_storage_cpu_info(tt_storage *st, uint32_t ucpu, uint32_t cluster_id, tt_str processor, int64_t capacity,
+			 uint32_t arg_set_id);
+/* One of the frequencies (kHz) cpu row ucpu can run at
+ * (cpu_available_frequencies). Returns 0, -1 out of memory. */
+int tt_storage_cpu_freq(tt_storage *st, uint32_t ucpu, uint32_t khz);
+/* An installed game's modes (__intrinsic_android_game_intervention_list):
+ * per mode (standard, performance, battery) whether the game has it and
+ * then its resolution downscale, use of ANGLE and fps. */
+typedef struct tt_game_mode {
+	int supported;
+	double downscale, fps;
+	int use_angle;
+} tt_game_mode;
+typedef struct tt_game_row {
+	tt_str package;
+	int64_t uid;
+	int32_t current_mode;
+	tt_game_mode mode[3];
+} tt_game_row;
+/* Appends a game's row (copied). 0, -1 out of memory. */
+int tt_storage_game(tt_storage *st, const tt_game_row *row);
+/* An Android user (__intrinsic_android_user_list): a new row, or the
+ * type of the row of that user id replaced. 0, -1 out of memory. */
+int tt_storage_android_user(tt_storage *st, int64_t user_id, tt_str type);
+/* An Android aconfig flag as a snapshot at ts saw it: its package, name,
+ * namespace, container, value, staged value (0: none), permission, where
+ * the value came from, storage backend and type, in that order (the
+ * columns of __intrinsic_android_aflags). 0, -1 out of memory. */
+#define TT_AFLAG_COLS 10
+int tt_storage_aflag(tt_storage *st, int64_t ts, const tt_str col[TT_AFLAG_COLS]);
+/* Android's cpu time of a uid on a cluster over the trace (ms), its
+ * counter track (__intrinsic_android_cpu_per_uid_track). 0, -1 out of
+ * memory. */
+int tt_storage_cpu_per_uid(tt_storage *st, uint32_t track, int64_t uid, int64_t cluster, int64_t total_ms);
 /* thread_state: utid was in state from ts for dur; cpu -1 when not running. */
 int64_t tt_storage_thread_state(tt_storage *st, int64_t ts, int64_t dur, int64_t cpu,
 				uint32_t utid, tt_str state);

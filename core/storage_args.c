@@ -368,6 +368,7 @@ void tt_storage_args_mark_dead(tt_storage *st)
 	unmark_col(cand, nsets, st->state.arg_set_id, st->state.n);
 	unmark_col(cand, nsets, st->import_logs.arg_set_id, st->import_logs.n);
 	unmark_col(cand, nsets, st->proto_path.arg_set_id, st->proto_path.n);
+	unmark_col(cand, nsets, st->cpus.arg_set_id, st->cpus.n);
 	for (size_t i = 0; i < st->raw.n; i++)
 		unmark(cand, nsets, tt_storage_raw_id(&st->raw.arg_set_id, i));
 	for (size_t w = 0; w <= nsets / 64 && !any; w++)

@@ -401,7 +401,9 @@ static void user_modules(void **state)
 		   "module 'broken.m' (");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE broken.m", "m.sql) line 3 col 3: no such table: no_such_thing");
 	/* unknown: the known ones are listed (shipped and the user's) */
-	assert_err(f->tr, "INCLUDE PERFETTO MODULE x.y", "no module 'x.y' (known: broken.m, counters.intervals, cyc.a");
+	assert_err(f->tr, "INCLUDE PERFETTO MODULE x.y",
+		   "no module 'x.y' (known: android.aflags, android.entity_state_residency, android.power_rails,"
+		   " android.user_list, broken.m, counters.intervals, cyc.a");
 	assert_err(f->tr, "INCLUDE PERFETTO MODULE ../etc", "bad module name '../etc'");
 	/* the older spelling */
 	tt_test_assert_tsv(f->tr, "SELECT import('mine.base'); SELECT x FROM mine_base", "1\n");

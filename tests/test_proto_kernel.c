@@ -3,8 +3,8 @@
  * build slices across threads: binder transactions (core/import/
  * binder_tracker.c through proto_kernel.c), and the counters of GPU
  * frequencies, Android's power rails and its ion and DMA-BUF heaps, cpu
- * hotplug, hrtimers, the function graph tracer and wakelocks, on traces
- * written here.
+ * hotplug, hrtimers, the function graph tracer, wakelocks, CMA allocations
+ * and android_fs reads, on traces written here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -634,6 +634,220 @@ static void test_ion_hostile_sizes(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* ---- CMA allocations ----------------------------------------------------------------- */
+
+/* SystemInfo naming a Linux kernel release (NULL: no packet). */
+static void kernel_release(tbuf *b, char *release)
+{
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__Utsname u = PERFETTO__PROTOS__UTSNAME__INIT;
+	Pkt p = pkt(1, 0);
+
+	if (!release)
+		return;
+	u.sysname = "Linux";
+	u.release = release;
+	si.utsname = &u;
+	TB_PUT(b, p, SYSTEM_INFO, system_info, &si);
+}
+
+static void ft_cma_start(tbuf *b, uint64_t ts, uint32_t tid)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__CmaAllocStartFtraceEvent s = PERFETTO__PROTOS__CMA_ALLOC_START_FTRACE_EVENT__INIT;
+
+	s.has_count = 1;
+	s.count = 64;
+	s.name = "area";
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_START;
+	e.cma_alloc_start = &s;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+static void ft_cma_migrate(tbuf *b, uint64_t ts, uint32_t tid, uint64_t migrated, uint64_t reclaimed, uint64_t mapped)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__MmAllocContigMigrateRangeInfoFtraceEvent m =
+		PERFETTO__PROTOS__MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO_FTRACE_EVENT__INIT;
+
+	m.has_nr_migrated = m.has_nr_reclaimed = m.has_nr_mapped = 1;
+	m.nr_migrated = migrated;
+	m.nr_reclaimed = reclaimed;
+	m.nr_mapped = mapped;
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO;
+	e.mm_alloc_contig_migrate_range_info = &m;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+static void ft_cma_finish(tbuf *b, uint64_t ts, uint32_t tid, uint64_t pfn)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__CmaAllocFinishFtraceEvent f = PERFETTO__PROTOS__CMA_ALLOC_FINISH_FTRACE_EVENT__INIT;
+
+	f.has_pfn = f.has_count = 1;
+	f.pfn = pfn;
+	f.count = 64;
+	f.name = "area";
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_FINISH;
+	e.cma_alloc_finish = &f;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+static void ft_cma_info(tbuf *b, uint64_t ts, uint32_t tid)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__CmaAllocInfoFtraceEvent i = PERFETTO__PROTOS__CMA_ALLOC_INFO_FTRACE_EVENT__INIT;
+
+	i.has_pfn = i.has_count = i.has_nr_migrated = i.has_nr_reclaimed = i.has_nr_mapped = 1;
+	i.has_err_iso = i.has_err_mig = i.has_err_test = 1;
+	i.pfn = 4096;
+	i.count = 64;
+	i.nr_migrated = 5;
+	i.nr_reclaimed = 6;
+	i.nr_mapped = 7;
+	i.err_iso = 1;
+	i.err_mig = 2;
+	i.err_test = 3;
+	i.name = "old";
+	e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_INFO;
+	e.cma_alloc_info = &i;
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+#define CMA_SLICES "select s.ts, s.dur, s.name, t.utid, coalesce(s.category, 'NULL') from slice s" \
+		   " join thread_track t on t.id = s.track_id order by s.ts"
+
+/* Kernels 6.1 on: cma_alloc_start begins an "mm_cma_alloc" slice on the
+ * thread, cma_alloc_finish ends it with the area's name, pfn, pages
+ * asked for and the thread's last migration numbers
+ * (mm_alloc_contig_migrate_range_info; 0 when none came since the
+ * start). A finish with nothing open ends nothing; cma_alloc_info is not
+ * read there. */
+static void test_cma_since_6_1(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	kernel_release(&b, "6.1.25-android14");
+	ft_cma_start(&b, 100, 7);
+	ft_cma_migrate(&b, 150, 7, 10, 1000, 99);
+	ft_cma_finish(&b, 200, 7, 2048);
+	ft_cma_start(&b, 300, 7);
+	ft_cma_info(&b, 350, 7);
+	ft_cma_finish(&b, 400, 7, 4096);
+	ft_cma_finish(&b, 500, 8, 1);
+	tr = tb_open_file(&b, &path);
+	tt_test_assert_tsv(tr, CMA_SLICES, "100\t100\tmm_cma_alloc\t1\tNULL\n300\t100\tmm_cma_alloc\t1\tNULL\n");
+	tt_test_assert_tsv(tr, "select a.key, a.value_type, coalesce(a.int_value, a.string_value) from slice s"
+			       " join args a using (arg_set_id) where s.ts = 100 order by a.id",
+			   "cma_name\tstring\tarea\ncma_pfn\tuint\t2048\ncma_req_pages\tuint\t64\n"
+			   "cma_nr_migrated\tuint\t10\ncma_nr_reclaimed\tuint\t1000\ncma_nr_mapped\tuint\t99\n");
+	tt_test_assert_tsv(tr, "select a.key, coalesce(a.int_value, a.string_value) from slice s"
+			       " join args a using (arg_set_id) where s.ts = 300 order by a.id",
+			   "cma_name\tarea\ncma_pfn\t4096\ncma_req_pages\t64\n"
+			   "cma_nr_migrated\t0\ncma_nr_reclaimed\t0\ncma_nr_mapped\t0\n");
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 0);
+	tb_close(tr, path, &b);
+}
+
+/* Kernels 5.10 to 6.0: cma_alloc_info ends the slice with its own
+ * numbers and failures; the 6.1 events are not read. Before 5.10, or
+ * with no SystemInfo, no slice at all. */
+static void test_cma_before_6_1(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	char *releases[] = { "5.4.0", NULL };
+
+	(void)state;
+	kernel_release(&b, "5.10.0");
+	ft_cma_start(&b, 100, 7);
+	ft_cma_migrate(&b, 120, 7, 10, 1000, 99);
+	ft_cma_finish(&b, 150, 7, 2048);
+	ft_cma_info(&b, 200, 7);
+	tr = tb_open_file(&b, &path);
+	tt_test_assert_tsv(tr, CMA_SLICES, "100\t100\tmm_cma_alloc\t1\tNULL\n");
+	tt_test_assert_tsv(tr, "select a.key, coalesce(a.int_value, a.string_value) from slice s"
+			       " join args a using (arg_set_id) order by a.id",
+			   "cma_name\told\ncma_pfn\t4096\ncma_req_pages\t64\ncma_nr_migrated\t5\n"
+			   "cma_nr_reclaimed\t6\ncma_nr_mapped\t7\ncma_nr_isolate_fail\t1\n"
+			   "cma_nr_migrate_fail\t2\ncma_nr_test_fail\t3\n");
+	tb_close(tr, path, &b);
+	for (int k = 0; k < 2; k++) {
+		kernel_release(&b, releases[k]);
+		ft_cma_start(&b, 100, 7);
+		ft_cma_info(&b, 200, 7);
+		ft_cma_finish(&b, 300, 7, 1);
+		tr = tb_open_file(&b, &path);
+		assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 0);
+		assert_int_equal(tt_test_int(tr, "select count(*) from ftrace_event"), 3);
+		tb_close(tr, path, &b);
+	}
+}
+
+/* ---- android_fs ------------------------------------------------------------------------ */
+
+static void ft_fs_read(tbuf *b, uint64_t ts, uint32_t tid, int start, uint64_t ino, int64_t offset, int32_t bytes,
+		       char *path)
+{
+	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
+	Perfetto__Protos__AndroidFsDatareadStartFtraceEvent s = PERFETTO__PROTOS__ANDROID_FS_DATAREAD_START_FTRACE_EVENT__INIT;
+	Perfetto__Protos__AndroidFsDatareadEndFtraceEvent d = PERFETTO__PROTOS__ANDROID_FS_DATAREAD_END_FTRACE_EVENT__INIT;
+
+	if (start) {
+		s.has_ino = s.has_offset = s.has_bytes = 1;
+		s.ino = ino;
+		s.offset = offset;
+		s.bytes = bytes;
+		s.pathbuf = path;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_START;
+		e.android_fs_dataread_start = &s;
+	} else {
+		d.has_ino = d.has_offset = d.has_bytes = 1;
+		d.ino = ino;
+		d.offset = offset;
+		d.bytes = bytes;
+		e.event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_END;
+		e.android_fs_dataread_end = &d;
+	}
+	ft_event_cpu(b, ts, 0, tid, &e, NULL);
+}
+
+/* android_fs_dataread_start / _end: an "android_fs_data_read" slice from
+ * the start to the end of the same inode and offset (whoever writes the
+ * end), on the "android_fs" track's lane of the reader (reads of two
+ * threads at once: two lanes); the start's path, offset and bytes and
+ * the end's offset and bytes as args. An end that matches no start is
+ * dropped. */
+static void test_android_fs_reads(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	ft_fs_read(&b, 100, 10, 1, 836, 0, 4096, "/system/bin/cmd");
+	ft_fs_read(&b, 120, 11, 1, 900, 8192, 512, "/data/x");
+	ft_fs_read(&b, 150, 99, 0, 836, 0, 4000, NULL);
+	ft_fs_read(&b, 160, 99, 0, 836, 0, 4000, NULL);
+	ft_fs_read(&b, 200, 11, 0, 900, 8192, 512, NULL);
+	tr = tb_open_file(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, s.dur, s.name, t.name, t.type,"
+			       " extract_arg(t.dimension_arg_set_id, 'track_compressor_idx')"
+			       " from slice s join track t on t.id = s.track_id order by s.ts",
+			   "100\t50\tandroid_fs_data_read\tandroid_fs\tandroid_fs\t0\n"
+			   "120\t80\tandroid_fs_data_read\tandroid_fs\tandroid_fs\t1\n");
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from slice s join args a using (arg_set_id)"
+			       " where s.ts = 100 order by a.id",
+			   "file_path\t/system/bin/cmd\noffset_start\t0\nbytes_read_start\t4096\n"
+			   "offset_end\t0\nbytes_read_end\t4000\n");
+	assert_int_equal(tt_test_stat(tr, "slice_end_unmatched"), 0);
+	tb_close(tr, path, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +860,9 @@ int main(void)
 		cmocka_unit_test(test_ion_and_dma_heaps),
 		cmocka_unit_test(test_wakelocks),
 		cmocka_unit_test(test_ion_hostile_sizes),
+		cmocka_unit_test(test_cma_since_6_1),
+		cmocka_unit_test(test_cma_before_6_1),
+		cmocka_unit_test(test_android_fs_reads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -184,26 +184,30 @@ static uint32_t one_arg(tt_atrace_tracker *t, const char *key, int type, int64_t
 	return tt_args_tracker_end(t->im->args);
 }
 
-/* A slice or counter track of one of trace processor's Android
- * blueprints: no dimension, or the process (upid), or a string one. */
+uint32_t tt_import_android_track(tt_import *im, const char *type, const char *name, uint32_t upid, const char *key,
+				 tt_str keyval, int counter)
+{
+	tt_str n = counter && keyval ? keyval : tt_storage_intern_cstr(im->st, name);
+	tt_track_desc d = { .type = type, .name = n, .utid = TT_NONE, .upid = upid,
+			    .parent_id = TT_NONE, .is_counter = counter, .cpu = -1 };
+	uint32_t tr = tt_track_tracker_keyed(im->tracks, type, upid, keyval, 0, &d);
+
+	if ((upid != TT_NONE || key) && tt_import_dims_begin(im, tr)) {
+		if (upid != TT_NONE)
+			tt_storage_args_uint(im->st, "upid", upid);
+		if (key) {
+			const char *v = tt_storage_str(im->st, keyval);
+			tt_storage_args_str(im->st, key, v, v ? strlen(v) : 0);
+		}
+		tt_import_dims_end(im, tr);
+	}
+	return tr;
+}
+
 static uint32_t special_track(tt_atrace_tracker *t, const char *type, const char *name, uint32_t upid,
 			      const char *key, tt_str keyval, int counter)
 {
-	tt_str n = counter && keyval ? keyval : tt_storage_intern_cstr(t->st, name);
-	tt_track_desc d = { .type = type, .name = n, .utid = TT_NONE, .upid = upid,
-			    .parent_id = TT_NONE, .is_counter = counter, .cpu = -1 };
-	uint32_t tr = tt_track_tracker_keyed(t->im->tracks, type, upid, keyval, 0, &d);
-
-	if ((upid != TT_NONE || key) && tt_import_dims_begin(t->im, tr)) {
-		if (upid != TT_NONE)
-			tt_storage_args_uint(t->st, "upid", upid);
-		if (key) {
-			const char *v = tt_storage_str(t->st, keyval);
-			tt_storage_args_str(t->st, key, v, v ? strlen(v) : 0);
-		}
-		tt_import_dims_end(t->im, tr);
-	}
-	return tr;
+	return tt_import_android_track(t->im, type, name, upid, key, keyval, counter);
 }
 
 /* A low memory kill of process pid at ts: a "mem.lmk" instant on the

@@ -83,6 +83,14 @@ void tt_import_dims_end(tt_import *im, uint32_t track);
  * blueprints for these give no unit. */
 uint32_t tt_import_keyed_counter(tt_import *im, const char *kind, uint64_t a, uint64_t b, tt_str name,
 				 const char *type, uint32_t upid, int64_t cpu, const char *key, const char *val);
+/* A slice or counter track of one of trace processor's Android
+ * blueprints (type): no dimension, or the process (upid), or the string
+ * one key = keyval. A counter with a keyval is named by it, other tracks
+ * by name. Shared by atrace markers and Perfetto's system properties
+ * (screen_state "ScreenState", battery_stats, android_device_state
+ * "DeviceStateChanged", android_lmk "LMK"). */
+uint32_t tt_import_android_track(tt_import *im, const char *type, const char *name, uint32_t upid, const char *key,
+				 tt_str keyval, int counter);
 /* A process's oom_score_adj counter (trace processor's one blueprint for
  * process stats and lmkd's kills alike). */
 uint32_t tt_import_oom_score_track(tt_import *im, uint32_t upid);

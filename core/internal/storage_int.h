@@ -165,7 +165,40 @@ struct tt_storage {
 	struct {
 		size_t n, cap;
 		int64_t *cpu; /* row = ucpu */
+		/* what a CpuInfo packet says (else 0, none, -1, TT_NONE) */
+		uint32_t *cluster_id, *arg_set_id;
+		tt_str *processor;
+		int64_t *capacity;
 	} cpus;
+
+	/* Android's cpu time per uid and cluster, a row per track
+	 * (trace processor's __intrinsic_android_cpu_per_uid_track) */
+	struct {
+		size_t n, cap;
+		uint32_t *track;
+		int64_t *uid, *cluster, *total_ms;
+	} cpu_uid;
+
+	TT_VEC(tt_game_row) games; /* Android's games (__intrinsic_android_game_intervention_list) */
+	struct {
+		size_t n, cap;
+		int64_t *id;
+		tt_str *type;
+	} users; /* Android's users (__intrinsic_android_user_list) */
+
+	/* Android's aconfig flags, a row per flag per snapshot (trace
+	 * processor's __intrinsic_android_aflags); staged 0: none */
+	struct {
+		size_t n, cap;
+		int64_t *ts;
+		tt_str *col[TT_AFLAG_COLS];
+	} aflags;
+
+	/* cpu_available_frequencies (trace processor's __intrinsic_cpu_freq) */
+	struct {
+		size_t n, cap;
+		uint32_t *ucpu, *freq; /* freq: kHz */
+	} cpu_freq;
 
 	struct {
 		size_t n, cap;

@@ -81,5 +81,7 @@ int tt_vtab_register_core(sqlite3 *db, tt_storage *st);
 int tt_vtab_register_state(sqlite3 *db, tt_storage *st);
 /* The stack profile tables (vtab_profile.c). */
 int tt_vtab_register_profile(sqlite3 *db, tt_storage *st);
+/* The device's tables: cpu, cpu_available_frequencies, Android's cpu time per uid (vtab_system.c). */
+int tt_vtab_register_system(sqlite3 *db, tt_storage *st);
 
 #endif

@@ -546,27 +546,6 @@ static const tt_vtab_def gpu_def = {
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
-/* The CPUs an importer recorded (CTF: packet context cpu_id); cluster,
- * processor and capacity are unknown. Read through the `cpu` view of
- * core/sql/builtins.c, which falls back to the CPUs other tables name. */
-static size_t cpu_n(const tt_storage *st) { return st->cpus.n; }
-static void cpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
-{
-	switch (c) {
-	case 0: case 1: r_int(ctx, (int64_t)r); break;
-	case 2: r_int(ctx, st->cpus.cpu[r]); break;
-	case 3: r_int(ctx, 0); break;
-	default: sqlite3_result_null(ctx); break;
-	}
-}
-static const tt_vtab_def cpu_def = {
-	.name = "__intrinsic_cpu",
-	.schema = "CREATE TABLE x(id INTEGER, ucpu INTEGER, cpu INTEGER, cluster_id INTEGER,"
-		  " processor TEXT, machine_id INTEGER, capacity INTEGER, arg_set_id INTEGER)",
-	.nrows = cpu_n, .column = cpu_col,
-	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
-};
-
 /* ---- stats, metadata, trace_bounds --------------------------------------------------- */
 
 static const struct { const char *name, *severity, *source, *description; } stat_info[] = {
@@ -704,7 +683,7 @@ static const tt_vtab_def bounds_def = {
 
 static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
-	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &cpu_def, &stats_def, &ilog_def, &detail_def,
+	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &stats_def, &ilog_def, &detail_def,
 	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def, &pkg_def, &gpu_def,
 };
 
@@ -795,5 +774,7 @@ int tt_vtab_register_core(sqlite3 *db, tt_storage *st)
 		rc = tt_vtab_register_state(db, st);
 	if (rc == SQLITE_OK)
 		rc = tt_vtab_register_profile(db, st);
+	if (rc == SQLITE_OK)
+		rc = tt_vtab_register_system(db, st);
 	return rc;
 }

@@ -115,7 +115,7 @@ echo "CREATE PERFETTO TABLE team_busy AS SELECT count(*) AS n FROM slice WHERE d
 check "--modules DIR: a user module by name" "5" \
 	"$($T query --no-header --format tsv --modules "$tmp/mods" $D/chromium-tiny.json 'INCLUDE PERFETTO MODULE team.busy; SELECT n FROM team_busy')"
 err=$($T query $D/chromium-tiny.json 'INCLUDE PERFETTO MODULE no.such' 2>&1); rc=$?
-check "unknown module: exit 1, the known ones listed" "1 termtrace: query error: no module 'no.such' (known: counters.intervals, intervals.intersect, intervals.overlap" "$rc ${err%%, slices.*}"
+check "unknown module: exit 1, the known ones listed" "1 termtrace: query error: no module 'no.such' (known: android.aflags, android.entity_state_residency, android.power_rails, android.user_list, counters.intervals, intervals.intersect, intervals.overlap" "$rc ${err%%, slices.*}"
 err=$($T query -f "$tmp/p.sql" --modules /nonexistent $D/chromium-tiny.json 2>&1); rc=$?
 check "--modules on a missing folder" "1 termtrace: --modules /nonexistent: not a folder" "$rc $err"
 printf 'SELECT 1;\nCREATE PERFETTO TABLE x AS SELECT * FROM nowhere;\n' > "$tmp/bad.sql"

@@ -513,6 +513,7 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		  (p->has_incremental_state_cleared && p->incremental_state_cleared);
 	if (cleared) {
 		seq_clear(s);
+		tt_proto_cpu_uid_cleared(c, s->id);
 		s->valid = 1;
 	} else if (p->has_previous_packet_dropped && p->previous_packet_dropped &&
 		   !(p->has_first_packet_on_sequence && p->first_packet_on_sequence)) {
@@ -691,9 +692,6 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_STATS:
 		tt_proto_on_ftrace_stats(c, p->ftrace_stats);
 		return 0;
-	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_AFLAGS:
-		tt_proto_on_aflags(c, p->android_aflags, ts);
-		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACE_STATS:
 		tt_proto_on_trace_stats(c, p->trace_stats);
 		return 0;
@@ -743,6 +741,33 @@ static int on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth)
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRANSLATION_TABLE:
 		tt_proto_on_translation_table(c, p->translation_table);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CPU_INFO:
+		tt_proto_on_cpu_info(c, p->cpu_info);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_SYSTEM_PROPERTY:
+		tt_proto_on_system_property(c, s, p->android_system_property, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_INITIAL_DISPLAY_STATE:
+		tt_proto_on_initial_display_state(c, s, p->initial_display_state, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_ENERGY_ESTIMATION_BREAKDOWN:
+		tt_proto_on_energy_breakdown(c, s, p->android_energy_estimation_breakdown, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ENTITY_STATE_RESIDENCY:
+		tt_proto_on_entity_state(c, s, p->entity_state_residency, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_CPU_PER_UID_DATA:
+		tt_proto_on_cpu_per_uid(c, s, p->cpu_per_uid_data, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_AFLAGS:
+		tt_proto_on_aflags(c, p->android_aflags, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_ANDROID_GAME_INTERVENTION_LIST:
+		tt_proto_on_game_list(c, p->android_game_intervention_list);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_USER_LIST:
+		tt_proto_on_user_list(c, p->user_list);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
@@ -809,6 +834,12 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->ftrace_threads);
 	tt_pmap_free(&c->mm_threads);
 	TT_VEC_FREE(c->disks);
+	TT_VEC_FREE(c->energy);
+	TT_VEC_FREE(c->entities);
+	TT_VEC_FREE(c->cma);
+	tt_keymap_free(&c->cma_migrated);
+	tt_proto_cpu_uid_free(c);
+	tt_keymap_free(&c->fs_reads);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);
 	tt_binder_tracker_free(c->binder);

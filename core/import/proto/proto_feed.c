@@ -649,5 +649,6 @@ int tt_proto_merge_and_feed(pctx *c)
 	c->sorter = NULL;
 	tts_clear_unended(c, &c->open_tts);
 	tt_memory_tracker_finish(c->memory);
+	tt_proto_cpu_uid_finish(c);
 	return rc < 0 ? -1 : 0;
 }

@@ -59,12 +59,17 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
        FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE,
-       FT_TRIGGER, FT_SESSION };
+       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END };
 /* FT_SESSION: a ConcurrentSessionEvent (proto_service.c): id the session
  * id, u.i its state, name its track's name, args its args */
 /* FT_TRIGGER: a trigger's slice (proto_service.c): u.i's low 2 bits the
  * kind (trace, clone snapshot, Chrome), a Chrome trigger's bit 2 whether
  * id is its flow id and bits 8.. its name hash; name, args the slice's */
+/* FT_FS_READ / _END: an android_fs data read's start / end (proto_fs.c):
+ * id the inode, u.i the offset; a start's cat the writing tid and args
+ * its slice's, an end's args the bytes read. */
+/* FT_CMA: a CMA allocation's event (proto_cma.c): id its kind << 32 | the
+ * writing tid, u.i its values' index in c->cma, name the CMA area. */
 /* FT_WAKELOCK: a wakeup source's activation (u.i 1) or deactivation (0),
  * name its name. */
 /* FT_HEAP_CHANGE: an ion / DMA-BUF heap change (proto_heaps.c): id the
@@ -273,6 +278,24 @@ struct pdisk {
 	int64_t v[8]; /* read, write, discard sectors, flush count; read, write, discard, flush ms */
 };
 
+/* Android's power descriptors (proto_power.c): an energy consumer, a
+ * power entity's state (overall: "Entity residency: <entity> is <state>"). */
+struct penergy {
+	int32_t id, ordinal;
+	tt_str name, type;
+};
+struct pentity {
+	int32_t entity, state;
+	tt_str entity_name, state_name, overall;
+};
+
+/* A CMA event's numbers (proto_cma.c): an info's or a finish's pfn,
+ * count, then (info) migrated, reclaimed, mapped pages and the isolate,
+ * migrate and test failures; a migration's migrated, reclaimed, mapped. */
+struct pcma {
+	uint64_t v[8];
+};
+
 typedef struct pctx {
 	tt_import *im;
 	tt_storage *st;
@@ -307,6 +330,13 @@ typedef struct pctx {
 	tt_memory_tracker *memory;   /* rss_stat values (memory_tracker.h) */
 	tt_binder_tracker *binder;   /* binder transactions, made at the first (binder_tracker.h) */
 	tt_keymap rails;             /* (power rails session, rail index) -> counter track */
+	TT_VEC(struct penergy) energy;     /* energy consumers described, the first of an id (proto_power.c) */
+	TT_VEC(struct pentity) entities;   /* power entity states described, the first of an index pair */
+	int32_t kernel_version;      /* SystemInfo's Linux major << 16 | minor, 0: none (proto_sched.c) */
+	TT_VEC(struct pcma) cma;     /* CMA events' values, by their records (proto_cma.c) */
+	tt_keymap cma_migrated;      /* utid -> its allocation's migration values in cma (proto_cma.c) */
+	struct pcpuuid *cpu_uid;     /* CpuPerUidData's values, made at the first (proto_cpu_uid.c) */
+	tt_keymap fs_reads;          /* android_fs reads open: (inode, offset) -> the reading tid (proto_fs.c) */
 	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
@@ -437,6 +467,14 @@ void tt_proto_on_streaming_profile(pctx *c, pseq *s, const Perfetto__Protos__Str
 uint32_t tt_proto_get_utrack(pctx *c, uint64_t uuid);
 int tt_proto_push_rec(pctx *c, pseq *s, int64_t ts, int kind, int flags, uint32_t track,
 		    tt_str name, tt_str cat, uint32_t args, int64_t i, double d);
+/* A counter value at ts on a storage track (TT_NONE: none), in trace
+ * order (the packets whose values are counters: system properties,
+ * power). */
+static inline void tt_proto_push_value(pctx *c, pseq *s, int64_t ts, uint32_t track, double v)
+{
+	if (track != TT_NONE)
+		tt_proto_push_rec(c, s, ts, R_COUNTER, 0, track, 0, 0, TT_NONE, 0, v);
+}
 /* A counter value that the next record of the event may take along
  * (REC_FOLDED); pushed on its own by the next push that cannot, or by
  * tt_proto_fold_flush. */
@@ -551,6 +589,41 @@ void tt_proto_seq_losses(pseq *s, uint32_t reasons);
 void tt_proto_on_sys_stats(pctx *c, pseq *s, const Perfetto__Protos__SysStats *ss, int64_t ts);
 void tt_proto_on_battery(pctx *c, pseq *s, const Perfetto__Protos__BatteryCounters *b, int64_t ts);
 void tt_proto_on_power_rails(pctx *c, pseq *s, const Perfetto__Protos__PowerRails *pr, int64_t ts);
+/* proto_system.c: a CpuInfo packet's CPUs into the cpu table. */
+void tt_proto_on_cpu_info(pctx *c, const Perfetto__Protos__CpuInfo *ci);
+/* proto_system.c: Android's system properties (ScreenState, battery_stats,
+ * DeviceStateChanged, ... at ts, in trace order; some metadata) and the
+ * display's initial state. */
+void tt_proto_on_system_property(pctx *c, pseq *s, const Perfetto__Protos__AndroidSystemProperty *sp, int64_t ts);
+void tt_proto_on_initial_display_state(pctx *c, pseq *s, const Perfetto__Protos__InitialDisplayState *ds,
+				       int64_t ts);
+/* proto_system.c: an aconfig flags snapshot at ts. */
+void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *af, int64_t ts);
+/* proto_system.c: the installed games' modes. */
+void tt_proto_on_game_list(pctx *c, const Perfetto__Protos__AndroidGameInterventionList *gl);
+/* proto_system.c: Android's users. */
+void tt_proto_on_user_list(pctx *c, const Perfetto__Protos__AndroidUserList *ul);
+/* proto_power.c: energy consumers' estimates and power entities' state
+ * residency (their descriptors when met in the file, values at ts). */
+void tt_proto_on_energy_breakdown(pctx *c, pseq *s, const Perfetto__Protos__AndroidEnergyEstimationBreakdown *eb,
+				  int64_t ts);
+void tt_proto_on_entity_state(pctx *c, pseq *s, const Perfetto__Protos__EntityStateResidency *er, int64_t ts);
+/* proto_cma.c: CMA allocations' events; their records when fed. */
+void tt_proto_on_cma_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_cma(pctx *c, const prec *r);
+/* proto_cpu_uid.c: a CpuPerUidData packet's counters at ts; at the end
+ * of the import, the per-uid rows; a sequence's state cleared; freeing. */
+void tt_proto_on_cpu_per_uid(pctx *c, pseq *s, const Perfetto__Protos__CpuPerUidData *d, int64_t ts);
+void tt_proto_cpu_uid_finish(pctx *c);
+void tt_proto_cpu_uid_cleared(pctx *c, uint32_t seq);
+void tt_proto_cpu_uid_free(pctx *c);
+/* proto_kernel.c: the lane of cookie in the slice tracks of blueprint
+ * type named name with no dimension, as trace processor's track
+ * compressor gives it (suspend_resume, android_fs). */
+uint32_t tt_proto_lane_track(pctx *c, const char *type, const char *name, uint64_t cookie, enum tt_async_kind kind);
+/* proto_fs.c: android_fs data reads; their records when fed. */
+void tt_proto_on_fs_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_fs(pctx *c, const prec *r);
 /* proto_heaps.c: ion and DMA-BUF heap events; their records when fed. */
 void tt_proto_on_heap_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_heap(pctx *c, const prec *r);
@@ -579,7 +652,6 @@ void tt_proto_feed_trigger(pctx *c, const prec *r);
 void tt_proto_on_session_event(pctx *c, pseq *s, int64_t ts, const Perfetto__Protos__ConcurrentSessionEvent *e);
 void tt_proto_feed_session(pctx *c, const prec *r);
 void tt_proto_on_ftrace_stats(pctx *c, const Perfetto__Protos__FtraceStats *fs);
-void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *a, int64_t ts);
 void tt_proto_stat_add_indexed(pctx *c, tt_stat s, int32_t idx, int64_t n);
 void tt_proto_service_end(pctx *c);
 /* proto_meta.c: Android's packages (each name once). */

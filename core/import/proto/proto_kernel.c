@@ -262,7 +262,8 @@ if (!value)
 return tt_import_device_counter_track(c->im, type, dim, value, strlen(value), suffix);
 }
 
-/* cpu_frequency_limits (a cpu's max and min limit, both always), clock
+/* cpu_frequency_limits (a cpu's max and min limit, both always), a cpu's
+ * utilisation (sched_cpu_util_cfs: Util, Cap, Nr Running), clock
  * rates and states, thermal zones and cooling devices: counters on the
  * tracks trace processor's blueprints make, shared with systrace text
  * (atrace_tracker.h). */
@@ -280,6 +281,22 @@ case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY_LIMITS: {
 	snprintf(n, sizeof(n), "Cpu %u Min Freq Limit", l->cpu_id);
 	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_min_frequency_limit", 3, n, l->cpu_id),
 		     l->min_freq);
+	break;
+}
+case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_CPU_UTIL_CFS: {
+	/* the scheduler's view of a cpu: its utilisation, capacity and
+	 * runnable threads (the other fields are only ftrace_event args) */
+	const Perfetto__Protos__SchedCpuUtilCfsFtraceEvent *u = e->sched_cpu_util_cfs;
+
+	snprintf(n, sizeof(n), "Cpu %u Util", u->cpu);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_utilization", 4, n, u->cpu),
+		     (double)u->cpu_util);
+	snprintf(n, sizeof(n), "Cpu %u Cap", u->cpu);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_capacity", 5, n, u->cpu),
+		     (double)u->capacity);
+	snprintf(n, sizeof(n), "Cpu %u Nr Running", u->cpu);
+	push_counter(c, ps, ts, tt_import_cpu_counter_track(c->im, "cpu_nr_running", 6, n, u->cpu),
+		     (double)u->nr_running);
 	break;
 }
 case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_SET_RATE:
@@ -503,6 +520,16 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_DMA_HEAP_STAT:
 		tt_proto_on_heap_event(c, ps, ts, e);
 		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_START:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_INFO:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CMA_ALLOC_FINISH:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO:
+		tt_proto_on_cma_event(c, ps, ts, e);
+		break;
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_START:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_ANDROID_FS_DATAREAD_END:
+		tt_proto_on_fs_event(c, ps, ts, e);
+		break;
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_OOM_SCORE_ADJ_UPDATE:
 		/* (16 bits: older tracers wrote negative values wrongly) */
 		tt_proto_push_ft(c, ps, ts, FT_OOM_SCORE, (uint32_t)e->oom_score_adj_update->pid,
@@ -528,6 +555,7 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CLOCK_DISABLE:
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_THERMAL_TEMPERATURE:
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CDEV_UPDATE:
+	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_CPU_UTIL_CFS:
 		on_kernel_counter(c, ps, ts, e);
 		break;
 	default:
@@ -585,17 +613,21 @@ static void feed_rss(pctx *c, const prec *r)
 		c->oom = 1;
 }
 
-/* The lane of the "Suspend/Resume Latency" tracks (suspend_resume, no
- * dimension) that slice name's cookie has, as trace processor's track
- * compressor gives it. */
-static uint32_t suspend_track(pctx *c, tt_str cookie, enum tt_async_kind kind)
+uint32_t tt_proto_lane_track(pctx *c, const char *type, const char *name, uint64_t cookie, enum tt_async_kind kind)
 {
-	tt_track_desc d = { .type = "suspend_resume", .name = intern_c(c, "Suspend/Resume Latency"), .utid = TT_NONE,
-			    .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	tt_track_desc d = { .type = type, .name = intern_c(c, name), .utid = TT_NONE, .upid = TT_NONE,
+			    .parent_id = TT_NONE, .cpu = -1 };
 	tt_async_args a = { .ndim = 0 };
 
-	return tt_async_track_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, "suspend_resume", 14), 0, 0, cookie, &d, &a,
+	return tt_async_track_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, type, strlen(type)), 0, 0, cookie, &d, &a,
 				  kind);
+}
+
+/* The lane of the "Suspend/Resume Latency" tracks (suspend_resume) that
+ * slice name's cookie has. */
+static uint32_t suspend_track(pctx *c, tt_str cookie, enum tt_async_kind kind)
+{
+	return tt_proto_lane_track(c, "suspend_resume", "Suspend/Resume Latency", cookie, kind);
 }
 
 /* suspend_resume as trace processor's FtraceParser: a start begins a
@@ -670,6 +702,13 @@ int tt_proto_feed_kernel(pctx *c, const prec *r)
 		return 1;
 	case FT_WAKELOCK:
 		feed_wakelock(c, r);
+		return 1;
+	case FT_CMA:
+		tt_proto_feed_cma(c, r);
+		return 1;
+	case FT_FS_READ:
+	case FT_FS_READ_END:
+		tt_proto_feed_fs(c, r);
 		return 1;
 	case FT_OOM_SCORE:
 		if (tt_memory_tracker_oom_score(c->memory, r->ts, tt_proto_thread(c, pid), r->u.i))

@@ -40,6 +40,7 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 	if (u->machine)
 		tt_storage_meta_str(c->st, "system_machine", u->machine);
 	tt_sched_tracker_kernel(s, 0, 0);
+	c->kernel_version = 0;
 	rel = u->release;
 	if (!u->sysname || strcmp(u->sysname, "Linux") != 0 || !rel || !*rel)
 		return;
@@ -51,6 +52,8 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 	    tt_atrace_num(d1 + 1, d2 ? (size_t)(d2 - d1 - 1) : strlen(d1 + 1), 1, &minor))
 		return;
 	tt_sched_tracker_kernel(s, (int)major, (int)minor);
+	if (major > 0 && major < 0x8000 && minor >= 0 && minor < 0x10000)
+		c->kernel_version = (int32_t)(major << 16 | minor);
 }
 
 void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait, tt_str function)

@@ -336,16 +336,3 @@ void tt_proto_on_ftrace_stats(pctx *c, const Perfetto__Protos__FtraceStats *fs)
 		if (fs->ftrace_parse_errors[i] == PERFETTO__PROTOS__FTRACE_PARSE_STATUS__FTRACE_STATUS_ABI_ZERO_DATA_LENGTH)
 			stat(c, TT_STAT_ftrace_abi_errors_skipped_zero_data_length);
 }
-
-void tt_proto_on_aflags(pctx *c, const Perfetto__Protos__AndroidAflags *a, int64_t ts)
-{
-	uint32_t args;
-
-	if (!a->error)
-		return;
-	stat(c, TT_STAT_android_aflags_errors);
-	tt_storage_args_begin(c->st);
-	tt_storage_args_str(c->st, "error", a->error, strlen(a->error));
-	args = tt_args_tracker_end(c->im->args);
-	tt_storage_import_log(c->st, TT_STAT_android_aflags_errors, ts, args);
-}
