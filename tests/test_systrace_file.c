@@ -359,6 +359,25 @@ static void larger_than_a_read(void **state)
 	free(text);
 }
 
+static void endless_line(void **state)
+{
+	/* 65 MiB without a newline: refused with where, not read for ever */
+	size_t n = (65u << 20) + 10;
+	char *text = malloc(n);
+	char *p;
+	tt_err err = { 0 };
+
+	(void)state;
+	assert_non_null(text);
+	memcpy(text, "# tracer: nop\n ", 15);
+	memset(text + 15, 'x', n - 15);
+	p = tt_test_write_tmp(text, n, ".systrace");
+	assert_null(tt_trace_open(p, NULL, &err));
+	assert_non_null(strstr(err.msg, ": line 2 is longer than 64 MiB"));
+	tt_test_rm(p);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +391,7 @@ int main(void)
 		cmocka_unit_test(bad_lines),
 		cmocka_unit_test(last_line_without_newline),
 		cmocka_unit_test(larger_than_a_read),
+		cmocka_unit_test(endless_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,7 @@
 #define LOOKAHEAD 128          /* trace processor's kGuessTraceMaxLookahead */
 #define READ_CHUNK (4u << 20)   /* text read at a time */
 #define ZIN_CHUNK (256u << 10)  /* compressed bytes read at a time */
+#define MAX_LINE (64u << 20)    /* the longest line read */
 
 static const char k_marker[] = "TRACE:\n";
 static const char k_data_section[] = "<script class=\"trace-data\" type=\"application/text\">";
@@ -440,6 +441,15 @@ int tt_import_systrace(tt_import *im, tt_bytesrc *src, int zlib)
 		}
 		/* the part line, on to the next chunk */
 		ncarry = r.buf_len - at;
+		if (ncarry > MAX_LINE && r.state != S_END) {
+			/* (each read copies the part line again: a file of one
+			 * endless line would take quadratic time) */
+			if (!r.owned)
+				free(r.buf);
+			rc = tt_err_set(im->err, TT_EINVAL, "%s: line %llu is longer than %u MiB", im->path,
+					(unsigned long long)r.line_no + 1, MAX_LINE >> 20);
+			goto done;
+		}
 		if (r.state != S_END && ncarry) {
 			carry = malloc(ncarry);
 			if (!carry) {
