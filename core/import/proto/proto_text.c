@@ -212,7 +212,7 @@ static uint64_t le(const unsigned char *p, int n)
  * value cut short ends with trace processor's comment. */
 static void packed_field(out *o, const ProtobufCFieldDescriptor *f, const unsigned char *p, size_t n)
 {
-	const unsigned char *e = p + n;
+	const unsigned char *e = n ? p + n : p; /* (p NULL when n is 0) */
 	int first = 1;
 
 	while (p < e) {
@@ -291,7 +291,11 @@ static void bytes_field(out *o, const ProtobufCFieldDescriptor *f, uint32_t id, 
 
 static void message(out *o, const ProtobufCMessageDescriptor *d, const unsigned char *p, size_t n, int depth)
 {
-	const unsigned char *e = p + n;
+	const unsigned char *e;
+
+	if (!n)
+		return; /* (an empty message may come with no bytes at all: p NULL) */
+	e = p + n;
 
 	while (p < e) {
 		const unsigned char *at = p;
