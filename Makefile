@@ -60,7 +60,7 @@ JSON_SRCS   = core/import/json/import_json.c core/import/json/json_parse.c core/
 	      core/import/json/json_systrace.c
 SYSTRACE_SRCS = core/import/systrace/systrace_line.c core/import/systrace/systrace.c core/import/systrace/import_systrace.c
 STRACE_SRCS = core/import/strace/import_strace.c
-PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_clock.c core/import/proto/proto_inflate.c \
+PROTO_SRCS  = core/import/proto/import_proto.c core/import/proto/proto_packet.c core/import/proto/proto_clock.c core/import/proto/proto_inflate.c \
 	      core/import/proto/proto_read.c core/import/proto/proto_tecache.c \
 	      core/import/proto/proto_args.c core/import/proto/proto_desc.c \
 	      core/import/proto/proto_track_event.c core/import/proto/proto_ftrace.c core/import/proto/proto_sched.c \

@@ -631,6 +631,11 @@ void tt_proto_feed_heap(pctx *c, const prec *r);
  * as a log row of the event's thread utid at ts (TT_NONE: none, an
  * error as in trace processor). */
 void tt_proto_log_message(pctx *c, pseq *s, const TEv *te, int64_t ts, uint32_t utid);
+/* proto_packet.c: one TracePacket (it: where the reader left it, NULL
+ * for a packet inside compressed_packets); 0, or non-zero when it could
+ * not be read. import_proto.c: a sequence's incremental state cleared. */
+int tt_proto_on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth);
+void tt_proto_seq_clear(pseq *s);
 /* proto_translate.c: a TranslationTable packet's rules; a TrackEvent's
  * arg set with the names of the hashes it holds (when fed; set itself
  * when it holds none); a process track's name as the rules rename it. */
