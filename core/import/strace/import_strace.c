@@ -18,6 +18,7 @@
 #include "import_int.h"
 #include "sorter.h"
 #include "strace.h"
+#include "textscan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,31 +27,6 @@
 #define READ_CHUNK (4u << 20)
 
 /* ---- one line ------------------------------------------------------------------ */
-
-static int is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
-}
-
-static void trim(const char **s, size_t *n)
-{
-	while (*n && is_space(**s)) {
-		(*s)++;
-		(*n)--;
-	}
-	while (*n && is_space((*s)[*n - 1]))
-		(*n)--;
-}
-
-static const char *find(const char *h, size_t n, const char *needle)
-{
-	size_t nl = strlen(needle);
-
-	for (size_t i = 0; i + nl <= n; i++)
-		if (h[i] == needle[0] && memcmp(h + i, needle, nl) == 0)
-			return h + i;
-	return NULL;
-}
 
 /* A decimal integer of the whole token, >= 0, at most max; -1 when not. */
 static int64_t number(const char *s, size_t n, int64_t max)
@@ -75,7 +51,7 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 	size_t n = len, k;
 	int64_t secs, us = 0;
 
-	trim(&s, &n);
+	tt_text_trim(&s, &n);
 	memset(out, 0, sizeof(*out));
 	out->pid = -1;
 	if (!n || s[0] == '-' || s[0] == '+') /* "--- SIGCHLD ... ---", "+++ exited ... +++" */
@@ -85,7 +61,7 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 		out->pid = number(s, (size_t)(sp - s), UINT32_MAX);
 		n -= (size_t)(sp + 1 - s);
 		s = sp + 1;
-		trim(&s, &n);
+		tt_text_trim(&s, &n);
 	}
 	/* the time: seconds since the epoch, microseconds after the dot */
 	if (!(sp = memchr(s, ' ', n)))
@@ -102,12 +78,12 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 	out->ts = secs * 1000000000 + us * 1000;
 	n -= k + 1;
 	s = sp + 1;
-	trim(&s, &n);
+	tt_text_trim(&s, &n);
 	if (!n)
 		return TT_STRACE_NOT_A_CALL;
 	/* the call's name, and where its args begin */
 	if (n >= 5 && memcmp(s, "<... ", 5) == 0) {
-		const char *e = find(s + 5, n - 5, " resumed>");
+		const char *e = tt_text_find(s + 5, n - 5, " resumed>", 9);
 
 		if (!e)
 			return TT_STRACE_NOT_A_CALL;
@@ -116,7 +92,7 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 		out->kind = TT_STRACE_RESUMED;
 		n -= (size_t)(e + 9 - s);
 		s = e + 9;
-		trim(&s, &n);
+		tt_text_trim(&s, &n);
 	} else {
 		if (!(p = memchr(s, '(', n)))
 			return TT_STRACE_NOT_A_CALL;
@@ -126,11 +102,11 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 		n -= (size_t)(p + 1 - s);
 		s = p + 1;
 	}
-	if ((p = find(s, n, "<unfinished ...>")) != NULL) {
+	if ((p = tt_text_find(s, n, "<unfinished ...>", 16)) != NULL) {
 		const char *a = s;
 		size_t an = (size_t)(p - s);
 
-		trim(&a, &an);
+		tt_text_trim(&a, &an);
 		while (an && a[an - 1] == ',')
 			an--;
 		out->args = an ? a : NULL;
@@ -142,7 +118,7 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 	for (p = memchr(s, ')', n); p; p = memchr(p + 1, ')', n - (size_t)(p + 1 - s))) {
 		const char *q = p + 1;
 
-		while (q < s + n && is_space(*q))
+		while (q < s + n && tt_text_is_space((unsigned char)*q))
 			q++;
 		if (q < s + n && *q == '=')
 			break;
@@ -151,7 +127,7 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 		const char *a = s, *eq = memchr(p + 1, '=', n - (size_t)(p + 1 - s));
 		size_t an = (size_t)(p - s);
 
-		trim(&a, &an);
+		tt_text_trim(&a, &an);
 		out->args = an ? a : NULL;
 		out->args_len = an;
 		out->ret = eq + 1;
@@ -164,7 +140,7 @@ int tt_strace_line_read(const char *line, size_t len, tt_strace_line *out)
 		out->ret = eq + 1;
 		out->ret_len = n - (size_t)(eq + 1 - s);
 	}
-	trim(&out->ret, &out->ret_len);
+	tt_text_trim(&out->ret, &out->ret_len);
 	return TT_STRACE_OK;
 }
 

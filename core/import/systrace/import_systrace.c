@@ -32,6 +32,7 @@
 #include "import_int.h"
 #include "sorter.h"
 #include "systrace.h"
+#include "textscan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,17 +49,7 @@ static const char k_data_section[] = "<script class=\"trace-data\" type=\"applic
 
 /* ---- small text helpers ---------------------------------------------------- */
 
-static const char *find(const char *h, size_t n, const char *needle, size_t nl)
-{
-	if (nl == 0)
-		return h;
-	for (size_t i = 0; i + nl <= n; i++)
-		if (h[i] == needle[0] && memcmp(h + i, needle, nl) == 0)
-			return h + i;
-	return NULL;
-}
-
-#define HAS(h, n, lit) (find((h), (n), (lit), sizeof(lit) - 1) != NULL)
+#define HAS(h, n, lit) (tt_text_find((h), (n), (lit), sizeof(lit) - 1) != NULL)
 #define STARTS(h, n, lit) ((n) >= sizeof(lit) - 1 && memcmp((h), (lit), sizeof(lit) - 1) == 0)
 
 static int starts_nocase(const unsigned char *h, size_t n, const char *lit)
@@ -85,7 +76,7 @@ int tt_systrace_sniff(const unsigned char *head, size_t n)
 	/* trace processor looks for "\x78\x9c" (zlib's default level, which
 	 * atrace uses); any zlib header (RFC 1950: deflate, its check bits
 	 * right) is as plain a sign */
-	for (const char *m = h; (m = find(m, n - (size_t)(m - h), k_marker, sizeof(k_marker) - 1)) != NULL; m++) {
+	for (const char *m = h; (m = tt_text_find(m, n - (size_t)(m - h), k_marker, sizeof(k_marker) - 1)) != NULL; m++) {
 		size_t at = (size_t)(m - h) + sizeof(k_marker) - 1;
 
 		if (at + 2 <= n && head[at] == 0x78 && ((unsigned)head[at] << 8 | head[at + 1]) % 31 == 0)
@@ -174,7 +165,7 @@ static int text_open_zlib(struct text_src *t, tt_import *im)
 
 	if (n < 0)
 		return -1;
-	m = find((const char *)head, (size_t)n, k_marker, sizeof(k_marker) - 1);
+	m = tt_text_find((const char *)head, (size_t)n, k_marker, sizeof(k_marker) - 1);
 	t->zin = malloc(ZIN_CHUNK);
 	if (!m || !t->zin)
 		return tt_err_set(im->err, TT_ENOMEM, "%s: out of memory", im->path), -1;
@@ -299,7 +290,7 @@ static int one_line(struct reader *r, const char *s, size_t n)
 {
 	switch (r->state) {
 	case S_HTML:
-		if (find(s, n, k_data_section, sizeof(k_data_section) - 1))
+		if (tt_text_find(s, n, k_data_section, sizeof(k_data_section) - 1))
 			r->state = S_DATA_SECTION;
 		return 0;
 	case S_DATA_SECTION:
@@ -339,7 +330,7 @@ static int one_line(struct reader *r, const char *s, size_t n)
 static size_t first_chunk(struct reader *r, const char *s, size_t n)
 {
 	size_t at = 0;
-	const char *m = find(s, n < LOOKAHEAD ? n : LOOKAHEAD, k_marker, sizeof(k_marker) - 1);
+	const char *m = tt_text_find(s, n < LOOKAHEAD ? n : LOOKAHEAD, k_marker, sizeof(k_marker) - 1);
 	const char *nl;
 
 	if (m) {

@@ -12,15 +12,13 @@
  */
 #include "systrace_line.h"
 
+#include "textscan.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ECMAScript's \s over ASCII */
-static int is_sp(unsigned char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
 
 static int is_dig(unsigned char c)
 {
@@ -36,7 +34,7 @@ static size_t digits(const char *s, size_t i, size_t n)
 
 static size_t spaces(const char *s, size_t i, size_t n)
 {
-	while (i < n && is_sp((unsigned char)s[i]))
+	while (i < n && tt_text_is_space((unsigned char)s[i]))
 		i++;
 	return i;
 }
@@ -66,7 +64,7 @@ static int match_tail(const char *s, size_t i, size_t n, match *m)
 	if (j == i)
 		return -1;
 	i = j;
-	for (w = i; w < n && !is_sp((unsigned char)s[w]); w++)
+	for (w = i; w < n && !tt_text_is_space((unsigned char)s[w]); w++)
 		;
 	for (j = w; j > i + 1; j--)
 		if (s[j - 1] == ':') {
@@ -118,7 +116,7 @@ static int match_at(const char *s, size_t i, size_t n, match *m)
 	m->tgid_end = i;
 	if (i < n && s[i] == ')')
 		i++;
-	if (i < n && is_sp((unsigned char)s[i]))
+	if (i < n && tt_text_is_space((unsigned char)s[i]))
 		i++;
 	if (i >= n || s[i] != '[')
 		return -1;
@@ -137,14 +135,6 @@ static int match_at(const char *s, size_t i, size_t n, match *m)
 			return 0;
 	}
 	return match_tail(s, i, n, m);
-}
-
-static void trim(const char **s, size_t *n)
-{
-	while (*n && is_sp((unsigned char)**s))
-		(*s)++, (*n)--;
-	while (*n && is_sp((unsigned char)(*s)[*n - 1]))
-		(*n)--;
 }
 
 /* A column of digits as strtoul reads it, cut to 32 bits as trace
@@ -193,14 +183,14 @@ int tt_systrace_line_read(const char *line, size_t len, tt_systrace_line *out)
 		out->cpu = u32_of(line + m.cpu, m.cpu_end - m.cpu);
 		out->task = line;
 		out->task_len = i;
-		trim(&out->task, &out->task_len);
+		tt_text_trim(&out->task, &out->task_len);
 		out->tgid = line + m.tgid;
 		out->tgid_len = m.tgid_end - m.tgid;
 		out->event = line + m.ev;
 		out->event_len = m.ev_end - m.ev;
 		out->args = line + m.end;
 		out->args_len = len - m.end;
-		trim(&out->args, &out->args_len);
+		tt_text_trim(&out->args, &out->args_len);
 		return 0;
 	}
 	return -1;
