@@ -382,6 +382,7 @@ static void ctx_free(pctx *c)
 	tt_pmap_free(&c->ended_pids);
 	tt_proto_translate_free(c);
 	tt_pmap_free(&c->net_bytes);
+	tt_keymap_free(&c->kernel_tracks);
 	tt_pmap_free(&c->tcp_streams);
 	TT_VEC_FREE(c->pend_assoc);
 	TT_VEC_FREE(c->pend_parent);

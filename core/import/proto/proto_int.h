@@ -399,6 +399,7 @@ typedef struct pctx {
 	char catbuf[1024];
 	tt_str k_passthrough;        /* "legacy_event.passthrough_utid", interned at its first use */
 	struct tt_proto_xlate *xlate; /* TranslationTable rules, made at the first (proto_translate.c) */
+	tt_keymap kernel_tracks;     /* (type, fmt or name literal, cpu) -> track (proto_kernel.c) */
 	tt_pmap net_bytes;           /* (device << 1 | received) -> bytes so far (proto_net.c) */
 	tt_pmap tcp_streams;         /* socket -> its TCP stream number */
 	uint64_t ntcp_streams, kfree_skbs;
@@ -536,6 +537,10 @@ int tt_proto_feed_kernel(pctx *c, const prec *r);
 /* A cpu's slice track of trace processor's cpu blueprint type, named
  * fmt % cpu, dimension cpu (proto_kernel.c). */
 uint32_t tt_proto_cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu);
+/* A global track of blueprint type named name (a counter track when
+ * counter). Both: type, fmt and name are the call site's string literals,
+ * which key a cache of the tracks made (c->kernel_tracks). */
+uint32_t tt_proto_global_track(pctx *c, const char *type, const char *name, int counter);
 /* proto_net.c: a network ftrace event (1: it was one), its record when
  * fed (1: one of its kinds). */
 int tt_proto_on_net_event(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e);

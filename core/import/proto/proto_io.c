@@ -48,15 +48,6 @@ static const char *ufs_opcode(uint32_t op)
 	return "UNDEFINED";
 }
 
-static uint32_t global_counter(pctx *c, const char *type, const char *name)
-{
-	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1,
-			    .is_counter = 1 };
-
-	d.name = intern_c(c, name);
-	return tt_track_tracker_keyed(c->im->tracks, type, 0, 0, d.name, &d);
-}
-
 static void counter(pctx *c, pseq *ps, int64_t ts, uint32_t t, double v, uint32_t args)
 {
 	if (t != TT_NONE)
@@ -71,7 +62,7 @@ static void on_ufs_command(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos
 	char name[64];
 	uint32_t t;
 
-	counter(c, ps, ts, global_counter(c, "ufs_command_count", "io.ufs.command.count"), queued, TT_NONE);
+	counter(c, ps, ts, tt_proto_global_track(c, "ufs_command_count", "io.ufs.command.count", 1), queued, TT_NONE);
 	snprintf(name, sizeof(name), "io.ufs.command.tag[%03u]", u->tag);
 	d.name = intern_c(c, name);
 	t = tt_track_tracker_keyed(c->im->tracks, "ufs_command_tag", u->tag, 0, 0, &d);
@@ -167,7 +158,7 @@ int tt_proto_on_io_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__
 		static const int k_state[4] = { 0, 3, 1, 2 };
 		int32_t s = e->ufshcd_clk_gating->state;
 
-		counter(c, ps, ts, global_counter(c, "ufs_clkgating", "io.ufs.clkgating (OFF:0/REQ_OFF/REQ_ON/ON:3)"),
+		counter(c, ps, ts, tt_proto_global_track(c, "ufs_clkgating", "io.ufs.clkgating (OFF:0/REQ_OFF/REQ_ON/ON:3)", 1),
 			s >= 0 && s <= 3 ? k_state[s] : 0, TT_NONE);
 		return 1;
 	}

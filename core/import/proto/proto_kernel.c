@@ -14,13 +14,17 @@
 /* ---- interrupts and workqueues -------------------------------------------- */
 
 /* A cpu's slice track of trace processor's blueprint type ("cpu_irq":
- * "Irq Cpu N", "cpu_softirq": "SoftIrq Cpu N"), dimension cpu. */
+ * "Irq Cpu N", "cpu_softirq": "SoftIrq Cpu N"), dimension cpu. Asked for
+ * at every irq and softirq: found again by the call site's own strings
+ * (c->kernel_tracks), without formatting and interning its name. */
 uint32_t tt_proto_cpu_slice_track(pctx *c, const char *type, const char *fmt, uint32_t cpu)
 {
 	char name[64];
 	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = cpu };
-	uint32_t t;
+	uint32_t t = tt_keymap_get(&c->kernel_tracks, (uintptr_t)type, (uintptr_t)fmt, cpu, 0);
 
+	if (t != TT_KEYMAP_NONE)
+		return t;
 	snprintf(name, sizeof(name), fmt, cpu);
 	d.name = intern_c(c, name);
 	t = tt_track_tracker_keyed(c->im->tracks, type, cpu, 0, d.name, &d);
@@ -28,6 +32,25 @@ uint32_t tt_proto_cpu_slice_track(pctx *c, const char *type, const char *fmt, ui
 		tt_storage_args_uint(c->st, "cpu", cpu);
 		tt_proto_dims_end(c, t);
 	}
+	if (t != TT_NONE && tt_keymap_put(&c->kernel_tracks, (uintptr_t)type, (uintptr_t)fmt, cpu, 0, t))
+		c->oom = 1;
+	return t;
+}
+
+/* A global track (no dimension) of blueprint type named name, a counter
+ * track when counter; found again as above. */
+uint32_t tt_proto_global_track(pctx *c, const char *type, const char *name, int counter)
+{
+	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1,
+			    .is_counter = counter };
+	uint32_t t = tt_keymap_get(&c->kernel_tracks, (uintptr_t)type, (uintptr_t)name, UINT64_MAX, 0);
+
+	if (t != TT_KEYMAP_NONE)
+		return t;
+	d.name = intern_c(c, name);
+	t = tt_track_tracker_keyed(c->im->tracks, type, 0, 0, d.name, &d);
+	if (t != TT_NONE && tt_keymap_put(&c->kernel_tracks, (uintptr_t)type, (uintptr_t)name, UINT64_MAX, 0, t))
+		c->oom = 1;
 	return t;
 }
 

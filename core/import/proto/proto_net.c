@@ -36,15 +36,6 @@ static const char *const k_tcp_states[] = {
 	"TCP_LISTEN",    "TCP_CLOSING",     "TCP_NEW_SYN_RECV",
 };
 
-static uint32_t global_track(pctx *c, const char *type, const char *name, int counter)
-{
-	tt_track_desc d = { .type = type, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1,
-			    .is_counter = counter };
-
-	d.name = intern_c(c, name);
-	return tt_track_tracker_keyed(c->im->tracks, type, 0, 0, d.name, &d);
-}
-
 int tt_proto_on_net_event(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
 {
 	char name[96];
@@ -82,7 +73,7 @@ int tt_proto_on_net_event(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Per
 		return 1;
 	}
 	case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_TCP_RETRANSMIT_SKB:
-		t = global_track(c, "net_tcp_retransmit_skb", "TCP Retransmit Skb", 0);
+		t = tt_proto_global_track(c, "net_tcp_retransmit_skb", "TCP Retransmit Skb", 0);
 		snprintf(name, sizeof(name), "sport=%u,dport=%u", e->tcp_retransmit_skb->sport,
 			 e->tcp_retransmit_skb->dport);
 		tt_proto_push_rec(c, ps, ts, R_COMPLETE, 0, t, intern_c(c, name), intern_c(c, "tcp_event"), TT_NONE, 0,
@@ -156,7 +147,7 @@ int tt_proto_feed_net(pctx *c, const prec *r)
 		tt_storage_args_begin(c->st);
 		tt_storage_args_str(c->st, "protocol", prot, strlen(prot));
 		args = tt_args_tracker_end(c->im->args);
-		counter_with_args(c, global_track(c, "net_kfree_skb", "Kfree Skb IP Prot", 1), r->ts,
+		counter_with_args(c, tt_proto_global_track(c, "net_kfree_skb", "Kfree Skb IP Prot", 1), r->ts,
 				  (double)c->kfree_skbs, args);
 		return 1;
 	}
