@@ -371,6 +371,57 @@ static void test_flush_until(void **state)
 	tt_sorter_free(s);
 }
 
+/* Emptied blocks are kept for the pushes after a flush (sorter.c's
+ * pool): cycles of pushes of several blocks a stream (more blocks a cycle
+ * than the pool keeps), each flushed up to the cycle's start, so that the
+ * blocks a flush empties are filled again by the next cycle while older
+ * records of the same streams are still held. Every record comes out
+ * once, in order, with its own ts and tag (a reused block that kept a
+ * count or a link of its last use would repeat, lose or reorder some). */
+static void test_flush_until_block_reuse(void **state)
+{
+	enum { STREAMS = 24, CYCLES = 9, PER = 800 }; /* 24-48 blocks a cycle */
+	tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+	uint32_t st[STREAMS], mark = 0;
+	out *o = new_out();
+	int64_t tag = 0;
+	size_t k, emitted = 0;
+
+	(void)state;
+	for (int i = 0; i < STREAMS; i++)
+		st[i] = tt_sorter_stream(s);
+	for (int c = 0; c < CYCLES; c++) {
+		/* cycle c's records: ts c * PER * 100 + 100 * j + stream, tag in
+		 * push order; stream 0 pushes only in even cycles, so it is
+		 * drained whole and starts again from a pooled block */
+		for (int j = 0; j < PER; j++)
+			for (int i = 0; i < STREAMS; i++)
+				if (i || c % 2 == 0)
+					push(s, st[i], (int64_t)c * PER * 100 + 100 * j + i, tag++);
+		assert_int_equal(tt_sorter_flush_until(s, mark, collect, o), 0);
+		/* everything before this cycle's first push came out */
+		for (k = emitted; k < o->n; k++)
+			assert_true(o->tag[k] < (int64_t)mark);
+		assert_int_equal(o->n, mark);
+		emitted = o->n;
+		assert_int_equal(tt_sorter_held(s), (uint64_t)(tag - mark));
+		mark = tt_sorter_next_ord(s);
+	}
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, (size_t)tag);
+	/* ts rise with the tags here (each cycle after the last, streams in
+	 * push order within a step): the output is the tags in order */
+	for (k = 0; k < o->n; k++) {
+		assert_int_equal(o->tag[k], (int64_t)k);
+		assert_int_equal(o->ord[k], (uint32_t)k);
+		if (k)
+			assert_true(o->ts[k] > o->ts[k - 1]);
+	}
+	assert_int_equal(tt_sorter_held(s), 0);
+	free(o);
+	tt_sorter_free(s);
+}
+
 /* Random pushes and flush points against a plain model: held records
  * sorted by (ts, ord), the prefix before the first ord >= mark emitted,
  * pushes older than the last emitted dropped. */
@@ -457,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_bursts_vs_qsort),
 		cmocka_unit_test(test_flush_until),
 		cmocka_unit_test(test_flush_until_random),
+		cmocka_unit_test(test_flush_until_block_reuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
