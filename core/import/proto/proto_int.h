@@ -460,7 +460,6 @@ int tt_proto_itab_put(itab *t, uint64_t iid, tt_str v);
 void tt_proto_on_interned_callstacks(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 int tt_proto_event_callstack(pctx *c, pseq *s, const TEv *te, int is_end);
 void tt_proto_feed_callstack(pctx *c, const prec *r, int64_t slice, uint32_t track);
-int tt_proto_has_typed_args(const TEv *te);
 void tt_proto_on_interned_srclocs(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
 void tt_proto_typed_args_first(pctx *c, pseq *s, const TEv *te);
 void tt_proto_typed_args(pctx *c, pseq *s, const TEv *te);

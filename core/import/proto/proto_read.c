@@ -675,8 +675,11 @@ uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t
 /* An event's packed annotations (see tt_proto_item): unpacked here unless
  * seen (hashes of those seen, one slot per hash: a hash pushed out only
  * means an unpack the importer would have saved) says the bytes came
- * before on the sequence. A legacy event's set is not cached by the
- * importer (proto_args.c): always unpacked. seen NULL: left packed. */
+ * before on the sequence. The set of an event with a legacy part or
+ * typed args is not cached by the importer (proto_args.c): always
+ * unpacked (left to the importer, they were a fifth of its own unpacks
+ * on a Chromium trace, on the thread the import waits for). seen NULL:
+ * left packed. */
 #define SEEN_SLOTS (1u << 15)
 
 static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
@@ -700,7 +703,7 @@ static void unpack_annots(uint64_t *seen, tt_proto_arena *ar, tt_proto_item *it)
 	/* (annotations nesting too deep in a packet of 1 KiB or more are
 	 * the importer's to judge; a shorter packet's cannot nest deep
 	 * enough to hurt, as in tt_proto_unpack) */
-	if ((*slot == it->ahash && !te->legacy_event) ||
+	if ((*slot == it->ahash && !te->legacy_event && !tt_proto_has_typed_args(te)) ||
 	    (it->len >= 1024 && tt_proto_annots_deep(d, te->n_debug_annotations)))
 		return;
 	it->da = ar->alloc.alloc(ar, te->n_debug_annotations * sizeof(*it->da));

@@ -113,13 +113,20 @@ uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t
  * packet and its TrackEvent count). */
 int tt_proto_annots_deep(const ProtobufCBinaryData *d, size_t n);
 
+/* Whether a TrackEvent carries typed arguments (task execution, source
+ * location, log message, the Chrome fields of proto_typed_args.c): the
+ * importer then builds its arg set every time, so it needs the event's
+ * annotations unpacked even when the same bytes came before. */
+int tt_proto_has_typed_args(const Perfetto__Protos__TrackEvent *te);
+
 typedef struct tt_proto_item {
 	const Perfetto__Protos__TracePacket *pkt; /* NULL: the packet did not unpack */
 	uint64_t off;                             /* offset of its tag in the data */
 	size_t len;                               /* its length */
 	/* Its TrackEvent's debug annotations: the worker unpacks them unless
-	 * it has seen the same bytes on the sequence before (then the
-	 * importer most likely knows their arg set): 1 = unpacked in da, 2 =
+	 * it has seen the same bytes on the sequence before and the event
+	 * has neither a legacy part nor typed args (then the importer most
+	 * likely knows their arg set): 1 = unpacked in da, 2 =
 	 * left packed (or not unpacked: rejected, or out of memory), 0 = not
 	 * looked at (ahash not set either). ahash: tt_proto_annots_hash. */
 	int da_state;
