@@ -80,7 +80,7 @@ MAIN_SRC    = tui/main.c
 GEN_SRCS = $(patsubst protos/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_FILES) $(METRICS_PROTO_FILES))
 GEN_HDRS = $(GEN_SRCS:.c=.h)
 # Perfetto's built-in functions and tables (core/sql/builtins.h)
-SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/functions_window.c core/sql/functions_clock.c core/sql/vtab_table_info.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
+SQL_SRCS   += core/sql/builtins.c core/sql/functions.c core/sql/functions_window.c core/sql/functions_clock.c core/sql/functions_ftrace.c core/sql/vtab_table_info.c core/sql/vtab_func.c core/sql/vtab_ancestor.c \
 	      core/sql/vtab_flow.c core/sql/vtab_slice_layout.c core/sql/span_join.c core/sql/intervals.c \
 	      core/sql/flamegraph.c core/sql/flamegraph_build.c
 # Perfetto's state tracks (issue 16)
@@ -94,7 +94,7 @@ PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.
 	      core/import/proto/proto_cpu_uid.c core/import/proto/proto_fs.c
 # the tracing service's own packets and the trace config
 PROTO_SRCS += core/import/proto/proto_service.c core/import/proto/proto_text.c
-CORE_SRCS  += core/profile.c
+CORE_SRCS  += core/profile.c core/task_state.c
 LIB_SRCS = $(CORE_SRCS) $(IMPORT_SRCS) $(SQL_SRCS) $(JSON_SRCS) $(SYSTRACE_SRCS) $(STRACE_SRCS) $(PROTO_SRCS) $(CTF_SRCS) $(DESCRIBE_SRCS) $(METRICS_SRCS)
 LIB_OBJS = $(patsubst %.c,$(B)/%.o,$(LIB_SRCS)) $(GEN_SRCS:.c=.o)
 TUI_OBJS = $(patsubst %.c,$(B)/%.o,$(TUI_SRCS))

@@ -124,6 +124,21 @@ static inline void tree_packet(tbuf *b, uint64_t ts, int32_t pid, int32_t ppid, 
 	TB_PUT(b, p, PROCESS_TREE, process_tree, &pt);
 }
 
+/* SystemInfo naming a Linux kernel release (NULL: no packet). */
+static inline void tb_kernel_release(tbuf *b, char *release)
+{
+	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
+	Perfetto__Protos__Utsname u = PERFETTO__PROTOS__UTSNAME__INIT;
+	Pkt p = pkt(1, 0);
+
+	if (!release)
+		return;
+	u.sysname = "Linux";
+	u.release = release;
+	si.utsname = &u;
+	TB_PUT(b, p, SYSTEM_INFO, system_info, &si);
+}
+
 /* One ftrace event e (its case set by the caller) on cpu at ts, written
  * by pid; sym: a kernel symbol interned with iid 0x1234 first. */
 static inline void ft_event_cpu(tbuf *b, uint64_t ts, uint32_t cpu, uint32_t pid, Perfetto__Protos__FtraceEvent *e,

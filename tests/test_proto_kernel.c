@@ -636,21 +636,6 @@ static void test_ion_hostile_sizes(void **state)
 
 /* ---- CMA allocations ----------------------------------------------------------------- */
 
-/* SystemInfo naming a Linux kernel release (NULL: no packet). */
-static void kernel_release(tbuf *b, char *release)
-{
-	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
-	Perfetto__Protos__Utsname u = PERFETTO__PROTOS__UTSNAME__INIT;
-	Pkt p = pkt(1, 0);
-
-	if (!release)
-		return;
-	u.sysname = "Linux";
-	u.release = release;
-	si.utsname = &u;
-	TB_PUT(b, p, SYSTEM_INFO, system_info, &si);
-}
-
 static void ft_cma_start(tbuf *b, uint64_t ts, uint32_t tid)
 {
 	Perfetto__Protos__FtraceEvent e = PERFETTO__PROTOS__FTRACE_EVENT__INIT;
@@ -730,7 +715,7 @@ static void test_cma_since_6_1(void **state)
 	tt_trace *tr;
 
 	(void)state;
-	kernel_release(&b, "6.1.25-android14");
+	tb_kernel_release(&b, "6.1.25-android14");
 	ft_cma_start(&b, 100, 7);
 	ft_cma_migrate(&b, 150, 7, 10, 1000, 99);
 	ft_cma_finish(&b, 200, 7, 2048);
@@ -763,7 +748,7 @@ static void test_cma_before_6_1(void **state)
 	char *releases[] = { "5.4.0", NULL };
 
 	(void)state;
-	kernel_release(&b, "5.10.0");
+	tb_kernel_release(&b, "5.10.0");
 	ft_cma_start(&b, 100, 7);
 	ft_cma_migrate(&b, 120, 7, 10, 1000, 99);
 	ft_cma_finish(&b, 150, 7, 2048);
@@ -777,7 +762,7 @@ static void test_cma_before_6_1(void **state)
 			   "cma_nr_migrate_fail\t2\ncma_nr_test_fail\t3\n");
 	tb_close(tr, path, &b);
 	for (int k = 0; k < 2; k++) {
-		kernel_release(&b, releases[k]);
+		tb_kernel_release(&b, releases[k]);
 		ft_cma_start(&b, 100, 7);
 		ft_cma_info(&b, 200, 7);
 		ft_cma_finish(&b, 300, 7, 1);

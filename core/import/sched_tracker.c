@@ -3,6 +3,7 @@
  * sched_tracker.h).
  */
 #include "sched_tracker.h"
+#include "task_state.h"
 
 #include "vec.h"
 
@@ -263,30 +264,9 @@ void tt_sched_tracker_raw_switch(tt_sched_tracker *s, int64_t ts, uint32_t cpu, 
 		       tt_args_tracker_end(s->im->args));
 }
 
-/* A raw prev_state as trace processor's TaskState flags for the kernel:
- * the low six bits S D T t X Z alike in every kernel; above them 4.14+
- * reports P, I (TASK_IDLE) and 0x100 as preempted (anything higher:
- * invalid, -1); older kernels x K W P N with preemption at 0x1000 (4.8+)
- * or 0x800, D|N read as I. */
-enum { T_P = 0x40, T_DEAD = 0x80, T_WK = 0x100, T_WG = 0x200, T_NL = 0x400, T_IDLE = 0x4000, T_PRE = 0x8000 };
-
 static int64_t task_flags(const tt_sched_tracker *s, int64_t raw)
 {
-	uint32_t st = (uint16_t)raw, f = st & 0x3f;
-	int modern = s->kv_major > 4 || (s->kv_major == 4 && s->kv_minor >= 14);
-
-	if (modern) {
-		if (st & 0xfe00)
-			return -1;
-		return f | (st & 0x40 ? T_P : 0) | (st & 0x80 ? T_IDLE : 0) | (st & 0x100 ? T_PRE : 0);
-	}
-	f |= (st & 0x40 ? T_DEAD : 0) | (st & 0x80 ? T_WK : 0) | (st & 0x100 ? T_WG : 0) | (st & 0x200 ? T_P : 0) |
-	     (st & 0x400 ? T_NL : 0);
-	if (f == (2 | T_NL))
-		f = T_IDLE;
-	if (st & (s->kv_major == 4 && s->kv_minor >= 8 ? 0x1000 : 0x800))
-		f |= T_PRE;
-	return f;
+	return tt_task_state_flags(raw, s->kv_major, s->kv_minor);
 }
 
 /* trace processor's IsBlocked: a state neither Running nor exactly "R"
@@ -301,22 +281,10 @@ static int is_blocked(const tt_sched_tracker *s, int64_t state)
 /* Its letters (runnable: R, R+ preempted), 0 for an invalid state. */
 static tt_str state_str(const tt_sched_tracker *s, int64_t raw)
 {
-	static const struct { uint32_t flag; char c; } letters[] = {
-		{ 1, 'S' }, { 2, 'D' }, { 4, 'T' }, { 8, 't' }, { 0x10, 'X' }, { 0x20, 'Z' }, { T_P, 'P' },
-		{ T_DEAD, 'x' }, { T_WK, 'K' }, { T_WG, 'W' }, { T_NL, 'N' }, { T_IDLE, 'I' },
-	};
-	int64_t f = task_flags(s, raw);
-	char b[16];
-	size_t n = 0;
+	char b[TT_TASK_STATE_MAX];
+	int n = tt_task_state_text(raw, s->kv_major, s->kv_minor, 0, b);
 
-	if (f < 0)
-		return 0;
-	if (!(f & ~(int64_t)T_PRE))
-		return tt_storage_intern_cstr(s->st, f & T_PRE ? "R+" : "R");
-	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
-		if (f & letters[i].flag)
-			b[n++] = letters[i].c;
-	return tt_storage_intern(s->st, b, n);
+	return n < 0 ? 0 : tt_storage_intern(s->st, b, (size_t)n);
 }
 
 void tt_sched_tracker_new_task(tt_sched_tracker *s, int64_t ts, uint32_t utid, uint32_t parent)

@@ -28,6 +28,9 @@ int tt_sql_register_window_functions(sqlite3 *db);
 /* abs_time_str, to_realtime, to_monotonic over st's clock snapshots
  * (functions_clock.c). */
 int tt_sql_register_clock_functions(sqlite3 *db, tt_storage *st);
+/* to_ftrace(id): an ftrace_event row as its line of systrace text
+ * (functions_ftrace.c). */
+int tt_sql_register_ftrace_functions(sqlite3 *db, const tt_storage *st);
 int tt_sql_register_ancestor(sqlite3 *db, tt_storage *st);
 int tt_sql_register_flow(sqlite3 *db, tt_storage *st);
 int tt_sql_register_slice_layout(sqlite3 *db, tt_storage *st);

@@ -660,5 +660,7 @@ int tt_sql_register_functions(sqlite3 *db, tt_storage *st)
 		rc = tt_sql_register_clock_functions(db, st);
 	if (rc == SQLITE_OK)
 		rc = tt_sql_register_window_functions(db);
+	if (rc == SQLITE_OK)
+		rc = tt_sql_register_ftrace_functions(db, st);
 	return rc;
 }

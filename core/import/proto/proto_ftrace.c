@@ -404,12 +404,40 @@ static void raw_value(pctx *c, const char *key, ProtobufCType t, const void *v)
 	}
 }
 
-/* The arg set of an ftrace event's message: its fields present, in
- * field number order (the wire's), keyed by their names. */
-static uint32_t raw_args(pctx *c, const ProtobufCMessage *m)
+/* The fields that hold a kernel function's address, by event (its field
+ * number in FtraceEvent) and field number: with the sequence's interned
+ * kernel symbols, such a field's arg is the symbol's name, as trace
+ * processor's kKernelFunctionFields give it. */
+static const struct { uint32_t event, field; } kernel_fn_fields[] = {
+	{ 18, 2 },  /* sched_blocked_reason.caller */
+	{ 56, 2 },  /* workqueue_activate_work.function */
+	{ 57, 2 },  /* workqueue_execute_end.function */
+	{ 58, 2 },  /* workqueue_execute_start.function */
+	{ 59, 2 },  /* workqueue_queue_work.function */
+	{ 437, 2 }, /* funcgraph_entry.func */
+	{ 438, 3 }, /* funcgraph_exit.func */
+	{ 443, 8 }, /* mm_shrink_slab_start.shrink */
+	{ 553, 3 }, /* hrtimer_expire_entry.function */
+};
+
+static int kernel_fn_symbol(pseq *ps, uint32_t event, const ProtobufCFieldDescriptor *f, const void *v, tt_str *name)
+{
+	if (f->type != PROTOBUF_C_TYPE_UINT64 || f->label == PROTOBUF_C_LABEL_REPEATED)
+		return 0;
+	for (size_t i = 0; i < sizeof(kernel_fn_fields) / sizeof(kernel_fn_fields[0]); i++)
+		if (kernel_fn_fields[i].event == event && kernel_fn_fields[i].field == f->id)
+			return tt_proto_itab_find(&ps->ksyms, *(const uint64_t *)v, name) && *name;
+	return 0;
+}
+
+/* The arg set of an ftrace event's message (FtraceEvent field event):
+ * its fields present, in field number order (the wire's), keyed by their
+ * names. seq: the packet's sequence (its interned kernel symbols). */
+static uint32_t raw_args(pctx *c, pseq *seq, uint32_t event, const ProtobufCMessage *m)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
 	const char *base = (const char *)m;
+	tt_str sym;
 
 	tt_storage_args_begin(c->st);
 	for (unsigned i = 0; i < d->n_fields; i++) {
@@ -436,6 +464,12 @@ static uint32_t raw_args(pctx *c, const ProtobufCMessage *m)
 		} else if (f->quantifier_offset && !*(const protobuf_c_boolean *)(base + f->quantifier_offset)) {
 			continue;
 		}
+		if (kernel_fn_symbol(seq, event, f, v, &sym)) {
+			const char *text = tt_storage_str(c->st, sym);
+
+			tt_storage_args_str(c->st, f->name, text, strlen(text));
+			continue;
+		}
 		raw_value(c, f->name, f->type, v);
 	}
 	return tt_args_tracker_end(c->im->args);
@@ -445,7 +479,7 @@ static uint32_t raw_args(pctx *c, const ProtobufCMessage *m)
  * sched_switch (its row is made with the switch, proto_sched.c): here
  * the events this importer declares. The row is fed first, before the
  * event acts, so it makes the writing thread as trace processor's does. */
-static void push_raw(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
+static void push_raw(pctx *c, pseq *ps, pseq *seq, int64_t ts, uint32_t cpu, const Perfetto__Protos__FtraceEvent *e)
 {
 	const ProtobufCFieldDescriptor *f;
 	const ProtobufCMessage *m;
@@ -458,7 +492,7 @@ static void push_raw(pctx *c, pseq *ps, int64_t ts, uint32_t cpu, const Perfetto
 	if (!m)
 		return;
 	tt_proto_push_ft(c, ps, ts, FT_RAW, (uint64_t)cpu << 32 | (uint32_t)e->pid, 0, intern_c(c, f->name), 0,
-		raw_args(c, m));
+		raw_args(c, seq, (uint32_t)e->event_case, m));
 }
 
 /* A switch's ftrace_event row: its fields as trace processor writes them
@@ -575,7 +609,7 @@ void tt_proto_on_ftrace(pctx *c, pseq *seq, const FBundle *b)
 
 		if (ts > c->max_ts)
 			c->max_ts = ts;
-		push_raw(c, ps, ts, b->cpu, e);
+		push_raw(c, ps, seq, ts, b->cpu, e);
 		switch (e->event_case) {
 		case PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT:
 			tt_proto_on_print(c, ps, ts, e->pid, e->print->buf);

@@ -9,6 +9,7 @@
  * prev_state (4.4 without one, as trace processor assumes).
  */
 #include "proto_int.h"
+#include "task_state.h"
 
 static tt_sched_tracker *sched_of(pctx *c)
 {
@@ -24,11 +25,9 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 {
 	tt_sched_tracker *s = sched_of(c);
 	const Perfetto__Protos__Utsname *u = si->utsname;
+	int major, minor;
 
 	c->page_size = si->page_size; /* (SysStats' pages; 0: 4096) */
-	const char *rel, *d1, *d2;
-	int64_t major, minor;
-
 	if (!s || !u)
 		return;
 	if (u->sysname)
@@ -41,18 +40,10 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 		tt_storage_meta_str(c->st, "system_machine", u->machine);
 	tt_sched_tracker_kernel(s, 0, 0);
 	c->kernel_version = 0;
-	rel = u->release;
-	if (!u->sysname || strcmp(u->sysname, "Linux") != 0 || !rel || !*rel)
+	if (tt_task_state_kernel(u->sysname, u->release, &major, &minor))
 		return;
-	d1 = strchr(rel, '.');
-	if (!d1)
-		return;
-	d2 = strchr(d1 + 1, '.');
-	if (tt_atrace_num(rel, (size_t)(d1 - rel), 1, &major) ||
-	    tt_atrace_num(d1 + 1, d2 ? (size_t)(d2 - d1 - 1) : strlen(d1 + 1), 1, &minor))
-		return;
-	tt_sched_tracker_kernel(s, (int)major, (int)minor);
-	if (major > 0 && major < 0x8000 && minor >= 0 && minor < 0x10000)
+	tt_sched_tracker_kernel(s, major, minor);
+	if (major > 0)
 		c->kernel_version = (int32_t)(major << 16 | minor);
 }
 
