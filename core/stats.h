@@ -75,7 +75,9 @@
 	X(compact_sched_switch_skipped, "compact_sched_switch_skipped", "info", "analysis", "the first compact sched_switch of each cpu, which only says who runs next (no slice)") \
 	X(compact_sched_waking_skipped, "compact_sched_waking_skipped", "info", "analysis", "compact sched_waking events on a cpu with no switch yet (their waker is unknown), skipped") \
 	X(compact_sched_has_parse_errors, "compact_sched_has_parse_errors", "error", "trace", "compact_sched bundles whose switch arrays differ in length, skipped") \
-	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL)") \
+	X(task_state_invalid, "task_state_invalid", "error", "analysis", "sched_switch prev_state values the kernel version cannot have written (state NULL); generic kernel task states unknown or UNKNOWN, skipped") \
+	X(generic_task_state_invalid_order, "generic_task_state_invalid_order", "error", "analysis", "Invalid order of generic task state events. Should never happen.") \
+	X(generic_task_state_cpu_bad, "generic_task_state_cpu_bad", "error", "trace", "generic kernel RUNNING task states on a cpu below 0 or from 1024 on, skipped") \
 	X(proto_track_undescribed, "proto_track_undescribed", "info", "trace", "track uuids used by events but never described by a TrackDescriptor") \
 	X(meminfo_unknown_keys, "meminfo_unknown_keys", "error", "analysis", "SysStats meminfo values of a key termtrace does not know, skipped") \
 	X(vmstat_unknown_keys, "vmstat_unknown_keys", "error", "analysis", "SysStats vmstat values of a key termtrace does not know, skipped") \

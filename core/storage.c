@@ -86,7 +86,7 @@ void tt_storage_free(tt_storage *st)
 	  st->process.sort_index, st->process.name, st->process.parent_upid, st->process.uid,
 	  st->process.cmdline, st->process.arg_set_id);
 	F(thread, st->thread.tid, st->thread.start_ts, st->thread.end_ts, st->thread.sort_index,
-	  st->thread.name, st->thread.upid, st->thread.arg_set_id);
+	  st->thread.name, st->thread.upid, st->thread.arg_set_id, st->thread.flags);
 	F(track, st->track.name, st->track.type, st->track.unit, st->track.description,
 	  st->track.parent_id, st->track.utid, st->track.upid, st->track.max_depth,
 	  st->track.cpu, st->track.is_counter, st->track.source_arg_set_id,
@@ -287,7 +287,7 @@ uint32_t tt_storage_thread_append(tt_storage *st, int64_t tid, uint32_t upid)
 
 	if (GROW(st, st->thread, COL(st->thread.tid), COL(st->thread.start_ts),
 		 COL(st->thread.end_ts), COL(st->thread.sort_index), COL(st->thread.name),
-		 COL(st->thread.upid), COL(st->thread.arg_set_id)))
+		 COL(st->thread.upid), COL(st->thread.arg_set_id), COL(st->thread.flags)))
 		return TT_NONE;
 	st->thread.tid[n] = tid;
 	st->thread.start_ts[n] = TT_TS_NONE;
@@ -296,6 +296,7 @@ uint32_t tt_storage_thread_append(tt_storage *st, int64_t tid, uint32_t upid)
 	st->thread.name[n] = 0;
 	st->thread.upid[n] = upid;
 	st->thread.arg_set_id[n] = TT_NONE;
+	st->thread.flags[n] = 0;
 	st->thread.n++;
 	return (uint32_t)n;
 }
@@ -469,6 +470,19 @@ void tt_storage_thread_seen(tt_storage *st, uint32_t utid, int64_t ts)
 {
 	if (utid < st->thread.n)
 		widen(&st->thread.start_ts[utid], &st->thread.end_ts[utid], ts);
+}
+
+void tt_storage_thread_set_life(tt_storage *st, uint32_t utid, int end, int64_t ts)
+{
+	if (utid < st->thread.n)
+		(end ? st->thread.end_ts : st->thread.start_ts)[utid] = ts;
+}
+
+void tt_storage_thread_set_kind(tt_storage *st, uint32_t utid, int is_main, int is_idle)
+{
+	if (utid < st->thread.n)
+		st->thread.flags[utid] = (uint8_t)(TH_F_MAIN_SET | TH_F_IDLE_SET | (is_main ? TH_F_MAIN : 0) |
+						   (is_idle ? TH_F_IDLE : 0));
 }
 
 uint32_t tt_storage_thread_upid(const tt_storage *st, uint32_t utid)

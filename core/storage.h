@@ -100,6 +100,13 @@ void tt_storage_thread_set_name(tt_storage *st, uint32_t utid, tt_str name);
 void tt_storage_thread_set_sort_index(tt_storage *st, uint32_t utid, int64_t idx);
 void tt_storage_thread_seen(tt_storage *st, uint32_t utid, int64_t ts);
 uint32_t tt_storage_thread_upid(const tt_storage *st, uint32_t utid);
+/* thread.start_ts (end 0) or end_ts (end 1) as the trace says it (trace
+ * processor's StartNewThread / EndThread), in ns. */
+void tt_storage_thread_set_life(tt_storage *st, uint32_t utid, int end, int64_t ts);
+/* thread.is_main_thread and is_idle as the trace says them (a generic
+ * kernel's process tree); unset, is_main_thread is tid == its process's
+ * pid and is_idle only the reserved idle thread. */
+void tt_storage_thread_set_kind(tt_storage *st, uint32_t utid, int is_main, int is_idle);
 
 /* ---- tracks ------------------------------------------------------------
  * type strings follow Perfetto's track classification loosely:

@@ -2,8 +2,8 @@
  * proto_tb.h - builds Perfetto traces in memory for the tests: packets
  * packed by protobuf-c behind the Trace field-1 framing (tbuf, tb_packet),
  * a packet on a sequence at a time (pkt), a payload set and packed in one
- * step (TB_PUT), a process tree and a one-event ftrace bundle. Included by
- * test_proto.c, test_proto_kernel.c, test_sorter_proto.c and
+ * step (TB_PUT), a clock snapshot, a process tree and a one-event ftrace
+ * bundle. Included by the test_proto*.c tests, test_sorter_proto.c and
  * test_metrics_atrace.c.
  */
 #ifndef TT_TEST_PROTO_TB_H
@@ -96,6 +96,36 @@ static inline void tb_close(tt_trace *tr, char *path, tbuf *b)
 #define TB_PUT(b, p, CASE, member, msg)                                                \
 	((p).data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_##CASE, (p).member = (msg), \
 	 tb_packet((b), &(p)))
+
+/* A clock snapshot on sequence seq: clock c1 at t1 is clock c2 at t2
+ * (inc2: c2 incremental; mult2: its unit in ns, 0: none); primary: the
+ * trace clock (0: unset). */
+static inline void tb_snapshot(tbuf *b, uint32_t seq, int primary, uint32_t c1, uint64_t t1, uint32_t c2,
+			       uint64_t t2, int inc2, uint64_t mult2)
+{
+	Pkt p = pkt(seq, 0);
+	Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock a = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock z = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock *cl[2] = { &a, &z };
+
+	a.has_clock_id = z.has_clock_id = a.has_timestamp = z.has_timestamp = 1;
+	a.clock_id = c1;
+	a.timestamp = t1;
+	z.clock_id = c2;
+	z.timestamp = t2;
+	z.has_is_incremental = inc2;
+	z.is_incremental = inc2;
+	z.has_unit_multiplier_ns = mult2 != 0;
+	z.unit_multiplier_ns = mult2;
+	cs.n_clocks = 2;
+	cs.clocks = cl;
+	if (primary) {
+		cs.has_primary_trace_clock = 1;
+		cs.primary_trace_clock = primary;
+	}
+	TB_PUT(b, p, CLOCK_SNAPSHOT, clock_snapshot, &cs);
+}
 
 /* A process tree of one process (pid, ppid, argv0) and optionally one
  * thread (tid of pid, named). */

@@ -779,7 +779,7 @@ static void test_streaming_profile(void **state)
 	int64_t deltas[3] = { 10, 5, 7 }, overflow[1] = { INT64_MIN / 1000 - 1 }, zero[1] = { 0 };
 
 	(void)state;
-	put_snapshot(&b, 1, 3, 6, 1000, 3, 1000, 0, 0); /* trace clock MONOTONIC */
+	tb_snapshot(&b, 1, 3, 6, 1000, 3, 1000, 0, 0); /* trace clock MONOTONIC */
 	th.has_pid = th.has_tid = th.has_reference_timestamp_us = 1;
 	th.pid = 5;
 	th.tid = 6;

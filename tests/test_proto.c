@@ -822,33 +822,6 @@ static void test_flows_legacy_rules(void **state)
 	tb_close(tr, path, &b);
 }
 
-static void put_snapshot(tbuf *b, uint32_t seq, int primary, uint32_t c1, uint64_t t1, uint32_t c2,
-			 uint64_t t2, int inc2, uint64_t mult2)
-{
-	Pkt p = pkt(seq, 0);
-	Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
-	Perfetto__Protos__ClockSnapshot__Clock a = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
-	Perfetto__Protos__ClockSnapshot__Clock z = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
-	Perfetto__Protos__ClockSnapshot__Clock *cl[2] = { &a, &z };
-
-	a.has_clock_id = z.has_clock_id = a.has_timestamp = z.has_timestamp = 1;
-	a.clock_id = c1;
-	a.timestamp = t1;
-	z.clock_id = c2;
-	z.timestamp = t2;
-	z.has_is_incremental = inc2;
-	z.is_incremental = inc2;
-	z.has_unit_multiplier_ns = mult2 != 0;
-	z.unit_multiplier_ns = mult2;
-	cs.n_clocks = 2;
-	cs.clocks = cl;
-	if (primary) {
-		cs.has_primary_trace_clock = 1;
-		cs.primary_trace_clock = primary;
-	}
-	TB_PUT(b, p, CLOCK_SNAPSHOT, clock_snapshot, &cs);
-}
-
 static void put_clocked(tbuf *b, uint32_t seq, uint64_t ts, uint32_t clock, const char *name)
 {
 	Pkt p = pkt(seq, ts);
@@ -871,14 +844,14 @@ static void test_clocks(void **state)
 	(void)state;
 	put_track(&b, 500, "clocks");
 	/* trace clock BOOTTIME (6): no snapshot names a primary clock */
-	put_snapshot(&b, 1, 0, 6, 1000000, 3, 500000, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 1000000, 3, 500000, 0, 0);
 	put_clocked(&b, 1, 600000, 3, "m1");   /* 1000000 + (600000 - 500000) */
-	put_snapshot(&b, 1, 0, 6, 5000000, 3, 4000000, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 5000000, 3, 4000000, 0, 0);
 	put_clocked(&b, 1, 4500000, 3, "m2");  /* nearest snapshot: 5000000 + 500000 */
 	put_clocked(&b, 1, 3000000, 3, "m3");  /* latest snapshot <= t: the first */
 	put_clocked(&b, 1, 2000000, 0, "m4");  /* no clock id: trace clock as is */
 	/* sequence-scoped incremental clock 64 in us, base 100 us <-> 10 ms */
-	put_snapshot(&b, 1, 0, 6, 10000000, 64, 100, 1, 1000);
+	tb_snapshot(&b, 1, 0, 6, 10000000, 64, 100, 1, 1000);
 	put_clocked(&b, 1, 5, 64, "m5");       /* 100000 + 5000 -> 10005000 */
 	put_clocked(&b, 1, 5, 64, "m6");       /* + 5000 more -> 10010000 */
 	put_clocked(&b, 2, 5, 64, "m7");       /* clock 64 of seq 2 has no snapshot */
@@ -902,7 +875,7 @@ static void test_clocks(void **state)
 
 	/* primary_trace_clock MONOTONIC (as Chrome): BOOTTIME values move */
 	put_track(&b, 500, "clocks");
-	put_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
+	tb_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
 	put_clocked(&b, 1, 2000, 6, "boot");   /* 100 + (2000 - 1000) */
 	put_clocked(&b, 1, 500, 0, "plain");
 	tr = tb_open(&b, &path);
@@ -922,14 +895,14 @@ static void test_clock_snapshot_table(void **state)
 	(void)state;
 	put_track(&b, 500, "clocks");
 	/* REALTIME: +1000 over the first 1000 ns of boot time, +500 over the next */
-	put_snapshot(&b, 1, 0, 6, 1000, 1, 1700000000000000000ull, 0, 0);
-	put_snapshot(&b, 1, 0, 6, 2000, 1, 1700000000000001000ull, 0, 0);
-	put_snapshot(&b, 1, 0, 6, 3000, 1, 1700000000000001500ull, 0, 0);
-	put_snapshot(&b, 1, 0, 6, 1500, 3, 50, 0, 0);
-	put_snapshot(&b, 1, 0, 6, 2500, 3, 700, 0, 0);
-	put_snapshot(&b, 1, 0, 6, 4000, 64, 7, 1, 1000); /* incremental, us: its value in ns */
-	put_snapshot(&b, 1, 0, 100, 1, 101, 2, 0, 0);     /* reaches no trace clock: no rows, a number */
-	put_snapshot(&b, 1, 0, 6, 5000, 3, 900, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 1000, 1, 1700000000000000000ull, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 2000, 1, 1700000000000001000ull, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 3000, 1, 1700000000000001500ull, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 1500, 3, 50, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 2500, 3, 700, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 4000, 64, 7, 1, 1000); /* incremental, us: its value in ns */
+	tb_snapshot(&b, 1, 0, 100, 1, 101, 2, 0, 0);     /* reaches no trace clock: no rows, a number */
+	tb_snapshot(&b, 1, 0, 6, 5000, 3, 900, 0, 0);
 	put_clocked(&b, 1, 1200, 0, "e");
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select ts, clock_id, coalesce(clock_name, '-'), clock_value, snapshot_id"
@@ -955,7 +928,7 @@ static void test_clock_snapshot_table(void **state)
 	/* no REALTIME snapshot: NULL, as in Perfetto; the trace clock is
 	 * MONOTONIC (as Chrome's), so past its snapshot to_monotonic is ts */
 	put_track(&b, 500, "clocks");
-	put_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
+	tb_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
 	put_clocked(&b, 1, 500, 0, "plain");
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select coalesce(to_realtime(500), '-'), coalesce(abs_time_str(500), '-'),"
@@ -1007,7 +980,7 @@ static void test_trace_metadata(void **state)
 	(void)state;
 	put_config_packet(&b, 0x0123456789abcdefll, (int64_t)0xfedcba9876543210ull, "my_session");
 	put_uuid_packet(&b, 0x1111222233334444ll, 0x5555666677778888ll);
-	put_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
+	tb_snapshot(&b, 1, 3, 6, 1000, 3, 100, 0, 0);
 	put_clocked(&b, 1, 500, 0, "e");
 	size = b.n;
 	tr = tb_open(&b, &path);
@@ -1577,7 +1550,7 @@ static void test_android_logs(void **state)
 	p = pkt(1, 0);
 	TB_PUT(&b, p, ANDROID_LOG, android_log, &lp);
 	/* realtime 5,000,000,000 is boottime 1,000 */
-	put_snapshot(&b, 1, 0, 6, 1000, 1, 5000000000ull, 0, 0);
+	tb_snapshot(&b, 1, 0, 6, 1000, 1, 5000000000ull, 0, 0);
 	ev[0].timestamp = 5000000500ull;
 	ev[0].tag = "ActivityManager";
 	ev[0].message = "Start proc";
@@ -3772,7 +3745,7 @@ static void test_legacy_delta_timestamps(void **state)
 	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
 
 	(void)state;
-	put_snapshot(&b, 1, 3, 6, 1000, 3, 1000, 0, 0); /* trace clock MONOTONIC */
+	tb_snapshot(&b, 1, 3, 6, 1000, 3, 1000, 0, 0); /* trace clock MONOTONIC */
 	th.has_pid = th.has_tid = th.has_reference_timestamp_us = th.has_reference_thread_time_us = 1;
 	th.pid = 5;
 	th.tid = 6;

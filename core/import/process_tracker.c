@@ -88,6 +88,13 @@ uint32_t tt_process_tracker_process_new(tt_process_tracker *p, int64_t pid)
 	return process_append_main(p, pid, 1);
 }
 
+uint32_t tt_process_tracker_process_bare(tt_process_tracker *p, int64_t pid, int reused)
+{
+	uint32_t upid = reused ? TT_NONE : tt_keymap_get(&p->by_pid, (uint64_t)pid, 0, 0, 0);
+
+	return upid != TT_NONE ? upid : process_append(p, pid);
+}
+
 void tt_process_tracker_main_threads(tt_process_tracker *p, int on)
 {
 	p->main_threads = on;

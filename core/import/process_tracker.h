@@ -36,6 +36,11 @@ int tt_process_tracker_idle_rows(tt_process_tracker *p, int pid_zero_is_idle);
 /* A new process (thread) even when one with this pid ((pid, tid)) exists:
  * the id was reused; later lookups find the new one. */
 uint32_t tt_process_tracker_process_new(tt_process_tracker *p, int64_t pid);
+/* Get-or-create the process with this pid (reused: a new one even when
+ * one exists) without its main thread, whatever tt_process_tracker_
+ * main_threads says: trace processor's GetOrCreateProcessWithoutMainThread,
+ * for a generic kernel's process tree, which lists the threads itself. */
+uint32_t tt_process_tracker_process_bare(tt_process_tracker *p, int64_t pid, int reused);
 uint32_t tt_process_tracker_thread_new(tt_process_tracker *p, int64_t pid, int64_t tid);
 /* Finds a thread by tid alone (the last one created); TT_NONE if none. */
 uint32_t tt_process_tracker_thread_by_tid(const tt_process_tracker *p, int64_t tid);

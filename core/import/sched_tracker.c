@@ -16,10 +16,11 @@
 #define ST_WOKEN (INT64_MIN + 2)  /* thread_state: runnable after a waking or a new task ("R") */
 
 typedef struct srow {              /* a sched_slice row */
-	int64_t ts, dur, state;       /* state: raw prev_state or ST_NONE */
+	int64_t ts, dur, state;       /* state: raw prev_state or ST_NONE; with text a tt_str (0: NULL) */
 	uint32_t utid;
 	int32_t cpu;
 	int32_t prio;
+	int8_t text;                  /* state is text (generic kernel states) */
 } srow;
 
 typedef struct strow {             /* a thread_state row */
@@ -31,6 +32,7 @@ typedef struct strow {             /* a thread_state row */
 	tt_str blocked;               /* blocked_function, 0: none */
 	int8_t io_wait;               /* -1: unknown */
 	int8_t irq;                   /* irq_context, -1: unknown */
+	int8_t text;                  /* state is a tt_str (0: NULL), not raw (generic kernel states) */
 } strow;
 
 typedef struct spurious {          /* a spurious_sched_wakeup row */
@@ -57,6 +59,7 @@ struct tt_sched_tracker {
 	TT_VEC(uint32_t) last_state;  /* utid -> its newest thread_state row + 1 (0: none) */
 	TT_VEC(uint32_t) last_blocked; /* utid -> its blocked state row + 1 while it has not run since */
 	int kv_major, kv_minor;       /* kernel version, 0.0: unknown (read as 4.4) */
+	tt_str running, runnable;     /* "Running", "R": text states that are ST_RUNNING, ST_WOKEN */
 	int oom;
 };
 
@@ -114,17 +117,17 @@ static strow *last_state(tt_sched_tracker *s, uint32_t utid)
 	return &s->states.v[s->last_state.v[utid] - 1];
 }
 
-static int is_blocked(const tt_sched_tracker *s, int64_t state);
+static int is_blocked(const tt_sched_tracker *s, int64_t state, int text);
 static int64_t task_flags(const tt_sched_tracker *s, int64_t raw);
 
 /* A thread's state from ts on, open (the swapper has none); a blocked
  * one is the thread's last blocked state until it runs again. A woken
  * one names its waker (TT_NONE: none), and the waker's state when it is
  * running (at a trace's start or after lost data it may not be). */
-static void open_state(tt_sched_tracker *s, int64_t ts, uint32_t utid, int64_t state, int32_t cpu,
+static void open_state(tt_sched_tracker *s, int64_t ts, uint32_t utid, int64_t state, int text, int32_t cpu,
 		       uint32_t waker, int irq)
 {
-	strow r = { ts, -1, state, utid, cpu, waker, NO_ROW, 0, -1, (int8_t)irq };
+	strow r = { ts, -1, state, utid, cpu, waker, NO_ROW, 0, -1, (int8_t)irq, (int8_t)text };
 	const strow *w;
 
 	if (utid == 0 || utid == TT_NONE)
@@ -143,7 +146,7 @@ static void open_state(tt_sched_tracker *s, int64_t ts, uint32_t utid, int64_t s
 	s->last_state.v[utid] = (uint32_t)s->states.n;
 	if (state == ST_RUNNING)
 		s->last_blocked.v[utid] = 0;
-	else if (is_blocked(s, state))
+	else if (is_blocked(s, state, text))
 		s->last_blocked.v[utid] = (uint32_t)s->states.n;
 }
 
@@ -178,18 +181,18 @@ static void switch_states(tt_sched_tracker *s, int64_t ts, uint32_t cpu, int64_t
 	strow *p = last_state(s, prev);
 
 	close_state(s, ts, prev, p && p->state != ST_RUNNING);
-	open_state(s, ts, prev, prev_state, -1, TT_NONE, -1);
+	open_state(s, ts, prev, prev_state, 0, -1, TT_NONE, -1);
 	/* (a forced migration can run a thread on two cpus at once: its
 	 * state before is cut here, whatever it was) */
 	close_state(s, ts, next, 0);
-	open_state(s, ts, next, ST_RUNNING, (int32_t)cpu, TT_NONE, -1);
+	open_state(s, ts, next, ST_RUNNING, 0, (int32_t)cpu, TT_NONE, -1);
 }
 
 int tt_sched_tracker_switch(tt_sched_tracker *s, int64_t ts, uint32_t cpu_id, int full, int64_t prev_pid,
 			    uint32_t prev, int64_t prev_state, int64_t next_pid, uint32_t next, int32_t next_prio)
 {
 	scpu *cpu = cpu_of(s, cpu_id);
-	srow slice = { ts, -1, ST_NONE, next, (int32_t)cpu_id, next_prio };
+	srow slice = { ts, -1, ST_NONE, next, (int32_t)cpu_id, next_prio, 0 };
 
 	if (!cpu)
 		return -1;
@@ -271,8 +274,10 @@ static int64_t task_flags(const tt_sched_tracker *s, int64_t raw)
 
 /* trace processor's IsBlocked: a state neither Running nor exactly "R"
  * (an invalid one, NULL, counts as blocked; "R+" too). */
-static int is_blocked(const tt_sched_tracker *s, int64_t state)
+static int is_blocked(const tt_sched_tracker *s, int64_t state, int text)
 {
+	if (text) /* (Running and R are never text: make_text) */
+		return 1;
 	if (state == ST_RUNNING || state == ST_WOKEN)
 		return 0;
 	return task_flags(s, state) != 0;
@@ -291,14 +296,14 @@ void tt_sched_tracker_new_task(tt_sched_tracker *s, int64_t ts, uint32_t utid, u
 {
 	/* runnable from its creation (trace processor's PushNewTaskEvent:
 	 * nothing closed), woken by its parent, not from an interrupt */
-	open_state(s, ts, utid, ST_WOKEN, -1, parent, 0);
+	open_state(s, ts, utid, ST_WOKEN, 0, -1, parent, 0);
 }
 
 void tt_sched_tracker_waking(tt_sched_tracker *s, int64_t ts, uint32_t utid, uint32_t waker_utid, int irq)
 {
 	strow *last = last_state(s, utid);
 
-	if (last && !is_blocked(s, last->state)) {
+	if (last && !is_blocked(s, last->state, last->text)) {
 		/* already running or runnable: a spurious waking */
 		spurious w = { ts, s->last_state.v[utid] - 1, utid, waker_utid, (int8_t)irq };
 
@@ -307,7 +312,7 @@ void tt_sched_tracker_waking(tt_sched_tracker *s, int64_t ts, uint32_t utid, uin
 		return;
 	}
 	close_state(s, ts, utid, 0);
-	open_state(s, ts, utid, ST_WOKEN, -1, waker_utid, irq);
+	open_state(s, ts, utid, ST_WOKEN, 0, -1, waker_utid, irq);
 }
 
 void tt_sched_tracker_build(tt_sched_tracker *s)
@@ -319,7 +324,7 @@ void tt_sched_tracker_build(tt_sched_tracker *s)
 		const srow *r = &s->slices.v[i];
 
 		tt_storage_sched(s->st, r->ts, r->dur, r->cpu, r->utid,
-				 r->state == ST_NONE ? 0 : state_str(s, r->state), r->prio);
+				 r->text ? (tt_str)r->state : r->state == ST_NONE ? 0 : state_str(s, r->state), r->prio);
 	}
 	running = tt_storage_intern_cstr(s->st, "Running");
 	runnable = tt_storage_intern_cstr(s->st, "R");
@@ -327,6 +332,7 @@ void tt_sched_tracker_build(tt_sched_tracker *s)
 		const strow *r = &s->states.v[i];
 
 		int64_t row = tt_storage_thread_state(s->st, r->ts, r->dur, r->cpu, r->utid,
+						      r->text ? (tt_str)r->state :
 						      r->state == ST_RUNNING ? running :
 						      r->state == ST_WOKEN ? runnable : state_str(s, r->state));
 
@@ -347,6 +353,93 @@ void tt_sched_tracker_build(tt_sched_tracker *s)
 
 		tt_storage_spurious_wakeup(s->st, w->ts, (uint32_t)(base + w->state), w->irq, w->utid, w->waker_utid);
 	}
+}
+
+/* ---- states given as text (generic kernel task states) ------------------ */
+
+/* "Running" and "R" are the states ST_RUNNING and ST_WOKEN stand for, so
+ * that switches, wakings and these states read each other's rows alike;
+ * any other text is kept as it is. */
+static void make_text(tt_sched_tracker *s, tt_str state, int64_t *v, int *text)
+{
+	if (!s->running) {
+		s->running = tt_storage_intern_cstr(s->st, "Running");
+		s->runnable = tt_storage_intern_cstr(s->st, "R");
+	}
+	*text = state != s->running && state != s->runnable;
+	*v = state == s->running ? ST_RUNNING : state == s->runnable ? ST_WOKEN : (int64_t)state;
+}
+
+uint32_t tt_sched_tracker_slice_open(tt_sched_tracker *s, int64_t ts, uint32_t cpu, uint32_t utid, int32_t prio)
+{
+	srow slice = { ts, -1, ST_NONE, utid, (int32_t)cpu, prio, 0 };
+
+	if (s->slices.n >= NO_ROW || TT_VEC_PUSH(s->slices, slice)) {
+		s->oom = 1;
+		return NO_ROW;
+	}
+	return (uint32_t)(s->slices.n - 1);
+}
+
+void tt_sched_tracker_slice_close(tt_sched_tracker *s, uint32_t slice, int64_t ts, tt_str end_state)
+{
+	if (slice >= s->slices.n)
+		return;
+	s->slices.v[slice].dur = ts - s->slices.v[slice].ts;
+	tt_sched_tracker_slice_set_end_state(s, slice, end_state);
+}
+
+int64_t tt_sched_tracker_slice_end(const tt_sched_tracker *s, uint32_t slice)
+{
+	if (slice >= s->slices.n || s->slices.v[slice].dur < 0)
+		return -1;
+	return s->slices.v[slice].ts + s->slices.v[slice].dur;
+}
+
+void tt_sched_tracker_slice_set_end_state(tt_sched_tracker *s, uint32_t slice, tt_str end_state)
+{
+	if (slice >= s->slices.n)
+		return;
+	s->slices.v[slice].state = (int64_t)end_state;
+	s->slices.v[slice].text = 1;
+}
+
+int tt_sched_tracker_push_state(tt_sched_tracker *s, int64_t ts, uint32_t utid, tt_str state, int32_t cpu)
+{
+	const strow *last = last_state(s, utid);
+	int same_ts = last && last->ts == ts, text;
+	int64_t v;
+
+	close_state(s, ts, utid, 0);
+	make_text(s, state, &v, &text);
+	open_state(s, ts, utid, v, text, cpu, TT_NONE, -1);
+	return same_ts;
+}
+
+void tt_sched_tracker_set_state(tt_sched_tracker *s, uint32_t utid, tt_str state)
+{
+	strow *last = last_state(s, utid);
+	int text;
+
+	if (!last)
+		return;
+	make_text(s, state, &last->state, &text);
+	last->text = (int8_t)text;
+}
+
+tt_str tt_sched_tracker_last_state(tt_sched_tracker *s, uint32_t utid)
+{
+	const strow *last = last_state(s, utid);
+	int64_t v;
+	int text;
+
+	if (!last)
+		return 0;
+	make_text(s, 0, &v, &text); /* (interns the two names once) */
+	if (last->text)
+		return (tt_str)last->state;
+	return last->state == ST_RUNNING ? s->running : last->state == ST_WOKEN ? s->runnable :
+										 state_str(s, last->state);
 }
 
 /* trace processor's TaskState from text (FromSystrace), then as a 4.4

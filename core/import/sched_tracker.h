@@ -61,6 +61,26 @@ void tt_sched_tracker_waking(tt_sched_tracker *t, int64_t ts, uint32_t utid, uin
 /* sched_blocked_reason: utid's last blocked state, if it has not run
  * since, waited on io (io_wait) in function (0: not known). */
 void tt_sched_tracker_blocked(tt_sched_tracker *t, uint32_t utid, int64_t io_wait, tt_str function);
+/* States given as text, as trace processor's generic kernel parser asks
+ * its sched event and thread state trackers (proto_generic_kernel.c
+ * decides which): "Running" and "R" are the states switches and wakings
+ * make, any other text is written as it is (0: NULL).
+ * A sched_slice of utid on cpu from ts, open: its index, or TT_NONE when
+ * out of memory. */
+uint32_t tt_sched_tracker_slice_open(tt_sched_tracker *t, int64_t ts, uint32_t cpu, uint32_t utid, int32_t prio);
+/* Ends slice at ts with end_state; _slice_end: its end (ns), -1 while
+ * open; _set_end_state: the end state only. */
+void tt_sched_tracker_slice_close(tt_sched_tracker *t, uint32_t slice, int64_t ts, tt_str end_state);
+int64_t tt_sched_tracker_slice_end(const tt_sched_tracker *t, uint32_t slice);
+void tt_sched_tracker_slice_set_end_state(tt_sched_tracker *t, uint32_t slice, tt_str end_state);
+/* utid's newest thread_state ends at ts and state begins (cpu -1: none;
+ * the swapper has none). Returns 1 when the one it ended began at ts
+ * too (trace processor counts generic_task_state_invalid_order), else 0. */
+int tt_sched_tracker_push_state(tt_sched_tracker *t, int64_t ts, uint32_t utid, tt_str state, int32_t cpu);
+/* utid's newest thread_state becomes state (none: nothing). */
+void tt_sched_tracker_set_state(tt_sched_tracker *t, uint32_t utid, tt_str state);
+/* utid's newest thread_state as text (0: none, or NULL). */
+tt_str tt_sched_tracker_last_state(tt_sched_tracker *t, uint32_t utid);
 /* Writes the rows (sched_slice, thread_state, spurious_sched_wakeup). */
 void tt_sched_tracker_build(tt_sched_tracker *t);
 /* Non-zero once out of memory. */

@@ -22,6 +22,11 @@
  * fit the 32-bit parent_id and per-track index columns. */
 #define TT_MAX_ROWS ((size_t)INT32_MAX - 1)
 
+/* thread.flags: is_main_thread and is_idle when the trace said them (a
+ * generic kernel's process tree); else is_main_thread is tid == its
+ * process's pid and is_idle the reserved idle thread alone. */
+enum { TH_F_MAIN_SET = 1, TH_F_MAIN = 2, TH_F_IDLE_SET = 4, TH_F_IDLE = 8 };
+
 
 /* A value for a few rows of a table, by row ascending (the others have
  * none): a column most rows leave empty, at no cost to them. */
@@ -47,6 +52,7 @@ struct tt_storage {
 		int64_t *tid, *start_ts, *end_ts, *sort_index;
 		tt_str *name;
 		uint32_t *upid, *arg_set_id;
+		uint8_t *flags; /* TH_F_*: is_main_thread / is_idle as the trace said them */
 	} thread;
 
 	struct {

@@ -175,14 +175,19 @@ static void thread_col(const tt_storage *st, size_t r, int c, sqlite3_context *c
 	case TH_END: r_ts(ctx, st->thread.end_ts[r]); break;
 	case TH_UPID: tt_vtab_result_id(ctx, upid); break;
 	case TH_MAIN:
-		if (upid == TT_NONE)
+		if (st->thread.flags[r] & TH_F_MAIN_SET)
+			r_int(ctx, (st->thread.flags[r] & TH_F_MAIN) != 0);
+		else if (upid == TT_NONE)
 			sqlite3_result_null(ctx);
 		else
 			r_int(ctx, st->process.pid[upid] == st->thread.tid[r]);
 		break;
 	/* trace processor's reserved utid 0 is the idle thread, whatever the
 	 * format (a JSON trace's tid 0 gets a row of its own) */
-	case TH_IDLE: r_int(ctx, r == 0 && st->idle_rows); break;
+	case TH_IDLE:
+		r_int(ctx, st->thread.flags[r] & TH_F_IDLE_SET ? (st->thread.flags[r] & TH_F_IDLE) != 0 :
+								   r == 0 && st->idle_rows);
+		break;
 	case TH_SORT: r_ts(ctx, st->thread.sort_index[r]); break;
 	case TH_ARGS: tt_vtab_result_id(ctx, st->thread.arg_set_id[r]); break;
 	case TH_MACHINE: tt_vtab_result_id(ctx, tt_storage_machine_of(st, 't', r)); break;

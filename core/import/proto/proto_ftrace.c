@@ -180,21 +180,48 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 
 /* sched_process_free: the tid's thread ended (a later event of the tid is
  * a new thread); a main thread ends its process, so the pid is free. */
-static void on_process_free(pctx *c, int64_t tid)
+uint32_t tt_proto_thread_end(pctx *c, int64_t tid)
 {
 	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
 	uint32_t utid, upid;
 
 	if (v && *v == TID_ENDED)
-		return;
+		return TT_NONE;
 	utid = v ? (uint32_t)(*v - 1) : tt_process_tracker_thread_by_tid(c->im->procs, tid);
 	if (utid == TT_NONE)
-		return;
+		return TT_NONE;
 	live_put(c, tid, TID_ENDED);
 	upid = tt_storage_thread_upid(c->st, utid);
 	if (upid != TT_NONE && tt_storage_process_pid(c->st, upid) == tid &&
 	    tt_pmap_put(&c->ended_pids, (uint64_t)tid, 1))
 		c->oom = 1;
+	return utid;
+}
+
+/* task_rename (ftrace's or a generic kernel's): the tid's thread named
+ * (made when new), and a main thread's process too. */
+void tt_proto_rename(pctx *c, int64_t tid, tt_str name)
+{
+	uint32_t u = tt_proto_thread(c, tid), up = tt_storage_thread_upid(c->st, u);
+
+	if (!name)
+		return;
+	tt_process_tracker_thread_name(c->im->procs, u, name, TT_TN_FTRACE);
+	if (up != TT_NONE && tt_storage_process_pid(c->st, up) == tid)
+		tt_proto_set_process_name(c, up, name, PN_SYSTEM);
+}
+
+/* trace processor's StartNewThread: a new thread of tid, of no process
+ * yet, the tid's live thread from now on. */
+uint32_t tt_proto_thread_start(pctx *c, int64_t tid)
+{
+	uint32_t utid = tt_process_tracker_thread_new(c->im->procs, -1, tid);
+
+	if (utid == TT_NONE)
+		c->oom = 1;
+	else
+		live_put(c, tid, (uint64_t)utid + 1);
+	return utid;
 }
 
 /* trace processor's GetThreadOrNull: the tid's live thread, or TT_NONE. */
@@ -265,7 +292,7 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 		return;
 	case FT_FREE:
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
-		on_process_free(c, pid);
+		tt_proto_thread_end(c, pid);
 		return;
 	case FT_BLOCKED:
 		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
@@ -283,20 +310,13 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_WAKING_COMPACT:
 		tt_proto_sched_waking(c, r, r->scope == FT_WAKING_COMPACT, (int32_t)(uint32_t)(r->id >> 32), pid);
 		return;
-	case FT_RENAME: {
-		/* a main thread's new name is its process's too */
-		uint32_t u, up;
-
+	case FT_RENAME:
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
-		u = tt_proto_thread(c, pid);
-		up = tt_storage_thread_upid(c->st, u);
-		if (!r->name)
-			return;
-		tt_process_tracker_thread_name(c->im->procs, u, r->name, TT_TN_FTRACE);
-		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
-			tt_proto_set_process_name(c, up, r->name, PN_SYSTEM);
+		tt_proto_rename(c, pid, r->name);
 		return;
-	}
+	case FT_GK_RENAME:
+		tt_proto_rename(c, (int64_t)r->id, r->name);
+		return;
 	case FT_PRINT:
 		tt_proto_feed_atrace(c, r);
 		return;
@@ -307,42 +327,55 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 		tt_proto_feed_session(c, r);
 		return;
 	case FT_PTREE: {
-		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
-		Perfetto__Protos__ProcessTree *pt;
+		uint32_t seq;
+		ProtobufCMessage *m = tt_proto_deferred(c, r, &perfetto__protos__process_tree__descriptor, &seq);
 
-		if (!b || !b->p)
-			return;
-		pt = perfetto__protos__process_tree__unpack(NULL, b->n, b->p);
-		if (pt) {
-			tt_proto_on_process_tree(c, b->seq, pt);
-			perfetto__protos__process_tree__free_unpacked(pt, NULL);
-		} else {
-			c->oom = 1; /* it unpacked once: only memory can fail */
+		if (m) {
+			tt_proto_on_process_tree(c, seq, (const Perfetto__Protos__ProcessTree *)m);
+			protobuf_c_message_free_unpacked(m, NULL);
 		}
-		free(b->p);
-		b->p = NULL;
 		return;
 	}
+	case FT_GK_STATE:
+	case FT_GK_TREE:
+		tt_proto_feed_generic_kernel(c, r);
+		return;
 	default:
 		tt_proto_feed_kernel(c, r);
 		return;
 	}
 }
 
-/* A ProcessTree is parsed in trace order too (its packet's timestamp),
+/* A process tree is parsed in trace order too (its packet's timestamp),
  * among the ftrace events whose threads it names: packed again until
- * then (a few per trace). */
-void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt, int64_t ts)
+ * then (a few per trace), an R_FTRACE record of scope what. */
+void tt_proto_defer(pctx *c, pseq *s, int64_t ts, int what, const ProtobufCMessage *m)
 {
-	pblob b = { NULL, perfetto__protos__process_tree__get_packed_size(pt), s->id };
+	pblob b = { NULL, protobuf_c_message_get_packed_size(m), s->id };
 
 	if (!(b.p = malloc(b.n ? b.n : 1)) || TT_VEC_PUSH(c->ptrees, b)) {
 		free(b.p);
 		c->oom = 1;
 		return;
 	}
-	perfetto__protos__process_tree__pack(pt, b.p);
-	tt_proto_push_ft(c, s, ts, FT_PTREE, 0, (int64_t)(c->ptrees.n - 1), 0, 0, 0);
+	protobuf_c_message_pack(m, b.p);
+	tt_proto_push_ft(c, s, ts, what, 0, (int64_t)(c->ptrees.n - 1), 0, 0, 0);
+}
+
+ProtobufCMessage *tt_proto_deferred(pctx *c, const prec *r, const ProtobufCMessageDescriptor *d, uint32_t *seq)
+{
+	pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
+	ProtobufCMessage *m;
+
+	if (!b || !b->p)
+		return NULL;
+	m = protobuf_c_message_unpack(d, NULL, b->n, b->p);
+	if (!m)
+		c->oom = 1; /* it unpacked once: only memory can fail */
+	*seq = b->seq;
+	free(b->p);
+	b->p = NULL;
+	return m;
 }
 
 void tt_proto_free_ptrees(pctx *c)
@@ -350,6 +383,7 @@ void tt_proto_free_ptrees(pctx *c)
 	tt_atrace_tracker_free(c->atrace);
 	c->atrace = NULL;
 	tt_proto_sched_free(c);
+	tt_proto_generic_kernel_free(c);
 	for (size_t i = 0; i < c->ptrees.n; i++)
 		free(c->ptrees.v[i].p);
 	TT_VEC_FREE(c->ptrees);

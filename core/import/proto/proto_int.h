@@ -59,7 +59,11 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
        FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE,
-       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END };
+       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END, FT_GK_STATE, FT_GK_RENAME, FT_GK_TREE };
+/* FT_GK_STATE: a generic kernel task state (proto_generic_kernel.c): id
+ * the tid, u.i cpu << 32 | prio, args the state, name the comm (0: none);
+ * FT_GK_RENAME: id the tid, name the comm; FT_GK_TREE: a
+ * GenericKernelProcessTree kept packed (tt_proto_defer) */
 /* FT_SESSION: a ConcurrentSessionEvent (proto_service.c): id the session
  * id, u.i its state, name its track's name, args its args */
 /* FT_TRIGGER: a trigger's slice (proto_service.c): u.i's low 2 bits the
@@ -341,6 +345,7 @@ typedef struct pctx {
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
 	tt_atrace_tracker *atrace;   /* the markers' store, made at the first (proto_systrace.c) */
 	tt_sched_tracker *sst;       /* sched_slice / thread_state rows being built (proto_sched.c) */
+	struct pgk *gk;              /* generic kernel task states' open slices, made at the first (proto_generic_kernel.c) */
 	TT_VEC(uint64_t) pend_assoc;  /* (utid << 32 | utid): threads of one process, none known yet */
 	TT_VEC(uint64_t) pend_parent; /* (parent utid << 32 | child upid): forked before its parent's process was known */
 	tt_pmap named_procs;         /* upid -> priority of its name (PN_*) */
@@ -503,7 +508,12 @@ uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
 void tt_proto_on_thread_descriptor(pctx *c, pseq *s, const Perfetto__Protos__ThreadDescriptor *t);
 void tt_proto_on_process_tree(pctx *c, uint32_t seq, const Perfetto__Protos__ProcessTree *pt);
-void tt_proto_defer_process_tree(pctx *c, pseq *s, const Perfetto__Protos__ProcessTree *pt, int64_t ts);
+/* A message (a process tree) kept packed as an R_FTRACE record of scope
+ * what, parsed when the sorted records reach ts; _deferred: the record's
+ * message unpacked (the caller frees it) and its packet's sequence, or
+ * NULL (given once, or out of memory). */
+void tt_proto_defer(pctx *c, pseq *s, int64_t ts, int what, const ProtobufCMessage *m);
+ProtobufCMessage *tt_proto_deferred(pctx *c, const prec *r, const ProtobufCMessageDescriptor *d, uint32_t *seq);
 void tt_proto_free_ptrees(pctx *c);
 void tt_proto_on_process_descriptor(pctx *c, uint32_t upid, const Perfetto__Protos__ProcessDescriptor *p,
 				  const Perfetto__Protos__ChromeProcessDescriptor *cp);
@@ -565,6 +575,9 @@ void tt_proto_track_source_args(pctx *c, const utrack *u, uint32_t track, int fi
 uint32_t tt_proto_state_track(pctx *c, utrack *u, uint32_t parent_track, uint32_t sutid,
 			      uint32_t supid, tt_str event_name);
 void tt_proto_build_sched(pctx *c);
+/* The import's sched tracker, made at the first call (NULL: out of
+ * memory, counted). */
+tt_sched_tracker *tt_proto_sched(pctx *c);
 /* proto_sched.c: one switch in trace order (full: with prev fields),
  * SystemInfo (its kernel version decodes prev_state), freeing. */
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm);
@@ -574,6 +587,20 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 void tt_proto_push_ft(pctx *c, pseq *ps, int64_t ts, int what, uint64_t id, int64_t i, tt_str name, tt_str cat,
 		      uint32_t x);
 uint32_t tt_proto_thread_or_none(pctx *c, int64_t tid);
+/* trace processor's StartNewThread (a new live thread of tid, no process
+ * yet; TT_NONE when out of memory) and EndThread (the tid's live thread
+ * ended; its utid, TT_NONE when it had none). */
+uint32_t tt_proto_thread_start(pctx *c, int64_t tid);
+uint32_t tt_proto_thread_end(pctx *c, int64_t tid);
+/* A task_rename: tid's thread (made when new) named name (0: none), a
+ * main thread's process too. */
+void tt_proto_rename(pctx *c, int64_t tid, tt_str name);
+/* proto_generic_kernel.c: Perfetto's generic kernel packets (task states,
+ * renames, process trees, cpu and gpu frequencies) at ts; their records
+ * when fed; freeing its state. */
+void tt_proto_on_generic_kernel(pctx *c, pseq *s, const Pkt *p, int64_t ts);
+void tt_proto_feed_generic_kernel(pctx *c, const prec *r);
+void tt_proto_generic_kernel_free(pctx *c);
 void tt_proto_on_print(pctx *c, pseq *ps, int64_t ts, int64_t tid, const char *buf);
 void tt_proto_on_kernel_marks(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
 void tt_proto_feed_atrace(pctx *c, const prec *r);

@@ -317,7 +317,14 @@ int tt_proto_on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth
 		return 0;
 	}
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE:
-		tt_proto_defer_process_tree(c, s, p->process_tree, ts);
+		tt_proto_defer(c, s, ts, FT_PTREE, &p->process_tree->base);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_KERNEL_TASK_STATE_EVENT:
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_KERNEL_TASK_RENAME_EVENT:
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_KERNEL_PROCESS_TREE:
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_KERNEL_CPU_FREQ_EVENT:
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_GPU_FREQUENCY_EVENT:
+		tt_proto_on_generic_kernel(c, s, p, ts);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS:
 		tt_proto_on_ftrace(c, s, p->ftrace_events);

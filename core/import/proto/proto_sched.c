@@ -11,7 +11,7 @@
 #include "proto_int.h"
 #include "task_state.h"
 
-static tt_sched_tracker *sched_of(pctx *c)
+tt_sched_tracker *tt_proto_sched(pctx *c)
 {
 	if (!c->sst && !(c->sst = tt_sched_tracker_new(c->im)))
 		c->oom = 1;
@@ -23,7 +23,7 @@ static tt_sched_tracker *sched_of(pctx *c)
  * prev_state; uname goes to metadata as trace processor keeps it. */
 void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 {
-	tt_sched_tracker *s = sched_of(c);
+	tt_sched_tracker *s = tt_proto_sched(c);
 	const Perfetto__Protos__Utsname *u = si->utsname;
 	int major, minor;
 
@@ -49,7 +49,7 @@ void tt_proto_on_system_info(pctx *c, const Perfetto__Protos__SystemInfo *si)
 
 void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait, tt_str function)
 {
-	tt_sched_tracker *s = sched_of(c);
+	tt_sched_tracker *s = tt_proto_sched(c);
 	uint32_t utid = tt_proto_thread(c, pid);
 
 	if (s)
@@ -58,7 +58,7 @@ void tt_proto_sched_blocked(pctx *c, int64_t pid, int64_t io_wait, tt_str functi
 
 void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt_str prev_comm)
 {
-	tt_sched_tracker *s = sched_of(c);
+	tt_sched_tracker *s = tt_proto_sched(c);
 	uint32_t prev = TT_NONE, next;
 	int64_t last_pid;
 	int32_t last_prio;
@@ -84,7 +84,7 @@ void tt_proto_sched_switch(pctx *c, sched_rec *r, int full, int64_t prev_pid, tt
 
 void tt_proto_sched_new_task(pctx *c, int64_t ts, uint32_t utid, uint32_t parent)
 {
-	tt_sched_tracker *s = sched_of(c);
+	tt_sched_tracker *s = tt_proto_sched(c);
 
 	if (s)
 		tt_sched_tracker_new_task(s, ts, utid, parent);
@@ -99,7 +99,7 @@ static int irq_context(uint32_t common_flags)
 
 void tt_proto_sched_waking(pctx *c, const prec *r, int compact, int64_t waker, int64_t wakee)
 {
-	tt_sched_tracker *s = sched_of(c);
+	tt_sched_tracker *s = tt_proto_sched(c);
 	uint32_t utid, waker_utid;
 	int irq = -1;
 
