@@ -2,8 +2,10 @@
  * sched_tracker.h - sched_slice and thread_state rows, in trace order,
  * as trace processor's sched event and thread state trackers build them,
  * for every importer of scheduler events (Perfetto ftrace, full and
- * compact; systrace text). The importer finds the threads (its own
- * process tracking) and names them; this module decides the rows:
+ * compact; systrace text; Perfetto's generic kernel task states, whose
+ * parser decides its slices itself and gives states as text, below).
+ * The importer finds the threads (its own process tracking) and names
+ * them; this module decides the rows:
  *   - a cpu's slice is closed by the next switch on that cpu whose prev
  *     pid is the thread it ran (else counted as
  *     mismatched_sched_switch_tids and left open); slices and states

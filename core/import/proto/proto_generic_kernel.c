@@ -34,7 +34,8 @@
  * there is counted as generic_task_state_cpu_bad and dropped; other
  * states then close no slice); a process that names itself its parent
  * gets none; a changed parent is kept silently (trace processor logs
- * process_tracker_parent_pid_changed).
+ * process_tracker_parent_pid_changed); packets of several machines are
+ * not kept apart (the importer's limit: machine_id stays NULL).
  */
 #include "proto_int.h"
 
