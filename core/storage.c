@@ -478,6 +478,12 @@ void tt_storage_thread_set_life(tt_storage *st, uint32_t utid, int end, int64_t 
 		(end ? st->thread.end_ts : st->thread.start_ts)[utid] = ts;
 }
 
+void tt_storage_process_set_end(tt_storage *st, uint32_t upid, int64_t ts)
+{
+	if (upid < st->process.n)
+		st->process.end_ts[upid] = ts;
+}
+
 void tt_storage_thread_set_kind(tt_storage *st, uint32_t utid, int is_main, int is_idle)
 {
 	if (utid < st->thread.n)

@@ -103,6 +103,8 @@ uint32_t tt_storage_thread_upid(const tt_storage *st, uint32_t utid);
 /* thread.start_ts (end 0) or end_ts (end 1) as the trace says it (trace
  * processor's StartNewThread / EndThread), in ns. */
 void tt_storage_thread_set_life(tt_storage *st, uint32_t utid, int end, int64_t ts);
+/* A process's end_ts (its main thread ended). */
+void tt_storage_process_set_end(tt_storage *st, uint32_t upid, int64_t ts);
 /* thread.is_main_thread and is_idle as the trace says them (a generic
  * kernel's process tree); unset, is_main_thread is tid == its process's
  * pid and is_idle only the reserved idle thread. */

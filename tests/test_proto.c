@@ -1262,8 +1262,10 @@ static void ft_print(tbuf *b, uint64_t ts, int32_t tid, const char *text)
 /* The process tracker as trace processor's: threads cloned and processes
  * forked before their maker's process is known join it once the process
  * tree says; a renamed main thread renames its process; a freed tid comes
- * back as a new thread; process tree names beat sched_switch comms; a
- * changed parent pid keeps the first parent; a freed pid is a new process. */
+ * back as a new thread (the freed one has its end_ts, and so has its
+ * process when it was the main thread); process tree names beat
+ * sched_switch comms; a changed parent pid keeps the first parent; a
+ * freed pid is a new process. */
 static void test_ftrace_process_tracking(void **state)
 {
 	tbuf b = {0};
@@ -1296,6 +1298,9 @@ static void test_ftrace_process_tracking(void **state)
 		   "7\t30\t20\t/bin/a\ta-30x\t1\n");
 	/* the switch to tid 30 at 19 ran the new thread */
 	tt_test_assert_tsv(tr, "select s.ts, s.utid from sched_slice s where s.ts = 19", "19\t7\n");
+	/* the free of 30 (a main thread) ended its thread and its process */
+	tt_test_assert_tsv(tr, "select utid, end_ts from thread where end_ts is not null", "4\t17\n");
+	tt_test_assert_tsv(tr, "select pid, end_ts from process where end_ts is not null", "30\t17\n");
 	tb_close(tr, path, &b);
 }
 

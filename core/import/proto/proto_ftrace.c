@@ -290,10 +290,20 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_NEWTASK:
 		on_newtask(c, r->ts, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
 		return;
-	case FT_FREE:
+	case FT_FREE: {
+		/* trace processor's EndThread: the thread's end_ts, and its
+		 * process's when it is the main thread */
+		uint32_t u, up;
+
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
-		tt_proto_thread_end(c, pid);
+		if ((u = tt_proto_thread_end(c, pid)) == TT_NONE)
+			return;
+		tt_storage_thread_set_life(c->st, u, 1, r->ts);
+		up = tt_storage_thread_upid(c->st, u);
+		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
+			tt_storage_process_set_end(c->st, up, r->ts);
 		return;
+	}
 	case FT_BLOCKED:
 		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
 		return;
