@@ -306,6 +306,18 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_SESSION:
 		tt_proto_feed_session(c, r);
 		return;
+	case FT_GPU_COUNTER:
+		tt_proto_feed_gpu_counter(c, r);
+		return;
+	case FT_DRM:
+		tt_proto_feed_drm(c, r);
+		return;
+	case FT_V4L2:
+		tt_proto_feed_v4l2(c, r);
+		return;
+	case FT_VIRTIO:
+		tt_proto_feed_virtio(c, r);
+		return;
 	case FT_PTREE: {
 		pblob *b = r->u.i >= 0 && (size_t)r->u.i < c->ptrees.n ? &c->ptrees.v[r->u.i] : NULL;
 		Perfetto__Protos__ProcessTree *pt;
