@@ -239,7 +239,8 @@ static void test_gpu_info(void **state)
  * (its description a source arg) and the slice (the stage's description
  * and category as args); the deprecated specifications by index, a queue
  * none named on a track of its own, a stage none named by its number;
- * the subpass mask's bits; gpu_track and gpu_slice; a graphics context
+ * the subpass mask's bits; a stage overlapping another on a lane of its
+ * queue's tracks of its own; gpu_track and gpu_slice; a graphics context
  * named by an event is a gpu_context row (once) with its pid and API. */
 static void test_render_stages(void **state)
 {
@@ -291,7 +292,7 @@ static void test_render_stages(void **state)
 	p.has_sequence_flags = 1;
 	p.sequence_flags = 2;
 	TB_PUT(&b, p, GPU_RENDER_STAGE_EVENT, gpu_render_stage_event, &e);
-	p = pkt(1, 150);
+	p = pkt(1, 105); /* (overlaps the first: a lane of its own) */
 	TB_PUT(&b, p, GPU_RENDER_STAGE_EVENT, gpu_render_stage_event, &e);
 	/* the deprecated specifications: queue 0 named, queue 3 not */
 	e = (Perfetto__Protos__GpuRenderStageEvent)PERFETTO__PROTOS__GPU_RENDER_STAGE_EVENT__INIT;
@@ -318,17 +319,59 @@ static void test_render_stages(void **state)
 			       " coalesce(extract_arg(s.arg_set_id, 'description'), 'NULL')"
 			       " from gpu_track g join gpu_slice s on s.track_id = g.id order by s.ts",
 			   "vertex\tvertex queue\tgpu_render_stage\t100\t10\tbinning\t1\t0\t0,3,64\t1\tbinning graphics\n"
-			   "vertex\tvertex queue\tgpu_render_stage\t150\t10\tbinning\t1\t0\t0,3,64\t1\tbinning graphics\n"
+			   "vertex\tvertex queue\tgpu_render_stage\t105\t10\tbinning\t1\t0\t0,3,64\t1\tbinning graphics\n"
 			   "q0\tqueue zero\tgpu_render_stage\t200\t5\trender stage(4)\t0\t7\tNULL\tNULL\tNULL\n"
 			   "Unknown GPU Queue 3\tNULL\tgpu_render_stage\t300\t5\trender stage(4)\t3\t7\tNULL\tNULL\tNULL\n");
-	tt_test_assert_tsv(tr, "select a.key, a.display_value from track t join args a"
-			       " on a.arg_set_id = t.dimension_arg_set_id where t.name = 'vertex' order by a.id",
-			   "ugpu\t0\ngpu\t0\nrender_stage_source\tiid\nhwqueue_id\t1\nhwqueue_name\tvertex\n");
+	tt_test_assert_tsv(tr, "select a.key, a.display_value from track t join args a on a.arg_set_id = t.dimension_arg_set_id"
+			       " where t.id = (select min(id) from track where name = 'vertex') order by a.id",
+			   "ugpu\t0\ngpu\t0\nrender_stage_source\tiid\nhwqueue_id\t1\nhwqueue_name\tvertex\n"
+			   "track_compressor_idx\t0\n");
+	tt_test_assert_tsv(tr, "select s.ts, extract_arg(t.dimension_arg_set_id, 'track_compressor_idx'), s.depth"
+			       " from slice s join track t on t.id = s.track_id where t.name = 'vertex' order by s.ts",
+			   "100\t0\t0\n105\t1\t0\n");
 	tt_test_assert_tsv(tr, "include perfetto module std.gpu.context; select context_id, pid, api from gpu_context",
 			   "42\t300\tCUDA\n");
 	tt_test_assert_tsv(tr, "select s.context_id, p.pid from gpu_slice s join process p on p.upid = s.upid"
 			       " where s.ts = 100",
 			   "42\t300\n");
+	tb_close(tr, path, &b);
+}
+
+/* A render stage of event id on hardware queue queue (the deprecated
+ * ids), waiting for the events waits. */
+static void stage(tbuf *b, uint64_t ts, uint64_t id, int32_t queue, uint64_t *waits, size_t nwaits)
+{
+	Perfetto__Protos__GpuRenderStageEvent e = PERFETTO__PROTOS__GPU_RENDER_STAGE_EVENT__INIT;
+	Pkt p = pkt(1, ts);
+
+	e.has_event_id = e.has_duration = e.has_hw_queue_id = e.has_stage_id = 1;
+	e.event_id = id;
+	e.duration = 10;
+	e.hw_queue_id = queue;
+	e.stage_id = (int32_t)id;
+	e.n_event_wait_ids = nwaits;
+	e.event_wait_ids = waits;
+	TB_PUT(b, p, GPU_RENDER_STAGE_EVENT, gpu_render_stage_event, &e);
+}
+
+/* event_wait_ids: a flow from each slice of the event waited for to the
+ * waiting one, whichever comes first in the trace. */
+static void test_render_stage_waits(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+	uint64_t w1[] = { 1 }, w4[] = { 4 };
+
+	(void)state;
+	stage(&b, 100, 1, 0, NULL, 0);
+	stage(&b, 200, 2, 1, w1, 1);
+	stage(&b, 300, 3, 1, w4, 1);
+	stage(&b, 400, 4, 0, NULL, 0);
+	tr = tb_open_file(&b, &path);
+	tt_test_assert_tsv(tr, "select o.name, i.name from flow f join slice o on o.id = f.slice_out"
+			       " join slice i on i.id = f.slice_in order by o.ts",
+			   "render stage(1)\trender stage(2)\nrender stage(4)\trender stage(3)\n");
 	tb_close(tr, path, &b);
 }
 
@@ -339,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_interned_counters),
 		cmocka_unit_test(test_gpu_info),
 		cmocka_unit_test(test_render_stages),
+		cmocka_unit_test(test_render_stage_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

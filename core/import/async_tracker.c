@@ -268,10 +268,15 @@ uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint6
 uint32_t tt_async_track_scoped(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, int64_t ts, int64_t dur,
 			       const tt_track_desc *d, const tt_async_args *a)
 {
-	uint32_t si = set_of(t, 1, k1, k2, k3, d, a), track;
+	return tt_async_track_in_set_scoped(t, set_of(t, 1, k1, k2, k3, d, a), ts, dur);
+}
+
+uint32_t tt_async_track_in_set_scoped(tt_async_tracker *t, uint32_t si, int64_t ts, int64_t dur)
+{
+	uint32_t track;
 	struct aset *s;
 
-	if (si == TT_NONE || (track = set_track(t, si, (uint64_t)ts, TT_ASYNC_SCOPED)) == TT_NONE)
+	if (si >= t->v.n || (track = set_track(t, si, (uint64_t)ts, TT_ASYNC_SCOPED)) == TT_NONE)
 		return TT_NONE;
 	/* the lane is busy until the slice ends (set_track made it busy
 	 * until its start, as for an instant) */

@@ -309,6 +309,9 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_GPU_COUNTER:
 		tt_proto_feed_gpu_counter(c, r);
 		return;
+	case FT_GPU_STAGE:
+		tt_proto_feed_gpu_stage(c, r);
+		return;
 	case FT_DRM:
 		tt_proto_feed_drm(c, r);
 		return;

@@ -13,9 +13,13 @@
  *     track's previous row. Inline descriptors' counter ids are global to
  *     the trace (a spec given again is an error), interned ones are the
  *     descriptor's own;
- *   - GpuRenderStageEvent: a slice on the "gpu_render_stage" track of its
- *     hardware queue (interned specs, or the deprecated specifications'
- *     ids), named by its stage, with trace processor's args;
+ *   - GpuRenderStageEvent: a slice on the "gpu_render_stage" tracks of
+ *     its hardware queue (interned specs, or the deprecated
+ *     specifications' ids; lanes as trace processor's track compressor
+ *     makes them, chosen in trace order: FT_GPU_STAGE records), named by
+ *     its stage, with trace processor's args; flows from the slices of
+ *     the events it waits for (event_wait_ids); a graphics context it
+ *     names is a gpu_context row;
  *   - GpuInfo: the gpu table's name, vendor, model, ... and extra_info
  *     as the GPU's args.
  * The state interned on a sequence is dropped when the sequence clears
@@ -51,6 +55,18 @@ struct gctr {
 	int fwd;
 };
 
+/* A slice in a list by GPU event id (node index + 1 links, 0 ends). */
+struct gnode {
+	int64_t slice;
+	uint32_t next;
+};
+
+/* A render stage's event id and the events it waits for (in waits). */
+struct gstage {
+	uint64_t event_id;
+	size_t wait_at, nwait;
+};
+
 struct tt_proto_gpu {
 	tt_pmap gens;                /* seq -> its generation: bumped by a clear */
 	tt_pmap interned;            /* hash of (kind, seq, gen, iid) -> index in in + 1 */
@@ -62,6 +78,12 @@ struct tt_proto_gpu {
 	TT_VEC(tt_str) queues;       /* deprecated specifications: hw_queue id -> name, description (pairs) */
 	TT_VEC(tt_str) stages;       /* ... stage id -> name, description (pairs) */
 	tt_pmap contexts;            /* graphics contexts stored (gpu_context rows) */
+	/* render stages' flows (trace processor's GpuTracker): an event's
+	 * slices and the slices waiting for it, by event id -> list */
+	tt_pmap ev_slices, ev_waits;
+	TT_VEC(struct gnode) nodes;
+	TT_VEC(struct gstage) stage_ev; /* the stages read, until fed */
+	TT_VEC(uint64_t) waits;
 };
 
 static struct tt_proto_gpu *gpu_state(pctx *c)
@@ -136,6 +158,11 @@ void tt_proto_gpu_free(pctx *c)
 	tt_pmap_free(&g->ctrs);
 	tt_pmap_free(&g->last_row);
 	tt_pmap_free(&g->contexts);
+	tt_pmap_free(&g->ev_slices);
+	tt_pmap_free(&g->ev_waits);
+	TT_VEC_FREE(g->nodes);
+	TT_VEC_FREE(g->stage_ev);
+	TT_VEC_FREE(g->waits);
 	free(g);
 	c->gpu = NULL;
 }
@@ -440,39 +467,83 @@ static void old_specs(pctx *c, struct tt_proto_gpu *g, const Perfetto__Protos__G
 	}
 }
 
-/* The "gpu_render_stage" track of a hardware queue: by (gpu, where its
- * id comes from, the id, its name), named name, described desc (0: none). */
-static uint32_t stage_track(pctx *c, int32_t gpu, int interned, uint32_t queue, tt_str dim_name, tt_str name,
-			    tt_str desc)
+/* The "gpu_render_stage" tracks of a hardware queue: by (gpu, where its
+ * id comes from, the id, its name), named name, described desc (0:
+ * none); a set of lanes, as trace processor's track compressor keeps
+ * them, its stages going to the first lane free at their start (when
+ * fed: FT_GPU_STAGE). Returns the set, or TT_NONE. */
+static uint32_t stage_set(pctx *c, int32_t gpu, int interned, uint32_t queue, tt_str dim_name, tt_str name,
+			  tt_str desc)
 {
+	static const char type[] = "gpu_render_stage";
 	uint32_t ugpu = tt_storage_gpu(c->st, (uint32_t)gpu);
-	tt_track_desc d = { .type = "gpu_render_stage", .name = name, .utid = TT_NONE, .upid = TT_NONE,
-			    .parent_id = TT_NONE, .cpu = -1 };
-	const char *src = interned ? "iid" : "id";
-	const char *dn;
-	uint32_t t;
+	tt_track_desc d = { .type = type, .name = name, .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE,
+			    .cpu = -1 };
+	tt_async_args a = { .ndim = 4 };
 
 	if (ugpu == TT_NONE)
 		return TT_NONE;
-	t = tt_track_tracker_keyed(c->im->tracks, "gpu_render_stage", (uint64_t)(uint32_t)gpu << 32 | queue,
-				   (uint64_t)interned, dim_name, &d);
-	if (t == TT_NONE || !tt_proto_dims_begin(c, t))
-		return t;
-	tt_storage_args_uint(c->st, "ugpu", ugpu);
-	tt_storage_args_uint(c->st, "gpu", (uint32_t)gpu);
-	tt_storage_args_str(c->st, "render_stage_source", src, strlen(src));
-	tt_storage_args_uint(c->st, "hwqueue_id", queue);
-	if ((dn = tt_storage_str(c->st, dim_name)))
-		tt_storage_args_str(c->st, "hwqueue_name", dn, strlen(dn));
-	tt_proto_dims_end(c, t);
-	if (desc) {
-		const char *ds = tt_storage_str(c->st, desc);
+	a.dim[0] = (tt_async_arg){ "ugpu", 'u', ugpu, NULL };
+	a.dim[1] = (tt_async_arg){ "gpu", 'u', (uint32_t)gpu, NULL };
+	a.dim[2] = (tt_async_arg){ "render_stage_source", 'c', 0, interned ? "iid" : "id" };
+	a.dim[3] = (tt_async_arg){ "hwqueue_id", 'u', queue, NULL };
+	if (dim_name)
+		a.dim[a.ndim++] = (tt_async_arg){ "hwqueue_name", 's', dim_name, NULL };
+	if (desc)
+		a.src[a.nsrc++] = (tt_async_arg){ "description", 's', desc, NULL };
+	return tt_async_set(c->im->async, tt_fnv1a64(TT_FNV1A64_SEED, type, strlen(type)),
+			    (uint64_t)(uint32_t)gpu << 32 | queue, (uint64_t)interned << 32 | dim_name, &d, &a);
+}
 
-		tt_storage_args_begin(c->st);
-		tt_storage_args_str(c->st, "description", ds, strlen(ds));
-		tt_storage_track_set_source_args(c->st, t, tt_args_tracker_end(c->im->args));
+/* slice onto the list of event id in m. */
+static void list_add(pctx *c, struct tt_proto_gpu *g, tt_pmap *m, uint64_t id, int64_t slice)
+{
+	uint64_t *head = tt_pmap_find(m, id);
+	struct gnode n = { slice, head ? (uint32_t)*head : 0 };
+
+	if (TT_VEC_PUSH(g->nodes, n) || tt_pmap_put(m, id, g->nodes.n))
+		c->oom = 1;
+}
+
+/* Flows from each slice of event id in m to slice (out 1), or from slice
+ * to each (out 0). */
+static void list_flows(pctx *c, struct tt_proto_gpu *g, tt_pmap *m, uint64_t id, int64_t slice, int out)
+{
+	uint64_t *head = tt_pmap_find(m, id);
+
+	for (uint32_t i = head ? (uint32_t)*head : 0; i; i = g->nodes.v[i - 1].next) {
+		int64_t other = g->nodes.v[i - 1].slice;
+
+		tt_storage_flow_link(c->st, out ? other : slice, out ? slice : other);
 	}
-	return t;
+}
+
+void tt_proto_feed_gpu_stage(pctx *c, const prec *r)
+{
+	struct tt_proto_gpu *g = c->gpu;
+	uint32_t t = tt_async_track_in_set_scoped(c->im->async, (uint32_t)r->id, r->ts, r->u.i);
+	const struct gstage *st;
+	int64_t slice;
+
+	if (t == TT_NONE) {
+		c->oom = 1;
+		return;
+	}
+	slice = tt_slice_tracker_complete(c->im->slices, t, r->ts, r->u.i, 0, r->name, r->args);
+	if (slice < 0 || !g || (r->id >> 32) >= g->stage_ev.n)
+		return;
+	/* its event's slices: flows to the slices waiting for the event;
+	 * the events it waits for: flows from their slices, and it waits
+	 * for slices of those events still to come */
+	st = &g->stage_ev.v[r->id >> 32];
+	list_add(c, g, &g->ev_slices, st->event_id, slice);
+	list_flows(c, g, &g->ev_waits, st->event_id, slice, 0);
+	for (size_t i = 0; i < st->nwait; i++) {
+		uint64_t w = g->waits.v[st->wait_at + i];
+
+		list_flows(c, g, &g->ev_slices, w, slice, 1);
+		list_add(c, g, &g->ev_waits, w, slice);
+	}
 }
 
 static void arg_tstr(pctx *c, const char *key, tt_str v)
@@ -532,7 +603,8 @@ void tt_proto_on_gpu_render_stage(pctx *c, pseq *s, const GStage *ev, int64_t ts
 	uint64_t queue;
 	int interned = ev->has_hw_queue_iid;
 	const struct gintern *stage = NULL;
-	uint32_t t;
+	struct gstage st;
+	uint32_t set;
 
 	if (!g)
 		return;
@@ -572,8 +644,8 @@ void tt_proto_on_gpu_render_stage(pctx *c, pseq *s, const GStage *ev, int64_t ts
 			tname = intern_c(c, buf);
 		}
 	}
-	t = stage_track(c, gpu, interned, (uint32_t)queue, dim, tname, tdesc);
-	if (t == TT_NONE)
+	set = stage_set(c, gpu, interned, (uint32_t)queue, dim, tname, tdesc);
+	if (set == TT_NONE)
 		return;
 	if (ev->has_stage_iid)
 		stage = in_find(g, IN_SPEC, s->id, ev->stage_iid);
@@ -622,8 +694,19 @@ void tt_proto_on_gpu_render_stage(pctx *c, pseq *s, const GStage *ev, int64_t ts
 	tt_storage_args_int(c->st, "submission_id", ev->submission_id);
 	tt_storage_args_uint(c->st, "hw_queue_id", queue);
 	tt_storage_args_int(c->st, "upid", tt_proto_process(c, pid));
-	tt_proto_push_rec(c, s, ts, R_COMPLETE, 0, t, name, 0, tt_args_tracker_end(c->im->args),
-			  (int64_t)ev->duration, 0);
+	st.event_id = ev->event_id;
+	st.wait_at = g->waits.n;
+	st.nwait = ev->n_event_wait_ids;
+	for (size_t i = 0; i < ev->n_event_wait_ids; i++)
+		if (TT_VEC_PUSH(g->waits, ev->event_wait_ids[i]))
+			c->oom = 1;
+	if (TT_VEC_PUSH(g->stage_ev, st)) {
+		c->oom = 1;
+		tt_args_tracker_end(c->im->args);
+		return;
+	}
+	tt_proto_push_ft(c, s, ts, FT_GPU_STAGE, (uint64_t)(g->stage_ev.n - 1) << 32 | set, (int64_t)ev->duration, name,
+			 0, tt_args_tracker_end(c->im->args));
 }
 
 /* ---- GpuInfo ----------------------------------------------------------------------- */

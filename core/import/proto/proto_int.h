@@ -59,7 +59,10 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
        FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE,
-       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END, FT_GPU_COUNTER, FT_DRM, FT_V4L2, FT_VIRTIO };
+       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END, FT_GPU_COUNTER, FT_GPU_STAGE, FT_DRM, FT_V4L2, FT_VIRTIO };
+/* FT_GPU_STAGE: a GPU render stage's slice (proto_gpu.c): id its index in
+ * the stages read << 32 | its queue's set of lanes (async tracker), u.i its
+ * duration, name and args its own. */
 /* FT_VIRTIO: a virtio-gpu or virtio-video event (proto_virtio.c): cat its
  * kind (0: virtio-gpu, its kind in u.i), id, u.i, name, args as there. */
 /* FT_V4L2: a V4L2 buffer event (proto_v4l2.c): id its kind << 32 | the
@@ -638,6 +641,7 @@ void tt_proto_cpu_uid_free(pctx *c);
  * interned GPU data of a packet, a sequence's state cleared; freeing. */
 void tt_proto_on_gpu_counters(pctx *c, pseq *s, const Pkt *p, int64_t ts);
 void tt_proto_feed_gpu_counter(pctx *c, const prec *r);
+void tt_proto_feed_gpu_stage(pctx *c, const prec *r);
 void tt_proto_on_gpu_render_stage(pctx *c, pseq *s, const Perfetto__Protos__GpuRenderStageEvent *ev, int64_t ts);
 void tt_proto_on_gpu_info(pctx *c, const Perfetto__Protos__GpuInfo *gi);
 void tt_proto_on_interned_gpu(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
