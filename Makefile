@@ -91,7 +91,8 @@ PROTO_SRCS += core/import/proto/proto_state.c core/import/proto/proto_callstack.
 	      core/import/proto/proto_heaps.c core/import/proto/proto_translate.c core/import/proto/proto_net.c \
 	      core/import/proto/proto_io.c core/import/proto/proto_system.c \
 	      core/import/proto/proto_power.c core/import/proto/proto_cma.c \
-	      core/import/proto/proto_cpu_uid.c core/import/proto/proto_fs.c core/import/proto/proto_generic_kernel.c
+	      core/import/proto/proto_cpu_uid.c core/import/proto/proto_fs.c core/import/proto/proto_generic_kernel.c \
+	      core/import/proto/proto_gpu.c core/import/proto/proto_drm.c core/import/proto/proto_v4l2.c core/import/proto/proto_virtio.c
 # the tracing service's own packets and the trace config
 PROTO_SRCS += core/import/proto/proto_service.c core/import/proto/proto_text.c
 CORE_SRCS  += core/profile.c core/task_state.c

@@ -96,6 +96,8 @@
 	X(energy_descriptor_invalid, "energy_descriptor_invalid", "error", "analysis", "energy consumers and power entity states described without their id, skipped") \
 	X(energy_breakdown_missing_values, "energy_breakdown_missing_values", "error", "analysis", "energy estimates without a consumer id or a value, or of a consumer no descriptor named, skipped") \
 	X(energy_uid_breakdown_missing_values, "energy_uid_breakdown_missing_values", "error", "analysis", "per-uid energy estimates without a uid or a value, skipped") \
+	X(gpu_counters_invalid_spec, "gpu_counters_invalid_spec", "error", "analysis", "GPU counter specs without an id or a name, given twice, or counter values of an interned descriptor that does not name them, skipped") \
+	X(gpu_counters_missing_timestamp, "gpu_counters_missing_timestamp", "error", "trace", "GpuCounterEvent packets with counter values but no timestamp: they cannot be placed in time, dropped") \
 	X(entity_state_residency_invalid, "entity_state_residency_invalid", "error", "analysis", "entity state residency packets with no residency (a descriptor alone counts too, as in trace processor)") \
 	X(entity_state_residency_lookup_failed, "entity_state_residency_lookup_failed", "error", "analysis", "entity state residencies of a state no descriptor named (the rest of the packet skipped)") \
 	X(packages_list_has_read_errors, "packages_list_has_read_errors", "error", "trace", "the packages list data source could not read Android's packages.list") \

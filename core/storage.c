@@ -134,6 +134,8 @@ void tt_storage_free(tt_storage *st)
 	F(packages, st->packages.name, st->packages.uid, st->packages.version_code, st->packages.debuggable,
 	  st->packages.profileable);
 	TT_VEC_FREE(st->gpus);
+	TT_VEC_FREE(st->gpu_groups);
+	TT_VEC_FREE(st->gpu_contexts);
 	F(named, st->named.stat, st->named.name, st->named.count);
 	F(istats, st->istats.stat, st->istats.idx, st->istats.value);
 #undef F
@@ -622,6 +624,12 @@ void tt_storage_counter_set_track(tt_storage *st, int64_t row, uint32_t track)
 {
 	if (row >= 0 && (size_t)row < st->counter.n)
 		st->counter.track[row] = track;
+}
+
+void tt_storage_counter_set_value(tt_storage *st, int64_t row, double value)
+{
+	if (row >= 0 && (size_t)row < st->counter.n)
+		st->counter.value[row] = value;
 }
 
 /* row's value in v (set again: replaced). */
@@ -1194,15 +1202,51 @@ void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable
 
 uint32_t tt_storage_gpu(tt_storage *st, uint32_t gpu)
 {
+	struct tt_gpu_row r = { .gpu = gpu, .arg_set_id = TT_NONE };
+
 	/* (a device has a few GPUs: a scan) */
 	for (size_t i = 0; i < st->gpus.n; i++)
-		if (st->gpus.v[i] == gpu)
+		if (st->gpus.v[i].gpu == gpu)
 			return (uint32_t)i;
-	if (TT_VEC_PUSH(st->gpus, gpu)) {
+	if (TT_VEC_PUSH(st->gpus, r)) {
 		st->oom = 1;
 		return TT_NONE;
 	}
 	return (uint32_t)(st->gpus.n - 1);
+}
+
+void tt_storage_gpu_info(tt_storage *st, uint32_t ugpu, const tt_gpu_info *info)
+{
+	struct tt_gpu_row *r;
+
+	if (ugpu >= st->gpus.n)
+		return;
+	r = &st->gpus.v[ugpu];
+	/* (an empty value keeps what was there, as trace processor's SetGpuInfo) */
+	r->name = info->name ? info->name : r->name;
+	r->vendor = info->vendor ? info->vendor : r->vendor;
+	r->model = info->model ? info->model : r->model;
+	r->arch = info->arch ? info->arch : r->arch;
+	r->uuid = info->uuid ? info->uuid : r->uuid;
+	r->pci_bdf = info->pci_bdf ? info->pci_bdf : r->pci_bdf;
+	if (info->arg_set_id != TT_NONE)
+		r->arg_set_id = info->arg_set_id;
+}
+
+void tt_storage_gpu_context(tt_storage *st, uint64_t context_id, int64_t pid, tt_str api)
+{
+	struct tt_gpu_context_row r = { context_id, pid, api };
+
+	if (TT_VEC_PUSH(st->gpu_contexts, r))
+		st->oom = 1;
+}
+
+void tt_storage_gpu_group(tt_storage *st, int64_t group_id, uint32_t track, tt_str name, tt_str desc)
+{
+	struct tt_gpu_group_row r = { group_id, track, name, desc };
+
+	if (TT_VEC_PUSH(st->gpu_groups, r))
+		st->oom = 1;
 }
 
 void tt_storage_meta_int(tt_storage *st, const char *key, int64_t value)

@@ -244,6 +244,9 @@ int64_t tt_storage_counter(tt_storage *st, uint32_t track, int64_t ts, double va
 /* A counter row's track, when it is known only later (a thread's process
  * counter: trace processor's pending upid resolution); before finalize. */
 void tt_storage_counter_set_track(tt_storage *st, int64_t row, uint32_t track);
+/* A counter row's value set again (a GPU counter's backwards-looking
+ * sample: its value is the interval's that ends at the next row). */
+void tt_storage_counter_set_value(tt_storage *st, int64_t row, double value);
 /* A counter row's arg set (most have none: TT_NONE), set once the row
  * exists; kept apart from the row, since few counters have args. */
 void tt_storage_counter_set_args(tt_storage *st, int64_t row, uint32_t arg_set_id);
@@ -383,6 +386,16 @@ void tt_storage_log(tt_storage *st, int64_t ts, uint32_t utid, uint32_t prio, tt
 /* The ugpu (row of trace processor's gpu table) of the device's GPU
  * index gpu, made at its first mention; TT_NONE out of memory. */
 uint32_t tt_storage_gpu(tt_storage *st, uint32_t gpu);
+/* What GpuInfo says of ugpu (each 0: kept as it was). */
+typedef struct tt_gpu_info {
+	tt_str name, vendor, model, arch, uuid, pci_bdf;
+	uint32_t arg_set_id; /* TT_NONE: kept */
+} tt_gpu_info;
+void tt_storage_gpu_info(tt_storage *st, uint32_t ugpu, const tt_gpu_info *info);
+/* A graphics context's row (pid INT64_MIN, api 0: NULL). */
+void tt_storage_gpu_context(tt_storage *st, uint64_t context_id, int64_t pid, tt_str api);
+/* A GPU counter track's group (a gpu_counter_group row; name, desc 0: NULL). */
+void tt_storage_gpu_group(tt_storage *st, int64_t group_id, uint32_t track, tt_str name, tt_str desc);
 void tt_storage_package(tt_storage *st, tt_str name, int64_t uid, int debuggable, int profileable, int64_t version_code);
 /* One more value of a key that holds several (key_type 'multi'). */
 void tt_storage_meta_append_str(tt_storage *st, const char *key, const char *value);

@@ -265,6 +265,28 @@ uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint6
 	return si == TT_NONE ? TT_NONE : set_track(t, si, cookie, kind);
 }
 
+uint32_t tt_async_track_scoped(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, int64_t ts, int64_t dur,
+			       const tt_track_desc *d, const tt_async_args *a)
+{
+	return tt_async_track_in_set_scoped(t, set_of(t, 1, k1, k2, k3, d, a), ts, dur);
+}
+
+uint32_t tt_async_track_in_set_scoped(tt_async_tracker *t, uint32_t si, int64_t ts, int64_t dur)
+{
+	uint32_t track;
+	struct aset *s;
+
+	if (si >= t->v.n || (track = set_track(t, si, (uint64_t)ts, TT_ASYNC_SCOPED)) == TT_NONE)
+		return TT_NONE;
+	/* the lane is busy until the slice ends (set_track made it busy
+	 * until its start, as for an instant) */
+	s = &t->v.v[si];
+	for (size_t i = 0; i < s->lanes.n; i++)
+		if (s->lanes.v[i].scoped && s->lanes.v[i].track == track && dur > 0)
+			s->lanes.v[i].cookie = (uint64_t)(ts + dur);
+	return track;
+}
+
 uint32_t tt_async_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, const tt_track_desc *d,
 		      const tt_async_args *a)
 {

@@ -55,7 +55,7 @@ typedef struct tt_async_arg {
 	uint64_t v;
 	const char *cv;
 } tt_async_arg;
-#define TT_ASYNC_ARGS 4
+#define TT_ASYNC_ARGS 6
 typedef struct tt_async_args {
 	tt_async_arg dim[TT_ASYNC_ARGS], src[TT_ASYNC_ARGS];
 	int ndim, nsrc;
@@ -76,6 +76,14 @@ uint32_t tt_async_track_chrome(tt_async_tracker *t, uint32_t upid, tt_str scope,
 uint32_t tt_async_track_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3,
 			    uint64_t cookie, const tt_track_desc *d, const tt_async_args *a,
 			    enum tt_async_kind kind);
+/* The lane of set (k1, k2, k3) for a slice [ts, ts + dur) that must not
+ * overlap another of its lane's (trace processor's
+ * TrackCompressor::InternScoped): the first lane whose last such slice
+ * ended by ts. */
+uint32_t tt_async_track_scoped(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, int64_t ts, int64_t dur,
+			       const tt_track_desc *d, const tt_async_args *a);
+/* The same in a set made before (tt_async_set). */
+uint32_t tt_async_track_in_set_scoped(tt_async_tracker *t, uint32_t set, int64_t ts, int64_t dur);
 /* The same in two steps, for a caller that keeps the set's id: the set
  * (k1, k2, k3) (made with d and a at its first use; TT_NONE when out of
  * memory), then the track of cookie in it. */

@@ -35,6 +35,25 @@ struct tt_rowvals {
 	uint32_t *row, *val;
 };
 
+/* A GPU (tt_storage_gpu, tt_storage_gpu_info; strings 0: NULL, arg_set_id
+ * TT_NONE: none). */
+struct tt_gpu_row {
+	uint32_t gpu, arg_set_id;
+	tt_str name, vendor, model, arch, uuid, pci_bdf;
+};
+/* A graphics context (tt_storage_gpu_context). */
+struct tt_gpu_context_row {
+	uint64_t context_id;
+	int64_t pid;  /* INT64_MIN: NULL */
+	tt_str api;   /* 0: NULL */
+};
+/* A GPU counter track's group (tt_storage_gpu_group; name, desc 0: NULL). */
+struct tt_gpu_group_row {
+	int64_t group_id;
+	uint32_t track;
+	tt_str name, desc;
+};
+
 struct tt_storage {
 	tt_strpool *strs;
 	int oom;
@@ -229,7 +248,15 @@ struct tt_storage {
 		uint8_t *debuggable, *profileable;
 	} packages; /* Android's packages (trace processor's __intrinsic_package_list) */
 
-	TT_VEC(uint32_t) gpus; /* GPUs by ugpu: their index on the device (trace processor's __intrinsic_gpu) */
+	/* GPUs by ugpu (trace processor's __intrinsic_gpu): their index on
+	 * the device, what GpuInfo says of them and its extra_info */
+	TT_VEC(struct tt_gpu_row) gpus;
+	/* the groups of the GPU counter tracks (trace processor's
+	 * gpu_counter_group) */
+	TT_VEC(struct tt_gpu_group_row) gpu_groups;
+	/* graphics contexts of render stages (trace processor's
+	 * __intrinsic_gpu_context) */
+	TT_VEC(struct tt_gpu_context_row) gpu_contexts;
 
 	struct {
 		size_t n, cap;

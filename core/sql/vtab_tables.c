@@ -533,13 +533,23 @@ static const tt_vtab_def pkg_def = {
 };
 
 /* GPUs (trace processor's __intrinsic_gpu, view gpu): their index on
- * the device; name, vendor and the rest are not in the traces read yet. */
+ * the device and what GpuInfo says of them. */
 static size_t gpu_n(const tt_storage *st) { return st->gpus.n; }
 static void gpu_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
 {
+	const struct tt_gpu_row *g = &st->gpus.v[r];
+
 	switch (c) {
 	case 0: r_int(ctx, (int64_t)r); break;
-	case 1: r_int(ctx, st->gpus.v[r]); break;
+	case 1: r_int(ctx, g->gpu); break;
+	case 2: r_int(ctx, 0); break;
+	case 3: tt_vtab_result_str(ctx, st, g->name); break;
+	case 4: tt_vtab_result_str(ctx, st, g->vendor); break;
+	case 5: tt_vtab_result_str(ctx, st, g->model); break;
+	case 6: tt_vtab_result_str(ctx, st, g->arch); break;
+	case 7: tt_vtab_result_str(ctx, st, g->uuid); break;
+	case 8: tt_vtab_result_str(ctx, st, g->pci_bdf); break;
+	case 9: tt_vtab_result_id(ctx, g->arg_set_id); break;
 	default: sqlite3_result_null(ctx); break;
 	}
 }
@@ -548,6 +558,55 @@ static const tt_vtab_def gpu_def = {
 	.schema = "CREATE TABLE x(id INTEGER, gpu INTEGER, machine_id INTEGER, name TEXT, vendor TEXT, model TEXT,"
 		  " architecture TEXT, uuid TEXT, pci_bdf TEXT, arg_set_id INTEGER)",
 	.nrows = gpu_n, .column = gpu_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
+/* The groups of the GPU counter tracks (trace processor's
+ * gpu_counter_group): a track is in each group its spec names, or in
+ * group 0 (UNCLASSIFIED), and in the descriptor's custom groups. */
+static size_t gpu_group_n(const tt_storage *st) { return st->gpu_groups.n; }
+static void gpu_group_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	const struct tt_gpu_group_row *g = &st->gpu_groups.v[r];
+
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, g->group_id); break;
+	case 2: r_int(ctx, g->track); break;
+	case 3: tt_vtab_result_str(ctx, st, g->name); break;
+	case 4: tt_vtab_result_str(ctx, st, g->desc); break;
+	}
+}
+static const tt_vtab_def gpu_group_def = {
+	.name = "gpu_counter_group",
+	.schema = "CREATE TABLE x(id INTEGER, group_id INTEGER, track_id INTEGER, name TEXT, description TEXT)",
+	.nrows = gpu_group_n, .column = gpu_group_col,
+	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
+};
+
+/* Graphics contexts (trace processor's __intrinsic_gpu_context; view
+ * gpu_context in module std.gpu.context). */
+static size_t gpu_ctx_n(const tt_storage *st) { return st->gpu_contexts.n; }
+static void gpu_ctx_col(const tt_storage *st, size_t r, int c, sqlite3_context *ctx)
+{
+	const struct tt_gpu_context_row *g = &st->gpu_contexts.v[r];
+
+	switch (c) {
+	case 0: r_int(ctx, (int64_t)r); break;
+	case 1: r_int(ctx, (int64_t)g->context_id); break;
+	case 2:
+		if (g->pid == INT64_MIN)
+			sqlite3_result_null(ctx);
+		else
+			r_int(ctx, g->pid);
+		break;
+	case 3: tt_vtab_result_str(ctx, st, g->api); break;
+	}
+}
+static const tt_vtab_def gpu_ctx_def = {
+	.name = "__intrinsic_gpu_context",
+	.schema = "CREATE TABLE x(id INTEGER, context_id INTEGER, pid INTEGER, api TEXT)",
+	.nrows = gpu_ctx_n, .column = gpu_ctx_col,
 	.id_col = 0, .track_col = -1, .ts_col = -1, .name_col = -1, .argset_col = -1, .id_alias_col = -1,
 };
 
@@ -690,6 +749,7 @@ static const tt_vtab_def *const core_defs[] = {
 	&slice_def, &counter_def, &process_def, &thread_def, &track_def, &args_def,
 	&flow_def, &raw_def, &sched_def, &tstate_def, &spurious_def, &stats_def, &ilog_def, &detail_def,
 	&meta_def, &bounds_def, &ppath_def, &csnap_def, &logs_def, &pkg_def, &gpu_def,
+	&gpu_group_def, &gpu_ctx_def,
 };
 
 /* Perfetto's track views, over `track`. */
@@ -716,6 +776,15 @@ static const char core_views[] =
 	"  t.machine_id, t.unit, t.description, a.int_value AS ugpu,"
 	"  (SELECT g.int_value FROM args g WHERE g.arg_set_id = t.dimension_arg_set_id AND g.key = 'gpu') AS gpu_id"
 	"  FROM track t JOIN args a ON a.arg_set_id = t.dimension_arg_set_id WHERE t.is_counter = 1 AND a.key = 'ugpu';"
+	/* the GPU's slice tracks, by trace processor's track types */
+	"CREATE TEMP VIEW gpu_track AS SELECT t.id, t.name, t.type, t.parent_id, t.source_arg_set_id,"
+	"  t.dimension_arg_set_id, t.machine_id, t.type AS scope,"
+	"  (SELECT a.string_value FROM args a WHERE a.arg_set_id = t.source_arg_set_id AND a.key = 'description')"
+	"  AS description,"
+	"  (SELECT a.int_value FROM args a WHERE a.arg_set_id = t.dimension_arg_set_id AND a.key = 'context_id')"
+	"  AS context_id"
+	"  FROM track t WHERE t.type IN ('drm_vblank', 'drm_sched_ring', 'drm_fence', 'mali_mcu_state',"
+	"  'gpu_render_stage', 'vulkan_events', 'gpu_log', 'graphics_frame_event');"
 	"CREATE TEMP VIEW cpu_track AS SELECT t.id, t.name, t.type, t.parent_id, t.source_arg_set_id, t.machine_id,"
 	"  t.cpu FROM track t WHERE t.cpu IS NOT NULL AND t.is_counter = 0;"
 	"CREATE TEMP VIEW sched AS SELECT id, ts, dur, cpu, utid, end_state, priority, ucpu, ts + dur AS ts_end"
@@ -725,6 +794,23 @@ static const char core_views[] =
 	"CREATE TEMP VIEW instant AS SELECT ts, track_id, name, arg_set_id FROM slice WHERE dur = 0;"
 	"CREATE TEMP VIEW thread_slice AS SELECT s.*, tt.utid FROM slice s"
 	"  JOIN thread_track tt ON s.track_id = tt.id;"
+	"CREATE TEMP VIEW gpu_slice AS SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, s.depth,"
+	"  s.parent_id, s.arg_set_id,"
+	"  extract_arg(s.arg_set_id, 'context_id') AS context_id,"
+	"  extract_arg(s.arg_set_id, 'render_target') AS render_target,"
+	"  extract_arg(s.arg_set_id, 'render_target_name') AS render_target_name,"
+	"  extract_arg(s.arg_set_id, 'render_pass') AS render_pass,"
+	"  extract_arg(s.arg_set_id, 'render_pass_name') AS render_pass_name,"
+	"  extract_arg(s.arg_set_id, 'command_buffer') AS command_buffer,"
+	"  extract_arg(s.arg_set_id, 'command_buffer_name') AS command_buffer_name,"
+	"  extract_arg(s.arg_set_id, 'frame_id') AS frame_id,"
+	"  extract_arg(s.arg_set_id, 'submission_id') AS submission_id,"
+	"  extract_arg(s.arg_set_id, 'hw_queue_id') AS hw_queue_id,"
+	"  extract_arg(s.arg_set_id, 'upid') AS upid,"
+	"  extract_arg(s.arg_set_id, 'render_subpasses') AS render_subpasses,"
+	"  extract_arg(s.arg_set_id, 'render_stage_category') AS render_stage_category"
+	"  FROM slice s JOIN track t ON s.track_id = t.id"
+	"  WHERE t.type IN ('gpu_render_stage', 'vulkan_events', 'gpu_log');"
 	"CREATE TEMP VIEW package_list AS SELECT * FROM __intrinsic_package_list;"
 	"CREATE TEMP VIEW gpu AS SELECT * FROM __intrinsic_gpu;"
 	"CREATE TEMP VIEW logs AS SELECT id, ts, utid, prio, log_source, tag, msg, arg_set_id FROM __intrinsic_logs;"

@@ -373,6 +373,10 @@ static void ctx_free(pctx *c)
 	TT_VEC_FREE(c->cma);
 	tt_keymap_free(&c->cma_migrated);
 	tt_proto_cpu_uid_free(c);
+	tt_proto_gpu_free(c);
+	tt_proto_drm_free(c);
+	tt_pmap_free(&c->v4l2_queued);
+	tt_pmap_free(&c->virtgpu_starts);
 	tt_keymap_free(&c->fs_reads);
 	tt_pmap_free(&c->packages);
 	tt_memory_tracker_free(c->memory);

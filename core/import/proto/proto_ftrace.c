@@ -336,6 +336,21 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_SESSION:
 		tt_proto_feed_session(c, r);
 		return;
+	case FT_GPU_COUNTER:
+		tt_proto_feed_gpu_counter(c, r);
+		return;
+	case FT_GPU_STAGE:
+		tt_proto_feed_gpu_stage(c, r);
+		return;
+	case FT_DRM:
+		tt_proto_feed_drm(c, r);
+		return;
+	case FT_V4L2:
+		tt_proto_feed_v4l2(c, r);
+		return;
+	case FT_VIRTIO:
+		tt_proto_feed_virtio(c, r);
+		return;
 	case FT_PTREE: {
 		uint32_t seq;
 		ProtobufCMessage *m = tt_proto_deferred(c, r, &perfetto__protos__process_tree__descriptor, &seq);

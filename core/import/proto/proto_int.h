@@ -59,11 +59,23 @@ enum { FT_SWITCH = 1, FT_SWITCH_NOPREV, FT_NEWTASK, FT_FREE, FT_RENAME, FT_PRINT
        FT_MARK, FT_SIG_MARK, FT_SUSPEND, FT_BINDER_TXN, FT_BINDER_REPLY, FT_BINDER_RCV, FT_BINDER_CMD,
        FT_BINDER_RET, FT_BINDER_LOCK, FT_BINDER_ALLOC, FT_HEAP_CHANGE, FT_HEAP_BUF,
        FT_WAKELOCK, FT_LOG_UTID, FT_FUNCGRAPH, FT_NET_RX, FT_NET_TX, FT_NET_KFREE, FT_TCP_STATE,
-       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END, FT_GK_STATE, FT_GK_RENAME, FT_GK_TREE };
+       FT_TRIGGER, FT_SESSION, FT_CMA, FT_FS_READ, FT_FS_READ_END, FT_GK_STATE, FT_GK_RENAME, FT_GK_TREE,
+       FT_GPU_COUNTER, FT_GPU_STAGE, FT_DRM, FT_V4L2, FT_VIRTIO };
 /* FT_GK_STATE: a generic kernel task state (proto_generic_kernel.c): id
  * the tid, u.i cpu << 32 | prio, args the state, name the comm (0: none);
  * FT_GK_RENAME: id the tid, name the comm; FT_GK_TREE: a
  * GenericKernelProcessTree kept packed (tt_proto_defer) */
+/* FT_GPU_STAGE: a GPU render stage's slice (proto_gpu.c): id its index in
+ * the stages read << 32 | its queue's set of lanes (async tracker), u.i its
+ * duration, name and args its own. */
+/* FT_VIRTIO: a virtio-gpu or virtio-video event (proto_virtio.c): cat its
+ * kind (0: virtio-gpu, its kind in u.i), id, u.i, name, args as there. */
+/* FT_V4L2: a V4L2 buffer event (proto_v4l2.c): id its kind << 32 | the
+ * writing pid, u.i the buffer's key, name and args its instant's. */
+/* FT_DRM: a DRM or dma-fence event (proto_drm.c): cat its kind, name its
+ * ring or timeline, id and u.i its ids, args the writing pid. */
+/* FT_GPU_COUNTER: a GPU counter's value (proto_gpu.c): id its descriptor's
+ * owner << 32 | counter_id, u.i the double's bits. */
 /* FT_SESSION: a ConcurrentSessionEvent (proto_service.c): id the session
  * id, u.i its state, name its track's name, args its args */
 /* FT_TRIGGER: a trigger's slice (proto_service.c): u.i's low 2 bits the
@@ -340,6 +352,10 @@ typedef struct pctx {
 	TT_VEC(struct pcma) cma;     /* CMA events' values, by their records (proto_cma.c) */
 	tt_keymap cma_migrated;      /* utid -> its allocation's migration values in cma (proto_cma.c) */
 	struct pcpuuid *cpu_uid;     /* CpuPerUidData's values, made at the first (proto_cpu_uid.c) */
+	struct tt_proto_gpu *gpu;    /* GPU counters' descriptors, interned GPU data (proto_gpu.c) */
+	struct tt_proto_drm *drm;    /* GPU scheduler rings, dma-fence timelines (proto_drm.c) */
+	tt_pmap v4l2_queued;         /* V4L2 buffers queued: key -> their instant + 1 (proto_v4l2.c) */
+	tt_pmap virtgpu_starts;      /* virtio-gpu commands queued: queue << 32 | seqno -> ts + 1 (proto_virtio.c) */
 	tt_keymap fs_reads;          /* android_fs reads open: (inode, offset) -> the reading tid (proto_fs.c) */
 	tt_pmap wakelocks;           /* wakeup source name -> activations outstanding (proto_kernel.c) */
 	tt_pmap ended_pids;          /* pid -> 1 once its process ended (a new one comes next) */
@@ -648,6 +664,30 @@ void tt_proto_on_cpu_per_uid(pctx *c, pseq *s, const Perfetto__Protos__CpuPerUid
 void tt_proto_cpu_uid_finish(pctx *c);
 void tt_proto_cpu_uid_cleared(pctx *c, uint32_t seq);
 void tt_proto_cpu_uid_free(pctx *c);
+/* proto_gpu.c: GpuCounterEvent (its descriptor read now, its values
+ * fed as FT_GPU_COUNTER records), GpuRenderStageEvent, GpuInfo, the
+ * interned GPU data of a packet, a sequence's state cleared; freeing. */
+void tt_proto_on_gpu_counters(pctx *c, pseq *s, const Pkt *p, int64_t ts);
+void tt_proto_feed_gpu_counter(pctx *c, const prec *r);
+void tt_proto_feed_gpu_stage(pctx *c, const prec *r);
+void tt_proto_on_gpu_render_stage(pctx *c, pseq *s, const Perfetto__Protos__GpuRenderStageEvent *ev, int64_t ts);
+void tt_proto_on_gpu_info(pctx *c, const Perfetto__Protos__GpuInfo *gi);
+void tt_proto_on_interned_gpu(pctx *c, pseq *s, const Perfetto__Protos__InternedData *in);
+void tt_proto_gpu_cleared(pctx *c, uint32_t seq);
+void tt_proto_gpu_free(pctx *c);
+/* proto_drm.c: a DRM or dma-fence ftrace event (1: it was one), its
+ * record when fed; freeing. */
+int tt_proto_on_drm_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_drm(pctx *c, const prec *r);
+void tt_proto_drm_free(pctx *c);
+/* proto_v4l2.c: a V4L2 buffer ftrace event (1: it was one), its record
+ * when fed. */
+int tt_proto_on_v4l2_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_v4l2(pctx *c, const prec *r);
+/* proto_virtio.c: a virtio-gpu or virtio-video ftrace event (1: it was
+ * one), its record when fed. */
+int tt_proto_on_virtio_event(pctx *c, pseq *ps, int64_t ts, const Perfetto__Protos__FtraceEvent *e);
+void tt_proto_feed_virtio(pctx *c, const prec *r);
 /* proto_kernel.c: the lane of cookie in the slice tracks of blueprint
  * type named name with no dimension, as trace processor's track
  * compressor gives it (suspend_resume, android_fs). */

@@ -582,7 +582,9 @@ int tt_proto_on_kernel_event(pctx *c, pseq *seq, pseq *ps, int64_t ts, uint32_t 
 		on_kernel_counter(c, ps, ts, e);
 		break;
 	default:
-		return tt_proto_on_net_event(c, ps, ts, cpu, e) || tt_proto_on_io_event(c, ps, ts, e);
+		return tt_proto_on_net_event(c, ps, ts, cpu, e) || tt_proto_on_io_event(c, ps, ts, e) ||
+		       tt_proto_on_drm_event(c, ps, ts, e) || tt_proto_on_v4l2_event(c, ps, ts, e) ||
+		       tt_proto_on_virtio_event(c, ps, ts, e);
 	}
 	return 1;
 }

@@ -176,6 +176,7 @@ int tt_proto_on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth
 	if (cleared) {
 		tt_proto_seq_clear(s);
 		tt_proto_cpu_uid_cleared(c, s->id);
+		tt_proto_gpu_cleared(c, s->id);
 		s->valid = 1;
 	} else if (p->has_previous_packet_dropped && p->previous_packet_dropped &&
 		   !(p->has_first_packet_on_sequence && p->first_packet_on_sequence)) {
@@ -253,6 +254,7 @@ int tt_proto_on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth
 		tt_proto_on_interned_callstacks(c, s, in);
 		tt_proto_on_interned_srclocs(c, s, in);
 		tt_proto_on_interned_ksyms(c, s, in);
+		tt_proto_on_interned_gpu(c, s, in);
 	}
 
 	/* Every packet but clock snapshots converts its timestamp, so that
@@ -437,6 +439,15 @@ int tt_proto_on_packet(pctx *c, const Pkt *p, const tt_proto_item *it, int depth
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_USER_LIST:
 		tt_proto_on_user_list(c, p->user_list);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GPU_COUNTER_EVENT:
+		tt_proto_on_gpu_counters(c, s, p, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GPU_RENDER_STAGE_EVENT:
+		tt_proto_on_gpu_render_stage(c, s, p->gpu_render_stage_event, ts);
+		return 0;
+	case PERFETTO__PROTOS__TRACE_PACKET__DATA_GPU_INFO:
+		tt_proto_on_gpu_info(c, p->gpu_info);
 		return 0;
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT:
 	case PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_STATS:
