@@ -315,9 +315,26 @@ void tt_sched_tracker_waking(tt_sched_tracker *s, int64_t ts, uint32_t utid, uin
 	open_state(s, ts, utid, ST_WOKEN, 0, -1, waker_utid, irq);
 }
 
+/* "Running" and "R", interned once: the text of ST_RUNNING and ST_WOKEN. */
+static void names(tt_sched_tracker *s)
+{
+	if (!s->running) {
+		s->running = tt_storage_intern_cstr(s->st, "Running");
+		s->runnable = tt_storage_intern_cstr(s->st, "R");
+	}
+}
+
+/* A thread_state row's state as text (0: NULL). */
+static tt_str row_state(tt_sched_tracker *s, int64_t state, int text)
+{
+	if (text)
+		return (tt_str)state;
+	names(s);
+	return state == ST_RUNNING ? s->running : state == ST_WOKEN ? s->runnable : state_str(s, state);
+}
+
 void tt_sched_tracker_build(tt_sched_tracker *s)
 {
-	tt_str running, runnable;
 	int64_t base = 0;             /* the storage row of states.v[0] */
 
 	for (size_t i = 0; i < s->slices.n; i++) {
@@ -326,15 +343,10 @@ void tt_sched_tracker_build(tt_sched_tracker *s)
 		tt_storage_sched(s->st, r->ts, r->dur, r->cpu, r->utid,
 				 r->text ? (tt_str)r->state : r->state == ST_NONE ? 0 : state_str(s, r->state), r->prio);
 	}
-	running = tt_storage_intern_cstr(s->st, "Running");
-	runnable = tt_storage_intern_cstr(s->st, "R");
 	for (size_t i = 0; i < s->states.n; i++) {
 		const strow *r = &s->states.v[i];
-
 		int64_t row = tt_storage_thread_state(s->st, r->ts, r->dur, r->cpu, r->utid,
-						      r->text ? (tt_str)r->state :
-						      r->state == ST_RUNNING ? running :
-						      r->state == ST_WOKEN ? runnable : state_str(s, r->state));
+						      row_state(s, r->state, r->text));
 
 		if (row < 0)
 			continue;
@@ -362,10 +374,7 @@ void tt_sched_tracker_build(tt_sched_tracker *s)
  * any other text is kept as it is. */
 static void make_text(tt_sched_tracker *s, tt_str state, int64_t *v, int *text)
 {
-	if (!s->running) {
-		s->running = tt_storage_intern_cstr(s->st, "Running");
-		s->runnable = tt_storage_intern_cstr(s->st, "R");
-	}
+	names(s);
 	*text = state != s->running && state != s->runnable;
 	*v = state == s->running ? ST_RUNNING : state == s->runnable ? ST_WOKEN : (int64_t)state;
 }
@@ -430,16 +439,8 @@ void tt_sched_tracker_set_state(tt_sched_tracker *s, uint32_t utid, tt_str state
 tt_str tt_sched_tracker_last_state(tt_sched_tracker *s, uint32_t utid)
 {
 	const strow *last = last_state(s, utid);
-	int64_t v;
-	int text;
 
-	if (!last)
-		return 0;
-	make_text(s, 0, &v, &text); /* (interns the two names once) */
-	if (last->text)
-		return (tt_str)last->state;
-	return last->state == ST_RUNNING ? s->running : last->state == ST_WOKEN ? s->runnable :
-										 state_str(s, last->state);
+	return last ? row_state(s, last->state, last->text) : 0;
 }
 
 /* trace processor's TaskState from text (FromSystrace), then as a 4.4

@@ -580,9 +580,18 @@ static void prefix(fline *l, size_t row)
 	putf(l, " [%03" PRId64 "] .... %" PRId64 ".%06" PRId64 ":", cpu, secs, us);
 }
 
+/* The function's state: the kernel version is read from the metadata
+ * once, at the first call (the storage is complete by then), not per
+ * row. */
+typedef struct ftrace_fn {
+	const tt_storage *st;
+	int have_kernel, kv_major, kv_minor;
+} ftrace_fn;
+
 static void fn_to_ftrace(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const tt_storage *st = sqlite3_user_data(ctx);
+	ftrace_fn *f = sqlite3_user_data(ctx);
+	const tt_storage *st = f->st;
 	fline l = { .st = st };
 	sqlite3_int64 id;
 	const char *name;
@@ -609,7 +618,12 @@ static void fn_to_ftrace(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	kernel_of(st, &l.kv_major, &l.kv_minor);
+	if (!f->have_kernel) {
+		kernel_of(st, &f->kv_major, &f->kv_minor);
+		f->have_kernel = 1;
+	}
+	l.kv_major = f->kv_major;
+	l.kv_minor = f->kv_minor;
 	prefix(&l, (size_t)id);
 	put(&l, " ");
 	/* atrace-like markers print as the marker they are */
@@ -635,5 +649,11 @@ static void fn_to_ftrace(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 int tt_sql_register_ftrace_functions(sqlite3 *db, const tt_storage *st)
 {
-	return sqlite3_create_function(db, "to_ftrace", 1, SQLITE_UTF8, (void *)st, fn_to_ftrace, NULL, NULL);
+	ftrace_fn *f = sqlite3_malloc(sizeof(*f));
+
+	if (!f)
+		return SQLITE_NOMEM;
+	*f = (ftrace_fn){ .st = st };
+	/* (on failure SQLite calls the destructor itself) */
+	return sqlite3_create_function_v2(db, "to_ftrace", 1, SQLITE_UTF8, f, fn_to_ftrace, NULL, NULL, sqlite3_free);
 }
