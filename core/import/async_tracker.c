@@ -158,7 +158,7 @@ static void track_args(const tt_async_tracker *t, uint32_t track, const tt_async
  * a remembered lane that another cookie took over means the cookie holds
  * none, and a cookie not remembered can only hold one of the lanes taken
  * while the set was small (the first SCAN_LANES). */
-static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
+static struct lane *set_lane(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
 {
 	struct aset *s = &t->v.v[si];
 	struct lane *l = NULL;
@@ -176,10 +176,10 @@ static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enu
 	if (!l) {
 		l = lane_for(s, cookie, scoped, may_hold);
 		if (!l)
-			return TT_NONE;
+			return NULL;
 		if (s->lanes.n > SCAN_LANES && !scoped &&
 		    tt_keymap_put(&t->lanes, si, cookie, 0, 0, (uint32_t)(l - s->lanes.v)))
-			return TT_NONE;
+			return NULL;
 	}
 	if (l->track == TT_NONE) {
 		l->track = tt_storage_track_new(t->st, &s->d);
@@ -192,7 +192,15 @@ static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enu
 		l->open = 1;
 	else if (kind == TT_ASYNC_END && l->open > 0)
 		l->open--;
-	return l->track;
+	return l;
+}
+
+/* The lane's track (TT_NONE when memory ran out). */
+static uint32_t set_track(tt_async_tracker *t, uint32_t si, uint64_t cookie, enum tt_async_kind kind)
+{
+	struct lane *l = set_lane(t, si, cookie, kind);
+
+	return l ? l->track : TT_NONE;
 }
 
 /* Set (k1, k2, k3) of key space tag, made with d (and a) on first use. */
@@ -273,18 +281,15 @@ uint32_t tt_async_track_scoped(tt_async_tracker *t, uint64_t k1, uint64_t k2, ui
 
 uint32_t tt_async_track_in_set_scoped(tt_async_tracker *t, uint32_t si, int64_t ts, int64_t dur)
 {
-	uint32_t track;
-	struct aset *s;
+	struct lane *l;
 
-	if (si >= t->v.n || (track = set_track(t, si, (uint64_t)ts, TT_ASYNC_SCOPED)) == TT_NONE)
+	if (si >= t->v.n || !(l = set_lane(t, si, (uint64_t)ts, TT_ASYNC_SCOPED)) || l->track == TT_NONE)
 		return TT_NONE;
-	/* the lane is busy until the slice ends (set_track made it busy
-	 * until its start, as for an instant) */
-	s = &t->v.v[si];
-	for (size_t i = 0; i < s->lanes.n; i++)
-		if (s->lanes.v[i].scoped && s->lanes.v[i].track == track && dur > 0)
-			s->lanes.v[i].cookie = (uint64_t)(ts + dur);
-	return track;
+	/* the lane is busy until the slice ends (set_lane made it busy until
+	 * its start, as for an instant) */
+	if (dur > 0)
+		l->cookie = (uint64_t)(ts + dur);
+	return l->track;
 }
 
 uint32_t tt_async_set(tt_async_tracker *t, uint64_t k1, uint64_t k2, uint64_t k3, const tt_track_desc *d,
