@@ -178,9 +178,12 @@ static void on_newtask(pctx *c, int64_t ts, int64_t src_tid, int64_t pid, uint64
 	tt_proto_sched_new_task(c, ts, nu, src);
 }
 
-/* sched_process_free: the tid's thread ended (a later event of the tid is
- * a new thread); a main thread ends its process, so the pid is free. */
-uint32_t tt_proto_thread_end(pctx *c, int64_t tid)
+/* trace processor's EndThread (sched_process_free, a generic kernel's
+ * DESTROYED) at ts: the tid's thread ends (end_ts; a later event of the
+ * tid is a new thread); a main thread ends its process too (end_ts), so
+ * the pid is free. Returns the thread ended, TT_NONE when the tid had no
+ * live thread. */
+uint32_t tt_proto_thread_end(pctx *c, int64_t tid, int64_t ts)
 {
 	uint64_t *v = tt_pmap_find(&c->ftrace_threads, (uint64_t)tid);
 	uint32_t utid, upid;
@@ -191,10 +194,13 @@ uint32_t tt_proto_thread_end(pctx *c, int64_t tid)
 	if (utid == TT_NONE)
 		return TT_NONE;
 	live_put(c, tid, TID_ENDED);
+	tt_storage_thread_set_life(c->st, utid, 1, ts);
 	upid = tt_storage_thread_upid(c->st, utid);
-	if (upid != TT_NONE && tt_storage_process_pid(c->st, upid) == tid &&
-	    tt_pmap_put(&c->ended_pids, (uint64_t)tid, 1))
-		c->oom = 1;
+	if (upid != TT_NONE && tt_storage_process_pid(c->st, upid) == tid) {
+		tt_storage_process_set_end(c->st, upid, ts);
+		if (tt_pmap_put(&c->ended_pids, (uint64_t)tid, 1))
+			c->oom = 1;
+	}
 	return utid;
 }
 
@@ -290,20 +296,10 @@ void tt_proto_feed_ftrace(pctx *c, const prec *r)
 	case FT_NEWTASK:
 		on_newtask(c, r->ts, (int32_t)(uint32_t)(r->id >> 32), pid, (uint64_t)r->u.i, r->name);
 		return;
-	case FT_FREE: {
-		/* trace processor's EndThread: the thread's end_ts, and its
-		 * process's when it is the main thread */
-		uint32_t u, up;
-
+	case FT_FREE:
 		tt_proto_thread(c, (int32_t)(uint32_t)(r->id >> 32)); /* the writer */
-		if ((u = tt_proto_thread_end(c, pid)) == TT_NONE)
-			return;
-		tt_storage_thread_set_life(c->st, u, 1, r->ts);
-		up = tt_storage_thread_upid(c->st, u);
-		if (up != TT_NONE && tt_storage_process_pid(c->st, up) == pid)
-			tt_storage_process_set_end(c->st, up, r->ts);
+		tt_proto_thread_end(c, pid, r->ts);
 		return;
-	}
 	case FT_BLOCKED:
 		tt_proto_sched_blocked(c, pid, r->u.i, r->name);
 		return;

@@ -156,8 +156,7 @@ static uint32_t utid_for_state(pctx *c, tt_sched_tracker *s, int64_t ts, int64_t
 		/* (named only when the event made it) */
 		if ((utid = tt_proto_thread_or_none(c, tid)) == TT_NONE)
 			tt_process_tracker_thread_name(c->im->procs, utid = tt_proto_thread(c, tid), comm, TT_TN_FTRACE);
-		if (tt_proto_thread_end(c, tid) != TT_NONE)
-			tt_storage_thread_set_life(c->st, utid, 1, ts);
+		tt_proto_thread_end(c, tid, ts);
 		return utid;
 	case GK_RUNNABLE:
 	case GK_RUNNING:

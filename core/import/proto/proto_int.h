@@ -607,7 +607,7 @@ uint32_t tt_proto_thread_or_none(pctx *c, int64_t tid);
  * yet; TT_NONE when out of memory) and EndThread (the tid's live thread
  * ended; its utid, TT_NONE when it had none). */
 uint32_t tt_proto_thread_start(pctx *c, int64_t tid);
-uint32_t tt_proto_thread_end(pctx *c, int64_t tid);
+uint32_t tt_proto_thread_end(pctx *c, int64_t tid, int64_t ts);
 /* A task_rename: tid's thread (made when new) named name (0: none), a
  * main thread's process too. */
 void tt_proto_rename(pctx *c, int64_t tid, tt_str name);
