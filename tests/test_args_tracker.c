@@ -5,7 +5,8 @@
  * makes a new one; string values compare by text whatever the row held
  * before; off by default; the table turns itself off when sets do not
  * repeat; merged sets and args added to processes, threads and state
- * rows are kept once too; a counter row's set is kept apart. Merges (a slice's begin and end args): arrays
+ * rows are kept once too, a pair merged again answered by the memo as
+ * rebuilding would; a counter row's set is kept apart. Merges (a slice's begin and end args): arrays
  * continue, keep-first keys, and the sets a merge replaced leave the args
  * table once nothing owns them.
  */
@@ -244,6 +245,57 @@ static void test_merges_kept_once(void **state)
 	tt_storage_free(st);
 }
 
+/* A merge of a pair merged before is answered from the tracker's memo: it
+ * must decide as rebuilding the rows would. A repeat counts as a try that
+ * found its set (65533 repeats keep the trial on, where 65533 uncounted
+ * ones would leave it to the distinct sets after them to turn it off);
+ * once the table is off, or on a tracker that was never on, each merge
+ * is a new set. */
+static void test_merge_memo(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_args_tracker *t = tt_args_tracker_new(st), *off = tt_args_tracker_new(st);
+	uint32_t a, b, m, m2;
+	int64_t i;
+
+	(void)state;
+	tt_args_tracker_dedupe(t, 1);
+	a = set_is(t, st, 1, "x", 1);
+	b = set_is(t, st, 2, "y", 0);
+	m = tt_args_tracker_merge(t, a, b); /* try 3: a new set */
+	assert_int_equal(m, b + 1);
+	for (i = 0; i < 65533; i++) /* tries 4 .. 65536: all found */
+		assert_int_equal(tt_args_tracker_merge(t, a, b), m);
+	/* (uncounted, these would be tries 4 .. 65536, nearly none found:
+	 * the table would go) */
+	for (i = 0; i < 65600; i++)
+		(void)set_is(t, st, 1000 + i, "z", 1);
+	assert_int_equal(set_is(t, st, 1, "x", 1), a); /* still kept once */
+	assert_int_equal(tt_args_tracker_merge(t, b, a), m + 65601); /* another pair */
+	assert_int_equal(tt_args_tracker_merge(t, b, a), m + 65601);
+
+	/* never on: a new set for each merge */
+	m2 = tt_args_tracker_merge(off, a, b);
+	assert_int_equal(tt_args_tracker_merge(off, a, b), m2 + 1);
+
+	/* turned off by its trial: what the memo held is not given again */
+	tt_args_tracker_free(t);
+	t = tt_args_tracker_new(st);
+	tt_args_tracker_dedupe(t, 1);
+	a = set_is(t, st, 1, "x", 1);
+	b = set_is(t, st, 2, "y", 0);
+	m = tt_args_tracker_merge(t, a, b);
+	assert_int_equal(tt_args_tracker_merge(t, a, b), m);
+	for (i = 0; i < 70000; i++)
+		(void)set_is(t, st, 5000 + i, "w", 1);
+	m2 = tt_args_tracker_merge(t, a, b);
+	assert_true(m2 > m);
+	assert_int_equal(tt_args_tracker_merge(t, a, b), m2 + 1);
+	tt_args_tracker_free(off);
+	tt_args_tracker_free(t);
+	tt_storage_free(st);
+}
+
 /* ---- merges (a slice's begin and end args) ------------------------------ */
 
 /* begin and end rows of a slice's args: the end's arrays a and b (b with
@@ -399,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_turns_off),
 		cmocka_unit_test(test_again),
 		cmocka_unit_test(test_merges_kept_once),
+		cmocka_unit_test(test_merge_memo),
 		cmocka_unit_test(test_merge_continues_arrays),
 		cmocka_unit_test(test_merged_away_sets_hidden),
 	};

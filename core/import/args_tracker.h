@@ -33,7 +33,9 @@ uint32_t tt_args_tracker_end(tt_args_tracker *a);
  * again (counted as tt_args_tracker_end counts it). set: a set this
  * tracker ended, not TT_NONE. */
 uint32_t tt_args_tracker_again(tt_args_tracker *a, uint32_t set);
-/* tt_storage_args_merge, with the merged set kept once as above. */
+/* tt_storage_args_merge, with the merged set kept once as above (while
+ * sets are kept once, a pair merged before is answered from a memo, as
+ * rebuilding its rows would be). */
 uint32_t tt_args_tracker_merge(tt_args_tracker *a, uint32_t begin, uint32_t end);
 /* Adds the rows of arg_set_id to a row's args (merged, its keys winning):
  * process.arg_set_id, thread.arg_set_id, a state row's arg_set_id. */
