@@ -2778,7 +2778,10 @@ static void test_debug_annotations_repeated(void **state)
 /* An instant named name at ts on seq 1 whose annotation nests depth
  * dict levels ("d" within "d"... down to "x" = 1), and a string
  * annotation of pad bytes. */
-static void put_deep_event(tbuf *b, uint64_t ts, int depth, size_t pad, const char *name)
+/* minimal: the nested annotations have no name and the innermost no
+ * value, so that each level costs the 2 bytes of its field's tag and
+ * length, the fewest a level can cost. */
+static void put_deep_event_ex(tbuf *b, uint64_t ts, int depth, size_t pad, const char *name, int minimal)
 {
 	Pkt p = pkt(1, ts);
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
@@ -2800,10 +2803,16 @@ static void put_deep_event(tbuf *b, uint64_t ts, int depth, size_t pad, const ch
 	for (int i = 0; i < depth; i++) {
 		a[i].n_dict_entries = 1;
 		a[i].dict_entries = &ptr[i + 1];
+		if (minimal && i > 0)
+			a[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD__NOT_SET;
 	}
 	a[depth].name = "x";
 	a[depth].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
 	a[depth].int_value = 1;
+	if (minimal) {
+		a[depth].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD__NOT_SET;
+		a[depth].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE__NOT_SET;
+	}
 	a[depth + 1].name = "pad";
 	a[depth + 1].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
 	a[depth + 1].string_value = text;
@@ -2823,6 +2832,32 @@ static void put_deep_event(tbuf *b, uint64_t ts, int depth, size_t pad, const ch
 	free(a);
 	free(ptr);
 	free(text);
+}
+
+static void put_deep_event(tbuf *b, uint64_t ts, int depth, size_t pad, const char *name)
+{
+	put_deep_event_ex(b, ts, depth, pad, name, 0);
+}
+
+/* The same limit at the fewest bytes a level can cost (2): the walk that
+ * checks it skips what is too short to pass the limit, and must still
+ * see 65 levels there. */
+static void test_debug_annotations_deep_minimal(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 700, "args");
+	put_deep_event_ex(&b, 10, 62, 1000, "deep", 1); /* 64 levels: taken */
+	put_deep_event_ex(&b, 20, 63, 1000, "deep", 1); /* 65 levels: not */
+	put_deep_event_ex(&b, 30, 61, 1000, "deep", 1);
+	put_deep_event_ex(&b, 40, 200, 1000, "deep", 1);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select ts from slice order by ts", "10\n30\n");
+	assert_int_equal(tt_test_stat(tr, "proto_packet_bad"), 2);
+	tb_close(tr, path, &b);
 }
 
 /* Annotations nesting deeper than 64 levels (the packet and its event
@@ -4525,6 +4560,7 @@ int main(void)
 		cmocka_unit_test(test_debug_annotation_keys),
 		cmocka_unit_test(test_debug_annotations_repeated),
 		cmocka_unit_test(test_debug_annotations_deep),
+		cmocka_unit_test(test_debug_annotations_deep_minimal),
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_async_end_args_merge),
