@@ -23,6 +23,7 @@ struct aset {
 	tt_async_args a;   /* their args (ndim = nsrc = 0: none) */
 	int has_args;
 	TT_VEC(struct lane) lanes;
+	size_t free_from; /* no lane below is free (not scoped, none open) */
 };
 
 /* A lane of a thread's overflow tracks: the ends of its open slices,
@@ -93,13 +94,17 @@ static struct lane *lane_for(struct aset *s, uint64_t cookie, int scoped, size_t
 	for (size_t i = 0; i < s->lanes.n && i < may_hold; i++)
 		if (!s->lanes.v[i].scoped && s->lanes.v[i].cookie == cookie)
 			return &s->lanes.v[i];
-	for (size_t i = 0; i < s->lanes.n; i++)
+	/* the first free lane, as a scan from 0 finds it: a set of hundreds
+	 * of lanes, mostly open, scanned them all for each new id */
+	for (size_t i = s->free_from; i < s->lanes.n; i++)
 		if (!s->lanes.v[i].scoped && s->lanes.v[i].open == 0) {
+			s->free_from = i;
 			s->lanes.v[i].cookie = cookie;
 			return &s->lanes.v[i];
 		}
 	if (TT_VEC_PUSH(s->lanes, l))
 		return NULL;
+	s->free_from = s->lanes.n - 1;
 	return &s->lanes.v[s->lanes.n - 1];
 }
 
@@ -192,6 +197,8 @@ static struct lane *set_lane(tt_async_tracker *t, uint32_t si, uint64_t cookie, 
 		l->open = 1;
 	else if (kind == TT_ASYNC_END && l->open > 0)
 		l->open--;
+	if (!l->scoped && l->open == 0 && (size_t)(l - s->lanes.v) < s->free_from)
+		s->free_from = (size_t)(l - s->lanes.v);
 	return l;
 }
 
