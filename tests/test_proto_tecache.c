@@ -2,7 +2,8 @@
  * test_proto_tecache.c - the cache of decoded TrackEvents (proto_tecache.c):
  * what it finds, and that a generation's memory is used again only after
  * every batch that could point into it was released; and the decode in
- * front of it (tt_proto_unpack), where protobuf-c frees what it rejects.
+ * front of it (tt_proto_unpack), where protobuf-c frees what it rejects,
+ * and which packets the hot schema takes whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -235,6 +236,42 @@ static void test_big_not_kept(void **state)
 	dec_free(d);
 }
 
+/* A track's descriptor and a clock snapshot (the packets besides
+ * TrackEvents that a Chrome trace repeats) are unpacked by the hot schema
+ * once, as full would unpack them; another packet (a process tree) or a
+ * field hot does not list inside the packet goes to full. */
+static void test_descriptors_hot(void **state)
+{
+	/* track_descriptor (60) { uuid (1): 7, name (2): "ab" } */
+	static const unsigned char desc[] = { 0xe2, 0x03, 0x06, 0x08, 0x07, 0x12, 0x02, 'a', 'b' };
+	/* clock_snapshot (6) { clocks (1) { clock_id (1): 6, timestamp (2): 9 } } */
+	static const unsigned char snap[] = { 0x32, 0x06, 0x0a, 0x04, 0x08, 0x06, 0x10, 0x09 };
+	/* process_tree (2) { processes (1) { pid (1): 3 } } */
+	static const unsigned char tree[] = { 0x12, 0x04, 0x0a, 0x02, 0x08, 0x03 };
+	dec *d = dec_new();
+	const Perfetto__Protos__TracePacket *p;
+
+	(void)state;
+	p = tt_proto_unpack(d->sc, &d->ar, d->c, desc, sizeof(desc));
+	assert_non_null(p);
+	assert_ptr_equal(p->base.descriptor, &d->sc->hot_pkt);
+	assert_int_equal(p->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR);
+	assert_int_equal(p->track_descriptor->uuid, 7);
+	assert_string_equal(p->track_descriptor->name, "ab");
+	p = tt_proto_unpack(d->sc, &d->ar, d->c, snap, sizeof(snap));
+	assert_non_null(p);
+	assert_ptr_equal(p->base.descriptor, &d->sc->hot_pkt);
+	assert_int_equal(p->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT);
+	assert_int_equal(p->clock_snapshot->n_clocks, 1);
+	assert_int_equal(p->clock_snapshot->clocks[0]->timestamp, 9);
+	p = tt_proto_unpack(d->sc, &d->ar, d->c, tree, sizeof(tree));
+	assert_non_null(p);
+	assert_ptr_not_equal(p->base.descriptor, &d->sc->hot_pkt);
+	assert_int_equal(p->data_case, PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE);
+	assert_int_equal(p->process_tree->processes[0]->pid, 3);
+	dec_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_event_twice_in_packet),
 		cmocka_unit_test(test_found_second_time),
 		cmocka_unit_test(test_big_not_kept),
+		cmocka_unit_test(test_descriptors_hot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,9 +243,16 @@ static int keep_all(const ProtobufCFieldDescriptor *f)
 	return 1;
 }
 
+/* The fields of a TrackEvent packet, and of the two other packets a
+ * TrackEvent trace repeats: its tracks' descriptors (one packet in 24 of
+ * a Chromium trace) and clock snapshots. Unpacked hot they need not be
+ * unpacked twice (hot, then full for the field hot left unknown); neither
+ * nests (no message in them holds itself), as nothing in hot may. */
 static int keep_hot_packet(const ProtobufCFieldDescriptor *f)
 {
-	return !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || f->descriptor == &perfetto__protos__track_event__descriptor;
+	return !(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || f->descriptor == &perfetto__protos__track_event__descriptor ||
+	       f->descriptor == &perfetto__protos__track_descriptor__descriptor ||
+	       f->descriptor == &perfetto__protos__clock_snapshot__descriptor;
 }
 
 /* The TrackEvent fields producers write on ordinary events: protobuf-c's
