@@ -78,6 +78,11 @@
 #include "proto_read.h"
 #include "termtrace.h"
 #include "bench_median.h"
+
+/* Runs of a small trace's figures here: the Chromium class's import swings
+ * by half from run to run on a shared VM (105 to 153 MB/s in one hour),
+ * and five runs left its median swinging by a third. */
+#define PROTO_REPS 9
 #include "trace_int.h"
 
 #define THREADS 64
@@ -632,11 +637,11 @@ static long long count_of(tt_trace *tr, const char *sql)
 
 /* Runs of a figure: this machine's speed swings between runs (a shared
  * VM: the same import took 0.31 to 0.50 s in three runs of a minute), so
- * the timings of traces under 64 MB are the median of REPS runs, printed
+ * the timings of traces under 64 MB are the median of PROTO_REPS runs, printed
  * with the fastest and slowest; bigger ones are run once. */
 static int reps_for(double mb)
 {
-	return mb < 64.0 ? REPS : 1;
+	return mb < 64.0 ? PROTO_REPS : 1;
 }
 
 /* "" for one run, else " (median of N: min-max s)" into buf. */
@@ -846,7 +851,7 @@ static int run(long long want, int svc)
 	char path[] = "/tmp/tt-bench-proto-XXXXXX";
 	int fd = mkstemp(path);
 	long long events, counted;
-	double t0, t_imp1, t_floor, t_unpack = 1, t_unpack2 = 1, t_dec, mb, t_more[REPS];
+	double t0, t_imp1, t_floor, t_unpack = 1, t_unpack2 = 1, t_dec, mb, t_more[PROTO_REPS];
 	int nmore = 0;
 	FILE *f;
 	int rc;
@@ -886,7 +891,7 @@ static int run(long long want, int svc)
 	}
 	{
 		int reps = reps_for(mb), k;
-		double tf[REPS], tu[REPS], tu2[REPS], td[REPS];
+		double tf[PROTO_REPS], tu[PROTO_REPS], tu2[PROTO_REPS], td[PROTO_REPS];
 		char sf[96], su[96], su2[96], sd[96];
 
 		counted = floor_walk(path, &t_floor); /* also warms the page cache */
@@ -952,7 +957,7 @@ static int run(long long want, int svc)
 		       "%.0f MB/s at this run's floor; the floor and unpack above are this run's\n", mb / t_floor / 6.0);
 	{
 		int reps = reps_for(mb), k;
-		double t1[REPS], td1[REPS], t_dec1;
+		double t1[PROTO_REPS], td1[PROTO_REPS], t_dec1;
 		char s1[96];
 
 		for (k = 0; k < reps; k++)
