@@ -2974,6 +2974,76 @@ static void test_debug_annotations(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* One instant on sequence seq with a dict annotation "data": {frame: "F1",
+ * n: n, <interned name 1>: 5}; its sequence interns name 1 as iname. */
+static void put_dict_event(tbuf *b, uint32_t seq, uint64_t ts, int64_t n, const char *iname)
+{
+	Pkt p = pkt(seq, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation top, e[3], *ep[3], *tp = &top;
+	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__DebugAnnotationName dn = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT, *dnp = &dn;
+
+	perfetto__protos__debug_annotation__init(&top);
+	for (int i = 0; i < 3; i++) {
+		perfetto__protos__debug_annotation__init(&e[i]);
+		ep[i] = &e[i];
+	}
+	top.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	top.name = "data";
+	top.n_dict_entries = 3;
+	top.dict_entries = ep;
+	e[0].name_field_case = e[1].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	e[0].name = "frame";
+	e[0].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	e[0].string_value = "F1";
+	e[1].name = "n";
+	e[1].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	e[1].int_value = n;
+	e[2].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+	e[2].name_iid = 1;
+	e[2].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	e[2].int_value = 5;
+	dn.has_iid = 1;
+	dn.iid = 1;
+	dn.name = (char *)iname;
+	in.n_debug_annotation_names = 1;
+	in.debug_annotation_names = &dnp;
+	p.interned_data = &in;
+	set_flags(&p, 1);
+	te_set(&te, 3, 700, "dict");
+	te.n_debug_annotations = 1;
+	te.debug_annotations = &tp;
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+/* Dict entries are decoded on their own and shared when their bytes come
+ * again (proto_read.c: da_unpack): an entry seen before, beside one that
+ * changed, is the same entry; the same bytes on another sequence name the
+ * key that sequence interned. */
+static void test_debug_annotation_entries_shared(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_track(&b, 700, "args");
+	put_dict_event(&b, 1, 10, 1, "alpha");
+	put_dict_event(&b, 1, 20, 2, "alpha");
+	put_dict_event(&b, 2, 30, 1, "beta");
+	put_dict_event(&b, 1, 40, 1, "alpha");
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, a.key, coalesce(a.int_value, a.string_value) from slice s "
+			       "join args a using(arg_set_id) order by s.ts, a.key",
+			   "10\tdebug.data.alpha\t5\n10\tdebug.data.frame\tF1\n10\tdebug.data.n\t1\n"
+			   "20\tdebug.data.alpha\t5\n20\tdebug.data.frame\tF1\n20\tdebug.data.n\t2\n"
+			   "30\tdebug.data.beta\t5\n30\tdebug.data.frame\tF1\n30\tdebug.data.n\t1\n"
+			   "40\tdebug.data.alpha\t5\n40\tdebug.data.frame\tF1\n40\tdebug.data.n\t1\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct arg_set_id) from slice"), 3);
+	tb_close(tr, path, &b);
+}
+
 /* id: an unscoped id; local_id: a process-scoped one (both 0: none). */
 static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const char *name, int64_t dur_us,
 			   uint64_t id, uint64_t local_id)
@@ -4561,6 +4631,7 @@ int main(void)
 		cmocka_unit_test(test_debug_annotations_repeated),
 		cmocka_unit_test(test_debug_annotations_deep),
 		cmocka_unit_test(test_debug_annotations_deep_minimal),
+		cmocka_unit_test(test_debug_annotation_entries_shared),
 		cmocka_unit_test(test_legacy_events),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_async_end_args_merge),

@@ -48,7 +48,7 @@ static size_t event_bytes(unsigned char *b, unsigned k)
 
 static void test_finds_what_it_kept(void **state)
 {
-	tt_proto_tecache *c = tt_proto_tecache_new();
+	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN);
 	unsigned char a[8], b[8];
 	size_t na = event_bytes(a, 5), nb = event_bytes(b, 6);
 	const Perfetto__Protos__TrackEvent *te;
@@ -89,7 +89,7 @@ static size_t big_event(unsigned char *b, size_t len, unsigned char fill)
 static void test_generations_wait_for_release(void **state)
 {
 	static unsigned char ev[10000];
-	tt_proto_tecache *c = tt_proto_tecache_new();
+	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN);
 	const Perfetto__Protos__TrackEvent *first;
 	int kept = 0, i;
 
@@ -138,7 +138,7 @@ static dec *dec_new(void)
 	d.sc = tt_proto_schema_get();
 	assert_non_null(d.sc);
 	tt_proto_arena_init(&d.ar);
-	d.c = tt_proto_tecache_new();
+	d.c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN);
 	assert_non_null(d.c);
 	tt_proto_tecache_batch(d.c, 0, 0);
 	return &d;

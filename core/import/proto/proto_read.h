@@ -75,7 +75,8 @@ int tt_proto_varint(const unsigned char *p, const unsigned char *e, uint64_t *ou
  * Made once per process (tt_proto_schema_get) and only read after. */
 typedef struct tt_proto_schema {
 	ProtobufCMessageDescriptor te, pkt, hot_te, hot_pkt;
-	void *mem[12];               /* the copied fields, ranges and name orders */
+	ProtobufCMessageDescriptor hot_da; /* a debug annotation with its dict entries as bytes */
+	void *mem[15];               /* the copied fields, ranges and name orders */
 	size_t nmem;
 } tt_proto_schema;
 

@@ -1,9 +1,9 @@
 /*
- * proto_tecache.c - decoded TrackEvents by their bytes (proto_tecache.h).
+ * proto_tecache.c - decoded messages by their bytes (proto_tecache.h).
  *
  * A direct-mapped table of SLOTS entries (hash, bytes, message, the
  * generation that holds them); a slot pushed out only costs a decode. The
- * generations are GENS fixed arenas used in turn; see the header for when
+ * generations are GENS fixed arenas (gen_bytes each) used in turn; see the header for when
  * one may be used again.
  */
 #include "proto_tecache.h"
@@ -13,12 +13,11 @@
 
 #define SLOTS 2048
 #define GENS 3
-#define GEN_BYTES (128u << 10)
 
 typedef struct slot {
 	uint64_t h;
 	const unsigned char *p;
-	const Perfetto__Protos__TrackEvent *te;
+	const void *m;
 	uint32_t n;
 	uint32_t gen; /* 0: empty */
 } slot;
@@ -28,7 +27,7 @@ typedef struct big {
 } big;
 
 typedef struct gen {
-	char *mem;         /* GEN_BYTES */
+	char *mem;         /* gen_bytes */
 	size_t used;
 	big *bigs;         /* what did not fit, malloc'ed (freed on reuse) */
 	int full;          /* used up: start another before the next decode */
@@ -38,6 +37,7 @@ typedef struct gen {
 
 struct tt_proto_tecache {
 	slot slots[SLOTS];
+	size_t gen_bytes;
 	gen g[GENS];
 	int cur;           /* -1: none yet */
 	uint32_t next_id;
@@ -55,7 +55,7 @@ static void *gen_alloc(void *data, size_t n)
 	big *b;
 
 	n = (n + 15) & ~(size_t)15;
-	if (g->used + n <= GEN_BYTES) {
+	if (g->used + n <= c->gen_bytes) {
 		void *p = g->mem + g->used;
 		g->used += n;
 		return p;
@@ -86,12 +86,13 @@ static void gen_clear(gen *g)
 	g->full = 0;
 }
 
-tt_proto_tecache *tt_proto_tecache_new(void)
+tt_proto_tecache *tt_proto_tecache_new(size_t gen_bytes)
 {
 	tt_proto_tecache *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	c->gen_bytes = gen_bytes;
 	c->cur = -1;
 	c->next_id = 1;
 	c->alloc.alloc = gen_alloc;
@@ -126,8 +127,7 @@ void tt_proto_tecache_batch(tt_proto_tecache *c, uint64_t seq, uint64_t released
 			c->g[i].last_seq = seq;
 }
 
-const Perfetto__Protos__TrackEvent *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p,
-							   size_t n)
+const void *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n)
 {
 	const slot *s = &c->slots[h & (SLOTS - 1)];
 
@@ -136,7 +136,7 @@ const Perfetto__Protos__TrackEvent *tt_proto_tecache_find(tt_proto_tecache *c, u
 	if (s->h != h || s->n != n || !found(c, s->gen) || (n && memcmp(s->p, p, n)))
 		return NULL;
 	c->hits++;
-	return s->te;
+	return s->m;
 }
 
 /* A generation that is not found any more and whose last batch is back. */
@@ -155,7 +155,7 @@ ProtobufCAllocator *tt_proto_tecache_alloc(tt_proto_tecache *c)
 
 		if (i == c->cur || !reusable(c, g))
 			continue;
-		if (!g->mem && !(g->mem = malloc(GEN_BYTES)))
+		if (!g->mem && !(g->mem = malloc(c->gen_bytes)))
 			return NULL;
 		gen_clear(g);
 		g->id = c->next_id++;
@@ -171,8 +171,7 @@ ProtobufCAllocator *tt_proto_tecache_alloc(tt_proto_tecache *c)
 	return NULL;
 }
 
-void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n,
-			  const Perfetto__Protos__TrackEvent *te)
+void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n, const void *m)
 {
 	slot *s = &c->slots[h & (SLOTS - 1)];
 	unsigned char *copy;
@@ -184,7 +183,7 @@ void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *
 	s->h = h;
 	s->p = copy;
 	s->n = (uint32_t)n;
-	s->te = te;
+	s->m = m;
 	s->gen = c->g[c->cur].id;
 }
 

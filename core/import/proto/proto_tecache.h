@@ -1,6 +1,7 @@
 /*
- * proto_tecache.h - a cache of decoded TrackEvents by their bytes, kept by
- * the thread that unpacks packets (proto_read.c).
+ * proto_tecache.h - a cache of decoded messages by their bytes, kept by
+ * the thread that unpacks packets (proto_read.c): TrackEvents, and the
+ * entries of debug annotation dicts.
  *
  * Why: in a Chrome trace about three TrackEvents in four are byte for byte
  * one seen before (slice ends, events without args; the timestamp is in the
@@ -31,26 +32,26 @@
 
 typedef struct tt_proto_tecache tt_proto_tecache;
 
-tt_proto_tecache *tt_proto_tecache_new(void);
+/* gen_bytes: each generation's arena (TT_PROTO_TECACHE_GEN for events). */
+#define TT_PROTO_TECACHE_GEN (128u << 10)
+tt_proto_tecache *tt_proto_tecache_new(size_t gen_bytes);
 void tt_proto_tecache_free(tt_proto_tecache *c);
 
 /* Starts the unpacking of batch seq; released: batches 0..released-1
  * have been given back by the importer (their items are gone). */
 void tt_proto_tecache_batch(tt_proto_tecache *c, uint64_t seq, uint64_t released);
 
-/* The TrackEvent decoded from the same bytes before, or NULL. h: a hash
+/* The message decoded from the same bytes before, or NULL. h: a hash
  * of the bytes (tt_hash_bytes, hash.h). */
-const Perfetto__Protos__TrackEvent *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p,
-							   size_t n);
+const void *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n);
 
 /* The allocator a miss is decoded with, to be kept by tt_proto_tecache_put;
  * NULL when nothing can be kept now (decode elsewhere, do not put). */
 ProtobufCAllocator *tt_proto_tecache_alloc(tt_proto_tecache *c);
 
-/* Keeps te (decoded with tt_proto_tecache_alloc's allocator, nothing
- * allocated since) as the TrackEvent of bytes p[0..n). */
-void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n,
-			  const Perfetto__Protos__TrackEvent *te);
+/* Keeps m (decoded with tt_proto_tecache_alloc's allocator, nothing
+ * allocated since) as the message of bytes p[0..n). */
+void tt_proto_tecache_put(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n, const void *m);
 
 /* Lookups and hits so far (bench and tests). */
 void tt_proto_tecache_counts(const tt_proto_tecache *c, uint64_t *lookups, uint64_t *hits);
