@@ -3027,21 +3027,44 @@ static void test_debug_annotation_entries_shared(void **state)
 	char *path;
 	tt_trace *tr;
 
+	tbuf inner = {0};
+	Pkt zp = pkt(3, 0);
+	uLongf zn;
+	unsigned char *z;
+
 	(void)state;
 	put_track(&b, 700, "args");
 	put_dict_event(&b, 1, 10, 1, "alpha");
 	put_dict_event(&b, 1, 20, 2, "alpha");
 	put_dict_event(&b, 2, 30, 1, "beta");
 	put_dict_event(&b, 1, 40, 1, "alpha");
+	/* packets inside a compressed one are unpacked by the importing
+	 * thread, whose annotations' entries have a cache of their own */
+	put_dict_event(&inner, 3, 50, 1, "gamma");
+	put_dict_event(&inner, 3, 60, 2, "gamma");
+	put_dict_event(&inner, 3, 70, 3, "gamma");
+	zn = compressBound(inner.n);
+	z = malloc(zn);
+	assert_non_null(z);
+	assert_int_equal(compress2(z, &zn, inner.p, inner.n, 6), Z_OK);
+	zp.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
+	zp.compressed_packets.data = z;
+	zp.compressed_packets.len = zn;
+	tb_packet(&b, &zp);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, a.key, coalesce(a.int_value, a.string_value) from slice s "
 			       "join args a using(arg_set_id) order by s.ts, a.key",
 			   "10\tdebug.data.alpha\t5\n10\tdebug.data.frame\tF1\n10\tdebug.data.n\t1\n"
 			   "20\tdebug.data.alpha\t5\n20\tdebug.data.frame\tF1\n20\tdebug.data.n\t2\n"
 			   "30\tdebug.data.beta\t5\n30\tdebug.data.frame\tF1\n30\tdebug.data.n\t1\n"
-			   "40\tdebug.data.alpha\t5\n40\tdebug.data.frame\tF1\n40\tdebug.data.n\t1\n");
-	assert_int_equal(tt_test_int(tr, "select count(distinct arg_set_id) from slice"), 3);
+			   "40\tdebug.data.alpha\t5\n40\tdebug.data.frame\tF1\n40\tdebug.data.n\t1\n"
+			   "50\tdebug.data.frame\tF1\n50\tdebug.data.gamma\t5\n50\tdebug.data.n\t1\n"
+			   "60\tdebug.data.frame\tF1\n60\tdebug.data.gamma\t5\n60\tdebug.data.n\t2\n"
+			   "70\tdebug.data.frame\tF1\n70\tdebug.data.gamma\t5\n70\tdebug.data.n\t3\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct arg_set_id) from slice"), 6);
 	tb_close(tr, path, &b);
+	free(z);
+	free(inner.p);
 }
 
 /* id: an unscoped id; local_id: a process-scoped one (both 0: none). */

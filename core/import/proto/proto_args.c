@@ -330,6 +330,8 @@ struct tt_proto_annots {
 	unsigned char *bytes;
 	size_t nb;
 	tt_proto_arena ar;           /* the current event's unpacked annotations */
+	tt_proto_tecache *tc;        /* their dict entries decoded before (tt_proto_da_unpack) */
+	uint64_t tc_seq;             /* the events unpacked: one "batch" each to tc */
 	TT_VEC(DAnn *) da;
 	int unpacked;                /* da holds the current event's */
 	DAnn **given;                /* or the reader unpacked them (tt_proto_item) */
@@ -446,12 +448,21 @@ static uint32_t annots_add(struct tt_proto_annots *a, uint64_t h, uint32_t seq, 
 
 /* Unpacks the current event's annotations into a->da; -1 when protobuf-c
  * rejects one (or out of memory). */
-static int annots_unpack(struct tt_proto_annots *a, const ProtobufCBinaryData *d, size_t n)
+static int annots_unpack(pctx *c, struct tt_proto_annots *a, const ProtobufCBinaryData *d, size_t n)
 {
 	tt_proto_arena_reset(&a->ar);
 	a->da.n = 0;
+	/* the entries of an event's annotations are read while its args
+	 * are built, before the next event's unpack: a generation found
+	 * for no event after the last one may be used again */
+	if (!a->tc)
+		a->tc = tt_proto_tecache_new(TT_PROTO_DA_GEN);
+	if (a->tc) {
+		a->tc_seq++;
+		tt_proto_tecache_batch(a->tc, a->tc_seq, a->tc_seq);
+	}
 	for (size_t i = 0; i < n; i++) {
-		DAnn *x = perfetto__protos__debug_annotation__unpack(&a->ar.alloc, d[i].len, d[i].data);
+		DAnn *x = tt_proto_da_unpack(c->schema, &a->ar, a->tc, d[i].data, d[i].len);
 
 		if (!x || TT_VEC_PUSH(a->da, x))
 			return -1;
@@ -506,7 +517,7 @@ int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 	deep = it->len < 1024 ? -1 : !a->given && tt_proto_annots_deep(d, te->n_debug_annotations);
 	if (deep > 0)
 		return -1;
-	if (!a->given && annots_unpack(a, d, te->n_debug_annotations))
+	if (!a->given && annots_unpack(c, a, d, te->n_debug_annotations))
 		return -1;
 	a->cur = annots_add(a, h, p->trusted_packet_sequence_id, d, te->n_debug_annotations, deep);
 	return 0;
@@ -523,6 +534,7 @@ void tt_proto_annots_free(pctx *c)
 	free(a->bytes);
 	TT_VEC_FREE(a->da);
 	tt_proto_arena_destroy(&a->ar);
+	tt_proto_tecache_free(a->tc);
 	free(a);
 	c->annots = NULL;
 }
@@ -537,7 +549,7 @@ static DAnn **annots_get(pctx *c, const TEv *te)
 		return NULL;
 	if (a->given)
 		return a->given;
-	if (!a->unpacked && annots_unpack(a, tt_proto_packed_annots(te), te->n_debug_annotations)) {
+	if (!a->unpacked && annots_unpack(c, a, tt_proto_packed_annots(te), te->n_debug_annotations)) {
 		c->oom = 1;
 		return NULL;
 	}

@@ -27,7 +27,6 @@
 #define MAX_NESTING 64           /* message nesting accepted in a packet */
 #define HOT_MAX (64u << 10)      /* bigger packets go to the full schema at once: hot would copy their TrackEvent's bytes once more */
 #define CACHE_MAX 2048           /* bigger TrackEvents are not cached: they rarely repeat, and would push out many */
-#define DA_GEN (64u << 10)       /* a generation of decoded dict entries: they are small (a name and a value) */
 #define READ_CHUNK (256u << 10) /* the read window grows by this: it is all touched, so it is resident */
 #define READ_REQ (128u << 10)
 #define BATCH_PACKETS 64         /* small enough to stay in cache between the threads; the unpacked messages of the batches in flight stay about a MB (protobuf-c makes ~1.5 KB of a Chrome packet). 256 took the same time on the Chromium class (medians of 12 runs, 0.54 s each) for 2.2 MB more peak (1.47x the file against 1.41x) */
@@ -711,18 +710,18 @@ uint64_t tt_proto_annots_hash(uint32_t seq, const ProtobufCBinaryData *d, size_t
 /* A debug annotation, as protobuf-c unpacks it with the real descriptor
  * (it unpacks each element of a repeated message field from its own
  * bytes, as here): the top level with the hot descriptor, then each dict
- * entry from its bytes, found in tc when decoded before. A Chrome trace's
+ * entry from its bytes, found in tc when decoded before (proto_read.h). A Chrome trace's
  * annotations are dicts ("data": {frame, nodeId, url, ...}) whose entries
  * repeat four times in five on a sequence where whole annotations rarely
  * do (3 %). The entries found are shared read-only, as cached TrackEvents
- * are. tc NULL: unpacked whole. NULL: rejected (or out of memory). */
-static Perfetto__Protos__DebugAnnotation *da_unpack(const tt_proto_schema *sc, tt_proto_arena *ar,
-						    tt_proto_tecache *tc, const unsigned char *p, size_t n)
+ * are. tc or sc NULL: unpacked whole. NULL: rejected (or out of memory). */
+Perfetto__Protos__DebugAnnotation *tt_proto_da_unpack(const tt_proto_schema *sc, tt_proto_arena *ar,
+						      tt_proto_tecache *tc, const unsigned char *p, size_t n)
 {
 	Perfetto__Protos__DebugAnnotation *a, **v;
 	const ProtobufCBinaryData *e;
 
-	if (!tc)
+	if (!tc || !sc)
 		return perfetto__protos__debug_annotation__unpack(&ar->alloc, n, p);
 	a = (Perfetto__Protos__DebugAnnotation *)protobuf_c_message_unpack(&sc->hot_da, &ar->alloc, n, p);
 	if (!a)
@@ -796,7 +795,7 @@ static void unpack_annots(const tt_proto_schema *sc, uint64_t *seen, tt_proto_te
 	if (!it->da)
 		return;
 	for (i = 0; i < te->n_debug_annotations; i++)
-		if (!(it->da[i] = da_unpack(sc, ar, tc_da, d[i].data, d[i].len))) {
+		if (!(it->da[i] = tt_proto_da_unpack(sc, ar, tc_da, d[i].data, d[i].len))) {
 			/* rejected, or out of memory: the importer tries again */
 			it->da = NULL;
 			return;
@@ -913,7 +912,7 @@ tt_proto_reader *tt_proto_reader_new(tt_bytesrc *src, const char *path, const tt
 	for (i = 0; i < TT_PROTO_BATCHES; i++)
 		tt_proto_arena_init(&r->b[i].ar);
 	if (!(r->seen = calloc(SEEN_SLOTS, sizeof(*r->seen))) || !(r->tc = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN)) ||
-	    !(r->tc_da = tt_proto_tecache_new(DA_GEN)) ||
+	    !(r->tc_da = tt_proto_tecache_new(TT_PROTO_DA_GEN)) ||
 	    (threaded && !(r->tc_main = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN))) ||
 	    !(r->q = tt_workq_new(TT_PROTO_BATCHES, 2, AHEAD_BYTES))) {
 		tt_proto_tecache_free(r->tc);
