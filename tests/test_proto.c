@@ -2427,6 +2427,25 @@ static void three_events(tbuf *b)
 	put_event(b, 1, 200, 2, 600, NULL);
 }
 
+/* Appends a compressed_packets packet (sequence seq) holding inner's
+ * packets, zlib-compressed; the compressed bytes (*zn of them), which the
+ * caller frees. */
+static unsigned char *put_compressed(tbuf *b, const tbuf *inner, uint32_t seq, uLongf *zn)
+{
+	Pkt p = pkt(seq, 0);
+	unsigned char *z;
+
+	*zn = compressBound(inner->n);
+	z = malloc(*zn);
+	assert_non_null(z);
+	assert_int_equal(compress2(z, zn, inner->p, inner->n, 6), Z_OK);
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
+	p.compressed_packets.data = z;
+	p.compressed_packets.len = *zn;
+	tb_packet(b, &p);
+	return z;
+}
+
 static void test_compressed_packets(void **state)
 {
 	tbuf inner = {0}, b = {0};
@@ -2438,14 +2457,9 @@ static void test_compressed_packets(void **state)
 
 	(void)state;
 	three_events(&inner);
-	zn = compressBound(inner.n);
-	z = malloc(zn);
-	assert_non_null(z);
-	assert_int_equal(compress2(z, &zn, inner.p, inner.n, 6), Z_OK);
+	z = put_compressed(&b, &inner, 1, &zn);
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
-	p.compressed_packets.data = z;
 	p.compressed_packets.len = zn;
-	tb_packet(&b, &p);
 	put_event(&b, 1, 300, 3, 600, "after");
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select ts, dur, name, depth from slice order by ts",
@@ -3028,7 +3042,6 @@ static void test_debug_annotation_entries_shared(void **state)
 	tt_trace *tr;
 
 	tbuf inner = {0};
-	Pkt zp = pkt(3, 0);
 	uLongf zn;
 	unsigned char *z;
 
@@ -3043,14 +3056,7 @@ static void test_debug_annotation_entries_shared(void **state)
 	put_dict_event(&inner, 3, 50, 1, "gamma");
 	put_dict_event(&inner, 3, 60, 2, "gamma");
 	put_dict_event(&inner, 3, 70, 3, "gamma");
-	zn = compressBound(inner.n);
-	z = malloc(zn);
-	assert_non_null(z);
-	assert_int_equal(compress2(z, &zn, inner.p, inner.n, 6), Z_OK);
-	zp.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_COMPRESSED_PACKETS;
-	zp.compressed_packets.data = z;
-	zp.compressed_packets.len = zn;
-	tb_packet(&b, &zp);
+	z = put_compressed(&b, &inner, 3, &zn);
 	tr = tb_open(&b, &path);
 	tt_test_assert_tsv(tr, "select s.ts, a.key, coalesce(a.int_value, a.string_value) from slice s "
 			       "join args a using(arg_set_id) order by s.ts, a.key",
