@@ -34,7 +34,7 @@ typedef struct tt_proto_tecache tt_proto_tecache;
 
 /* gen_bytes: each generation's arena (TT_PROTO_TECACHE_GEN for events). */
 #define TT_PROTO_TECACHE_GEN (128u << 10)
-#define TT_PROTO_DA_GEN (64u << 10) /* for dict entries: small (a name and a value) */
+#define TT_PROTO_DA_GEN (32u << 10) /* for dict entries: small (a name and a value) */
 tt_proto_tecache *tt_proto_tecache_new(size_t gen_bytes);
 void tt_proto_tecache_free(tt_proto_tecache *c);
 
