@@ -272,6 +272,65 @@ static void test_descriptors_hot(void **state)
 	dec_free(d);
 }
 
+/* A debug annotation's dict entries decoded on their own
+ * (tt_proto_da_unpack): the same fields as a whole unpack, the entries of
+ * bytes seen before found (the same messages), and an entry protobuf-c
+ * rejects rejecting the annotation as a whole unpack does. */
+static void test_dict_entries_cached(void **state)
+{
+	Perfetto__Protos__DebugAnnotation top, e[2], *ep[2];
+	static const unsigned char bad[] = { 0x5a, 0x01, 0x08 }; /* dict_entries: a tag without its value */
+	unsigned char buf[256];
+	size_t n;
+	dec *d = dec_new();
+	tt_proto_tecache *tc = tt_proto_tecache_new(TT_PROTO_DA_GEN);
+	const Perfetto__Protos__DebugAnnotation *a, *b, *w;
+
+	(void)state;
+	assert_non_null(tc);
+	perfetto__protos__debug_annotation__init(&top);
+	for (int i = 0; i < 2; i++) {
+		perfetto__protos__debug_annotation__init(&e[i]);
+		e[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+		ep[i] = &e[i];
+	}
+	top.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	top.name = "data";
+	top.n_dict_entries = 2;
+	top.dict_entries = ep;
+	e[0].name = "frame";
+	e[0].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+	e[0].string_value = "F1";
+	e[1].name = "n";
+	e[1].value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	e[1].int_value = -7;
+	n = perfetto__protos__debug_annotation__pack(&top, buf);
+	tt_proto_tecache_batch(tc, 0, 0);
+	a = tt_proto_da_unpack(d->sc, &d->ar, tc, buf, n);
+	b = tt_proto_da_unpack(d->sc, &d->ar, tc, buf, n);
+	w = tt_proto_da_unpack(d->sc, &d->ar, NULL, buf, n);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(w);
+	assert_ptr_equal(a->base.descriptor, &perfetto__protos__debug_annotation__descriptor);
+	assert_string_equal(a->name, "data");
+	assert_int_equal(a->n_dict_entries, 2);
+	assert_string_equal(a->dict_entries[0]->name, "frame");
+	assert_string_equal(a->dict_entries[0]->string_value, "F1");
+	assert_string_equal(a->dict_entries[1]->name, "n");
+	assert_int_equal(a->dict_entries[1]->int_value, -7);
+	assert_ptr_not_equal(a, b);
+	assert_ptr_equal(a->dict_entries[0], b->dict_entries[0]); /* found, not decoded again */
+	assert_ptr_equal(a->dict_entries[1], b->dict_entries[1]);
+	assert_int_equal(w->n_dict_entries, 2);
+	assert_string_equal(w->dict_entries[0]->string_value, "F1");
+	assert_int_equal(w->dict_entries[1]->int_value, -7);
+	assert_null(tt_proto_da_unpack(d->sc, &d->ar, tc, bad, sizeof(bad)));
+	assert_null(tt_proto_da_unpack(d->sc, &d->ar, NULL, bad, sizeof(bad)));
+	tt_proto_tecache_free(tc);
+	dec_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_found_second_time),
 		cmocka_unit_test(test_big_not_kept),
 		cmocka_unit_test(test_descriptors_hot),
+		cmocka_unit_test(test_dict_entries_cached),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

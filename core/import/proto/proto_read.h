@@ -102,17 +102,17 @@ static inline const ProtobufCBinaryData *tt_proto_packed_annots(const Perfetto__
  * there is shared with other packets and stays valid until the batches
  * unpacked with it are released (proto_tecache.h): read it, never write
  * it. */
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+					       const unsigned char *p, size_t len);
+
 /* A debug annotation from its bytes, as protobuf-c unpacks it with the
  * real descriptor, but its dict entries found in tc (decoded entries by
  * their bytes) when seen before, and shared: read it, never write it. The
- * entries found stay until tc reuses their generation (tt_proto_tecache_batch
- * says when it may). tc or sc NULL: unpacked whole. NULL: rejected (or out of
- * memory). */
+ * entries found stay until tc reuses their generation
+ * (tt_proto_tecache_batch says when it may). tc NULL: unpacked whole.
+ * NULL: rejected (or out of memory). */
 Perfetto__Protos__DebugAnnotation *tt_proto_da_unpack(const tt_proto_schema *sc, tt_proto_arena *ar,
 						      tt_proto_tecache *tc, const unsigned char *p, size_t n);
-
-Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
-					       const unsigned char *p, size_t len);
 
 /* The hash of n packed annotations on sequence seq (the reader's and
  * proto_args.c's caches). */

@@ -3,8 +3,8 @@
  *
  * A direct-mapped table of SLOTS entries (hash, bytes, message, the
  * generation that holds them); a slot pushed out only costs a decode. The
- * generations are GENS fixed arenas (gen_bytes each) used in turn; see the header for when
- * one may be used again.
+ * generations are GENS fixed arenas (gen_bytes each) used in turn; see
+ * the header for when one may be used again.
  */
 #include "proto_tecache.h"
 
