@@ -407,8 +407,10 @@ typedef const void *(*decode_fn)(const tt_proto_schema *sc, ProtobufCAllocator *
 
 /* The message of bytes p[0..n): found in tc when decoded before, else
  * decoded, into tc when it can keep it (and then kept there), else into
- * a. tc NULL: decoded into a. */
-static const void *cached_decode(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+ * a. tc NULL: decoded into a. (Inline: each caller's decode is then a
+ * direct call; through the pointer it cost 30M instructions more on the
+ * Chromium class.) */
+static inline const void *cached_decode(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
 				 decode_fn decode, const unsigned char *p, size_t n)
 {
 	ProtobufCAllocator *al = NULL;
