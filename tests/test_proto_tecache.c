@@ -48,7 +48,7 @@ static size_t event_bytes(unsigned char *b, unsigned k)
 
 static void test_finds_what_it_kept(void **state)
 {
-	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN);
+	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN, 0);
 	unsigned char a[8], b[8];
 	size_t na = event_bytes(a, 5), nb = event_bytes(b, 6);
 	const Perfetto__Protos__TrackEvent *te;
@@ -89,7 +89,7 @@ static size_t big_event(unsigned char *b, size_t len, unsigned char fill)
 static void test_generations_wait_for_release(void **state)
 {
 	static unsigned char ev[10000];
-	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN);
+	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN, 0);
 	const Perfetto__Protos__TrackEvent *first;
 	int kept = 0, i;
 
@@ -138,7 +138,8 @@ static dec *dec_new(void)
 	d.sc = tt_proto_schema_get();
 	assert_non_null(d.sc);
 	tt_proto_arena_init(&d.ar);
-	d.c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN);
+	/* as the reader's: with the door */
+	d.c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN, TT_PROTO_TECACHE_DOOR);
 	assert_non_null(d.c);
 	tt_proto_tecache_batch(d.c, 0, 0);
 	return &d;
@@ -187,25 +188,65 @@ static void test_event_twice_in_packet(void **state)
 	dec_free(d);
 }
 
-/* An event seen before is the message decoded then; so is an empty one,
- * whose bytes protobuf-c gives as NULL, 0 (found by fuzz_proto_packet:
- * memcpy and memcmp of NULL). */
-static void test_found_second_time(void **state)
+/* An event seen before is the message decoded then, from its third
+ * time: the first time its bytes miss, the door only notes them; the
+ * second, it is decoded into the cache. So is an empty event, whose
+ * bytes protobuf-c gives as NULL, 0 (found by fuzz_proto_packet: memcpy
+ * and memcmp of NULL). */
+static void test_found_third_time(void **state)
 {
 	static const unsigned char end[] = { 0x40, 0x05, 0x5a, 0x02, 0x48, 0x02 }; /* ts 5, TE type END */
 	static const unsigned char empty[] = { 0x40, 0x07, 0x5a, 0x00 };
 	dec *d = dec_new();
-	const Perfetto__Protos__TracePacket *a, *b;
+	const Perfetto__Protos__TracePacket *a, *b, *c;
+	uint64_t lookups, hits;
 
 	(void)state;
 	twice(d, end, sizeof(end), &a, &b);
 	assert_int_equal(a->timestamp, 5);
 	assert_int_equal(a->track_event->type, 2);
-	assert_ptr_equal(a->track_event, b->track_event);
+	assert_int_equal(b->track_event->type, 2);
+	assert_ptr_not_equal(a->track_event, b->track_event);
+	c = tt_proto_unpack(d->sc, &d->ar, d->c, end, sizeof(end));
+	assert_non_null(c);
+	assert_ptr_equal(c->track_event, b->track_event);
 	twice(d, empty, sizeof(empty), &a, &b);
-	assert_int_equal(a->track_event->type, 0);
-	assert_ptr_equal(a->track_event, b->track_event);
+	c = tt_proto_unpack(d->sc, &d->ar, d->c, empty, sizeof(empty));
+	assert_non_null(c);
+	assert_int_equal(c->track_event->type, 0);
+	assert_ptr_not_equal(a->track_event, b->track_event);
+	assert_ptr_equal(c->track_event, b->track_event);
+	tt_proto_tecache_counts(d->c, &lookups, &hits);
+	assert_int_equal(lookups, 6);
+	assert_int_equal(hits, 2);
 	dec_free(d);
+}
+
+/* The door itself: a hash is let in the second time it comes, and stays
+ * let in; another hash in its slot pushes it out (it is new again). A
+ * cache without a door keeps every miss. */
+static void test_door(void **state)
+{
+	tt_proto_tecache *c = tt_proto_tecache_new(TT_PROTO_TECACHE_GEN, 16), *open = tt_proto_tecache_new(64, 0);
+	uint64_t h = 0x1234567800050000ULL, same_slot = 0x9abcdef000150000ULL, other = 0x1234567800060000ULL;
+
+	(void)state;
+	assert_non_null(c);
+	assert_non_null(open);
+	assert_false(tt_proto_tecache_admit(c, h));
+	assert_true(tt_proto_tecache_admit(c, h));
+	assert_true(tt_proto_tecache_admit(c, h));
+	/* slot 6: h's slot (5) is left as it is */
+	assert_false(tt_proto_tecache_admit(c, other));
+	assert_true(tt_proto_tecache_admit(c, h));
+	/* slot 5 (bits 16 and up, modulo 16), another tag */
+	assert_false(tt_proto_tecache_admit(c, same_slot));
+	assert_false(tt_proto_tecache_admit(c, h));
+	assert_true(tt_proto_tecache_admit(c, h));
+	assert_true(tt_proto_tecache_admit(open, h));
+	assert_true(tt_proto_tecache_admit(open, other));
+	tt_proto_tecache_free(c);
+	tt_proto_tecache_free(open);
 }
 
 /* A TrackEvent of 3 KB is decoded each time, not kept (it would push out
@@ -283,7 +324,7 @@ static void test_dict_entries_cached(void **state)
 	unsigned char buf[256];
 	size_t n;
 	dec *d = dec_new();
-	tt_proto_tecache *tc = tt_proto_tecache_new(TT_PROTO_DA_GEN);
+	tt_proto_tecache *tc = tt_proto_tecache_new(TT_PROTO_DA_GEN, 0);
 	const Perfetto__Protos__DebugAnnotation *a, *b, *w;
 
 	(void)state;
@@ -337,7 +378,8 @@ int main(void)
 		cmocka_unit_test(test_finds_what_it_kept),
 		cmocka_unit_test(test_generations_wait_for_release),
 		cmocka_unit_test(test_event_twice_in_packet),
-		cmocka_unit_test(test_found_second_time),
+		cmocka_unit_test(test_found_third_time),
+		cmocka_unit_test(test_door),
 		cmocka_unit_test(test_big_not_kept),
 		cmocka_unit_test(test_descriptors_hot),
 		cmocka_unit_test(test_dict_entries_cached),

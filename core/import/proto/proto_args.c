@@ -456,7 +456,7 @@ static int annots_unpack(pctx *c, struct tt_proto_annots *a, const ProtobufCBina
 	 * are built, before the next event's unpack: a generation found
 	 * for no event after the last one may be used again */
 	if (!a->tc)
-		a->tc = tt_proto_tecache_new(TT_PROTO_DA_GEN);
+		a->tc = tt_proto_tecache_new(TT_PROTO_DA_GEN, 0);
 	if (a->tc) {
 		a->tc_seq++;
 		tt_proto_tecache_batch(a->tc, a->tc_seq, a->tc_seq);

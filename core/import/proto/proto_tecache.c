@@ -4,7 +4,9 @@
  * A direct-mapped table of SLOTS entries (hash, bytes, message, the
  * generation that holds them); a slot pushed out only costs a decode. The
  * generations are GENS fixed arenas (gen_bytes each) used in turn; see
- * the header for when one may be used again.
+ * the header for when one may be used again. The door is a second,
+ * smaller table: a hash's high 32 bits (low bit set, so 0 is empty) by
+ * other bits of it than the slots use.
  */
 #include "proto_tecache.h"
 
@@ -44,6 +46,8 @@ struct tt_proto_tecache {
 	uint64_t seq, released;
 	ProtobufCAllocator alloc;
 	uint64_t lookups, hits;
+	uint32_t *door;    /* NULL: every miss is kept */
+	size_t ndoor;
 };
 
 /* Bump allocation in the current generation; what does not fit goes to
@@ -86,12 +90,17 @@ static void gen_clear(gen *g)
 	g->full = 0;
 }
 
-tt_proto_tecache *tt_proto_tecache_new(size_t gen_bytes)
+tt_proto_tecache *tt_proto_tecache_new(size_t gen_bytes, size_t door)
 {
 	tt_proto_tecache *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	if (door && !(c->door = calloc(door, sizeof(*c->door)))) {
+		free(c);
+		return NULL;
+	}
+	c->ndoor = door;
 	c->gen_bytes = gen_bytes;
 	c->cur = -1;
 	c->next_id = 1;
@@ -109,6 +118,7 @@ void tt_proto_tecache_free(tt_proto_tecache *c)
 		gen_clear(&c->g[i]);
 		free(c->g[i].mem);
 	}
+	free(c->door);
 	free(c);
 }
 
@@ -137,6 +147,19 @@ const void *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigne
 		return NULL;
 	c->hits++;
 	return s->m;
+}
+
+int tt_proto_tecache_admit(tt_proto_tecache *c, uint64_t h)
+{
+	uint32_t *d, t = (uint32_t)(h >> 32) | 1;
+
+	if (!c->door)
+		return 1;
+	d = &c->door[(h >> 16) & (c->ndoor - 1)];
+	if (*d == t)
+		return 1;
+	*d = t;
+	return 0;
 }
 
 /* A generation that is not found any more and whose last batch is back. */
