@@ -324,6 +324,54 @@ static void test_bursts_vs_qsort(void **state)
 	}
 }
 
+/* A stream that went back only here and there (as a Chrome sequence
+ * does: a few records in a hundred behind the newest): what is behind is
+ * sorted on its own and merged into the rest (sort_stream's near path,
+ * up to an eighth of the records behind; more goes to the full sort).
+ * Records behind tie with records in order and with each other, and sit
+ * at the extremes of int64; the order is a stable sort's either way. */
+static void test_nearly_sorted_vs_qsort(void **state)
+{
+	static ref want[100000];
+	unsigned seed = 4242;
+
+	(void)state;
+	for (int round = 0; round < 8; round++) {
+		tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+		uint32_t st[3];
+		size_t n = round == 0 ? 80 : 2000 + rnd(&seed) % 97000;
+		/* behind: 1 in `every` (round 7: about an eighth, either side
+		 * of the line between the two sorts) */
+		unsigned every = round == 7 ? 7 + rnd(&seed) % 3 : 10 + rnd(&seed) % 200;
+		int64_t clock = round == 6 ? INT64_MIN + 100 : 0;
+		out *o = new_out();
+
+		for (int i = 0; i < 3; i++)
+			st[i] = tt_sorter_stream(s);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t k = st[round < 4 ? 0 : rnd(&seed) % 3];
+			int64_t ts;
+
+			clock += rnd(&seed) % 3; /* ties in order */
+			ts = clock;
+			if (i && rnd(&seed) % every == 0) {
+				/* behind: often onto a timestamp already pushed */
+				ts = clock - (int64_t)(rnd(&seed) % 50);
+				if (round == 5 && i % 2)
+					ts = INT64_MIN + (int64_t)(rnd(&seed) % 4);
+			}
+			if (round == 6 && i == n / 2)
+				clock = INT64_MAX - 4 * (int64_t)n;
+			want[i] = (ref){ ts, (int64_t)i };
+			push(s, k, ts, (int64_t)i);
+		}
+		assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+		assert_stable_order(o, want, n);
+		free(o);
+		tt_sorter_free(s);
+	}
+}
+
 /* Perfetto's read-buffer points: flush_until emits, in order, what comes
  * before the first record (in that order) pushed at or after the mark;
  * later records older than the last emitted are late, equal ones are
@@ -506,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_random_vs_qsort),
 		cmocka_unit_test(test_bursts_vs_qsort),
+		cmocka_unit_test(test_nearly_sorted_vs_qsort),
 		cmocka_unit_test(test_flush_until),
 		cmocka_unit_test(test_flush_until_random),
 		cmocka_unit_test(test_flush_until_block_reuse),

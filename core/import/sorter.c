@@ -227,42 +227,119 @@ static skey *radix_sort(skey *o, skey *tmp, size_t n)
 	return o;
 }
 
+/* A stream is mostly nearly sorted when it goes back at all (a Chrome
+ * sequence: 717 of 25,143 records behind the running max, 10 of 11,410
+ * in the other). Then only the records behind are sorted, and merged
+ * into the others, which are in order already. On the Chromium class
+ * the merge thread sorts two such streams (36,553 records) before each
+ * read-buffer flush, and the importing thread waits for it: 10-12 ms in
+ * all before, 3.6 ms so (24M instructions of radix sort: 2.2M). With
+ * more than an NEAR_DIV-th of the records behind, all are radix sorted. */
+#define NEAR_DIV 8
+
+/* perm[0..n) of the records at[] in (ts, index) order; nb of them are
+ * behind the running max. 0, or -1 when out of memory. */
+static int near_perm(tt_event *const *at, size_t n, size_t nb, int64_t min, uint32_t *perm)
+{
+	skey *o = malloc((nb ? nb : 1) * sizeof(*o)), *tmp = malloc((nb ? nb : 1) * sizeof(*tmp)), *srt;
+	int64_t mx = INT64_MIN;
+	size_t k = 0, j = 0, p = 0;
+
+	if (!o || !tmp) {
+		free(o);
+		free(tmp);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (at[i]->ts < mx)
+			o[k++] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
+		else
+			mx = at[i]->ts;
+	}
+	srt = radix_sort(o, tmp, nb);
+	/* the same walk again: the records in order, and before each the
+	 * ones behind that come first by (ts, index) */
+	mx = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key;
+
+		if (at[i]->ts < mx)
+			continue;
+		mx = at[i]->ts;
+		key = (uint64_t)mx - (uint64_t)min;
+		while (j < nb && (srt[j].key < key || (srt[j].key == key && srt[j].idx < i)))
+			perm[p++] = srt[j++].idx;
+		perm[p++] = (uint32_t)i;
+	}
+	while (j < nb)
+		perm[p++] = srt[j++].idx;
+	free(o);
+	free(tmp);
+	return 0;
+}
+
+/* perm[0..n) of the records at[] in (ts, index) order, by radix sort of
+ * them all. 0, or -1 when out of memory. */
+static int full_perm(tt_event *const *at, size_t n, int64_t min, uint32_t *perm)
+{
+	skey *o = malloc((n ? n : 1) * sizeof(*o)), *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *srt;
+
+	if (!o || !tmp) {
+		free(o);
+		free(tmp);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		o[i] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
+	srt = radix_sort(o, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = srt[i].idx;
+	free(o);
+	free(tmp);
+	return 0;
+}
+
 /* Puts the held records of t in (ts, ord) order where they are (no copy of
  * the records: a big unsorted stream would need twice its memory).
  * Records of one stream arrive with rising ords, so a stable sort by ts
  * is enough; the permutation is then applied by following its cycles. */
 static int sort_stream(sstream *t)
 {
-	size_t n = t->held, k = 0, m = n ? n : 1;
+	size_t n = t->held, k = 0, m = n ? n : 1, nb = 0;
 	tt_event **at = malloc(m * sizeof(*at));
-	skey *o = malloc(m * sizeof(*o)), *tmp = malloc(m * sizeof(*tmp)), *srt;
-	int64_t min = INT64_MAX;
+	uint32_t *perm = malloc(m * sizeof(*perm));
+	int64_t min = INT64_MAX, mx = INT64_MIN;
 	int rc = -1;
 
-	if (!at || !o || !tmp)
+	if (!at || !perm)
 		goto out;
 	for (sblock *b = t->first; b; b = b->next)
 		for (uint32_t i = b->head; i < b->n; i++) {
+			int64_t ts = b->r[i].ts;
+
 			at[k++] = &b->r[i];
-			if (b->r[i].ts < min)
-				min = b->r[i].ts;
+			if (ts < min)
+				min = ts;
+			if (ts < mx)
+				nb++;
+			else
+				mx = ts;
 		}
-	for (size_t i = 0; i < n; i++)
-		o[i] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
-	srt = radix_sort(o, tmp, n);
-	/* place i receives the record at srt[i].idx; a done place points at
+	if (nb <= n / NEAR_DIV ? near_perm(at, n, nb, min, perm) : full_perm(at, n, min, perm))
+		goto out;
+	/* place i receives the record at perm[i]; a done place points at
 	 * itself */
 	for (size_t i = 0; i < n; i++) {
 		tt_event hold;
 		size_t j = i;
 
-		if (srt[i].idx == i)
+		if (perm[i] == i)
 			continue;
 		hold = *at[i];
 		for (;;) {
-			size_t from = srt[j].idx;
+			size_t from = perm[j];
 
-			srt[j].idx = (uint32_t)j;
+			perm[j] = (uint32_t)j;
 			if (from == i) {
 				*at[j] = hold;
 				break;
@@ -276,8 +353,7 @@ static int sort_stream(sstream *t)
 	rc = 0;
 out:
 	free(at);
-	free(o);
-	free(tmp);
+	free(perm);
 	return rc;
 }
 
