@@ -372,9 +372,54 @@ static void test_dict_entries_cached(void **state)
 	dec_free(d);
 }
 
+/* The bump arena protobuf-c allocates from: pieces 16-byte aligned and
+ * apart, a piece bigger than a block in a block of its own, the rest of
+ * a block skipped for one that does not fit, and after a reset the same
+ * memory again in the same order, with no new block. */
+static void test_arena(void **state)
+{
+	tt_proto_arena ar;
+	ProtobufCAllocator *al = &ar.alloc;
+	char *first, *p[40], *big, *again;
+	size_t nb;
+
+	(void)state;
+	tt_proto_arena_init(&ar);
+	first = al->alloc(al->allocator_data, 1);
+	assert_non_null(first);
+	assert_int_equal((uintptr_t)first % 16, 0);
+	for (int i = 0; i < 40; i++) {
+		p[i] = al->alloc(al->allocator_data, 1000 + (size_t)i);
+		assert_non_null(p[i]);
+		assert_int_equal((uintptr_t)p[i] % 16, 0);
+		memset(p[i], i, 1000 + (size_t)i);
+	}
+	/* 40 KB in the first block of 64 KiB: in order, apart */
+	assert_ptr_equal(p[0], first + 16);
+	for (int i = 1; i < 40; i++)
+		assert_true(p[i] >= p[i - 1] + 1000 + (i - 1));
+	for (int i = 0; i < 40; i++)
+		assert_int_equal((unsigned char)p[i][999], i);
+	big = al->alloc(al->allocator_data, 200000);
+	assert_non_null(big);
+	assert_true(big + 200000 <= first || big >= p[39] + 1039);
+	memset(big, 0xee, 200000);
+	assert_int_equal((unsigned char)p[39][0], 39);
+	nb = ar.nb;
+	assert_int_equal(nb, 2);
+	tt_proto_arena_reset(&ar);
+	again = al->alloc(al->allocator_data, 1);
+	assert_ptr_equal(again, first);
+	assert_ptr_equal(al->alloc(al->allocator_data, 1000), p[0]);
+	assert_int_equal(ar.nb, nb);
+	tt_proto_arena_destroy(&ar);
+	assert_int_equal(ar.nb, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arena),
 		cmocka_unit_test(test_finds_what_it_kept),
 		cmocka_unit_test(test_generations_wait_for_release),
 		cmocka_unit_test(test_event_twice_in_packet),

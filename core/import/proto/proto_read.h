@@ -38,7 +38,8 @@
  * packet once its blocks have grown). */
 typedef struct tt_proto_arena {
 	struct tt_proto_ablock { char *p; size_t size; } *b;
-	size_t nb, cur, used;
+	size_t nb, cur;
+	char *ptr, *end;             /* what is free in block cur */
 	ProtobufCAllocator alloc;
 } tt_proto_arena;
 
