@@ -609,6 +609,14 @@ static int rd_fill(tt_proto_reader *r, size_t need)
 	return r->end - r->beg >= need ? 0 : 1;
 }
 
+/* rd_fill when the window is short: framing asks twice a packet, and the
+ * window mostly holds what it asks (20M instructions of calls on the
+ * Chromium class). */
+static inline int rd_need(tt_proto_reader *r, size_t need)
+{
+	return r->end - r->beg >= need ? 0 : rd_fill(r, need);
+}
+
 static void rd_consume(tt_proto_reader *r, size_t n)
 {
 	r->beg += n;
@@ -680,7 +688,7 @@ static int frame_batch(tt_proto_reader *r, pbatch *b)
 		uint64_t tag, len;
 		int k, k2, f;
 
-		f = rd_fill(r, 20);
+		f = rd_need(r, 20);
 		if (f < 0)
 			goto failed;
 		if (r->end == r->beg)
@@ -702,7 +710,7 @@ static int frame_batch(tt_proto_reader *r, pbatch *b)
 		case 1:
 		case 5: {
 			size_t n = (tag & 7) == 1 ? 8 : 4;
-			if (tag >> 3 == 0 || rd_fill(r, (size_t)k + n)) {
+			if (tag >> 3 == 0 || rd_need(r, (size_t)k + n)) {
 				bad = "bad field";
 				goto ended;
 			}
@@ -724,7 +732,7 @@ static int frame_batch(tt_proto_reader *r, pbatch *b)
 			bad = "packet length beyond the end of the file";
 			goto ended;
 		}
-		f = rd_fill(r, (size_t)(k + k2) + (size_t)len);
+		f = rd_need(r, (size_t)(k + k2) + (size_t)len);
 		if (f < 0)
 			goto failed;
 		if (f > 0) {
