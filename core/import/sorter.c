@@ -233,8 +233,9 @@ static skey *radix_sort(skey *o, skey *tmp, size_t n)
  * into the others, which are in order already. On the Chromium class
  * the merge thread sorts two such streams (36,553 records) before each
  * read-buffer flush, and the importing thread waits for it: 10-12 ms in
- * all before, 3.6 ms so (24M instructions of radix sort: 2.2M). With
- * more than an NEAR_DIV-th of the records behind, all are radix sorted. */
+ * all before, 3.6 ms now (radix sort: 24M instructions before, 2.2M
+ * now). When more than 1/NEAR_DIV of the records are behind, all of them
+ * are radix sorted. */
 #define NEAR_DIV 8
 
 /* perm[0..n) of the records at[] in (ts, index) order; nb of them are
