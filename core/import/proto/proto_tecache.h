@@ -22,9 +22,9 @@
  *
  * Admission: a message is kept the second time its bytes miss, not the
  * first (when the cache has a door: a table of the last hash seen in
- * each of `door` slots). Half the distinct TrackEvents of a Chrome trace
- * are seen once and never again; kept, each pushed out one that would
- * have been found. On the Chromium class the door raised the events
+ * each of `door` slots). In the Chromium sample, 13,047 of its 14,876
+ * distinct TrackEvents come only once; kept, each pushed out one that
+ * would have been found. On the Chromium class the door raised the events
  * found from 61.1 % to 65.2 % of those looked up, in the same memory
  * (4,096 slots; 1,024 found 64.8 %, 65,536 63.9 %: a short memory keeps
  * what comes back soon). For dict entries it did not pay: 69.5 % found
