@@ -215,6 +215,17 @@ static void parser_bad_lines_exact(void **state)
 		{ "[rule]\nname = y\nglob = y*\ndescription = d\n",
 		  "t.rules:1: rule has more than one of name, glob and regex", 0 },
 		{ "[rule]\nregex = a(b\ndescription = d\n", "t.rules:1: bad regex: ", 0 },
+		/* regcomp copies repeated parts, and stacked or nested repeats
+		 * multiply: refused before it runs out of memory */
+		{ "[rule]\nregex = ba++++++++++++++++++++++++++++++++++++++++\ndescription = d\n",
+		  "t.rules:1: bad regex: too big (its repeats would copy its parts past 20,000)", 0 },
+		{ "[rule]\nregex = ^((x[a-z]{1,200}){1,200}|y)$\ndescription = d\n",
+		  "t.rules:1: bad regex: too big (its repeats would copy its parts past 20,000)", 0 },
+		{ "[rule]\nregex = ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+		  "((((((a))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))\n"
+		  "description = d\n",
+		  "t.rules:1: bad regex: groups nest too deep", 0 },
+		{ "[rule]\nregex = ^(foo|[]a-z]x|\\(q\\))+[[:alpha:]_]{1,60}(bar){2,}$\ndescription = d\n", NULL, 1 },
 		{ "[rule]\ndescription = d\n",
 		  "t.rules:1: rule matches nothing (no name, glob, regex or condition)", 0 },
 		{ "[rule]\nname = z\ndescription = {nope}\n", "t.rules:1: unknown template field {nope}", 0 },
