@@ -225,6 +225,10 @@ static void parser_bad_lines_exact(void **state)
 		  "((((((a))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))\n"
 		  "description = d\n",
 		  "t.rules:1: bad regex: groups nest too deep", 0 },
+		/* glibc takes back-references in an ERE; matching one can take
+		 * minutes */
+		{ "[rule]\nregex = ^(a*)*\\1\\1$\ndescription = d\n",
+		  "t.rules:1: bad regex: back-references (\\1-\\9) are not allowed", 0 },
 		{ "[rule]\nregex = ^(foo|[]a-z]x|\\(q\\))+[[:alpha:]_]{1,60}(bar){2,}$\ndescription = d\n", NULL, 1 },
 		{ "[rule]\ndescription = d\n",
 		  "t.rules:1: rule matches nothing (no name, glob, regex or condition)", 0 },
