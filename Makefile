@@ -45,7 +45,7 @@ DEB_PKGS = build-essential libncurses-dev libsqlite3-dev libprotobuf-c-dev \
 	   babeltrace2 clang libclang-rt-14-dev python3 sqlite3 libelf-dev libdw-dev
 
 # ---- sources: one list per component -----------------------------------
-CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/packcol.c core/storage.c core/storage_args.c core/storage_argsets.c core/storage_mem.c core/trace.c core/textfile.c
+CORE_SRCS   = core/err.c core/strpool.c core/keymap.c core/packcol.c core/storage.c core/storage_args.c core/storage_argsets.c core/storage_mem.c core/regex_guard.c core/trace.c core/textfile.c
 IMPORT_SRCS = core/import/import.c core/import/bytesrc.c core/import/slice_tracker.c core/import/sorter.c \
 	      core/import/async_tracker.c core/import/workq.c core/import/process_tracker.c \
 	      core/import/track_tracker.c core/import/args_tracker.c core/import/flow_tracker.c \

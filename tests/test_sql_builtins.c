@@ -221,6 +221,12 @@ static void string_functions(void **state)
 	expect(tr, "select regexp('^a.c$', 'abc'), 'ABC' regexp 'b', regexp('b', 'ABC', 'i'),"
 		   " regexp('b', 'ABC', 'ic'), regexp('b', 'ABC', 'ci')", "1\t0\t1\t0\t1\n");
 	expect_error(tr, "select regexp('a', 'a', 'x')", "unknown flag 'x'");
+	/* a pattern whose repeats regcomp would copy past memory is an
+	 * error (regex_guard.c); back-references stay, as in trace
+	 * processor */
+	expect_error(tr, "select regexp('ba++++++++++++++++++++++++++++++++++++++++', 'b')",
+		     "++': too big (its repeats would copy its parts past 20,000)");
+	expect(tr, "select regexp('^(ab)\\1$', 'abab'), regexp('^(ab)\\1$', 'abba')", "1\t0\n");
 	expect(tr, "select regexp_extract('id=42;', 'id=([0-9]+)'), regexp_extract('xyz', '[y]+'),"
 		   " regexp_extract('abc', 'q') is null", "42\ty\t1\n");
 	expect_error(tr, "select regexp_extract('ab', '(a)(b)')", "more than one group");

@@ -39,6 +39,7 @@
  * overloaded through xFindFunction): one row, the sum of all values.
  */
 #include "builtins.h"
+#include "regex_guard.h"
 #include "flamegraph_int.h"
 
 #include <stdio.h>
@@ -79,6 +80,7 @@ static int compile(struct fg_pat *p, sqlite3_value *pattern, sqlite3_value *flag
 {
 	const char *pt = (const char *)sqlite3_value_text(pattern);
 	const char *fl = (const char *)sqlite3_value_text(flags);
+	char why[128];
 
 	if (!pt || !fl) {
 		*err = sqlite3_mprintf("flamegraph_config: pattern and flags must be text");
@@ -88,8 +90,8 @@ static int compile(struct fg_pat *p, sqlite3_value *pattern, sqlite3_value *flag
 		*err = sqlite3_mprintf("flamegraph_config: unknown regex flags '%s'", fl);
 		return -1;
 	}
-	if (regcomp(&p->re, pt, REG_EXTENDED | REG_NOSUB | (*fl ? REG_ICASE : 0)) != 0) {
-		*err = sqlite3_mprintf("flamegraph_config: bad pattern '%s'", pt);
+	if (tt_regex_compile(&p->re, pt, REG_EXTENDED | REG_NOSUB | (*fl ? REG_ICASE : 0), 1, why, sizeof(why)) != 0) {
+		*err = sqlite3_mprintf("flamegraph_config: bad pattern '%s': %s", pt, why);
 		return -1;
 	}
 	p->ok = 1;

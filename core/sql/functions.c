@@ -22,6 +22,7 @@
  */
 #include "builtins.h"
 #include "hash.h"
+#include "regex_guard.h"
 
 #include <ctype.h>
 #include <regex.h>
@@ -407,6 +408,7 @@ static regex_t *re_get(sqlite3_context *ctx, sqlite3_value **argv, int arg, int 
 {
 	struct re_aux *a = sqlite3_get_auxdata(ctx, arg);
 	const char *pat = (const char *)sqlite3_value_text(argv[arg]);
+	char err[128];
 	int rc;
 
 	if (a && a->icase == icase)
@@ -419,11 +421,11 @@ static regex_t *re_get(sqlite3_context *ctx, sqlite3_value **argv, int arg, int 
 		return NULL;
 	}
 	a->icase = icase;
-	rc = regcomp(&a->re, pat, REG_EXTENDED | (icase ? REG_ICASE : 0));
+	/* back-references kept: trace processor's regcomp takes them */
+	rc = tt_regex_compile(&a->re, pat, REG_EXTENDED | (icase ? REG_ICASE : 0), 1, err, sizeof(err));
 	if (rc) {
-		char msg[320], err[128];
+		char msg[320];
 
-		regerror(rc, &a->re, err, sizeof(err));
 		snprintf(msg, sizeof(msg), "regexp: bad pattern '%.60s': %s", pat, err);
 		sqlite3_free(a);
 		sqlite3_result_error(ctx, msg, -1);
