@@ -238,9 +238,11 @@ static skey *radix_sort(skey *o, skey *tmp, size_t n)
  * are radix sorted. */
 #define NEAR_DIV 8
 
-/* perm[0..n) of the records at[] in (ts, index) order; nb of them are
- * behind the running max. 0, or -1 when out of memory. */
-static int near_perm(tt_event *const *at, size_t n, size_t nb, int64_t min, uint32_t *perm)
+/* perm[0..n) of the records at[] in (ts, index) order. all: by a radix
+ * sort of every record (nb = n); else only the nb records behind the
+ * running max are radix sorted, and merged into the others, in order
+ * already. 0, or -1 when out of memory. */
+static int sort_perm(tt_event *const *at, size_t n, size_t nb, int all, int64_t min, uint32_t *perm)
 {
 	skey *o = malloc((nb ? nb : 1) * sizeof(*o)), *tmp = malloc((nb ? nb : 1) * sizeof(*tmp)), *srt;
 	int64_t mx = INT64_MIN;
@@ -252,16 +254,16 @@ static int near_perm(tt_event *const *at, size_t n, size_t nb, int64_t min, uint
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (at[i]->ts < mx)
+		if (all || at[i]->ts < mx)
 			o[k++] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
 		else
 			mx = at[i]->ts;
 	}
 	srt = radix_sort(o, tmp, nb);
 	/* the same walk again: the records in order, and before each the
-	 * ones behind that come first by (ts, index) */
+	 * ones sorted that come first by (ts, index) */
 	mx = INT64_MIN;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !all; i++) {
 		uint64_t key;
 
 		if (at[i]->ts < mx)
@@ -274,27 +276,6 @@ static int near_perm(tt_event *const *at, size_t n, size_t nb, int64_t min, uint
 	}
 	while (j < nb)
 		perm[p++] = srt[j++].idx;
-	free(o);
-	free(tmp);
-	return 0;
-}
-
-/* perm[0..n) of the records at[] in (ts, index) order, by radix sort of
- * them all. 0, or -1 when out of memory. */
-static int full_perm(tt_event *const *at, size_t n, int64_t min, uint32_t *perm)
-{
-	skey *o = malloc((n ? n : 1) * sizeof(*o)), *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *srt;
-
-	if (!o || !tmp) {
-		free(o);
-		free(tmp);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		o[i] = (skey){ (uint64_t)at[i]->ts - (uint64_t)min, (uint32_t)i };
-	srt = radix_sort(o, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		perm[i] = srt[i].idx;
 	free(o);
 	free(tmp);
 	return 0;
@@ -326,7 +307,7 @@ static int sort_stream(sstream *t)
 			else
 				mx = ts;
 		}
-	if (nb <= n / NEAR_DIV ? near_perm(at, n, nb, min, perm) : full_perm(at, n, min, perm))
+	if (nb > n / NEAR_DIV ? sort_perm(at, n, n, 1, min, perm) : sort_perm(at, n, nb, 0, min, perm))
 		goto out;
 	/* place i receives the record at perm[i]; a done place points at
 	 * itself */

@@ -41,7 +41,7 @@
 static void *arena_more(tt_proto_arena *a, size_t n)
 {
 	for (;;) {
-		if (a->nb && a->cur + 1 < a->nb) {
+		if (a->cur + 1 < a->nb) {
 			a->cur++;
 		} else {
 			size_t sz = a->nb ? a->b[a->nb - 1].size * 2 : 64 * 1024;
@@ -304,40 +304,25 @@ static tt_proto_schema the_schema;
 static int the_schema_ok;
 static pthread_once_t the_schema_once = PTHREAD_ONCE_INIT;
 
-/* A hot packet's init: the generated one (a copy of the default message),
- * naming the hot descriptor. protobuf-c frees a message it rejects half
- * way by the descriptor the message names; the real one would read the
- * TrackEvent bytes as a message pointer (found by fuzz_proto_packet). */
-static void hot_packet_init(ProtobufCMessage *m)
-{
-	perfetto__protos__trace_packet__init((Perfetto__Protos__TracePacket *)(void *)m);
-	m->descriptor = &the_schema.hot_pkt;
-}
-
-/* The events' inits: the generated one (a copy of the default message),
- * naming our descriptor, for the same reason. protobuf-c's own init for
- * a descriptor without one zeroes the message and walks every field for
- * its default: 50M instructions on the Chromium class, a fifth of it
- * here. */
-static void te_init(ProtobufCMessage *m)
-{
-	perfetto__protos__track_event__init((Perfetto__Protos__TrackEvent *)(void *)m);
-	m->descriptor = &the_schema.te;
-}
-
-static void hot_te_init(ProtobufCMessage *m)
-{
-	perfetto__protos__track_event__init((Perfetto__Protos__TrackEvent *)(void *)m);
-	m->descriptor = &the_schema.hot_te;
-}
-
-/* A hot annotation's init: the generated one, naming the hot descriptor
- * (whose dict entries are bytes), for the same reason as hot packets. */
-static void hot_da_init(ProtobufCMessage *m)
-{
-	perfetto__protos__debug_annotation__init((Perfetto__Protos__DebugAnnotation *)(void *)m);
-	m->descriptor = &the_schema.hot_da;
-}
+/* Inits of our descriptors: the generated one (a copy of the default
+ * message), then the descriptor named is ours. protobuf-c frees a
+ * message it rejects half way by the descriptor the message names: the
+ * real TracePacket's would read the hot packet's TrackEvent bytes as a
+ * message pointer (found by fuzz_proto_packet), the real TrackEvent's
+ * its packed annotations, the real DebugAnnotation's the hot one's dict
+ * entries. (protobuf-c's own init for a descriptor without one zeroes
+ * the message and walks every field for its default: 50M instructions
+ * on the Chromium class for the events.) */
+#define NAMED_INIT(fn, type, gen_init, desc) \
+	static void fn(ProtobufCMessage *m) \
+	{ \
+		gen_init((type *)(void *)m); \
+		m->descriptor = &the_schema.desc; \
+	}
+NAMED_INIT(hot_packet_init, Perfetto__Protos__TracePacket, perfetto__protos__trace_packet__init, hot_pkt)
+NAMED_INIT(te_init, Perfetto__Protos__TrackEvent, perfetto__protos__track_event__init, te)
+NAMED_INIT(hot_te_init, Perfetto__Protos__TrackEvent, perfetto__protos__track_event__init, hot_te)
+NAMED_INIT(hot_da_init, Perfetto__Protos__DebugAnnotation, perfetto__protos__debug_annotation__init, hot_da)
 
 static int schema_make(tt_proto_schema *sc)
 {
