@@ -22,9 +22,24 @@ ifeq ($(SAN),1)
 OPT     = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDSAN   = -fsanitize=address,undefined
 else
-OPT     = -O2 -g
+OPT     = -O3 -g
 LDSAN   =
+# Link-time optimization: the objects carry their compiled code and the
+# compiler's IR (fat), the viewer and the benchmarks are linked whole
+# (inlining across files: storage appends into the trackers, the hash and
+# cache lookups into the reader), the tests link the compiled code as is
+# (-fno-lto: gcc would otherwise optimize each test whole, minutes more).
+# Measured on the Chromium class (one thread, callgrind): 3.449G
+# instructions at -O2, 3.428G at -O3, 3.378G at -O2 with LTO, 3.302G at
+# -O3 with LTO (-4.3 %).
+# (gcc's flags: another compiler builds without)
+ifneq ($(shell $(CC) --version 2>/dev/null | grep -c 'Free Software Foundation'),0)
+LTO     = -flto=auto -ffat-lto-objects
+LTO_LD  = -flto=auto
 endif
+endif
+# (an archive of LTO objects needs gcc's plugin for its index)
+AR_LTO   = $(if $(LTO),gcc-ar,ar)
 WARN     = -std=c11 -Wall -Wextra -Werror
 # Include paths are per folder (INC below), so that a forbidden include fails
 # the build: tui/ and metrics/ see only the public API (copied into
@@ -172,32 +187,32 @@ $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: protos/%.proto
 
 # Generated code is protoc-c's, not ours: keep warnings on, not -Werror.
 $(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c
-	$(Q)$(CC) -std=c11 $(OPT) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) -std=c11 $(OPT) $(LTO) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/%.o: %.c | $(GEN_HDRS) $(API_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  CC    $<')
-	$(Q)$(CC) $(ALLCFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALLCFLAGS) $(LTO) -c $< -o $@
 
 $(B)/libtermtrace.a: $(LIB_OBJS)
-	$(Q)rm -f $@; ar rcs $@ $^
+	$(Q)rm -f $@; $(AR_LTO) rcs $@ $^
 
 $(B)/libtermtrace_tui.a: $(TUI_OBJS)
-	$(Q)rm -f $@; ar rcs $@ $^
+	$(Q)rm -f $@; $(AR_LTO) rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(B)/libtermtrace_tui.a $(B)/libtermtrace.a
 	@$(if $(V),,echo '  LD    $@')
-	$(Q)$(CC) $(OPT) $(LDSAN) -o $@ $^ $(TUI_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(OPT) $(LTO_LD) $(LDSAN) -o $@ $^ $(TUI_LDLIBS) $(LDLIBS)
 
 $(B)/tests/%: tests/%.c $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  TEST  $@')
-	$(Q)$(CC) $(ALLCFLAGS) -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a $(B)/libtermtrace.a \
-		$(LDSAN) -lcmocka $(TUI_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(ALLCFLAGS) $(if $(LTO),-fno-lto) -o $@ $< $(B)/tests/testutil.o $(B)/libtermtrace_tui.a \
+		$(B)/libtermtrace.a $(LDSAN) -lcmocka $(TUI_LDLIBS) $(LDLIBS)
 
 $(B)/bench/%: tests/bench/%.c $(B)/libtermtrace_tui.a $(B)/libtermtrace.a | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALLCFLAGS) -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
+	$(Q)$(CC) $(ALLCFLAGS) $(LTO_LD) -o $@ $< $(B)/libtermtrace_tui.a $(B)/libtermtrace.a $(LDSAN) $(TUI_LDLIBS) $(LDLIBS)
 
 tests-build: $(BIN) $(TEST_BINS)
 
@@ -219,7 +234,7 @@ check-asan:
 	@tests/run.sh build-asan
 
 bench: deps
-	@$(MAKE) --no-print-directory B=build-bench OPT="-O2 -g -DNDEBUG" build-bench/termtrace $(patsubst $(B)/%,build-bench/%,$(BENCH_BINS))
+	@$(MAKE) --no-print-directory B=build-bench OPT="-O3 -g -DNDEBUG" build-bench/termtrace $(patsubst $(B)/%,build-bench/%,$(BENCH_BINS))
 	@tests/bench/run.sh build-bench
 
 # ---- install ----------------------------------------------------------------
@@ -258,7 +273,7 @@ FUZZ_SMOKE_SECONDS ?= 60
 
 .PHONY: fuzz-build fuzz-bins
 fuzz-build:
-	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="$(FUZZ_OPT)" LDSAN="$(FUZZ_LDSAN)" fuzz-bins
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="$(FUZZ_OPT)" LTO= LTO_LD= LDSAN="$(FUZZ_LDSAN)" fuzz-bins
 
 fuzz-bins: $(FUZZ_BINS)
 

@@ -12,11 +12,15 @@ static size_t key_append(pctx *c, size_t klen, const char *sep, const char *s, s
 {
 	size_t cap = sizeof(c->key) - 1, n = strlen(sep);
 
-	if (klen + n > cap)
+	/* (klen <= cap: each call leaves it so; said for the compiler, which
+	 * at -O3 warned of cap - klen wrapping) */
+	if (klen > cap)
+		klen = cap;
+	if (n > cap - klen)
 		n = cap - klen;
 	memcpy(c->key + klen, sep, n);
 	klen += n;
-	if (klen + slen > cap)
+	if (slen > cap - klen)
 		slen = cap - klen;
 	memcpy(c->key + klen, s, slen);
 	klen += slen;
