@@ -40,6 +40,35 @@ endif
 endif
 # (an archive of LTO objects needs gcc's plugin for its index)
 AR_LTO   = $(if $(LTO),gcc-ar,ar)
+
+# Profile-guided optimization, with LTO (gcc, not the sanitizer build):
+# the library and the viewer are first built instrumented in $(B)/pgo/
+# (PGO_GEN=1 there), that viewer imports the bundled traces of PGO_TRAIN
+# (not the benchmarks' Chromium sample: one of each kind the importers
+# read), and the objects of $(B) are then compiled with the profile it
+# wrote to $(PGO_DATA). Both builds name each object's profile alike
+# (-dumpdir/-dumpbase): gcc's profile id of a static function includes
+# that name. Code the training never ran is compiled as without a profile
+# (-fprofile-partial-training). The profile is made once per build
+# folder: after big changes, rm -r $(B)/pgo $(B)/pgo-data $(B)/pgo.done
+# (or make clean) makes it again; a stale one only optimizes less
+# (-Wno-coverage-mismatch). Measured on the Chromium class (one thread,
+# callgrind): 3.302G instructions with LTO at -O3, 3.162G with this too
+# (-4.2 %); 40 alternating whole runs: median pair ratio 0.907-0.952.
+PGO      ?= 1
+PGO_GEN  ?=
+PGO_DATA ?= $(abspath $(B))/pgo-data
+PGO_TRAIN = tests/data/chromium-tiny.pftrace tests/data/chromium-tiny-zstd-packets.pftrace \
+	    tests/data/chromium-window.json.gz tests/data/chromium-names-all.json.gz \
+	    tests/data/kernel-ftrace.txt.gz tests/data/strace-bash.strace \
+	    tests/data/ctf/lttng-ust-tiny tests/data/ctf/dmesg-ctf
+ifneq ($(LTO),)
+ifeq ($(PGO),1)
+PGO_STAMP = $(B)/pgo.done
+PGO_USE   = -fprofile-use -fprofile-partial-training -Wno-missing-profile -Wno-coverage-mismatch
+endif
+endif
+PGO_NAME = $(if $(PGO_USE)$(PGO_GEN),-dumpdir $(PGO_DATA)/ -dumpbase $(subst /,~,$(1)).c -dumpbase-ext .c)
 WARN     = -std=c11 -Wall -Wextra -Werror
 # Include paths are per folder (INC below), so that a forbidden include fails
 # the build: tui/ and metrics/ see only the public API (copied into
@@ -186,13 +215,22 @@ $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: protos/%.proto
 	$(Q)protoc-c --proto_path=protos --c_out=$(B)/gen $<
 
 # Generated code is protoc-c's, not ours: keep warnings on, not -Werror.
-$(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c
-	$(Q)$(CC) -std=c11 $(OPT) $(LTO) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(B)/gen/%.pb-c.o: $(B)/gen/%.pb-c.c | $(PGO_STAMP)
+	$(Q)$(CC) -std=c11 $(OPT) $(LTO) $(PGO_USE) $(call PGO_NAME,gen/$*.pb-c) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/%.o: %.c | $(GEN_HDRS) $(API_HDRS)
+$(B)/%.o: %.c | $(GEN_HDRS) $(API_HDRS) $(PGO_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo '  CC    $<')
-	$(Q)$(CC) $(ALLCFLAGS) $(LTO) -c $< -o $@
+	$(Q)$(CC) $(ALLCFLAGS) $(LTO) $(PGO_USE) $(call PGO_NAME,$*) -c $< -o $@
+
+# The profile (see PGO above).
+$(B)/pgo.done:
+	@rm -rf $(PGO_DATA)
+	@$(MAKE) --no-print-directory B=$(B)/pgo PGO=0 PGO_GEN=1 PGO_DATA=$(PGO_DATA) \
+		OPT="$(OPT) -fprofile-generate -fprofile-update=atomic" LDSAN="-fprofile-generate" $(B)/pgo/termtrace
+	@echo '  PGO   training on $(words $(PGO_TRAIN)) bundled traces'
+	$(Q)for t in $(PGO_TRAIN); do $(B)/pgo/termtrace query "$$t" 'select count(*) from slice' >/dev/null 2>&1 || true; done
+	$(Q)touch $@
 
 $(B)/libtermtrace.a: $(LIB_OBJS)
 	$(Q)rm -f $@; $(AR_LTO) rcs $@ $^

@@ -111,13 +111,15 @@ char *tt_test_tsv(tt_trace *tr, const char *sql)
 	FILE *f = open_memstream(&buf, &len);
 	tt_err err = {0};
 
+	int rc;
+
 	assert_non_null(f);
-	if (tt_query_print(tr, sql, TT_FMT_TSV, 0, f, &err) != TT_OK) {
-		fclose(f);
+	rc = tt_query_print(tr, sql, TT_FMT_TSV, 0, f, &err);
+	fclose(f);
+	if (rc != TT_OK) {
 		free(buf);
 		fail_msg("query failed: %s: %s", sql, err.msg);
 	}
-	fclose(f);
 	return buf;
 }
 
@@ -133,13 +135,13 @@ void tt_test_collect_warning(void *ctx, const char *msg)
 void tt_test_assert_tsv(tt_trace *tr, const char *sql, const char *want)
 {
 	char *got = tt_test_tsv(tr, sql);
+	int same = strcmp(got, want) == 0;
 
-	if (strcmp(got, want) != 0) {
+	if (!same)
 		fprintf(stderr, "[%s]\n got: [%s]\nwant: [%s]\n", sql, got, want);
-		free(got);
-		fail_msg("query result differs: %s", sql);
-	}
 	free(got);
+	if (!same)
+		fail_msg("query result differs: %s", sql);
 }
 
 int64_t tt_test_stat(tt_trace *tr, const char *name)

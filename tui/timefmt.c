@@ -99,10 +99,12 @@ static void put(int64_t ns, int64_t unit, int dec, int utf8, char *buf, size_t n
 
 	for (int64_t u = unit; u > 1; u /= 10)
 		ud++; /* digits of the unit's fraction */
+	if (ud > 18) /* (an int64 unit has at most 18: said for the compiler) */
+		ud = 18;
 	if (dec > ud)
 		dec = ud;
 	if (dec > 0) {
-		char all[16];
+		char all[20];
 		/* ud <= 9 digits: write them by hand, most significant first */
 		uint64_t f = fp;
 		for (int i = ud - 1; i >= 0; i--) {
