@@ -35,9 +35,9 @@ LDSAN   =
 # (gcc's flags: another compiler builds without)
 ifneq ($(shell $(CC) --version 2>/dev/null | grep -c 'Free Software Foundation'),0)
 LTO     = -flto=auto -ffat-lto-objects
-LTO_LD  = -flto=auto
 endif
 endif
+LTO_LD   = $(if $(LTO),-flto=auto)
 # (an archive of LTO objects needs gcc's plugin for its index)
 AR_LTO   = $(if $(LTO),gcc-ar,ar)
 
@@ -317,7 +317,7 @@ FUZZ_SMOKE_SECONDS ?= 60
 
 .PHONY: fuzz-build fuzz-bins
 fuzz-build:
-	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="$(FUZZ_OPT)" LTO= LTO_LD= LDSAN="$(FUZZ_LDSAN)" fuzz-bins
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) OPT="$(FUZZ_OPT)" LTO= LDSAN="$(FUZZ_LDSAN)" fuzz-bins
 
 fuzz-bins: $(FUZZ_BINS)
 

@@ -97,9 +97,9 @@ static void build_prog(prog *p)
 	assert_true(p->nbid >= 16);
 	/* addr2line names the file and line of each function's entry */
 	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%llx | sed 's|.*/||'", p->path, (unsigned long long)p->inner);
-	snprintf(p->inner_src, sizeof(p->inner_src), "%.63s", run(cmd));
+	snprintf(p->inner_src, sizeof(p->inner_src), "%.*s", (int)sizeof(p->inner_src) - 1, run(cmd));
 	snprintf(cmd, sizeof(cmd), "addr2line -e '%s' 0x%llx | sed 's|.*/||'", p->path, (unsigned long long)p->outer);
-	snprintf(p->outer_src, sizeof(p->outer_src), "%.63s", run(cmd));
+	snprintf(p->outer_src, sizeof(p->outer_src), "%.*s", (int)sizeof(p->outer_src) - 1, run(cmd));
 	assert_string_equal(p->inner_src, "prog.c:3");
 }
 

@@ -238,12 +238,14 @@ static skey *radix_sort(skey *o, skey *tmp, size_t n)
  * are radix sorted. */
 #define NEAR_DIV 8
 
-/* perm[0..n) of the records at[] in (ts, index) order. all: by a radix
- * sort of every record (nb = n); else only the nb records behind the
- * running max are radix sorted, and merged into the others, in order
- * already. 0, or -1 when out of memory. */
-static int sort_perm(tt_event *const *at, size_t n, size_t nb, int all, int64_t min, uint32_t *perm)
+/* perm[0..n) of the records at[] in (ts, index) order. nb == n: by a
+ * radix sort of every record; else only the nb records behind the
+ * running max (never all of them: the first is not) are radix sorted,
+ * and merged into the others, in order already. 0, or -1 when out of
+ * memory. */
+static int sort_perm(tt_event *const *at, size_t n, size_t nb, int64_t min, uint32_t *perm)
 {
+	int all = nb == n;
 	skey *o = malloc((nb ? nb : 1) * sizeof(*o)), *tmp = malloc((nb ? nb : 1) * sizeof(*tmp)), *srt;
 	int64_t mx = INT64_MIN;
 	size_t k = 0, j = 0, p = 0;
@@ -307,7 +309,7 @@ static int sort_stream(sstream *t)
 			else
 				mx = ts;
 		}
-	if (nb > n / NEAR_DIV ? sort_perm(at, n, n, 1, min, perm) : sort_perm(at, n, nb, 0, min, perm))
+	if (sort_perm(at, n, nb > n / NEAR_DIV ? n : nb, min, perm))
 		goto out;
 	/* place i receives the record at perm[i]; a done place points at
 	 * itself */
