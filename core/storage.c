@@ -10,6 +10,7 @@
 #include "keymap.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1355,11 +1356,57 @@ static int index_table(tt_storage *st, struct csr *c, size_t n, const int64_t *t
 	}
 	return sorted;
 }
+/* Rows per track of one kind (counter or not) into cnt[track + 1]. */
+static void count_rows(const tt_storage *st, size_t *cnt, size_t n, const uint32_t *track, int counter)
+{
+	size_t nt = st->track.n;
+
+	for (size_t i = 0; i < n; i++)
+		if (track[i] < nt && !st->track.is_counter[track[i]] == !counter)
+			cnt[track[i] + 1]++;
+}
+
+/* The counter table's half of the index, on a thread of its own while
+ * the finalizing thread does the slices' (a Chrome trace has more
+ * counters than slices: 3.2 of the 5.7 ms of finalize on the Perfetto
+ * Chromium class). A track indexes one kind of row, so the two write
+ * disjoint places; the per-track arrays the counter half writes are its
+ * own all the same (cnt, fill, last, unsorted: the tracks of the two
+ * kinds interleave, and sharing them would bounce their cache lines
+ * between the cores), merged after the join. */
+struct counter_half {
+	tt_storage *st;
+	size_t *cnt;
+	struct csr c; /* off and rows: the shared ones (off read only) */
+	int sorted;
+};
+
+static void *count_counters(void *arg)
+{
+	struct counter_half *h = arg;
+
+	count_rows(h->st, h->cnt, h->st->counter.n, h->st->counter.track, 1);
+	return NULL;
+}
+
+static void *index_counters(void *arg)
+{
+	struct counter_half *h = arg;
+	tt_storage *st = h->st;
+
+	h->sorted = index_table(st, &h->c, st->counter.n, st->counter.ts, NULL, st->counter.track, NULL, 1);
+	return NULL;
+}
+
+#define HALF_MIN_ROWS 65536 /* below this a thread costs more than it saves */
+
 void tt_storage_finalize(tt_storage *st)
 {
 	size_t nt = st->track.n, nrows = st->slice.n + st->counter.n;
 	struct csr c = { .lo = INT64_MAX, .hi = INT64_MIN };
-	int sorted;
+	struct counter_half h = { .st = st, .c = { .lo = INT64_MAX, .hi = INT64_MIN } };
+	pthread_t th;
+	int sorted, two = 0;
 
 	SHRINK(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
 	       COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
@@ -1384,12 +1431,23 @@ void tt_storage_finalize(tt_storage *st)
 	c.last = malloc((nt + 1) * sizeof(*c.last));
 	c.unsorted = calloc(nt + 1, sizeof(*c.unsorted));
 	c.rows = malloc((nrows ? nrows : 1) * sizeof(*c.rows));
+	if (st->slice.n >= HALF_MIN_ROWS && st->counter.n >= HALF_MIN_ROWS) {
+		h.cnt = calloc(nt + 1, sizeof(*h.cnt));
+		h.c.fill = calloc(nt + 1, sizeof(*h.c.fill));
+		h.c.last = malloc((nt + 1) * sizeof(*h.c.last));
+		h.c.unsorted = calloc(nt + 1, sizeof(*h.c.unsorted));
+		two = h.cnt && h.c.fill && h.c.last && h.c.unsorted;
+	}
 	if (!c.off || !c.fill || !c.last || !c.unsorted || !c.rows) {
 		free(c.off);
 		free(c.fill);
 		free(c.last);
 		free(c.unsorted);
 		free(c.rows);
+		free(h.cnt);
+		free(h.c.fill);
+		free(h.c.last);
+		free(h.c.unsorted);
 		st->oom = 1;
 		return;
 	}
@@ -1397,21 +1455,45 @@ void tt_storage_finalize(tt_storage *st)
 	 * counter track (or counters on a slice track) stay in their table
 	 * but out of the per-track index, whose ts column would be the wrong
 	 * one (found by fuzz_proto: a TrackEvent slice on a counter track). */
-	for (size_t i = 0; i < st->slice.n; i++)
-		if (st->slice.track[i] < nt && !st->track.is_counter[st->slice.track[i]])
-			c.off[st->slice.track[i] + 1]++;
-	for (size_t i = 0; i < st->counter.n; i++)
-		if (st->counter.track[i] < nt && st->track.is_counter[st->counter.track[i]])
-			c.off[st->counter.track[i] + 1]++;
+	two = two && pthread_create(&th, NULL, count_counters, &h) == 0;
+	count_rows(st, c.off, st->slice.n, st->slice.track, 0);
+	if (two) {
+		pthread_join(th, NULL);
+		for (size_t t = 0; t < nt; t++)
+			c.off[t + 1] += h.cnt[t + 1];
+	} else {
+		count_rows(st, c.off, st->counter.n, st->counter.track, 1);
+	}
 	for (size_t t = 0; t < nt; t++) {
 		c.off[t + 1] += c.off[t];
 		c.last[t] = INT64_MIN;
+		if (two)
+			h.c.last[t] = INT64_MIN;
 	}
 	/* rows go in by id: a track needs sorting only if its ts went back */
+	h.c.off = c.off;
+	h.c.rows = c.rows;
+	two = two && pthread_create(&th, NULL, index_counters, &h) == 0;
 	st->slice.sorted = index_table(st, &c, st->slice.n, st->slice.ts, st->slice.dur,
 				       st->slice.track, st->slice.depth, 0);
-	st->counter.sorted = index_table(st, &c, st->counter.n, st->counter.ts, NULL,
-					 st->counter.track, NULL, 1);
+	if (two) {
+		pthread_join(th, NULL);
+		st->counter.sorted = h.sorted;
+		for (size_t t = 0; t < nt; t++)
+			if (st->track.is_counter[t])
+				c.unsorted[t] = h.c.unsorted[t];
+		if (h.c.lo < c.lo)
+			c.lo = h.c.lo;
+		if (h.c.hi > c.hi)
+			c.hi = h.c.hi;
+	} else {
+		st->counter.sorted = index_table(st, &c, st->counter.n, st->counter.ts, NULL,
+						 st->counter.track, NULL, 1);
+	}
+	free(h.cnt);
+	free(h.c.fill);
+	free(h.c.last);
+	free(h.c.unsorted);
 	for (size_t t = 0; t < nt; t++)
 		if (c.unsorted[t] && sort_rows(c.rows + c.off[t], c.off[t + 1] - c.off[t],
 					       st->track.is_counter[t] ? st->counter.ts : st->slice.ts))

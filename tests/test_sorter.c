@@ -419,6 +419,46 @@ static void test_flush_until(void **state)
 	tt_sorter_free(s);
 }
 
+/* A record behind its stream's newest goes to the stream's side stream
+ * (sorter.c: side_of): the merge takes both, each in order, so the
+ * output is still the stable sort; the side stream holds back no window
+ * flush (it is closed), while the stream's own promise (its latest
+ * record) still does; and what it holds leaves with the window. */
+static void test_behind_aside(void **state)
+{
+	tt_sorter *s = tt_sorter_new(100);
+	uint32_t a = tt_sorter_stream(s), b = tt_sorter_stream(s);
+	out *o = new_out();
+	int64_t prev_ts = INT64_MIN;
+	uint32_t prev_ord = 0;
+
+	(void)state;
+	for (int64_t i = 0; i < 20000; i++) {
+		int64_t ts = i * 10;
+
+		/* one in ten of a's records is 60 behind, one in 50 of b's
+		 * 95 behind (within the window: none is late) */
+		push(s, a, i % 10 == 5 ? ts - 60 : ts, i);
+		push(s, b, i % 50 == 7 ? ts - 95 : ts + 3, 100000 + i);
+		if (i % 100 == 99)
+			assert_int_equal(tt_sorter_flush(s, collect, o), 0);
+	}
+	/* everything older than the window left with the flushes: the side
+	 * streams kept nothing back */
+	assert_true(tt_sorter_held(s) < 100);
+	assert_true(tt_sorter_max_held(s) < 300);
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(tt_sorter_late(s), 0);
+	assert_int_equal(o->n, 40000);
+	for (size_t i = 0; i < o->n; i++) {
+		assert_true(o->ts[i] > prev_ts || (o->ts[i] == prev_ts && o->ord[i] > prev_ord));
+		prev_ts = o->ts[i];
+		prev_ord = o->ord[i];
+	}
+	free(o);
+	tt_sorter_free(s);
+}
+
 /* Emptied blocks are kept for the pushes after a flush (sorter.c's
  * pool): cycles of pushes of several blocks a stream (more blocks a cycle
  * than the pool keeps), each flushed up to the cycle's start, so that the
@@ -558,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_flush_until),
 		cmocka_unit_test(test_flush_until_random),
 		cmocka_unit_test(test_flush_until_block_reuse),
+		cmocka_unit_test(test_behind_aside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
