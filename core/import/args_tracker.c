@@ -11,7 +11,7 @@ struct tt_args_tracker {
 	tt_storage *st;
 	int on;                 /* tt_args_tracker_dedupe */
 	uint64_t *slot;         /* hash's high half << 32 | set + 1; 0 = empty */
-	size_t cap, n;          /* cap: a power of two; at most half full */
+	size_t cap, n;          /* cap: a power of two; at most 3/4 full (see put) */
 	uint64_t tries, hits;   /* sets ended while on, and found */
 	struct memo *memo;      /* merges made while on (MEMO slots) */
 };
@@ -89,9 +89,16 @@ static void insert(uint64_t *slot, size_t cap, uint64_t e)
 	slot[i] = e;
 }
 
+/* The table grows at 3/4 full, not 1/2: it is the largest thing the
+ * import allocates late (2 MB for the Perfetto Chromium class's 75,616
+ * sets at 1/2, 1 MB at 3/4), and the most resident fell by as much (54.4
+ * -> 53.1 MB for a 37.3 MB file), with 1.1k fewer page faults. A probe
+ * compares the slot's high hash half first, so the longer runs cost
+ * little; the first slot read, a cache miss either way, is most of a
+ * lookup's time. */
 static int put(tt_args_tracker *a, uint64_t h, uint32_t id)
 {
-	if ((a->n + 1) * 2 > a->cap) {
+	if ((a->n + 1) * 4 > a->cap * 3) {
 		size_t ncap = a->cap ? a->cap * 2 : 1024;
 		uint64_t *ns = calloc(ncap, sizeof(*ns));
 
