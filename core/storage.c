@@ -1356,6 +1356,7 @@ static int index_table(tt_storage *st, struct csr *c, size_t n, const int64_t *t
 	}
 	return sorted;
 }
+
 /* Rows per track of one kind (counter or not) into cnt[track + 1]. */
 static void count_rows(const tt_storage *st, size_t *cnt, size_t n, const uint32_t *track, int counter)
 {

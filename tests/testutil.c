@@ -110,7 +110,6 @@ char *tt_test_tsv(tt_trace *tr, const char *sql)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	tt_err err = {0};
-
 	int rc;
 
 	assert_non_null(f);

@@ -105,7 +105,7 @@ static void put(int64_t ns, int64_t unit, int dec, int utf8, char *buf, size_t n
 		dec = ud;
 	if (dec > 0) {
 		char all[20];
-		/* ud <= 9 digits: write them by hand, most significant first */
+		/* ud <= 18 digits: write them by hand, most significant first */
 		uint64_t f = fp;
 		for (int i = ud - 1; i >= 0; i--) {
 			all[i] = (char)('0' + f % 10);

@@ -141,7 +141,7 @@ void tt_sorter_close(tt_sorter *s, uint32_t stream)
 		s->st[stream].open = 0;
 }
 
-/* Appends *e to stream t as record number ord. */
+/* Appends *e to stream t, numbered s->ord (tt_sorter_push counts it). */
 static int append(tt_sorter *s, sstream *t, const tt_event *e)
 {
 	sblock *b = t->last;

@@ -11,8 +11,9 @@
  *
  * Streams: records arrive on streams (a Perfetto sequence, a CTF stream,
  * the one stream of a JSON file). A stream whose records come in ts order
- * costs no sorting; one that goes back in time is sorted (stable) before
- * it is merged. The streams are merged with a tournament tree.
+ * costs no sorting; a record older than its stream's newest held one goes
+ * to that stream's side stream, which is sorted (stable) before it is
+ * merged. The streams are merged with a tournament tree.
  *
  * Two ways to run, chosen at creation:
  * - TT_SORT_FULL: everything is held until tt_sorter_finish, or until the
