@@ -461,21 +461,28 @@ static void test_behind_aside(void **state)
 
 /* Emptied blocks are kept for the pushes after a flush (sorter.c's
  * pool): cycles of pushes of several blocks a stream (more blocks a cycle
- * than the pool keeps), each flushed up to the cycle's start, so that the
- * blocks a flush empties are filled again by the next cycle while older
- * records of the same streams are still held. Every record comes out
- * once, in order, with its own ts and tag (a reused block that kept a
- * count or a link of its last use would repeat, lose or reorder some). */
-static void test_flush_until_block_reuse(void **state)
+ * than the default pool keeps), each flushed up to the cycle's start, so
+ * that the blocks a flush empties are filled again by the next cycle
+ * while older records of the same streams are still held. Every record
+ * comes out once, in order, with its own ts and tag (a reused block that
+ * kept a count or a link of its last use would repeat, lose or reorder
+ * some). pool: tt_sorter_pool's max, or NO_POOL_CALL for the default. The
+ * last QUIET streams push a few records a cycle (they never fill a
+ * block, so they never take a pooled one). */
+#define NO_POOL_CALL ((size_t)-2)
+enum { STREAMS = 24, QUIET = 4, CYCLES = 9, PER = 800 };
+
+static void block_reuse(size_t pool, size_t *most_pooled)
 {
-	enum { STREAMS = 24, CYCLES = 9, PER = 800 }; /* 24-48 blocks a cycle */
 	tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
 	uint32_t st[STREAMS], mark = 0;
 	out *o = new_out();
 	int64_t tag = 0;
 	size_t k, emitted = 0;
 
-	(void)state;
+	*most_pooled = 0;
+	if (pool != NO_POOL_CALL)
+		tt_sorter_pool(s, pool);
 	for (int i = 0; i < STREAMS; i++)
 		st[i] = tt_sorter_stream(s);
 	for (int c = 0; c < CYCLES; c++) {
@@ -484,9 +491,12 @@ static void test_flush_until_block_reuse(void **state)
 		 * drained whole and starts again from a pooled block */
 		for (int j = 0; j < PER; j++)
 			for (int i = 0; i < STREAMS; i++)
-				if (i || c % 2 == 0)
+				if ((i || c % 2 == 0) && (i < STREAMS - QUIET || j % 300 == 0))
 					push(s, st[i], (int64_t)c * PER * 100 + 100 * j + i, tag++);
 		assert_int_equal(tt_sorter_flush_until(s, mark, collect, o), 0);
+		if (tt_sorter_pooled(s) > *most_pooled)
+			*most_pooled = tt_sorter_pooled(s);
+		assert_true(tt_sorter_pooled(s) <= pool);
 		/* everything before this cycle's first push came out */
 		for (k = emitted; k < o->n; k++)
 			assert_true(o->tag[k] < (int64_t)mark);
@@ -496,6 +506,8 @@ static void test_flush_until_block_reuse(void **state)
 		mark = tt_sorter_next_ord(s);
 	}
 	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	/* the last merge keeps nothing: no pushes follow */
+	assert_int_equal(tt_sorter_pooled(s), 0);
 	assert_int_equal(o->n, (size_t)tag);
 	/* ts rise with the tags here (each cycle after the last, streams in
 	 * push order within a step): the output is the tags in order */
@@ -506,6 +518,69 @@ static void test_flush_until_block_reuse(void **state)
 			assert_true(o->ts[k] > o->ts[k - 1]);
 	}
 	assert_int_equal(tt_sorter_held(s), 0);
+	free(o);
+	tt_sorter_free(s);
+}
+
+static void test_flush_until_block_reuse(void **state)
+{
+	size_t most;
+
+	(void)state;
+	/* the default: 32 blocks at most, and the flushes fill it */
+	block_reuse(NO_POOL_CALL, &most);
+	assert_int_equal(most, 32);
+	/* all the full blocks the flushes empty (38 here: the busy streams
+	 * fill a block about every other cycle) */
+	block_reuse((size_t)-1, &most);
+	assert_true(most > 32);
+	block_reuse(3, &most);
+	assert_int_equal(most, 3);
+	block_reuse(0, &most);
+	assert_int_equal(most, 0);
+}
+
+/* Only full blocks are pooled, and only a stream that has filled a block
+ * takes one: a pooled block is resident whole, and a quiet stream's few
+ * records would hold it. PER_BLOCK: sorter.c's BLOCK (64 KiB less its
+ * 24-byte header). */
+#define PER_BLOCK ((65536 - 24) / sizeof(tt_event))
+
+static void test_pool_full_blocks(void **state)
+{
+	tt_sorter *s = tt_sorter_new(TT_SORT_FULL);
+	uint32_t busy = tt_sorter_stream(s), quiet = tt_sorter_stream(s);
+	out *o = new_out();
+	int64_t ts = 0, tag = 0;
+
+	(void)state;
+	tt_sorter_pool(s, 100);
+	/* a partial block, emptied: unmapped */
+	for (int i = 0; i < 10; i++)
+		push(s, busy, ts++, tag++);
+	push(s, quiet, ts++, tag++);
+	assert_int_equal(tt_sorter_flush_until(s, tt_sorter_next_ord(s), collect, o), 0);
+	assert_int_equal(o->n, 11);
+	assert_int_equal(tt_sorter_pooled(s), 0);
+	/* three full blocks and a partial one: the full ones are pooled */
+	for (size_t i = 0; i < 3 * PER_BLOCK + 5; i++)
+		push(s, busy, ts++, tag++);
+	assert_int_equal(tt_sorter_flush_until(s, tt_sorter_next_ord(s), collect, o), 0);
+	assert_int_equal(tt_sorter_pooled(s), 3);
+	/* the quiet stream never filled one: a new block of its own */
+	push(s, quiet, ts++, tag++);
+	assert_int_equal(tt_sorter_pooled(s), 3);
+	/* the busy stream did: its next blocks come from the pool */
+	for (size_t i = 0; i < PER_BLOCK + 1; i++)
+		push(s, busy, ts++, tag++);
+	assert_int_equal(tt_sorter_pooled(s), 1);
+	/* a smaller limit unmaps the rest now */
+	tt_sorter_pool(s, 0);
+	assert_int_equal(tt_sorter_pooled(s), 0);
+	assert_int_equal(tt_sorter_finish(s, collect, o), 0);
+	assert_int_equal(o->n, (size_t)tag);
+	for (size_t k = 0; k < o->n; k++)
+		assert_int_equal(o->tag[k], (int64_t)k);
 	free(o);
 	tt_sorter_free(s);
 }
@@ -598,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_flush_until),
 		cmocka_unit_test(test_flush_until_random),
 		cmocka_unit_test(test_flush_until_block_reuse),
+		cmocka_unit_test(test_pool_full_blocks),
 		cmocka_unit_test(test_behind_aside),
 	};
 

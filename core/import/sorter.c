@@ -20,7 +20,9 @@
  * the trackers grow during the merge, where an unmapped one would have
  * left, so a pool of all a flush empties (5 MiB a read-buffer point on
  * a Chromium trace) raised the most resident by that much (measured:
- * 52 -> 59 MiB for a 36 MiB file; 32 blocks: 53.6). 64 KiB a block. */
+ * 52 -> 59 MiB for a 36 MiB file; 32 blocks: 53.6). 64 KiB a block.
+ * That is the default; an importer that knows the most resident comes
+ * later (tt_sorter_pool) lets the pool keep all until then. */
 #define BLOCK_BYTES 65536
 #define BLOCK ((BLOCK_BYTES - sizeof(sblock)) / sizeof(tt_event))
 #define NO_STREAM UINT32_MAX
@@ -40,6 +42,7 @@ typedef struct sstream {
 	int sorted;       /* the held records are in (ts, ord) order */
 	int open, pushed;
 	uint32_t late;    /* the stream's side stream (see side_of), or NO_STREAM */
+	int filled;       /* it has filled a block (see append) */
 } sstream;
 
 struct tt_sorter {
@@ -55,6 +58,7 @@ struct tt_sorter {
 	int emitted;
 	sblock *pool;     /* emptied blocks kept for the next pushes */
 	size_t npool;
+	size_t pool_max;  /* at most this many (tt_sorter_pool) */
 	int keep;         /* the merge running pools its emptied blocks */
 };
 
@@ -66,6 +70,7 @@ tt_sorter *tt_sorter_new(int64_t window)
 		return NULL;
 	s->window = window;
 	s->bound = INT64_MIN;
+	s->pool_max = POOL_MAX;
 	return s;
 }
 
@@ -88,10 +93,12 @@ static void block_free(sblock *b)
 }
 
 /* An emptied block: pooled while a merge that more pushes follow runs,
- * else unmapped. */
+ * else unmapped. Only a full one is pooled: it goes to a stream that
+ * fills blocks (append), and a stream's last block, mostly a few records
+ * of a quiet stream, is resident in those pages only. */
 static void block_drop(tt_sorter *s, sblock *b)
 {
-	if (s->keep && s->npool < POOL_MAX) {
+	if (s->keep && s->npool < s->pool_max && b->n == b->cap) {
 		b->next = s->pool;
 		s->pool = b;
 		s->npool++;
@@ -107,6 +114,23 @@ static void free_blocks(sblock *b)
 		block_free(b);
 		b = n;
 	}
+}
+
+void tt_sorter_pool(tt_sorter *s, size_t max)
+{
+	s->pool_max = max;
+	while (s->npool > s->pool_max) {
+		sblock *b = s->pool;
+
+		s->pool = b->next;
+		s->npool--;
+		block_free(b);
+	}
+}
+
+size_t tt_sorter_pooled(const tt_sorter *s)
+{
+	return s->npool;
 }
 
 void tt_sorter_free(tt_sorter *s)
@@ -147,8 +171,16 @@ static int append(tt_sorter *s, sstream *t, const tt_event *e)
 	sblock *b = t->last;
 
 	if (!b || b->n == b->cap) {
-		sblock *nb = s->pool;
+		/* A pooled block was filled before: all of its 64 KiB are
+		 * resident, where a new block's pages come as they are
+		 * written. So only a stream that has filled a block, and most
+		 * likely fills this one, takes from the pool; one that writes
+		 * a few records a flush (most of a Chrome trace's threads)
+		 * would hold a pooled block's 64 KiB for them. */
+		sblock *nb = (b || t->filled) ? s->pool : NULL;
 
+		if (b)
+			t->filled = 1;
 		if (nb) {
 			s->pool = nb->next;
 			s->npool--;

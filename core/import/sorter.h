@@ -74,6 +74,15 @@ typedef int (*tt_sorter_emit)(void *ctx, const tt_event *e);
 tt_sorter *tt_sorter_new(int64_t window);
 void tt_sorter_free(tt_sorter *s);
 
+/* How many emptied blocks (64 KiB each) a flush that more pushes follow
+ * keeps for them; 32 unless told. A pooled block stays resident while
+ * the flush's consumer grows, so a big pool suits the part of an import
+ * that is far from its most resident. Pooled blocks past max are
+ * unmapped now. */
+void tt_sorter_pool(tt_sorter *s, size_t max);
+/* How many it keeps now. */
+size_t tt_sorter_pooled(const tt_sorter *s);
+
 /* A new stream (open); its id. TT_NONE-like (UINT32_MAX) when out of memory. */
 uint32_t tt_sorter_stream(tt_sorter *s);
 /* No more records on this stream: it no longer holds back the flush. */

@@ -454,7 +454,9 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 		goto out;
 	}
 
+	c->file_size = tt_bytesrc_size(src);
 	while (tt_proto_reader_next(rdr, &b)) {
+		c->file_off = b.file_off;
 		for (i = 0; i < b.n; i++) {
 			if (tt_proto_on_packet(c, b.items[i].pkt, &b.items[i], 0) && c->packets_ok == 0) {
 				rc = tt_err_set(im->err, TT_EINVAL,

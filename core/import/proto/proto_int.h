@@ -323,6 +323,7 @@ typedef struct pctx {
 	/* trace processor's flush points (proto_feed.c, tt_proto_read_buffers) */
 	uint32_t flushes;            /* all_data_sources_flushed since the last extraction */
 	uint32_t extract_ord;        /* the next extraction gives out records pushed before it */
+	uint64_t file_off, file_size; /* read so far, of (tt_bytesrc_file_offset; size 0: not known) */
 	int full_sort;               /* a timestamp failed to convert before any extraction */
 	int fed_any;                 /* a record was given out to the trackers */
 	tt_proto_bits open_tts;      /* slices whose thread time is open (proto_feed.c) */
