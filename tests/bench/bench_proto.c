@@ -895,11 +895,16 @@ static int run(long long want, int svc)
 		char sf[96], su[96], su2[96], sd[96];
 
 		counted = floor_walk(path, &t_floor); /* also warms the page cache */
+		/* the imports' runs (but the last, import_child's) between
+		 * the floor's: the machine's speed swings over seconds, and
+		 * import and floor then meet the same swings */
 		for (k = 0; k < reps; k++) {
 			counted = floor_walk(path, &tf[k]);
 			unpack_walk(path, 1, &tu[k]);
 			unpack_walk(path, 2, &tu2[k]);
 			td[k] = decode_only(path, 1);
+			if (k + 1 < reps && (t_more[nmore] = import_timed_fork(path, 0)) > 0)
+				nmore++;
 		}
 		t_floor = median_of(tf, reps);
 		t_unpack = median_of(tu, reps);
@@ -918,9 +923,6 @@ static int run(long long want, int svc)
 			       " framing, hot unpack, TrackEvent cache, new annotations%s)\n",
 			       t_dec, (double)events / t_dec / 1e6, mb / t_dec, spread(sd, sizeof(sd), td, reps));
 		fflush(stdout); /* before the forks */
-		for (k = 0; k + 1 < reps; k++)
-			if ((t_more[nmore] = import_timed_fork(path, 0)) > 0)
-				nmore++;
 	}
 	rc = import_child(path, events, mb, t_floor, t_unpack, t_unpack2, t_more, nmore);
 	{
