@@ -19,15 +19,8 @@
 
 /* Makes room for one more row in every column; -1 when memory ran out
  * (then the table is unchanged). */
-static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, size_t ncols)
+static int resize_cols(tt_storage *st, size_t *cap, size_t ncap, struct col *cols, size_t ncols)
 {
-	size_t ncap;
-
-	if (n < *cap)
-		return 0;
-	/* by half: the columns of a big import are most of its memory, and
-	 * a big column grows by remapping, not copying (storage_mem.c) */
-	ncap = *cap ? *cap + *cap / 2 : 64;
 	for (size_t i = 0; i < ncols; i++) {
 		void *np;
 
@@ -43,6 +36,16 @@ static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, si
 	*cap = ncap;
 	return 0;
 }
+
+static int grow_cols(tt_storage *st, size_t *cap, size_t n, struct col *cols, size_t ncols)
+{
+	if (n < *cap)
+		return 0;
+	/* by half: the columns of a big import are most of its memory, and
+	 * a big column grows by remapping, not copying (storage_mem.c) */
+	return resize_cols(st, cap, *cap ? *cap + *cap / 2 : 64, cols, ncols);
+}
+
 /* The room check comes first: appends run per event, growth rarely. */
 #define GROW(st, tbl, ...) \
 	((tbl).n < (tbl).cap ? 0 : \
@@ -1131,6 +1134,65 @@ uint32_t tt_storage_slice_args(const tt_storage *st, int64_t id)
 int64_t tt_storage_slice_count(const tt_storage *st)
 {
 	return (int64_t)st->slice.n;
+}
+
+/* ---- rows ahead -------------------------------------------------------------- */
+
+/* Room for rows [n, n + more) (grown as appends would grow it, by half at
+ * a time), and where each column puts them. */
+static int ahead(tt_storage *st, size_t *cap, size_t n, size_t more, struct col *cols, size_t ncols,
+		 tt_storage_ahead *a)
+{
+	size_t ncap = *cap;
+
+	a->ncol = 0;
+	a->from = a->to = n;
+	if (!more || more > TT_MAX_ROWS)
+		return 0;
+	while (ncap < n + more)
+		ncap = ncap ? ncap + ncap / 2 : 64;
+	if (ncap != *cap && resize_cols(st, cap, ncap, cols, ncols))
+		return -1;
+	for (size_t i = 0; i < ncols && a->ncol < TT_STORAGE_AHEAD_COLS; i++)
+		if (*cols[i].p) {
+			a->col[a->ncol].base = *cols[i].p;
+			a->col[a->ncol++].esz = cols[i].esz;
+		}
+	a->to = n + more;
+	return 0;
+}
+
+int tt_storage_slices_ahead(tt_storage *st, size_t more, tt_storage_ahead *a)
+{
+	struct col cols[] = { COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
+			      COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
+			      COL(st->slice.cat), COL(st->slice.name),
+			      { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
+			      { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 } };
+
+	return ahead(st, &st->slice.cap, st->slice.n, more, cols, sizeof(cols) / sizeof(cols[0]), a);
+}
+
+int tt_storage_counters_ahead(tt_storage *st, size_t more, tt_storage_ahead *a)
+{
+	struct col cols[] = { COL(st->counter.ts), COL(st->counter.value), COL(st->counter.track) };
+
+	return ahead(st, &st->counter.cap, st->counter.n, more, cols, sizeof(cols) / sizeof(cols[0]), a);
+}
+
+void tt_storage_ahead_populate(const tt_storage_ahead *a, size_t from, size_t to)
+{
+	if (from < a->from)
+		from = a->from;
+	if (to > a->to)
+		to = a->to;
+	for (size_t i = 0; from < to && i < a->ncol; i++)
+		tt_colmem_populate((char *)a->col[i].base + from * a->col[i].esz, (to - from) * a->col[i].esz);
+}
+
+int64_t tt_storage_counter_count(const tt_storage *st)
+{
+	return (int64_t)st->counter.n;
 }
 
 /* ---- metadata ---------------------------------------------------------------- */

@@ -112,3 +112,18 @@ void tt_colmem_free(void *p)
 #endif
 	free(h);
 }
+
+void tt_colmem_populate(void *p, size_t len)
+{
+#if defined(COLMEM_MAP) && defined(MADV_POPULATE_WRITE)
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p / pg * pg, e = ((uintptr_t)p + len + pg - 1) / pg * pg;
+
+	/* (an error leaves the pages to be faulted in as written) */
+	if (len && madvise((void *)a, e - a, MADV_POPULATE_WRITE))
+		return;
+#else
+	(void)p;
+	(void)len;
+#endif
+}

@@ -14,5 +14,11 @@
  * ran out (p is then unchanged and still valid). */
 void *tt_colmem_resize(void *p, size_t bytes);
 void tt_colmem_free(void *p);
+/* The pages of p[0..len) made resident and writable ahead of their first
+ * write (MADV_POPULATE_WRITE), their contents untouched: another thread
+ * may do it while the column's owner writes there, as long as the column
+ * is not resized meanwhile. Nothing where the kernel or the build (the
+ * sanitizers' malloc'ed columns) has no such thing. */
+void tt_colmem_populate(void *p, size_t len);
 
 #endif

@@ -496,6 +496,7 @@ static int feed_one(void *ctx, const prec *r)
 	feedst *f = ctx;
 
 	f->c->fed_any = 1;
+	f->c->fed++;
 	feed(f->c, r, &f->c->open_tts);
 	if ((++f->fed & 0xffff) == 0 && tt_import_cancelled(f->c->im))
 		return 1;
@@ -516,6 +517,10 @@ static int feed_one(void *ctx, const prec *r)
 #define MCHUNK_FIRST 256
 #define MCHUNKS 4
 
+/* Rows populated ahead a step (tt_storage_ahead_populate): some 14 pages of
+ * slices, 5 of counters, a small part of a chunk's feed. */
+#define AHEAD_STEP 1024
+
 typedef struct mpipe {
 	tt_sorter *sorter;
 	tt_workq *q;
@@ -525,7 +530,32 @@ typedef struct mpipe {
 	int have;
 	uint64_t limit;          /* tt_sorter_flush_until's ord, past 32 bits: finish */
 	int merge_rc;            /* read after the join */
+	tt_storage_ahead ahead[2]; /* the slices and counters the feed will append */
+	size_t ahead_at[2];      /* populated up to */
+	uint64_t put, expect;    /* records merged so far, and expected in all */
 } mpipe;
+
+/* One step of populating the rows ahead; 0 when none is left. It keeps
+ * about the pipe's records ahead of the merge (the feed is behind it):
+ * pages populated long before the feed writes them would only be
+ * resident sooner. */
+static int populate_step(mpipe *p)
+{
+	int did = 0;
+
+	for (int i = 0; i < 2; i++) {
+		const tt_storage_ahead *a = &p->ahead[i];
+		uint64_t recs = p->put + (uint64_t)MCHUNKS * MCHUNK;
+		size_t upto = recs >= p->expect ? a->to : a->from + (size_t)((a->to - a->from) * recs / p->expect);
+
+		if (p->ahead_at[i] < upto) {
+			tt_storage_ahead_populate(a, p->ahead_at[i], p->ahead_at[i] + AHEAD_STEP);
+			p->ahead_at[i] += AHEAD_STEP;
+			did = 1;
+		}
+	}
+	return did;
+}
 
 static int pipe_put(void *ctx, const prec *r)
 {
@@ -533,14 +563,24 @@ static int pipe_put(void *ctx, const prec *r)
 	size_t k;
 
 	if (!p->have) {
+		/* When the feeding side holds every chunk, this thread would
+		 * wait: it populates the rows the feed will append instead,
+		 * a step at a time. */
+		int w;
+
+		while ((w = tt_workq_work(p->q, 0, -1, &p->seq)) == TT_WQ_NONE && populate_step(p))
+			;
+		if (w == TT_WQ_NONE)
+			w = tt_workq_work(p->q, TT_WQ_WAIT, -1, &p->seq);
 		/* END: the feeding side stopped (cancel) */
-		if (tt_workq_work(p->q, TT_WQ_WAIT, -1, &p->seq) != TT_WQ_CLAIMED)
+		if (w != TT_WQ_CLAIMED)
 			return 1;
 		p->have = 1;
 		p->fill[p->seq % MCHUNKS] = 0;
 	}
 	k = p->seq % MCHUNKS;
 	p->chunk[k][p->fill[k]++] = *r;
+	p->put++;
 	if (p->fill[k] == (p->seq ? MCHUNK : MCHUNK_FIRST)) {
 		tt_workq_done(p->q, p->seq, 0);
 		p->have = 0;
@@ -574,6 +614,16 @@ static int feed_piped(pctx *c, feedst *f, uint64_t limit)
 	memset(&p, 0, sizeof(p));
 	p.sorter = c->sorter;
 	p.limit = limit;
+	/* room for twice the rows expected, populated up to them: the
+	 * columns do not move under the merge thread's populate */
+	if (tt_storage_slices_ahead(c->st, 2 * c->ahead_rows[0], &p.ahead[0]) ||
+	    tt_storage_counters_ahead(c->st, 2 * c->ahead_rows[1], &p.ahead[1]))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		p.ahead[i].to -= c->ahead_rows[i];
+		p.ahead_at[i] = p.ahead[i].from;
+	}
+	p.expect = c->ahead_recs ? c->ahead_recs : 1;
 	for (i = 0; i < MCHUNKS; i++)
 		if (!(p.chunk[i] = malloc(MCHUNK * sizeof(prec))))
 			goto out;
@@ -632,6 +682,8 @@ static int feed_until(pctx *c, uint64_t limit)
  * the next one. Everything else is held to the end of the file. */
 int tt_proto_read_buffers(pctx *c)
 {
+	int64_t s0, k0;
+	uint64_t f0;
 	int rc;
 
 	if (c->full_sort || c->flushes < 2)
@@ -645,7 +697,15 @@ int tt_proto_read_buffers(pctx *c)
 	 * importing thread), and the most resident 0.8 MB lower than with
 	 * 32 all along. (Not knowing the size: 8.) */
 	tt_sorter_pool(c->sorter, c->file_size && c->file_off < c->file_size / 8 * 7 ? SIZE_MAX : 8);
+	/* about as many rows as the last flush appended will come (the
+	 * flushes of a trace written by the tracing service are periodic) */
+	s0 = tt_storage_slice_count(c->st);
+	k0 = tt_storage_counter_count(c->st);
+	f0 = c->fed;
 	rc = feed_until(c, c->extract_ord);
+	c->ahead_rows[0] = (size_t)(tt_storage_slice_count(c->st) - s0);
+	c->ahead_rows[1] = (size_t)(tt_storage_counter_count(c->st) - k0);
+	c->ahead_recs = c->fed - f0;
 	c->extract_ord = tt_sorter_next_ord(c->sorter);
 	c->flushes = 0;
 	return rc;
@@ -653,7 +713,12 @@ int tt_proto_read_buffers(pctx *c)
 
 int tt_proto_merge_and_feed(pctx *c)
 {
-	int rc = feed_until(c, UINT64_MAX);
+	int rc;
+
+	/* (the last feed populates nothing ahead: the pages of rows that
+	 * did not come would stay resident) */
+	c->ahead_rows[0] = c->ahead_rows[1] = 0;
+	rc = feed_until(c, UINT64_MAX);
 
 	if (tt_sorter_late(c->sorter))
 		tt_storage_stat_add(c->st, TT_STAT_sorter_push_event_out_of_order,

@@ -324,6 +324,9 @@ typedef struct pctx {
 	uint32_t flushes;            /* all_data_sources_flushed since the last extraction */
 	uint32_t extract_ord;        /* the next extraction gives out records pushed before it */
 	uint64_t file_off, file_size; /* read so far, of (tt_bytesrc_file_offset; size 0: not known) */
+	size_t ahead_rows[2];        /* slices, counters the last read-buffer flush appended (proto_feed.c) */
+	uint64_t ahead_recs;         /* the records it fed */
+	uint64_t fed;                /* records fed in all */
 	int full_sort;               /* a timestamp failed to convert before any extraction */
 	int fed_any;                 /* a record was given out to the trackers */
 	tt_proto_bits open_tts;      /* slices whose thread time is open (proto_feed.c) */
