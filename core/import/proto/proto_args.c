@@ -475,6 +475,30 @@ static int annots_unpack(pctx *c, struct tt_proto_annots *a, const ProtobufCBina
 	return 0;
 }
 
+/* The slot of a coming packet's annotations (the reader hashed them) is
+ * a cache miss the check would wait on: asked for a few packets ahead,
+ * it is there when the check comes. */
+void tt_proto_annots_prefetch(pctx *c, const tt_proto_item *it)
+{
+	const struct tt_proto_annots *a = c->annots;
+
+	if (a && a->cap && it->da_state)
+		__builtin_prefetch(&a->slot[(size_t)it->ahash & (a->cap - 1)]);
+}
+
+/* The next stage, two packets ahead: the entry the slot names (the slot
+ * was asked for before). */
+void tt_proto_annots_prefetch2(pctx *c, const tt_proto_item *it)
+{
+	const struct tt_proto_annots *a = c->annots;
+	uint32_t e;
+
+	if (a && a->cap && it->da_state && (e = a->slot[(size_t)it->ahash & (a->cap - 1)]) && e <= a->e.n) {
+		__builtin_prefetch(&a->e.v[e - 1]);
+		__builtin_prefetch(a->bytes + a->e.v[e - 1].off);
+	}
+}
+
 int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it)
 {
 	const TEv *te = p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ? p->track_event : NULL;

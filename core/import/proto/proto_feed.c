@@ -522,17 +522,22 @@ static int feed_one(void *ctx, const prec *r)
 #define AHEAD_STEP 1024
 
 typedef struct mpipe {
+	/* set before the merge thread starts */
 	tt_sorter *sorter;
 	tt_workq *q;
 	prec *chunk[MCHUNKS];
-	size_t fill[MCHUNKS];
+	uint64_t limit;          /* tt_sorter_flush_until's ord, past 32 bits: finish */
+	tt_storage_ahead ahead[2]; /* the slices and counters the feed will append */
+	uint64_t expect;         /* records expected in all */
+	/* the merge thread's, most written for every record: on cache lines
+	 * of their own, apart from what the feeding thread reads (sharing
+	 * one made each of its reads of chunk[] wait for the line) */
+	_Alignas(64) size_t fill[MCHUNKS];
 	uint64_t seq;            /* the chunk being filled, when have */
 	int have;
-	uint64_t limit;          /* tt_sorter_flush_until's ord, past 32 bits: finish */
-	int merge_rc;            /* read after the join */
-	tt_storage_ahead ahead[2]; /* the slices and counters the feed will append */
+	uint64_t put;            /* records merged so far */
 	size_t ahead_at[2];      /* populated up to */
-	uint64_t put, expect;    /* records merged so far, and expected in all */
+	int merge_rc;            /* read after the join */
 } mpipe;
 
 /* One step of populating the rows ahead; 0 when none is left. It keeps
@@ -633,14 +638,16 @@ static int feed_piped(pctx *c, feedst *f, uint64_t limit)
 	for (;;) {
 		uint64_t seq;
 		size_t k, n;
+		const prec *ch;
 		int stop = 0;
 
 		if (tt_workq_next(p.q, TT_WQ_WAIT, -1, &seq) != TT_WQ_TAKEN)
 			break;
 		k = seq % MCHUNKS;
 		n = p.fill[k];
+		ch = p.chunk[k];
 		for (i = 0; i < n && !stop; i++)
-			stop = feed_one(f, &p.chunk[k][i]);
+			stop = feed_one(f, &ch[i]);
 		tt_workq_release(p.q, seq);
 		if (stop) {
 			tt_workq_cancel(p.q); /* the merge thread's claim ends */

@@ -523,6 +523,8 @@ static inline int tt_proto_fold_takes(const pctx *c, int64_t ts, int kind, int f
  * or they nest too deep (tt_proto_unpack) (the packet is rejected, as
  * when they were unpacked with it), else 0. */
 int tt_proto_annots_check(pctx *c, const Pkt *p, const tt_proto_item *it);
+void tt_proto_annots_prefetch(pctx *c, const tt_proto_item *it);
+void tt_proto_annots_prefetch2(pctx *c, const tt_proto_item *it);
 void tt_proto_annots_free(pctx *c);
 uint32_t tt_proto_event_args(pctx *c, pseq *s, const TEv *te, int phase, uint32_t passthrough_utid);
 void tt_proto_on_track_descriptor(pctx *c, pseq *s, const TDesc *td);
