@@ -458,10 +458,20 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	while (tt_proto_reader_next(rdr, &b)) {
 		c->file_off = b.file_off;
 		for (i = 0; i < b.n; i++) {
-			if (i + 4 < b.n)
+			if (i + 4 < b.n) {
 				tt_proto_annots_prefetch(c, &b.items[i + 4]);
-			if (i + 2 < b.n)
+				if (b.items[i + 4].pkt)
+					__builtin_prefetch(&b.items[i + 4].pkt->track_event);
+			}
+			if (i + 2 < b.n) {
+				const Pkt *q = b.items[i + 2].pkt;
+
 				tt_proto_annots_prefetch2(c, &b.items[i + 2]);
+				if (q && q->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && q->track_event) {
+					__builtin_prefetch(q->track_event);
+					__builtin_prefetch((const char *)q->track_event + 64);
+				}
+			}
 			if (tt_proto_on_packet(c, b.items[i].pkt, &b.items[i], 0) && c->packets_ok == 0) {
 				rc = tt_err_set(im->err, TT_EINVAL,
 						"%s: not a perfetto trace: first packet at byte %llu does not decode",
