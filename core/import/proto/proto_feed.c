@@ -720,11 +720,17 @@ int tt_proto_read_buffers(pctx *c)
 
 int tt_proto_merge_and_feed(pctx *c)
 {
+	uint64_t held = tt_sorter_held(c->sorter);
 	int rc;
 
-	/* (the last feed populates nothing ahead: the pages of rows that
-	 * did not come would stay resident) */
-	c->ahead_rows[0] = c->ahead_rows[1] = 0;
+	/* The last feed gives out every record held: its rows are
+	 * estimated by the last flush's rows per record, nine tenths of
+	 * that (pages populated for rows that do not come would stay
+	 * resident). */
+	for (int i = 0; i < 2; i++)
+		c->ahead_rows[i] = c->ahead_recs ? (size_t)((double)c->ahead_rows[i] * 0.9 * (double)held /
+							    (double)c->ahead_recs) : 0;
+	c->ahead_recs = held;
 	rc = feed_until(c, UINT64_MAX);
 
 	if (tt_sorter_late(c->sorter))
