@@ -388,6 +388,9 @@ typedef struct tt_storage_ahead {
  * nothing to populate). 0, -1 when memory ran out. */
 int tt_storage_slices_ahead(tt_storage *st, size_t more, tt_storage_ahead *a);
 int tt_storage_counters_ahead(tt_storage *st, size_t more, tt_storage_ahead *a);
+/* (args: the rows of the sets kept) */
+int tt_storage_args_ahead(tt_storage *st, size_t more, tt_storage_ahead *a);
+size_t tt_storage_args_rows(const tt_storage *st);
 /* Rows [from, to) of a (clipped to a's) made resident; any thread, while
  * the table grows no more than a said. */
 void tt_storage_ahead_populate(const tt_storage_ahead *a, size_t from, size_t to);

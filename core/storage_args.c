@@ -89,6 +89,30 @@ int tt_storage_args_reserve(tt_storage *st, size_t need)
 	return 0;
 }
 
+int tt_storage_args_ahead(tt_storage *st, size_t more, tt_storage_ahead *a)
+{
+	a->ncol = 0;
+	a->from = a->to = st->args.n;
+	if (!more || more > TT_MAX_ROWS)
+		return 0;
+	if (tt_storage_args_reserve(st, st->args.n + more))
+		return -1;
+	a->col[0].base = st->args.key;
+	a->col[0].esz = sizeof(*st->args.key);
+	a->col[1].base = st->args.type;
+	a->col[1].esz = sizeof(*st->args.type);
+	a->col[2].base = st->args.val;
+	a->col[2].esz = sizeof(*st->args.val);
+	a->ncol = 3;
+	a->to = st->args.n + more;
+	return 0;
+}
+
+size_t tt_storage_args_rows(const tt_storage *st)
+{
+	return st->args.n;
+}
+
 /* Appends a row to the set under construction. */
 void tt_storage_args_append_row(tt_storage *st, tt_str key, uint8_t type, union tt_arg_val v)
 {

@@ -527,7 +527,7 @@ typedef struct mpipe {
 	tt_workq *q;
 	prec *chunk[MCHUNKS];
 	uint64_t limit;          /* tt_sorter_flush_until's ord, past 32 bits: finish */
-	tt_storage_ahead ahead[2]; /* the slices and counters the feed will append */
+	tt_storage_ahead ahead[3]; /* the slices, counters and args rows that will come */
 	uint64_t expect;         /* records expected in all */
 	/* the merge thread's, most written for every record: on cache lines
 	 * of their own, apart from what the feeding thread reads (sharing
@@ -536,19 +536,20 @@ typedef struct mpipe {
 	uint64_t seq;            /* the chunk being filled, when have */
 	int have;
 	uint64_t put;            /* records merged so far */
-	size_t ahead_at[2];      /* populated up to */
+	size_t ahead_at[3];      /* populated up to */
 	int merge_rc;            /* read after the join */
 } mpipe;
 
 /* One step of populating the rows ahead; 0 when none is left. It keeps
  * about the pipe's records ahead of the merge (the feed is behind it):
  * pages populated long before the feed writes them would only be
- * resident sooner. */
+ * resident sooner. A step is some 14 pages of slices and 5 of counters
+ * and 3 of args (25-45 us), against the feed's 170 us or so a chunk. */
 static int populate_step(mpipe *p)
 {
 	int did = 0;
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		const tt_storage_ahead *a = &p->ahead[i];
 		uint64_t recs = p->put + (uint64_t)MCHUNKS * MCHUNK;
 		size_t upto = recs >= p->expect ? a->to : a->from + (size_t)((a->to - a->from) * recs / p->expect);
@@ -589,6 +590,9 @@ static int pipe_put(void *ctx, const prec *r)
 	if (p->fill[k] == (p->seq ? MCHUNK : MCHUNK_FIRST)) {
 		tt_workq_done(p->q, p->seq, 0);
 		p->have = 0;
+		/* and a step for each chunk, so that the rows stay ahead
+		 * of the feed when the pipe never fills */
+		populate_step(p);
 	}
 	return 0;
 }
@@ -622,9 +626,10 @@ static int feed_piped(pctx *c, feedst *f, uint64_t limit)
 	/* room for twice the rows expected, populated up to them: the
 	 * columns do not move under the merge thread's populate */
 	if (tt_storage_slices_ahead(c->st, 2 * c->ahead_rows[0], &p.ahead[0]) ||
-	    tt_storage_counters_ahead(c->st, 2 * c->ahead_rows[1], &p.ahead[1]))
+	    tt_storage_counters_ahead(c->st, 2 * c->ahead_rows[1], &p.ahead[1]) ||
+	    tt_storage_args_ahead(c->st, 2 * c->ahead_rows[2], &p.ahead[2]))
 		return -1;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		p.ahead[i].to -= c->ahead_rows[i];
 		p.ahead_at[i] = p.ahead[i].from;
 	}
@@ -691,6 +696,7 @@ int tt_proto_read_buffers(pctx *c)
 {
 	int64_t s0, k0;
 	uint64_t f0;
+	size_t a0;
 	int rc;
 
 	if (c->full_sort || c->flushes < 2)
@@ -709,6 +715,11 @@ int tt_proto_read_buffers(pctx *c)
 	s0 = tt_storage_slice_count(c->st);
 	k0 = tt_storage_counter_count(c->st);
 	f0 = c->fed;
+	/* args rows: those of the flush's merges and of the tokenizing up
+	 * to the next flush, about those since the last flush began */
+	a0 = tt_storage_args_rows(c->st);
+	c->ahead_rows[2] = c->args_at_flush ? a0 - c->args_at_flush : 0;
+	c->args_at_flush = a0;
 	rc = feed_until(c, c->extract_ord);
 	c->ahead_rows[0] = (size_t)(tt_storage_slice_count(c->st) - s0);
 	c->ahead_rows[1] = (size_t)(tt_storage_counter_count(c->st) - k0);
@@ -730,6 +741,7 @@ int tt_proto_merge_and_feed(pctx *c)
 	for (int i = 0; i < 2; i++)
 		c->ahead_rows[i] = c->ahead_recs ? (size_t)((double)c->ahead_rows[i] * 0.9 * (double)held /
 							    (double)c->ahead_recs) : 0;
+	c->ahead_rows[2] = 0; /* (no tokenizing follows) */
 	c->ahead_recs = held;
 	rc = feed_until(c, UINT64_MAX);
 

@@ -324,7 +324,8 @@ typedef struct pctx {
 	uint32_t flushes;            /* all_data_sources_flushed since the last extraction */
 	uint32_t extract_ord;        /* the next extraction gives out records pushed before it */
 	uint64_t file_off, file_size; /* read so far, of (tt_bytesrc_file_offset; size 0: not known) */
-	size_t ahead_rows[2];        /* slices, counters the last read-buffer flush appended (proto_feed.c) */
+	size_t ahead_rows[3];        /* slices, counters the last read-buffer flush appended, args rows since the one before (proto_feed.c) */
+	size_t args_at_flush;        /* args rows when the last flush began */
 	uint64_t ahead_recs;         /* the records it fed */
 	uint64_t fed;                /* records fed in all */
 	int full_sort;               /* a timestamp failed to convert before any extraction */
