@@ -540,16 +540,17 @@ typedef struct mpipe {
 	int merge_rc;            /* read after the join */
 } mpipe;
 
-/* One step of populating the rows ahead; 0 when none is left. It keeps
+/* One step of populating the rows ahead, of the first `tables` of the
+ * slices, counters and args; 0 when none is left. It keeps
  * about the pipe's records ahead of the merge (the feed is behind it):
  * pages populated long before the feed writes them would only be
  * resident sooner. A step is some 14 pages of slices and 5 of counters
  * and 3 of args (25-45 us), against the feed's 170 us or so a chunk. */
-static int populate_step(mpipe *p)
+static int populate_step(mpipe *p, int tables)
 {
 	int did = 0;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < tables; i++) {
 		const tt_storage_ahead *a = &p->ahead[i];
 		uint64_t recs = p->put + (uint64_t)MCHUNKS * MCHUNK;
 		size_t upto = recs >= p->expect ? a->to : a->from + (size_t)((a->to - a->from) * recs / p->expect);
@@ -574,7 +575,7 @@ static int pipe_put(void *ctx, const prec *r)
 		 * a step at a time. */
 		int w;
 
-		while ((w = tt_workq_work(p->q, 0, -1, &p->seq)) == TT_WQ_NONE && populate_step(p))
+		while ((w = tt_workq_work(p->q, 0, -1, &p->seq)) == TT_WQ_NONE && populate_step(p, 3))
 			;
 		if (w == TT_WQ_NONE)
 			w = tt_workq_work(p->q, TT_WQ_WAIT, -1, &p->seq);
@@ -590,9 +591,13 @@ static int pipe_put(void *ctx, const prec *r)
 	if (p->fill[k] == (p->seq ? MCHUNK : MCHUNK_FIRST)) {
 		tt_workq_done(p->q, p->seq, 0);
 		p->have = 0;
-		/* and a step for each chunk, so that the rows stay ahead
-		 * of the feed when the pipe never fills */
-		populate_step(p);
+		/* and the slices and counters up to where this chunk's
+		 * records take them, so that they stay ahead of the feed
+		 * when the pipe never fills (about 20 pages a chunk on a
+		 * Chromium trace; the args rows, mostly for the tokenizing
+		 * after the flush, only when this thread would wait) */
+		while (populate_step(p, 2))
+			;
 	}
 	return 0;
 }
