@@ -709,11 +709,9 @@ int tt_proto_read_buffers(pctx *c)
 	/* The most resident is reached at the end (storage nearly whole, the
 	 * last records still held). Up to 7/8 of the file, the sorter keeps
 	 * all the full blocks this flush empties for the pushes after it,
-	 * which would map and fault in as many again; past it, 8. On the
-	 * Chromium class: 2.7k fewer page faults, 560 fewer mmaps and
-	 * munmaps (each unmap by the merge thread a TLB shootdown of the
-	 * importing thread), and the most resident 0.8 MB lower than with
-	 * 32 all along. (Not knowing the size: 8.) */
+	 * which would fault in as many again; past it, 8. On the Chromium
+	 * class: 2.7k fewer page faults, and the most resident 0.8 MB
+	 * lower than with 32 all along. (Not knowing the size: 8.) */
 	tt_sorter_pool(c->sorter, c->file_size && c->file_off < c->file_size / 8 * 7 ? SIZE_MAX : 8);
 	/* about as many rows as the last flush appended will come (the
 	 * flushes of a trace written by the tracing service are periodic) */
