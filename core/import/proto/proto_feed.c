@@ -529,6 +529,7 @@ typedef struct mpipe {
 	uint64_t limit;          /* tt_sorter_flush_until's ord, past 32 bits: finish */
 	tt_storage_ahead ahead[3]; /* the slices, counters and args rows that will come */
 	uint64_t expect;         /* records expected in all */
+	_Atomic uint64_t taken;  /* chunks the feeding thread has taken */
 	/* the merge thread's, most written for every record: on cache lines
 	 * of their own, apart from what the feeding thread reads (sharing
 	 * one made each of its reads of chunk[] wait for the line) */
@@ -591,13 +592,17 @@ static int pipe_put(void *ctx, const prec *r)
 	if (p->fill[k] == (p->seq ? MCHUNK : MCHUNK_FIRST)) {
 		tt_workq_done(p->q, p->seq, 0);
 		p->have = 0;
-		/* and the slices and counters up to where this chunk's
-		 * records take them, so that they stay ahead of the feed
-		 * when the pipe never fills (about 20 pages a chunk on a
-		 * Chromium trace; the args rows, mostly for the tokenizing
-		 * after the flush, only when this thread would wait) */
-		while (populate_step(p, 2))
-			;
+		/* and, while the feed has a chunk waiting besides the one it
+		 * feeds (this thread is ahead), the slices and counters up to
+		 * where this chunk's records take them, so that they stay
+		 * ahead of the feed when the pipe never fills (about 20 pages
+		 * a chunk on a Chromium trace; the args rows, mostly for the
+		 * tokenizing after the flush, only when this thread would
+		 * wait). When the feed waits for this thread (a trace of
+		 * plain slices), it does not. */
+		if (p->seq + 1 - atomic_load_explicit(&p->taken, memory_order_relaxed) >= 2)
+			while (populate_step(p, 2))
+				;
 	}
 	return 0;
 }
@@ -653,6 +658,7 @@ static int feed_piped(pctx *c, feedst *f, uint64_t limit)
 
 		if (tt_workq_next(p.q, TT_WQ_WAIT, -1, &seq) != TT_WQ_TAKEN)
 			break;
+		atomic_store_explicit(&p.taken, seq + 1, memory_order_relaxed);
 		k = seq % MCHUNKS;
 		n = p.fill[k];
 		ch = p.chunk[k];
