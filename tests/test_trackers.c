@@ -78,6 +78,29 @@ static void async_lanes(void **state)
 	tt_storage_free(st);
 }
 
+/* A scoped slice whose end is past the last ts (a hostile duration, found
+ * by fuzz_proto: ts + dur overflowed): its lane is busy to the end of
+ * time, and a slice after it takes another lane. */
+static void async_scoped_end_overflow(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_async_tracker *a = tt_async_tracker_new(st, NULL);
+	tt_track_desc d = { .type = "global", .utid = TT_NONE, .upid = TT_NONE, .parent_id = TT_NONE, .cpu = -1 };
+	uint32_t set, t1, t2;
+
+	(void)state;
+	set = tt_async_set(a, 1, 2, 3, &d, NULL);
+	t1 = tt_async_track_in_set_scoped(a, set, 20, INT64_MAX);
+	assert_int_not_equal(t1, TT_NONE);
+	t2 = tt_async_track_in_set_scoped(a, set, INT64_MAX - 5, 10);
+	assert_int_not_equal(t2, TT_NONE);
+	assert_int_not_equal(t2, t1);
+	/* t2's lane is busy to the end too: a third slice gets a third lane */
+	assert_int_not_equal(tt_async_track_in_set_scoped(a, set, INT64_MAX - 1, 1), t1);
+	tt_async_tracker_free(a);
+	tt_storage_free(st);
+}
+
 /* A set that grows past the lanes it scans (a merged sibling set of
  * hundreds of tracks), cookies coming back after their lane was taken
  * over, instants and scoped slices mixed in: the tracks of the rule
@@ -262,6 +285,7 @@ int main(void)
 		cmocka_unit_test(end_match_by_category),
 		cmocka_unit_test(async_lanes),
 		cmocka_unit_test(async_big_sets),
+		cmocka_unit_test(async_scoped_end_overflow),
 		cmocka_unit_test(keyed_tracks),
 		cmocka_unit_test(thread_tracks),
 		cmocka_unit_test(flows),

@@ -295,7 +295,7 @@ uint32_t tt_async_track_in_set_scoped(tt_async_tracker *t, uint32_t si, int64_t 
 	/* the lane is busy until the slice ends (set_lane made it busy until
 	 * its start, as for an instant) */
 	if (dur > 0)
-		l->cookie = (uint64_t)(ts + dur);
+		l->cookie = (uint64_t)(ts > INT64_MAX - dur ? INT64_MAX : ts + dur);
 	return l->track;
 }
 
