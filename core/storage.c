@@ -1153,13 +1153,20 @@ static int ahead(tt_storage *st, size_t *cap, size_t n, size_t more, struct col 
 		ncap = ncap ? ncap + ncap / 2 : 64;
 	if (ncap != *cap && resize_cols(st, cap, ncap, cols, ncols))
 		return -1;
+	tt_storage_ahead_set(a, n, more, cols, ncols);
+	return 0;
+}
+
+void tt_storage_ahead_set(tt_storage_ahead *a, size_t n, size_t more, const struct col *cols, size_t ncols)
+{
+	a->ncol = 0;
 	for (size_t i = 0; i < ncols && a->ncol < TT_STORAGE_AHEAD_COLS; i++)
 		if (*cols[i].p) {
 			a->col[a->ncol].base = *cols[i].p;
 			a->col[a->ncol++].esz = cols[i].esz;
 		}
+	a->from = n;
 	a->to = n + more;
-	return 0;
 }
 
 int tt_storage_slices_ahead(tt_storage *st, size_t more, tt_storage_ahead *a)

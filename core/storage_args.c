@@ -91,20 +91,15 @@ int tt_storage_args_reserve(tt_storage *st, size_t need)
 
 int tt_storage_args_ahead(tt_storage *st, size_t more, tt_storage_ahead *a)
 {
+	struct col cols[] = { COL(st->args.key), COL(st->args.type), COL(st->args.val) };
+
 	a->ncol = 0;
 	a->from = a->to = st->args.n;
 	if (!more || more > TT_MAX_ROWS)
 		return 0;
 	if (tt_storage_args_reserve(st, st->args.n + more))
 		return -1;
-	a->col[0].base = st->args.key;
-	a->col[0].esz = sizeof(*st->args.key);
-	a->col[1].base = st->args.type;
-	a->col[1].esz = sizeof(*st->args.type);
-	a->col[2].base = st->args.val;
-	a->col[2].esz = sizeof(*st->args.val);
-	a->ncol = 3;
-	a->to = st->args.n + more;
+	tt_storage_ahead_set(a, st->args.n, more, cols, sizeof(cols) / sizeof(cols[0]));
 	return 0;
 }
 

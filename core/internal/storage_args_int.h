@@ -20,6 +20,10 @@ struct col {
 };
 #define COL(x) { (void **)&(x), sizeof(*(x)) }
 
+/* a (storage.h's rows ahead) for rows [n, n + more) of the columns that
+ * exist (storage.c) */
+void tt_storage_ahead_set(tt_storage_ahead *a, size_t n, size_t more, const struct col *cols, size_t ncols);
+
 /* What reading a set involves, per arg set (kind); any other value is the
  * shape id of a decoded set. */
 #define LZ_STORED UINT32_MAX       /* its rows are in the columns */

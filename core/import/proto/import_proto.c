@@ -419,6 +419,29 @@ static void ctx_free(pctx *c)
 	free(c);
 }
 
+/* What packet i + 4 and i + 2 of the batch will read first, asked for
+ * now: the packet and its TrackEvent were written by the other thread,
+ * and the annotations' cache slot and entry are cache misses the check
+ * would wait on (proto_args.c). */
+static void prefetch_ahead(pctx *c, const tt_proto_batch *b, size_t i)
+{
+	const Pkt *q;
+
+	if (i + 4 < b->n) {
+		tt_proto_annots_prefetch(c, &b->items[i + 4]);
+		if (b->items[i + 4].pkt)
+			__builtin_prefetch(&b->items[i + 4].pkt->track_event);
+	}
+	if (i + 2 >= b->n)
+		return;
+	tt_proto_annots_prefetch2(c, &b->items[i + 2]);
+	q = b->items[i + 2].pkt;
+	if (q && q->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && q->track_event) {
+		__builtin_prefetch(q->track_event);
+		__builtin_prefetch((const char *)q->track_event + 64);
+	}
+}
+
 int tt_import_proto(tt_import *im, tt_bytesrc *src)
 {
 	int threaded = !im->opts.proto_one_thread;
@@ -458,20 +481,7 @@ int tt_import_proto(tt_import *im, tt_bytesrc *src)
 	while (tt_proto_reader_next(rdr, &b)) {
 		c->file_off = b.file_off;
 		for (i = 0; i < b.n; i++) {
-			if (i + 4 < b.n) {
-				tt_proto_annots_prefetch(c, &b.items[i + 4]);
-				if (b.items[i + 4].pkt)
-					__builtin_prefetch(&b.items[i + 4].pkt->track_event);
-			}
-			if (i + 2 < b.n) {
-				const Pkt *q = b.items[i + 2].pkt;
-
-				tt_proto_annots_prefetch2(c, &b.items[i + 2]);
-				if (q && q->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && q->track_event) {
-					__builtin_prefetch(q->track_event);
-					__builtin_prefetch((const char *)q->track_event + 64);
-				}
-			}
+			prefetch_ahead(c, &b, i);
 			if (tt_proto_on_packet(c, b.items[i].pkt, &b.items[i], 0) && c->packets_ok == 0) {
 				rc = tt_err_set(im->err, TT_EINVAL,
 						"%s: not a perfetto trace: first packet at byte %llu does not decode",

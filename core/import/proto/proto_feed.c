@@ -484,21 +484,15 @@ static void feed(pctx *c, const prec *r, ttsbits *open_tts)
 		tt_proto_feed_callstack(c, r, id, track);
 }
 
-/* What feeding needs besides the record: the thread times of open
- * slices (open flows are the import's flow tracker's). */
-typedef struct feedst {
-	pctx *c;
-	uint64_t fed;
-} feedst;
-
+/* ctx: the pctx (the thread times of open slices are its open_tts; open
+ * flows are the import's flow tracker's). */
 static int feed_one(void *ctx, const prec *r)
 {
-	feedst *f = ctx;
+	pctx *c = ctx;
 
-	f->c->fed_any = 1;
-	f->c->fed++;
-	feed(f->c, r, &f->c->open_tts);
-	if ((++f->fed & 0xffff) == 0 && tt_import_cancelled(f->c->im))
+	c->fed++; /* (counted first: to_trace asks whether any was given out) */
+	feed(c, r, &c->open_tts);
+	if ((c->fed & 0xffff) == 0 && tt_import_cancelled(c->im))
 		return 1;
 	return 0;
 }
@@ -549,11 +543,11 @@ typedef struct mpipe {
  * and 3 of args (25-45 us), against the feed's 170 us or so a chunk. */
 static int populate_step(mpipe *p, int tables)
 {
+	uint64_t recs = p->put + (uint64_t)MCHUNKS * MCHUNK;
 	int did = 0;
 
 	for (int i = 0; i < tables; i++) {
 		const tt_storage_ahead *a = &p->ahead[i];
-		uint64_t recs = p->put + (uint64_t)MCHUNKS * MCHUNK;
 		size_t upto = recs >= p->expect ? a->to : a->from + (size_t)((a->to - a->from) * recs / p->expect);
 
 		if (p->ahead_at[i] < upto) {
@@ -624,7 +618,7 @@ static void *merge_thread(void *arg)
 
 /* Feeds the merged records from the merge thread. Returns 0, 1 when the
  * thread could not be set up (nothing fed then), -1 when out of memory. */
-static int feed_piped(pctx *c, feedst *f, uint64_t limit)
+static int feed_piped(pctx *c, uint64_t limit)
 {
 	mpipe p;
 	size_t i;
@@ -663,7 +657,7 @@ static int feed_piped(pctx *c, feedst *f, uint64_t limit)
 		n = p.fill[k];
 		ch = p.chunk[k];
 		for (i = 0; i < n && !stop; i++)
-			stop = feed_one(f, &ch[i]);
+			stop = feed_one(c, &ch[i]);
 		tt_workq_release(p.q, seq);
 		if (stop) {
 			tt_workq_cancel(p.q); /* the merge thread's claim ends */
@@ -684,14 +678,13 @@ out:
  * tt_sorter_flush_until; past 32 bits: everything). */
 static int feed_until(pctx *c, uint64_t limit)
 {
-	feedst f = { .c = c };
 	int rc = 1;
 
 	if (c->threaded)
-		rc = feed_piped(c, &f, limit);
+		rc = feed_piped(c, limit);
 	if (rc > 0) {
-		rc = limit > UINT32_MAX ? tt_sorter_finish(c->sorter, feed_one, &f) :
-		     tt_sorter_flush_until(c->sorter, (uint32_t)limit, feed_one, &f);
+		rc = limit > UINT32_MAX ? tt_sorter_finish(c->sorter, feed_one, c) :
+		     tt_sorter_flush_until(c->sorter, (uint32_t)limit, feed_one, c);
 		rc = rc < 0 ? -1 : 0;
 	}
 	return rc;

@@ -327,9 +327,8 @@ typedef struct pctx {
 	size_t ahead_rows[3];        /* slices, counters the last read-buffer flush appended, args rows since the one before (proto_feed.c) */
 	size_t args_at_flush;        /* args rows when the last flush began */
 	uint64_t ahead_recs;         /* the records it fed */
-	uint64_t fed;                /* records fed in all */
+	uint64_t fed;                /* records given out to the trackers */
 	int full_sort;               /* a timestamp failed to convert before any extraction */
-	int fed_any;                 /* a record was given out to the trackers */
 	tt_proto_bits open_tts;      /* slices whose thread time is open (proto_feed.c) */
 	tt_pmap seq_index;
 	TT_VEC(pseq *) seqs;
@@ -474,7 +473,7 @@ static inline int64_t to_trace(pctx *c, uint32_t seq, uint32_t clock_id, uint64_
 		/* trace processor defers the packet to the end of the file,
 		 * which takes its sorter to full sort while nothing was given
 		 * out yet */
-		if (!c->fed_any)
+		if (!c->fed)
 			c->full_sort = 1;
 	}
 	return out;
