@@ -424,18 +424,18 @@ typedef const void *(*decode_fn)(const tt_proto_schema *sc, ProtobufCAllocator *
 
 /* The message of bytes p[0..n): found in tc when decoded before, else
  * decoded, into tc when it can keep it (and then kept there), else into
- * a. tc NULL: decoded into a. (Inline: each caller's decode is then a
- * direct call; through the pointer it cost 30M instructions more on the
- * Chromium class.) */
+ * a. tc NULL: decoded into a. h: tt_hash_bytes(0, p, n) when have_h.
+ * (Inline: each caller's decode is then a direct call; through the
+ * pointer it cost 30M instructions more on the Chromium class.) */
 static inline const void *cached_decode(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
-				 decode_fn decode, const unsigned char *p, size_t n)
+				 decode_fn decode, const unsigned char *p, size_t n, int have_h, uint64_t h)
 {
 	ProtobufCAllocator *al = NULL;
 	const void *m;
-	uint64_t h = 0;
 
 	if (tc && n <= CACHE_MAX) {
-		h = tt_hash_bytes(0, p, n);
+		if (!have_h)
+			h = tt_hash_bytes(0, p, n);
 		if ((m = tt_proto_tecache_find(tc, h, p, n)))
 			return m;
 		if (tt_proto_tecache_admit(tc, h))
@@ -470,8 +470,28 @@ static const void *entry_decode(const tt_proto_schema *sc, ProtobufCAllocator *a
 	return perfetto__protos__debug_annotation__unpack(al, n, p);
 }
 
-Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
-					       const unsigned char *p, size_t len)
+/* A packet tt_proto_unpack could not take hot: the full schema. */
+static Perfetto__Protos__TracePacket *unpack_full(const tt_proto_schema *sc, tt_proto_arena *a,
+						  const unsigned char *p, size_t len)
+{
+	/* each nesting level costs >= 2 bytes: small packets cannot go deep
+	 * enough to hurt, and skip the walk */
+	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
+		return NULL;
+	/* (a packet hot rejects is tried again too: the message would be
+	 * that of full's rejection) */
+	return (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->pkt, &a->alloc, len, p);
+}
+
+/* tt_proto_unpack in two steps, so that a batch's loop asks for the
+ * TrackEvent's cache slot a packet before it looks there (the slot, out
+ * of 80 KB of them, was half of the unpacking's own time outside
+ * protobuf-c). The first: the packet hot, and, when its TrackEvent is
+ * still bytes (*te_h set: 1 with *h its hash, 2 without a cache), the
+ * slot asked for; else the packet (or NULL) for good. */
+static Perfetto__Protos__TracePacket *unpack_begin(const tt_proto_schema *sc, tt_proto_arena *a,
+						   const tt_proto_tecache *tc, const unsigned char *p, size_t len,
+						   int *te_h, uint64_t *h)
 {
 	/* Hot first (packets under HOT_MAX), without the nesting walk: the types it unpacks do not
 	 * nest (no recursive message is in it; annotations stay bytes), so
@@ -482,26 +502,49 @@ Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_pro
 		len < HOT_MAX ? (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p)
 			      : NULL;
 
+	*te_h = 0;
 	if (pk && !pk->base.n_unknown_fields) {
-		const ProtobufCBinaryData *raw;
-		const Perfetto__Protos__TrackEvent *te;
+		const ProtobufCBinaryData *raw = (const ProtobufCBinaryData *)(const void *)&pk->track_event;
 
 		if (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
 			return pk;
-		raw = (const ProtobufCBinaryData *)(const void *)&pk->track_event;
-		if ((te = cached_decode(sc, a, tc, event_decode, raw->data, raw->len))) {
-			pk->track_event = (Perfetto__Protos__TrackEvent *)te;
-			return pk;
+		*te_h = 2;
+		if (tc && raw->len <= CACHE_MAX) {
+			*h = tt_hash_bytes(0, raw->data, raw->len);
+			tt_proto_tecache_prefetch(tc, *h);
+			*te_h = 1;
 		}
-		/* rejected: the full schema says why, below */
+		return pk;
 	}
-	/* each nesting level costs >= 2 bytes: small packets cannot go deep
-	 * enough to hurt, and skip the walk */
-	if (len >= 1024 && !nesting_ok(&perfetto__protos__trace_packet__descriptor, p, len, 0))
-		return NULL;
-	/* (a packet hot rejects is tried again too: the message would be
-	 * that of full's rejection) */
-	return (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->pkt, &a->alloc, len, p);
+	return unpack_full(sc, a, p, len);
+}
+
+/* The second step, for a packet whose TrackEvent unpack_begin left as
+ * bytes: it decoded (or found), else the packet again with the full
+ * schema. */
+static Perfetto__Protos__TracePacket *unpack_end(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+						 Perfetto__Protos__TracePacket *pk, int te_h, uint64_t h,
+						 const unsigned char *p, size_t len)
+{
+	const ProtobufCBinaryData *raw = (const ProtobufCBinaryData *)(const void *)&pk->track_event;
+	const Perfetto__Protos__TrackEvent *te = cached_decode(sc, a, tc, event_decode, raw->data, raw->len, te_h == 1, h);
+
+	if (te) {
+		pk->track_event = (Perfetto__Protos__TrackEvent *)te;
+		return pk;
+	}
+	/* rejected: the full schema says why */
+	return unpack_full(sc, a, p, len);
+}
+
+Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
+					       const unsigned char *p, size_t len)
+{
+	uint64_t h = 0;
+	int te_h;
+	Perfetto__Protos__TracePacket *pk = unpack_begin(sc, a, tc, p, len, &te_h, &h);
+
+	return te_h ? unpack_end(sc, a, tc, pk, te_h, h, p, len) : pk;
 }
 
 /* ---- the reader ------------------------------------------------------------------ */
@@ -783,7 +826,7 @@ Perfetto__Protos__DebugAnnotation *tt_proto_da_unpack(const tt_proto_schema *sc,
 		if (!v)
 			return NULL;
 		for (size_t i = 0; i < a->n_dict_entries; i++) {
-			const void *m = cached_decode(sc, ar, tc, entry_decode, e[i].data, e[i].len);
+			const void *m = cached_decode(sc, ar, tc, entry_decode, e[i].data, e[i].len, 0, 0);
 
 			if (!m)
 				return NULL;
@@ -795,6 +838,29 @@ Perfetto__Protos__DebugAnnotation *tt_proto_da_unpack(const tt_proto_schema *sc,
 	return a;
 }
 
+#define SEEN_SLOTS (1u << 15) /* unpack_annots */
+
+/* First step, as each packet is unpacked: the annotations' hash, and
+ * their slot in seen asked for (a cache miss: 256 KB of slots), so that
+ * it is there when the packet's annotations are read (unpack_annots,
+ * after the next packet's unpack). */
+static void hash_annots(uint64_t *seen, tt_proto_item *it)
+{
+	const Perfetto__Protos__TracePacket *p = it->pkt;
+	const Perfetto__Protos__TrackEvent *te;
+
+	it->da_state = 0;
+	it->da = NULL;
+	if (!seen || !p || p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
+	    !p->track_event->n_debug_annotations)
+		return;
+	te = p->track_event;
+	it->ahash = tt_proto_annots_hash(p->trusted_packet_sequence_id, tt_proto_packed_annots(te),
+					 te->n_debug_annotations);
+	it->da_state = 2;
+	__builtin_prefetch(&seen[it->ahash & (SEEN_SLOTS - 1)]);
+}
+
 /* An event's packed annotations (see tt_proto_item): unpacked here unless
  * seen (hashes of those seen, one slot per hash: a hash pushed out only
  * means an unpack the importer would have saved) says the bytes came
@@ -803,26 +869,18 @@ Perfetto__Protos__DebugAnnotation *tt_proto_da_unpack(const tt_proto_schema *sc,
  * unpacked (left to the importer, they were a fifth of its own unpacks
  * on a Chromium trace, on the thread the import waits for). seen NULL:
  * left packed. */
-#define SEEN_SLOTS (1u << 15)
-
 static void unpack_annots(const tt_proto_schema *sc, uint64_t *seen, tt_proto_tecache *tc_da, tt_proto_arena *ar,
 			  tt_proto_item *it)
 {
-	const Perfetto__Protos__TracePacket *p = it->pkt;
 	const Perfetto__Protos__TrackEvent *te;
 	const ProtobufCBinaryData *d;
 	uint64_t *slot;
 	size_t i;
 
-	it->da_state = 0;
-	it->da = NULL;
-	if (!seen || !p || p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT ||
-	    !p->track_event->n_debug_annotations)
+	if (it->da_state != 2)
 		return;
-	te = p->track_event;
+	te = it->pkt->track_event;
 	d = tt_proto_packed_annots(te);
-	it->ahash = tt_proto_annots_hash(p->trusted_packet_sequence_id, d, te->n_debug_annotations);
-	it->da_state = 2;
 	slot = &seen[it->ahash & (SEEN_SLOTS - 1)];
 	/* (annotations nesting too deep in a packet of 1 KiB or more are
 	 * the importer's to judge; a shorter packet's cannot nest deep
@@ -843,17 +901,38 @@ static void unpack_annots(const tt_proto_schema *sc, uint64_t *seen, tt_proto_te
 	*slot = it->ahash;
 }
 
+/* Each packet goes through three steps a packet apart, each asking for
+ * what the next one reads: unpack_begin (the TrackEvent's cache slot),
+ * unpack_end and hash_annots (the annotations' seen slot), then
+ * unpack_annots. */
 static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, tt_proto_tecache *tc, tt_proto_tecache *tc_da,
 			 pbatch *b)
 {
-	size_t i;
+	Perfetto__Protos__TracePacket *pk[2] = { NULL, NULL };
+	int te_h[2] = { 0, 0 };
+	uint64_t h[2] = { 0, 0 };
 
 	tt_proto_arena_reset(&b->ar);
-	for (i = 0; i < b->npk; i++) {
-		b->items[i].off = b->pk[i].off;
-		b->items[i].len = b->pk[i].len;
-		b->items[i].pkt = tt_proto_unpack(sc, &b->ar, tc, b->raw + b->pk[i].pos, b->pk[i].len);
-		unpack_annots(sc, seen, tc_da, &b->ar, &b->items[i]);
+	for (size_t i = 0; i < b->npk + 2; i++) {
+		if (i < b->npk) {
+			tt_proto_item *it = &b->items[i];
+
+			it->off = b->pk[i].off;
+			it->len = b->pk[i].len;
+			it->pkt = pk[i & 1] = unpack_begin(sc, &b->ar, tc, b->raw + b->pk[i].pos, b->pk[i].len,
+							   &te_h[i & 1], &h[i & 1]);
+		}
+		if (i >= 1 && i - 1 < b->npk) {
+			size_t k = i - 1;
+			tt_proto_item *it = &b->items[k];
+
+			if (te_h[k & 1])
+				it->pkt = unpack_end(sc, &b->ar, tc, pk[k & 1], te_h[k & 1], h[k & 1],
+						     b->raw + b->pk[k].pos, b->pk[k].len);
+			hash_annots(seen, it);
+		}
+		if (i >= 2 && i - 2 < b->npk)
+			unpack_annots(sc, seen, tc_da, &b->ar, &b->items[i - 2]);
 	}
 }
 

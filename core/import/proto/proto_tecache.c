@@ -149,6 +149,11 @@ const void *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigne
 	return s->m;
 }
 
+void tt_proto_tecache_prefetch(const tt_proto_tecache *c, uint64_t h)
+{
+	__builtin_prefetch(&c->slots[h & (SLOTS - 1)]);
+}
+
 int tt_proto_tecache_admit(tt_proto_tecache *c, uint64_t h)
 {
 	uint32_t *d, t = (uint32_t)(h >> 32) | 1;

@@ -58,6 +58,10 @@ void tt_proto_tecache_batch(tt_proto_tecache *c, uint64_t seq, uint64_t released
  * of the bytes (tt_hash_bytes, hash.h). */
 const void *tt_proto_tecache_find(tt_proto_tecache *c, uint64_t h, const unsigned char *p, size_t n);
 
+/* Asks for the slot of hash h ahead of its find (a cache miss the find
+ * would wait on). */
+void tt_proto_tecache_prefetch(const tt_proto_tecache *c, uint64_t h);
+
 /* Whether a miss of the bytes of hash h is to be kept: not the first time
  * the door sees them (it notes them then). Always, without a door. */
 int tt_proto_tecache_admit(tt_proto_tecache *c, uint64_t h);
