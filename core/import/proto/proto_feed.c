@@ -656,8 +656,15 @@ static int feed_piped(pctx *c, uint64_t limit)
 		k = seq % MCHUNKS;
 		n = p.fill[k];
 		ch = p.chunk[k];
-		for (i = 0; i < n && !stop; i++)
+		for (i = 0; i < n && !stop; i++) {
+			/* a record's descriptor track is a cache miss (the
+			 * records of many tracks interleave): asked for a few
+			 * records ahead */
+			if (i + 4 < n && (ch[i + 4].track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_UUID &&
+			    (ch[i + 4].track & ~TRACK_UUID) < c->utracks.n)
+				__builtin_prefetch(&c->utracks.v[ch[i + 4].track & ~TRACK_UUID]);
 			stop = feed_one(c, &ch[i]);
+		}
 		tt_workq_release(p.q, seq);
 		if (stop) {
 			tt_workq_cancel(p.q); /* the merge thread's claim ends */
