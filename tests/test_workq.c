@@ -275,6 +275,69 @@ static void dry_and_restart(void **state)
 	tt_workq_free(q);
 }
 
+/* A producer whose slots come after pauses inside and well past the
+ * waiter's watch (wait_change: watched unlocked for up to 100 us, then a
+ * sleep on the condition variable): each slot still comes out, in order,
+ * with its value, so no change is lost between the watch and the sleep.
+ * A lost wake-up would hang the consumer: the watchdog cancels after 5 s,
+ * and the count falls short. */
+static const long pause_us[] = { 0, 5, 40, 90, 150, 400, 2000, 1, 120, 3000 };
+#define NPAUSED 60
+
+static void *paced_filler(void *arg)
+{
+	struct prod *p = arg;
+	uint64_t seq;
+
+	while (tt_workq_work(p->q, TT_WQ_WAIT, -1, &seq) == TT_WQ_CLAIMED) {
+		if (seq >= NPAUSED) {
+			tt_workq_close(p->q);
+			break;
+		}
+		nap(pause_us[seq % (sizeof(pause_us) / sizeof(pause_us[0]))]);
+		p->val[seq % NSLOT] = seq + 100;
+		tt_workq_done(p->q, seq, 0);
+	}
+	return NULL;
+}
+
+static void *watchdog(void *arg)
+{
+	tt_workq *q = arg;
+
+	for (int i = 0; i < 500 && !tt_workq_cancelled(q); i++)
+		nap(10000);
+	tt_workq_cancel(q);
+	return NULL;
+}
+
+static void waits_across_watch_and_sleep(void **state)
+{
+	struct prod p = { .q = tt_workq_new(NSLOT, 1, 0) };
+	uint64_t seq, want = 0;
+	pthread_t dog;
+	int rc;
+
+	(void)state;
+	assert_non_null(p.q);
+	assert_int_equal(pthread_create(&dog, NULL, watchdog, p.q), 0);
+	assert_int_equal(tt_workq_start(p.q, paced_filler, &p), 0);
+	while ((rc = tt_workq_next(p.q, TT_WQ_WAIT, -1, &seq)) == TT_WQ_TAKEN) {
+		assert_int_equal(seq, want);
+		assert_int_equal(p.val[seq % NSLOT], seq + 100);
+		want++;
+		/* the producer, at the bound, waits in its turn */
+		nap(pause_us[(seq + 3) % (sizeof(pause_us) / sizeof(pause_us[0]))]);
+		tt_workq_release(p.q, seq);
+	}
+	assert_int_equal(rc, TT_WQ_END);
+	assert_int_equal(want, NPAUSED);
+	assert_false(tt_workq_cancelled(p.q));
+	tt_workq_cancel(p.q); /* the watchdog's end */
+	pthread_join(dog, NULL);
+	tt_workq_free(p.q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +348,7 @@ int main(void)
 		cmocka_unit_test(stages_and_grabs),
 		cmocka_unit_test(weight_bounds_claims),
 		cmocka_unit_test(dry_and_restart),
+		cmocka_unit_test(waits_across_watch_and_sleep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
