@@ -3158,6 +3158,68 @@ static void test_legacy_events(void **state)
 	tb_close(tr, path, &b);
 }
 
+/* A legacy event with one debug annotation s = sv, of phase and legacy
+ * id (0: none), on the sequence's thread. */
+static void put_annotated_legacy(tbuf *b, uint64_t ts, int phase, uint64_t id, int64_t sv)
+{
+	Pkt p = pkt(1, ts);
+	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
+	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *ap[1] = { &a };
+
+	a.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
+	a.name = "s";
+	a.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+	a.int_value = sv;
+	te.n_debug_annotations = 1;
+	te.debug_annotations = ap;
+	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
+	te.name = "ev";
+	le.has_phase = 1;
+	le.phase = phase;
+	if (id) {
+		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
+		le.unscoped_id = id;
+	}
+	te.legacy_event = &le;
+	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
+}
+
+/* The same annotation bytes on one sequence make the same set only with
+ * the same legacy id, passthrough thread and phase: the importer keeps a
+ * set by the bytes together with those (proto_args.c), so an async
+ * instant of another id, or an R mark, gets its own rows, and one made
+ * again is the same set. */
+static void test_annotations_with_legacy_parts(void **state)
+{
+	tbuf b = {0};
+	char *path;
+	tt_trace *tr;
+
+	(void)state;
+	put_thread_track(&b, 1, 800, 20, 21, "t");
+	put_annotated_legacy(&b, 1000, 'n', 5, 1);
+	put_annotated_legacy(&b, 2000, 'n', 6, 1);
+	put_annotated_legacy(&b, 3000, 'n', 5, 1);
+	put_annotated_legacy(&b, 4000, 'R', 0, 1);
+	put_annotated_legacy(&b, 5000, 'I', 0, 1);
+	put_annotated_legacy(&b, 6000, 'R', 0, 1);
+	put_annotated_legacy(&b, 7000, 'n', 6, 1);
+	tr = tb_open(&b, &path);
+	tt_test_assert_tsv(tr, "select s.ts, (select int_value from args a where a.arg_set_id = s.arg_set_id and "
+		       "a.key = 'legacy_trace_source_id'), (select string_value from args a where a.arg_set_id = "
+		       "s.arg_set_id and a.key = 'legacy_event.phase'), (select count(*) from args a where "
+		       "a.arg_set_id = s.arg_set_id and a.key = 'legacy_event.passthrough_utid'), (select int_value "
+		       "from args a where a.arg_set_id = s.arg_set_id and a.key = 'debug.s') from slice s "
+		       "where s.name = 'ev' order by s.ts",
+		   "1000\t5\tNULL\t1\t1\n2000\t6\tNULL\t1\t1\n3000\t5\tNULL\t1\t1\n4000\tNULL\tR\t0\t1\n"
+		   "5000\tNULL\tNULL\t0\t1\n6000\tNULL\tR\t0\t1\n7000\t6\tNULL\t1\t1\n");
+	assert_int_equal(tt_test_int(tr, "select count(distinct arg_set_id) from slice where name = 'ev'"), 4);
+	assert_int_equal(tt_test_int(tr, "select count(*) from slice a join slice b on a.arg_set_id = b.arg_set_id "
+					 "where a.name = 'ev' and b.name = 'ev' and a.ts < b.ts"), 3);
+	tb_close(tr, path, &b);
+}
+
 /* A uuid described again by another sequence for another thread: trace
  * processor keeps the first description (the uuid's track stays the
  * first thread's) and counts the conflict, but the second descriptor
@@ -4662,6 +4724,7 @@ int main(void)
 		cmocka_unit_test(test_debug_annotations_deep_minimal),
 		cmocka_unit_test(test_debug_annotation_entries_shared),
 		cmocka_unit_test(test_legacy_events),
+		cmocka_unit_test(test_annotations_with_legacy_parts),
 		cmocka_unit_test(test_conflicting_thread_descriptor),
 		cmocka_unit_test(test_async_end_args_merge),
 		cmocka_unit_test(test_deep_nesting),
