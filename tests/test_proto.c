@@ -3073,7 +3073,29 @@ static void test_debug_annotation_entries_shared(void **state)
 	free(inner.p);
 }
 
-/* id: an unscoped id; local_id: a process-scoped one (both 0: none). */
+/* A legacy event of phase, named name, on the sequence's thread (no
+ * type, track uuid 0), with its legacy part in *le: id an unscoped id,
+ * local_id a process-scoped one (both 0: none). */
+static void legacy_event(TEv *te, Perfetto__Protos__TrackEvent__LegacyEvent *le, int phase, const char *name,
+			 int64_t dur_us, uint64_t id, uint64_t local_id)
+{
+	te_set(te, -1, 0, name);
+	le->has_phase = 1;
+	le->phase = phase;
+	if (dur_us) {
+		le->has_duration_us = 1;
+		le->duration_us = dur_us;
+	}
+	if (id) {
+		le->id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
+		le->unscoped_id = id;
+	} else if (local_id) {
+		le->id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID;
+		le->local_id = local_id;
+	}
+	te->legacy_event = le;
+}
+
 static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const char *name, int64_t dur_us,
 			   uint64_t id, uint64_t local_id)
 {
@@ -3081,22 +3103,7 @@ static void put_legacy_ids(tbuf *b, uint32_t seq, uint64_t ts, int phase, const 
 	TEv te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 
-	/* no type and track uuid 0: the sequence's thread (its descriptor) */
-	te_set(&te, -1, 0, name);
-	le.has_phase = 1;
-	le.phase = phase;
-	if (dur_us) {
-		le.has_duration_us = 1;
-		le.duration_us = dur_us;
-	}
-	if (id) {
-		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
-		le.unscoped_id = id;
-	} else if (local_id) {
-		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_LOCAL_ID;
-		le.local_id = local_id;
-	}
-	te.legacy_event = &le;
+	legacy_event(&te, &le, phase, name, dur_us, id, local_id);
 	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 
@@ -3158,8 +3165,8 @@ static void test_legacy_events(void **state)
 	tb_close(tr, path, &b);
 }
 
-/* A legacy event with one debug annotation s = sv, of phase and legacy
- * id (0: none), on the sequence's thread. */
+/* A legacy event "ev" on sequence 1's thread, of phase and unscoped id
+ * (0: none), with one debug annotation s = sv. */
 static void put_annotated_legacy(tbuf *b, uint64_t ts, int phase, uint64_t id, int64_t sv)
 {
 	Pkt p = pkt(1, ts);
@@ -3167,21 +3174,13 @@ static void put_annotated_legacy(tbuf *b, uint64_t ts, int phase, uint64_t id, i
 	Perfetto__Protos__TrackEvent__LegacyEvent le = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__INIT;
 	Perfetto__Protos__DebugAnnotation a = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT, *ap[1] = { &a };
 
+	legacy_event(&te, &le, phase, "ev", 0, id, 0);
 	a.name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
 	a.name = "s";
 	a.value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
 	a.int_value = sv;
 	te.n_debug_annotations = 1;
 	te.debug_annotations = ap;
-	te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-	te.name = "ev";
-	le.has_phase = 1;
-	le.phase = phase;
-	if (id) {
-		le.id_case = PERFETTO__PROTOS__TRACK_EVENT__LEGACY_EVENT__ID_UNSCOPED_ID;
-		le.unscoped_id = id;
-	}
-	te.legacy_event = &le;
 	TB_PUT(b, p, TRACK_EVENT, track_event, &te);
 }
 

@@ -92,6 +92,25 @@ static void wait_change(tt_workq *q, uint64_t *spin_end)
 	pthread_cond_wait(&q->cv, &q->mu);
 }
 
+/* Read once a process: sysconf reads a file of /sys each time, and a
+ * Perfetto import makes a queue at every read-buffer flush. Written once
+ * (pthread_once), then only read, as the proto schema is. */
+static int the_cpus;
+static pthread_once_t the_cpus_once = PTHREAD_ONCE_INIT;
+
+static void cpus_once(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	the_cpus = n < 1 ? 1 : n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+int tt_workq_cpus(void)
+{
+	pthread_once(&the_cpus_once, cpus_once);
+	return the_cpus;
+}
+
 tt_workq *tt_workq_new(size_t slots, int stages, size_t max_weight)
 {
 	tt_workq *q;
@@ -124,7 +143,7 @@ tt_workq *tt_workq_new(size_t slots, int stages, size_t max_weight)
 	atomic_init(&q->ver, 0);
 	/* (on one CPU, watching would only keep the other side from
 	 * running) */
-	q->spin = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	q->spin = tt_workq_cpus() > 1;
 	return q;
 }
 

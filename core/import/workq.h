@@ -70,6 +70,10 @@ void tt_workq_free(tt_workq *q);
 typedef int (*tt_workq_claim_fn)(void *arg, uint64_t seq);
 void tt_workq_on_claim(tt_workq *q, tt_workq_claim_fn fn, void *arg);
 
+/* CPUs online (at least 1), read once a process: how many threads are
+ * worth starting, and whether a waiter may watch before it sleeps. */
+int tt_workq_cpus(void);
+
 /* Starts a worker thread running fn(arg). Returns 0, or -1 when no thread
  * could be started (the queue is then one-thread unless another started). */
 int tt_workq_start(tt_workq *q, void *(*fn)(void *), void *arg);

@@ -713,9 +713,9 @@ static int plan(reader *rd)
 
 static int workers_for(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = tt_workq_cpus();
 
-	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+	return n > MAX_WORKERS ? MAX_WORKERS : n;
 }
 
 int tt_ctf_read_and_store(ctx *c, uint64_t *events)

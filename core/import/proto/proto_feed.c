@@ -240,6 +240,16 @@ static uint32_t rec_track(pctx *c, const prec *r)
 						  r->kind == R_COMPLETE ? TT_ASYNC_INSTANT : TT_ASYNC_PEEK) : r->track;
 }
 
+/* A record's descriptor track, which rec_track reads, is a cache miss
+ * (the records of many tracks interleave): asked for a few records
+ * ahead. (The index is checked: a record of another kind may use the
+ * field for something else.) */
+static inline void prefetch_utrack(const pctx *c, const prec *r)
+{
+	if ((r->track & TRACK_UUID) && (r->track & ~TRACK_UUID) < c->utracks.n)
+		__builtin_prefetch(&c->utracks.v[r->track & ~TRACK_UUID]);
+}
+
 /* The flows of the event that made slice, as trace processor's
  * TrackEvent parser reads them (MaybeParseFlowEvents): the legacy bind_id
  * by its flow_direction (out begins, inout steps, in ends and leaves the
@@ -657,12 +667,8 @@ static int feed_piped(pctx *c, uint64_t limit)
 		n = p.fill[k];
 		ch = p.chunk[k];
 		for (i = 0; i < n && !stop; i++) {
-			/* a record's descriptor track is a cache miss (the
-			 * records of many tracks interleave): asked for a few
-			 * records ahead */
-			if (i + 4 < n && (ch[i + 4].track & (TRACK_UUID | TRACK_ASYNC)) == TRACK_UUID &&
-			    (ch[i + 4].track & ~TRACK_UUID) < c->utracks.n)
-				__builtin_prefetch(&c->utracks.v[ch[i + 4].track & ~TRACK_UUID]);
+			if (i + 4 < n)
+				prefetch_utrack(c, &ch[i + 4]);
 			stop = feed_one(c, &ch[i]);
 		}
 		tt_workq_release(p.q, seq);

@@ -422,20 +422,27 @@ static int full_knows(const tt_proto_schema *sc, const Perfetto__Protos__TrackEv
 typedef const void *(*decode_fn)(const tt_proto_schema *sc, ProtobufCAllocator *al, const unsigned char *p,
 				 size_t n);
 
+/* Whether the cache is used for bytes of n (and their hash needed). */
+static inline int cacheable(const tt_proto_tecache *tc, size_t n)
+{
+	return tc && n <= CACHE_MAX;
+}
+
 /* The message of bytes p[0..n): found in tc when decoded before, else
  * decoded, into tc when it can keep it (and then kept there), else into
- * a. tc NULL: decoded into a. h: tt_hash_bytes(0, p, n) when have_h.
- * (Inline: each caller's decode is then a direct call; through the
- * pointer it cost 30M instructions more on the Chromium class.) */
+ * a. tc NULL: decoded into a. hp: the bytes' tt_hash_bytes(0, p, n)
+ * when the caller has it, else NULL. (Inline: each caller's decode is
+ * then a direct call; through the pointer it cost 30M instructions more
+ * on the Chromium class.) */
 static inline const void *cached_decode(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
-				 decode_fn decode, const unsigned char *p, size_t n, int have_h, uint64_t h)
+				 decode_fn decode, const unsigned char *p, size_t n, const uint64_t *hp)
 {
 	ProtobufCAllocator *al = NULL;
 	const void *m;
+	uint64_t h = 0;
 
-	if (tc && n <= CACHE_MAX) {
-		if (!have_h)
-			h = tt_hash_bytes(0, p, n);
+	if (cacheable(tc, n)) {
+		h = hp ? *hp : tt_hash_bytes(0, p, n);
 		if ((m = tt_proto_tecache_find(tc, h, p, n)))
 			return m;
 		if (tt_proto_tecache_admit(tc, h))
@@ -486,12 +493,12 @@ static Perfetto__Protos__TracePacket *unpack_full(const tt_proto_schema *sc, tt_
 /* tt_proto_unpack in two steps, so that a batch's loop asks for the
  * TrackEvent's cache slot a packet before it looks there (the slot, out
  * of 80 KB of them, was half of the unpacking's own time outside
- * protobuf-c). The first: the packet hot, and, when its TrackEvent is
- * still bytes (*te_h set: 1 with *h its hash, 2 without a cache), the
- * slot asked for; else the packet (or NULL) for good. */
+ * protobuf-c). The first: the packet hot; when its TrackEvent is still
+ * bytes (*pending set), their hash *h when the cache takes them, and
+ * their slot asked for. Else the packet (or NULL) for good. */
 static Perfetto__Protos__TracePacket *unpack_begin(const tt_proto_schema *sc, tt_proto_arena *a,
 						   const tt_proto_tecache *tc, const unsigned char *p, size_t len,
-						   int *te_h, uint64_t *h)
+						   int *pending, uint64_t *h)
 {
 	/* Hot first (packets under HOT_MAX), without the nesting walk: the types it unpacks do not
 	 * nest (no recursive message is in it; annotations stay bytes), so
@@ -502,32 +509,31 @@ static Perfetto__Protos__TracePacket *unpack_begin(const tt_proto_schema *sc, tt
 		len < HOT_MAX ? (Perfetto__Protos__TracePacket *)protobuf_c_message_unpack(&sc->hot_pkt, &a->alloc, len, p)
 			      : NULL;
 
-	*te_h = 0;
+	*pending = 0;
 	if (pk && !pk->base.n_unknown_fields) {
 		const ProtobufCBinaryData *raw = (const ProtobufCBinaryData *)(const void *)&pk->track_event;
 
 		if (pk->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT)
 			return pk;
-		*te_h = 2;
-		if (tc && raw->len <= CACHE_MAX) {
+		*pending = 1;
+		if (cacheable(tc, raw->len)) {
 			*h = tt_hash_bytes(0, raw->data, raw->len);
 			tt_proto_tecache_prefetch(tc, *h);
-			*te_h = 1;
 		}
 		return pk;
 	}
 	return unpack_full(sc, a, p, len);
 }
 
-/* The second step, for a packet whose TrackEvent unpack_begin left as
- * bytes: it decoded (or found), else the packet again with the full
- * schema. */
+/* The second step, for a packet unpack_begin left pending (h: the hash
+ * it gave, when the cache takes the event): its TrackEvent decoded (or
+ * found), else the packet again with the full schema. */
 static Perfetto__Protos__TracePacket *unpack_end(const tt_proto_schema *sc, tt_proto_arena *a, tt_proto_tecache *tc,
-						 Perfetto__Protos__TracePacket *pk, int te_h, uint64_t h,
-						 const unsigned char *p, size_t len)
+						 Perfetto__Protos__TracePacket *pk, uint64_t h, const unsigned char *p,
+						 size_t len)
 {
 	const ProtobufCBinaryData *raw = (const ProtobufCBinaryData *)(const void *)&pk->track_event;
-	const Perfetto__Protos__TrackEvent *te = cached_decode(sc, a, tc, event_decode, raw->data, raw->len, te_h == 1, h);
+	const Perfetto__Protos__TrackEvent *te = cached_decode(sc, a, tc, event_decode, raw->data, raw->len, &h);
 
 	if (te) {
 		pk->track_event = (Perfetto__Protos__TrackEvent *)te;
@@ -541,10 +547,10 @@ Perfetto__Protos__TracePacket *tt_proto_unpack(const tt_proto_schema *sc, tt_pro
 					       const unsigned char *p, size_t len)
 {
 	uint64_t h = 0;
-	int te_h;
-	Perfetto__Protos__TracePacket *pk = unpack_begin(sc, a, tc, p, len, &te_h, &h);
+	int pending;
+	Perfetto__Protos__TracePacket *pk = unpack_begin(sc, a, tc, p, len, &pending, &h);
 
-	return te_h ? unpack_end(sc, a, tc, pk, te_h, h, p, len) : pk;
+	return pending ? unpack_end(sc, a, tc, pk, h, p, len) : pk;
 }
 
 /* ---- the reader ------------------------------------------------------------------ */
@@ -826,7 +832,7 @@ Perfetto__Protos__DebugAnnotation *tt_proto_da_unpack(const tt_proto_schema *sc,
 		if (!v)
 			return NULL;
 		for (size_t i = 0; i < a->n_dict_entries; i++) {
-			const void *m = cached_decode(sc, ar, tc, entry_decode, e[i].data, e[i].len, 0, 0);
+			const void *m = cached_decode(sc, ar, tc, entry_decode, e[i].data, e[i].len, NULL);
 
 			if (!m)
 				return NULL;
@@ -908,8 +914,9 @@ static void unpack_annots(const tt_proto_schema *sc, uint64_t *seen, tt_proto_te
 static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, tt_proto_tecache *tc, tt_proto_tecache *tc_da,
 			 pbatch *b)
 {
+	/* the packet one step behind: its message, and unpack_begin's say */
 	Perfetto__Protos__TracePacket *pk[2] = { NULL, NULL };
-	int te_h[2] = { 0, 0 };
+	int pending[2] = { 0, 0 };
 	uint64_t h[2] = { 0, 0 };
 
 	tt_proto_arena_reset(&b->ar);
@@ -920,15 +927,15 @@ static void unpack_batch(const tt_proto_schema *sc, uint64_t *seen, tt_proto_tec
 			it->off = b->pk[i].off;
 			it->len = b->pk[i].len;
 			it->pkt = pk[i & 1] = unpack_begin(sc, &b->ar, tc, b->raw + b->pk[i].pos, b->pk[i].len,
-							   &te_h[i & 1], &h[i & 1]);
+							   &pending[i & 1], &h[i & 1]);
 		}
 		if (i >= 1 && i - 1 < b->npk) {
 			size_t k = i - 1;
 			tt_proto_item *it = &b->items[k];
 
-			if (te_h[k & 1])
-				it->pkt = unpack_end(sc, &b->ar, tc, pk[k & 1], te_h[k & 1], h[k & 1],
-						     b->raw + b->pk[k].pos, b->pk[k].len);
+			if (pending[k & 1])
+				it->pkt = unpack_end(sc, &b->ar, tc, pk[k & 1], h[k & 1], b->raw + b->pk[k].pos,
+						     b->pk[k].len);
 			hash_annots(seen, it);
 		}
 		if (i >= 2 && i - 2 < b->npk)
