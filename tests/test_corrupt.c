@@ -1233,6 +1233,48 @@ static void query_timeout(void **state)
 	tt_trace_close(tr);
 }
 
+/* Functions written in PerfettoSQL that call themselves twice per call: each
+ * call runs a short statement of its own, too short for SQLite's progress
+ * count, so the limit has to be looked at per call (fuzz_perfetto_sql hung
+ * on such a script past its 10 s). Scalar and table functions alike. */
+static void query_timeout_recursive_calls(void **state)
+{
+	tt_trace *tr = tt_test_open(tt_test_data("chromium-tiny.json"));
+	static const char *const scripts[] = {
+		"CREATE PERFETTO FUNCTION f2(x INT) RETURNS INT AS "
+		"SELECT CASE WHEN $x <= 0 THEN 1 ELSE f2($x - 1) + f2($x - 1) END;"
+		"SELECT f2(60)",
+		"CREATE PERFETTO FUNCTION g2(x INT) RETURNS TABLE(v INT) AS "
+		"SELECT 1 AS v WHERE $x <= 0 UNION ALL SELECT (SELECT count(*) FROM g2($x - 1))"
+		" + (SELECT count(*) FROM g2($x - 1)) AS v WHERE $x > 0;"
+		"SELECT * FROM g2(60)",
+	};
+	tt_result r;
+	tt_err err;
+
+	(void)state;
+	/* without a limit, a small case completes: 2^10 leaves */
+	assert_int_equal(tt_test_int(tr, "CREATE PERFETTO FUNCTION f1(x INT) RETURNS INT AS "
+					 "SELECT CASE WHEN $x <= 0 THEN 1 ELSE f1($x - 1) + f1($x - 1) END;"
+					 "SELECT f1(10)"), 1024);
+	for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+		double t0;
+
+		assert_int_equal(tt_query_set_timeout(tr, 0.3), TT_OK);
+		case_start();
+		t0 = mono();
+		assert_int_equal(tt_query_collect(tr, scripts[i], 0, &r, &err), TT_EINVAL);
+		case_end();
+		assert_true(mono() - t0 < 5.0);
+		assert_int_equal(tt_query_timed_out(tr), 1);
+	}
+	/* re-armed, the connection answers again */
+	assert_int_equal(tt_query_set_timeout(tr, 60), TT_OK);
+	assert_int_equal(tt_test_int(tr, "SELECT f2(4)"), 16);
+	assert_int_equal(tt_test_int(tr, "SELECT v FROM g2(3)"), 2);
+	tt_trace_close(tr);
+}
+
 /* ---- regressions found by the fuzzers (docs/reliability.md) ------------------- */
 
 /* fuzz_proto, storage.c: a TrackEvent slice on a counter track made
@@ -1305,6 +1347,7 @@ int main(void)
 		cmocka_unit_test(ctf_metadata_mutations),
 		cmocka_unit_test(ctf_metadata_deep),
 		cmocka_unit_test(query_timeout),
+		cmocka_unit_test(query_timeout_recursive_calls),
 		cmocka_unit_test(regress_slice_on_counter_track),
 		cmocka_unit_test(regress_te_type_x_without_legacy),
 	};

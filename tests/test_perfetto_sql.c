@@ -348,13 +348,32 @@ static void macro_errors(void **state)
 	assert_err(tr, "CREATE PERFETTO MACRO forever(x Expr) RETURNS Expr AS forever!($x);"
 		       "SELECT forever!(1)",
 		   "macro 'forever': expansion nested deeper than 64");
-	/* exponential expansion: an error, not all the memory */
-	assert_err(tr, "CREATE PERFETTO MACRO d0(x Expr) RETURNS Expr AS ($x + $x + $x + $x);"
+	/* exponential expansion: an error, not all the memory (a long body,
+	 * so that the size limit comes before the count of calls) */
+	assert_err(tr, "CREATE PERFETTO MACRO d0(x Expr) RETURNS Expr AS ($x + $x + $x + $x"
+		       " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1"
+		       " + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);"
 		       "CREATE PERFETTO MACRO d1(x Expr) RETURNS Expr AS d0!(d0!(d0!($x)));"
 		       "CREATE PERFETTO MACRO d2(x Expr) RETURNS Expr AS d1!(d1!(d1!($x)));"
 		       "CREATE PERFETTO MACRO d3(x Expr) RETURNS Expr AS d2!(d2!(d2!($x)));"
 		       "SELECT d3!(1)",
 		   "expands to more than 8 MiB of SQL");
+	/* exponential calls that expand to nothing: stopped by their count
+	 * (3^10 = 59049 calls are fine, 3^11 are too many) */
+	{
+		char sql[2048];
+		int n = snprintf(sql, sizeof(sql),
+				 "CREATE PERFETTO MACRO e0(x Expr) RETURNS Expr AS /* nothing */ ;");
+
+		for (int i = 1; i <= 11; i++)
+			n += snprintf(sql + n, sizeof(sql) - (size_t)n,
+				      "CREATE PERFETTO MACRO e%d(x Expr) RETURNS Expr AS e%d!($x) e%d!($x) e%d!($x);",
+				      i, i - 1, i - 1, i - 1);
+		snprintf(sql + n, sizeof(sql) - (size_t)n, "SELECT 7 e10!(1)");
+		tt_test_assert_tsv(tr, sql, "7\n");
+		assert_err(tr, "SELECT 7 e11!(1)",
+			   "macro 'e11': its expansion makes more than 100000 macro calls");
+	}
 	/* bad definitions */
 	assert_err(tr, "CREATE PERFETTO MACRO m(a Expr RETURNS Expr AS $a", "unterminated list");
 	assert_err(tr, "CREATE PERFETTO MACRO m(a Expr) AS $a", "macro 'm': expected RETURNS");

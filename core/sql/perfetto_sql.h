@@ -109,6 +109,7 @@ struct tt_psql {
 	int depth; /* nested runs (modules including modules) */
 	int prelude_done;
 	int call_depth; /* nested calls of PerfettoSQL functions */
+	unsigned calls; /* calls made, for tt_psql_call_stopped() */
 };
 
 #endif

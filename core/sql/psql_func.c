@@ -12,6 +12,7 @@
  * and experimental_memoize().
  */
 #include "psql_func.h"
+#include "query_limit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -221,6 +222,15 @@ int tt_psql_fn_check_args(tt_psql_fn *f, sqlite3_value **argv, char *msg, size_t
 	return 0;
 }
 
+/* Calls between two looks at the time limit: a look is a statement of its
+ * own, a call is at least one. */
+#define LIMIT_CHECK_EVERY 32
+
+int tt_psql_call_stopped(tt_psql *ps)
+{
+	return ++ps->calls % LIMIT_CHECK_EVERY == 0 && tt_query_limit_hit(ps->db);
+}
+
 static void call_scalar(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	tt_psql_fn *f = sqlite3_user_data(ctx);
@@ -246,6 +256,10 @@ static void call_scalar(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		snprintf(msg, sizeof(msg), "%s: calls nested deeper than %d (endless recursion?)", f->name,
 			 CALL_DEPTH_MAX);
 		sqlite3_result_error(ctx, msg, -1);
+		return;
+	}
+	if (tt_psql_call_stopped(f->ps)) {
+		sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
 		return;
 	}
 	st = take_stmt(f, argv, &em);

@@ -38,6 +38,10 @@ struct tt_psql_fn {
 	struct memo memo;
 };
 
+/* 1 when the query's time limit has stopped it (query_limit.h): looked at
+ * every so many calls of PerfettoSQL functions, scalar or table, since a
+ * query of many short calls is never stopped by SQLite's own count. */
+int tt_psql_call_stopped(tt_psql *ps);
 /* 0, or -1 with msg set when an argument's type is not the declared one. */
 int tt_psql_fn_check_args(tt_psql_fn *f, sqlite3_value **argv, char *msg, size_t len);
 /* The name Perfetto gives a value's type (perfetto_sql.c). */

@@ -17,6 +17,13 @@
 /* Text one statement's macros may expand to: a macro that calls another
  * several times, nested, would otherwise fill the memory. */
 #define EXPANSION_MAX (8u << 20)
+/* Work one statement's expansion may do: macros that call each other
+ * several times over but expand to little (an empty body) would otherwise
+ * loop for hours under the size limit, where no query time limit reaches.
+ * Perfetto's stdlib makes a few hundred calls a statement at most. Calls,
+ * and the text read (bodies and arguments counted each time scanned). */
+#define CALLS_MAX 100000
+#define SCAN_MAX (64u << 20)
 
 /* ---- macros ---------------------------------------------------------------- */
 
@@ -42,6 +49,10 @@ struct expand {
 	tt_psql *ps;
 	tt_err *err;
 	size_t err_off; /* where in the top text an error points */
+	size_t scanned; /* bytes read so far, against SCAN_MAX */
+	unsigned calls; /* invocations so far, against CALLS_MAX */
+	const char *top; /* the outermost invocation's name, top_len long */
+	int top_len;
 };
 
 static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int depth,
@@ -235,8 +246,11 @@ static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, si
 	struct psql_macro *m;
 	struct buf body = { 0 };
 
-	if (depth == 0)
+	if (depth == 0) {
 		x->err_off = ns;
+		x->top = s + ns;
+		x->top_len = (int)(ne - ns);
+	}
 	*after = split_args(s, open, end, as, ae, MAX_ARGS, &nargs);
 	if (!*after)
 		return expand_err(x, "unterminated macro invocation '%.*s!(': no closing ')'",
@@ -244,6 +258,10 @@ static int expand_call(struct expand *x, const char *s, size_t ns, size_t ne, si
 	if (nargs > MAX_ARGS)
 		return expand_err(x, "macro '%.*s': more than %d arguments", (int)(ne - ns), s + ns,
 				  MAX_ARGS);
+	if (++x->calls > CALLS_MAX)
+		return expand_err(x, "macro '%.*s': its expansion makes more than %d macro calls "
+				  "(macros calling each other many times over?)",
+				  x->top_len, x->top, CALLS_MAX);
 	if (depth >= MACRO_DEPTH_MAX)
 		return expand_err(x, "macro '%.*s': expansion nested deeper than %d (recursive macro?)",
 				  (int)(ne - ns), s + ns, MACRO_DEPTH_MAX);
@@ -309,6 +327,11 @@ static int expand_text(struct expand *x, const char *s, size_t a, size_t b, int 
 	struct cur c = { .s = s, .i = a, .end = b };
 	size_t last = a;
 
+	/* the statement's own text is the user's: only what macros make counts */
+	if (depth > 0 && (x->scanned += b - a) > SCAN_MAX)
+		return expand_err(x, "macro '%.*s': its expansion reads more than %u MiB of SQL "
+				  "(macros calling each other many times over?)",
+				  x->top_len, x->top, SCAN_MAX >> 20);
 	while (next(&c) != T_END) {
 		size_t ns = c.ts, ne = c.te, after;
 		struct cur p;

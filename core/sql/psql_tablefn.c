@@ -145,6 +145,10 @@ static int t_step(struct tcur *c)
 						  v->f->name, CALL_DEPTH_MAX);
 		return SQLITE_ERROR;
 	}
+	if (tt_psql_call_stopped(v->f->ps)) {
+		c->eof = 1;
+		return SQLITE_INTERRUPT;
+	}
 	v->f->ps->call_depth++;
 	rc = sqlite3_step(c->st);
 	v->f->ps->call_depth--;

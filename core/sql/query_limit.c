@@ -6,8 +6,10 @@
  * tt_trace: it is the user data of a hidden SQL function
  * tt_query_limit_state() registered with a destructor, so SQLite frees it
  * when the connection closes or when a new limit replaces the function.
- * The same function reads the state back for tt_query_timed_out().
+ * The same function reads the state back for tt_query_timed_out(), and,
+ * given an argument, checks the deadline for tt_query_limit_hit().
  */
+#include "query_limit.h"
 #include "trace_int.h"
 
 #include <stdlib.h>
@@ -41,12 +43,15 @@ static int on_progress(void *arg)
 	return 0;
 }
 
+/* tt_query_limit_state(): whether the limit fired; with any argument, also
+ * whether the deadline is past now (which fires it). */
 static void state_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	struct limit *l = sqlite3_user_data(ctx);
 
-	(void)argc;
 	(void)argv;
+	if (argc > 0 && !l->fired && past(&l->deadline))
+		l->fired = 1;
 	sqlite3_result_int(ctx, l->fired);
 }
 
@@ -58,7 +63,7 @@ int tt_query_set_timeout(tt_trace *tr, double seconds)
 	/* The old handler goes first: the old block may be freed below. */
 	sqlite3_progress_handler(tr->db, 0, NULL, NULL);
 	if (!(seconds > 0)) {
-		sqlite3_create_function_v2(tr->db, "tt_query_limit_state", 0, SQLITE_UTF8, NULL,
+		sqlite3_create_function_v2(tr->db, "tt_query_limit_state", -1, SQLITE_UTF8, NULL,
 					   NULL, NULL, NULL, NULL);
 		return TT_OK;
 	}
@@ -76,24 +81,34 @@ int tt_query_set_timeout(tt_trace *tr, double seconds)
 		l->deadline.tv_nsec -= 1000000000L;
 	}
 	/* On failure SQLite calls the destructor (free) itself. */
-	if (sqlite3_create_function_v2(tr->db, "tt_query_limit_state", 0, SQLITE_UTF8, l,
+	if (sqlite3_create_function_v2(tr->db, "tt_query_limit_state", -1, SQLITE_UTF8, l,
 				       state_fn, NULL, NULL, free) != SQLITE_OK)
 		return TT_ENOMEM;
 	sqlite3_progress_handler(tr->db, CHECK_EVERY, on_progress, l);
 	return TT_OK;
 }
 
-int tt_query_timed_out(tt_trace *tr)
+static int read_state(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st;
 	int fired = 0;
 
 	/* A handful of VM instructions, far below CHECK_EVERY: the progress
 	 * handler is never called for this statement, fired or not. */
-	if (sqlite3_prepare_v2(tr->db, "select tt_query_limit_state()", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0; /* no limit armed */
 	if (sqlite3_step(st) == SQLITE_ROW)
 		fired = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return fired;
+}
+
+int tt_query_timed_out(tt_trace *tr)
+{
+	return read_state(tr->db, "select tt_query_limit_state()");
+}
+
+int tt_query_limit_hit(sqlite3 *db)
+{
+	return read_state(db, "select tt_query_limit_state(1)");
 }

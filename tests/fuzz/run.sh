@@ -39,13 +39,17 @@ for t in "$@"; do
 	# committed seeds only and its time does not grow run after run
 	out=$B/corpus/$t
 	[ "$mode" = smoke ] && out=$B/smoke-corpus/$t && rm -rf "$out"
+	# smoke: a fixed seed, so that what a CI run's mutations find, the same
+	# command finds again here (long runs draw a new seed each time)
+	seed=
+	[ "$mode" = smoke ] && seed=-seed=1
 	mkdir -p "$out" "$B/artifacts/$t"
 	log=$B/fuzz-$t.log
 	# -timeout: one input may not take more than 10 s (a hang is a bug);
 	# -rss_limit_mb / -malloc_limit_mb: bounded memory is part of the
 	# contract, 1 GB for inputs of at most -max_len bytes is generous.
 	start=$(date +%s)
-	"$bin" -max_total_time="$per" -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=1024 \
+	"$bin" $seed -max_total_time="$per" -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=1024 \
 		-dict="$dict" -artifact_prefix="$B/artifacts/$t/" -print_final_stats=1 \
 		-detect_leaks=1 "$out" "$seeds" >"$log" 2>&1
 	rc=$?
