@@ -303,7 +303,8 @@ clean:
 # -fsanitize=fuzzer,address,undefined. tests/fuzz/run.sh replays the seed corpus
 # tests/fuzz/corpus/<target>/ and fuzzes; new inputs go to
 # build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/.
-#   make fuzz-smoke                     every target, ~60 s in total (make test)
+#   make fuzz-smoke                     every target, ~60 s in total (make test),
+#                                       fixed seed, <= 3000 inputs a target
 #   make fuzz FUZZ_SECONDS=600 [FUZZ_TARGETS="json proto"]   long runs
 FUZZ_B       = build-fuzz
 FUZZ_CC     ?= clang

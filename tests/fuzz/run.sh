@@ -39,10 +39,12 @@ for t in "$@"; do
 	# committed seeds only and its time does not grow run after run
 	out=$B/corpus/$t
 	[ "$mode" = smoke ] && out=$B/smoke-corpus/$t && rm -rf "$out"
-	# smoke: a fixed seed, so that what a CI run's mutations find, the same
-	# command finds again here (long runs draw a new seed each time)
+	# smoke: a fixed seed and at most FUZZ_SMOKE_RUNS inputs, so that a CI
+	# run tries the inputs a run here tried (a prefix of them on a slower
+	# machine), and what it finds the same command finds here; long runs
+	# draw a new seed each time and have no such cap
 	seed=
-	[ "$mode" = smoke ] && seed=-seed=1
+	[ "$mode" = smoke ] && seed="-seed=1 -runs=${FUZZ_SMOKE_RUNS:-3000}"
 	mkdir -p "$out" "$B/artifacts/$t"
 	log=$B/fuzz-$t.log
 	# -timeout: one input may not take more than 10 s (a hang is a bug);
