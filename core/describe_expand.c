@@ -116,7 +116,7 @@ int tt_describe_arg_text(const struct sctx *x, const char *key, size_t klen, cha
 
 	if (x->target != TT_DESCRIBE_SLICE)
 		return 0;
-	set = st->slice.arg_set_id[x->id];
+	set = tt_storage_slice_args(st, x->id);
 	if (set == TT_NONE || !tt_storage_argset_rows(st, set, &first, &end))
 		return 0;
 	/* "data.url" finds the key "data.url", else "args.data.url" (the

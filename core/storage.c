@@ -1051,18 +1051,15 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 		return -1;
 	}
 	if (GROW(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
-		 COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
-		 COL(st->slice.cat), COL(st->slice.name),
+		 COL(st->slice.track), COL(st->slice.depth), COL(st->slice.cat), COL(st->slice.name),
 		 /* optional columns grow only once they exist */
-		 { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
-		 { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 }))
+		 OPT_COL(st->slice.arg_set_id), OPT_COL(st->slice.thread_ts), OPT_COL(st->slice.thread_dur)))
 		return -1;
 	st->slice.ts[n] = ts;
 	st->slice.dur[n] = dur;
 	st->slice.parent_id[n] = parent_id < 0 ? -1 : (int32_t)parent_id;
 	st->slice.track[n] = track;
 	st->slice.depth[n] = depth;
-	st->slice.arg_set_id[n] = arg_set_id;
 	st->slice.cat[n] = cat;
 	st->slice.name[n] = name;
 	if (st->slice.thread_ts) {
@@ -1070,6 +1067,7 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 		st->slice.thread_dur[n] = TT_TS_NONE;
 	}
 	st->slice.n++;
+	tt_storage_slice_set_args(st, (int64_t)n, arg_set_id);
 	return (int64_t)n;
 }
 
@@ -1079,10 +1077,25 @@ void tt_storage_slice_set_dur(tt_storage *st, int64_t id, int64_t dur)
 		st->slice.dur[id] = dur;
 }
 
+/* The slices' arg_set_id column exists once a slice has args: slices
+ * without any (atrace's, a trace of plain begin/end events) cost no 4
+ * bytes each for a column of TT_NONE. */
 void tt_storage_slice_set_args(tt_storage *st, int64_t id, uint32_t arg_set_id)
 {
-	if (id >= 0 && (size_t)id < st->slice.n)
-		st->slice.arg_set_id[id] = arg_set_id;
+	if (id < 0 || (size_t)id >= st->slice.n)
+		return;
+	if (!st->slice.arg_set_id) {
+		if (arg_set_id == TT_NONE)
+			return;
+		st->slice.arg_set_id = tt_colmem_resize(NULL, st->slice.cap * sizeof(uint32_t));
+		if (!st->slice.arg_set_id) {
+			st->oom = 1;
+			return;
+		}
+		for (size_t i = 0; i < st->slice.n; i++)
+			st->slice.arg_set_id[i] = TT_NONE;
+	}
+	st->slice.arg_set_id[id] = arg_set_id;
 }
 
 void tt_storage_slice_set_thread_time(tt_storage *st, int64_t id, int64_t thread_ts, int64_t thread_dur)
@@ -1128,7 +1141,7 @@ tt_str tt_storage_slice_name(const tt_storage *st, int64_t id)
 
 uint32_t tt_storage_slice_args(const tt_storage *st, int64_t id)
 {
-	return st->slice.arg_set_id[id];
+	return st->slice.arg_set_id ? st->slice.arg_set_id[id] : TT_NONE;
 }
 
 int64_t tt_storage_slice_count(const tt_storage *st)
@@ -1172,10 +1185,9 @@ void tt_storage_ahead_set(tt_storage_ahead *a, size_t n, size_t more, const stru
 int tt_storage_slices_ahead(tt_storage *st, size_t more, tt_storage_ahead *a)
 {
 	struct col cols[] = { COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
-			      COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
-			      COL(st->slice.cat), COL(st->slice.name),
-			      { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
-			      { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 } };
+			      COL(st->slice.track), COL(st->slice.depth), COL(st->slice.cat),
+			      COL(st->slice.name), OPT_COL(st->slice.arg_set_id),
+			      OPT_COL(st->slice.thread_ts), OPT_COL(st->slice.thread_dur) };
 
 	return ahead(st, &st->slice.cap, st->slice.n, more, cols, sizeof(cols) / sizeof(cols[0]), a);
 }
@@ -1479,10 +1491,9 @@ void tt_storage_finalize(tt_storage *st)
 	int sorted, two = 0;
 
 	SHRINK(st, st->slice, COL(st->slice.ts), COL(st->slice.dur), COL(st->slice.parent_id),
-	       COL(st->slice.track), COL(st->slice.depth), COL(st->slice.arg_set_id),
-	       COL(st->slice.cat), COL(st->slice.name),
-	       { (void **)&st->slice.thread_ts, st->slice.thread_ts ? sizeof(int64_t) : 0 },
-	       { (void **)&st->slice.thread_dur, st->slice.thread_dur ? sizeof(int64_t) : 0 });
+	       COL(st->slice.track), COL(st->slice.depth), COL(st->slice.cat), COL(st->slice.name),
+	       OPT_COL(st->slice.arg_set_id), OPT_COL(st->slice.thread_ts),
+	       OPT_COL(st->slice.thread_dur));
 	SHRINK(st, st->args, COL(st->args.key), COL(st->args.type), COL(st->args.val));
 	thread_track_dimensions(st);
 	tt_storage_args_mark_dead(st);

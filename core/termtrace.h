@@ -60,9 +60,15 @@ typedef struct tt_slice_cols {
 	const uint32_t *name, *cat; /* string ids: tt_trace_str */
 	const uint32_t *depth;
 	const int32_t *parent_id;   /* -1 = none */
-	const uint32_t *arg_set_id; /* TT_NONE (UINT32_MAX) = none */
+	const uint32_t *arg_set_id; /* TT_NONE (UINT32_MAX) = none; NULL when no
+				       slice has args: read it with tt_slice_cols_args */
 } tt_slice_cols;
 void tt_trace_slices(const tt_trace *tr, tt_slice_cols *out);
+/* Slice i's arg_set_id, TT_NONE (UINT32_MAX) when it has none. */
+static inline uint32_t tt_slice_cols_args(const tt_slice_cols *c, size_t i)
+{
+	return c->arg_set_id ? c->arg_set_id[i] : UINT32_MAX;
+}
 
 typedef struct tt_track_info {
 	uint32_t id;

@@ -70,8 +70,10 @@ static void appends(size_t first, size_t more, int threaded)
 		assert_int_equal(a[0].to, first + more);
 		assert_int_equal(a[1].from, first);
 		assert_int_equal(a[1].to, first + more);
-		/* ts, dur, parent_id, track, depth, arg_set_id, cat, name */
-		assert_int_equal(a[0].ncol, 8);
+		/* ts, dur, parent_id, track, depth, cat, name: no slice has
+		 * args, so there is no arg_set_id column */
+		assert_int_equal(a[0].ncol, 7);
+		assert_null(st->slice.arg_set_id);
 		/* ts, value, track */
 		assert_int_equal(a[1].ncol, 3);
 		assert_ptr_equal(a[0].col[0].base, st->slice.ts);
@@ -137,13 +139,58 @@ static void test_thread_time_columns(void **state)
 	assert_int_equal(tt_storage_slice_append(st, t, 1, 1, 0, 0, 0, -1, TT_NONE), 0);
 	tt_storage_slice_set_thread_time(st, 0, 7, 3);
 	assert_int_equal(tt_storage_slices_ahead(st, ROWS, &a), 0);
-	assert_int_equal(a.ncol, 10);
+	/* the seven, thread_ts and thread_dur (no args: no arg_set_id) */
+	assert_int_equal(a.ncol, 9);
 	tt_storage_ahead_populate(&a, 0, ROWS + 1);
 	assert_int_equal(tt_storage_slice_thread_ts(st, 0), 7);
 	for (int64_t i = 1; i <= ROWS; i++) {
 		assert_int_equal(tt_storage_slice_append(st, t, i, 1, 0, 0, 0, -1, TT_NONE), i);
 		assert_int_equal(tt_storage_slice_thread_ts(st, i), TT_TS_NONE);
 	}
+	tt_storage_free(st);
+}
+
+/* The optional arg_set_id column: absent while no slice has args (reads
+ * give TT_NONE), made by the first slice that has some (the rows before
+ * read TT_NONE), then among the columns made room for ahead. */
+static void test_args_column(void **state)
+{
+	tt_storage *st = tt_storage_new();
+	tt_storage_ahead a;
+	uint32_t t;
+
+	(void)state;
+	assert_non_null(st);
+	t = a_track(st, 0);
+	for (int64_t i = 0; i < 3; i++)
+		assert_int_equal(tt_storage_slice_append(st, t, i, 1, 0, 0, 0, -1, TT_NONE), i);
+	tt_storage_slice_set_args(st, 1, TT_NONE); /* none stays none: no column */
+	assert_null(st->slice.arg_set_id);
+	assert_int_equal(tt_storage_slice_args(st, 2), TT_NONE);
+	assert_int_equal(tt_storage_slices_ahead(st, ROWS, &a), 0);
+	assert_int_equal(a.ncol, 7);
+	/* the first args: on a row already there */
+	tt_storage_slice_set_args(st, 1, 9);
+	assert_non_null(st->slice.arg_set_id);
+	assert_int_equal(tt_storage_slice_args(st, 0), TT_NONE);
+	assert_int_equal(tt_storage_slice_args(st, 1), 9);
+	assert_int_equal(tt_storage_slice_args(st, 2), TT_NONE);
+	/* then rows appended with and without, past the room made ahead */
+	for (int64_t i = 3; i < 3 + 2 * ROWS; i++)
+		assert_int_equal(tt_storage_slice_append(st, t, i, 1, 0, 0, 0, -1, i % 2 ? 5 : TT_NONE), i);
+	for (int64_t i = 3; i < 3 + 2 * ROWS; i++)
+		assert_int_equal(tt_storage_slice_args(st, i), i % 2 ? 5u : TT_NONE);
+	assert_int_equal(tt_storage_slices_ahead(st, ROWS, &a), 0);
+	assert_int_equal(a.ncol, 8);
+	tt_storage_free(st);
+	/* made by an append */
+	st = tt_storage_new();
+	assert_non_null(st);
+	t = a_track(st, 0);
+	assert_int_equal(tt_storage_slice_append(st, t, 0, 1, 0, 0, 0, -1, TT_NONE), 0);
+	assert_int_equal(tt_storage_slice_append(st, t, 1, 1, 0, 0, 0, -1, 4), 1);
+	assert_int_equal(tt_storage_slice_args(st, 0), TT_NONE);
+	assert_int_equal(tt_storage_slice_args(st, 1), 4);
 	tt_storage_free(st);
 }
 
@@ -154,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_threaded),
 		cmocka_unit_test(test_nothing_ahead),
 		cmocka_unit_test(test_thread_time_columns),
+		cmocka_unit_test(test_args_column),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

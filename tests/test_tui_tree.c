@@ -55,7 +55,7 @@ static void test_argtree(void **state)
 	(void)state;
 	tt_trace_slices(tr, &sc);
 	assert_int_equal(sc.n, 1);
-	tt_argtree_lines(tr, sc.arg_set_id[0], collect, &l);
+	tt_argtree_lines(tr, tt_slice_cols_args(&sc, 0), collect, &l);
 	/* full keys, one line per component, children indented under their
 	 * parent; "a" and "ab" share no component; JSON args are keyed
 	 * args.<path> (as trace processor), so all hang under "args" */

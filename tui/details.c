@@ -117,7 +117,7 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 			fn(ctx, "description", v->desc);
 		if (v->doc_link)
 			fn(ctx, "doc link", v->doc_link);
-		args_section(v, v->sc.arg_set_id[src], fn, ctx);
+		args_section(v, tt_slice_cols_args(&v->sc, (size_t)src), fn, ctx);
 		return;
 	}
 	tt_track_info ti;
@@ -158,7 +158,7 @@ void tt_details_lines(const tt_view *v, tt_details_line_fn fn, void *ctx)
 		fn(ctx, "description", v->desc);
 	if (v->doc_link)
 		fn(ctx, "doc link", v->doc_link);
-	args_section(v, v->sc.arg_set_id[id], fn, ctx);
+	args_section(v, tt_slice_cols_args(&v->sc, (size_t)id), fn, ctx);
 }
 
 struct draw_ctx;

@@ -418,9 +418,9 @@ int64_t tt_view_source_slice(const tt_view *v, int64_t id)
 {
 	struct find_arg f = { .key = "source_slice_id" };
 
-	if (id < 0 || (size_t)id >= v->sc.n || v->sc.arg_set_id[id] == UINT32_MAX)
+	if (id < 0 || (size_t)id >= v->sc.n || tt_slice_cols_args(&v->sc, (size_t)id) == UINT32_MAX)
 		return -1;
-	tt_trace_args(v->tr, v->sc.arg_set_id[id], on_find_arg, &f);
+	tt_trace_args(v->tr, tt_slice_cols_args(&v->sc, (size_t)id), on_find_arg, &f);
 	return f.found && f.value >= 0 && (size_t)f.value < v->sc.n ? f.value : -1;
 }
 

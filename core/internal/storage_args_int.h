@@ -19,6 +19,9 @@ struct col {
 	size_t esz;
 };
 #define COL(x) { (void **)&(x), sizeof(*(x)) }
+/* An optional column (NULL until first written): it grows and shrinks
+ * with its table only once it exists. */
+#define OPT_COL(x) { (void **)&(x), (x) ? sizeof(*(x)) : 0 }
 
 /* a (storage.h's rows ahead) for rows [n, n + more) of the columns that
  * exist (storage.c) */

@@ -6,7 +6,8 @@
  * only, so an include of it from core/import/ does not build.
  *
  * Every table is a set of parallel arrays indexed by row id. Optional
- * columns are NULL until first written (thread_ts of slices, say). The
+ * columns are NULL until first written (thread_ts of slices, say, and the
+ * slices' arg_set_id until a slice has args). The
  * arrays are storage_mem.c's (tt_colmem_resize): only the storage files
  * allocate, grow or free them.
  */
@@ -91,7 +92,8 @@ struct tt_storage {
 		int64_t *ts, *dur;
 		int32_t *parent_id; /* -1 = none */
 		int64_t *thread_ts, *thread_dur; /* NULL until first set */
-		uint32_t *track, *depth, *arg_set_id;
+		uint32_t *track, *depth;
+		uint32_t *arg_set_id; /* NULL until a slice has args: all TT_NONE */
 		tt_str *cat, *name;
 		int sorted; /* finalize: ts non-decreasing by id */
 	} slice;
