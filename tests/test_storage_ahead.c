@@ -25,6 +25,16 @@ static uint32_t a_track(tt_storage *st, int counter)
 	return tt_storage_track_new(st, &d);
 }
 
+/* A new storage with one thread track, *t. */
+static tt_storage *with_track(uint32_t *t)
+{
+	tt_storage *st = tt_storage_new();
+
+	assert_non_null(st);
+	*t = a_track(st, 0);
+	return st;
+}
+
 struct populater {
 	const tt_storage_ahead *a[2];
 };
@@ -129,13 +139,11 @@ static void test_nothing_ahead(void **state)
 /* The optional thread-time columns, once they exist, are among them. */
 static void test_thread_time_columns(void **state)
 {
-	tt_storage *st = tt_storage_new();
 	tt_storage_ahead a;
 	uint32_t t;
+	tt_storage *st = with_track(&t);
 
 	(void)state;
-	assert_non_null(st);
-	t = a_track(st, 0);
 	assert_int_equal(tt_storage_slice_append(st, t, 1, 1, 0, 0, 0, -1, TT_NONE), 0);
 	tt_storage_slice_set_thread_time(st, 0, 7, 3);
 	assert_int_equal(tt_storage_slices_ahead(st, ROWS, &a), 0);
@@ -155,13 +163,11 @@ static void test_thread_time_columns(void **state)
  * read TT_NONE), then among the columns made room for ahead. */
 static void test_args_column(void **state)
 {
-	tt_storage *st = tt_storage_new();
 	tt_storage_ahead a;
 	uint32_t t;
+	tt_storage *st = with_track(&t);
 
 	(void)state;
-	assert_non_null(st);
-	t = a_track(st, 0);
 	for (int64_t i = 0; i < 3; i++)
 		assert_int_equal(tt_storage_slice_append(st, t, i, 1, 0, 0, 0, -1, TT_NONE), i);
 	tt_storage_slice_set_args(st, 1, TT_NONE); /* none stays none: no column */
@@ -184,9 +190,7 @@ static void test_args_column(void **state)
 	assert_int_equal(a.ncol, 8);
 	tt_storage_free(st);
 	/* made by an append */
-	st = tt_storage_new();
-	assert_non_null(st);
-	t = a_track(st, 0);
+	st = with_track(&t);
 	assert_int_equal(tt_storage_slice_append(st, t, 0, 1, 0, 0, 0, -1, TT_NONE), 0);
 	assert_int_equal(tt_storage_slice_append(st, t, 1, 1, 0, 0, 0, -1, 4), 1);
 	assert_int_equal(tt_storage_slice_args(st, 0), TT_NONE);
