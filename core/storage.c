@@ -1040,6 +1040,22 @@ uint32_t tt_storage_state_arg_set(const tt_storage *st, int64_t id)
 
 /* ---- slices ---------------------------------------------------------------- */
 
+/* The slices' arg_set_id column, made when the first slice has args (the
+ * rows before read TT_NONE): slices without any (atrace's, a trace of
+ * plain begin/end events) cost no 4 bytes each for a column of TT_NONE.
+ * 0, or -1 out of memory (st->oom set). */
+static int slice_args_col(tt_storage *st)
+{
+	st->slice.arg_set_id = tt_colmem_resize(NULL, st->slice.cap * sizeof(uint32_t));
+	if (!st->slice.arg_set_id) {
+		st->oom = 1;
+		return -1;
+	}
+	for (size_t i = 0; i < st->slice.n; i++)
+		st->slice.arg_set_id[i] = TT_NONE;
+	return 0;
+}
+
 int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int64_t dur,
 				tt_str cat, tt_str name, uint32_t depth, int64_t parent_id,
 				uint32_t arg_set_id)
@@ -1055,11 +1071,15 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 		 /* optional columns grow only once they exist */
 		 OPT_COL(st->slice.arg_set_id), OPT_COL(st->slice.thread_ts), OPT_COL(st->slice.thread_dur)))
 		return -1;
+	if (arg_set_id != TT_NONE && !st->slice.arg_set_id && slice_args_col(st))
+		return -1;
 	st->slice.ts[n] = ts;
 	st->slice.dur[n] = dur;
 	st->slice.parent_id[n] = parent_id < 0 ? -1 : (int32_t)parent_id;
 	st->slice.track[n] = track;
 	st->slice.depth[n] = depth;
+	if (st->slice.arg_set_id)
+		st->slice.arg_set_id[n] = arg_set_id;
 	st->slice.cat[n] = cat;
 	st->slice.name[n] = name;
 	if (st->slice.thread_ts) {
@@ -1067,7 +1087,6 @@ int64_t tt_storage_slice_append(tt_storage *st, uint32_t track, int64_t ts, int6
 		st->slice.thread_dur[n] = TT_TS_NONE;
 	}
 	st->slice.n++;
-	tt_storage_slice_set_args(st, (int64_t)n, arg_set_id);
 	return (int64_t)n;
 }
 
@@ -1077,24 +1096,12 @@ void tt_storage_slice_set_dur(tt_storage *st, int64_t id, int64_t dur)
 		st->slice.dur[id] = dur;
 }
 
-/* The slices' arg_set_id column exists once a slice has args: slices
- * without any (atrace's, a trace of plain begin/end events) cost no 4
- * bytes each for a column of TT_NONE. */
 void tt_storage_slice_set_args(tt_storage *st, int64_t id, uint32_t arg_set_id)
 {
 	if (id < 0 || (size_t)id >= st->slice.n)
 		return;
-	if (!st->slice.arg_set_id) {
-		if (arg_set_id == TT_NONE)
-			return;
-		st->slice.arg_set_id = tt_colmem_resize(NULL, st->slice.cap * sizeof(uint32_t));
-		if (!st->slice.arg_set_id) {
-			st->oom = 1;
-			return;
-		}
-		for (size_t i = 0; i < st->slice.n; i++)
-			st->slice.arg_set_id[i] = TT_NONE;
-	}
+	if (!st->slice.arg_set_id && (arg_set_id == TT_NONE || slice_args_col(st)))
+		return;
 	st->slice.arg_set_id[id] = arg_set_id;
 }
 

@@ -1203,26 +1203,34 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* sql, run under the limit armed on tr (a fraction of a second), fails,
+ * well within 5 s, and reads as timed out. */
+static void assert_stopped(tt_trace *tr, const char *sql)
+{
+	tt_result r;
+	tt_err err;
+	double t0;
+
+	case_start();
+	t0 = mono();
+	assert_int_equal(tt_query_collect(tr, sql, 0, &r, &err), TT_EINVAL);
+	case_end();
+	assert_true(mono() - t0 < 5.0);
+	assert_int_equal(tt_query_timed_out(tr), 1);
+}
+
 static void query_timeout(void **state)
 {
 	tt_trace *tr = tt_test_open(tt_test_data("chromium-tiny.json"));
 	/* a runaway query: a cross join of slice with itself, three times */
 	static const char runaway[] = "select count(*) from slice a, slice b, slice c where a.dur + b.dur = c.dur + 1";
-	tt_result r;
-	tt_err err;
-	double t0;
 
 	(void)state;
 	assert_int_equal(tt_query_timed_out(tr), 0);
 	assert_int_equal(tt_query_set_timeout(tr, 0.3), TT_OK);
 	/* a quick query is not affected */
 	assert_int_equal(tt_test_int(tr, "select count(*) from slice"), 514);
-	case_start();
-	t0 = mono();
-	assert_int_equal(tt_query_collect(tr, runaway, 0, &r, &err), TT_EINVAL);
-	case_end();
-	assert_true(mono() - t0 < 5.0);
-	assert_int_equal(tt_query_timed_out(tr), 1);
+	assert_stopped(tr, runaway);
 	/* re-armed: counted again from the new call */
 	assert_int_equal(tt_query_set_timeout(tr, 60), TT_OK);
 	assert_int_equal(tt_query_timed_out(tr), 0);
@@ -1249,8 +1257,6 @@ static void query_timeout_recursive_calls(void **state)
 		" + (SELECT count(*) FROM g2($x - 1)) AS v WHERE $x > 0;"
 		"SELECT * FROM g2(60)",
 	};
-	tt_result r;
-	tt_err err;
 
 	(void)state;
 	/* without a limit, a small case completes: 2^10 leaves */
@@ -1258,15 +1264,8 @@ static void query_timeout_recursive_calls(void **state)
 					 "SELECT CASE WHEN $x <= 0 THEN 1 ELSE f1($x - 1) + f1($x - 1) END;"
 					 "SELECT f1(10)"), 1024);
 	for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
-		double t0;
-
 		assert_int_equal(tt_query_set_timeout(tr, 0.3), TT_OK);
-		case_start();
-		t0 = mono();
-		assert_int_equal(tt_query_collect(tr, scripts[i], 0, &r, &err), TT_EINVAL);
-		case_end();
-		assert_true(mono() - t0 < 5.0);
-		assert_int_equal(tt_query_timed_out(tr), 1);
+		assert_stopped(tr, scripts[i]);
 	}
 	/* re-armed, the connection answers again */
 	assert_int_equal(tt_query_set_timeout(tr, 60), TT_OK);

@@ -417,10 +417,11 @@ static void on_find_arg(void *ctx, const char *key, const char *value)
 int64_t tt_view_source_slice(const tt_view *v, int64_t id)
 {
 	struct find_arg f = { .key = "source_slice_id" };
+	uint32_t set;
 
-	if (id < 0 || (size_t)id >= v->sc.n || tt_slice_cols_args(&v->sc, (size_t)id) == UINT32_MAX)
+	if (id < 0 || (size_t)id >= v->sc.n || (set = tt_slice_cols_args(&v->sc, (size_t)id)) == UINT32_MAX)
 		return -1;
-	tt_trace_args(v->tr, tt_slice_cols_args(&v->sc, (size_t)id), on_find_arg, &f);
+	tt_trace_args(v->tr, set, on_find_arg, &f);
 	return f.found && f.value >= 0 && (size_t)f.value < v->sc.n ? f.value : -1;
 }
 

@@ -70,7 +70,7 @@ static void slice_col(const tt_storage *st, size_t r, int c, sqlite3_context *ct
 	case SL_NAME: tt_vtab_result_str(ctx, st, st->slice.name[r]); break;
 	case SL_DEPTH: r_int(ctx, st->slice.depth[r]); break;
 	case SL_PARENT: r_id64(ctx, st->slice.parent_id[r]); break;
-	case SL_ARGS: tt_vtab_result_id(ctx, st->slice.arg_set_id ? st->slice.arg_set_id[r] : TT_NONE); break;
+	case SL_ARGS: tt_vtab_result_id(ctx, tt_storage_slice_args(st, (int64_t)r)); break;
 	case SL_TTS: r_ts(ctx, st->slice.thread_ts ? st->slice.thread_ts[r] : TT_TS_NONE); break;
 	case SL_TDUR: r_ts(ctx, st->slice.thread_dur ? st->slice.thread_dur[r] : TT_TS_NONE); break;
 	default: sqlite3_result_null(ctx); break; /* thread_instruction_count / _delta */

@@ -97,38 +97,37 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static long resident_bytes(void)
-{
-	long pages = 0, res = 0;
-	FILE *f = fopen("/proc/self/statm", "r");
+/* The resident set and its anonymous and file-backed parts, in bytes
+ * (/proc/self/status): the import's own memory is the anonymous part;
+ * the file-backed one is mostly code run for the first time in this
+ * process (shared with every other process that maps it). */
+struct rss {
+	long total, anon, file;
+};
 
-	if (!f)
-		return 0;
-	if (fscanf(f, "%ld %ld", &pages, &res) != 2)
-		res = 0;
-	fclose(f);
-	return res * sysconf(_SC_PAGESIZE);
-}
-
-/* The resident set's anonymous and file-backed parts, in bytes: the
- * import's own memory is the first; the second is mostly the code it runs
- * for the first time in this process (shared with every other process
- * that maps it). */
-static void resident_kinds(long *anon, long *file)
+static struct rss resident(void)
 {
+	struct rss r = { 0, 0, 0 };
 	FILE *f = fopen("/proc/self/status", "r");
 	char line[256];
 
-	*anon = *file = 0;
 	if (!f)
-		return;
+		return r;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "RssAnon:", 8) == 0)
-			*anon = atol(line + 8) * 1024;
+		if (strncmp(line, "VmRSS:", 6) == 0)
+			r.total = atol(line + 6) * 1024;
+		else if (strncmp(line, "RssAnon:", 8) == 0)
+			r.anon = atol(line + 8) * 1024;
 		else if (strncmp(line, "RssFile:", 8) == 0)
-			*file = atol(line + 8) * 1024;
+			r.file = atol(line + 8) * 1024;
 	}
 	fclose(f);
+	return r;
+}
+
+static long resident_bytes(void)
+{
+	return resident().total;
 }
 
 static unsigned char packbuf[1 << 16];
@@ -730,7 +729,8 @@ static int import_child(const char *path, long long events, double mb, double t_
 	if (pid < 0)
 		return 1;
 	if (pid == 0) {
-		long rss0, rss1, inherited = resident_bytes(), anon0, file0, anon1, file1;
+		long rss0, rss1, inherited = resident_bytes();
+		struct rss r0, r1;
 		tt_err err = { 0 };
 		double t0, t_imp;
 		tt_trace *tr;
@@ -745,15 +745,15 @@ static int import_child(const char *path, long long events, double mb, double t_
 #ifdef __GLIBC__
 		malloc_trim(0);
 #endif
-		rss0 = resident_bytes();
-		resident_kinds(&anon0, &file0);
+		r0 = resident();
+		rss0 = r0.total;
 		t0 = now();
 		tr = tt_trace_open(path, NULL, &err);
 		long long slices, args;
 
 		t_imp = now() - t0;
-		rss1 = resident_bytes();
-		resident_kinds(&anon1, &file1);
+		r1 = resident();
+		rss1 = r1.total;
 		if (!tr) {
 			fprintf(stderr, "bench_proto: %s\n", err.msg);
 			_exit(1);
@@ -803,8 +803,8 @@ static int import_child(const char *path, long long events, double mb, double t_
 #endif
 		printf("  split    the resident growth: +%.1f MB anonymous (the import's own memory) = %.2fx the file, +%.1f MB "
 		       "file-backed (code run for the first time in this process, shared)\n",
-		       (double)(anon1 - anon0) / 1e6, (double)(anon1 - anon0) / 1e6 / mb,
-		       (double)(file1 - file0) / 1e6);
+		       (double)(r1.anon - r0.anon) / 1e6, (double)(r1.anon - r0.anon) / 1e6 / mb,
+		       (double)(r1.file - r0.file) / 1e6);
 		{
 			/* what storage keeps, from its column widths: a slice row
 			 * (ts, dur, parent, track, depth, cat, name; the arg set
